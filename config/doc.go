@@ -1,0 +1,9 @@
+// Package config is tfeval's parser front-end. It reads the files of a module
+// directory the way Terraform and OpenTofu do (.tf, .tf.json, .tofu, override
+// files, ignored files), decodes every block type into typed structures that
+// keep their source ranges, runs the static checks that need no values, and
+// assembles the tree of modules called from the root.
+//
+// Nothing here evaluates an expression that needs variable values: expressions
+// are kept as hcl.Expression and bodies as hcl.Body for the lang package.
+package config

@@ -1,0 +1,271 @@
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Config is one node of the module tree: a module together with where it was
+// called from. The root node has an empty Path and no Parent.
+type Config struct {
+	Root     *Config
+	Parent   *Config
+	Path     []string // module call names from the root, e.g. ["network", "subnets"]
+	Children map[string]*Config
+	Module   *Module
+
+	// CallRange is the declaration range of the module block that called this
+	// module (zero for the root).
+	CallRange hcl.Range
+	// SourceAddr is the source argument of the calling module block ("" for the root).
+	SourceAddr string
+}
+
+// Module is the merged content of one module directory.
+type Module struct {
+	// SourceDir is the directory as Terraform reports it in path.module:
+	// relative to the working directory when it was given relative, with
+	// forward slashes, "." for the root.
+	SourceDir string
+
+	// Files lists the configuration files read, primary files first and then
+	// override files, each in lexical order.
+	Files []string
+
+	RequiredVersion   []hcl.Expression
+	RequiredProviders map[string]*RequiredProvider
+	Backend           *Backend
+
+	Variables          map[string]*Variable
+	Locals             map[string]*Local
+	Outputs            map[string]*Output
+	ModuleCalls        map[string]*ModuleCall
+	ProviderConfigs    map[string]*Provider // key: "name" or "name.alias"
+	ManagedResources   map[string]*Resource // key: "TYPE.NAME"
+	DataResources      map[string]*Resource // key: "data.TYPE.NAME"
+	EphemeralResources map[string]*Resource // key: "ephemeral.TYPE.NAME"
+	Checks             map[string]*Check
+	Moved              []*Moved
+	Removed            []*Removed
+	Import             []*Import
+}
+
+// VariableParsingMode says how a string given on the command line or in the
+// environment becomes a value for a variable.
+type VariableParsingMode int
+
+const (
+	// VariableParseLiteral takes the string as it is (primitive and untyped variables).
+	VariableParseLiteral VariableParsingMode = iota
+	// VariableParseHCL parses the string as an HCL expression (complex types and any).
+	VariableParseHCL
+)
+
+// Variable is a variable block.
+type Variable struct {
+	Name        string
+	Description string
+	// Default is cty.NilVal when no default was given; a variable without a
+	// default is required. A default of null makes it optional.
+	Default cty.Value
+	// Type is the concrete type (ConstraintType without optional attributes).
+	Type           cty.Type
+	ConstraintType cty.Type
+	TypeDefaults   *typeexpr.Defaults
+	ParsingMode    VariableParsingMode
+	Validations    []*CheckRule
+
+	Sensitive, Ephemeral, Const, Nullable      bool
+	DescriptionSet, SensitiveSet, EphemeralSet bool
+	ConstSet, NullableSet, TypeSet             bool
+	Deprecated                                 string
+	DeclRange                                  hcl.Range
+}
+
+// Required reports whether the variable has no default.
+func (v *Variable) Required() bool { return v.Default == cty.NilVal }
+
+// CheckRule is a validation, precondition, postcondition or check assert.
+type CheckRule struct {
+	Condition    hcl.Expression
+	ErrorMessage hcl.Expression
+	DeclRange    hcl.Range
+}
+
+// Local is one entry of a locals block.
+type Local struct {
+	Name      string
+	Expr      hcl.Expression
+	DeclRange hcl.Range
+}
+
+// Output is an output block.
+type Output struct {
+	Name        string
+	Description string
+	Expr        hcl.Expression
+	// ConstraintType is cty.NilType when the output has no type argument.
+	ConstraintType cty.Type
+	TypeDefaults   *typeexpr.Defaults
+	DependsOn      []hcl.Traversal
+	Preconditions  []*CheckRule
+
+	Sensitive, Ephemeral       bool
+	SensitiveSet, EphemeralSet bool
+	DeclRange                  hcl.Range
+}
+
+// ModuleCall is a module block.
+type ModuleCall struct {
+	Name        string
+	SourceAddr  string
+	SourceRange hcl.Range
+	Version     string
+	// Config holds the module's input arguments (everything that is not a
+	// meta-argument).
+	Config    hcl.Body
+	Count     hcl.Expression
+	ForEach   hcl.Expression
+	DependsOn []hcl.Traversal
+	Providers []PassedProvider
+	DeclRange hcl.Range
+}
+
+// PassedProvider is one entry of a module block's providers map.
+type PassedProvider struct {
+	InChild, InParent ProviderConfigRef
+}
+
+// ProviderConfigRef names a provider configuration: NAME or NAME.ALIAS.
+type ProviderConfigRef struct {
+	Name      string
+	Alias     string
+	NameRange hcl.Range
+}
+
+// Provider is a provider block.
+type Provider struct {
+	Name      string
+	Alias     string
+	Config    hcl.Body
+	DeclRange hcl.Range
+}
+
+// RequiredProvider is one entry of terraform { required_providers { ... } }.
+type RequiredProvider struct {
+	Name      string
+	Source    string // as written, e.g. "hashicorp/aws"; may be empty
+	Version   string
+	DeclRange hcl.Range
+}
+
+// Backend is a backend or cloud block inside the terraform block.
+type Backend struct {
+	Type      string
+	Config    hcl.Body
+	DeclRange hcl.Range
+}
+
+// ResourceMode tells managed resources, data sources and ephemeral resources apart.
+type ResourceMode int
+
+const (
+	ManagedResourceMode ResourceMode = iota
+	DataResourceMode
+	EphemeralResourceMode
+)
+
+// Resource is a resource, data or ephemeral block (also a data block scoped
+// inside a check block).
+type Resource struct {
+	Mode ResourceMode
+	Type string
+	Name string
+	// Config is the body without meta-arguments (count, for_each, provider,
+	// depends_on, lifecycle, connection, provisioner are removed). Nested
+	// blocks, including dynamic blocks, stay in it.
+	Config      hcl.Body
+	Count       hcl.Expression
+	ForEach     hcl.Expression
+	ProviderRef *ProviderConfigRef
+	DependsOn   []hcl.Traversal
+
+	Preconditions  []*CheckRule
+	Postconditions []*CheckRule
+
+	// Managed holds what only managed resources have; nil for the other modes.
+	Managed *ManagedResource
+
+	DeclRange hcl.Range
+	TypeRange hcl.Range
+}
+
+// Addr is the resource's address inside its module, e.g. "aws_instance.web"
+// or "data.aws_ami.ubuntu".
+func (r *Resource) Addr() string {
+	switch r.Mode {
+	case DataResourceMode:
+		return "data." + r.Type + "." + r.Name
+	case EphemeralResourceMode:
+		return "ephemeral." + r.Type + "." + r.Name
+	}
+	return r.Type + "." + r.Name
+}
+
+// ManagedResource is the part of a resource block only managed resources have.
+type ManagedResource struct {
+	Connection   *Connection
+	Provisioners []*Provisioner
+
+	CreateBeforeDestroy, PreventDestroy       bool
+	CreateBeforeDestroySet, PreventDestroySet bool
+	IgnoreChanges                             []hcl.Traversal
+	IgnoreAllChanges                          bool
+	ReplaceTriggeredBy                        []hcl.Expression
+}
+
+// Connection is a connection block.
+type Connection struct {
+	Config    hcl.Body
+	DeclRange hcl.Range
+}
+
+// Provisioner is a provisioner block.
+type Provisioner struct {
+	Type       string
+	Config     hcl.Body
+	Connection *Connection
+	When       string // "create" or "destroy"
+	OnFailure  string // "fail" or "continue"
+	DeclRange  hcl.Range
+}
+
+// Check is a check block.
+type Check struct {
+	Name         string
+	DataResource *Resource // the scoped data block, or nil
+	Asserts      []*CheckRule
+	DeclRange    hcl.Range
+}
+
+// Moved is a moved block.
+type Moved struct {
+	From, To  hcl.Expression
+	DeclRange hcl.Range
+}
+
+// Removed is a removed block.
+type Removed struct {
+	From      hcl.Expression
+	Config    hcl.Body
+	DeclRange hcl.Range
+}
+
+// Import is an import block.
+type Import struct {
+	To, ID, Identity hcl.Expression
+	ForEach          hcl.Expression
+	ProviderRef      *ProviderConfigRef
+	DeclRange        hcl.Range
+}

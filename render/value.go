@@ -1,0 +1,155 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/marks"
+)
+
+// Value renders v as terraform console prints it.
+func Value(v cty.Value) string {
+	var b strings.Builder
+	writeValue(&b, v, 0)
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v cty.Value, indent int) {
+	// Unknown is checked before marks, so an unknown secret still prints as unknown.
+	if !v.IsKnown() {
+		b.WriteString("(known after apply)")
+		return
+	}
+	if v.HasMark(marks.Sensitive) {
+		b.WriteString("(sensitive value)")
+		return
+	}
+	if v.HasMark(marks.Ephemeral) {
+		b.WriteString("(ephemeral value)")
+		return
+	}
+	v, _ = v.Unmark()
+	ty := v.Type()
+	if v.IsNull() {
+		writeNull(b, ty)
+		return
+	}
+	switch {
+	case ty == cty.String:
+		writeString(b, v.AsString(), indent)
+	case ty == cty.Number:
+		b.WriteString(v.AsBigFloat().Text('f', -1))
+	case ty == cty.Bool:
+		b.WriteString(strconv.FormatBool(v.True()))
+	case ty.IsObjectType():
+		writeMapping(b, v, indent)
+	case ty.IsTupleType():
+		writeSequence(b, v, indent)
+	case ty.IsListType():
+		b.WriteString("tolist(")
+		writeSequence(b, v, indent)
+		b.WriteString(")")
+	case ty.IsSetType():
+		b.WriteString("toset(")
+		writeSequence(b, v, indent)
+		b.WriteString(")")
+	case ty.IsMapType():
+		b.WriteString("tomap(")
+		writeMapping(b, v, indent)
+		b.WriteString(")")
+	case ty.IsCapsuleType():
+		if t, ok := TypeOf(v); ok {
+			b.WriteString(Type(t))
+			return
+		}
+		b.WriteString(ty.FriendlyName())
+	default:
+		b.WriteString(v.GoString())
+	}
+}
+
+func writeNull(b *strings.Builder, ty cty.Type) {
+	switch {
+	case ty == cty.DynamicPseudoType:
+		b.WriteString("null")
+	case ty == cty.String:
+		b.WriteString("tostring(null)")
+	case ty == cty.Number:
+		b.WriteString("tonumber(null)")
+	case ty == cty.Bool:
+		b.WriteString("tobool(null)")
+	case ty.IsListType():
+		b.WriteString("tolist(null) /* of " + ty.ElementType().FriendlyName() + " */")
+	case ty.IsSetType():
+		b.WriteString("toset(null) /* of " + ty.ElementType().FriendlyName() + " */")
+	case ty.IsMapType():
+		b.WriteString("tomap(null) /* of " + ty.ElementType().FriendlyName() + " */")
+	default:
+		b.WriteString("null /* " + ty.FriendlyName() + " */")
+	}
+}
+
+func writeString(b *strings.Builder, s string, indent int) {
+	if !strings.Contains(s, "\n") {
+		b.WriteString(strconv.Quote(s))
+		return
+	}
+	lines := strings.Split(s, "\n")
+	delim := "EOT"
+	for clash := true; clash; {
+		clash = false
+		for _, l := range lines {
+			if strings.TrimSpace(l) == delim {
+				delim += "_"
+				clash = true
+				break
+			}
+		}
+	}
+	pad := strings.Repeat(" ", indent)
+	if indent > 0 {
+		b.WriteString("<<-")
+	} else {
+		b.WriteString("<<")
+	}
+	b.WriteString(delim)
+	for _, l := range lines {
+		b.WriteString("\n" + pad + l)
+	}
+	b.WriteString("\n" + pad + delim)
+}
+
+func writeMapping(b *strings.Builder, v cty.Value, indent int) {
+	b.WriteString("{")
+	pad := strings.Repeat(" ", indent+2)
+	n := 0
+	for it := v.ElementIterator(); it.Next(); n++ {
+		k, ev := it.Element()
+		b.WriteString("\n" + pad)
+		writeValue(b, k, indent+2)
+		b.WriteString(" = ")
+		writeValue(b, ev, indent+2)
+	}
+	if n > 0 {
+		b.WriteString("\n" + strings.Repeat(" ", indent))
+	}
+	b.WriteString("}")
+}
+
+func writeSequence(b *strings.Builder, v cty.Value, indent int) {
+	b.WriteString("[")
+	pad := strings.Repeat(" ", indent+2)
+	n := 0
+	for it := v.ElementIterator(); it.Next(); n++ {
+		_, ev := it.Element()
+		b.WriteString("\n" + pad)
+		writeValue(b, ev, indent+2)
+		b.WriteString(",")
+	}
+	if n > 0 {
+		b.WriteString("\n" + strings.Repeat(" ", indent))
+	}
+	b.WriteString("]")
+}
