@@ -1,0 +1,129 @@
+package tfvars
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// Names of the variables files Terraform loads without being asked.
+const (
+	DefaultVarsFile     = "terraform.tfvars"
+	DefaultVarsFileJSON = "terraform.tfvars.json"
+)
+
+// IsAutoVarsFile reports whether a file name is loaded automatically as a
+// *.auto.tfvars or *.auto.tfvars.json file.
+func IsAutoVarsFile(name string) bool {
+	return strings.HasSuffix(name, ".auto.tfvars") || strings.HasSuffix(name, ".auto.tfvars.json")
+}
+
+// autoVarsFiles lists the automatically loaded files present in dir, in
+// Terraform's order, as Terraform names them (relative to dir).
+func autoVarsFiles(dir string) []string {
+	var out []string
+	for _, name := range []string{DefaultVarsFile, DefaultVarsFileJSON} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			out = append(out, name)
+		}
+	}
+	// os.ReadDir sorts by file name, which is the lexical order Terraform uses.
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		if IsAutoVarsFile(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// fileAttr is one assignment read from a variables file.
+type fileAttr struct {
+	name string
+	expr hcl.Expression
+}
+
+// readVarsFile parses one variables file. filename is what diagnostics and
+// sources show; dir is where relative names are resolved.
+func readVarsFile(dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diagnostics) {
+	path := filename
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, filename)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		detail := fmt.Sprintf("Error while reading %s: %s.", filename, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			detail = fmt.Sprintf("Given variables file %s does not exist.", filename)
+		}
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read variables file",
+			Detail:   detail,
+		}}
+	}
+
+	isJSON := strings.HasSuffix(filename, ".json")
+	// OpenTofu sniffs JSON content when the name does not say, for files
+	// such as -var-file=<(script) that have no meaningful suffix.
+	if !isJSON && d == dialect.Tofu && !strings.HasSuffix(filename, ".tfvars") &&
+		strings.HasPrefix(strings.TrimSpace(string(src)), "{") {
+		isJSON = true
+	}
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if isJSON {
+		f, diags = hcljson.Parse(src, filename)
+	} else {
+		f, diags = hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	}
+	if f == nil || f.Body == nil {
+		return nil, diags
+	}
+
+	// Variable blocks are a common beginner's mistake and get a dedicated
+	// message before JustAttributes would give a vaguer one.
+	content, _, _ := f.Body.PartialContent(&hcl.BodySchema{
+		Blocks: []hcl.BlockHeaderSchema{{Type: "variable", LabelNames: []string{"name"}}},
+	})
+	declErr := false
+	for _, block := range content.Blocks {
+		name := block.Labels[0]
+		rng := block.TypeRange
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Variable declaration in .tfvars file",
+			Detail: fmt.Sprintf("A .tfvars file is used to assign values to variables that have already been declared in .tf files, not to declare new variables. To declare variable %q, place this block in one of your .tf files, such as variables.tf.\n\nTo set a value for this variable in %s, use the definition syntax instead:\n    %s = <value>",
+				name, rng.Filename, name),
+			Subject: &rng,
+		})
+		declErr = true
+	}
+	if declErr || diags.HasErrors() {
+		return nil, diags
+	}
+
+	attrs, attrDiags := f.Body.JustAttributes()
+	diags = append(diags, attrDiags...)
+	out := make([]fileAttr, 0, len(attrs))
+	for name, attr := range attrs {
+		out = append(out, fileAttr{name: name, expr: attr.Expr})
+	}
+	// Source order keeps diagnostics deterministic (JustAttributes returns a map).
+	slices.SortFunc(out, func(a, b fileAttr) int { return a.expr.Range().Start.Byte - b.expr.Range().Start.Byte })
+	return out, diags
+}
+

@@ -1,0 +1,53 @@
+package tfvars
+
+import (
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+)
+
+// Resolve does for a root module what terraform plan does before it
+// evaluates anything: Collect, then "No value for required variable" for
+// every required variable left unset, and only when all of that succeeded,
+// Prepare for every declared variable (so a collection error hides type
+// errors, as in Terraform).
+//
+// final holds a value for every declared variable: the prepared value, or
+// an unknown placeholder of the variable's type where something failed.
+// raw is what Collect returned.
+func Resolve(in Inputs, decls map[string]*config.Variable) (final map[string]cty.Value, raw map[string]*Value, diags hcl.Diagnostics) {
+	raw, diags = Collect(in, decls)
+	names := sortedNames(decls)
+	for _, name := range names {
+		decl := decls[name]
+		if _, ok := raw[name]; !ok && decl.Required() {
+			diags = append(diags, missingDiag(decl, "var."+name))
+		}
+	}
+
+	final = make(map[string]cty.Value, len(decls))
+	if diags.HasErrors() {
+		for _, name := range names {
+			final[name] = cty.UnknownVal(concreteType(decls[name]))
+		}
+		return final, raw, diags
+	}
+	for _, name := range names {
+		v, moreDiags := Prepare(decls[name], raw[name], "var."+name)
+		diags = append(diags, moreDiags...)
+		final[name] = v
+	}
+	return final, raw, diags
+}
+
+func sortedNames[T any](m map[string]T) []string {
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
