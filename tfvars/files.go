@@ -126,4 +126,3 @@ func readVarsFile(dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diag
 	slices.SortFunc(out, func(a, b fileAttr) int { return a.expr.Range().Start.Byte - b.expr.Range().Start.Byte })
 	return out, diags
 }
-
