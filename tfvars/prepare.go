@@ -6,10 +6,10 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/typeexpr"
 )
 
 // Prepare turns the raw value given for a variable into its final value, as
@@ -31,12 +31,8 @@ func Prepare(decl *config.Variable, given *Value, addr string) (cty.Value, hcl.D
 
 	var defaultVal cty.Value
 	if decl.Default != cty.NilVal {
-		dv := decl.Default
-		if decl.TypeDefaults != nil && !dv.IsNull() {
-			dv = decl.TypeDefaults.Apply(dv)
-		}
 		var err error
-		defaultVal, err = convert.Convert(dv, constraint)
+		defaultVal, err = typeexpr.Convert(decl.Default, constraint, decl.TypeDefaults)
 		if err != nil {
 			return placeholder, append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -77,11 +73,7 @@ func Prepare(decl *config.Variable, given *Value, addr string) (cty.Value, hcl.D
 
 	// Optional-attribute defaults go in before conversion, but never onto a
 	// top-level null, which must stay assignable to a nullable variable.
-	if decl.TypeDefaults != nil && !val.IsNull() {
-		val = decl.TypeDefaults.Apply(val)
-	}
-
-	converted, err := convert.Convert(val, constraint)
+	converted, err := typeexpr.Convert(val, constraint, decl.TypeDefaults)
 	if err != nil {
 		d := &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -170,7 +162,7 @@ func ephemeralDiag(decl *config.Variable, val cty.Value, rng hcl.Range) *hcl.Dia
 			return &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Ephemeral value not allowed",
-				Detail:   fmt.Sprintf("The input variable %q does not accept ephemeral values, so the value for %s is not compatible.", decl.Name, formatPath(pvm.Path)),
+				Detail:   fmt.Sprintf("The input variable %q does not accept ephemeral values, so the value for %s is not compatible.", decl.Name, typeexpr.FormatPath(pvm.Path)),
 				Subject:  rng.Ptr(),
 			}
 		}
@@ -203,25 +195,4 @@ func concreteType(decl *config.Variable) cty.Type {
 		return decl.Type
 	}
 	return constraintType(decl).WithoutOptionalAttributesDeep()
-}
-
-// formatPath renders a cty path the way Terraform's messages do: .attr, [0], ["key"].
-func formatPath(path cty.Path) string {
-	var b strings.Builder
-	for _, step := range path {
-		switch s := step.(type) {
-		case cty.GetAttrStep:
-			b.WriteString("." + s.Name)
-		case cty.IndexStep:
-			switch s.Key.Type() {
-			case cty.String:
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			case cty.Number:
-				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
-			default:
-				b.WriteString("[...]")
-			}
-		}
-	}
-	return b.String()
 }
