@@ -189,6 +189,9 @@ func gather(in Inputs) (map[string]*Value, hcl.Diagnostics) {
 	}
 
 	for name, v := range in.Values {
+		if v == cty.NilVal {
+			continue // cty.NilVal means "not set", as everywhere in Terraform
+		}
 		ret[name] = &Value{Value: v, Source: Source{Kind: SourceGo, Name: name}}
 	}
 	return ret, diags

@@ -261,3 +261,19 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("c: %#v", got[2])
 	}
 }
+
+func TestPrepareWhollyMarkedArgument(t *testing.T) {
+	decl := declare(t, "o", `object({a=string, b=optional(list(string), [])})`, "")
+	arg := cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x")}).Mark(marks.Sensitive)
+	got, diags := Prepare(decl, FromModuleArg(arg, fileRange), "module.m.var.o")
+	if diags.HasErrors() {
+		t.Fatal(diagsString(diags))
+	}
+	if !marks.Contains(got, marks.Sensitive) {
+		t.Errorf("sensitive mark lost: %#v", got)
+	}
+	inner, _ := got.UnmarkDeep()
+	if b := inner.GetAttr("b"); b.LengthInt() != 0 {
+		t.Errorf("b = %#v", b)
+	}
+}
