@@ -1,6 +1,9 @@
 package config
 
 import (
+	"path"
+	"path/filepath"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/tfeval/tfeval/dialect"
 )
@@ -15,9 +18,45 @@ type Options struct {
 	Sandbox string
 }
 
+// DefaultMaxDepth is the module nesting limit when Options.MaxDepth is 0.
+const DefaultMaxDepth = 64
+
 // Load reads the module in dir and every module it calls, returning the tree
 // and every problem found without evaluating anything. dir is kept as given
 // (relative stays relative) because Terraform reports path.module that way.
+// The tree is returned even with errors, as complete as the errors allow.
 func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
-	panic("config.Load: not yet written") // TODO(issue 3)
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	sourceDir := sourceDirOf(dir)
+	mod, diags := loadModule(dir, sourceDir, opts.Dialect)
+	root := &Config{Children: map[string]*Config{}, Module: mod}
+	root.Root = root
+
+	man, mDiags := readManifest(dir)
+	diags = append(diags, mDiags...)
+	l := &treeLoader{opts: opts, manifest: man, rootSourceDir: sourceDir}
+	diags = append(diags, l.loadChildren(root, []string{absDir(dir)})...)
+	return root, diags
+}
+
+// sourceDirOf is the path.module form of a directory: forward slashes,
+// cleaned, "." for the current directory.
+func sourceDirOf(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return path.Clean(filepath.ToSlash(dir))
+}
+
+func absDir(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return filepath.Clean(dir)
+	}
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		return resolved
+	}
+	return abs
 }

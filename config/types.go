@@ -49,6 +49,9 @@ type Module struct {
 	Moved              []*Moved
 	Removed            []*Removed
 	Import             []*Import
+
+	// requiredProvidersRange is where the module's one required_providers block is.
+	requiredProvidersRange *hcl.Range
 }
 
 // VariableParsingMode says how a string given on the command line or in the
@@ -113,7 +116,9 @@ type Output struct {
 
 	Sensitive, Ephemeral       bool
 	SensitiveSet, EphemeralSet bool
-	DeclRange                  hcl.Range
+	// Deprecated is the deprecation message ("" when not deprecated).
+	Deprecated string
+	DeclRange  hcl.Range
 }
 
 // ModuleCall is a module block.
@@ -146,8 +151,10 @@ type ProviderConfigRef struct {
 
 // Provider is a provider block.
 type Provider struct {
-	Name      string
-	Alias     string
+	Name  string
+	Alias string
+	// Version is the legacy version constraint argument ("" when absent).
+	Version   string
 	Config    hcl.Body
 	DeclRange hcl.Range
 }
@@ -158,11 +165,15 @@ type RequiredProvider struct {
 	Source    string // as written, e.g. "hashicorp/aws"; may be empty
 	Version   string
 	DeclRange hcl.Range
+	// ConfigurationAliases lists the aliases a child module expects its caller to pass.
+	ConfigurationAliases []ProviderConfigRef
 }
 
 // Backend is a backend or cloud block inside the terraform block.
 type Backend struct {
+	// Type is the backend type label; "cloud" for a cloud block (Cloud true).
 	Type      string
+	Cloud     bool
 	Config    hcl.Body
 	DeclRange hcl.Range
 }
@@ -199,6 +210,10 @@ type Resource struct {
 
 	DeclRange hcl.Range
 	TypeRange hcl.Range
+
+	// Check is the name of the check block a scoped data block belongs to
+	// ("" otherwise); such a data resource cannot be referenced from outside it.
+	Check string
 }
 
 // Addr is the resource's address inside its module, e.g. "aws_instance.web"

@@ -1,0 +1,164 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// decoder turns blocks into the typed structures. In override files nothing
+// is required and unset arguments keep their zero values, so that merging
+// can tell "set" from "unset".
+type decoder struct {
+	dialect  dialect.Dialect
+	override bool
+}
+
+// literalBool decodes an argument that must be a literal bool; hcl reports
+// variables and function calls as not allowed, as Terraform does.
+func literalBool(attr *hcl.Attribute) (bool, hcl.Diagnostics) {
+	var b bool
+	diags := gohcl.DecodeExpression(attr.Expr, nil, &b)
+	return b, diags
+}
+
+// literalString decodes an argument that must be a literal string.
+func literalString(attr *hcl.Attribute) (string, hcl.Diagnostics) {
+	var s string
+	diags := gohcl.DecodeExpression(attr.Expr, nil, &s)
+	return s, diags
+}
+
+// countAndForEach reports the mutually exclusive count and for_each meta-arguments.
+func (d *decoder) countAndForEach(attrs hcl.Attributes) hcl.Diagnostics {
+	_, hasCount := attrs["count"]
+	forEach, hasForEach := attrs["for_each"]
+	if !hasCount || !hasForEach {
+		return nil
+	}
+	detail := `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`
+	if d.dialect == dialect.Tofu {
+		detail = `The "count" and "for_each" meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.`
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  `Invalid combination of "count" and "for_each"`,
+		Detail:   detail,
+		Subject:  forEach.NameRange.Ptr(),
+	}}
+}
+
+// dependsOn decodes a depends_on list of static references to whole objects.
+func dependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
+	exprs, diags := hcl.ExprList(attr.Expr)
+	var refs []hcl.Traversal
+	for _, expr := range exprs {
+		trav, tDiags := hcl.AbsTraversalForExpr(expr)
+		diags = append(diags, tDiags...)
+		if len(trav) == 0 {
+			continue
+		}
+		if rest := referenceRemainder(trav); len(rest) > 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid depends_on reference",
+				Detail:   "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.",
+				Subject:  rest.SourceRange().Ptr(),
+			})
+		}
+		refs = append(refs, trav)
+	}
+	return refs, diags
+}
+
+// referenceRemainder returns the steps of trav after the object it names
+// (a resource or module call, with an optional instance key, or a variable or
+// local value); these are attribute accesses depends_on cannot use.
+func referenceRemainder(trav hcl.Traversal) hcl.Traversal {
+	n := 2 // TYPE.NAME, var.NAME, local.NAME
+	switch trav.RootName() {
+	case "data", "resource", "ephemeral":
+		n = 3
+	case "module":
+		n = 2
+		// module.NAME[KEY].OUTPUT names an output, itself a whole object.
+		if len(trav) > n {
+			if _, ok := trav[n].(hcl.TraverseIndex); ok {
+				n++
+			}
+		}
+		if len(trav) > n {
+			n++
+		}
+		if len(trav) <= n {
+			return nil
+		}
+		return trav[n:]
+	case "var", "local", "count", "each", "path", "terraform", "self":
+		if len(trav) <= n {
+			return nil
+		}
+		return trav[n:]
+	}
+	if len(trav) > n {
+		if _, ok := trav[n].(hcl.TraverseIndex); ok {
+			n++
+		}
+	}
+	if len(trav) <= n {
+		return nil
+	}
+	return trav[n:]
+}
+
+// providerRef decodes a provider reference (NAME or NAME.ALIAS) from a
+// provider argument or a providers map key or value.
+func providerRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.Diagnostics) {
+	trav, diags := hcl.AbsTraversalForExpr(expr)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	invalid := hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid provider configuration reference",
+		Detail:   fmt.Sprintf("The %s argument requires a provider type name, optionally followed by a period and then a configuration alias.", argName),
+		Subject:  expr.Range().Ptr(),
+	}}
+	if len(trav) == 0 || len(trav) > 2 {
+		return nil, invalid
+	}
+	ref := &ProviderConfigRef{Name: trav.RootName(), NameRange: trav[0].SourceRange()}
+	if len(trav) == 2 {
+		attr, ok := trav[1].(hcl.TraverseAttr)
+		if !ok {
+			return nil, invalid
+		}
+		ref.Alias = attr.Name
+	}
+	return ref, nil
+}
+
+// checkRule decodes a validation, precondition, postcondition or assert block.
+func (d *decoder) checkRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
+	content, diags := block.Body.Content(checkRuleSchema(d.override))
+	rule := &CheckRule{DeclRange: block.DefRange}
+	if attr, ok := content.Attributes["condition"]; ok {
+		rule.Condition = attr.Expr
+	}
+	if attr, ok := content.Attributes["error_message"]; ok {
+		rule.ErrorMessage = attr.Expr
+	}
+	return rule, diags
+}
+
+// reservedBlock reports a nested block type kept for future use.
+func reservedBlock(block *hcl.Block, where string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Reserved block type name in %s block", where),
+		Detail:   fmt.Sprintf("The block type name %q is reserved for use by Terraform in a future version.", block.Type),
+		Subject:  block.TypeRange.Ptr(),
+	}
+}

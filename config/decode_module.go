@@ -1,0 +1,213 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// moduleCall decodes a module block; Config keeps the input arguments.
+func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	mc := &ModuleCall{Name: block.Labels[0], DeclRange: block.DefRange}
+	if !validName(mc.Name) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid module instance name",
+			Detail:   badIdentifierDetail,
+			Subject:  block.LabelRanges[0].Ptr(),
+		})
+	}
+	content, remain, cDiags := block.Body.PartialContent(moduleCallMetaSchema(d.dialect, d.override))
+	diags = append(diags, cDiags...)
+	mc.Config = remain
+
+	if attr, ok := content.Attributes["source"]; ok {
+		src, sDiags := literalString(attr)
+		diags = append(diags, sDiags...)
+		mc.SourceAddr, mc.SourceRange = src, attr.Expr.Range()
+		if !sDiags.HasErrors() && src == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid module source address",
+				Detail:   "The module source address must not be empty.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["version"]; ok {
+		v, vDiags := literalString(attr)
+		diags = append(diags, vDiags...)
+		mc.Version = v
+	}
+	if attr, ok := content.Attributes["count"]; ok {
+		mc.Count = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		mc.ForEach = attr.Expr
+	}
+	diags = append(diags, d.countAndForEach(content.Attributes)...)
+	if attr, ok := content.Attributes["depends_on"]; ok {
+		deps, dDiags := dependsOn(attr)
+		diags = append(diags, dDiags...)
+		mc.DependsOn = deps
+	}
+	if attr, ok := content.Attributes["providers"]; ok {
+		pairs, pDiags := hcl.ExprMap(attr.Expr)
+		diags = append(diags, pDiags...)
+		for _, pair := range pairs {
+			child, cDiags := providerRef(pair.Key, "providers")
+			diags = append(diags, cDiags...)
+			parent, pDiags := providerRef(pair.Value, "providers")
+			diags = append(diags, pDiags...)
+			if child != nil && parent != nil {
+				mc.Providers = append(mc.Providers, PassedProvider{InChild: *child, InParent: *parent})
+			}
+		}
+	}
+	for _, block := range content.Blocks {
+		diags = append(diags, reservedBlock(block, "module"))
+	}
+	return mc, diags
+}
+
+// provider decodes a provider block.
+func (d *decoder) provider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	p := &Provider{Name: block.Labels[0], DeclRange: block.DefRange}
+	if !validName(p.Name) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider local name",
+			Detail:   fmt.Sprintf("%q is an invalid provider local name. %s", p.Name, badIdentifierDetail),
+			Subject:  block.LabelRanges[0].Ptr(),
+		})
+	}
+	content, remain, cDiags := block.Body.PartialContent(providerMetaSchema())
+	diags = append(diags, cDiags...)
+	p.Config = remain
+	if attr, ok := content.Attributes["alias"]; ok {
+		alias, aDiags := literalString(attr)
+		diags = append(diags, aDiags...)
+		if !aDiags.HasErrors() && !validName(alias) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider configuration alias",
+				Detail:   "An alias must be a valid name. " + badIdentifierDetail,
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+		p.Alias = alias
+	}
+	if attr, ok := content.Attributes["version"]; ok {
+		v, vDiags := literalString(attr)
+		diags = append(diags, vDiags...)
+		p.Version = v
+	}
+	for _, block := range content.Blocks {
+		diags = append(diags, reservedBlock(block, "provider"))
+	}
+	return p, diags
+}
+
+// key is the provider configuration's key in Module.ProviderConfigs.
+func (p *Provider) key() string {
+	if p.Alias != "" {
+		return p.Name + "." + p.Alias
+	}
+	return p.Name
+}
+
+// check decodes a check block with its optional scoped data block.
+func (d *decoder) check(block *hcl.Block) (*Check, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	c := &Check{Name: block.Labels[0], DeclRange: block.DefRange}
+	if !validName(c.Name) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid check block name",
+			Detail:   badIdentifierDetail,
+			Subject:  block.LabelRanges[0].Ptr(),
+		})
+	}
+	content, cDiags := block.Body.Content(checkBlockSchema())
+	diags = append(diags, cDiags...)
+	for _, block := range content.Blocks {
+		switch block.Type {
+		case "data":
+			if c.DataResource != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Multiple data resource blocks",
+					Detail:   fmt.Sprintf("This check block already has a data resource defined at %s.", c.DataResource.DeclRange),
+					Subject:  block.DefRange.Ptr(),
+				})
+				continue
+			}
+			r, rDiags := d.resource(block, DataResourceMode)
+			diags = append(diags, rDiags...)
+			r.Check = c.Name
+			c.DataResource = r
+		case "assert":
+			rule, rDiags := d.checkRule(block)
+			diags = append(diags, rDiags...)
+			c.Asserts = append(c.Asserts, rule)
+		}
+	}
+	if len(c.Asserts) == 0 && !d.override {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Zero assert blocks",
+			Detail:   "Check blocks must have at least one assert block.",
+			Subject:  block.DefRange.Ptr(),
+		})
+	}
+	return c, diags
+}
+
+// moved decodes a moved block.
+func (d *decoder) moved(block *hcl.Block) (*Moved, hcl.Diagnostics) {
+	content, diags := block.Body.Content(movedBlockSchema())
+	m := &Moved{DeclRange: block.DefRange}
+	if attr, ok := content.Attributes["from"]; ok {
+		m.From = attr.Expr
+	}
+	if attr, ok := content.Attributes["to"]; ok {
+		m.To = attr.Expr
+	}
+	return m, diags
+}
+
+// importBlock decodes an import block.
+func (d *decoder) importBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
+	content, diags := block.Body.Content(importBlockSchema(d.dialect))
+	im := &Import{DeclRange: block.DefRange}
+	if attr, ok := content.Attributes["to"]; ok {
+		im.To = attr.Expr
+	}
+	if attr, ok := content.Attributes["id"]; ok {
+		im.ID = attr.Expr
+	}
+	if attr, ok := content.Attributes["identity"]; ok {
+		im.Identity = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		im.ForEach = attr.Expr
+	}
+	if attr, ok := content.Attributes["provider"]; ok {
+		ref, pDiags := providerRef(attr.Expr, "provider")
+		diags = append(diags, pDiags...)
+		im.ProviderRef = ref
+	}
+	return im, diags
+}
+
+// removed decodes a removed block; Config is the whole body.
+func (d *decoder) removed(block *hcl.Block) (*Removed, hcl.Diagnostics) {
+	content, _, diags := block.Body.PartialContent(removedMetaSchema())
+	rm := &Removed{Config: block.Body, DeclRange: block.DefRange}
+	if attr, ok := content.Attributes["from"]; ok {
+		rm.From = attr.Expr
+	}
+	return rm, diags
+}

@@ -1,0 +1,258 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// noun is how diagnostics name a resource mode ("resource", "data resource", ...).
+func (m ResourceMode) noun() string {
+	switch m {
+	case DataResourceMode:
+		return "data resource"
+	case EphemeralResourceMode:
+		return "ephemeral resource"
+	}
+	return "resource"
+}
+
+// keyword is the block type of a resource mode.
+func (m ResourceMode) keyword() string {
+	switch m {
+	case DataResourceMode:
+		return "data"
+	case EphemeralResourceMode:
+		return "ephemeral"
+	}
+	return "resource"
+}
+
+// resource decodes a resource, data or ephemeral block. Config keeps every
+// argument and nested block (including dynamic ones) that is not a
+// meta-argument.
+func (d *decoder) resource(block *hcl.Block, mode ResourceMode) (*Resource, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	r := &Resource{
+		Mode:      mode,
+		Type:      block.Labels[0],
+		Name:      block.Labels[1],
+		DeclRange: block.DefRange,
+		TypeRange: block.LabelRanges[0],
+	}
+	if mode == ManagedResourceMode {
+		r.Managed = &ManagedResource{}
+	}
+	if !validName(r.Type) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid resource type name",
+			Detail:   badIdentifierDetail,
+			Subject:  block.LabelRanges[0].Ptr(),
+		})
+	}
+	if !validName(r.Name) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Invalid %s name", mode.noun()),
+			Detail:   badIdentifierDetail,
+			Subject:  block.LabelRanges[1].Ptr(),
+		})
+	}
+
+	content, remain, cDiags := block.Body.PartialContent(resourceMetaSchema(mode))
+	diags = append(diags, cDiags...)
+	r.Config = remain
+
+	if attr, ok := content.Attributes["count"]; ok {
+		r.Count = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		r.ForEach = attr.Expr
+	}
+	diags = append(diags, d.countAndForEach(content.Attributes)...)
+	if attr, ok := content.Attributes["provider"]; ok {
+		ref, pDiags := providerRef(attr.Expr, "provider")
+		diags = append(diags, pDiags...)
+		r.ProviderRef = ref
+	}
+	if attr, ok := content.Attributes["depends_on"]; ok {
+		deps, dDiags := dependsOn(attr)
+		diags = append(diags, dDiags...)
+		r.DependsOn = deps
+	}
+
+	var seenLifecycle, seenConnection *hcl.Block
+	for _, block := range content.Blocks {
+		switch block.Type {
+		case "lifecycle":
+			if seenLifecycle != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate lifecycle block",
+					Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", seenLifecycle.DefRange),
+					Subject:  block.DefRange.Ptr(),
+				})
+				continue
+			}
+			seenLifecycle = block
+			diags = append(diags, d.lifecycle(block, r)...)
+		case "connection":
+			if seenConnection != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate connection block",
+					Detail:   fmt.Sprintf("This resource already has a connection block at %s.", seenConnection.DefRange),
+					Subject:  block.DefRange.Ptr(),
+				})
+				continue
+			}
+			seenConnection = block
+			r.Managed.Connection = &Connection{Config: block.Body, DeclRange: block.DefRange}
+		case "provisioner":
+			p, pDiags := d.provisioner(block)
+			diags = append(diags, pDiags...)
+			r.Managed.Provisioners = append(r.Managed.Provisioners, p)
+		default:
+			diags = append(diags, reservedBlock(block, "resource"))
+		}
+	}
+	return r, diags
+}
+
+// lifecycle decodes a lifecycle block into r. Its values must be literals:
+// they are needed before anything can be evaluated.
+func (d *decoder) lifecycle(block *hcl.Block, r *Resource) hcl.Diagnostics {
+	content, diags := block.Body.Content(managedLifecycleSchema(d.dialect))
+	if r.Mode != ManagedResourceMode {
+		for _, attr := range sortedAttributes(content.Attributes) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Invalid %s lifecycle argument", r.Mode.noun()),
+				Detail:   fmt.Sprintf("The lifecycle argument %q is defined only for managed resources (\"resource\" blocks), and is not valid for %ss.", attr.Name, r.Mode.noun()),
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	} else {
+		m := r.Managed
+		if attr, ok := content.Attributes["create_before_destroy"]; ok {
+			b, bDiags := literalBool(attr)
+			diags = append(diags, bDiags...)
+			m.CreateBeforeDestroy, m.CreateBeforeDestroySet = b, true
+		}
+		if attr, ok := content.Attributes["prevent_destroy"]; ok {
+			b, bDiags := literalBool(attr)
+			diags = append(diags, bDiags...)
+			m.PreventDestroy, m.PreventDestroySet = b, true
+		}
+		if attr, ok := content.Attributes["ignore_changes"]; ok {
+			diags = append(diags, ignoreChanges(attr, m)...)
+		}
+		if attr, ok := content.Attributes["replace_triggered_by"]; ok {
+			exprs, eDiags := hcl.ExprList(attr.Expr)
+			diags = append(diags, eDiags...)
+			m.ReplaceTriggeredBy = exprs
+		}
+	}
+	for _, block := range content.Blocks {
+		switch block.Type {
+		case "precondition":
+			rule, rDiags := d.checkRule(block)
+			diags = append(diags, rDiags...)
+			r.Preconditions = append(r.Preconditions, rule)
+		case "postcondition":
+			rule, rDiags := d.checkRule(block)
+			diags = append(diags, rDiags...)
+			r.Postconditions = append(r.Postconditions, rule)
+		}
+	}
+	return diags
+}
+
+// ignoreChanges decodes `all` or a list of relative attribute paths.
+func ignoreChanges(attr *hcl.Attribute, m *ManagedResource) hcl.Diagnostics {
+	if hcl.ExprAsKeyword(attr.Expr) == "all" {
+		m.IgnoreAllChanges = true
+		return nil
+	}
+	exprs, diags := hcl.ExprList(attr.Expr)
+	for _, expr := range exprs {
+		if v, vDiags := expr.Value(nil); !vDiags.HasErrors() && v.Type() == cty.String && !v.IsNull() && v.AsString() == "*" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid ignore_changes wildcard",
+				Detail:   "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+			continue
+		}
+		trav, tDiags := hcl.RelTraversalForExpr(expr)
+		diags = append(diags, tDiags...)
+		if len(trav) > 0 {
+			m.IgnoreChanges = append(m.IgnoreChanges, trav)
+		}
+	}
+	return diags
+}
+
+// provisioner decodes a provisioner block.
+func (d *decoder) provisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
+	p := &Provisioner{Type: block.Labels[0], When: "create", OnFailure: "fail", DeclRange: block.DefRange}
+	content, remain, diags := block.Body.PartialContent(provisionerMetaSchema())
+	p.Config = remain
+	if attr, ok := content.Attributes["when"]; ok {
+		switch kw := hcl.ExprAsKeyword(attr.Expr); kw {
+		case "create", "destroy":
+			p.When = kw
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid "when" keyword`,
+				Detail:   `The "when" argument requires one of the following keywords: create or destroy.`,
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["on_failure"]; ok {
+		switch kw := hcl.ExprAsKeyword(attr.Expr); kw {
+		case "continue", "fail":
+			p.OnFailure = kw
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid "on_failure" keyword`,
+				Detail:   `The "on_failure" argument requires one of the following keywords: continue or fail.`,
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	for _, block := range content.Blocks {
+		switch block.Type {
+		case "connection":
+			if p.Connection != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate connection block",
+					Detail:   fmt.Sprintf("This provisioner already has a connection block at %s.", p.Connection.DeclRange),
+					Subject:  block.DefRange.Ptr(),
+				})
+				continue
+			}
+			p.Connection = &Connection{Config: block.Body, DeclRange: block.DefRange}
+		default:
+			diags = append(diags, reservedBlock(block, "provisioner"))
+		}
+	}
+	return p, diags
+}
+
+// sortedAttributes returns attrs in source order.
+func sortedAttributes(attrs hcl.Attributes) []*hcl.Attribute {
+	list := make([]*hcl.Attribute, 0, len(attrs))
+	for _, attr := range attrs {
+		list = append(list, attr)
+	}
+	sortAttributes(list)
+	return list
+}

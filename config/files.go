@@ -1,0 +1,136 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// configFile is one configuration file found in a module directory.
+type configFile struct {
+	Path     string // dir joined with the file name, as used in diagnostics
+	JSON     bool
+	Override bool
+}
+
+// configExtension returns the configuration extension of name (".tf",
+// ".tf.json", and in the tofu dialect ".tofu", ".tofu.json"), or "".
+func configExtension(name string, d dialect.Dialect) string {
+	exts := []string{".tf.json", ".tf"}
+	if d == dialect.Tofu {
+		exts = []string{".tofu.json", ".tofu", ".tf.json", ".tf"}
+	}
+	for _, ext := range exts {
+		if strings.HasSuffix(name, ext) {
+			return ext
+		}
+	}
+	return ""
+}
+
+// ignoredFile reports whether an editor or OS leaves files like name behind.
+func ignoredFile(name string) bool {
+	return strings.HasPrefix(name, ".") ||
+		strings.HasSuffix(name, "~") ||
+		(strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"))
+}
+
+// isOverrideName reports whether a file whose name without extension is stem
+// is an override file.
+func isOverrideName(stem string) bool {
+	return stem == "override" || strings.HasSuffix(stem, "_override")
+}
+
+// moduleFiles lists the configuration files of dir, primaries first and then
+// overrides, each group in lexical order. In the tofu dialect a .tofu(.json)
+// file hides the .tf(.json) file of the same stem.
+func moduleFiles(dir string, d dialect.Dialect) ([]configFile, hcl.Diagnostics) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read module directory",
+			Detail:   fmt.Sprintf("Module directory %s does not exist or cannot be read.", dir),
+		}}
+	}
+	type candidate struct {
+		name, stem, ext string
+	}
+	var cands []candidate
+	tofuStems := map[string]bool{} // stem+json-ness of .tofu files, which shadow .tf files
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || ignoredFile(name) {
+			continue
+		}
+		ext := configExtension(name, d)
+		if ext == "" {
+			continue
+		}
+		stem := strings.TrimSuffix(name, ext)
+		cands = append(cands, candidate{name, stem, ext})
+		switch ext {
+		case ".tofu":
+			tofuStems[stem] = true
+		case ".tofu.json":
+			tofuStems[stem+".json"] = true
+		}
+	}
+	var primary, override []configFile
+	for _, c := range cands {
+		switch c.ext {
+		case ".tf":
+			if tofuStems[c.stem] {
+				continue
+			}
+		case ".tf.json":
+			if tofuStems[c.stem+".json"] {
+				continue
+			}
+		}
+		f := configFile{
+			Path:     filepath.Join(dir, c.name),
+			JSON:     strings.HasSuffix(c.ext, ".json"),
+			Override: isOverrideName(c.stem),
+		}
+		if f.Override {
+			override = append(override, f)
+		} else {
+			primary = append(primary, f)
+		}
+	}
+	sort.Slice(primary, func(i, j int) bool { return primary[i].Path < primary[j].Path })
+	sort.Slice(override, func(i, j int) bool { return override[i].Path < override[j].Path })
+	return append(primary, override...), nil
+}
+
+// parseFile reads and parses one configuration file. The body is never nil
+// so that decoding can go on and report everything else it finds.
+func parseFile(f configFile) (hcl.Body, hcl.Diagnostics) {
+	src, err := os.ReadFile(f.Path)
+	if err != nil {
+		return hcl.EmptyBody(), hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read file",
+			Detail:   fmt.Sprintf("The configuration file %q could not be read.", f.Path),
+		}}
+	}
+	var file *hcl.File
+	var diags hcl.Diagnostics
+	if f.JSON {
+		file, diags = hcljson.Parse(src, f.Path)
+	} else {
+		file, diags = hclsyntax.ParseConfig(src, f.Path, hcl.InitialPos)
+	}
+	if file == nil || file.Body == nil {
+		return hcl.EmptyBody(), diags
+	}
+	return file.Body, diags
+}

@@ -1,0 +1,55 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// manifestPath is where `terraform init` records the modules it installed,
+// relative to the root module directory.
+var manifestPath = filepath.Join(".terraform", "modules", "modules.json")
+
+// manifest maps a module path key ("a.b" for module.a.module.b) to the
+// directory, relative to the root module, where init installed it.
+type manifest map[string]string
+
+// readManifest reads the root module's modules.json; a missing file is an
+// empty manifest because local modules need no installation.
+func readManifest(rootDir string) (manifest, hcl.Diagnostics) {
+	src, err := os.ReadFile(filepath.Join(rootDir, manifestPath))
+	if err != nil {
+		return manifest{}, nil
+	}
+	var doc struct {
+		Modules []struct {
+			Key string `json:"Key"`
+			Dir string `json:"Dir"`
+		} `json:"Modules"`
+	}
+	if err := json.Unmarshal(src, &doc); err != nil {
+		return manifest{}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read module manifest",
+			Detail:   fmt.Sprintf("The module manifest file %s is not valid JSON: %s.", filepath.ToSlash(filepath.Join(rootDir, manifestPath)), err),
+		}}
+	}
+	m := manifest{}
+	for _, rec := range doc.Modules {
+		m[rec.Key] = path.Clean(filepath.ToSlash(rec.Dir))
+	}
+	return m, nil
+}
+
+// isLocalSource reports whether a module source is a relative path, which
+// Terraform reads in place instead of installing.
+func isLocalSource(src string) bool {
+	return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") ||
+		src == "." || src == ".." ||
+		strings.HasPrefix(src, `.\`) || strings.HasPrefix(src, `..\`)
+}

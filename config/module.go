@@ -1,0 +1,194 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// loadModule reads, decodes and merges the files of one module directory.
+// sourceDir is the path.module form of dir.
+func loadModule(dir, sourceDir string, d dialect.Dialect) (*Module, hcl.Diagnostics) {
+	m := newModule(sourceDir)
+	files, diags := moduleFiles(dir, d)
+	var decoded []*file
+	for _, cf := range files {
+		body, pDiags := parseFile(cf)
+		diags = append(diags, pDiags...)
+		dec := &decoder{dialect: d, override: cf.Override}
+		f, fDiags := dec.decodeFile(cf.Path, body)
+		diags = append(diags, fDiags...)
+		decoded = append(decoded, f)
+		m.Files = append(m.Files, cf.Path)
+	}
+	for _, f := range decoded {
+		if !f.Override {
+			diags = append(diags, m.appendFile(f)...)
+		}
+	}
+	for _, f := range decoded {
+		if f.Override {
+			diags = append(diags, m.mergeFile(f, d)...)
+		}
+	}
+	return m, diags
+}
+
+func newModule(sourceDir string) *Module {
+	return &Module{
+		SourceDir:          sourceDir,
+		RequiredProviders:  map[string]*RequiredProvider{},
+		Variables:          map[string]*Variable{},
+		Locals:             map[string]*Local{},
+		Outputs:            map[string]*Output{},
+		ModuleCalls:        map[string]*ModuleCall{},
+		ProviderConfigs:    map[string]*Provider{},
+		ManagedResources:   map[string]*Resource{},
+		DataResources:      map[string]*Resource{},
+		EphemeralResources: map[string]*Resource{},
+		Checks:             map[string]*Check{},
+	}
+}
+
+// resourceMap returns the map that holds resources of mode.
+func (m *Module) resourceMap(mode ResourceMode) map[string]*Resource {
+	switch mode {
+	case DataResourceMode:
+		return m.DataResources
+	case EphemeralResourceMode:
+		return m.EphemeralResources
+	}
+	return m.ManagedResources
+}
+
+func duplicate(summary, detail string, subject hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject.Ptr()}
+}
+
+// appendFile adds the declarations of a primary file, rejecting duplicates.
+func (m *Module) appendFile(f *file) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	m.RequiredVersion = append(m.RequiredVersion, f.RequiredVersion...)
+
+	for _, rng := range f.RequiredProvidersBlock {
+		if m.requiredProvidersRange != nil {
+			diags = append(diags, duplicate("Duplicate required providers configuration",
+				fmt.Sprintf("A module may have only one required providers configuration. The required providers were previously configured at %s.", m.requiredProvidersRange),
+				rng))
+			continue
+		}
+		r := rng
+		m.requiredProvidersRange = &r
+	}
+	for _, rp := range f.RequiredProviders {
+		if existing, ok := m.RequiredProviders[rp.Name]; ok {
+			diags = append(diags, duplicate("Duplicate required provider",
+				fmt.Sprintf("Provider %s was already required at %s. A provider may only be required once per module.", rp.Name, existing.DeclRange),
+				rp.DeclRange))
+			continue
+		}
+		m.RequiredProviders[rp.Name] = rp
+	}
+	for _, b := range f.Backends {
+		if m.Backend != nil {
+			if b.Cloud || m.Backend.Cloud {
+				if b.Cloud && m.Backend.Cloud {
+					diags = append(diags, duplicate("Duplicate HCP Terraform configurations",
+						fmt.Sprintf("A module may have only one 'cloud' block configuring HCP Terraform. HCP Terraform was previously configured at %s.", m.Backend.DeclRange),
+						b.DeclRange))
+				} else {
+					diags = append(diags, duplicate("Both a backend and HCP Terraform configuration are present",
+						fmt.Sprintf("A module may declare either one 'cloud' block configuring HCP Terraform OR one 'backend' block configuring a state backend. HCP Terraform is configured at %s; a backend is configured at %s. Remove the backend block to configure HCP Terraform.", m.Backend.DeclRange, b.DeclRange),
+						b.DeclRange))
+				}
+				continue
+			}
+			diags = append(diags, duplicate("Duplicate backend configuration",
+				fmt.Sprintf("A module may have only one backend configuration. The backend was previously configured at %s.", m.Backend.DeclRange),
+				b.DeclRange))
+			continue
+		}
+		m.Backend = b
+	}
+
+	for _, v := range f.Variables {
+		if existing, ok := m.Variables[v.Name]; ok {
+			diags = append(diags, duplicate("Duplicate variable declaration",
+				fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within a module.", v.Name, existing.DeclRange),
+				v.DeclRange))
+			continue
+		}
+		m.Variables[v.Name] = v
+	}
+	for _, l := range f.Locals {
+		if existing, ok := m.Locals[l.Name]; ok {
+			diags = append(diags, duplicate("Duplicate local value definition",
+				fmt.Sprintf("A local value named %q was already defined at %s. Local value names must be unique within a module.", l.Name, existing.DeclRange),
+				l.DeclRange))
+			continue
+		}
+		m.Locals[l.Name] = l
+	}
+	for _, o := range f.Outputs {
+		if existing, ok := m.Outputs[o.Name]; ok {
+			diags = append(diags, duplicate("Duplicate output definition",
+				fmt.Sprintf("An output named %q was already defined at %s. Output names must be unique within a module.", o.Name, existing.DeclRange),
+				o.DeclRange))
+			continue
+		}
+		m.Outputs[o.Name] = o
+	}
+	for _, mc := range f.ModuleCalls {
+		if existing, ok := m.ModuleCalls[mc.Name]; ok {
+			diags = append(diags, duplicate("Duplicate module call",
+				fmt.Sprintf("A module call named %q was already defined at %s. Module calls must have unique names within a module.", mc.Name, existing.DeclRange),
+				mc.DeclRange))
+			continue
+		}
+		m.ModuleCalls[mc.Name] = mc
+	}
+	for _, p := range f.Providers {
+		if existing, ok := m.ProviderConfigs[p.key()]; ok {
+			detail := fmt.Sprintf("A default (non-aliased) provider configuration for %q was already given at %s. If multiple configurations are required, set the \"alias\" argument for alternative configurations.", p.Name, existing.DeclRange)
+			if p.Alias != "" {
+				detail = fmt.Sprintf("A provider configuration for %q with alias %q was already given at %s. Each configuration for the same provider must have a distinct alias.", p.Name, p.Alias, existing.DeclRange)
+			}
+			diags = append(diags, duplicate("Duplicate provider configuration", detail, p.DeclRange))
+			continue
+		}
+		m.ProviderConfigs[p.key()] = p
+	}
+	for _, r := range f.Resources {
+		diags = append(diags, m.addResource(r)...)
+	}
+	for _, c := range f.Checks {
+		if existing, ok := m.Checks[c.Name]; ok {
+			diags = append(diags, duplicate(fmt.Sprintf("Duplicate check %q configuration", c.Name),
+				fmt.Sprintf("A check block named %q was already declared at %s. Check blocks must have unique names within a module.", c.Name, existing.DeclRange),
+				c.DeclRange))
+			continue
+		}
+		m.Checks[c.Name] = c
+		// A scoped data block is still a data resource of the module.
+		if c.DataResource != nil {
+			diags = append(diags, m.addResource(c.DataResource)...)
+		}
+	}
+	m.Moved = append(m.Moved, f.Moved...)
+	m.Removed = append(m.Removed, f.Removed...)
+	m.Import = append(m.Import, f.Import...)
+	return diags
+}
+
+func (m *Module) addResource(r *Resource) hcl.Diagnostics {
+	resources := m.resourceMap(r.Mode)
+	key := r.Addr()
+	if existing, ok := resources[key]; ok {
+		return hcl.Diagnostics{duplicate(fmt.Sprintf("Duplicate %s %q configuration", r.Mode.keyword(), r.Type),
+			fmt.Sprintf("A %s %s named %q was already declared at %s. Resource names must be unique per type in each module.", r.Type, r.Mode.noun(), r.Name, existing.DeclRange),
+			r.DeclRange)}
+	}
+	resources[key] = r
+	return nil
+}

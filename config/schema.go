@@ -1,0 +1,174 @@
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// fileSchema lists the top-level block types of a configuration file.
+func fileSchema(d dialect.Dialect) *hcl.BodySchema {
+	s := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "required_providers"},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"type", "name"}},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "ephemeral", LabelNames: []string{"type", "name"}},
+		{Type: "moved"},
+		{Type: "import"},
+		{Type: "check", LabelNames: []string{"name"}},
+		{Type: "removed"},
+	}}
+	if d == dialect.Terraform {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "action", LabelNames: []string{"type", "name"}})
+	}
+	return s
+}
+
+func terraformBlockSchema(d dialect.Dialect) *hcl.BodySchema {
+	s := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "required_version"}, {Name: "experiments"}, {Name: "language"}},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "backend", LabelNames: []string{"type"}},
+			{Type: "cloud"},
+			{Type: "required_providers"},
+			{Type: "provider_meta", LabelNames: []string{"provider"}},
+		},
+	}
+	if d == dialect.Terraform {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "state_store", LabelNames: []string{"type"}})
+	} else {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "encryption"})
+	}
+	return s
+}
+
+func variableBlockSchema() *hcl.BodySchema {
+	return &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{
+			{Name: "description"}, {Name: "default"}, {Name: "type"}, {Name: "sensitive"},
+			{Name: "ephemeral"}, {Name: "nullable"}, {Name: "deprecated"}, {Name: "const"},
+		},
+		Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
+	}
+}
+
+func outputBlockSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
+	s := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{
+			{Name: "description"}, {Name: "value", Required: !override}, {Name: "sensitive"},
+			{Name: "ephemeral"}, {Name: "depends_on"}, {Name: "deprecated"},
+		},
+		Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
+	}
+	if d == dialect.Terraform {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "type"})
+	}
+	return s
+}
+
+func checkRuleSchema(override bool) *hcl.BodySchema {
+	return &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "condition", Required: !override},
+		{Name: "error_message", Required: !override},
+	}}
+}
+
+// resourceMetaSchema holds the meta-arguments of resource, data and ephemeral
+// blocks; whatever it does not name stays in Resource.Config.
+func resourceMetaSchema(mode ResourceMode) *hcl.BodySchema {
+	s := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "_"}, {Type: "locals"}},
+	}
+	if mode == ManagedResourceMode {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "connection"},
+			hcl.BlockHeaderSchema{Type: "provisioner", LabelNames: []string{"type"}})
+	}
+	return s
+}
+
+func managedLifecycleSchema(d dialect.Dialect) *hcl.BodySchema {
+	s := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{
+			{Name: "create_before_destroy"}, {Name: "prevent_destroy"},
+			{Name: "ignore_changes"}, {Name: "replace_triggered_by"},
+		},
+		Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
+	}
+	if d == dialect.Terraform {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "action_trigger"})
+	} else {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "destroy"})
+	}
+	return s
+}
+
+func conditionsOnlyLifecycleSchema() *hcl.BodySchema {
+	return &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}}}
+}
+
+func provisionerMetaSchema() *hcl.BodySchema {
+	return &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "connection"}, {Type: "lifecycle"}, {Type: "_"}},
+	}
+}
+
+func moduleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
+	s := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{
+			{Name: "source", Required: !override}, {Name: "version"}, {Name: "count"},
+			{Name: "for_each"}, {Name: "depends_on"}, {Name: "providers"},
+		},
+		Blocks: []hcl.BlockHeaderSchema{{Type: "_"}, {Type: "lifecycle"}, {Type: "locals"}, {Type: "provider", LabelNames: []string{"type"}}},
+	}
+	if d == dialect.Terraform {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "ignore_nested_deprecations"})
+	}
+	return s
+}
+
+func providerMetaSchema() *hcl.BodySchema {
+	return &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "_"}},
+	}
+}
+
+func checkBlockSchema() *hcl.BodySchema {
+	return &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "assert"},
+	}}
+}
+
+func movedBlockSchema() *hcl.BodySchema {
+	return &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "from", Required: true}, {Name: "to", Required: true},
+	}}
+}
+
+func importBlockSchema(d dialect.Dialect) *hcl.BodySchema {
+	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "to", Required: true}, {Name: "id"}, {Name: "provider"}, {Name: "for_each"},
+	}}
+	if d == dialect.Terraform {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "identity"})
+	}
+	return s
+}
+
+func removedMetaSchema() *hcl.BodySchema {
+	return &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "lifecycle"}, {Type: "connection"},
+			{Type: "provisioner", LabelNames: []string{"type"}},
+		},
+	}
+}

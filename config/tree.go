@@ -1,0 +1,167 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// treeLoader builds the module tree below the root.
+type treeLoader struct {
+	opts          Options
+	manifest      manifest
+	rootSourceDir string
+}
+
+// loadChildren loads the modules called by parent, depth first in call name
+// order. ancestors holds the absolute directories of parent and its callers
+// so that a module calling itself is caught instead of recursing forever.
+func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	names := make([]string, 0, len(parent.Module.ModuleCalls))
+	for name := range parent.Module.ModuleCalls {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		call := parent.Module.ModuleCalls[name]
+		if call.SourceAddr == "" {
+			continue // already reported while decoding
+		}
+		childPath := append(append([]string(nil), parent.Path...), name)
+		if len(childPath) > l.opts.MaxDepth {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module nesting too deep",
+				Detail:   fmt.Sprintf("Module calls are nested more than %d levels deep at module.%s.", l.opts.MaxDepth, strings.Join(childPath, ".module.")),
+				Subject:  call.DeclRange.Ptr(),
+			})
+			continue
+		}
+		sourceDir, ok, sDiags := l.childSourceDir(parent, call, childPath)
+		diags = append(diags, sDiags...)
+		if !ok {
+			continue
+		}
+		dir := filepath.FromSlash(sourceDir)
+		abs := absDir(dir)
+		if cycle := indexOf(ancestors, abs); cycle >= 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module call cycle",
+				Detail:   fmt.Sprintf("The module call %q refers to %s, a module that is already one of its callers. A module cannot call itself, directly or indirectly.", name, sourceDir),
+				Subject:  call.SourceRange.Ptr(),
+			})
+			continue
+		}
+		if l.opts.Sandbox != "" && !within(absDir(l.opts.Sandbox), abs) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module source outside the allowed directory",
+				Detail:   fmt.Sprintf("The module source %q resolves to %s, which is outside the directory modules may be read from.", call.SourceAddr, sourceDir),
+				Subject:  call.SourceRange.Ptr(),
+			})
+			continue
+		}
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unreadable module directory",
+				Detail:   fmt.Sprintf("The directory %s does not exist or cannot be read.", sourceDir),
+				Subject:  call.SourceRange.Ptr(),
+			})
+			continue
+		}
+		mod, mDiags := loadModule(dir, sourceDir, l.opts.Dialect)
+		diags = append(diags, mDiags...)
+		child := &Config{
+			Root:       parent.Root,
+			Parent:     parent,
+			Path:       childPath,
+			Children:   map[string]*Config{},
+			Module:     mod,
+			CallRange:  call.DeclRange,
+			SourceAddr: call.SourceAddr,
+		}
+		parent.Children[name] = child
+		diags = append(diags, checkCallArguments(call, mod)...)
+		diags = append(diags, l.loadChildren(child, append(ancestors, abs))...)
+	}
+	return diags
+}
+
+// childSourceDir finds the directory of a called module: relative to the
+// caller for local paths, from init's manifest for anything installed.
+func (l *treeLoader) childSourceDir(parent *Config, call *ModuleCall, childPath []string) (string, bool, hcl.Diagnostics) {
+	if isLocalSource(call.SourceAddr) {
+		return path.Join(parent.Module.SourceDir, filepath.ToSlash(call.SourceAddr)), true, nil
+	}
+	dir, ok := l.manifest[strings.Join(childPath, ".")]
+	if !ok {
+		command := l.opts.Dialect.String()
+		return "", false, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module not installed",
+			Detail:   fmt.Sprintf("This module is not yet installed. Run \"%s init\" to install all modules required by this configuration.", command),
+			Subject:  call.SourceRange.Ptr(),
+		}}
+	}
+	if !path.IsAbs(dir) {
+		dir = path.Join(l.rootSourceDir, dir)
+	}
+	return dir, true, nil
+}
+
+// checkCallArguments checks a module block's arguments against the called
+// module's variables: required ones must be set and no others may be.
+func checkCallArguments(call *ModuleCall, child *Module) hcl.Diagnostics {
+	schema := &hcl.BodySchema{}
+	names := make([]string, 0, len(child.Variables))
+	for name := range child.Variables {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name, Required: child.Variables[name].Required()})
+	}
+	_, diags := call.Config.Content(schema)
+	sortDiagnostics(diags)
+	return diags
+}
+
+// sortDiagnostics orders diagnostics by source position; hcl reports some of
+// them in map order.
+func sortDiagnostics(diags hcl.Diagnostics) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a != nil && b == nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		case a.Start.Byte != b.Start.Byte:
+			return a.Start.Byte < b.Start.Byte
+		}
+		return diags[i].Detail < diags[j].Detail
+	})
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// within reports whether path is dir or inside it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
