@@ -1,0 +1,299 @@
+package funcs
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar"
+	homedir "github.com/mitchellh/go-homedir"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// filesystemFunctions read files; templatestring templates may not call them.
+var filesystemFunctions = []string{
+	"file", "fileexists", "fileset", "filebase64", "filebase64sha256", "filebase64sha512",
+	"filemd5", "filesha1", "filesha256", "filesha512", "templatefile",
+}
+
+// resolvePath turns a file function's path argument into the file to open:
+// ~ expanded, relative paths joined to BaseDir, cleaned, and kept inside
+// the sandbox when one is set.
+func (e *env) resolvePath(path string, m cty.ValueMarks) (string, error) {
+	expanded, err := homedir.Expand(path)
+	if err != nil {
+		return "", fmt.Errorf("failed to expand ~: %w", err)
+	}
+	if !filepath.IsAbs(expanded) {
+		expanded = filepath.Join(e.opts.BaseDir, expanded)
+	}
+	expanded = filepath.Clean(expanded)
+	if err := e.checkSandbox(expanded, path, m); err != nil {
+		return "", err
+	}
+	return expanded, nil
+}
+
+// checkSandbox refuses a path whose real location, after following
+// symlinks, is not inside opts.Sandbox.
+func (e *env) checkSandbox(resolved, given string, m cty.ValueMarks) error {
+	if e.opts.Sandbox == "" {
+		return nil
+	}
+	root, err := realPath(e.opts.Sandbox)
+	if err != nil {
+		return function.NewArgErrorf(0, "cannot resolve the sandbox directory %q: %s", e.opts.Sandbox, err)
+	}
+	real, err := realPath(resolved)
+	if err != nil {
+		return function.NewArgErrorf(0, "cannot resolve path %s: %s", redactIfSensitive(given, m), err)
+	}
+	if !within(root, real) {
+		return function.NewArgErrorf(0, "path %s is outside the directory this evaluation may read (%s); file functions only read files inside it", redactIfSensitive(given, m), root)
+	}
+	return nil
+}
+
+// realPath is the absolute path with every symlink resolved; for a path that
+// does not exist yet, the longest existing prefix is resolved instead.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for cur := abs; ; {
+		if resolved, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(resolved, rest), nil
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// within reports whether path is root or below it.
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return false
+	}
+	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+}
+
+// readFile returns the contents of the file a path argument names.
+func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
+	resolved, err := e.resolvePath(path, m)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(resolved)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", redactIfSensitive(path, m))
+		}
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read file: %w", err)
+	}
+	return src, nil
+}
+
+// readUTF8File is readFile for functions that need text.
+func (e *env) readUTF8File(path string, m cty.ValueMarks) (string, error) {
+	src, err := e.readFile(path, m)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.Valid(src) {
+		return "", fmt.Errorf("contents of %s are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", redactIfSensitive(path, m))
+	}
+	return string(src), nil
+}
+
+// fileFunc reads a file as text (file) or as Base64 (filebase64).
+func (e *env) fileFunc(asBase64 bool) function.Function {
+	return function.New(&function.Spec{
+		Params:       []function.Parameter{{Name: "path", Type: cty.String, AllowMarked: true}},
+		Type:         function.StaticReturnType(cty.String),
+		RefineResult: refineNotNull,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			p, m := args[0].Unmark()
+			if asBase64 {
+				src, err := e.readFile(p.AsString(), m)
+				if err != nil {
+					return cty.UnknownVal(cty.String), err
+				}
+				return cty.StringVal(base64.StdEncoding.EncodeToString(src)).WithMarks(m), nil
+			}
+			s, err := e.readUTF8File(p.AsString(), m)
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			return cty.StringVal(s).WithMarks(m), nil
+		},
+	})
+}
+
+// fileHashFunc builds filemd5/filesha*/filebase64sha*: a digest of a file's bytes.
+func (e *env) fileHashFunc(hash func([]byte) []byte, enc func([]byte) string) function.Function {
+	return function.New(&function.Spec{
+		Params:       []function.Parameter{{Name: "path", Type: cty.String, AllowMarked: true}},
+		Type:         function.StaticReturnType(cty.String),
+		RefineResult: refineNotNull,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			p, m := args[0].Unmark()
+			src, err := e.readFile(p.AsString(), m)
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			return cty.StringVal(enc(hash(src))).WithMarks(m), nil
+		},
+	})
+}
+
+// fileExistsFunc reports whether a regular file exists; directories and
+// other special files are errors.
+func (e *env) fileExistsFunc() function.Function {
+	return function.New(&function.Spec{
+		Params:       []function.Parameter{{Name: "path", Type: cty.String, AllowMarked: true}},
+		Type:         function.StaticReturnType(cty.Bool),
+		RefineResult: refineNotNull,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			p, m := args[0].Unmark()
+			path, err := e.resolvePath(p.AsString(), m)
+			if err != nil {
+				return cty.UnknownVal(cty.Bool), err
+			}
+			fi, err := os.Stat(path)
+			if err != nil {
+				if os.IsNotExist(err) {
+					return cty.False.WithMarks(m), nil
+				}
+				return cty.UnknownVal(cty.Bool).WithMarks(m), fmt.Errorf("failed to stat %s", redactIfSensitive(path, m))
+			}
+			if fi.Mode().IsRegular() {
+				return cty.True.WithMarks(m), nil
+			}
+			if fi.IsDir() {
+				return cty.False, fmt.Errorf("%s is a directory, not a file", redactIfSensitive(path, m))
+			}
+			return cty.False, fmt.Errorf("%s is not a regular file, but %q", redactIfSensitive(path, m), fi.Mode().Type().String())
+		},
+	})
+}
+
+// fileSetFunc lists the regular files under a directory that match a glob
+// (with ** for any depth), relative to that directory, slash-separated.
+func (e *env) fileSetFunc() function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{
+			{Name: "path", Type: cty.String, AllowMarked: true},
+			{Name: "pattern", Type: cty.String, AllowMarked: true},
+		},
+		Type:         function.StaticReturnType(cty.Set(cty.String)),
+		RefineResult: refineNotNull,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			pathArg, pathMarks := args[0].Unmark()
+			patternArg, patternMarks := args[1].Unmark()
+			allMarks := []cty.ValueMarks{pathMarks, patternMarks}
+			unknown := cty.UnknownVal(cty.Set(cty.String))
+			path := pathArg.AsString()
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(e.opts.BaseDir, path)
+			}
+			if err := e.checkSandbox(filepath.Clean(path), pathArg.AsString(), pathMarks); err != nil {
+				return unknown, err
+			}
+			pattern := filepath.Join(path, patternArg.AsString())
+			matches, err := doublestar.Glob(pattern)
+			if err != nil {
+				return unknown, fmt.Errorf("failed to glob pattern %s: %w", redactIfSensitive(pattern, allMarks...), err)
+			}
+			var vals []cty.Value
+			for _, match := range matches {
+				fi, err := os.Stat(match)
+				if err != nil {
+					return unknown, fmt.Errorf("failed to stat (%s): %w", redactIfSensitive(match, allMarks...), err)
+				}
+				if !fi.Mode().IsRegular() {
+					continue
+				}
+				if err := e.checkSandbox(match, match, pathMarks); err != nil {
+					return unknown, err
+				}
+				rel, err := filepath.Rel(path, match)
+				if err != nil {
+					return unknown, fmt.Errorf("failed to trim path of match (%s): %w", redactIfSensitive(match, allMarks...), err)
+				}
+				vals = append(vals, cty.StringVal(filepath.ToSlash(rel)))
+			}
+			if len(vals) == 0 {
+				return cty.SetValEmpty(cty.String).WithMarks(allMarks...), nil
+			}
+			return cty.SetVal(vals).WithMarks(allMarks...), nil
+		},
+	})
+}
+
+// absPathFunc makes a path absolute against the process working directory.
+var absPathFunc = function.New(&function.Spec{
+	Params:       []function.Parameter{{Name: "path", Type: cty.String}},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		abs, err := filepath.Abs(args[0].AsString())
+		if err != nil {
+			return cty.UnknownVal(cty.String), fmt.Errorf("failed to get absolute path: %w", err)
+		}
+		return cty.StringVal(filepath.ToSlash(abs)), nil
+	},
+})
+
+// pathExpandFunc replaces a leading ~ with the home directory.
+var pathExpandFunc = function.New(&function.Spec{
+	Params:       []function.Parameter{{Name: "path", Type: cty.String}},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		p, err := homedir.Expand(args[0].AsString())
+		if err != nil {
+			return cty.UnknownVal(cty.String), err
+		}
+		return cty.StringVal(p), nil
+	},
+})
+
+// basenameFunc is the last element of a path.
+var basenameFunc = function.New(&function.Spec{
+	Params:       []function.Parameter{{Name: "path", Type: cty.String}},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return cty.StringVal(filepath.Base(args[0].AsString())), nil
+	},
+})
+
+// dirnameFunc is a path without its last element.
+var dirnameFunc = function.New(&function.Spec{
+	Params:       []function.Parameter{{Name: "path", Type: cty.String}},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return cty.StringVal(filepath.Dir(args[0].AsString())), nil
+	},
+})

@@ -1,0 +1,55 @@
+package funcs
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// stringPredicateFunc builds startswith/endswith/strcontains.
+func stringPredicateFunc(second string, test func(s, arg string) bool) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{
+			{Name: "str", Type: cty.String},
+			{Name: second, Type: cty.String},
+		},
+		Type:         function.StaticReturnType(cty.Bool),
+		RefineResult: refineNotNull,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return cty.BoolVal(test(args[0].AsString(), args[1].AsString())), nil
+		},
+	})
+}
+
+// startsWithFunc reports whether a string begins with a prefix.
+var startsWithFunc = stringPredicateFunc("prefix", strings.HasPrefix)
+
+// endsWithFunc reports whether a string ends with a suffix.
+var endsWithFunc = stringPredicateFunc("suffix", strings.HasSuffix)
+
+// strContainsFunc reports whether a string contains a substring.
+var strContainsFunc = stringPredicateFunc("substr", strings.Contains)
+
+// replaceFunc replaces a substring, or a /regexp/ with $n references, everywhere.
+var replaceFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "str", Type: cty.String},
+		{Name: "substr", Type: cty.String},
+		{Name: "replace", Type: cty.String},
+	},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		str, substr, repl := args[0].AsString(), args[1].AsString(), args[2].AsString()
+		if len(substr) > 1 && substr[0] == '/' && substr[len(substr)-1] == '/' {
+			re, err := regexp.Compile(substr[1 : len(substr)-1])
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			return cty.StringVal(re.ReplaceAllString(str, repl)), nil
+		}
+		return cty.StringVal(strings.ReplaceAll(str, substr, repl)), nil
+	},
+})

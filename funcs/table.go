@@ -1,0 +1,239 @@
+package funcs
+
+import (
+	"io"
+	"sort"
+	"time"
+
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	ctyyaml "github.com/zclconf/go-cty-yaml"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// Options says which dialect's table to build and what the functions may use.
+type Options struct {
+	Dialect           dialect.Dialect
+	BaseDir           string                                  // relative paths in file functions resolve here ("." = cwd)
+	Sandbox           string                                  // when set, file functions refuse paths outside it
+	ConsoleMode       bool                                    // adds type(), removes plantimestamp()
+	PureOnly          bool                                    // plan mode: bcrypt/timestamp/uuid return unknown
+	Now               func() time.Time                        // nil = time.Now
+	Rand              io.Reader                               // nil = crypto/rand
+	PlanTimestamp     time.Time                               // zero = plantimestamp() unknown
+	ProviderFunctions map[string]map[string]function.Function // local name -> func name -> impl
+}
+
+// CoreNamespace prefixes the second name every built-in is registered under.
+const CoreNamespace = "core::"
+
+// ProviderNamespace prefixes provider-defined functions.
+const ProviderNamespace = "provider::"
+
+// impureFunctions give a different result on every call, so plan-time
+// evaluation (PureOnly) must leave them unknown.
+var impureFunctions = []string{"bcrypt", "timestamp", "uuid"}
+
+// Functions returns the function table of opts.Dialect: every built-in under
+// its own name and under core::NAME, plus provider::LOCAL::NAME for each
+// provider function given.
+func Functions(opts Options) map[string]function.Function {
+	env := newEnv(opts)
+	table := env.table(0)
+	out := make(map[string]function.Function, 2*len(table)+8)
+	for name, fn := range table {
+		out[name] = fn
+		out[CoreNamespace+name] = fn
+	}
+	for local, fns := range opts.ProviderFunctions {
+		for name, fn := range fns {
+			out[ProviderNamespace+local+"::"+name] = fn
+		}
+	}
+	return out
+}
+
+// Names lists the built-in function names (without namespace) of a dialect,
+// sorted, as Functions would register them for the given console mode.
+func Names(d dialect.Dialect, consoleMode bool) []string {
+	table := newEnv(Options{Dialect: d, ConsoleMode: consoleMode}).table(0)
+	names := make([]string, 0, len(table))
+	for name := range table {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// env is the state shared by the functions of one table: the options, with
+// defaults filled in.
+type env struct {
+	opts Options
+}
+
+func newEnv(opts Options) *env {
+	if opts.BaseDir == "" {
+		opts.BaseDir = "."
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &env{opts: opts}
+}
+
+func (e *env) tofu() bool { return e.opts.Dialect == dialect.Tofu }
+
+// table builds the unnamespaced function map. depth counts how many
+// templatefile calls enclose the templates that will use this table.
+func (e *env) table(depth int) map[string]function.Function {
+	t := map[string]function.Function{
+		"abs":              stdlib.AbsoluteFunc,
+		"abspath":          absPathFunc,
+		"alltrue":          allTrueFunc,
+		"anytrue":          anyTrueFunc,
+		"base64decode":     base64DecodeFunc,
+		"base64encode":     base64EncodeFunc,
+		"base64gzip":       base64GzipFunc,
+		"base64sha256":     base64Sha256Func,
+		"base64sha512":     base64Sha512Func,
+		"basename":         basenameFunc,
+		"bcrypt":           e.bcryptFunc(),
+		"can":              tryfunc.CanFunc,
+		"ceil":             stdlib.CeilFunc,
+		"chomp":            stdlib.ChompFunc,
+		"chunklist":        stdlib.ChunklistFunc,
+		"cidrhost":         cidrHostFunc,
+		"cidrnetmask":      cidrNetmaskFunc,
+		"cidrsubnet":       cidrSubnetFunc,
+		"cidrsubnets":      cidrSubnetsFunc,
+		"coalesce":         coalesceFunc,
+		"coalescelist":     stdlib.CoalesceListFunc,
+		"compact":          stdlib.CompactFunc,
+		"concat":           stdlib.ConcatFunc,
+		"contains":         stdlib.ContainsFunc,
+		"csvdecode":        stdlib.CSVDecodeFunc,
+		"dirname":          dirnameFunc,
+		"distinct":         stdlib.DistinctFunc,
+		"element":          stdlib.ElementFunc,
+		"endswith":         endsWithFunc,
+		"ephemeralasnull":  ephemeralAsNullFunc,
+		"file":             e.fileFunc(false),
+		"filebase64":       e.fileFunc(true),
+		"filebase64sha256": e.fileHashFunc(sha256Sum, encodeBase64),
+		"filebase64sha512": e.fileHashFunc(sha512Sum, encodeBase64),
+		"fileexists":       e.fileExistsFunc(),
+		"filemd5":          e.fileHashFunc(md5Sum, encodeHex),
+		"fileset":          e.fileSetFunc(),
+		"filesha1":         e.fileHashFunc(sha1Sum, encodeHex),
+		"filesha256":       e.fileHashFunc(sha256Sum, encodeHex),
+		"filesha512":       e.fileHashFunc(sha512Sum, encodeHex),
+		"flatten":          stdlib.FlattenFunc,
+		"floor":            stdlib.FloorFunc,
+		"format":           stdlib.FormatFunc,
+		"formatdate":       stdlib.FormatDateFunc,
+		"formatlist":       stdlib.FormatListFunc,
+		"indent":           stdlib.IndentFunc,
+		"index":            indexFunc,
+		"issensitive":      e.isSensitiveFunc(),
+		"join":             stdlib.JoinFunc,
+		"jsondecode":       stdlib.JSONDecodeFunc,
+		"jsonencode":       stdlib.JSONEncodeFunc,
+		"keys":             stdlib.KeysFunc,
+		"length":           lengthFunc,
+		"list":             e.deprecatedFunc("list", "tolist([ ... ])", "list"),
+		"log":              stdlib.LogFunc,
+		"lookup":           lookupFunc,
+		"lower":            stdlib.LowerFunc,
+		"map":              e.deprecatedFunc("map", "tomap({ ... })", "map"),
+		"matchkeys":        matchkeysFunc,
+		"max":              stdlib.MaxFunc,
+		"md5":              md5Func,
+		"merge":            stdlib.MergeFunc,
+		"min":              stdlib.MinFunc,
+		"nonsensitive":     nonsensitiveFunc,
+		"one":              oneFunc,
+		"parseint":         stdlib.ParseIntFunc,
+		"pathexpand":       pathExpandFunc,
+		"pow":              stdlib.PowFunc,
+		"range":            stdlib.RangeFunc,
+		"regex":            stdlib.RegexFunc,
+		"regexall":         stdlib.RegexAllFunc,
+		"replace":          replaceFunc,
+		"reverse":          stdlib.ReverseListFunc,
+		"rsadecrypt":       rsaDecryptFunc,
+		"sensitive":        sensitiveFunc,
+		"setintersection":  stdlib.SetIntersectionFunc,
+		"setproduct":       stdlib.SetProductFunc,
+		"setsubtract":      stdlib.SetSubtractFunc,
+		"setunion":         stdlib.SetUnionFunc,
+		"sha1":             sha1Func,
+		"sha256":           sha256Func,
+		"sha512":           sha512Func,
+		"signum":           stdlib.SignumFunc,
+		"slice":            stdlib.SliceFunc,
+		"sort":             stdlib.SortFunc,
+		"split":            stdlib.SplitFunc,
+		"startswith":       startsWithFunc,
+		"strcontains":      strContainsFunc,
+		"strrev":           stdlib.ReverseFunc,
+		"substr":           stdlib.SubstrFunc,
+		"sum":              sumFunc,
+		"textdecodebase64": e.textDecodeBase64Func(),
+		"textencodebase64": e.textEncodeBase64Func(),
+		"timeadd":          stdlib.TimeAddFunc,
+		"timecmp":          timeCmpFunc,
+		"timestamp":        e.timestampFunc(),
+		"title":            stdlib.TitleFunc,
+		"tobool":           e.toFunc(cty.Bool),
+		"tolist":           e.toFunc(cty.List(cty.DynamicPseudoType)),
+		"tomap":            e.toFunc(cty.Map(cty.DynamicPseudoType)),
+		"tonumber":         e.toFunc(cty.Number),
+		"toset":            e.toFunc(cty.Set(cty.DynamicPseudoType)),
+		"tostring":         e.toFunc(cty.String),
+		"transpose":        e.transposeFunc(),
+		"trim":             stdlib.TrimFunc,
+		"trimprefix":       stdlib.TrimPrefixFunc,
+		"trimspace":        stdlib.TrimSpaceFunc,
+		"trimsuffix":       stdlib.TrimSuffixFunc,
+		"try":              tryfunc.TryFunc,
+		"upper":            stdlib.UpperFunc,
+		"urlencode":        urlEncodeFunc,
+		"uuid":             e.uuidFunc(),
+		"uuidv5":           uuidV5Func,
+		"values":           stdlib.ValuesFunc,
+		"yamldecode":       ctyyaml.YAMLDecodeFunc,
+		"yamlencode":       ctyyaml.YAMLEncodeFunc,
+		"zipmap":           stdlib.ZipmapFunc,
+	}
+	if e.tofu() {
+		t["base64gunzip"] = base64GunzipFunc
+		t["cidrcontains"] = cidrContainsFunc
+		t["urldecode"] = urlDecodeFunc
+	} else {
+		t["convert"] = newConvertFunc()
+	}
+	t["templatefile"] = e.templateFileFunc(depth)
+	t["templatestring"] = e.templateStringFunc(depth)
+	if e.opts.ConsoleMode {
+		t["type"] = typeFunc
+	} else {
+		t["plantimestamp"] = e.planTimestampFunc()
+	}
+	if e.opts.PureOnly {
+		for _, name := range impureFunctions {
+			t[name] = function.Unpredictable(t[name])
+		}
+	}
+	for name, fn := range t {
+		t[name] = withDescription(name, fn)
+	}
+	return t
+}
+
+// refineNotNull tells callers an unknown result of a function will not be null.
+func refineNotNull(b *cty.RefinementBuilder) *cty.RefinementBuilder {
+	return b.NotNull()
+}

@@ -1,0 +1,252 @@
+package funcs
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// defaultTemplateDepth is OpenTofu's default limit on nested templatefile calls.
+const defaultTemplateDepth = 1024
+
+// templateDepthLimit is OpenTofu's nesting limit, TF_TEMPLATE_RECURSION_DEPTH
+// when that is set to a number.
+func templateDepthLimit() int {
+	if n, err := strconv.Atoi(os.Getenv("TF_TEMPLATE_RECURSION_DEPTH")); err == nil && n >= 0 {
+		return n
+	}
+	return defaultTemplateDepth
+}
+
+// templateFuncs is the function table templates rendered at the given depth
+// see. Terraform forbids template functions inside templates (and, for
+// templatestring, every filesystem function); OpenTofu allows nesting up to
+// a depth limit.
+func (e *env) templateFuncs(depth int, caller string) map[string]function.Function {
+	table := e.table(depth)
+	if !e.tofu() {
+		for _, name := range []string{"templatefile", "templatestring"} {
+			table[name] = failingFunc(table[name], fmt.Sprintf("cannot recursively call %s from inside another template function", name))
+		}
+		if caller == "templatestring" {
+			for _, name := range filesystemFunctions {
+				if name == "templatefile" {
+					continue
+				}
+				table[name] = failingFunc(table[name], fmt.Sprintf("cannot use filesystem access functions like %s in templatestring templates; consider passing the function result as a template variable instead", name))
+			}
+		}
+	}
+	out := make(map[string]function.Function, 2*len(table))
+	for name, fn := range table {
+		out[name] = fn
+		out[CoreNamespace+name] = fn
+	}
+	for local, fns := range e.opts.ProviderFunctions {
+		for name, fn := range fns {
+			out[ProviderNamespace+local+"::"+name] = fn
+		}
+	}
+	return out
+}
+
+// failingFunc keeps fn's signature but fails every call with msg.
+func failingFunc(fn function.Function, msg string) function.Function {
+	spec := &function.Spec{
+		Description: fn.Description(),
+		Params:      fn.Params(),
+		VarParam:    fn.VarParam(),
+		Type: func([]cty.Value) (cty.Type, error) {
+			return cty.NilType, fmt.Errorf("%s", msg)
+		},
+		Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+			return cty.NilVal, fmt.Errorf("%s", msg)
+		},
+	}
+	return function.New(spec)
+}
+
+// renderTemplate evaluates a parsed template with vars (a map or object)
+// as its only variables.
+func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]function.Function) (cty.Value, error) {
+	vars, varsMarks := vars.Unmark()
+	if ty := vars.Type(); !(ty.IsMapType() || ty.IsObjectType()) {
+		return cty.DynamicVal, function.NewArgErrorf(1, "invalid vars value: must be a map")
+	}
+	ctx := &hcl.EvalContext{Variables: vars.AsValueMap(), Functions: funcs}
+	if ctx.Variables == nil {
+		ctx.Variables = map[string]cty.Value{}
+	}
+	for name := range ctx.Variables {
+		if !hclsyntax.ValidIdentifier(name) {
+			return cty.DynamicVal, function.NewArgErrorf(1, "invalid template variable name %q: must start with a letter, followed by zero or more letters, digits, and underscores", name)
+		}
+	}
+	// Checking references first gives a clearer message than HCL's unknown-variable error.
+	for _, traversal := range expr.Variables() {
+		root := traversal.RootName()
+		if _, ok := ctx.Variables[root]; !ok {
+			return cty.DynamicVal, function.NewArgErrorf(1, "vars map does not contain key %q, referenced at %s", root, traversal[0].SourceRange())
+		}
+	}
+	val, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return val.WithMarks(varsMarks), nil
+}
+
+// templateFileFunc renders a template file with the given variables.
+func (e *env) templateFileFunc(depth int) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{
+			{Name: "path", Type: cty.String, AllowMarked: true},
+			{Name: "vars", Type: cty.DynamicPseudoType},
+		},
+		// The result type is only known after rendering; rendering once, in
+		// Impl, keeps nested templatefile calls linear rather than exponential.
+		Type: function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			p, m := args[0].Unmark()
+			path := p.AsString()
+			src, err := e.readUTF8File(path, m)
+			if err != nil {
+				return cty.DynamicVal, err
+			}
+			if e.tofu() {
+				if limit := templateDepthLimit(); depth >= limit {
+					return cty.DynamicVal, fmt.Errorf("maximum recursion depth %d reached in %s", limit, path)
+				}
+			}
+			expr, diags := hclsyntax.ParseTemplate([]byte(src), path, hcl.Pos{Line: 1, Column: 1})
+			if diags.HasErrors() {
+				return cty.DynamicVal, diags
+			}
+			val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatefile"))
+			if err != nil {
+				return cty.DynamicVal, err
+			}
+			return val.WithMarks(m), nil
+		},
+	})
+}
+
+// templateStringFunc renders a template held in a string. Terraform takes
+// the argument as an expression that must be a plain reference; OpenTofu
+// takes any string.
+func (e *env) templateStringFunc(depth int) function.Function {
+	vars := function.Parameter{Name: "vars", Type: cty.DynamicPseudoType}
+	if e.tofu() {
+		return function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "template", Type: cty.String, AllowMarked: true}, vars},
+			Type:   function.StaticReturnType(cty.DynamicPseudoType),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				t, m := args[0].Unmark()
+				if limit := templateDepthLimit(); depth >= limit {
+					return cty.DynamicVal, fmt.Errorf("maximum recursion depth %d reached in templatestring", limit)
+				}
+				expr, diags := hclsyntax.ParseTemplate([]byte(t.AsString()), "NoFileNeeded", hcl.Pos{Line: 1, Column: 1})
+				if diags.HasErrors() {
+					return cty.DynamicVal, diags
+				}
+				val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"))
+				if err != nil {
+					return cty.DynamicVal, err
+				}
+				return val.WithMarks(m), nil
+			},
+		})
+	}
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "template", Type: customdecode.ExpressionClosureType}, vars},
+		Type: func(args []cty.Value) (cty.Type, error) {
+			closure := customdecode.ExpressionClosureFromVal(args[0])
+			if err := checkTemplateStringExpr(closure.Expression); err != nil {
+				return cty.NilType, function.NewArgError(0, err)
+			}
+			return cty.String, nil
+		},
+		RefineResult: refineNotNull,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			closure := customdecode.ExpressionClosureFromVal(args[0])
+			tmpl, diags := closure.Value()
+			if diags.HasErrors() {
+				return cty.UnknownVal(cty.String), diags
+			}
+			tmpl, m := tmpl.Unmark()
+			if !tmpl.IsKnown() {
+				return cty.UnknownVal(cty.String).WithMarks(m), nil
+			}
+			if !tmpl.Type().Equals(cty.String) || tmpl.IsNull() {
+				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "invalid template value: a string is required")
+			}
+			expr, diags := hclsyntax.ParseTemplate([]byte(tmpl.AsString()), "<templatestring argument>", hcl.Pos{Line: 1, Column: 1})
+			if diags.HasErrors() {
+				return cty.UnknownVal(cty.String), diags
+			}
+			val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"))
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			if !val.IsKnown() {
+				return cty.UnknownVal(cty.String).WithMarks(m), nil
+			}
+			if val.IsNull() {
+				return cty.UnknownVal(cty.String), hcl.Diagnostics{{
+					Severity: hcl.DiagError,
+					Summary:  "Template result is null",
+					Detail:   "The result of the template is null, which is not valid for a templatestring call.",
+				}}
+			}
+			str, err := convert.Convert(val, cty.String)
+			if err != nil {
+				return cty.UnknownVal(cty.String), fmt.Errorf("invalid template result: %s", err)
+			}
+			return str.WithMarks(m), nil
+		},
+	})
+}
+
+// checkTemplateStringExpr enforces Terraform's rule that templatestring's
+// template is a reference to a string defined elsewhere.
+func checkTemplateStringExpr(expr hcl.Expression) error {
+	switch x := expr.(type) {
+	case *hclsyntax.TemplateExpr:
+		if len(x.Parts) == 1 {
+			if _, ok := x.Parts[0].(*hclsyntax.LiteralValueExpr); ok {
+				return fmt.Errorf("invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere, and so does not support providing a literal template; consider using a template string expression instead")
+			}
+		}
+		return fmt.Errorf("invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere; to render an inline template, consider using a plain template string expression")
+	case *hclsyntax.TemplateWrapExpr:
+		return fmt.Errorf("invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere; to render an inline template, consider using a plain template string expression")
+	case *hclsyntax.LiteralValueExpr:
+		return fmt.Errorf("invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere, and so does not support providing a literal template; consider using a template string expression instead")
+	}
+	if !isReferenceExpr(expr) {
+		return fmt.Errorf("invalid template expression: must be a direct reference to a single string from elsewhere, containing valid Terraform template syntax")
+	}
+	return nil
+}
+
+// isReferenceExpr accepts a traversal, possibly indexed or splatted.
+func isReferenceExpr(expr hcl.Expression) bool {
+	switch x := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return true
+	case *hclsyntax.RelativeTraversalExpr:
+		return isReferenceExpr(x.Source)
+	case *hclsyntax.IndexExpr:
+		return isReferenceExpr(x.Collection)
+	case *hclsyntax.SplatExpr:
+		return isReferenceExpr(x.Source)
+	}
+	return false
+}
