@@ -19,7 +19,7 @@ import (
 // conformanceCases are the recorded console cases that exercise functions.
 var conformanceCases = []string{
 	"fn_cidr", "fn_collection", "fn_conversion", "fn_datetime", "fn_encoding",
-	"fn_numeric", "fn_string", "filesystem", "render", "dialect",
+	"fn_numeric", "fn_string", "filesystem", "render", "dialect", "lang_expr", "locals_basic", "named_values", "override_files", "sensitive_values", "tfvars_functions_not_allowed", "tofu_shadow", "types_optional", "undeclared_var_in_tfvars", "validation_pass", "vars_precedence",
 }
 
 // knownGaps are units whose expected diagnostics come from the evaluator
