@@ -1,0 +1,60 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// loadFiles writes files (name -> content, names may contain directories)
+// into a fresh directory, makes it the working directory and loads ".".
+func loadFiles(t *testing.T, d dialect.Dialect, files map[string]string) (*Config, hcl.Diagnostics) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	return Load(".", Options{Dialect: d})
+}
+
+// wantDiag describes one expected diagnostic; an empty Detail or Range is not checked.
+type wantDiag struct {
+	Summary, Detail, Range string
+}
+
+func checkDiags(t *testing.T, diags hcl.Diagnostics, want []wantDiag) {
+	t.Helper()
+	var errs hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%s", len(errs), len(want), errs)
+	}
+	for i, w := range want {
+		d := errs[i]
+		if d.Summary != w.Summary {
+			t.Errorf("error %d summary = %q, want %q", i, d.Summary, w.Summary)
+		}
+		if w.Detail != "" && d.Detail != w.Detail {
+			t.Errorf("error %d detail = %q, want %q", i, d.Detail, w.Detail)
+		}
+		if d.Subject == nil {
+			t.Errorf("error %d (%s) has no source range", i, d.Summary)
+		} else if w.Range != "" && d.Subject.String() != w.Range {
+			t.Errorf("error %d range = %s, want %s", i, d.Subject, w.Range)
+		}
+	}
+}
