@@ -1,0 +1,76 @@
+package funcs
+
+import (
+	"testing"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+func TestConversion(t *testing.T) {
+	bothDialects(t, []fnCase{
+		{expr: `tostring(1.5)`, want: `"1.5"`},
+		{expr: `tostring([])`, err: `Invalid value for "v" parameter: cannot convert tuple to string.`},
+		{expr: `tobool("yes")`, err: `cannot convert "yes" to bool; only the strings "true" or "false" are allowed.`},
+		{expr: `tonumber("0x10")`, err: `cannot convert "0x10" to number; given string must be a decimal representation of a number.`},
+		{expr: `tonumber(secret)`, err: `cannot convert this sensitive string to number.`},
+		{expr: `tostring(secret_num)`, want: `(sensitive value)`},
+		{expr: `tolist(["a", [], "b"])`, err: `cannot convert tuple to list of any single type.`},
+		{expr: `tolist(null)`, want: `tolist(null) /* of dynamic */`},
+		{expr: `tolist(unk_list)`, want: `(known after apply)`},
+		{expr: `tostring(unk_str)`, want: `(known after apply)`},
+		{expr: `tostring(dyn)`, want: `(known after apply)`},
+		{expr: `toset([1, 2, 1])`, want: "toset([\n  1,\n  2,\n])"},
+		{expr: `tomap({a = null, b = 1})`, want: "tomap({\n  \"a\" = tonumber(null)\n  \"b\" = 1\n})"},
+		{expr: `tolist([sensitive("x"), "y"])`, want: "tolist([\n  (sensitive value),\n  \"y\",\n])"},
+		{expr: `type(tomap({a = 1}))`, want: `map(number)`},
+		{expr: `type(sensitive(1))`, want: `number`},
+		{expr: `type(unk_list)`, want: `list(string)`},
+		{expr: `type(type(1))`, want: `type`},
+		{expr: `ephemeralasnull(eph)`, want: `tostring(null)`},
+		{expr: `ephemeralasnull({a = eph, b = "x", c = [eph]})`, want: "{\n  \"a\" = tostring(null)\n  \"b\" = \"x\"\n  \"c\" = [\n    tostring(null),\n  ]\n}"},
+		{expr: `ephemeralasnull(secret)`, want: `(sensitive value)`},
+		{expr: `ephemeralasnull(unk_str)`, want: `(known after apply)`},
+		{expr: `ephemeralasnull(null)`, want: `null`},
+	})
+	runCases(t, dialect.Terraform, []fnCase{
+		{expr: `convert("1", number)`, want: `1`},
+		{expr: `convert({a = 1}, object({a = string, b = optional(number, 5)}))`, want: "{\n  \"a\" = \"1\"\n  \"b\" = 5\n}"},
+		{expr: `convert("x", number)`, err: `Invalid function argument: Invalid value for "value" parameter: a number is required.`},
+		{expr: `convert(null, string)`, want: `tostring(null)`},
+		{expr: `convert(["a"], set(string))`, want: "toset([\n  \"a\",\n])"},
+		{expr: `convert([1, "a"], list(any))`, want: "tolist([\n  \"1\",\n  \"a\",\n])"},
+		{expr: `convert(unk_str, number)`, want: `(known after apply)`},
+		{expr: `convert(secret, string)`, want: `(sensitive value)`},
+		{expr: `convert({a = secret}, map(string))`, want: "tomap({\n  \"a\" = (sensitive value)\n})"},
+		{expr: `convert(1, nope)`, err: `Invalid type specification`},
+		{expr: `type(convert(unk_str, number))`, want: `number`},
+		{expr: `tonumber(eph)`, err: `cannot convert "e" to number`},
+	})
+	runCases(t, dialect.Tofu, []fnCase{
+		{expr: `convert("1", number)`, err: `Call to unknown function`},
+		{expr: `tonumber(eph)`, err: `cannot convert this ephemeral string to number.`},
+	})
+}
+
+func TestSensitive(t *testing.T) {
+	bothDialects(t, []fnCase{
+		{expr: `sensitive("x")`, want: `(sensitive value)`},
+		{expr: `sensitive(null)`, want: `(sensitive value)`},
+		{expr: `sensitive(unk_str)`, want: `(known after apply)`},
+		{expr: `nonsensitive(sensitive("x"))`, want: `"x"`},
+		{expr: `nonsensitive("plain")`, want: `"plain"`},
+		{expr: `nonsensitive(sensitive(eph))`, want: `(ephemeral value)`},
+		{expr: `nonsensitive([sensitive("x")])`, want: "[\n  (sensitive value),\n]"},
+		{expr: `issensitive("x")`, want: `false`},
+		{expr: `issensitive(secret)`, want: `true`},
+		{expr: `issensitive([sensitive("x")])`, want: `false`},
+		{expr: `issensitive(unk_str)`, want: `(known after apply)`},
+		{expr: `issensitive(unk_str) == null`, want: `false`},
+	})
+	runCases(t, dialect.Terraform, []fnCase{
+		{expr: `issensitive(sensitive(unk_str))`, want: `true`},
+	})
+	runCases(t, dialect.Tofu, []fnCase{
+		{expr: `issensitive(sensitive(unk_str))`, want: `(known after apply)`},
+	})
+}
