@@ -1,0 +1,23 @@
+package lang
+
+import (
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// EvalExpr evaluates an expression in the scope of a module (the root
+// module when modulePath is nil; the first instance of a module with
+// count or for_each), as terraform console does.
+func (r *Result) EvalExpr(expr hcl.Expression, modulePath []string) (cty.Value, hcl.Diagnostics) {
+	if r == nil || r.ev == nil || len(r.Modules) == 0 {
+		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No configuration", Detail: "There is no evaluated configuration to evaluate the expression in."}}
+	}
+	for _, mi := range r.Modules {
+		if slices.Equal(mi.Path, modulePath) || (len(modulePath) == 0 && len(mi.Path) == 0) {
+			return r.ev.scope(mi).evalExpr(expr, cty.DynamicPseudoType)
+		}
+	}
+	return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No such module", Detail: "The module " + modulePrefix(modulePath) + " has no instances."}}
+}

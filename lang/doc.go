@@ -1,0 +1,11 @@
+// Package lang evaluates a loaded configuration the way terraform plan (or,
+// with Options.Console, terraform console) does, without providers: it
+// resolves every named value, expands count and for_each, plans resource
+// instances from their configuration (and provider schemas when given), and
+// runs the language's checks, all in the order of a dependency graph built
+// from the references between objects.
+//
+// Evaluate returns a Result holding every module instance's variables, locals,
+// outputs and resource instances; Result.EvalExpr evaluates console input in
+// any module's scope, and Result.PlanJSON writes the `eval -json` document.
+package lang

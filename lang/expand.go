@@ -1,0 +1,156 @@
+package lang
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfeval/tfeval/marks"
+)
+
+// expand evaluates the count or for_each of a block; addr names the block
+// in OpenTofu's -exclude hint.
+func (s *scope) expand(countExpr, forEachExpr hcl.Expression, addr string) (expansion, hcl.Diagnostics) {
+	switch {
+	case countExpr != nil:
+		return s.expandCount(countExpr, addr)
+	case forEachExpr != nil:
+		return s.expandForEach(forEachExpr, addr)
+	}
+	return expansion{mode: expandSingle, keys: []cty.Value{cty.NilVal}, values: []cty.Value{cty.NilVal}}, nil
+}
+
+func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Diagnostics) {
+	unknown := expansion{mode: expandUnknown}
+	v, diags := s.evalExpr(expr, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return unknown, diags
+	}
+	bad := func(detail string) (expansion, hcl.Diagnostics) {
+		return unknown, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid count argument", Detail: detail, Subject: expr.Range().Ptr()})
+	}
+	if v.HasMark(marks.Sensitive) || marks.Contains(v, marks.Sensitive) {
+		return bad("Sensitive values, or values derived from sensitive values, cannot be used as count arguments. If used, the sensitive value could be exposed as a resource instance key.")
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() {
+		return bad(`The given "count" argument value is null. An integer is required.`)
+	}
+	cv, err := convert.Convert(v, cty.Number)
+	if err != nil {
+		return bad(fmt.Sprintf(`The given "count" argument value is unsuitable: %s.`, err))
+	}
+	if !cv.IsKnown() {
+		return bad(s.ev.texts().countUnknown(addr))
+	}
+	bf := cv.AsBigFloat()
+	if !bf.IsInt() {
+		return bad(`The given "count" argument value is unsuitable: value must be a whole number.`)
+	}
+	n, acc := bf.Int64()
+	if acc != big.Exact || n > 1<<20 {
+		return bad(`The given "count" argument value is unsuitable: value is too large.`)
+	}
+	if n < 0 {
+		return bad(`The given "count" argument value is unsuitable: must be greater than or equal to zero.`)
+	}
+	exp := expansion{mode: expandCount}
+	for i := int64(0); i < n; i++ {
+		exp.keys = append(exp.keys, cty.NumberIntVal(i))
+		exp.values = append(exp.values, cty.NilVal)
+	}
+	return exp, diags
+}
+
+func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.Diagnostics) {
+	unknown := expansion{mode: expandUnknown}
+	v, diags := s.evalExpr(expr, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return unknown, diags
+	}
+	bad := func(summary, detail string) (expansion, hcl.Diagnostics) {
+		return unknown, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: expr.Range().Ptr()})
+	}
+	const summary = "Invalid for_each argument"
+	if v.HasMark(marks.Sensitive) {
+		return bad(summary, "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+	}
+	if v.HasMark(marks.Ephemeral) {
+		return bad(summary, "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key.")
+	}
+	v, _ = v.Unmark()
+	ty := v.Type()
+	switch {
+	case v.IsNull():
+		return bad(summary, `The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A map, or set of strings is allowed.`)
+	case ty == cty.DynamicPseudoType || !v.IsKnown() && (ty.IsMapType() || ty.IsObjectType()):
+		return bad(summary, s.ev.texts().forEachUnknown(addr, true))
+	case !(ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()):
+		return bad(summary, fmt.Sprintf(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName()))
+	case !v.IsKnown():
+		return bad(summary, s.ev.texts().forEachUnknown(addr, false))
+	}
+	exp := expansion{mode: expandForEach}
+	if ty.IsSetType() {
+		if et := ty.ElementType(); et != cty.String && et != cty.DynamicPseudoType {
+			return bad(summary, fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type %s.`, et.FriendlyName()))
+		}
+		if !v.IsWhollyKnown() {
+			return bad(summary, s.ev.texts().forEachUnknown(addr, false))
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if e.HasMark(marks.Sensitive) {
+				return bad(summary, "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+			}
+			e, _ = e.Unmark()
+			if e.IsNull() {
+				return bad(summary, `The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
+			}
+			exp.keys = append(exp.keys, e)
+			exp.values = append(exp.values, e)
+		}
+		return exp, diags
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		exp.keys = append(exp.keys, k)
+		exp.values = append(exp.values, e)
+	}
+	return exp, diags
+}
+
+// keyString renders an instance key as it appears in addresses: [0] or ["k"].
+func keyString(k cty.Value) string {
+	if k == cty.NilVal {
+		return ""
+	}
+	if k.Type() == cty.Number {
+		return "[" + k.AsBigFloat().Text('f', -1) + "]"
+	}
+	return fmt.Sprintf("[%q]", k.AsString())
+}
+
+// wholeValue assembles the value of a multi-instance object: the single
+// instance, a tuple for count, an object for for_each.
+func wholeValue(exp expansion, vals []cty.Value) cty.Value {
+	switch exp.mode {
+	case expandSingle:
+		if len(vals) == 1 {
+			return vals[0]
+		}
+		return cty.DynamicVal
+	case expandCount:
+		return cty.TupleVal(vals)
+	case expandForEach:
+		m := make(map[string]cty.Value, len(vals))
+		for i, k := range exp.keys {
+			m[k.AsString()] = vals[i]
+		}
+		return cty.ObjectVal(m)
+	}
+	return cty.DynamicVal
+}

@@ -1,0 +1,102 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/config"
+)
+
+// providerFunctions builds stand-ins for the functions of the providers a
+// module requires: without the provider they can only return unknown values
+// of the declared result type.
+func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]function.Function {
+	out := map[string]map[string]function.Function{}
+	for _, local := range sortedKeys(m.RequiredProviders) {
+		ps := ev.opts.Schemas.provider(m, local)
+		if ps == nil {
+			continue
+		}
+		fns := map[string]function.Function{}
+		for name, sig := range ps.Functions {
+			fns[name] = unknownFunction(sig)
+		}
+		out[local] = fns
+	}
+	return out
+}
+
+func unknownFunction(sig *FunctionSignature) function.Function {
+	spec := &function.Spec{Type: function.StaticReturnType(sig.ReturnType)}
+	for _, p := range sig.Params {
+		spec.Params = append(spec.Params, function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNull, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true})
+	}
+	if sig.VarParam != nil {
+		p := sig.VarParam
+		spec.VarParam = &function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNull, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true}
+	}
+	spec.Impl = func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		return cty.UnknownVal(retType), nil
+	}
+	return function.New(spec)
+}
+
+// checkFunctionCalls reports calls of namespaced functions that cannot be
+// resolved, with the wording of the dialect.
+func (s *scope) checkFunctionCalls(expr hcl.Expression) hcl.Diagnostics {
+	se, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	mod := s.mod.Config.Module
+	tofu := s.ev.texts().tofu()
+	_ = hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+		call, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok || !strings.Contains(call.Name, "::") {
+			return nil
+		}
+		rng := call.NameRange.Ptr()
+		parts := strings.Split(call.Name, "::")
+		switch {
+		case parts[0] == "core":
+			return nil
+		case parts[0] != "provider":
+			if tofu {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown function namespace", Detail: fmt.Sprintf("Function %q does not exist within a valid namespace (provider,core)", call.Name), Subject: rng})
+			} else {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown provider function", Detail: fmt.Sprintf("The function namespace %q is not valid. Provider function calls must use the \"provider::\" namespace prefix.", parts[0]), Subject: rng})
+			}
+		case len(parts) != 3:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown provider function", Detail: fmt.Sprintf("There is no function named %q.", call.Name), Subject: rng})
+		default:
+			local, name := parts[1], parts[2]
+			if _, ok := mod.RequiredProviders[local]; !ok {
+				if tofu {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown function provider", Detail: fmt.Sprintf("Provider %q does not exist within the required_providers of this module", local), Subject: rng})
+				} else {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown provider function", Detail: fmt.Sprintf("There is no function named %q. Ensure that provider name %q is declared in this module's required_providers block, and that this provider offers a function named %q.", call.Name, local, name), Subject: rng})
+				}
+				return nil
+			}
+			ps := s.ev.opts.Schemas.provider(mod, local)
+			if ps == nil {
+				return nil
+			}
+			if _, ok := ps.Functions[name]; !ok {
+				if tofu {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Function not found in provider", Detail: fmt.Sprintf("Function %q was not registered by provider", call.Name), Subject: rng})
+				} else {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown provider function", Detail: fmt.Sprintf("The function %q is not available from the provider %q.", name, local), Subject: rng})
+				}
+			}
+		}
+		return nil
+	})
+	return diags
+}

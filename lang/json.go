@@ -1,0 +1,250 @@
+package lang
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
+)
+
+// PlanDocument is the `eval -json` document: what terraform plan -json and
+// show -json report about outputs and resources, plus diagnostics.
+type PlanDocument struct {
+	Diagnostics []DiagnosticJSON      `json:"diagnostics"`
+	Outputs     map[string]OutputJSON `json:"outputs"`
+	Resources   []ResourceJSON        `json:"resources"`
+}
+
+// OutputJSON is one root module output.
+type OutputJSON struct {
+	Sensitive bool `json:"sensitive"`
+	// Unknown is false, true, or booleans shaped like the value marking its unknown parts.
+	Unknown any `json:"unknown"`
+	// Type and Value are present only when the value is wholly known.
+	Type  json.RawMessage  `json:"type,omitempty"`
+	Value *json.RawMessage `json:"value,omitempty"`
+}
+
+// ResourceJSON is one planned resource instance as show -json writes it.
+type ResourceJSON struct {
+	Address        string `json:"address"`
+	Mode           string `json:"mode"`
+	Type           string `json:"type"`
+	Name           string `json:"name"`
+	After          any    `json:"after"`
+	AfterUnknown   any    `json:"after_unknown"`
+	AfterSensitive any    `json:"after_sensitive"`
+}
+
+// DiagnosticJSON is a diagnostic as terraform validate -json writes it.
+type DiagnosticJSON struct {
+	Severity string     `json:"severity"`
+	Summary  string     `json:"summary"`
+	Detail   string     `json:"detail"`
+	Range    *RangeJSON `json:"range,omitempty"`
+}
+
+// RangeJSON is a source range.
+type RangeJSON struct {
+	Filename string  `json:"filename"`
+	Start    PosJSON `json:"start"`
+	End      PosJSON `json:"end"`
+}
+
+// PosJSON is a source position.
+type PosJSON struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// DiagnosticsJSON converts diagnostics for the JSON documents.
+func DiagnosticsJSON(diags hcl.Diagnostics) []DiagnosticJSON {
+	out := make([]DiagnosticJSON, 0, len(diags))
+	for _, d := range diags {
+		dj := DiagnosticJSON{Severity: "error", Summary: d.Summary, Detail: d.Detail}
+		if d.Severity == hcl.DiagWarning {
+			dj.Severity = "warning"
+		}
+		if d.Subject != nil {
+			r := d.Subject
+			dj.Range = &RangeJSON{
+				Filename: r.Filename,
+				Start:    PosJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
+				End:      PosJSON{r.End.Line, r.End.Column, r.End.Byte},
+			}
+		}
+		out = append(out, dj)
+	}
+	return out
+}
+
+// Document builds the `eval -json` document with the given diagnostics
+// (those of loading and of evaluation).
+func (r *Result) Document(diags hcl.Diagnostics) *PlanDocument {
+	doc := &PlanDocument{Diagnostics: DiagnosticsJSON(diags), Outputs: map[string]OutputJSON{}, Resources: []ResourceJSON{}}
+	if r == nil {
+		return doc
+	}
+	if root := r.Root(); root != nil {
+		decls := root.Config.Module.Outputs
+		for _, name := range sortedKeys(root.Outputs) {
+			v := root.Outputs[name]
+			oj := OutputJSON{Sensitive: decls[name] != nil && decls[name].Sensitive}
+			oj.Unknown = false
+			if !v.IsWhollyKnown() {
+				oj.Unknown = unknownAsBool(v)
+			} else {
+				uv, _ := v.UnmarkDeep()
+				ty := uv.Type()
+				if uv.IsNull() {
+					ty = cty.DynamicPseudoType
+					uv = cty.NullVal(ty)
+				}
+				tj, _ := ctyjson.MarshalType(ty)
+				vj, err := ctyjson.Marshal(uv, ty)
+				if err == nil {
+					raw := json.RawMessage(vj)
+					oj.Type = tj
+					oj.Value = &raw
+				}
+			}
+			doc.Outputs[name] = oj
+		}
+	}
+	for _, ri := range r.Resources {
+		mode := "managed"
+		if ri.Mode == config.DataResourceMode {
+			mode = "data"
+		}
+		doc.Resources = append(doc.Resources, ResourceJSON{
+			Address:        ri.Addr,
+			Mode:           mode,
+			Type:           ri.Type,
+			Name:           ri.Name,
+			After:          knownJSON(ri.Value),
+			AfterUnknown:   unknownAsBool(ri.Value),
+			AfterSensitive: sensitiveAsBool(ri.Value),
+		})
+	}
+	return doc
+}
+
+// PlanJSON is Document(nil) encoded.
+func (r *Result) PlanJSON() ([]byte, error) {
+	return json.MarshalIndent(r.Document(nil), "", "  ")
+}
+
+// unknownAsBool describes where a value is unknown: true for an unknown
+// value, false for a known one, and for collections the same shape with
+// known parts left out of objects (show -json's after_unknown).
+func unknownAsBool(v cty.Value) any {
+	v, _ = v.Unmark()
+	if !v.IsKnown() {
+		return true
+	}
+	if v.IsNull() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		out := []any{}
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = append(out, unknownAsBool(e))
+		}
+		return out
+	case ty.IsMapType() || ty.IsObjectType():
+		out := map[string]any{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			if b := unknownAsBool(e); b != false {
+				out[k.AsString()] = b
+			}
+		}
+		return out
+	}
+	return false
+}
+
+// sensitiveAsBool describes where a value is sensitive, shaped as
+// unknownAsBool (show -json's after_sensitive).
+func sensitiveAsBool(v cty.Value) any {
+	if v.HasMark(marks.Sensitive) {
+		return true
+	}
+	v, _ = v.Unmark()
+	ty := v.Type()
+	if v.IsNull() || ty.IsPrimitiveType() || ty == cty.DynamicPseudoType {
+		return false
+	}
+	switch {
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		out := []any{}
+		if !v.IsKnown() {
+			return out
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = append(out, sensitiveAsBool(e))
+		}
+		return out
+	case ty.IsMapType() || ty.IsObjectType():
+		out := map[string]any{}
+		if !v.IsKnown() {
+			return out
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			if b := sensitiveAsBool(e); b != false {
+				out[k.AsString()] = b
+			}
+		}
+		return out
+	}
+	return false
+}
+
+// knownJSON is the JSON form of a value with unknown parts left out of
+// objects and written as null in sequences (show -json's after).
+func knownJSON(v cty.Value) any {
+	v, _ = v.Unmark()
+	if !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		return v.AsString()
+	case ty == cty.Bool:
+		return v.True()
+	case ty == cty.Number:
+		return json.Number(v.AsBigFloat().Text('f', -1))
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		out := []any{}
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = append(out, knownJSON(e))
+		}
+		return out
+	case ty.IsMapType() || ty.IsObjectType():
+		out := map[string]any{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			if eu, _ := e.Unmark(); !eu.IsKnown() {
+				continue
+			}
+			out[k.AsString()] = knownJSON(e)
+		}
+		return out
+	}
+	return nil
+}
+
+var _ = sort.Strings

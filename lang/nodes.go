@@ -1,0 +1,344 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/tfvars"
+	"github.com/tfeval/tfeval/typeexpr"
+)
+
+// evalVariable prepares a variable's final value and runs its validations.
+func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
+	decl := mi.Config.Module.Variables[n.name]
+	var given *tfvars.Value
+	var addr string
+	if mi.parent == nil {
+		addr = "var." + n.name
+		given = ev.opts.RootVariables[n.name]
+	} else {
+		addr = mi.Addr + ".var." + n.name
+		call := mi.parent.Config.Module.ModuleCalls[mi.Path[len(mi.Path)-1]]
+		attrs, _ := call.Config.JustAttributes()
+		if a, ok := attrs[n.name]; ok {
+			ps := ev.scope(mi.parent)
+			ps = ps.withCall(mi)
+			v, diags := ps.evalExpr(a.Expr, cty.DynamicPseudoType)
+			ev.addDiags(diags)
+			if diags.HasErrors() {
+				mi.Variables[n.name] = placeholder(decl)
+				return
+			}
+			given = tfvars.FromModuleArg(v, a.Expr.Range())
+		} else if decl.Required() {
+			// The call's check reports the missing argument.
+			mi.Variables[n.name] = placeholder(decl)
+			return
+		}
+	}
+	v, diags := tfvars.Prepare(decl, given, addr)
+	ev.addDiags(diags)
+	mi.Variables[n.name] = v
+	if diags.HasErrors() {
+		return
+	}
+	for _, rule := range decl.Validations {
+		ev.checkValidation(mi, decl, rule)
+	}
+}
+
+func placeholder(decl *config.Variable) cty.Value {
+	if decl.Type == cty.NilType {
+		return cty.DynamicVal
+	}
+	return cty.UnknownVal(decl.Type)
+}
+
+// withCall returns the parent scope with the count or for_each keys of the
+// call instance that created child.
+func (s *scope) withCall(child *ModuleInstance) *scope {
+	c := *s
+	call := s.mod.calls[child.Path[len(child.Path)-1]]
+	if call == nil {
+		return &c
+	}
+	switch call.expansion.mode {
+	case expandCount:
+		c.countIndex = child.callKey
+	case expandForEach:
+		c.eachKey = child.callKey
+		c.eachValue = child.callEach
+	}
+	return &c
+}
+
+// checkValidation evaluates one validation rule of a variable.
+func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, rule *config.CheckRule) {
+	s := ev.scope(mi)
+	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		return
+	}
+	ok, problem := conditionResult(cond)
+	if problem != "" {
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid variable validation result", Detail: problem, Subject: rule.Condition.Range().Ptr()})
+		return
+	}
+	if ok == nil || *ok {
+		return
+	}
+	msg, ok2 := ev.errorMessage(s, rule, "Invalid error message")
+	if !ok2 {
+		return
+	}
+	ev.addDiag(&hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid value for variable",
+		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
+		Subject:  decl.DeclRange.Ptr(),
+	})
+}
+
+// conditionResult interprets a condition value: nil when unknown, or a
+// problem text when it is not a usable bool.
+func conditionResult(v cty.Value) (*bool, string) {
+	v, _ = v.UnmarkDeep()
+	if !v.IsKnown() {
+		return nil, ""
+	}
+	if v.IsNull() {
+		return nil, "Validation condition expression must return either true or false, not null."
+	}
+	bv, err := convert.Convert(v, cty.Bool)
+	if err != nil {
+		return nil, fmt.Sprintf("Invalid validation condition result value: %s.", err)
+	}
+	if !bv.IsKnown() {
+		return nil, ""
+	}
+	b := bv.True()
+	return &b, ""
+}
+
+// errorMessage evaluates a rule's error_message.
+func (ev *evaluator) errorMessage(s *scope, rule *config.CheckRule, _ string) (string, bool) {
+	v, diags := s.evalExpr(rule.ErrorMessage, cty.DynamicPseudoType)
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		return "", false
+	}
+	if v.HasMark(marks.Sensitive) || marks.Contains(v, marks.Sensitive) {
+		return "The error message included a sensitive value, so it will not be displayed.", true
+	}
+	if v.HasMark(marks.Ephemeral) || marks.Contains(v, marks.Ephemeral) {
+		return "The error message included an ephemeral value, so it will not be displayed.", true
+	}
+	v, _ = v.UnmarkDeep()
+	sv, err := convert.Convert(v, cty.String)
+	if err != nil || sv.IsNull() {
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid error message", Detail: "Unsuitable value for error message: string required.", Subject: rule.ErrorMessage.Range().Ptr()})
+		return "", false
+	}
+	if !sv.IsKnown() {
+		return "", false
+	}
+	return strings.TrimSpace(sv.AsString()), true
+}
+
+// evalLocal evaluates a local value.
+func (ev *evaluator) evalLocal(mi *ModuleInstance, n *node) {
+	l := mi.Config.Module.Locals[n.name]
+	if n.selfRef {
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referencing local value", Detail: fmt.Sprintf("Local value local.%s cannot use its own result as part of its definition.", n.name), Subject: l.Expr.Range().Ptr()})
+		mi.Locals[n.name] = cty.DynamicVal
+		return
+	}
+	v, diags := ev.scope(mi).evalExpr(l.Expr, cty.DynamicPseudoType)
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		v = cty.DynamicVal
+	}
+	mi.Locals[n.name] = v
+}
+
+// evalOutput evaluates an output value with its preconditions and root module rules.
+func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
+	o := mi.Config.Module.Outputs[n.name]
+	s := ev.scope(mi)
+	root := mi.parent == nil
+	t := ev.texts()
+	if root && o.Ephemeral {
+		sum, det := t.ephemeralRootOutput()
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: o.DeclRange.Ptr()})
+		mi.Outputs[n.name] = cty.DynamicVal
+		return
+	}
+	for _, rule := range o.Preconditions {
+		if !ev.checkRule(s, rule, hcl.DiagError, "Module output value precondition failed") {
+			mi.Outputs[n.name] = cty.DynamicVal
+			return
+		}
+	}
+	v, diags := s.evalExpr(o.Expr, cty.DynamicPseudoType)
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		mi.Outputs[n.name] = cty.DynamicVal
+		return
+	}
+	if o.ConstraintType != cty.NilType && !t.tofu() {
+		cv, err := typeexpr.Convert(v, o.ConstraintType, o.TypeDefaults)
+		if err != nil {
+			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid output value", Detail: fmt.Sprintf("The value expression does not match this output value's type constraint: %s.", err), Subject: o.Expr.Range().Ptr()})
+			mi.Outputs[n.name] = cty.DynamicVal
+			return
+		}
+		v = cv
+	}
+	if !o.Ephemeral && marks.Contains(v, marks.Ephemeral) {
+		sum, det := t.ephemeralOutputValue()
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: o.Expr.Range().Ptr()})
+		mi.Outputs[n.name] = cty.DynamicVal
+		return
+	}
+	if root && !o.Sensitive && marks.Contains(v, marks.Sensitive) {
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Output refers to sensitive values", Detail: t.outputSensitive(), Subject: o.DeclRange.Ptr()})
+		mi.Outputs[n.name] = cty.DynamicVal
+		return
+	}
+	if o.Sensitive {
+		v = v.Mark(marks.Sensitive)
+	}
+	if o.Ephemeral {
+		v = v.Mark(marks.Ephemeral)
+	}
+	mi.Outputs[n.name] = v
+}
+
+// checkRule evaluates a precondition, postcondition or check assertion and
+// reports a failure with the given severity and summary; it returns false
+// when the rule failed or could not be evaluated because of errors.
+func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, sev hcl.DiagnosticSeverity, summary string) bool {
+	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
+	if sev == hcl.DiagWarning {
+		for _, d := range diags {
+			d.Severity = hcl.DiagWarning
+		}
+	}
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		return false
+	}
+	ok, problem := conditionResult(cond)
+	if problem != "" {
+		problem = strings.Replace(problem, "Validation condition", "Condition", 1)
+		problem = strings.Replace(problem, "Invalid validation condition", "Invalid condition", 1)
+		ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: "Invalid condition result", Detail: problem, Subject: rule.Condition.Range().Ptr()})
+		return false
+	}
+	if ok == nil {
+		if sev == hcl.DiagWarning {
+			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", Subject: rule.Condition.Range().Ptr()})
+		}
+		return true
+	}
+	if *ok {
+		return true
+	}
+	msg, _ := ev.errorMessage(s, rule, "")
+	ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr()})
+	return sev != hcl.DiagError
+}
+
+// evalCheck evaluates a check block: its scoped data resource, then its
+// assertions, whose failures are warnings.
+func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
+	ch := mi.Config.Module.Checks[n.name]
+	s := ev.scope(mi)
+	s.check = ch
+	if ch.DataResource != nil {
+		rs := ev.planResource(mi, ch.DataResource, s)
+		mi.scoped[ch.DataResource.Addr()] = rs
+	}
+	for _, rule := range ch.Asserts {
+		ev.checkRule(s, rule, hcl.DiagWarning, "Check block assertion failed")
+	}
+}
+
+// evalCall expands a module call and checks its arguments against the
+// called module's variables.
+func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
+	call := mi.Config.Module.ModuleCalls[n.name]
+	child := mi.Config.Children[n.name]
+	cs := &callState{cfg: call}
+	mi.calls[n.name] = cs
+	if child == nil || child.Module == nil {
+		cs.expansion = expansion{mode: expandUnknown}
+		return
+	}
+	ev.checkCallArguments(call, child)
+	s := ev.scope(mi)
+	exp, diags := s.expand(call.Count, call.ForEach, "module."+n.name)
+	ev.addDiags(diags)
+	cs.expansion = exp
+	if exp.mode == expandUnknown {
+		return
+	}
+	for i, k := range exp.keys {
+		addr := "module." + n.name + keyString(k)
+		if mi.Addr != "" {
+			addr = mi.Addr + "." + addr
+		}
+		inst := ev.newInstance(child, mi, addr, k, exp.values[i])
+		cs.children = append(cs.children, inst)
+		key := modulePrefix(child.Path)
+		ev.instances[key] = append(ev.instances[key], inst)
+	}
+}
+
+// checkCallArguments reports arguments the called module does not declare
+// and required variables the call does not set.
+func (ev *evaluator) checkCallArguments(call *config.ModuleCall, child *config.Config) {
+	attrs, diags := call.Config.JustAttributes()
+	ev.addDiags(diags)
+	vars := child.Module.Variables
+	for _, name := range sortedKeys(attrs) {
+		if _, ok := vars[name]; !ok {
+			a := attrs[name]
+			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument", Detail: fmt.Sprintf("An argument named %q is not expected here.", name), Subject: a.NameRange.Ptr()})
+		}
+	}
+	for _, name := range sortedKeys(vars) {
+		if _, ok := attrs[name]; !ok && vars[name].Required() {
+			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument", Detail: fmt.Sprintf("The argument %q is required, but no definition was found.", name), Subject: call.DeclRange.Ptr()})
+		}
+	}
+}
+
+// callValue is what module.NAME evaluates to in a module instance.
+func (ev *evaluator) callValue(mi *ModuleInstance, call *config.ModuleCall) cty.Value {
+	cs := mi.calls[call.Name]
+	if cs == nil || cs.expansion.mode == expandUnknown {
+		return cty.DynamicVal
+	}
+	child := mi.Config.Children[call.Name]
+	vals := make([]cty.Value, len(cs.children))
+	for i, inst := range cs.children {
+		outs := map[string]cty.Value{}
+		for _, name := range sortedKeys(child.Module.Outputs) {
+			v, ok := inst.Outputs[name]
+			if !ok {
+				v = cty.DynamicVal
+			}
+			outs[name] = v
+		}
+		vals[i] = cty.ObjectVal(outs)
+	}
+	return wholeValue(cs.expansion, vals)
+}

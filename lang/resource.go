@@ -1,0 +1,353 @@
+package lang
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
+)
+
+// evalResource plans every instance of a resource block in a module instance.
+func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
+	res := findResource(mi.Config.Module, n.name)
+	if n.selfRef {
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referential block", Detail: fmt.Sprintf("Configuration for %s may not refer to itself.", res.Addr()), Subject: res.DeclRange.Ptr()})
+		mi.resources[n.name] = &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: cty.DynamicVal}
+		return
+	}
+	mi.resources[n.name] = ev.planResource(mi, res, ev.scope(mi))
+}
+
+// planResource expands a resource and plans each instance.
+func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *scope) *resourceState {
+	rs := &resourceState{cfg: res, schema: ev.schemaFor(mi.Config, res)}
+	exp, diags := s.expand(res.Count, res.ForEach, res.Addr())
+	ev.addDiags(diags)
+	rs.expansion = exp
+	if exp.mode == expandUnknown {
+		rs.whole = cty.DynamicVal
+		return rs
+	}
+	spec := ev.resourceSpec(mi.Config, res)
+	vals := make([]cty.Value, len(exp.keys))
+	for i, k := range exp.keys {
+		is := s.withKeys(exp, i)
+		ok := true
+		for _, rule := range res.Preconditions {
+			if !ev.checkRule(is, rule, hcl.DiagError, "Resource precondition failed") {
+				ok = false
+			}
+		}
+		v := cty.DynamicVal
+		if ok {
+			v = ev.planInstance(is, res, rs.schema, spec)
+		}
+		if ok && len(res.Postconditions) > 0 {
+			ps := *is
+			ps.self = v
+			for _, rule := range res.Postconditions {
+				ev.checkRule(&ps, rule, hcl.DiagError, "Resource postcondition failed")
+			}
+		}
+		vals[i] = v
+		addr := res.Addr() + keyString(k)
+		if mi.Addr != "" {
+			addr = mi.Addr + "." + addr
+		}
+		rs.instances = append(rs.instances, &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: k, Value: v, DeclRange: res.DeclRange})
+	}
+	rs.whole = wholeValue(exp, vals)
+	return rs
+}
+
+// planInstance evaluates one instance's configuration and turns it into the
+// planned value: what the configuration sets is known, what the provider
+// computes is unknown.
+func (ev *evaluator) planInstance(s *scope, res *config.Resource, schema *Block, spec hcldec.Spec) cty.Value {
+	if res.Config == nil {
+		return cty.DynamicVal
+	}
+	v, diags := s.evalBody(res.Config, spec)
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		if schema != nil {
+			return cty.UnknownVal(schema.ImpliedType())
+		}
+		return cty.DynamicVal
+	}
+	if schema != nil {
+		ev.checkReadOnly(res, schema, v)
+		v = planObject(schema, v)
+		if res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) {
+			v = planTerraformData(v)
+		}
+	}
+	if res.Mode == config.EphemeralResourceMode {
+		return v.Mark(marks.Ephemeral)
+	}
+	ev.checkEphemeral(res, v)
+	return v
+}
+
+// checkReadOnly reports computed-only attributes set in configuration.
+func (ev *evaluator) checkReadOnly(res *config.Resource, schema *Block, v cty.Value) {
+	if !v.IsKnown() || v.IsNull() {
+		return
+	}
+	uv, _ := v.Unmark()
+	for _, name := range sortedKeys(schema.Attributes) {
+		a := schema.Attributes[name]
+		if a.Computed && !a.Optional {
+			if av := uv.GetAttr(name); !av.IsNull() {
+				ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid Configuration for Read-Only Attribute", Detail: fmt.Sprintf("Cannot set value for this attribute as the provider has marked it as read-only. Remove the configuration line setting the value.\n\nRefer to the provider documentation or contact the provider developers for additional information about configurable and read-only attributes that are supported.\nAttribute: %s", name), Subject: res.DeclRange.Ptr()})
+			}
+		}
+	}
+}
+
+// checkEphemeral reports ephemeral values in a resource's attributes.
+func (ev *evaluator) checkEphemeral(res *config.Resource, v cty.Value) {
+	if v.HasMark(marks.Ephemeral) {
+		sum, det := ev.texts().ephemeralAttr("")
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: res.DeclRange.Ptr()})
+		return
+	}
+	_, pvms := v.UnmarkDeepWithPaths()
+	for _, pvm := range pvms {
+		if _, ok := pvm.Marks[marks.Ephemeral]; !ok || len(pvm.Path) == 0 {
+			continue
+		}
+		name := ""
+		if ga, ok := pvm.Path[0].(cty.GetAttrStep); ok {
+			name = ga.Name
+		}
+		rng := res.DeclRange
+		if sb, ok := res.Config.(*hclsyntax.Body); ok {
+			if a, ok := sb.Attributes[name]; ok {
+				rng = a.Expr.Range()
+			}
+		}
+		sum, det := ev.texts().ephemeralAttr(name)
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: rng.Ptr()})
+		return
+	}
+}
+
+// planObject fills in what a provider would plan for a new object: unset
+// computed attributes become unknown, sensitive attributes are marked.
+func planObject(b *Block, v cty.Value) cty.Value {
+	if !v.IsKnown() || v.IsNull() {
+		return v
+	}
+	v, vm := v.Unmark()
+	attrs := map[string]cty.Value{}
+	for name, a := range b.Attributes {
+		av := cty.NullVal(a.Type)
+		if v.Type().HasAttribute(name) {
+			av = v.GetAttr(name)
+		}
+		if av.IsNull() && a.Computed {
+			av = cty.UnknownVal(a.Type)
+			if name == "id" {
+				av = av.RefineNotNull()
+			}
+		}
+		if a.Sensitive {
+			av = av.Mark(marks.Sensitive)
+		}
+		attrs[name] = av
+	}
+	for name, nb := range b.BlockTypes {
+		bv := cty.NullVal(cty.DynamicPseudoType)
+		if v.Type().HasAttribute(name) {
+			bv = v.GetAttr(name)
+		}
+		attrs[name] = planNested(nb, bv)
+	}
+	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+func planNested(nb *NestedBlock, v cty.Value) cty.Value {
+	if !v.IsKnown() || v.IsNull() {
+		return v
+	}
+	v, vm := v.Unmark()
+	switch nb.Nesting {
+	case NestingSingle, NestingGroup:
+		return planObject(nb.Block, v).WithMarks(vm)
+	}
+	var out cty.Value
+	ty := v.Type()
+	switch {
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		var elems []cty.Value
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			elems = append(elems, planObject(nb.Block, e))
+		}
+		switch {
+		case len(elems) == 0:
+			out = v
+		case ty.IsSetType():
+			out = cty.SetVal(elems)
+		case ty.IsListType():
+			out = cty.ListVal(elems)
+		default:
+			out = cty.TupleVal(elems)
+		}
+	case ty.IsMapType() || ty.IsObjectType():
+		m := map[string]cty.Value{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			m[k.AsString()] = planObject(nb.Block, e)
+		}
+		switch {
+		case len(m) == 0:
+			out = v
+		case ty.IsMapType():
+			out = cty.MapVal(m)
+		default:
+			out = cty.ObjectVal(m)
+		}
+	default:
+		out = v
+	}
+	return out.WithMarks(vm)
+}
+
+// planTerraformData plans the built-in terraform_data resource: output
+// follows input's type and is unknown until apply.
+func planTerraformData(v cty.Value) cty.Value {
+	if !v.IsKnown() || v.IsNull() {
+		return v
+	}
+	v, vm := v.Unmark()
+	m := v.AsValueMap()
+	input := m["input"]
+	if input.IsNull() {
+		m["output"] = input
+	} else {
+		ui, _ := input.UnmarkDeep()
+		m["output"] = cty.UnknownVal(ui.Type())
+	}
+	m["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+	return cty.ObjectVal(m).WithMarks(vm)
+}
+
+// schemaFor finds a resource's schema.
+func (ev *evaluator) schemaFor(c *config.Config, res *config.Resource) *Block {
+	return ev.opts.Schemas.resourceSchema(c.Module, res)
+}
+
+// resourceSpec is the decoder spec of a resource body: from its schema, or
+// implied by the body itself when there is no schema.
+func (ev *evaluator) resourceSpec(c *config.Config, res *config.Resource) hcldec.Spec {
+	if schema := ev.schemaFor(c, res); schema != nil {
+		return schema.decoderSpec()
+	}
+	return impliedSpec(res.Config)
+}
+
+// decoderSpec builds the hcldec spec of a schema block.
+func (b *Block) decoderSpec() hcldec.ObjectSpec {
+	spec := hcldec.ObjectSpec{}
+	for name, a := range b.Attributes {
+		spec[name] = &hcldec.AttrSpec{Name: name, Type: a.Type, Required: a.Required}
+	}
+	for name, nb := range b.BlockTypes {
+		nested := nb.Block.decoderSpec()
+		dyn := nb.Block.ImpliedType().HasDynamicTypes()
+		switch nb.Nesting {
+		case NestingSingle:
+			spec[name] = &hcldec.BlockSpec{TypeName: name, Nested: nested, Required: nb.MinItems > 0}
+		case NestingGroup:
+			spec[name] = &hcldec.DefaultSpec{
+				Primary: &hcldec.BlockSpec{TypeName: name, Nested: nested},
+				Default: &hcldec.LiteralSpec{Value: emptyBlockValue(nb.Block)},
+			}
+		case NestingList:
+			if dyn {
+				spec[name] = &hcldec.BlockTupleSpec{TypeName: name, Nested: nested, MinItems: nb.MinItems, MaxItems: nb.MaxItems}
+			} else {
+				spec[name] = &hcldec.BlockListSpec{TypeName: name, Nested: nested, MinItems: nb.MinItems, MaxItems: nb.MaxItems}
+			}
+		case NestingSet:
+			spec[name] = &hcldec.BlockSetSpec{TypeName: name, Nested: nested, MinItems: nb.MinItems, MaxItems: nb.MaxItems}
+		case NestingMap:
+			if dyn {
+				spec[name] = &hcldec.BlockObjectSpec{TypeName: name, Nested: nested, LabelNames: []string{"key"}}
+			} else {
+				spec[name] = &hcldec.BlockMapSpec{TypeName: name, Nested: nested, LabelNames: []string{"key"}}
+			}
+		}
+	}
+	return spec
+}
+
+// emptyBlockValue is a group block's value when it is absent: every attribute null.
+func emptyBlockValue(b *Block) cty.Value {
+	attrs := map[string]cty.Value{}
+	for name, at := range b.ImpliedType().AttributeTypes() {
+		attrs[name] = cty.NullVal(at)
+	}
+	return cty.ObjectVal(attrs)
+}
+
+// impliedSpec decodes a body without schema: every attribute as written,
+// every block type (also dynamic ones) as a tuple of objects.
+func impliedSpec(body hcl.Body) hcldec.ObjectSpec {
+	spec := hcldec.ObjectSpec{}
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		if body == nil {
+			return spec
+		}
+		attrs, _ := body.JustAttributes()
+		for name := range attrs {
+			spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
+		}
+		return spec
+	}
+	for name := range sb.Attributes {
+		spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
+	}
+	blocks := map[string][]*hclsyntax.Body{}
+	var order []string
+	for _, blk := range sb.Blocks {
+		typ, content := blk.Type, blk.Body
+		if typ == "dynamic" {
+			if len(blk.Labels) == 0 {
+				continue
+			}
+			typ = blk.Labels[0]
+			content = nil
+			for _, inner := range blk.Body.Blocks {
+				if inner.Type == "content" {
+					content = inner.Body
+				}
+			}
+			if content == nil {
+				continue
+			}
+		}
+		if _, seen := blocks[typ]; !seen {
+			order = append(order, typ)
+		}
+		blocks[typ] = append(blocks[typ], content)
+	}
+	for _, typ := range order {
+		nested := hcldec.ObjectSpec{}
+		for _, b := range blocks[typ] {
+			for k, v := range impliedSpec(b) {
+				nested[k] = v
+			}
+		}
+		spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
+	}
+	return spec
+}

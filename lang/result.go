@@ -1,0 +1,128 @@
+package lang
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// Options controls one evaluation.
+type Options struct {
+	Dialect dialect.Dialect
+	// RootVariables are the raw root module variable values tfvars.Collect
+	// returned; Evaluate prepares them.
+	RootVariables map[string]*tfvars.Value
+	// Workspace is terraform.workspace; "" means "default".
+	Workspace string
+	// Functions is the base of the function table options; Dialect,
+	// ConsoleMode, PureOnly and ProviderFunctions are filled in per module.
+	Functions funcs.Options
+	// Schemas are provider schemas; nil evaluates without any.
+	Schemas *ProviderSchemas
+	// Console evaluates as terraform console does (impure functions real,
+	// type() present, plantimestamp() absent); otherwise as plan.
+	Console bool
+	// Cwd is path.cwd; "" means the process working directory.
+	Cwd string
+}
+
+// Result is everything an evaluation produced.
+type Result struct {
+	// Modules lists every module instance, root first, then in address order.
+	Modules []*ModuleInstance
+	// Resources lists every managed and data resource instance in address order.
+	Resources []*ResourceInstance
+
+	ev *evaluator
+}
+
+// Root is the root module instance.
+func (r *Result) Root() *ModuleInstance {
+	if len(r.Modules) == 0 {
+		return nil
+	}
+	return r.Modules[0]
+}
+
+// Module finds a module instance by address ("" is the root, e.g. `module.a[0].module.b`).
+func (r *Result) Module(addr string) *ModuleInstance {
+	for _, m := range r.Modules {
+		if m.Addr == addr {
+			return m
+		}
+	}
+	return nil
+}
+
+// ModuleInstance holds the final values of one instance of a module.
+type ModuleInstance struct {
+	// Addr is the instance address, "" for the root, e.g. `module.net["a"]`.
+	Addr string
+	// Path is the module's path in the configuration tree (call names).
+	Path   []string
+	Config *config.Config
+
+	Variables map[string]cty.Value
+	Locals    map[string]cty.Value
+	Outputs   map[string]cty.Value
+
+	parent    *ModuleInstance
+	callKey   cty.Value // instance key in the parent's call; NilVal without count/for_each
+	callEach  cty.Value // each.value for for_each instances
+	resources map[string]*resourceState
+	scoped    map[string]*resourceState // data resources of check blocks, by address
+	calls     map[string]*callState
+}
+
+// ResourceInstance is one planned managed or data resource instance.
+type ResourceInstance struct {
+	// Addr is the full address, e.g. `module.a[0].terraform_data.x["k"]`.
+	Addr   string
+	Module string // module instance address
+	Mode   config.ResourceMode
+	Type   string
+	Name   string
+	// Key is the instance key: a number (count), a string (for_each) or cty.NilVal.
+	Key cty.Value
+	// Value is the planned object, with unknowns and marks.
+	Value cty.Value
+	// DeclRange is the resource block's range.
+	DeclRange hcl.Range
+}
+
+// resourceState is the evaluated state of one resource block in one module instance.
+type resourceState struct {
+	cfg       *config.Resource
+	schema    *Block
+	expansion expansion
+	instances []*ResourceInstance
+	whole     cty.Value // what TYPE.NAME evaluates to
+}
+
+// callState is the expansion of one module call in one module instance.
+type callState struct {
+	cfg       *config.ModuleCall
+	expansion expansion
+	children  []*ModuleInstance
+}
+
+// expansionMode says how many instances an object has.
+type expansionMode int
+
+const (
+	expandSingle expansionMode = iota
+	expandCount
+	expandForEach
+	expandUnknown // count or for_each unknown or invalid: the whole value is unknown
+)
+
+// expansion is the evaluated count or for_each of a block.
+type expansion struct {
+	mode   expansionMode
+	keys   []cty.Value // instance keys in order
+	values []cty.Value // each.value per key (for_each)
+}

@@ -1,0 +1,343 @@
+package lang
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tfeval/tfeval/config"
+)
+
+// ProviderSchemas is the parsed document `terraform providers schema -json`
+// writes, indexed by provider source address without the registry host.
+type ProviderSchemas struct {
+	Providers map[string]*ProviderSchema
+}
+
+// ProviderSchema holds the schemas of one provider.
+type ProviderSchema struct {
+	Provider           *Block
+	Resources          map[string]*Block
+	DataSources        map[string]*Block
+	EphemeralResources map[string]*Block
+	Functions          map[string]*FunctionSignature
+}
+
+// FunctionSignature describes a provider function's parameters and result.
+type FunctionSignature struct {
+	Params     []FunctionParam
+	VarParam   *FunctionParam
+	ReturnType cty.Type
+}
+
+// FunctionParam is one parameter of a provider function.
+type FunctionParam struct {
+	Name         string
+	Type         cty.Type
+	AllowNull    bool
+	AllowUnknown bool
+}
+
+// Block is a schema block: attributes and nested block types.
+type Block struct {
+	Attributes map[string]*Attribute
+	BlockTypes map[string]*NestedBlock
+}
+
+// Attribute is one attribute of a schema block.
+type Attribute struct {
+	Type                         cty.Type
+	Required, Optional, Computed bool
+	Sensitive, WriteOnly         bool
+}
+
+// NestingMode says how a nested block type turns into a value.
+type NestingMode string
+
+// The nesting modes of the schema document.
+const (
+	NestingSingle NestingMode = "single"
+	NestingGroup  NestingMode = "group"
+	NestingList   NestingMode = "list"
+	NestingSet    NestingMode = "set"
+	NestingMap    NestingMode = "map"
+)
+
+// NestedBlock is a block type nested in a Block.
+type NestedBlock struct {
+	Nesting  NestingMode
+	Block    *Block
+	MinItems int
+	MaxItems int
+}
+
+type jsonSchemaDoc struct {
+	ProviderSchemas map[string]struct {
+		Provider          *jsonSchema            `json:"provider"`
+		ResourceSchemas   map[string]*jsonSchema `json:"resource_schemas"`
+		DataSourceSchemas map[string]*jsonSchema `json:"data_source_schemas"`
+		EphemeralSchemas  map[string]*jsonSchema `json:"ephemeral_resource_schemas"`
+		Functions         map[string]struct {
+			ReturnType        json.RawMessage `json:"return_type"`
+			Parameters        []jsonParam     `json:"parameters"`
+			VariadicParameter *jsonParam      `json:"variadic_parameter"`
+		} `json:"functions"`
+	} `json:"provider_schemas"`
+}
+
+type jsonParam struct {
+	Name               string          `json:"name"`
+	Type               json.RawMessage `json:"type"`
+	IsNullable         bool            `json:"is_nullable"`
+	AllowNullValue     bool            `json:"allow_null_value"`
+	AllowUnknownValues bool            `json:"allow_unknown_values"`
+}
+
+type jsonSchema struct {
+	Block *jsonBlock `json:"block"`
+}
+
+type jsonBlock struct {
+	Attributes map[string]struct {
+		Type       json.RawMessage `json:"type"`
+		Required   bool            `json:"required"`
+		Optional   bool            `json:"optional"`
+		Computed   bool            `json:"computed"`
+		Sensitive  bool            `json:"sensitive"`
+		WriteOnly  bool            `json:"write_only"`
+		NestedType *struct {
+			Attributes  map[string]json.RawMessage `json:"attributes"`
+			NestingMode string                     `json:"nesting_mode"`
+		} `json:"nested_type"`
+	} `json:"attributes"`
+	BlockTypes map[string]struct {
+		NestingMode string     `json:"nesting_mode"`
+		Block       *jsonBlock `json:"block"`
+		MinItems    int        `json:"min_items"`
+		MaxItems    int        `json:"max_items"`
+	} `json:"block_types"`
+}
+
+// ParseProviderSchemas reads the JSON document `terraform providers schema
+// -json` writes.
+func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
+	var doc jsonSchemaDoc
+	if err := json.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("invalid provider schemas document: %w", err)
+	}
+	out := &ProviderSchemas{Providers: map[string]*ProviderSchema{}}
+	for addr, p := range doc.ProviderSchemas {
+		ps := &ProviderSchema{
+			Resources:          map[string]*Block{},
+			DataSources:        map[string]*Block{},
+			EphemeralResources: map[string]*Block{},
+			Functions:          map[string]*FunctionSignature{},
+		}
+		var err error
+		if p.Provider != nil {
+			if ps.Provider, err = convertBlock(p.Provider.Block); err != nil {
+				return nil, fmt.Errorf("provider %s: %w", addr, err)
+			}
+		}
+		for _, set := range []struct {
+			from map[string]*jsonSchema
+			to   map[string]*Block
+		}{{p.ResourceSchemas, ps.Resources}, {p.DataSourceSchemas, ps.DataSources}, {p.EphemeralSchemas, ps.EphemeralResources}} {
+			for name, s := range set.from {
+				if s == nil {
+					continue
+				}
+				b, err := convertBlock(s.Block)
+				if err != nil {
+					return nil, fmt.Errorf("provider %s, %s: %w", addr, name, err)
+				}
+				set.to[name] = b
+			}
+		}
+		for name, f := range p.Functions {
+			sig := &FunctionSignature{ReturnType: cty.DynamicPseudoType}
+			if len(f.ReturnType) > 0 {
+				if sig.ReturnType, err = ctyjson.UnmarshalType(f.ReturnType); err != nil {
+					return nil, fmt.Errorf("provider %s, function %s: %w", addr, name, err)
+				}
+			}
+			conv := func(jp jsonParam) (FunctionParam, error) {
+				fp := FunctionParam{Name: jp.Name, Type: cty.DynamicPseudoType, AllowNull: jp.IsNullable || jp.AllowNullValue, AllowUnknown: jp.AllowUnknownValues}
+				if len(jp.Type) > 0 {
+					t, err := ctyjson.UnmarshalType(jp.Type)
+					if err != nil {
+						return fp, err
+					}
+					fp.Type = t
+				}
+				return fp, nil
+			}
+			for _, jp := range f.Parameters {
+				fp, err := conv(jp)
+				if err != nil {
+					return nil, fmt.Errorf("provider %s, function %s: %w", addr, name, err)
+				}
+				sig.Params = append(sig.Params, fp)
+			}
+			if f.VariadicParameter != nil {
+				fp, err := conv(*f.VariadicParameter)
+				if err != nil {
+					return nil, fmt.Errorf("provider %s, function %s: %w", addr, name, err)
+				}
+				sig.VarParam = &fp
+			}
+			ps.Functions[name] = sig
+		}
+		out.Providers[providerKey(addr)] = ps
+	}
+	return out, nil
+}
+
+func convertBlock(jb *jsonBlock) (*Block, error) {
+	b := &Block{Attributes: map[string]*Attribute{}, BlockTypes: map[string]*NestedBlock{}}
+	if jb == nil {
+		return b, nil
+	}
+	for name, ja := range jb.Attributes {
+		a := &Attribute{Required: ja.Required, Optional: ja.Optional, Computed: ja.Computed, Sensitive: ja.Sensitive, WriteOnly: ja.WriteOnly}
+		switch {
+		case len(ja.Type) > 0:
+			t, err := ctyjson.UnmarshalType(ja.Type)
+			if err != nil {
+				return nil, fmt.Errorf("attribute %s: %w", name, err)
+			}
+			a.Type = t
+		default:
+			// Nested attribute types are rare in practice; treat them as dynamic.
+			a.Type = cty.DynamicPseudoType
+		}
+		b.Attributes[name] = a
+	}
+	for name, jt := range jb.BlockTypes {
+		nb, err := convertBlock(jt.Block)
+		if err != nil {
+			return nil, fmt.Errorf("block %s: %w", name, err)
+		}
+		b.BlockTypes[name] = &NestedBlock{Nesting: NestingMode(jt.NestingMode), Block: nb, MinItems: jt.MinItems, MaxItems: jt.MaxItems}
+	}
+	return b, nil
+}
+
+// providerKey strips the default registry host, so that Terraform's and
+// OpenTofu's names for the same provider find the same schema.
+func providerKey(addr string) string {
+	addr = strings.ToLower(addr)
+	for _, host := range []string{"registry.terraform.io/", "registry.opentofu.org/"} {
+		if strings.HasPrefix(addr, host) {
+			return strings.TrimPrefix(addr, host)
+		}
+	}
+	return addr
+}
+
+// ImpliedType is the object type of values conforming to the block.
+func (b *Block) ImpliedType() cty.Type {
+	attrs := map[string]cty.Type{}
+	for name, a := range b.Attributes {
+		attrs[name] = a.Type
+	}
+	for name, nb := range b.BlockTypes {
+		et := nb.Block.ImpliedType()
+		switch nb.Nesting {
+		case NestingSingle, NestingGroup:
+			attrs[name] = et
+		case NestingList:
+			if et.HasDynamicTypes() {
+				attrs[name] = cty.DynamicPseudoType
+			} else {
+				attrs[name] = cty.List(et)
+			}
+		case NestingSet:
+			attrs[name] = cty.Set(et)
+		case NestingMap:
+			if et.HasDynamicTypes() {
+				attrs[name] = cty.DynamicPseudoType
+			} else {
+				attrs[name] = cty.Map(et)
+			}
+		default:
+			attrs[name] = cty.DynamicPseudoType
+		}
+	}
+	return cty.Object(attrs)
+}
+
+func (b *Block) attributeNames() []string {
+	var names []string
+	for n := range b.Attributes {
+		names = append(names, n)
+	}
+	for n := range b.BlockTypes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// terraformDataSchema is the built-in terraform_data resource type.
+var terraformDataSchema = &Block{
+	Attributes: map[string]*Attribute{
+		"input":            {Type: cty.DynamicPseudoType, Optional: true},
+		"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
+		"output":           {Type: cty.DynamicPseudoType, Computed: true},
+		"id":               {Type: cty.String, Computed: true},
+	},
+	BlockTypes: map[string]*NestedBlock{},
+}
+
+// isBuiltinProvider reports whether a resource type belongs to the built-in
+// "terraform" provider.
+func isBuiltinType(typ string) bool { return typ == "terraform_data" }
+
+// resourceSchema finds the schema of a resource in module m, or nil.
+func (s *ProviderSchemas) resourceSchema(m *config.Module, r *config.Resource) *Block {
+	if r.Mode == config.ManagedResourceMode && isBuiltinType(r.Type) {
+		return terraformDataSchema
+	}
+	ps := s.provider(m, resourceProviderName(r))
+	if ps == nil {
+		return nil
+	}
+	switch r.Mode {
+	case config.DataResourceMode:
+		return ps.DataSources[r.Type]
+	case config.EphemeralResourceMode:
+		return ps.EphemeralResources[r.Type]
+	}
+	return ps.Resources[r.Type]
+}
+
+// provider finds the schema of the provider a module calls by local name.
+func (s *ProviderSchemas) provider(m *config.Module, local string) *ProviderSchema {
+	if s == nil {
+		return nil
+	}
+	source := "hashicorp/" + local
+	if m != nil {
+		if rp, ok := m.RequiredProviders[local]; ok && rp.Source != "" {
+			source = rp.Source
+		}
+	}
+	return s.Providers[providerKey(source)]
+}
+
+// resourceProviderName is the local name of the provider of a resource: the
+// provider argument's name, or the type's prefix before the first underscore.
+func resourceProviderName(r *config.Resource) string {
+	if r.ProviderRef != nil && r.ProviderRef.Name != "" {
+		return r.ProviderRef.Name
+	}
+	if i := strings.IndexByte(r.Type, '_'); i > 0 {
+		return r.Type[:i]
+	}
+	return r.Type
+}

@@ -1,0 +1,414 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/agext/levenshtein"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/marks"
+)
+
+// scope is where an expression is evaluated: a module instance plus what
+// the enclosing block makes available (count.index, each, self).
+type scope struct {
+	ev  *evaluator
+	mod *ModuleInstance
+
+	countIndex cty.Value // NilVal outside a counted block
+	eachKey    cty.Value // NilVal outside a for_each block
+	eachValue  cty.Value
+	self       cty.Value // NilVal where self is not available
+
+	// check is the check block whose scoped data resource is visible, or nil.
+	check *config.Check
+	// selfOnly restricts references to self, count, each, path and terraform.
+	selfOnly bool
+}
+
+func (ev *evaluator) scope(mi *ModuleInstance) *scope {
+	return &scope{ev: ev, mod: mi}
+}
+
+// withKeys returns a copy of the scope for one instance of a counted or for_each block.
+func (s *scope) withKeys(exp expansion, i int) *scope {
+	c := *s
+	switch exp.mode {
+	case expandCount:
+		c.countIndex = exp.keys[i]
+	case expandForEach:
+		c.eachKey = exp.keys[i]
+		c.eachValue = exp.values[i]
+	}
+	return &c
+}
+
+func (s *scope) dialect() dialect.Dialect { return s.ev.opts.Dialect }
+
+// evalExpr evaluates an expression, converted to want (DynamicPseudoType for
+// no conversion). On reference errors the expression is not evaluated and the
+// result is unknown.
+func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	if expr == nil {
+		return cty.NullVal(want), nil
+	}
+	ctx, diags := s.evalContext(expr.Variables())
+	if diags.HasErrors() {
+		return cty.UnknownVal(want), diags
+	}
+	diags = append(diags, s.checkFunctionCalls(expr)...)
+	if diags.HasErrors() {
+		return cty.UnknownVal(want), diags
+	}
+	v, moreDiags := expr.Value(ctx)
+	diags = append(diags, moreDiags...)
+	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
+		cv, err := convert.Convert(v, want)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Incorrect value type", Detail: fmt.Sprintf("Invalid expression value: %s.", err), Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx})
+			return cty.UnknownVal(want), diags
+		}
+		v = cv
+	}
+	return v, diags
+}
+
+// evalBody decodes a block body with a spec, expanding dynamic blocks.
+func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
+	ctx, diags := s.evalContext(dynblock.VariablesHCLDec(body, spec))
+	if diags.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+	}
+	expanded := dynblock.Expand(body, ctx)
+	v, moreDiags := hcldec.Decode(expanded, spec, ctx)
+	diags = append(diags, moreDiags...)
+	return v, diags
+}
+
+// evalContext builds the hcl.EvalContext for the given references, with
+// every problem a reference has.
+func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	ctx := &hcl.EvalContext{Functions: s.ev.functions(s.mod.Config)}
+	vars := map[string]map[string]cty.Value{}
+	put := func(root, name string, v cty.Value) {
+		if vars[root] == nil {
+			vars[root] = map[string]cty.Value{}
+		}
+		vars[root][name] = v
+	}
+	resources := map[config.ResourceMode]map[string]map[string]cty.Value{}
+	putResource := func(mode config.ResourceMode, typ, name string, v cty.Value) {
+		if resources[mode] == nil {
+			resources[mode] = map[string]map[string]cty.Value{}
+		}
+		if resources[mode][typ] == nil {
+			resources[mode][typ] = map[string]cty.Value{}
+		}
+		resources[mode][typ][name] = v
+	}
+	var self cty.Value
+	hasSelf := false
+	mod := s.mod.Config.Module
+
+	for _, t := range travs {
+		ref, refDiags := parseRef(t, s.dialect())
+		diags = append(diags, refDiags...)
+		if ref == nil {
+			continue
+		}
+		if s.selfOnly {
+			switch ref.kind {
+			case refSelf, refCount, refEach, refPath, refTerraform:
+			default:
+				diags = append(diags, invalidRef(ref.rng, fmt.Sprintf("The reference to %q is not valid in this context.", ref.addr())))
+				continue
+			}
+		}
+		switch ref.kind {
+		case refVar:
+			decl, ok := mod.Variables[ref.name]
+			if !ok {
+				detail := fmt.Sprintf("An input variable with the name %q has not been declared.", ref.name)
+				if sug := nameSuggestion(ref.name, sortedKeys(mod.Variables)); sug != "" {
+					detail += fmt.Sprintf(" Did you mean %q?", sug)
+				} else {
+					detail += fmt.Sprintf(" This variable can be declared with a variable %q {} block.", ref.name)
+				}
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared input variable", Detail: detail, Subject: ref.rng.Ptr()})
+				continue
+			}
+			v, ok := s.mod.Variables[ref.name]
+			if !ok {
+				v = cty.UnknownVal(decl.Type)
+				if decl.Type == cty.NilType {
+					v = cty.DynamicVal
+				}
+			}
+			put("var", ref.name, v)
+		case refLocal:
+			if _, ok := mod.Locals[ref.name]; !ok {
+				detail := fmt.Sprintf("A local value with the name %q has not been declared.", ref.name)
+				if sug := nameSuggestion(ref.name, sortedKeys(mod.Locals)); sug != "" {
+					detail += fmt.Sprintf(" Did you mean %q?", sug)
+				}
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared local value", Detail: detail, Subject: ref.rng.Ptr()})
+				continue
+			}
+			v, ok := s.mod.Locals[ref.name]
+			if !ok {
+				v = cty.DynamicVal
+			}
+			put("local", ref.name, v)
+		case refPath:
+			var v cty.Value
+			switch ref.name {
+			case "module":
+				v = cty.StringVal(sourceDir(s.mod.Config))
+			case "root":
+				v = cty.StringVal(sourceDir(s.mod.Config.Root))
+			case "cwd":
+				v = cty.StringVal(s.ev.cwd)
+			default:
+				detail := fmt.Sprintf("The \"path\" object does not have an attribute named %q.", ref.name)
+				if sug := nameSuggestion(ref.name, []string{"cwd", "module", "root"}); sug != "" {
+					detail += fmt.Sprintf(" Did you mean %q?", sug)
+				}
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "path" attribute`, Detail: detail, Subject: ref.rng.Ptr()})
+				continue
+			}
+			put("path", ref.name, v)
+		case refTerraform:
+			var v cty.Value
+			switch ref.name {
+			case "workspace":
+				v = cty.StringVal(s.ev.opts.Workspace)
+			case "applying":
+				v = cty.False.Mark(marks.Ephemeral)
+			case "env":
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "terraform" attribute`, Detail: `The terraform.env attribute was deprecated in v0.10 and removed in v0.12. The "state environment" concept was renamed to "workspace" in v0.12, and so the workspace name can now be accessed using the terraform.workspace attribute.`, Subject: ref.rng.Ptr()})
+				continue
+			default:
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Invalid %q attribute", ref.root), Detail: s.ev.texts().terraformAttr(ref.root, ref.name), Subject: ref.rng.Ptr()})
+				continue
+			}
+			put(ref.root, ref.name, v)
+		case refCount:
+			if ref.name != "index" {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "count" attribute`, Detail: fmt.Sprintf(`The "count" object does not have an attribute named %q. The only supported attribute is count.index, which is the index of each instance of a resource block that has the "count" argument set.`, ref.name), Subject: ref.rng.Ptr()})
+				continue
+			}
+			if s.countIndex == cty.NilVal {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Reference to "count" in non-counted context`, Detail: `The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.`, Subject: ref.rng.Ptr()})
+				continue
+			}
+			put("count", "index", s.countIndex)
+		case refEach:
+			if ref.name != "key" && ref.name != "value" {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "each" attribute`, Detail: fmt.Sprintf(`The "each" object does not have an attribute named %q. The supported attributes are each.key and each.value, the current key and value pair of the "for_each" attribute set.`, ref.name), Subject: ref.rng.Ptr()})
+				continue
+			}
+			if s.eachKey == cty.NilVal {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Reference to "each" in context without for_each`, Detail: `The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.`, Subject: ref.rng.Ptr()})
+				continue
+			}
+			if ref.name == "key" {
+				put("each", "key", s.eachKey)
+			} else {
+				put("each", "value", s.eachValue)
+			}
+		case refSelf:
+			if s.self == cty.NilVal {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "self" reference`, Detail: `The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`, Subject: ref.rng.Ptr()})
+				continue
+			}
+			self, hasSelf = s.self, true
+		case refModule:
+			call, ok := mod.ModuleCalls[ref.name]
+			if !ok {
+				detail := fmt.Sprintf("No module call named %q is declared in %s.", ref.name, moduleDesc(s.mod))
+				if sug := nameSuggestion(ref.name, sortedKeys(mod.ModuleCalls)); sug != "" {
+					detail += fmt.Sprintf(" Did you mean %q?", sug)
+				}
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared module", Detail: detail, Subject: ref.rng.Ptr()})
+				continue
+			}
+			put("module", ref.name, s.ev.callValue(s.mod, call))
+		case refResource:
+			v, rdiags := s.resourceValue(ref)
+			diags = append(diags, rdiags...)
+			if rdiags.HasErrors() {
+				continue
+			}
+			putResource(ref.mode, ref.typ, ref.name, v)
+		}
+	}
+
+	ctx.Variables = map[string]cty.Value{}
+	for _, root := range []string{"var", "local", "path", "terraform", "count", "each", "module"} {
+		ctx.Variables[root] = cty.ObjectVal(vars[root])
+	}
+	if s.dialect() == dialect.Tofu {
+		ctx.Variables["tofu"] = cty.ObjectVal(vars["tofu"])
+	}
+	modeObj := func(mode config.ResourceMode) cty.Value {
+		types := map[string]cty.Value{}
+		for typ, names := range resources[mode] {
+			types[typ] = cty.ObjectVal(names)
+		}
+		return cty.ObjectVal(types)
+	}
+	ctx.Variables["data"] = modeObj(config.DataResourceMode)
+	ctx.Variables["ephemeral"] = modeObj(config.EphemeralResourceMode)
+	ctx.Variables["resource"] = modeObj(config.ManagedResourceMode)
+	for typ, names := range resources[config.ManagedResourceMode] {
+		if _, taken := ctx.Variables[typ]; taken {
+			continue
+		}
+		ctx.Variables[typ] = cty.ObjectVal(names)
+	}
+	if hasSelf {
+		ctx.Variables["self"] = self
+	}
+	return ctx, diags
+}
+
+// resourceValue is what a resource reference evaluates to, after checking
+// that the resource is declared and visible here.
+func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
+	mod := s.mod.Config.Module
+	addr := ref.addr()
+	cfg := findResource(mod, addr)
+	var rs *resourceState
+	if cfg != nil {
+		rs = s.mod.resources[addr]
+	} else if ref.mode == config.DataResourceMode {
+		// A check block's data resource is visible only inside that check.
+		for _, name := range sortedKeys(mod.Checks) {
+			ch := mod.Checks[name]
+			if ch.DataResource != nil && ch.DataResource.Type == ref.typ && ch.DataResource.Name == ref.name {
+				if s.check != ch {
+					return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Reference to scoped resource", Detail: fmt.Sprintf("The referenced data resource %q %q is not available from this context.", ref.typ, ref.name), Subject: ref.rng.Ptr()}}
+				}
+				cfg = ch.DataResource
+				rs = s.mod.scoped[addr]
+			}
+		}
+	}
+	if cfg == nil {
+		return cty.DynamicVal, hcl.Diagnostics{s.ev.texts().undeclaredResource(ref, s.mod)}
+	}
+	if rs == nil {
+		return cty.DynamicVal, nil
+	}
+	if diags := s.validateResourceAttr(rs, ref); diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return s.augment(rs, ref), nil
+}
+
+// validateResourceAttr checks, with a schema, that the attribute a
+// reference reads from a resource exists.
+func (s *scope) validateResourceAttr(rs *resourceState, ref *reference) hcl.Diagnostics {
+	if rs.schema == nil || len(ref.remaining) == 0 {
+		return nil
+	}
+	rest := ref.remaining
+	if ref.key == cty.NilVal && rs.cfg.Count == nil && rs.cfg.ForEach == nil {
+		// single instance: the first step is an attribute
+	} else if ref.key == cty.NilVal {
+		return nil
+	}
+	attr, ok := rest[0].(hcl.TraverseAttr)
+	if !ok {
+		return nil
+	}
+	if _, ok := rs.schema.Attributes[attr.Name]; ok {
+		return nil
+	}
+	if _, ok := rs.schema.BlockTypes[attr.Name]; ok {
+		return nil
+	}
+	detail := fmt.Sprintf("This object has no argument, nested block, or exported attribute named %q.", attr.Name)
+	if sug := nameSuggestion(attr.Name, rs.schema.attributeNames()); sug != "" {
+		detail += fmt.Sprintf(" Did you mean %q?", sug)
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported attribute", Detail: detail, Subject: attr.SrcRange.Ptr()}}
+}
+
+// augment gives a resource without schema an unknown value for each
+// attribute a reference reads that its configuration does not set, since a
+// provider would compute it.
+func (s *scope) augment(rs *resourceState, ref *reference) cty.Value {
+	v := rs.whole
+	if rs.schema != nil || len(ref.remaining) == 0 || !v.IsKnown() {
+		return v
+	}
+	rest := ref.remaining
+	multi := rs.expansion.mode == expandCount || rs.expansion.mode == expandForEach
+	if multi {
+		if ref.key == cty.NilVal || len(rest) == 0 {
+			return v
+		}
+	}
+	attr, ok := rest[0].(hcl.TraverseAttr)
+	if !ok {
+		return v
+	}
+	add := func(obj cty.Value) cty.Value {
+		if !obj.IsKnown() || obj.IsNull() || !obj.Type().IsObjectType() || obj.Type().HasAttribute(attr.Name) {
+			return obj
+		}
+		m := obj.AsValueMap()
+		if m == nil {
+			m = map[string]cty.Value{}
+		}
+		m[attr.Name] = cty.DynamicVal
+		return cty.ObjectVal(m)
+	}
+	if !multi {
+		return add(v)
+	}
+	switch {
+	case v.Type().IsTupleType():
+		elems := v.AsValueSlice()
+		for i := range elems {
+			elems[i] = add(elems[i])
+		}
+		return cty.TupleVal(elems)
+	case v.Type().IsObjectType():
+		m := v.AsValueMap()
+		for k := range m {
+			m[k] = add(m[k])
+		}
+		return cty.ObjectVal(m)
+	}
+	return v
+}
+
+// sourceDir is path.module for a module.
+func sourceDir(c *config.Config) string {
+	if c == nil || c.Module == nil || c.Module.SourceDir == "" {
+		return "."
+	}
+	return c.Module.SourceDir
+}
+
+// nameSuggestion returns the first candidate within edit distance 2 of given.
+func nameSuggestion(given string, candidates []string) string {
+	for _, c := range candidates {
+		if levenshtein.Distance(given, c, nil) < 3 {
+			return c
+		}
+	}
+	return ""
+}
+
+var _ = sort.Strings
