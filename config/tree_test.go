@@ -1,0 +1,119 @@
+package config
+
+import (
+	"testing"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+func TestModuleTree(t *testing.T) {
+	cfg, diags := loadFiles(t, dialect.Terraform, map[string]string{
+		"main.tf":             "module \"net\" {\n  source = \"./modules/net\"\n}\nmodule \"remote\" {\n  source = \"hashicorp/x/aws\"\n  version = \"1.0\"\n}\n",
+		"modules/net/main.tf": "module \"sub\" {\n  source = \"../sub\"\n}\n",
+		"modules/sub/main.tf": "output \"o\" { value = path.module }\n",
+		".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},` +
+			`{"Key":"remote","Source":"registry.terraform.io/hashicorp/x/aws","Version":"1.0.0","Dir":".terraform/modules/remote"},` +
+			`{"Key":"remote.inner","Source":"./inner","Dir":".terraform/modules/remote/inner"}]}`,
+		".terraform/modules/remote/main.tf":       "module \"inner\" {\n  source = \"./inner\"\n}\n",
+		".terraform/modules/remote/inner/main.tf": "",
+	})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if cfg.Module.SourceDir != "." || cfg.Root != cfg || cfg.Parent != nil {
+		t.Errorf("root = %+v", cfg)
+	}
+	net := cfg.Children["net"]
+	if net == nil || net.Module.SourceDir != "modules/net" || net.SourceAddr != "./modules/net" || net.Root != cfg || net.Parent != cfg {
+		t.Fatalf("net = %+v", net)
+	}
+	sub := net.Children["sub"]
+	if sub == nil || sub.Module.SourceDir != "modules/sub" || len(sub.Path) != 2 || sub.Path[1] != "sub" {
+		t.Fatalf("sub = %+v", sub)
+	}
+	if sub.Module.Files[0] != "modules/sub/main.tf" {
+		t.Errorf("file names = %v", sub.Module.Files)
+	}
+	remote := cfg.Children["remote"]
+	if remote == nil || remote.Module.SourceDir != ".terraform/modules/remote" {
+		t.Fatalf("remote = %+v", remote)
+	}
+	if inner := remote.Children["inner"]; inner == nil || inner.Module.SourceDir != ".terraform/modules/remote/inner" {
+		t.Fatalf("inner = %+v", inner)
+	}
+}
+
+func TestModuleTreeErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []wantDiag
+	}{
+		{
+			name:  "remote module not installed",
+			files: map[string]string{"main.tf": "module \"vpc\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n}\n"},
+			want: []wantDiag{{"Module not installed",
+				`This module is not yet installed. Run "terraform init" to install all modules required by this configuration.`, "main.tf:2,12-43"}},
+		},
+		{
+			name:  "local module directory missing",
+			files: map[string]string{"main.tf": "module \"m\" {\n  source = \"./nope\"\n}\n"},
+			want:  []wantDiag{{"Unreadable module directory", "The directory nope does not exist or cannot be read.", "main.tf:2,12-20"}},
+		},
+		{
+			name:  "module calls itself",
+			files: map[string]string{"main.tf": "module \"again\" {\n  source = \"./\"\n}\n"},
+			want:  []wantDiag{{"Module call cycle", "", "main.tf:2,12-16"}},
+		},
+		{
+			name: "indirect cycle",
+			files: map[string]string{
+				"main.tf":   "module \"a\" {\n  source = \"./a\"\n}\n",
+				"a/main.tf": "module \"b\" {\n  source = \"../b\"\n}\n",
+				"b/main.tf": "module \"a\" {\n  source = \"../a\"\n}\n",
+			},
+			want: []wantDiag{{"Module call cycle", "", "b/main.tf:2,12-18"}},
+		},
+		{
+			name: "missing and unexpected arguments",
+			files: map[string]string{
+				"main.tf":   "module \"c\" {\n  source = \"./c\"\n  nmae = \"x\"\n  colour = 1\n}\n",
+				"c/main.tf": "variable \"name\" {}\nvariable \"color\" { default = null }\n",
+			},
+			want: []wantDiag{
+				{"Missing required argument", `The argument "name" is required, but no definition was found.`, "main.tf:1,12-12"},
+				{"Unsupported argument", `An argument named "nmae" is not expected here. Did you mean "name"?`, "main.tf:3,3-7"},
+				{"Unsupported argument", `An argument named "colour" is not expected here. Did you mean "color"?`, "main.tf:4,3-9"},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := loadFiles(t, dialect.Terraform, tc.files)
+			checkDiags(t, diags, tc.want)
+		})
+	}
+}
+
+func TestModuleDepthLimit(t *testing.T) {
+	files := map[string]string{}
+	dir := ""
+	for i := 0; i < 5; i++ {
+		files[dir+"main.tf"] = "module \"n\" {\n  source = \"./n\"\n}\n"
+		dir += "n/"
+	}
+	files[dir+"main.tf"] = ""
+	cfg, diags := loadFiles(t, dialect.Terraform, files)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	depth := 0
+	for c := cfg; len(c.Children) > 0; c = c.Children["n"] {
+		depth++
+	}
+	if depth != 5 {
+		t.Errorf("depth = %d, want 5", depth)
+	}
+	_, diags = Load(".", Options{MaxDepth: 3})
+	checkDiags(t, diags, []wantDiag{{"Module nesting too deep", "", "n/n/n/main.tf:1,1-11"}})
+}
