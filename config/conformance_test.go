@@ -87,8 +87,8 @@ func TestConformanceLoadErrors(t *testing.T) {
 		exp := readExpected(t, dir)
 		for dname, d := range dialects() {
 			t.Run(name+"/"+dname, func(t *testing.T) {
-				t.Chdir(dir) // the tools ran inside the case directory
-				_, diags := Load(".", Options{Dialect: d})
+				// The tools ran inside the case directory.
+				_, diags := Load(".", Options{Dialect: d, WorkDir: dir})
 				got, want := loadErrors(diags), exp[dname].errorSummaries()
 				if !equalStrings(got, want) {
 					t.Errorf("errors = %q, want %q\n%s", got, want, diags)
@@ -130,7 +130,7 @@ func TestConformanceNoSpuriousLoadErrors(t *testing.T) {
 		exp := readExpected(t, dir)
 		for dname, d := range dialects() {
 			t.Run(e.Name()+"/"+dname, func(t *testing.T) {
-				cfg, diags := Load(dir, Options{Dialect: d})
+				cfg, diags := Load(".", Options{Dialect: d, WorkDir: dir})
 				if cfg == nil || cfg.Module == nil {
 					t.Fatal("no configuration returned")
 				}

@@ -13,6 +13,15 @@ import (
 	"github.com/tfeval/tfeval/dialect"
 )
 
+// resolve turns a path as Terraform shows it (relative to the working
+// directory) into one the process can open without depending on its own cwd.
+func resolve(workDir, p string) string {
+	if workDir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(workDir, p)
+}
+
 // configFile is one configuration file found in a module directory.
 type configFile struct {
 	Path     string // dir joined with the file name, as used in diagnostics
@@ -51,8 +60,8 @@ func isOverrideName(stem string) bool {
 // moduleFiles lists the configuration files of dir, primaries first and then
 // overrides, each group in lexical order. In the tofu dialect a .tofu(.json)
 // file hides the .tf(.json) file of the same stem.
-func moduleFiles(dir string, d dialect.Dialect) ([]configFile, hcl.Diagnostics) {
-	entries, err := os.ReadDir(dir)
+func moduleFiles(workDir, dir string, d dialect.Dialect) ([]configFile, hcl.Diagnostics) {
+	entries, err := os.ReadDir(resolve(workDir, dir))
 	if err != nil {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -113,8 +122,8 @@ func moduleFiles(dir string, d dialect.Dialect) ([]configFile, hcl.Diagnostics) 
 
 // parseFile reads and parses one configuration file. The body is never nil
 // so that decoding can go on and report everything else it finds.
-func parseFile(f configFile) (hcl.Body, hcl.Diagnostics) {
-	src, err := os.ReadFile(f.Path)
+func parseFile(workDir string, f configFile) (hcl.Body, hcl.Diagnostics) {
+	src, err := os.ReadFile(resolve(workDir, f.Path))
 	if err != nil {
 		return hcl.EmptyBody(), hcl.Diagnostics{{
 			Severity: hcl.DiagError,

@@ -10,8 +10,14 @@ import (
 )
 
 // loadFiles writes files (name -> content, names may contain directories)
-// into a fresh directory, makes it the working directory and loads ".".
+// into a fresh directory and loads it as the working directory's module ".".
 func loadFiles(t *testing.T, d dialect.Dialect, files map[string]string) (*Config, hcl.Diagnostics) {
+	t.Helper()
+	return Load(".", Options{Dialect: d, WorkDir: writeFiles(t, files)})
+}
+
+// writeFiles writes files into a fresh directory and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
@@ -23,8 +29,7 @@ func loadFiles(t *testing.T, d dialect.Dialect, files map[string]string) (*Confi
 			t.Fatal(err)
 		}
 	}
-	t.Chdir(dir)
-	return Load(".", Options{Dialect: d})
+	return dir
 }
 
 // wantDiag describes one expected diagnostic; an empty Detail or Range is not checked.

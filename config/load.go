@@ -16,6 +16,10 @@ type Options struct {
 	// Sandbox, when not empty, is a directory outside which no module source
 	// may be read.
 	Sandbox string
+	// WorkDir is the directory a relative dir (and every module path and
+	// file name, which stay relative in diagnostics and path.module) is
+	// resolved against; "" means the process working directory.
+	WorkDir string
 }
 
 // DefaultMaxDepth is the module nesting limit when Options.MaxDepth is 0.
@@ -30,14 +34,14 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 		opts.MaxDepth = DefaultMaxDepth
 	}
 	sourceDir := sourceDirOf(dir)
-	mod, diags := loadModule(dir, sourceDir, opts.Dialect)
+	mod, diags := loadModule(opts.WorkDir, dir, sourceDir, opts.Dialect)
 	root := &Config{Children: map[string]*Config{}, Module: mod}
 	root.Root = root
 
-	man, mDiags := readManifest(dir)
+	man, mDiags := readManifest(opts.WorkDir, dir)
 	diags = append(diags, mDiags...)
 	l := &treeLoader{opts: opts, manifest: man, rootSourceDir: sourceDir}
-	diags = append(diags, l.loadChildren(root, []string{absDir(dir)})...)
+	diags = append(diags, l.loadChildren(root, []string{absDir(resolve(opts.WorkDir, dir))})...)
 	return root, diags
 }
 
@@ -50,6 +54,8 @@ func sourceDirOf(dir string) string {
 	return path.Clean(filepath.ToSlash(dir))
 }
 
+// absDir is the absolute, symlink-free form of dir, used to recognise a
+// module directory already being loaded.
 func absDir(dir string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {

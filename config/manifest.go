@@ -21,8 +21,8 @@ type manifest map[string]string
 
 // readManifest reads the root module's modules.json; a missing file is an
 // empty manifest because local modules need no installation.
-func readManifest(rootDir string) (manifest, hcl.Diagnostics) {
-	src, err := os.ReadFile(filepath.Join(rootDir, manifestPath))
+func readManifest(workDir, rootDir string) (manifest, hcl.Diagnostics) {
+	src, err := os.ReadFile(resolve(workDir, filepath.Join(rootDir, manifestPath)))
 	if err != nil {
 		return manifest{}, nil
 	}

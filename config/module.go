@@ -8,13 +8,13 @@ import (
 )
 
 // loadModule reads, decodes and merges the files of one module directory.
-// sourceDir is the path.module form of dir.
-func loadModule(dir, sourceDir string, d dialect.Dialect) (*Module, hcl.Diagnostics) {
+// dir is relative to workDir (or absolute); sourceDir is its path.module form.
+func loadModule(workDir, dir, sourceDir string, d dialect.Dialect) (*Module, hcl.Diagnostics) {
 	m := newModule(sourceDir)
-	files, diags := moduleFiles(dir, d)
+	files, diags := moduleFiles(workDir, dir, d)
 	var decoded []*file
 	for _, cf := range files {
-		body, pDiags := parseFile(cf)
+		body, pDiags := parseFile(workDir, cf)
 		diags = append(diags, pDiags...)
 		dec := &decoder{dialect: d, override: cf.Override}
 		f, fDiags := dec.decodeFile(cf.Path, body)

@@ -49,7 +49,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			continue
 		}
 		dir := filepath.FromSlash(sourceDir)
-		abs := absDir(dir)
+		abs := absDir(resolve(l.opts.WorkDir, dir))
 		if cycle := indexOf(ancestors, abs); cycle >= 0 {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -59,7 +59,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			})
 			continue
 		}
-		if l.opts.Sandbox != "" && !within(absDir(l.opts.Sandbox), abs) {
+		if l.opts.Sandbox != "" && !within(absDir(resolve(l.opts.WorkDir, l.opts.Sandbox)), abs) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Module source outside the allowed directory",
@@ -68,7 +68,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			})
 			continue
 		}
-		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		if info, err := os.Stat(resolve(l.opts.WorkDir, dir)); err != nil || !info.IsDir() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unreadable module directory",
@@ -77,7 +77,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			})
 			continue
 		}
-		mod, mDiags := loadModule(dir, sourceDir, l.opts.Dialect)
+		mod, mDiags := loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect)
 		diags = append(diags, mDiags...)
 		child := &Config{
 			Root:       parent.Root,

@@ -97,13 +97,14 @@ func TestModuleTreeErrors(t *testing.T) {
 
 func TestModuleDepthLimit(t *testing.T) {
 	files := map[string]string{}
-	dir := ""
+	prefix := ""
 	for i := 0; i < 5; i++ {
-		files[dir+"main.tf"] = "module \"n\" {\n  source = \"./n\"\n}\n"
-		dir += "n/"
+		files[prefix+"main.tf"] = "module \"n\" {\n  source = \"./n\"\n}\n"
+		prefix += "n/"
 	}
-	files[dir+"main.tf"] = ""
-	cfg, diags := loadFiles(t, dialect.Terraform, files)
+	files[prefix+"main.tf"] = ""
+	dir := writeFiles(t, files)
+	cfg, diags := Load(".", Options{WorkDir: dir})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -114,6 +115,6 @@ func TestModuleDepthLimit(t *testing.T) {
 	if depth != 5 {
 		t.Errorf("depth = %d, want 5", depth)
 	}
-	_, diags = Load(".", Options{MaxDepth: 3})
+	_, diags = Load(".", Options{MaxDepth: 3, WorkDir: dir})
 	checkDiags(t, diags, []wantDiag{{"Module nesting too deep", "", "n/n/n/main.tf:1,1-11"}})
 }
