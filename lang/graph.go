@@ -307,6 +307,9 @@ func moduleResources(m *config.Module) []*config.Resource {
 	var out []*config.Resource
 	for _, set := range []map[string]*config.Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
 		for _, k := range sortedKeys(set) {
+			if set[k].Check != "" {
+				continue // a check block's data resource belongs to the check
+			}
 			out = append(out, set[k])
 		}
 	}

@@ -80,6 +80,8 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, schema *Block,
 		}
 		return cty.DynamicVal
 	}
+	ucfg, _ := v.UnmarkDeep()
+	configKnown := ucfg.IsWhollyKnown()
 	if schema != nil {
 		ev.checkReadOnly(res, schema, v)
 		v = planObject(schema, v)
@@ -88,6 +90,13 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, schema *Block,
 		}
 	}
 	if res.Mode == config.EphemeralResourceMode {
+		if !configKnown {
+			// Not opened during plan: nothing is known about its result.
+			if schema != nil {
+				return cty.UnknownVal(schema.ImpliedType())
+			}
+			return cty.DynamicVal
+		}
 		return v.Mark(marks.Ephemeral)
 	}
 	ev.checkEphemeral(res, v)

@@ -287,20 +287,14 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 	addr := ref.addr()
 	cfg := findResource(mod, addr)
 	var rs *resourceState
-	if cfg != nil {
-		rs = s.mod.resources[addr]
-	} else if ref.mode == config.DataResourceMode {
+	if cfg != nil && cfg.Check != "" {
 		// A check block's data resource is visible only inside that check.
-		for _, name := range sortedKeys(mod.Checks) {
-			ch := mod.Checks[name]
-			if ch.DataResource != nil && ch.DataResource.Type == ref.typ && ch.DataResource.Name == ref.name {
-				if s.check != ch {
-					return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Reference to scoped resource", Detail: fmt.Sprintf("The referenced data resource %q %q is not available from this context.", ref.typ, ref.name), Subject: ref.rng.Ptr()}}
-				}
-				cfg = ch.DataResource
-				rs = s.mod.scoped[addr]
-			}
+		if s.check == nil || s.check.Name != cfg.Check {
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Reference to scoped resource", Detail: fmt.Sprintf("The referenced data resource %q %q is not available from this context.", ref.typ, ref.name), Subject: ref.rng.Ptr()}}
 		}
+		rs = s.mod.scoped[addr]
+	} else if cfg != nil {
+		rs = s.mod.resources[addr]
 	}
 	if cfg == nil {
 		return cty.DynamicVal, hcl.Diagnostics{s.ev.texts().undeclaredResource(ref, s.mod)}
