@@ -87,7 +87,7 @@ func (c *component) main(mock bool) []byte {
 		`key    = each.key`,
 		`weight = local.weight * each.value.size`,
 		`labels = merge(local.tags, each.value.labels)`,
-		`doc    = jsonencode({ name = each.key, size = each.value.size, upstream = local.upstream_names })`,
+		`doc    = jsonencode({ name = each.key, size = each.value.size, upstream = length(local.upstream_names) })`,
 		`}`,
 		`triggers_replace = [each.value.size]`,
 		`}`, ``,

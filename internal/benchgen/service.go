@@ -75,10 +75,10 @@ func (s *service) main() []byte {
 		t.f(`source = "../../components/%s"`, c.name)
 		if c.counted {
 			t.l(`count  = length(var.network.zones)`, ``)
-			t.f(`name      = "${local.prefix}-c-%03d-${count.index}"`, c.index)
+			t.f(`name      = "${var.name}-c-%03d-${count.index}"`, c.index)
 		} else {
 			t.l(``)
-			t.f(`name      = "${local.prefix}-c-%03d"`, c.index)
+			t.f(`name      = "${var.name}-c-%03d"`, c.index)
 		}
 		t.l(`env       = var.env`)
 		t.f(`base_cidr = cidrsubnet(var.network.cidr, 6, %d)`, c.index)

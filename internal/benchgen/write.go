@@ -47,7 +47,7 @@ func Files(size Size, opts Options) ([]File, error) {
 	for _, s := range p.services {
 		dir := path.Join("modules", "services", s.name)
 		files = append(files,
-			File{path.Join(dir, "versions.tf"), versions(false)},
+			File{path.Join(dir, "versions.tf"), versions(mock)},
 			File{path.Join(dir, "variables.tf"), serviceVariables()},
 			File{path.Join(dir, "locals.tf"), s.locals()},
 			File{path.Join(dir, "main.tf"), s.main()},
