@@ -6,4 +6,9 @@
 //
 // Nothing here evaluates an expression that needs variable values: expressions
 // are kept as hcl.Expression and bodies as hcl.Body for the lang package.
+//
+// Override files are merged here (merge.go) because the rules are about
+// these structures; the body-level merge is package override's MergeBodies.
+// Module calls are checked against the called module's variables while the
+// tree is built, so evaluators need not repeat that check.
 package config
