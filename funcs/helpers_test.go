@@ -34,6 +34,8 @@ var testVars = map[string]cty.Value{
 	"secret_map": cty.MapVal(map[string]cty.Value{"a": cty.StringVal("x")}).Mark(marks.Sensitive),
 	"eph":        cty.StringVal("e").Mark(marks.Ephemeral),
 	"tpl":        cty.StringVal("Hello, ${name}!"),
+	"tpls":       cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("Hello, ${name}!")}),
+	"tpl_list":   cty.ListVal([]cty.Value{cty.StringVal("Hello, ${name}!")}),
 	"tpl_loop":   cty.StringVal("%{ for x in xs }${x};%{ endfor }"),
 	"tpl_file":   cty.StringVal(`${file("x")}`),
 	"tpl_nested": cty.StringVal(`${templatestring(t, {})}`),

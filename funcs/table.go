@@ -3,6 +3,7 @@ package funcs
 import (
 	"io"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
@@ -72,6 +73,9 @@ func Names(d dialect.Dialect, consoleMode bool) []string {
 // defaults filled in.
 type env struct {
 	opts Options
+
+	mu             sync.Mutex                              // guards templateTables
+	templateTables map[string]map[string]function.Function // by caller and depth, built on first use
 }
 
 func newEnv(opts Options) *env {
@@ -81,7 +85,7 @@ func newEnv(opts Options) *env {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &env{opts: opts}
+	return &env{opts: opts, templateTables: map[string]map[string]function.Function{}}
 }
 
 func (e *env) tofu() bool { return e.opts.Dialect == dialect.Tofu }

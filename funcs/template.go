@@ -30,6 +30,12 @@ func templateDepthLimit() int {
 // templatestring, every filesystem function); OpenTofu allows nesting up to
 // a depth limit.
 func (e *env) templateFuncs(depth int, caller string) map[string]function.Function {
+	key := fmt.Sprintf("%s/%d", caller, depth)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if cached, ok := e.templateTables[key]; ok {
+		return cached
+	}
 	table := e.table(depth)
 	if !e.tofu() {
 		for _, name := range []string{"templatefile", "templatestring"} {
@@ -54,6 +60,7 @@ func (e *env) templateFuncs(depth int, caller string) map[string]function.Functi
 			out[ProviderNamespace+local+"::"+name] = fn
 		}
 	}
+	e.templateTables[key] = out
 	return out
 }
 

@@ -1,0 +1,95 @@
+package funcs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// writeTree creates files (name -> content) under a new temporary directory.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestFilesystem(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"hello.txt":       "Hello World\n",
+		"binary.bin":      "\xff\xfe",
+		"files/a.txt":     "",
+		"files/b.json":    "{}",
+		"files/sub/c.txt": "",
+	})
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		runCasesWith(t, Options{Dialect: d, BaseDir: dir}, []fnCase{
+			{expr: `file("hello.txt")`, want: "<<EOT\nHello World\n\nEOT"},
+			{expr: `file("./files/../hello.txt")`, want: "<<EOT\nHello World\n\nEOT"},
+			{expr: `file("nope.txt")`, err: `Invalid value for "path" parameter: no file exists at "nope.txt"; this function works only with files`},
+			{expr: `file(sensitive("nope.txt"))`, err: `no file exists at (sensitive value);`},
+			{expr: `file(sensitive("hello.txt"))`, want: `(sensitive value)`},
+			{expr: `file(unk_str)`, want: `(known after apply)`},
+			{expr: `file("binary.bin")`, err: `Error in function call: Call to function "file" failed: contents of "binary.bin" are not valid UTF-8; use the filebase64 function`},
+			{expr: `filebase64("binary.bin")`, want: `"//4="`},
+			{expr: `filemd5("hello.txt")`, want: `"e59ff97941044f85df5297e1c302d260"`},
+			{expr: `filesha256("hello.txt")`, want: `"d2a84f4b8b650937ec8f73cd8be2c74add5a911ba64df27458ed8229da804a26"`},
+			{expr: `filebase64sha256("hello.txt")`, want: `"0qhPS4tlCTfsj3PNi+LHSt1akRumTfJ0WO2CKdqASiY="`},
+			{expr: `fileexists("hello.txt")`, want: `true`},
+			{expr: `fileexists("nope.txt")`, want: `false`},
+			{expr: `fileexists("files")`, err: `is a directory, not a file.`},
+			{expr: `fileset(".", "files/**/*.txt")`, want: "toset([\n  \"files/a.txt\",\n  \"files/sub/c.txt\",\n])"},
+			{expr: `fileset("files", "*")`, want: "toset([\n  \"a.txt\",\n  \"b.json\",\n])"},
+			{expr: `fileset(".", "nomatch/*")`, want: `toset([])`},
+			{expr: `fileset(".", "[")`, err: `syntax error in pattern.`},
+			{expr: `basename("foo/bar/baz.txt")`, want: `"baz.txt"`},
+			{expr: `dirname("foo/bar/baz.txt")`, want: `"foo/bar"`},
+			{expr: `pathexpand("relative/path")`, want: `"relative/path"`},
+			{expr: `abspath("/already/abs")`, want: `"/already/abs"`},
+		})
+	}
+}
+
+func TestFilesystemSandbox(t *testing.T) {
+	outside := writeTree(t, map[string]string{"secret.txt": "top secret"})
+	dir := writeTree(t, map[string]string{
+		"mod/inside.txt": "fine",
+		"other.txt":      "also fine",
+	})
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "mod", "link.txt")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "mod", "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	sandbox := filepath.Join(dir, "mod")
+	opts := Options{BaseDir: sandbox, Sandbox: sandbox}
+	refused := "is outside the directory this evaluation may read"
+	runCasesWith(t, opts, []fnCase{
+		{expr: `file("inside.txt")`, want: `"fine"`},
+		{expr: `file("../other.txt")`, err: refused},
+		{expr: `file("` + filepath.ToSlash(filepath.Join(outside, "secret.txt")) + `")`, err: refused},
+		{expr: `file("~/anything")`, err: refused},
+		{expr: `file("link.txt")`, err: refused},
+		{expr: `file("linkdir/secret.txt")`, err: refused},
+		{expr: `file(sensitive("../other.txt"))`, err: `path (sensitive value) is outside`},
+		{expr: `filemd5("../other.txt")`, err: refused},
+		{expr: `fileexists("../other.txt")`, err: refused},
+		{expr: `fileexists("../nope.txt")`, err: refused},
+		{expr: `fileexists("nope.txt")`, want: `false`},
+		{expr: `fileset("..", "*")`, err: refused},
+		{expr: `fileset(".", "*.txt")`, err: refused},
+		{expr: `fileset(".", "inside.*")`, want: "toset([\n  \"inside.txt\",\n])"},
+		{expr: `templatefile("../other.txt", {})`, err: refused},
+	})
+}
