@@ -150,6 +150,7 @@ func comparePlan(want wantPlan, got *PlanDocument) []string {
 	if !want.OK {
 		return problems
 	}
+	_ = detailProblems
 	norm := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	for name, w := range want.Outputs {
 		gv, found := g.Outputs[name]
@@ -200,6 +201,28 @@ func comparePlan(want wantPlan, got *PlanDocument) []string {
 	return problems
 }
 
+// detailProblems lists recorded diagnostics whose detail text no produced
+// diagnostic with the same summary matches (the bar after summaries).
+func detailProblems(want wantPlan, got *PlanDocument) []string {
+	var out []string
+	for _, w := range want.Diagnostics {
+		found := false
+		var have []string
+		for _, g := range got.Diagnostics {
+			if normSummary(g.Summary) == normSummary(w.Summary) {
+				have = append(have, g.Detail)
+				if strings.Join(strings.Fields(g.Detail), " ") == strings.Join(strings.Fields(w.Detail), " ") {
+					found = true
+				}
+			}
+		}
+		if !found && len(have) > 0 {
+			out = append(out, fmt.Sprintf("detail of %q: want %q, got %q", w.Summary, w.Detail, have))
+		}
+	}
+	return out
+}
+
 func TestConformancePlan(t *testing.T) {
 	dir := conformanceDir(t)
 	entries, err := os.ReadDir(dir)
@@ -239,6 +262,9 @@ func TestConformancePlan(t *testing.T) {
 					return
 				}
 				problems = comparePlan(want[d.String()], got)
+				for _, p := range detailProblems(want[d.String()], got) {
+					t.Logf("detail %s %s: %s", d, e.Name(), p)
+				}
 			}()
 			if len(problems) == 0 {
 				passed++

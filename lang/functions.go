@@ -77,9 +77,12 @@ func (s *scope) checkFunctionCalls(expr hcl.Expression) hcl.Diagnostics {
 		default:
 			local, name := parts[1], parts[2]
 			if _, ok := mod.RequiredProviders[local]; !ok {
-				if tofu {
+				switch {
+				case tofu && s.ev.opts.Console:
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "BUG: Uninitialized function provider", Detail: fmt.Sprintf("Provider function %q has not been tracked properly", call.Name), Subject: rng})
+				case tofu:
 					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown function provider", Detail: fmt.Sprintf("Provider %q does not exist within the required_providers of this module", local), Subject: rng})
-				} else {
+				default:
 					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown provider function", Detail: fmt.Sprintf("There is no function named %q. Ensure that provider name %q is declared in this module's required_providers block, and that this provider offers a function named %q.", call.Name, local, name), Subject: rng})
 				}
 				return nil

@@ -26,6 +26,12 @@ func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
 // planResource expands a resource and plans each instance.
 func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *scope) *resourceState {
 	rs := &resourceState{cfg: res, schema: ev.schemaFor(mi.Config, res)}
+	if ev.opts.Console {
+		// The console evaluates against an empty state: no resource has a value yet.
+		rs.expansion = expansion{mode: expandUnknown}
+		rs.whole = cty.DynamicVal
+		return rs
+	}
 	exp, diags := s.expand(res.Count, res.ForEach, res.Addr())
 	ev.addDiags(diags)
 	rs.expansion = exp
