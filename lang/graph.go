@@ -117,23 +117,16 @@ func (ev *evaluator) buildGraph() *graph {
 		switch n.kind {
 		case nodeVar:
 			v := m.Variables[n.name]
-			for _, rule := range v.Validations {
-				travs = append(travs, rule.Condition.Variables()...)
-				travs = append(travs, rule.ErrorMessage.Variables()...)
-			}
+			travs = append(travs, ruleVars(v.Validations)...)
 			if n.cfg.Parent != nil {
 				// The value comes from the calling module block.
 				call := n.cfg.Parent.Module.ModuleCalls[n.cfg.Path[len(n.cfg.Path)-1]]
-				if call != nil {
-					if attrs, _ := call.Config.JustAttributes(); attrs != nil {
-						if a, ok := attrs[n.name]; ok {
-							ev.connect(g, n, n.cfg.Parent, a.Expr.Variables())
-						}
-					}
+				if a, ok := callAttributes(call)[n.name]; ok {
+					ev.connect(g, n, n.cfg.Parent, a.Expr.Variables())
 				}
 			}
 		case nodeLocal:
-			travs = m.Locals[n.name].Expr.Variables()
+			travs = exprVars(m.Locals[n.name].Expr)
 		case nodeCall:
 			call := m.ModuleCalls[n.name]
 			travs = append(travs, exprVars(call.Count)...)
@@ -146,19 +139,13 @@ func (ev *evaluator) buildGraph() *graph {
 			o := m.Outputs[n.name]
 			travs = append(travs, exprVars(o.Expr)...)
 			travs = append(travs, o.DependsOn...)
-			for _, rule := range o.Preconditions {
-				travs = append(travs, rule.Condition.Variables()...)
-				travs = append(travs, rule.ErrorMessage.Variables()...)
-			}
+			travs = append(travs, ruleVars(o.Preconditions)...)
 		case nodeCheck:
 			ch := m.Checks[n.name]
 			if ch.DataResource != nil {
 				travs = append(travs, ev.resourceTraversals(n.cfg, ch.DataResource)...)
 			}
-			for _, rule := range ch.Asserts {
-				travs = append(travs, rule.Condition.Variables()...)
-				travs = append(travs, rule.ErrorMessage.Variables()...)
-			}
+			travs = append(travs, ruleVars(ch.Asserts)...)
 		}
 		ev.connect(g, n, n.cfg, travs)
 		if n.cfg.Parent != nil {
@@ -187,14 +174,8 @@ func (ev *evaluator) resourceTraversals(c *config.Config, res *config.Resource) 
 		spec := ev.resourceSpec(c, res)
 		travs = append(travs, dynblock.VariablesHCLDec(res.Config, spec)...)
 	}
-	for _, rule := range res.Preconditions {
-		travs = append(travs, rule.Condition.Variables()...)
-		travs = append(travs, rule.ErrorMessage.Variables()...)
-	}
-	for _, rule := range res.Postconditions {
-		travs = append(travs, rule.Condition.Variables()...)
-		travs = append(travs, rule.ErrorMessage.Variables()...)
-	}
+	travs = append(travs, ruleVars(res.Preconditions)...)
+	travs = append(travs, ruleVars(res.Postconditions)...)
 	return travs
 }
 
@@ -336,3 +317,16 @@ func sortedKeys[T any](m map[string]T) []string {
 }
 
 var _ hcldec.Spec // hcldec is used by resourceSpec's callers
+
+// ruleVars lists the references of condition rules.
+func ruleVars(rules []*config.CheckRule) []hcl.Traversal {
+	var travs []hcl.Traversal
+	for _, r := range rules {
+		if r == nil {
+			continue
+		}
+		travs = append(travs, exprVars(r.Condition)...)
+		travs = append(travs, exprVars(r.ErrorMessage)...)
+	}
+	return travs
+}

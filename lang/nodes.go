@@ -25,7 +25,7 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 	} else {
 		addr = mi.Addr + ".var." + n.name
 		call := mi.parent.Config.Module.ModuleCalls[mi.Path[len(mi.Path)-1]]
-		attrs, _ := call.Config.JustAttributes()
+		attrs := callAttributes(call)
 		if a, ok := attrs[n.name]; ok {
 			ps := ev.scope(mi.parent)
 			ps = ps.withCall(mi)
@@ -225,6 +225,9 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 // reports a failure with the given severity and summary; it returns false
 // when the rule failed or could not be evaluated because of errors.
 func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, sev hcl.DiagnosticSeverity, summary string) bool {
+	if rule == nil || rule.Condition == nil {
+		return true
+	}
 	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
 	if sev == hcl.DiagWarning {
 		for _, d := range diags {
@@ -305,6 +308,9 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 // checkCallArguments reports arguments the called module does not declare
 // and required variables the call does not set.
 func (ev *evaluator) checkCallArguments(call *config.ModuleCall, child *config.Config) {
+	if call.Config == nil {
+		return
+	}
 	attrs, diags := call.Config.JustAttributes()
 	ev.addDiags(diags)
 	vars := child.Module.Variables
@@ -341,4 +347,13 @@ func (ev *evaluator) callValue(mi *ModuleInstance, call *config.ModuleCall) cty.
 		vals[i] = cty.ObjectVal(outs)
 	}
 	return wholeValue(cs.expansion, vals)
+}
+
+// callAttributes are the input arguments of a module call.
+func callAttributes(call *config.ModuleCall) hcl.Attributes {
+	if call == nil || call.Config == nil {
+		return nil
+	}
+	attrs, _ := call.Config.JustAttributes()
+	return attrs
 }

@@ -1,0 +1,340 @@
+package lang
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/marks"
+)
+
+// evalFiles writes files into a temporary working directory, loads and evaluates it.
+func evalFiles(t *testing.T, files map[string]string, opts Options) (*Result, hcl.Diagnostics) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	cfg, diags := config.Load(".", config.Options{Dialect: opts.Dialect})
+	if diags.HasErrors() {
+		t.Fatalf("load: %s", diags.Error())
+	}
+	return Evaluate(cfg, opts)
+}
+
+func mustEval(t *testing.T, res *Result, src string, module []string) cty.Value {
+	t.Helper()
+	expr, diags := hclsyntax.ParseExpression([]byte(src), "test", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	v, diags := res.EvalExpr(expr, module)
+	if diags.HasErrors() {
+		t.Fatalf("%s: %s", src, diags.Error())
+	}
+	return v
+}
+
+const mockSchema = `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/tfeval/mock":{
+ "resource_schemas":{"mock_thing":{"block":{
+  "attributes":{
+   "id":{"type":"string","computed":true},
+   "name":{"type":"string","optional":true},
+   "opt_comp":{"type":"string","optional":true,"computed":true},
+   "secret":{"type":"string","optional":true,"sensitive":true}},
+  "block_types":{
+   "setting":{"nesting_mode":"list","block":{"attributes":{"name":{"type":"string","optional":true}},
+     "block_types":{"option":{"nesting_mode":"list","block":{"attributes":{"key":{"type":"string","optional":true}}}}}}},
+   "named":{"nesting_mode":"map","block":{"attributes":{"v":{"type":"number","optional":true}}}},
+   "single":{"nesting_mode":"single","block":{"attributes":{"level":{"type":"number","optional":true}}}}}}}}}}}`
+
+const mockVersions = `terraform {
+  required_providers {
+    mock = { source = "tfeval/mock" }
+  }
+}
+`
+
+func parseMock(t *testing.T) *ProviderSchemas {
+	t.Helper()
+	s, err := ParseProviderSchemas([]byte(mockSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestDynamicBlocks(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"versions.tf": mockVersions, "main.tf": `
+locals {
+  settings = { a = ["x", "y"], b = [] }
+}
+resource "mock_thing" "t" {
+  dynamic "setting" {
+    for_each = local.settings
+    iterator = s
+    content {
+      name = s.key
+      dynamic "option" {
+        for_each = s.value
+        content {
+          key = "${s.key}-${option.value}"
+        }
+      }
+    }
+  }
+  dynamic "named" {
+    for_each = { one = 1, two = 2 }
+    labels   = [named.key]
+    content {
+      v = named.value
+    }
+  }
+  dynamic "single" {
+    for_each = []
+    content {
+      level = 1
+    }
+  }
+}
+resource "other_thing" "plain" {
+  dynamic "blk" {
+    for_each = [1, 2]
+    content {
+      v = blk.value
+    }
+  }
+  blk {
+    v = 3
+  }
+}
+`}, Options{Schemas: parseMock(t)})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	tests := map[string]string{
+		`mock_thing.t.setting[*].name`:                   `["a","b"]`,
+		`flatten(mock_thing.t.setting[*].option[*].key)`: `["a-x","a-y"]`,
+		`mock_thing.t.named["two"].v`:                    `2`,
+		`mock_thing.t.single == null`:                    `true`,
+		`length(mock_thing.t.setting[1].option)`:         `0`,
+		`mock_thing.t.name == null`:                      `true`,
+		`keys(mock_thing.t.named)`:                       `["one","two"]`,
+	}
+	for src, want := range tests {
+		v := mustEval(t, res, src, nil)
+		got := jsonOf(t, v)
+		if got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+}
+
+func jsonOf(t *testing.T, v cty.Value) string {
+	t.Helper()
+	b, err := json.Marshal(knownJSON(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestSchemaOutcomes(t *testing.T) {
+	files := map[string]string{"versions.tf": mockVersions, "main.tf": `
+resource "mock_thing" "t" {
+  name   = "n"
+  secret = "s"
+}
+`}
+	res, diags := evalFiles(t, files, Options{Schemas: parseMock(t)})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	v := res.Resources[0].Value
+	if res.Resources[0].Addr != "mock_thing.t" {
+		t.Fatalf("address %s", res.Resources[0].Addr)
+	}
+	if got := v.GetAttr("opt_comp"); got.IsKnown() {
+		t.Errorf("optional+computed unset should be unknown, got %#v", got)
+	}
+	if got := v.GetAttr("id"); got.IsKnown() {
+		t.Errorf("computed id should be unknown")
+	}
+	if !v.GetAttr("secret").HasMark(marks.Sensitive) {
+		t.Errorf("sensitive attribute not marked")
+	}
+	if got := v.GetAttr("single"); !got.IsNull() {
+		t.Errorf("absent single block should be null")
+	}
+	if got := v.GetAttr("setting"); !got.IsKnown() || got.LengthInt() != 0 {
+		t.Errorf("absent list block should be an empty list, got %#v", got)
+	}
+	doc := res.Document(nil)
+	b, _ := json.Marshal(doc.Resources[0])
+	want := `{"address":"mock_thing.t","mode":"managed","type":"mock_thing","name":"t","after":{"name":"n","named":{},"secret":"s","setting":[],"single":null},"after_unknown":{"id":true,"named":{},"opt_comp":true,"setting":[]},"after_sensitive":{"named":{},"secret":true,"setting":[]}}`
+	if string(b) != want {
+		t.Errorf("resource JSON\n got %s\nwant %s", b, want)
+	}
+
+	// Without the schema the same configuration knows only what it sets.
+	res, diags = evalFiles(t, files, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if v := mustEval(t, res, "mock_thing.t.secret", nil); v.HasMark(marks.Sensitive) || v.AsString() != "s" {
+		t.Errorf("schemaless secret: %#v", v)
+	}
+	if v := mustEval(t, res, "mock_thing.t.id", nil); v.IsKnown() {
+		t.Errorf("schemaless unset attribute should be unknown")
+	}
+}
+
+func TestUnsupportedArgument(t *testing.T) {
+	_, diags := evalFiles(t, map[string]string{"versions.tf": mockVersions, "main.tf": `
+resource "mock_thing" "t" {
+  nmae = "x"
+}
+`}, Options{Schemas: parseMock(t)})
+	if len(diags) != 1 || diags[0].Summary != "Unsupported argument" || !strings.Contains(diags[0].Detail, `Did you mean "name"?`) {
+		t.Fatalf("got %v", diags)
+	}
+}
+
+func TestModuleInstances(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{
+		"main.tf": `
+module "a" {
+  source = "./mod"
+  count  = 2
+  name   = "a${count.index}"
+}
+module "b" {
+  source   = "./mod"
+  for_each = toset(["k", "l"])
+  name     = each.key
+}
+output "names" { value = module.a[*].name }
+output "bkeys" { value = keys(module.b) }
+`,
+		"mod/main.tf": `
+variable "name" { type = string }
+resource "terraform_data" "x" {
+  for_each = toset(["p"])
+  input    = var.name
+}
+output "name" { value = terraform_data.x["p"].input }
+`,
+	}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	var addrs []string
+	for _, r := range res.Resources {
+		addrs = append(addrs, r.Addr)
+	}
+	want := []string{`module.a[0].terraform_data.x["p"]`, `module.a[1].terraform_data.x["p"]`, `module.b["k"].terraform_data.x["p"]`, `module.b["l"].terraform_data.x["p"]`}
+	if !reflect.DeepEqual(addrs, want) {
+		t.Errorf("resources %q, want %q", addrs, want)
+	}
+	var mods []string
+	for _, m := range res.Modules {
+		mods = append(mods, m.Addr)
+	}
+	if want := []string{"", "module.a[0]", "module.a[1]", `module.b["k"]`, `module.b["l"]`}; !reflect.DeepEqual(mods, want) {
+		t.Errorf("modules %q, want %q", mods, want)
+	}
+	if got := jsonOf(t, res.Root().Outputs["names"]); got != `["a0","a1"]` {
+		t.Errorf("names = %s", got)
+	}
+	if got := res.Module(`module.b["l"]`).Variables["name"]; got.AsString() != "l" {
+		t.Errorf("module.b[l] var.name = %#v", got)
+	}
+	if v := mustEval(t, res, "var.name", []string{"a"}); v.AsString() != "a0" {
+		t.Errorf("EvalExpr in module.a = %#v", v)
+	}
+}
+
+func TestCyclesAndSelfReference(t *testing.T) {
+	_, diags := evalFiles(t, map[string]string{"main.tf": `
+locals {
+  a = local.b
+  b = local.a
+}
+`}, Options{})
+	if len(diags) != 1 || diags[0].Summary != "Cycle: local.a (expand), local.b (expand)" {
+		t.Fatalf("got %v", diags)
+	}
+	_, diags = evalFiles(t, map[string]string{"main.tf": `
+locals {
+  a = local.a + 1
+}
+`}, Options{})
+	if len(diags) != 1 || diags[0].Summary != "Self-referencing local value" {
+		t.Fatalf("got %v", diags)
+	}
+}
+
+func TestTofuWorkspace(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+locals { w = "${tofu.workspace}-${terraform.workspace}" }
+`}, Options{Dialect: dialect.Tofu, Workspace: "dev"})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got := res.Root().Locals["w"].AsString(); got != "dev-dev" {
+		t.Errorf("w = %q", got)
+	}
+}
+
+func TestDeterminism(t *testing.T) {
+	files := map[string]string{"main.tf": `
+variable "v" { default = "x" }
+locals {
+  a = var.nope
+  b = local.nope
+  c = count.index
+}
+resource "terraform_data" "r" {
+  for_each = { k1 = 1, k2 = 2, k3 = 3 }
+  input    = each.value
+}
+check "c" {
+  assert {
+    condition     = var.v == "y"
+    error_message = "v is ${var.v}"
+  }
+}
+output "o" { value = terraform_data.r }
+`}
+	var first string
+	for i := 0; i < 3; i++ {
+		res, diags := evalFiles(t, files, Options{})
+		b, err := json.Marshal(res.Document(diags))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = string(b)
+			continue
+		}
+		if string(b) != first {
+			t.Fatalf("run %d differs:\n%s\n%s", i, b, first)
+		}
+	}
+}
