@@ -1,0 +1,124 @@
+package tfeval
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// Options says what to evaluate and how, in the terms of a Terraform command line.
+type Options struct {
+	// Dir is the root module directory, relative to WorkDir; "" means WorkDir itself.
+	Dir string
+	// WorkDir is the working directory Terraform would run in (after -chdir):
+	// tfvars files are found there and file functions resolve paths against
+	// it. "" means the process working directory.
+	WorkDir string
+	Dialect dialect.Dialect
+	// Workspace is terraform.workspace; "" means "default".
+	Workspace string
+
+	// Env is the environment in os.Environ form, searched for TF_VAR_ values.
+	Env []string
+	// VarArgs are -var and -var-file options in command-line order.
+	VarArgs []tfvars.Arg
+	// Variables are values given from Go; they take precedence over every other source.
+	Variables map[string]cty.Value
+
+	// Schemas is a provider schema document as written by
+	// `terraform providers schema -json`; nil means no provider schemas.
+	Schemas []byte
+	// Console evaluates as `terraform console` does (impure functions give
+	// real values, type() is available); otherwise as `terraform plan`.
+	Console bool
+	// Sandbox, when not empty, is the only directory file functions and module sources may read.
+	Sandbox string
+	// Now is the clock for timestamp(); nil means time.Now.
+	Now func() time.Time
+}
+
+// Evaluation is the outcome of Evaluate: the loaded configuration and its
+// evaluated values. Either may be partial when Diagnostics has errors.
+type Evaluation struct {
+	Config      *config.Config
+	Result      *lang.Result
+	Diagnostics hcl.Diagnostics
+}
+
+// Evaluate loads the module tree at opts.Dir, collects variable values as
+// Terraform would and evaluates everything. It returns whatever it could
+// evaluate together with all diagnostics, in a deterministic order.
+func Evaluate(opts Options) *Evaluation {
+	workDir := opts.WorkDir
+	if workDir == "" {
+		workDir, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(workDir); err == nil {
+		workDir = abs
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	ev := &Evaluation{}
+	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox})
+	ev.Config = cfg
+	ev.Diagnostics = append(ev.Diagnostics, diags...)
+	// Terraform stops at a configuration that does not load: nothing is
+	// evaluated, so no follow-on errors are reported.
+	if cfg == nil || cfg.Module == nil || diags.HasErrors() {
+		return ev
+	}
+
+	raw, diags := tfvars.Collect(tfvars.Inputs{
+		Dir:    workDir,
+		Env:    opts.Env,
+		Args:   opts.VarArgs,
+		Values: opts.Variables,
+	}, cfg.Module.Variables)
+	ev.Diagnostics = append(ev.Diagnostics, diags...)
+
+	var schemas *lang.ProviderSchemas
+	if opts.Schemas != nil {
+		s, err := lang.ParseProviderSchemas(opts.Schemas)
+		if err != nil {
+			ev.Diagnostics = append(ev.Diagnostics, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider schema document",
+				Detail:   err.Error(),
+			})
+		}
+		schemas = s
+	}
+
+	workspace := opts.Workspace
+	if workspace == "" {
+		workspace = "default"
+	}
+	res, diags := lang.Evaluate(cfg, lang.Options{
+		Dialect:       opts.Dialect,
+		Cwd:           workDir,
+		Workspace:     workspace,
+		RootVariables: raw,
+		Schemas:       schemas,
+		Console:       opts.Console,
+		Functions: funcs.Options{
+			Dialect: opts.Dialect,
+			BaseDir: workDir,
+			Sandbox: opts.Sandbox,
+			Now:     opts.Now,
+		},
+	})
+	ev.Result = res
+	ev.Diagnostics = append(ev.Diagnostics, diags...)
+	return ev
+}

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// Env is what a command run sees of the world: its standard streams, its
+// environment and its working directory.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Environ is the environment in os.Environ form.
+	Environ []string
+	// WorkDir is the directory the command was started in.
+	WorkDir string
+	// Terminal says stdin and stderr are a terminal: prompts and colour.
+	Terminal bool
+}
+
+// Version is the tfeval version printed by `tfeval version`.
+const Version = "0.1.0"
+
+// Exit statuses, documented in `tfeval -help`.
+const (
+	exitOK    = 0
+	exitError = 1 // the configuration or an expression has errors
+	exitUsage = 2 // the command line itself is wrong
+)
+
+const usage = `Usage: tfeval [global options] <command> [options]
+
+Evaluates Terraform and OpenTofu configurations as the real tools would,
+without running them and without providers.
+
+Commands:
+  console    Evaluate expressions read from standard input, one a line,
+             printing each value as "terraform console" does
+  eval       Evaluate the whole module tree: outputs and resource instances
+  validate   Load and statically check a module tree
+  vars       List the root module's variables with their final values and sources
+  version    Print the tfeval version
+
+Options (every command):
+  -chdir=DIR           Switch to DIR before doing anything else
+  -dialect=NAME        terraform (default) or tofu
+  -no-color            No colour in diagnostics (also when NO_COLOR is set)
+  -var NAME=VALUE      Set a root variable (repeatable; order matters)
+  -var-file=FILE       Read root variables from FILE (repeatable; order matters)
+  -schemas=FILE        Provider schema document (terraform providers schema -json)
+  -sandbox=DIR         File functions and module sources may read only under DIR
+  -json                Machine-readable output (eval, validate, vars)
+
+Exit status: 0 success, 1 errors in the configuration or an expression,
+2 a wrong command line.
+`
+
+// common holds the options every command accepts.
+type common struct {
+	chdir, dialectName, schemas, sandbox string
+	noColor, json                        bool
+	color                                bool // colour diagnostics: a terminal, and not turned off
+	varArgs                              []tfvars.Arg
+	dialect                              dialect.Dialect
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.chdir, "chdir", "", "switch to this directory first")
+	fs.StringVar(&c.dialectName, "dialect", "terraform", "terraform or tofu")
+	fs.StringVar(&c.schemas, "schemas", "", "provider schema document")
+	fs.StringVar(&c.sandbox, "sandbox", "", "directory outside which nothing is read")
+	fs.BoolVar(&c.noColor, "no-color", false, "no colour")
+	fs.BoolVar(&c.json, "json", false, "machine-readable output")
+	// -var and -var-file share one list because their relative order decides precedence.
+	fs.Func("var", "NAME=VALUE", func(s string) error {
+		c.varArgs = append(c.varArgs, tfvars.Arg{Kind: tfvars.VarFlag, Text: s})
+		return nil
+	})
+	fs.Func("var-file", "FILE", func(s string) error {
+		c.varArgs = append(c.varArgs, tfvars.Arg{Kind: tfvars.VarFileFlag, Text: s})
+		return nil
+	})
+}
+
+// Run executes one tfeval command line and returns its exit status.
+func Run(args []string, env Env) int {
+	// A global -chdir may come before the command name, as with terraform.
+	var chdir string
+	for len(args) > 0 && strings.HasPrefix(args[0], "-chdir=") {
+		chdir = strings.TrimPrefix(args[0], "-chdir=")
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
+		fmt.Fprint(env.Stdout, usage)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	cmd, rest := args[0], args[1:]
+	if cmd == "version" || cmd == "-version" || cmd == "--version" {
+		fmt.Fprintf(env.Stdout, "tfeval v%s\n", Version)
+		return exitOK
+	}
+	run, ok := commands[cmd]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "tfeval: unknown command %q\n\n%s", cmd, usage)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet("tfeval "+cmd, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	var c common
+	c.register(fs)
+	if err := fs.Parse(rest); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.Stderr, "tfeval %s: unexpected argument %q\n", cmd, fs.Arg(0))
+		return exitUsage
+	}
+	if c.chdir == "" {
+		c.chdir = chdir
+	}
+	d, err := dialect.Parse(c.dialectName)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+		return exitUsage
+	}
+	c.dialect = d
+	if c.chdir != "" {
+		dir := c.chdir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(env.WorkDir, dir)
+		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			fmt.Fprintf(env.Stderr, "tfeval: -chdir: %s is not a directory\n", c.chdir)
+			return exitUsage
+		}
+		env.WorkDir = dir
+	}
+	c.color = env.Terminal && !c.noColor && lookupEnv(env.Environ, "NO_COLOR") == ""
+	return run(&c, env)
+}
+
+var commands = map[string]func(*common, Env) int{
+	"console":  runConsole,
+	"eval":     runEval,
+	"validate": runValidate,
+	"vars":     runVars,
+}
+
+func lookupEnv(environ []string, name string) string {
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}

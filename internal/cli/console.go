@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/render"
+)
+
+const consoleHelp = `The Terraform console allows you to experiment with Terraform interpolations.
+You may access resources in the state (if you have one) just as you would
+from a configuration. For example: "aws_instance.foo.id" would evaluate
+to the ID of "aws_instance.foo" if it exists in your state.
+
+Type in the interpolation to test and hit <enter> to see the result.
+
+To exit the console, type "exit" and hit <enter>, or use Control-C or
+Control-D.
+`
+
+// runConsole evaluates expressions from standard input, one a line, as
+// `terraform console` does.
+func runConsole(c *common, env Env) int {
+	dp := newDiagPrinter(env.Stderr, c.color, env.WorkDir)
+	ev, err := evaluate(c, env, true)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+		return exitError
+	}
+	dp.print(ev.Diagnostics)
+	if ev.Diagnostics.HasErrors() || ev.Result == nil {
+		return exitError
+	}
+
+	status := exitOK
+	in := bufio.NewScanner(env.Stdin)
+	in.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	for {
+		if env.Terminal {
+			fmt.Fprint(env.Stderr, "> ")
+		}
+		if !in.Scan() {
+			break
+		}
+		line := strings.TrimSpace(in.Text())
+		switch line {
+		case "":
+			continue
+		case "exit":
+			return status
+		case "help":
+			fmt.Fprint(env.Stdout, consoleHelp)
+			continue
+		}
+		dp.sources["<console-input>"] = []byte(line)
+		out, diags := consoleEval(ev.Result, line)
+		dp.print(diags)
+		if diags.HasErrors() {
+			status = exitError
+			continue
+		}
+		fmt.Fprintln(env.Stdout, out)
+	}
+	return status
+}
+
+// consoleEval evaluates one console line in the root module and renders it.
+func consoleEval(res interface {
+	EvalExpr(hcl.Expression, []string) (cty.Value, hcl.Diagnostics)
+}, line string) (string, hcl.Diagnostics) {
+	expr, diags := hclsyntax.ParseExpression([]byte(line), "<console-input>", hcl.Pos{Line: 1, Column: 1, Byte: 0})
+	if diags.HasErrors() {
+		return "", diags
+	}
+	val, more := res.EvalExpr(expr, nil)
+	diags = append(diags, more...)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	// type() gives a marked capsule that only the console may print, and only on its own.
+	if val.HasMark(marks.TypeType) {
+		return render.Value(val), diags
+	}
+	if marks.Contains(val, marks.TypeType) {
+		return "", append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid use of type function",
+			Detail:   `The console-only "type" function cannot be used as part of an expression.`,
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	return render.Value(val), diags
+}

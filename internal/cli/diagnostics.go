@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/mitchellh/go-wordwrap"
+)
+
+// diagPrinter writes diagnostics in Terraform's human layout: a blank line,
+// "Error: summary", the source excerpt, then the detail wrapped at 78 columns.
+type diagPrinter struct {
+	w       io.Writer
+	color   bool
+	workDir string
+	// sources holds text that is not on disk, such as the console input line.
+	sources map[string][]byte
+	cache   map[string][]byte
+}
+
+func newDiagPrinter(w io.Writer, color bool, workDir string) *diagPrinter {
+	return &diagPrinter{w: w, color: color, workDir: workDir, sources: map[string][]byte{}, cache: map[string][]byte{}}
+}
+
+const detailWidth = 78
+
+func (p *diagPrinter) print(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		p.printOne(d)
+	}
+}
+
+func (p *diagPrinter) printOne(d *hcl.Diagnostic) {
+	var buf bytes.Buffer
+	sev := "Error"
+	if d.Severity == hcl.DiagWarning {
+		sev = "Warning"
+	}
+	if p.color {
+		code := "31"
+		if d.Severity == hcl.DiagWarning {
+			code = "33"
+		}
+		fmt.Fprintf(&buf, "\x1b[%s;1m%s: \x1b[0m\x1b[1m%s\x1b[0m\n", code, sev, d.Summary)
+	} else {
+		fmt.Fprintf(&buf, "%s: %s\n", sev, d.Summary)
+	}
+	if d.Subject != nil {
+		if snippet := p.snippet(*d.Subject); snippet != "" {
+			buf.WriteString("\n" + snippet)
+		}
+	}
+	if d.Detail != "" {
+		buf.WriteString("\n")
+		for _, para := range strings.Split(d.Detail, "\n") {
+			buf.WriteString(wordwrap.WrapString(para, detailWidth) + "\n")
+		}
+	}
+	if p.color {
+		fmt.Fprint(p.w, boxed(buf.String(), d.Severity))
+		return
+	}
+	fmt.Fprint(p.w, "\n"+buf.String())
+}
+
+// boxed frames a diagnostic with the box-drawing characters Terraform uses on a terminal.
+func boxed(text string, sev hcl.DiagnosticSeverity) string {
+	color := "\x1b[31m"
+	if sev == hcl.DiagWarning {
+		color = "\x1b[33m"
+	}
+	var b strings.Builder
+	b.WriteString(color + "╷\x1b[0m\n")
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		b.WriteString(color + "│\x1b[0m " + l + "\n")
+	}
+	b.WriteString(color + "╵\x1b[0m\n")
+	return b.String()
+}
+
+func (p *diagPrinter) snippet(rng hcl.Range) string {
+	src := p.source(rng.Filename)
+	if src == nil || rng.Start.Line < 1 {
+		return ""
+	}
+	var lines []string
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		if n >= rng.Start.Line && n <= rng.End.Line {
+			lines = append(lines, fmt.Sprintf("%4d: %s", n, strings.TrimRight(sc.Text(), "\r")))
+		}
+		if n > rng.End.Line || len(lines) >= 5 {
+			break
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  on %s line %d:\n%s\n", rng.Filename, rng.Start.Line, strings.Join(lines, "\n"))
+}
+
+func (p *diagPrinter) source(name string) []byte {
+	if s, ok := p.sources[name]; ok {
+		return s
+	}
+	if s, ok := p.cache[name]; ok {
+		return s
+	}
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(p.workDir, path)
+	}
+	var src []byte
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() < 8<<20 {
+		src, _ = os.ReadFile(path)
+	}
+	p.cache[name] = src
+	return src
+}

@@ -1,0 +1,32 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+
+	tfeval "github.com/tfeval/tfeval"
+)
+
+// evaluate runs the whole pipeline for a command with the common options.
+func evaluate(c *common, env Env, console bool) (*tfeval.Evaluation, error) {
+	opts := tfeval.Options{
+		WorkDir: env.WorkDir,
+		Dialect: c.dialect,
+		Env:     env.Environ,
+		VarArgs: c.varArgs,
+		Console: console,
+		Sandbox: c.sandbox,
+	}
+	if c.schemas != "" {
+		path := c.schemas
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(env.WorkDir, path)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		opts.Schemas = b
+	}
+	return tfeval.Evaluate(opts), nil
+}
