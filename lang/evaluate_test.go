@@ -338,3 +338,22 @@ output "o" { value = terraform_data.r }
 		}
 	}
 }
+
+func TestInstanceKeyProblems(t *testing.T) {
+	_, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "c" {
+  count = 2
+}
+resource "terraform_data" "s" {}
+output "a" { value = terraform_data.c.input }
+output "b" { value = terraform_data.s[0].input }
+output "ok" { value = terraform_data.c[*].input }
+`}, Options{})
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary)
+	}
+	if want := []string{"Missing resource instance key", "Unexpected resource instance key"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -299,6 +299,9 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 	if cfg == nil {
 		return cty.DynamicVal, hcl.Diagnostics{s.ev.texts().undeclaredResource(ref, s.mod)}
 	}
+	if d := instanceKeyProblem(cfg, ref); d != nil {
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
 	if rs == nil {
 		return cty.DynamicVal, nil
 	}
@@ -406,3 +409,24 @@ func nameSuggestion(given string, candidates []string) string {
 }
 
 var _ = sort.Strings
+
+// instanceKeyProblem reports an attribute read from a multi-instance
+// resource without a key, or a key given for a single-instance one.
+func instanceKeyProblem(cfg *config.Resource, ref *reference) *hcl.Diagnostic {
+	multi := cfg.Count != nil || cfg.ForEach != nil
+	addr := ref.addr()
+	switch {
+	case multi && ref.key == cty.NilVal && len(ref.remaining) > 0:
+		if _, ok := ref.remaining[0].(hcl.TraverseAttr); !ok {
+			return nil
+		}
+		arg, key := "count", "count.index"
+		if cfg.ForEach != nil {
+			arg, key = "for_each", "each.key"
+		}
+		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing resource instance key", Detail: fmt.Sprintf("Because %s has %q set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    %s[%s]", addr, arg, addr, key), Subject: ref.trav.SourceRange().Ptr()}
+	case !multi && ref.key != cty.NilVal:
+		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unexpected resource instance key", Detail: fmt.Sprintf(`Because %s does not have "count" or "for_each" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource.`, addr), Subject: ref.trav.SourceRange().Ptr()}
+	}
+	return nil
+}
