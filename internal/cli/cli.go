@@ -35,7 +35,9 @@ const (
 	exitUsage = 2 // the command line itself is wrong
 )
 
-const usage = `Usage: tfeval [global options] <command> [options]
+const usage = `Usage: tfeval [global options] <command> [options] [DIR]
+
+DIR, when given, is the module directory; it works as -chdir=DIR.
 
 Evaluates Terraform and OpenTofu configurations as the real tools would,
 without running them and without providers.
@@ -124,12 +126,18 @@ func Run(args []string, env Env) int {
 		}
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.Stderr, "tfeval %s: unexpected argument %q\n", cmd, fs.Arg(0))
-		return exitUsage
-	}
 	if c.chdir == "" {
 		c.chdir = chdir
+	}
+	// A directory argument (tfeval eval DIR) is a shorthand for -chdir=DIR, so
+	// the module's own terraform.tfvars is found as a user expects.
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		c.chdir = filepath.Join(c.chdir, fs.Arg(0))
+	default:
+		fmt.Fprintf(env.Stderr, "tfeval %s: unexpected argument %q\n", cmd, fs.Arg(1))
+		return exitUsage
 	}
 	d, err := dialect.Parse(c.dialectName)
 	if err != nil {
