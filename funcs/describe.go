@@ -6,7 +6,7 @@ import "github.com/zclconf/go-cty/cty/function"
 // both dialects; names missing from a dialect's table are simply unused.
 var descriptions = map[string]string{
 	"abs":              "`abs` returns the absolute value of the given number.",
-	"abspath":          "`abspath` converts a filesystem path to an absolute path, using the current working directory for relative paths.",
+	"abspath":          "`abspath` converts a filesystem path to an absolute path, using the working directory for relative paths.",
 	"alltrue":          "`alltrue` returns `true` if all elements in a given collection are `true` or `\"true\"`, and also for an empty collection.",
 	"anytrue":          "`anytrue` returns `true` if any element in a given collection is `true` or `\"true\"`; `false` for an empty collection.",
 	"base64decode":     "`base64decode` decodes a string of Base64 characters and returns the original UTF-8 string.",

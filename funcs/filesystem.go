@@ -250,19 +250,27 @@ func (e *env) fileSetFunc() function.Function {
 	})
 }
 
-// absPathFunc makes a path absolute against the process working directory.
-var absPathFunc = function.New(&function.Spec{
-	Params:       []function.Parameter{{Name: "path", Type: cty.String}},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		abs, err := filepath.Abs(args[0].AsString())
-		if err != nil {
-			return cty.UnknownVal(cty.String), fmt.Errorf("failed to get absolute path: %w", err)
-		}
-		return cty.StringVal(filepath.ToSlash(abs)), nil
-	},
-})
+// absPathFunc makes a path absolute against the working directory, which is
+// BaseDir: Terraform runs in that directory, so its process directory and
+// BaseDir coincide, while a library caller's process may be elsewhere.
+func (e *env) absPathFunc() function.Function {
+	return function.New(&function.Spec{
+		Params:       []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:         function.StaticReturnType(cty.String),
+		RefineResult: refineNotNull,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			p := args[0].AsString()
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(e.opts.BaseDir, p)
+			}
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				return cty.UnknownVal(cty.String), fmt.Errorf("failed to get absolute path: %w", err)
+			}
+			return cty.StringVal(filepath.ToSlash(abs)), nil
+		},
+	})
+}
 
 // pathExpandFunc replaces a leading ~ with the home directory.
 var pathExpandFunc = function.New(&function.Spec{

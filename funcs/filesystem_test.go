@@ -3,6 +3,7 @@ package funcs
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/tfeval/tfeval/dialect"
@@ -56,6 +57,7 @@ func TestFilesystem(t *testing.T) {
 			{expr: `dirname("foo/bar/baz.txt")`, want: `"foo/bar"`},
 			{expr: `pathexpand("relative/path")`, want: `"relative/path"`},
 			{expr: `abspath("/already/abs")`, want: `"/already/abs"`},
+			{expr: `abspath("files/../hello.txt")`, want: strconv.Quote(filepath.ToSlash(filepath.Join(dir, "hello.txt")))},
 		})
 	}
 }

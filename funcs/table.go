@@ -95,7 +95,7 @@ func (e *env) tofu() bool { return e.opts.Dialect == dialect.Tofu }
 func (e *env) table(depth int) map[string]function.Function {
 	t := map[string]function.Function{
 		"abs":              stdlib.AbsoluteFunc,
-		"abspath":          absPathFunc,
+		"abspath":          e.absPathFunc(),
 		"alltrue":          allTrueFunc,
 		"anytrue":          anyTrueFunc,
 		"base64decode":     base64DecodeFunc,
