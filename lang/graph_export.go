@@ -1,0 +1,273 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/config"
+)
+
+// GraphNodeKind is the kind of configuration object a Graph node stands for.
+type GraphNodeKind string
+
+// The kinds of Graph nodes.
+const (
+	GraphVariable          GraphNodeKind = "variable"
+	GraphLocal             GraphNodeKind = "local"
+	GraphModuleCall        GraphNodeKind = "module"
+	GraphResource          GraphNodeKind = "resource"
+	GraphDataResource      GraphNodeKind = "data"
+	GraphEphemeralResource GraphNodeKind = "ephemeral"
+	GraphOutput            GraphNodeKind = "output"
+	GraphCheck             GraphNodeKind = "check"
+)
+
+// GraphNode is one configuration object of one module (not one instance).
+type GraphNode struct {
+	// ID is unique in the graph: the object's address inside its module,
+	// prefixed by the module path, e.g. `module.network.var.cidr`,
+	// `terraform_data.server`, `data.http.health`.
+	ID   string
+	Kind GraphNodeKind
+	// Module is the module's path in the configuration tree (call names; empty for the root).
+	Module []string
+	// Name is the address inside the module, e.g. `var.cidr`, `module.network`, `output.ids`.
+	Name string
+	// Source is a module call's source address; "" for other kinds.
+	Source string
+	// Range is the declaration's range.
+	Range hcl.Range
+}
+
+// GraphEdge says that the object From refers to the object To (so To is
+// evaluated first).
+type GraphEdge struct {
+	From, To string
+}
+
+// Graph is the dependency graph of a configuration tree, the one Evaluate
+// walks, with the edges from every object of a child module to its module
+// call left out (module nesting shows that instead).
+type Graph struct {
+	// Nodes are sorted by ID.
+	Nodes []GraphNode
+	// Edges are sorted by From, then To.
+	Edges []GraphEdge
+}
+
+// BuildGraph builds the dependency graph of a loaded configuration without
+// evaluating anything. Dialect decides which references are valid;
+// Schemas, when given, decide which nested blocks a resource has.
+func BuildGraph(cfg *config.Config, opts Options) *Graph {
+	out := &Graph{}
+	if cfg == nil || cfg.Module == nil {
+		return out
+	}
+	ev := &evaluator{opts: opts, cfg: cfg, seen: map[string]bool{}, instances: map[string][]*ModuleInstance{}, funcs: map[string]map[string]function.Function{}}
+	g := ev.buildGraph()
+	for _, n := range g.nodes {
+		gn := GraphNode{ID: n.id, Module: n.cfg.Path, Name: strings.TrimPrefix(n.id, modulePrefix(n.cfg.Path))}
+		m := n.cfg.Module
+		switch n.kind {
+		case nodeVar:
+			gn.Kind, gn.Range = GraphVariable, m.Variables[n.name].DeclRange
+		case nodeLocal:
+			gn.Kind, gn.Range = GraphLocal, m.Locals[n.name].DeclRange
+		case nodeCall:
+			gn.Kind, gn.Range, gn.Source = GraphModuleCall, m.ModuleCalls[n.name].DeclRange, m.ModuleCalls[n.name].SourceAddr
+		case nodeOutput:
+			gn.Kind, gn.Range = GraphOutput, m.Outputs[n.name].DeclRange
+		case nodeCheck:
+			gn.Kind, gn.Range = GraphCheck, m.Checks[n.name].DeclRange
+		case nodeResource:
+			res := findResource(m, n.name)
+			gn.Kind, gn.Range = GraphResource, res.DeclRange
+			switch res.Mode {
+			case config.DataResourceMode:
+				gn.Kind = GraphDataResource
+			case config.EphemeralResourceMode:
+				gn.Kind = GraphEphemeralResource
+			}
+		}
+		out.Nodes = append(out.Nodes, gn)
+		deps := sortedDeps(n)
+		for _, d := range deps {
+			if isContainingCall(n, d) || refersToCallOutput(n, d, deps) {
+				continue
+			}
+			out.Edges = append(out.Edges, GraphEdge{From: n.id, To: d.id})
+		}
+	}
+	sort.Slice(out.Nodes, func(i, j int) bool { return out.Nodes[i].ID < out.Nodes[j].ID })
+	sort.Slice(out.Edges, func(i, j int) bool {
+		if out.Edges[i].From != out.Edges[j].From {
+			return out.Edges[i].From < out.Edges[j].From
+		}
+		return out.Edges[i].To < out.Edges[j].To
+	})
+	return out
+}
+
+// isContainingCall reports whether d is the module call that instantiates
+// n's module: an ordering edge, not a reference.
+func isContainingCall(n, d *node) bool {
+	p := n.cfg.Path
+	return d.kind == nodeCall && len(p) > 0 && d.cfg == n.cfg.Parent && d.name == p[len(p)-1]
+}
+
+// refersToCallOutput reports whether d is a module call and n also depends
+// on one of that call's outputs: the output edge says more, so the call
+// edge is left out.
+func refersToCallOutput(n, d *node, deps []*node) bool {
+	if d.kind != nodeCall {
+		return false
+	}
+	for _, o := range deps {
+		if o.kind == nodeOutput && o.cfg.Parent == d.cfg && len(o.cfg.Path) > 0 && o.cfg.Path[len(o.cfg.Path)-1] == d.name {
+			return true
+		}
+	}
+	return false
+}
+
+// graphStyle is how DOT draws each kind of node.
+var graphStyle = map[GraphNodeKind]string{
+	GraphVariable:          `shape=ellipse, style=filled, fillcolor="#e8f0fe"`,
+	GraphLocal:             `shape=ellipse, style=filled, fillcolor="#f1f3f4"`,
+	GraphModuleCall:        `shape=component, style=filled, fillcolor="#fef7e0"`,
+	GraphResource:          `shape=box, style="rounded,filled", fillcolor="#e6f4ea"`,
+	GraphDataResource:      `shape=box, style="rounded,filled,dashed", fillcolor="#e6f4ea"`,
+	GraphEphemeralResource: `shape=box, style="rounded,filled,dotted", fillcolor="#e6f4ea"`,
+	GraphOutput:            `shape=house, style=filled, fillcolor="#fce8e6"`,
+	GraphCheck:             `shape=octagon, style=filled, fillcolor="#f3e8fd"`,
+}
+
+// moduleTree groups node indexes by module path for nested clusters.
+type moduleTree struct {
+	name     string
+	nodes    []int
+	children map[string]*moduleTree
+}
+
+func (g *Graph) tree() *moduleTree {
+	root := &moduleTree{children: map[string]*moduleTree{}}
+	for i, n := range g.Nodes {
+		t := root
+		path := n.Module
+		if n.Kind == GraphModuleCall {
+			// A call heads the cluster of the module it instantiates.
+			path = append(append([]string(nil), n.Module...), strings.TrimPrefix(n.Name, "module."))
+		}
+		for _, p := range path {
+			c := t.children[p]
+			if c == nil {
+				c = &moduleTree{name: p, children: map[string]*moduleTree{}}
+				t.children[p] = c
+			}
+			t = c
+		}
+		t.nodes = append(t.nodes, i)
+	}
+	return root
+}
+
+// DOT renders the graph in Graphviz's language, each module a cluster and
+// each edge pointing from an object to what it refers to. The output is
+// deterministic.
+func (g *Graph) DOT() string {
+	var b strings.Builder
+	b.WriteString("digraph {\n")
+	b.WriteString("  rankdir=RL;\n")
+	b.WriteString("  compound=true;\n")
+	b.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
+	b.WriteString("  edge [color=\"#5f6368\", arrowsize=0.7];\n")
+	var walk func(t *moduleTree, path []string, indent string)
+	walk = func(t *moduleTree, path []string, indent string) {
+		for _, i := range t.nodes {
+			n := g.Nodes[i]
+			fmt.Fprintf(&b, "%s%s [label=%s, %s];\n", indent, dotQuote(n.ID), dotQuote(nodeLabel(n, "\n", nil)), graphStyle[n.Kind])
+		}
+		for _, name := range sortedKeys(t.children) {
+			p := append(append([]string(nil), path...), name)
+			id := strings.TrimSuffix(modulePrefix(p), ".")
+			fmt.Fprintf(&b, "%ssubgraph %s {\n", indent, dotQuote("cluster_"+id))
+			fmt.Fprintf(&b, "%s  label=%s;\n%s  style=\"rounded\";\n%s  color=\"#9aa0a6\";\n%s  fontname=\"Helvetica\";\n", indent, dotQuote(id), indent, indent, indent)
+			walk(t.children[name], p, indent+"  ")
+			fmt.Fprintf(&b, "%s}\n", indent)
+		}
+	}
+	walk(g.tree(), nil, "  ")
+	for _, e := range g.Edges {
+		fmt.Fprintf(&b, "  %s -> %s;\n", dotQuote(e.From), dotQuote(e.To))
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// Mermaid renders the graph as a Mermaid flowchart, each module a subgraph
+// and each edge pointing from an object to what it refers to. Node ids are
+// n0, n1, ... in ID order, so the output is deterministic.
+func (g *Graph) Mermaid() string {
+	var b strings.Builder
+	b.WriteString("flowchart RL\n")
+	ids := make(map[string]string, len(g.Nodes))
+	for i, n := range g.Nodes {
+		ids[n.ID] = fmt.Sprintf("n%d", i)
+	}
+	shape := map[GraphNodeKind][2]string{
+		GraphVariable:          {"([", "])"},
+		GraphLocal:             {"(", ")"},
+		GraphModuleCall:        {"[[", "]]"},
+		GraphResource:          {"[", "]"},
+		GraphDataResource:      {"[/", "/]"},
+		GraphEphemeralResource: {"[\\", "\\]"},
+		GraphOutput:            {">", "]"},
+		GraphCheck:             {"{{", "}}"},
+	}
+	clusters := 0
+	var walk func(t *moduleTree, path []string, indent string)
+	walk = func(t *moduleTree, path []string, indent string) {
+		for _, i := range t.nodes {
+			n := g.Nodes[i]
+			s := shape[n.Kind]
+			fmt.Fprintf(&b, "%s%s%s\"%s\"%s\n", indent, ids[n.ID], s[0], nodeLabel(n, "<br>", mermaidEscape), s[1])
+		}
+		for _, name := range sortedKeys(t.children) {
+			p := append(append([]string(nil), path...), name)
+			id := strings.TrimSuffix(modulePrefix(p), ".")
+			fmt.Fprintf(&b, "%ssubgraph m%d[\"%s\"]\n", indent, clusters, mermaidEscape(id))
+			clusters++
+			walk(t.children[name], p, indent+"  ")
+			fmt.Fprintf(&b, "%send\n", indent)
+		}
+	}
+	walk(g.tree(), nil, "  ")
+	for _, e := range g.Edges {
+		fmt.Fprintf(&b, "  %s --> %s\n", ids[e.From], ids[e.To])
+	}
+	return b.String()
+}
+
+// nodeLabel is the node's name, and for a module call its source on a
+// second line; escape, when not nil, applies to each line.
+func nodeLabel(n GraphNode, newline string, escape func(string) string) string {
+	if escape == nil {
+		escape = func(s string) string { return s }
+	}
+	if n.Kind == GraphModuleCall && n.Source != "" {
+		return escape(n.Name) + newline + escape(`source = "`+n.Source+`"`)
+	}
+	return escape(n.Name)
+}
+
+func dotQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s) + `"`
+}
+
+func mermaidEscape(s string) string {
+	return strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;").Replace(s)
+}
