@@ -1,0 +1,298 @@
+package tfeval_test
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	tfeval "github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/benchgen"
+	"github.com/tfeval/tfeval/internal/cli"
+)
+
+// benchConsoleFile is added to every generated tree so the console
+// benchmark can evaluate `var.a + 1` in the root module of each size.
+const benchConsoleFile = `variable "a" {
+  type    = number
+  default = 1
+}
+`
+
+// benchTrees holds the generated trees, written once per test binary run
+// into a temporary directory that TestMain removes.
+var benchTrees struct {
+	root string
+	once map[benchgen.Size]*sync.Once
+	err  map[benchgen.Size]error
+	mu   sync.Mutex
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchTrees.root != "" {
+		os.RemoveAll(benchTrees.root)
+	}
+	os.Exit(code)
+}
+
+// benchTree returns the directory of the generated tree of a size,
+// writing it on first use.
+func benchTree(tb testing.TB, size benchgen.Size) string {
+	tb.Helper()
+	benchTrees.mu.Lock()
+	if benchTrees.root == "" {
+		dir, err := os.MkdirTemp("", "tfeval-bench-")
+		if err != nil {
+			benchTrees.mu.Unlock()
+			tb.Fatal(err)
+		}
+		benchTrees.root = dir
+		benchTrees.once = map[benchgen.Size]*sync.Once{}
+		benchTrees.err = map[benchgen.Size]error{}
+	}
+	once := benchTrees.once[size]
+	if once == nil {
+		once = &sync.Once{}
+		benchTrees.once[size] = once
+	}
+	dir := filepath.Join(benchTrees.root, string(size))
+	benchTrees.mu.Unlock()
+	once.Do(func() {
+		err := benchgen.Write(dir, size)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "bench_console.tf"), []byte(benchConsoleFile), 0o644)
+		}
+		benchTrees.mu.Lock()
+		benchTrees.err[size] = err
+		benchTrees.mu.Unlock()
+	})
+	benchTrees.mu.Lock()
+	err := benchTrees.err[size]
+	benchTrees.mu.Unlock()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// forEachSize runs a sub-benchmark per preset size.
+func forEachSize(b *testing.B, fn func(b *testing.B, dir string)) {
+	for _, size := range benchgen.Sizes {
+		b.Run(string(size), func(b *testing.B) {
+			dir := benchTree(b, size)
+			b.ReportAllocs()
+			fn(b, dir)
+		})
+	}
+}
+
+// parseTree reads and parses every HCL file of a tree (.tf and .tfvars):
+// the floor any evaluation has to pay.
+func parseTree(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !strings.HasSuffix(path, ".tf") && !strings.HasSuffix(path, ".tfvars") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if _, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos); diags.HasErrors() {
+			return diags
+		}
+		return nil
+	})
+}
+
+// parseTime is the fastest of a few parse-only runs, the denominator of the
+// ratio metrics, measured in the same run as what it is compared with.
+func parseTime(b *testing.B, dir string) time.Duration {
+	b.Helper()
+	best := time.Duration(1 << 62)
+	for range 3 {
+		start := time.Now()
+		if err := parseTree(dir); err != nil {
+			b.Fatal(err)
+		}
+		best = min(best, time.Since(start))
+	}
+	return best
+}
+
+func reportParseRatio(b *testing.B, floor time.Duration) {
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(perOp/float64(floor.Nanoseconds()), "x-parse")
+}
+
+func BenchmarkParse(b *testing.B) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		for b.Loop() {
+			if err := parseTree(dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkLoad(b *testing.B) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		floor := parseTime(b, dir)
+		for b.Loop() {
+			if _, diags := config.Load(".", config.Options{WorkDir: dir}); diags.HasErrors() {
+				b.Fatal(diags)
+			}
+		}
+		reportParseRatio(b, floor)
+	})
+}
+
+// BenchmarkValidate runs `tfeval validate DIR` in-process.
+func BenchmarkValidate(b *testing.B) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		floor := parseTime(b, dir)
+		for b.Loop() {
+			if code := cli.Run([]string{"validate"}, cli.Env{Stdout: io.Discard, Stderr: io.Discard, WorkDir: dir}); code != 0 {
+				b.Fatalf("validate exited %d", code)
+			}
+		}
+		reportParseRatio(b, floor)
+	})
+}
+
+// evaluateTree is what `tfeval eval -schemas=providers-schema.json` does
+// before printing: load, collect variables, evaluate everything.
+func evaluateTree(tb testing.TB, dir string, schemas []byte) *tfeval.Evaluation {
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: schemas})
+	if ev.Diagnostics.HasErrors() {
+		tb.Fatalf("evaluating %s: %s", dir, ev.Diagnostics.Error())
+	}
+	return ev
+}
+
+func readSchemas(tb testing.TB, dir string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, benchgen.SchemaFile))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+func BenchmarkEvaluate(b *testing.B) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		schemas := readSchemas(b, dir)
+		floor := parseTime(b, dir)
+		for b.Loop() {
+			evaluateTree(b, dir, schemas)
+		}
+		reportParseRatio(b, floor)
+	})
+}
+
+// BenchmarkConsoleExpr evaluates `var.a + 1` in the root scope of an
+// evaluated tree, as each line typed into tfeval console is.
+func BenchmarkConsoleExpr(b *testing.B) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: readSchemas(b, dir), Console: true})
+		if ev.Diagnostics.HasErrors() {
+			b.Fatal(ev.Diagnostics.Error())
+		}
+		expr, diags := hclsyntax.ParseExpression([]byte("var.a + 1"), "<console-input>", hcl.InitialPos)
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		for b.Loop() {
+			v, diags := ev.Result.EvalExpr(expr, nil)
+			if diags.HasErrors() || !v.RawEquals(cty.NumberIntVal(2)) {
+				b.Fatalf("got %#v, %s", v, diags.Error())
+			}
+		}
+	})
+}
+
+// functionCases are the function calls that dominate the generated trees
+// (and real configurations), with arguments of realistic size.
+var functionCases = []struct{ name, expr string }{
+	{"merge", `merge(local.tags, {project = "bench", owner = "team-a"}, {tier = "gold"})`},
+	{"lookup", `lookup(local.sizes, "prod", "small")`},
+	{"cidrsubnet", `cidrsubnet("10.20.0.0/16", 8, 42)`},
+	{"jsonencode", `jsonencode({name = "svc-01", ports = [80, 443], tags = local.tags})`},
+	{"format", `format("%s-%s-%03d", "svc", "prod", 7)`},
+	{"flatten", `flatten([for e in local.envs : [for z in ["a", "b", "c"] : "${e}-${z}"]])`},
+}
+
+// BenchmarkFunctions evaluates one call of each common function, with the
+// function table built once as the evaluator does.
+func BenchmarkFunctions(b *testing.B) {
+	table := funcs.Functions(funcs.Options{BaseDir: b.TempDir(), PureOnly: true})
+	ctx := &hcl.EvalContext{
+		Functions: map[string]function.Function(table),
+		Variables: map[string]cty.Value{"local": cty.ObjectVal(map[string]cty.Value{
+			"tags": cty.MapVal(map[string]cty.Value{
+				"env": cty.StringVal("prod"), "team": cty.StringVal("platform"), "cost": cty.StringVal("cc-1234"),
+				"managed_by": cty.StringVal("terraform"), "region": cty.StringVal("eu-west-1"),
+			}),
+			"sizes": cty.MapVal(map[string]cty.Value{"prod": cty.StringVal("large"), "staging": cty.StringVal("medium")}),
+			"envs":  cty.TupleVal([]cty.Value{cty.StringVal("prod"), cty.StringVal("staging"), cty.StringVal("dev")}),
+		})},
+	}
+	for _, tc := range functionCases {
+		b.Run(tc.name, func(b *testing.B) {
+			expr, diags := hclsyntax.ParseExpression([]byte(tc.expr), "bench.tf", hcl.InitialPos)
+			if diags.HasErrors() {
+				b.Fatal(diags)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, diags := expr.Value(ctx); diags.HasErrors() {
+					b.Fatal(diags)
+				}
+			}
+		})
+	}
+}
+
+// TestBenchTreesEvaluate checks that every generated tree evaluates without
+// diagnostics and plans the instance count benchgen promises, so the
+// benchmarks measure real work. The large tree only runs without -short.
+func TestBenchTreesEvaluate(t *testing.T) {
+	for _, size := range benchgen.Sizes {
+		t.Run(string(size), func(t *testing.T) {
+			if size == benchgen.Large && testing.Short() {
+				t.Skip("large tree skipped in -short mode")
+			}
+			dir := benchTree(t, size)
+			ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: readSchemas(t, dir)})
+			if len(ev.Diagnostics) > 0 {
+				t.Fatalf("diagnostics: %s", ev.Diagnostics.Error())
+			}
+			if got, want := len(ev.Result.Resources), benchgen.ExpectedInstances(size); got != want {
+				t.Errorf("resource instances = %d, want %d", got, want)
+			}
+			if got, want := len(ev.Result.Modules), benchgen.ExpectedModuleInstances(size)+1; got != want {
+				t.Errorf("module instances = %d, want %d (with the root)", got, want)
+			}
+			for _, r := range ev.Result.Resources {
+				if !r.Value.IsKnown() && r.Value.Type() == cty.DynamicPseudoType {
+					t.Fatalf("%s was not planned: %#v", r.Addr, r.Value)
+				}
+			}
+		})
+	}
+}
+
