@@ -295,4 +295,3 @@ func TestBenchTreesEvaluate(t *testing.T) {
 		})
 	}
 }
-
