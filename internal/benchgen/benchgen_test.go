@@ -238,3 +238,24 @@ func TestLargeGeneratesQuickly(t *testing.T) {
 		t.Errorf("files = %d, want %d", got, want)
 	}
 }
+
+// TestAddressSpaceFits guards the cidrsubnet calls, which fail at plan time
+// when a netnum does not fit: 8 bits per service, 6 per component, 4 per subnet.
+func TestAddressSpaceFits(t *testing.T) {
+	for _, size := range Sizes {
+		p, err := newPlan(size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range p.services {
+			if s.index >= 1<<8 {
+				t.Errorf("%s: service %s does not fit 8 bits", size, s.name)
+			}
+			for _, c := range s.components {
+				if c.index >= 1<<6 || c.subnets > 1<<4 {
+					t.Errorf("%s: component %s does not fit its address space", size, c.name)
+				}
+			}
+		}
+	}
+}
