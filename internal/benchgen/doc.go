@@ -14,5 +14,8 @@
 //
 // Generation is pure arithmetic over a fixed seed: the same Size always gives
 // a byte-identical tree, and ExpectedInstances reports how many resource
-// instances a complete plan of that tree must contain.
+// instances a complete plan of that tree must contain. Options.NoProvider
+// swaps mock_thing for terraform_data with the same counts, so a stock
+// terraform can plan the tree: BENCHGEN_TERRAFORM=small,medium go test
+// checks that it does, with exactly ExpectedInstances instances.
 package benchgen
