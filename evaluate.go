@@ -23,13 +23,17 @@ type Options struct {
 	// tfvars files are found there and file functions resolve paths against
 	// it. "" means the process working directory.
 	WorkDir string
+	// Dialect is the tool whose behaviour to reproduce: dialect.Terraform
+	// (the zero value) or dialect.Tofu. It selects the function table, the
+	// .tofu files, tofu.workspace and the wording of diagnostics.
 	Dialect dialect.Dialect
 	// Workspace is terraform.workspace; "" means "default".
 	Workspace string
 
 	// Env is the environment in os.Environ form, searched for TF_VAR_ values.
 	Env []string
-	// VarArgs are -var and -var-file options in command-line order.
+	// VarArgs are -var and -var-file options in command-line order; Var
+	// and VarFile build them.
 	VarArgs []tfvars.Arg
 	// Variables are values given from Go; they take precedence over every other source.
 	Variables map[string]cty.Value
@@ -47,30 +51,30 @@ type Options struct {
 }
 
 // Evaluation is the outcome of Evaluate: the loaded configuration and its
-// evaluated values. Either may be partial when Diagnostics has errors.
+// evaluated values. Either may be partial, or nil, when Diagnostics has
+// errors; the methods (Outputs, Resources, Variables, Checks, Eval, ...)
+// are safe to call in every case.
 type Evaluation struct {
-	Config      *config.Config
-	Result      *lang.Result
+	// Config is the loaded module tree; nil when the root module could not be read.
+	Config *config.Config
+	// Result holds every module instance's values; nil when the
+	// configuration did not load.
+	Result *lang.Result
+	// Diagnostics are the errors and warnings of loading and evaluating, in
+	// a deterministic order, each with Terraform's wording and (mostly) a
+	// source range whose file name is relative to the working directory.
 	Diagnostics hcl.Diagnostics
+
+	// rawVariables are the root variable values as given, with their sources.
+	rawVariables map[string]*tfvars.Value
 }
 
 // Evaluate loads the module tree at opts.Dir, collects variable values as
 // Terraform would and evaluates everything. It returns whatever it could
 // evaluate together with all diagnostics, in a deterministic order.
 func Evaluate(opts Options) *Evaluation {
-	workDir := opts.WorkDir
-	if workDir == "" {
-		workDir, _ = os.Getwd()
-	}
-	if abs, err := filepath.Abs(workDir); err == nil {
-		workDir = abs
-	}
-	dir := opts.Dir
-	if dir == "" {
-		dir = "."
-	}
 	ev := &Evaluation{}
-	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox})
+	cfg, workDir, diags := load(opts)
 	ev.Config = cfg
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	// Terraform stops at a configuration that does not load: nothing is
@@ -86,6 +90,7 @@ func Evaluate(opts Options) *Evaluation {
 		Values: opts.Variables,
 	}, cfg.Module.Variables)
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
+	ev.rawVariables = raw
 
 	var schemas *lang.ProviderSchemas
 	if opts.Schemas != nil {
@@ -121,4 +126,36 @@ func Evaluate(opts Options) *Evaluation {
 	ev.Result = res
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	return ev
+}
+
+// load reads the module tree opts names; it returns the absolute working directory too.
+func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
+	workDir := opts.WorkDir
+	if workDir == "" {
+		workDir, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(workDir); err == nil {
+		workDir = abs
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox})
+	return cfg, workDir, diags
+}
+
+// Arg is one -var or -var-file command-line option; see Var and VarFile.
+type Arg = tfvars.Arg
+
+// Var is a -var NAME=VALUE option for Options.VarArgs; the value is parsed
+// as the command line would, according to the variable's type.
+func Var(nameValue string) Arg {
+	return tfvars.Arg{Kind: tfvars.VarFlag, Text: nameValue}
+}
+
+// VarFile is a -var-file=PATH option for Options.VarArgs; a relative PATH
+// is found in the working directory.
+func VarFile(path string) Arg {
+	return tfvars.Arg{Kind: tfvars.VarFileFlag, Text: path}
 }

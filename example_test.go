@@ -1,0 +1,310 @@
+package tfeval_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/render"
+)
+
+// quickstart is the example module every Example evaluates unless it needs its own.
+const quickstart = "testdata/examples/quickstart"
+
+// writeModule writes a throwaway module for an example and returns its directory.
+func writeModule(files map[string]string) string {
+	dir, err := os.MkdirTemp("", "tfeval-example-")
+	if err != nil {
+		panic(err)
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			panic(err)
+		}
+	}
+	return dir
+}
+
+// Evaluate a module directory as terraform plan would and print its outputs.
+func Example() {
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: quickstart})
+	if ev.HasErrors() {
+		fmt.Println(ev.Diagnostics)
+		return
+	}
+	for _, out := range ev.Outputs() {
+		fmt.Printf("%s = %s\n", out.Name, oneLine(render.Value(out.Value)))
+	}
+	// Output:
+	// admin_password = (sensitive value)
+	// public_servers = [ "web", ]
+	// replica_count = 3
+	// server_ids = { "api" = (known after apply) "web" = (known after apply) }
+	// server_names = tolist([ "shop-dev-api", "shop-dev-web", ])
+	// subnet_cidrs = [ "10.20.0.0/24", "10.20.1.0/24", "10.20.2.0/24", ]
+}
+
+// Give variable values as a command line would (environment, -var,
+// -var-file) and from Go; Go values win over every other source.
+func ExampleEvaluate_variables() {
+	ev := tfeval.Evaluate(tfeval.Options{
+		WorkDir: quickstart,
+		Env:     []string{"TF_VAR_environment=prod"}, // os.Environ() in a real tool
+		VarArgs: []tfeval.Arg{tfeval.Var("project=web")},
+		Variables: map[string]cty.Value{
+			"servers": cty.MapVal(map[string]cty.Value{
+				"one": cty.EmptyObjectVal, // optional attributes take their defaults
+			}),
+		},
+	})
+	out, _ := ev.Output("server_names")
+	fmt.Println(render.Value(out.Value))
+	// Output:
+	// tolist([
+	//   "web-prod-one",
+	// ])
+}
+
+// Choose the dialect, the workspace and the clock.
+func ExampleEvaluate_dialect() {
+	dir := writeModule(map[string]string{"main.tf": `
+output "ws" { value = terraform.workspace }
+output "year" { value = formatdate("YYYY", timestamp()) }
+`, "tofu.tofu": `
+output "tofu_ws" { value = tofu.workspace }
+`})
+	defer os.RemoveAll(dir)
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		ev := tfeval.Evaluate(tfeval.Options{
+			WorkDir:   dir,
+			Dialect:   d,
+			Workspace: "staging",
+			Console:   true, // timestamp() is only known in the console, not in a plan
+			Now:       func() time.Time { return time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC) },
+		})
+		fmt.Println(d.Product())
+		for _, o := range ev.Outputs() {
+			fmt.Printf("  %s = %s\n", o.Name, render.Value(o.Value))
+		}
+	}
+	// Output:
+	// Terraform
+	//   ws = "staging"
+	//   year = "2030"
+	// OpenTofu
+	//   tofu_ws = "staging"
+	//   ws = "staging"
+	//   year = "2030"
+}
+
+// Walk every resource instance and read its evaluated arguments, the way
+// a linter or policy tool would.
+func ExampleEvaluation_Resources() {
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: quickstart})
+	for _, r := range ev.Resources() {
+		if r.Type != "terraform_data" || r.Name != "server" {
+			continue
+		}
+		size, _ := r.Attr("input.size")
+		owner, _ := r.Attr(`input.tags["Owner"]`)
+		fmt.Printf("%s size=%s owner=%s unknown=%v\n", r.Addr, size.AsString(), owner.AsString(), r.UnknownPaths())
+	}
+	// Output:
+	// terraform_data.server["api"] size=medium owner=platform unknown=[id output]
+	// terraform_data.server["web"] size=small owner=platform unknown=[id output]
+}
+
+// Tell unknown (known only after apply), null (not set) and sensitive
+// values apart.
+func ExampleResource_Attr() {
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: quickstart})
+	r, _ := ev.Resource(`terraform_data.server["web"]`)
+	for _, path := range []string{"id", "triggers_replace", "input.name"} {
+		v, err := r.Attr(path)
+		switch {
+		case err != nil:
+			fmt.Println(path, "error:", err)
+		case !v.IsKnown():
+			fmt.Println(path, "is unknown until apply")
+		case v.IsNull():
+			fmt.Println(path, "is null")
+		default:
+			fmt.Println(path, "=", render.Value(v))
+		}
+	}
+	_, err := r.Attr("no_such_attribute")
+	fmt.Println(err != nil)
+
+	pw, _ := ev.Output("admin_password")
+	fmt.Println(tfeval.SensitivePaths(pw.Value), pw.Sensitive)
+	// Output:
+	// id is unknown until apply
+	// triggers_replace is null
+	// input.name = "shop-dev-web"
+	// true
+	// [] true
+}
+
+// List the root variables with their final values and where each came from.
+func ExampleEvaluation_Variables() {
+	ev := tfeval.Evaluate(tfeval.Options{
+		WorkDir: quickstart,
+		Env:     []string{"TF_VAR_environment=staging"},
+	})
+	for _, v := range ev.Variables() {
+		fmt.Printf("%s (%s): %s\n", v.Name, v.Source.Kind, v.Source)
+	}
+	// Output:
+	// admin_password (default): default value declared at variables.tf:35,1-26
+	// environment (env): set using the TF_VAR_environment environment variable
+	// network (auto-file): set in terraform.tfvars:3,11-7,2
+	// project (auto-file): set in terraform.tfvars:1,11-17
+	// servers (auto-file): set in terraform.tfvars:9,11-12,2
+}
+
+// Evaluate an extra expression in the scope of any module instance.
+func ExampleEvaluation_Eval() {
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: quickstart})
+	v, diags := ev.Eval(`[for c in local.subnet_cidrs : cidrhost(c, 1)]`, "module.network")
+	if diags.HasErrors() {
+		fmt.Println(diags)
+		return
+	}
+	fmt.Println(render.Value(v))
+
+	_, diags = ev.Eval("local.nope", "")
+	fmt.Println(diags[0].Summary)
+	// Output:
+	// [
+	//   "10.20.0.1",
+	//   "10.20.1.1",
+	//   "10.20.2.1",
+	// ]
+	// Reference to undeclared local value
+}
+
+// Walk module instances: each has its own variables, locals and outputs.
+func ExampleEvaluation_Modules() {
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: quickstart})
+	for _, m := range ev.Modules() {
+		name := m.Addr
+		if name == "" {
+			name = "(root)"
+		}
+		fmt.Printf("%s: %d variables, %d locals, %d outputs\n", name, len(m.Variables), len(m.Locals), len(m.Outputs))
+	}
+	fmt.Println(render.Value(ev.Module("module.network").Variables["name"]))
+	// Output:
+	// (root): 5 variables, 3 locals, 6 outputs
+	// module.network: 3 variables, 1 locals, 1 outputs
+	// "shop-dev"
+}
+
+// Report diagnostics with their source ranges, as a linter would.
+func ExampleEvaluation_diagnostics() {
+	dir := writeModule(map[string]string{"main.tf": `variable "size" {
+  type = number
+}
+
+locals {
+  doubled = var.size * 2
+  broken  = upper(local.doubled, 1)
+}
+`})
+	defer os.RemoveAll(dir)
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, VarArgs: []tfeval.Arg{tfeval.Var("size=4")}})
+	for _, d := range ev.Diagnostics {
+		fmt.Printf("%s:%d,%d: %s\n", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, d.Summary)
+	}
+	// Output:
+	// main.tf:7,34: Too many function arguments
+}
+
+// Read the status of every custom condition, passing ones included.
+func ExampleEvaluation_Checks() {
+	dir := writeModule(map[string]string{"main.tf": `
+variable "replicas" {
+  type = number
+  validation {
+    condition     = var.replicas > 0
+    error_message = "At least one replica."
+  }
+}
+
+resource "terraform_data" "db" {
+  input = var.replicas
+}
+
+check "enough" {
+  assert {
+    condition     = var.replicas >= 3
+    error_message = "Fewer than three replicas: ${var.replicas}."
+  }
+  assert {
+    condition     = terraform_data.db.id != ""
+    error_message = "No id."
+  }
+}
+`})
+	defer os.RemoveAll(dir)
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, VarArgs: []tfeval.Arg{tfeval.Var("replicas=2")}})
+	for _, c := range ev.Checks() {
+		fmt.Printf("%s %s[%d]: %s\n", c.Object, c.Kind, c.Index, strings.TrimSpace(c.Status.String()+" "+c.ErrorMessage))
+	}
+	// Output:
+	// check.enough assert[0]: fail Fewer than three replicas: 2.
+	// check.enough assert[1]: unknown
+	// var.replicas validation[0]: pass
+}
+
+// Draw the dependency graph of a module tree.
+func ExampleGraph() {
+	g, diags := tfeval.Graph(tfeval.Options{WorkDir: quickstart})
+	if diags.HasErrors() {
+		fmt.Println(diags)
+		return
+	}
+	for _, e := range g.Edges {
+		if strings.HasPrefix(e.From, "module.network.") {
+			fmt.Println(e.From, "->", e.To)
+		}
+	}
+	fmt.Println(strings.Split(g.Mermaid(), "\n")[0])
+	// Output:
+	// module.network.local.subnet_cidrs -> module.network.var.cidr
+	// module.network.local.subnet_cidrs -> module.network.var.subnets
+	// module.network.output.subnet_cidrs -> module.network.local.subnet_cidrs
+	// module.network.terraform_data.subnet -> module.network.local.subnet_cidrs
+	// module.network.terraform_data.subnet -> module.network.var.name
+	// module.network.terraform_data.subnet -> module.network.var.subnets
+	// module.network.var.cidr -> var.network
+	// module.network.var.name -> local.name_prefix
+	// module.network.var.subnets -> var.network
+	// flowchart RL
+}
+
+// Find where a value is unknown or sensitive.
+func ExampleUnknownPaths() {
+	v := cty.ObjectVal(map[string]cty.Value{
+		"id":   cty.UnknownVal(cty.String),
+		"name": cty.StringVal("web"),
+		"tags": cty.MapVal(map[string]cty.Value{
+			"a b":   cty.UnknownVal(cty.String),
+			"owner": cty.StringVal("me").Mark(marks.Sensitive),
+		}),
+	})
+	fmt.Println(tfeval.UnknownPaths(v))
+	fmt.Println(tfeval.SensitivePaths(v))
+	// Output:
+	// [id tags["a b"]]
+	// [tags["owner"]]
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,29 @@
+package tfeval
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/lang"
+)
+
+// Graph loads the module tree opts names and returns its dependency graph:
+// a node for every variable, local value, module call, resource, data
+// source, output and check block of every module, and an edge from each to
+// the objects its expressions refer to. Nothing is evaluated, so variable
+// values are not needed; Dir, WorkDir, Dialect, Sandbox and Schemas are
+// used. Render it with the graph's DOT or Mermaid method.
+func Graph(opts Options) (*lang.Graph, hcl.Diagnostics) {
+	cfg, _, diags := load(opts)
+	if cfg == nil || cfg.Module == nil || diags.HasErrors() {
+		return &lang.Graph{}, diags
+	}
+	lopts := lang.Options{Dialect: opts.Dialect}
+	if opts.Schemas != nil {
+		s, err := lang.ParseProviderSchemas(opts.Schemas)
+		if err != nil {
+			return &lang.Graph{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: err.Error()})
+		}
+		lopts.Schemas = s
+	}
+	return lang.BuildGraph(cfg, lopts), diags
+}
