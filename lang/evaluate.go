@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -25,7 +27,48 @@ type evaluator struct {
 
 	// instances lists the module instances of each module config path (by modulePrefix).
 	instances map[string][]*ModuleInstance
-	funcs     map[string]map[string]function.Function // by module prefix
+	// funcs caches function tables by providerFunctionsKey: modules that
+	// see the same provider functions share one table.
+	funcs map[string]map[string]function.Function
+
+	// shared is what the concurrent node evaluations of one Evaluate share.
+	shared *evalShared
+	// buffered is set on the per-node copies of the evaluator that parallel
+	// evaluation uses: diagnostics are collected, and merged in graph order later.
+	buffered bool
+}
+
+// evalShared guards the evaluator state that nodes evaluated in parallel share.
+type evalShared struct {
+	mu sync.Mutex // guards evaluator.instances and evaluator.funcs
+
+	// caches of per-configuration-object data that does not depend on the
+	// module instance, filled on first use.
+	cacheMu   sync.RWMutex
+	resources map[*config.Resource]*resourceInfo
+	calls     map[*config.ModuleCall]hcl.Attributes
+	nsCalls   map[hcl.Expression]bool
+	// moduleFuncs is the function table of each module, from evaluator.funcs.
+	moduleFuncs map[*config.Module]map[string]function.Function
+}
+
+func newEvalShared() *evalShared {
+	return &evalShared{
+		resources: map[*config.Resource]*resourceInfo{},
+		calls:     map[*config.ModuleCall]hcl.Attributes{},
+		nsCalls:   map[hcl.Expression]bool{},
+
+		moduleFuncs: map[*config.Module]map[string]function.Function{},
+	}
+}
+
+// share returns the shared state, creating it for evaluators built
+// without newEvaluator.
+func (ev *evaluator) share() *evalShared {
+	if ev.shared == nil {
+		ev.shared = newEvalShared()
+	}
+	return ev.shared
 }
 
 // Evaluate evaluates the whole configuration tree as terraform plan does (or
@@ -40,6 +83,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		seen:      map[string]bool{},
 		instances: map[string][]*ModuleInstance{},
 		funcs:     map[string]map[string]function.Function{},
+		shared:    newEvalShared(),
 	}
 	ev.cwd = opts.Cwd
 	if ev.cwd == "" {
@@ -70,9 +114,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cycle: " + strings.Join(names, ", ")})
 		}
 	} else {
-		for _, n := range order {
-			ev.evalNode(n)
-		}
+		ev.run(order)
 	}
 	ev.collect(res)
 	return res, ev.diags
@@ -105,6 +147,10 @@ func (ev *evaluator) addDiags(diags hcl.Diagnostics) {
 }
 
 func (ev *evaluator) addDiag(d *hcl.Diagnostic) {
+	if ev.buffered {
+		ev.diags = append(ev.diags, d)
+		return
+	}
 	key := fmt.Sprintf("%d|%s|%s", d.Severity, d.Summary, d.Detail)
 	if d.Subject != nil {
 		key += "|" + d.Subject.String()
@@ -116,9 +162,32 @@ func (ev *evaluator) addDiag(d *hcl.Diagnostic) {
 	ev.diags = append(ev.diags, d)
 }
 
-// functions is the function table for a module.
+// functions is the function table for a module. Tables are built once per
+// distinct set of provider functions, so most modules share one.
 func (ev *evaluator) functions(c *config.Config) map[string]function.Function {
-	key := modulePrefix(c.Path)
+	sh := ev.share()
+	sh.cacheMu.RLock()
+	f, ok := sh.moduleFuncs[c.Module]
+	sh.cacheMu.RUnlock()
+	if ok {
+		return f
+	}
+	f = ev.functionsFor(c.Module)
+	sh.cacheMu.Lock()
+	sh.moduleFuncs[c.Module] = f
+	sh.cacheMu.Unlock()
+	return f
+}
+
+// functionsFor builds, or finds among those built, the table for a module.
+func (ev *evaluator) functionsFor(m *config.Module) map[string]function.Function {
+	key := ev.providerFunctionsKey(m)
+	sh := ev.share()
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if ev.funcs == nil {
+		ev.funcs = map[string]map[string]function.Function{}
+	}
 	if f, ok := ev.funcs[key]; ok {
 		return f
 	}
@@ -126,15 +195,82 @@ func (ev *evaluator) functions(c *config.Config) map[string]function.Function {
 	o.Dialect = ev.opts.Dialect
 	o.ConsoleMode = ev.opts.Console
 	o.PureOnly = !ev.opts.Console
-	o.ProviderFunctions = ev.providerFunctions(c.Module)
+	o.ProviderFunctions = ev.providerFunctions(m)
 	f := funcs.Functions(o)
 	ev.funcs[key] = f
 	return f
 }
 
+// run evaluates the nodes, which are in dependency order: one by one on a
+// single CPU, otherwise on a pool of GOMAXPROCS workers that each take a
+// node whose dependencies are done. Each node's diagnostics are buffered
+// and merged in the given order, so the outcome is the same either way.
+func (ev *evaluator) run(order []*node) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || len(order) < 2 {
+		for _, n := range order {
+			ev.evalNode(n)
+		}
+		return
+	}
+	pos := make(map[*node]int, len(order))
+	for i, n := range order {
+		pos[n] = i
+	}
+	pending := make([]int, len(order))
+	dependents := make([][]int, len(order))
+	for i, n := range order {
+		for d := range n.deps {
+			if j, ok := pos[d]; ok {
+				pending[i]++
+				dependents[j] = append(dependents[j], i)
+			}
+		}
+	}
+	diags := make([]hcl.Diagnostics, len(order))
+	ready := make(chan int, len(order))
+	for i := range order {
+		if pending[i] == 0 {
+			ready <- i
+		}
+	}
+	var mu sync.Mutex // guards pending and left
+	left := len(order)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range ready {
+				task := *ev
+				task.buffered = true
+				task.diags = nil
+				task.evalNode(order[i])
+				diags[i] = task.diags
+				mu.Lock()
+				for _, j := range dependents[i] {
+					pending[j]--
+					if pending[j] == 0 {
+						ready <- j
+					}
+				}
+				left--
+				if left == 0 {
+					close(ready)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, ds := range diags {
+		ev.addDiags(ds)
+	}
+}
+
 // evalNode evaluates one configuration object in every instance of its module.
 func (ev *evaluator) evalNode(n *node) {
-	for _, mi := range ev.instances[modulePrefix(n.cfg.Path)] {
+	for _, mi := range ev.moduleInstances(n.cfg) {
 		switch n.kind {
 		case nodeVar:
 			ev.evalVariable(mi, n)
@@ -150,6 +286,23 @@ func (ev *evaluator) evalNode(n *node) {
 			ev.evalCheck(mi, n)
 		}
 	}
+}
+
+// moduleInstances lists the instances of a module expanded so far.
+func (ev *evaluator) moduleInstances(c *config.Config) []*ModuleInstance {
+	sh := ev.share()
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return ev.instances[modulePrefix(c.Path)]
+}
+
+// addModuleInstance records a new instance of a module.
+func (ev *evaluator) addModuleInstance(mi *ModuleInstance) {
+	key := modulePrefix(mi.Path)
+	sh := ev.share()
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	ev.instances[key] = append(ev.instances[key], mi)
 }
 
 // collect fills the result's module and resource lists.
@@ -174,6 +327,10 @@ func (ev *evaluator) collect(res *Result) {
 		}
 	}
 	walk(ev.instances[""][0])
+	res.byAddr = make(map[string]*ModuleInstance, len(res.Modules))
+	for _, mi := range res.Modules {
+		res.byAddr[mi.Addr] = mi
+	}
 	sort.SliceStable(res.Modules[1:], func(i, j int) bool { return res.Modules[1+i].Addr < res.Modules[1+j].Addr })
 	sort.SliceStable(res.Resources, func(i, j int) bool { return res.Resources[i].Addr < res.Resources[j].Addr })
 }

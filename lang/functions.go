@@ -50,7 +50,7 @@ func unknownFunction(sig *FunctionSignature) function.Function {
 // resolved, with the wording of the dialect.
 func (s *scope) checkFunctionCalls(expr hcl.Expression) hcl.Diagnostics {
 	se, ok := expr.(hclsyntax.Expression)
-	if !ok {
+	if !ok || !s.ev.hasNamespacedCalls(se) {
 		return nil
 	}
 	var diags hcl.Diagnostics

@@ -25,26 +25,26 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 	} else {
 		addr = mi.Addr + ".var." + n.name
 		call := mi.parent.Config.Module.ModuleCalls[mi.Path[len(mi.Path)-1]]
-		attrs := callAttributes(call)
+		attrs := ev.callAttributesCached(call)
 		if a, ok := attrs[n.name]; ok {
 			ps := ev.scope(mi.parent)
 			ps = ps.withCall(mi)
 			v, diags := ps.evalExpr(a.Expr, cty.DynamicPseudoType)
 			ev.addDiags(diags)
 			if diags.HasErrors() {
-				mi.Variables[n.name] = placeholder(decl)
+				mi.setVariable(n.name, placeholder(decl))
 				return
 			}
 			given = tfvars.FromModuleArg(v, a.Expr.Range())
 		} else if decl.Required() {
 			// The call's check reports the missing argument.
-			mi.Variables[n.name] = placeholder(decl)
+			mi.setVariable(n.name, placeholder(decl))
 			return
 		}
 	}
 	v, diags := tfvars.Prepare(decl, given, addr)
 	ev.addDiags(diags)
-	mi.Variables[n.name] = v
+	mi.setVariable(n.name, v)
 	if diags.HasErrors() {
 		return
 	}
@@ -64,7 +64,7 @@ func placeholder(decl *config.Variable) cty.Value {
 // call instance that created child.
 func (s *scope) withCall(child *ModuleInstance) *scope {
 	c := *s
-	call := s.mod.calls[child.Path[len(child.Path)-1]]
+	call := s.mod.call(child.Path[len(child.Path)-1])
 	if call == nil {
 		return &c
 	}
@@ -134,10 +134,10 @@ func (ev *evaluator) errorMessage(s *scope, rule *config.CheckRule, _ string) (s
 	if diags.HasErrors() {
 		return "", false
 	}
-	if v.HasMark(marks.Sensitive) || marks.Contains(v, marks.Sensitive) {
+	if v.HasMark(marks.Sensitive) || containsMark(v, marks.Sensitive) {
 		return "The error message included a sensitive value, so it will not be displayed.", true
 	}
-	if v.HasMark(marks.Ephemeral) || marks.Contains(v, marks.Ephemeral) {
+	if v.HasMark(marks.Ephemeral) || containsMark(v, marks.Ephemeral) {
 		return "The error message included an ephemeral value, so it will not be displayed.", true
 	}
 	v, _ = v.UnmarkDeep()
@@ -157,7 +157,7 @@ func (ev *evaluator) evalLocal(mi *ModuleInstance, n *node) {
 	l := mi.Config.Module.Locals[n.name]
 	if n.selfRef {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referencing local value", Detail: fmt.Sprintf("Local value local.%s cannot use its own result as part of its definition.", n.name), Subject: l.Expr.Range().Ptr()})
-		mi.Locals[n.name] = cty.DynamicVal
+		mi.setLocal(n.name, cty.DynamicVal)
 		return
 	}
 	v, diags := ev.scope(mi).evalExpr(l.Expr, cty.DynamicPseudoType)
@@ -165,7 +165,7 @@ func (ev *evaluator) evalLocal(mi *ModuleInstance, n *node) {
 	if diags.HasErrors() {
 		v = cty.DynamicVal
 	}
-	mi.Locals[n.name] = v
+	mi.setLocal(n.name, v)
 }
 
 // evalOutput evaluates an output value with its preconditions and root module rules.
@@ -177,39 +177,39 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 	if root && o.Ephemeral {
 		sum, det := t.ephemeralRootOutput()
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: o.DeclRange.Ptr()})
-		mi.Outputs[n.name] = cty.DynamicVal
+		mi.setOutput(n.name, cty.DynamicVal)
 		return
 	}
 	for _, rule := range o.Preconditions {
 		if !ev.checkRule(s, rule, hcl.DiagError, "Module output value precondition failed") {
-			mi.Outputs[n.name] = cty.DynamicVal
+			mi.setOutput(n.name, cty.DynamicVal)
 			return
 		}
 	}
 	v, diags := s.evalExpr(o.Expr, cty.DynamicPseudoType)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
-		mi.Outputs[n.name] = cty.DynamicVal
+		mi.setOutput(n.name, cty.DynamicVal)
 		return
 	}
 	if o.ConstraintType != cty.NilType && !t.tofu() {
 		cv, err := typeexpr.Convert(v, o.ConstraintType, o.TypeDefaults)
 		if err != nil {
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid output value", Detail: fmt.Sprintf("The value expression does not match this output value's type constraint: %s.", err), Subject: o.Expr.Range().Ptr()})
-			mi.Outputs[n.name] = cty.DynamicVal
+			mi.setOutput(n.name, cty.DynamicVal)
 			return
 		}
 		v = cv
 	}
-	if !o.Ephemeral && marks.Contains(v, marks.Ephemeral) {
+	if !o.Ephemeral && containsMark(v, marks.Ephemeral) {
 		sum, det := t.ephemeralOutputValue()
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: o.Expr.Range().Ptr()})
-		mi.Outputs[n.name] = cty.DynamicVal
+		mi.setOutput(n.name, cty.DynamicVal)
 		return
 	}
-	if root && !o.Sensitive && marks.Contains(v, marks.Sensitive) {
+	if root && !o.Sensitive && containsMark(v, marks.Sensitive) {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Output refers to sensitive values", Detail: t.outputSensitive(), Subject: o.DeclRange.Ptr()})
-		mi.Outputs[n.name] = cty.DynamicVal
+		mi.setOutput(n.name, cty.DynamicVal)
 		return
 	}
 	if o.Sensitive {
@@ -218,7 +218,7 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 	if o.Ephemeral {
 		v = v.Mark(marks.Ephemeral)
 	}
-	mi.Outputs[n.name] = v
+	mi.setOutput(n.name, v)
 }
 
 // checkRule evaluates a precondition, postcondition or check assertion and
@@ -267,7 +267,7 @@ func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
 	s.check = ch
 	if ch.DataResource != nil {
 		rs := ev.planResource(mi, ch.DataResource, s)
-		mi.scoped[ch.DataResource.Addr()] = rs
+		mi.setScoped(ch.DataResource.Addr(), rs)
 	}
 	for _, rule := range ch.Asserts {
 		ev.checkRule(s, rule, hcl.DiagWarning, "Check block assertion failed")
@@ -280,7 +280,7 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 	call := mi.Config.Module.ModuleCalls[n.name]
 	child := mi.Config.Children[n.name]
 	cs := &callState{cfg: call}
-	mi.calls[n.name] = cs
+	mi.setCall(n.name, cs)
 	if child == nil || child.Module == nil {
 		cs.expansion = expansion{mode: expandUnknown}
 		return
@@ -300,8 +300,7 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 		}
 		inst := ev.newInstance(child, mi, addr, k, exp.values[i])
 		cs.children = append(cs.children, inst)
-		key := modulePrefix(child.Path)
-		ev.instances[key] = append(ev.instances[key], inst)
+		ev.addModuleInstance(inst)
 	}
 }
 
@@ -329,7 +328,7 @@ func (ev *evaluator) checkCallArguments(call *config.ModuleCall, child *config.C
 
 // callValue is what module.NAME evaluates to in a module instance.
 func (ev *evaluator) callValue(mi *ModuleInstance, call *config.ModuleCall) cty.Value {
-	cs := mi.calls[call.Name]
+	cs := mi.call(call.Name)
 	if cs == nil || cs.expansion.mode == expandUnknown {
 		return cty.DynamicVal
 	}
@@ -338,7 +337,7 @@ func (ev *evaluator) callValue(mi *ModuleInstance, call *config.ModuleCall) cty.
 	for i, inst := range cs.children {
 		outs := map[string]cty.Value{}
 		for _, name := range sortedKeys(child.Module.Outputs) {
-			v, ok := inst.Outputs[name]
+			v, ok := inst.output(name)
 			if !ok {
 				v = cty.DynamicVal
 			}

@@ -17,15 +17,16 @@ func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
 	res := findResource(mi.Config.Module, n.name)
 	if n.selfRef {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referential block", Detail: fmt.Sprintf("Configuration for %s may not refer to itself.", res.Addr()), Subject: res.DeclRange.Ptr()})
-		mi.resources[n.name] = &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: cty.DynamicVal}
+		mi.setResource(n.name, &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: cty.DynamicVal})
 		return
 	}
-	mi.resources[n.name] = ev.planResource(mi, res, ev.scope(mi))
+	mi.setResource(n.name, ev.planResource(mi, res, ev.scope(mi)))
 }
 
 // planResource expands a resource and plans each instance.
 func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *scope) *resourceState {
-	rs := &resourceState{cfg: res, schema: ev.schemaFor(mi.Config, res)}
+	info := ev.resourceInfo(mi.Config, res)
+	rs := &resourceState{cfg: res, schema: info.schema}
 	if ev.opts.Console {
 		// The console evaluates against an empty state: no resource has a value yet.
 		rs.expansion = expansion{mode: expandUnknown}
@@ -39,8 +40,8 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		rs.whole = cty.DynamicVal
 		return rs
 	}
-	spec := ev.resourceSpec(mi.Config, res)
 	vals := make([]cty.Value, len(exp.keys))
+	ictx := &instanceContext{}
 	for i, k := range exp.keys {
 		is := s.withKeys(exp, i)
 		ok := true
@@ -51,7 +52,7 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		}
 		v := cty.DynamicVal
 		if ok {
-			v = ev.planInstance(is, res, rs.schema, spec)
+			v = ev.planInstance(is, res, info, ictx)
 		}
 		if ok && len(res.Postconditions) > 0 {
 			ps := *is
@@ -74,11 +75,12 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 // planInstance evaluates one instance's configuration and turns it into the
 // planned value: what the configuration sets is known, what the provider
 // computes is unknown.
-func (ev *evaluator) planInstance(s *scope, res *config.Resource, schema *Block, spec hcldec.Spec) cty.Value {
+func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resourceInfo, ictx *instanceContext) cty.Value {
 	if res.Config == nil {
 		return cty.DynamicVal
 	}
-	v, diags := s.evalBody(res.Config, spec)
+	schema := info.schema
+	v, diags := s.evalResourceBody(res.Config, info, ictx)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
 		if schema != nil {
@@ -86,8 +88,11 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, schema *Block,
 		}
 		return cty.DynamicVal
 	}
-	ucfg, _ := v.UnmarkDeep()
-	configKnown := ucfg.IsWhollyKnown()
+	configKnown := true
+	if res.Mode == config.EphemeralResourceMode {
+		ucfg, _ := v.UnmarkDeep()
+		configKnown = ucfg.IsWhollyKnown()
+	}
 	if schema != nil {
 		ev.checkReadOnly(res, schema, v)
 		v = planObject(schema, v)
@@ -130,6 +135,9 @@ func (ev *evaluator) checkEphemeral(res *config.Resource, v cty.Value) {
 	if v.HasMark(marks.Ephemeral) {
 		sum, det := ev.texts().ephemeralAttr("")
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: res.DeclRange.Ptr()})
+		return
+	}
+	if !containsMark(v, marks.Ephemeral) {
 		return
 	}
 	_, pvms := v.UnmarkDeepWithPaths()
@@ -262,10 +270,7 @@ func (ev *evaluator) schemaFor(c *config.Config, res *config.Resource) *Block {
 // resourceSpec is the decoder spec of a resource body: from its schema, or
 // implied by the body itself when there is no schema.
 func (ev *evaluator) resourceSpec(c *config.Config, res *config.Resource) hcldec.Spec {
-	if schema := ev.schemaFor(c, res); schema != nil {
-		return schema.decoderSpec()
-	}
-	return impliedSpec(res.Config)
+	return ev.resourceInfo(c, res).spec
 }
 
 // decoderSpec builds the hcldec spec of a schema block.

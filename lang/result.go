@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"sync"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -38,6 +40,8 @@ type Result struct {
 	Resources []*ResourceInstance
 
 	ev *evaluator
+	// byAddr indexes Modules by address.
+	byAddr map[string]*ModuleInstance
 }
 
 // Root is the root module instance.
@@ -50,6 +54,9 @@ func (r *Result) Root() *ModuleInstance {
 
 // Module finds a module instance by address ("" is the root, e.g. `module.a[0].module.b`).
 func (r *Result) Module(addr string) *ModuleInstance {
+	if r.byAddr != nil {
+		return r.byAddr[addr]
+	}
 	for _, m := range r.Modules {
 		if m.Addr == addr {
 			return m
@@ -76,6 +83,84 @@ type ModuleInstance struct {
 	resources map[string]*resourceState
 	scoped    map[string]*resourceState // data resources of check blocks, by address
 	calls     map[string]*callState
+
+	// mu guards the maps above while nodes are evaluated in parallel.
+	mu sync.RWMutex
+}
+
+func (mi *ModuleInstance) setVariable(name string, v cty.Value) {
+	mi.mu.Lock()
+	mi.Variables[name] = v
+	mi.mu.Unlock()
+}
+
+func (mi *ModuleInstance) variable(name string) (cty.Value, bool) {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	v, ok := mi.Variables[name]
+	return v, ok
+}
+
+func (mi *ModuleInstance) setLocal(name string, v cty.Value) {
+	mi.mu.Lock()
+	mi.Locals[name] = v
+	mi.mu.Unlock()
+}
+
+func (mi *ModuleInstance) local(name string) (cty.Value, bool) {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	v, ok := mi.Locals[name]
+	return v, ok
+}
+
+func (mi *ModuleInstance) setOutput(name string, v cty.Value) {
+	mi.mu.Lock()
+	mi.Outputs[name] = v
+	mi.mu.Unlock()
+}
+
+func (mi *ModuleInstance) output(name string) (cty.Value, bool) {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	v, ok := mi.Outputs[name]
+	return v, ok
+}
+
+func (mi *ModuleInstance) setResource(addr string, rs *resourceState) {
+	mi.mu.Lock()
+	mi.resources[addr] = rs
+	mi.mu.Unlock()
+}
+
+func (mi *ModuleInstance) resource(addr string) *resourceState {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	return mi.resources[addr]
+}
+
+func (mi *ModuleInstance) setScoped(addr string, rs *resourceState) {
+	mi.mu.Lock()
+	mi.scoped[addr] = rs
+	mi.mu.Unlock()
+}
+
+func (mi *ModuleInstance) scopedResource(addr string) *resourceState {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	return mi.scoped[addr]
+}
+
+func (mi *ModuleInstance) setCall(name string, cs *callState) {
+	mi.mu.Lock()
+	mi.calls[name] = cs
+	mi.mu.Unlock()
+}
+
+func (mi *ModuleInstance) call(name string) *callState {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	return mi.calls[name]
 }
 
 // ResourceInstance is one planned managed or data resource instance.

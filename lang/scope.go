@@ -92,6 +92,49 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 	return v, diags
 }
 
+// evalResourceBody is evalBody for a resource block, with the references
+// and spec computed once per block; bodies without dynamic blocks are
+// decoded directly.
+func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instanceContext) (cty.Value, hcl.Diagnostics) {
+	ctx, diags := ictx.get(s, info.bodyVars)
+	if diags.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(info.spec)), diags
+	}
+	if info.dynamic {
+		body = dynblock.Expand(body, ctx)
+	}
+	v, moreDiags := hcldec.Decode(body, info.spec, ctx)
+	diags = append(diags, moreDiags...)
+	return v, diags
+}
+
+// instanceContext shares the evaluation context of a resource body among
+// the instances of one expansion: the first instance resolves the
+// references, the others only swap count and each.
+type instanceContext struct {
+	ctx   *hcl.EvalContext
+	diags hcl.Diagnostics
+}
+
+// get returns the context for the instance of scope s; the first call
+// returns the diagnostics, later calls none (they would be the same).
+func (ic *instanceContext) get(s *scope, travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagnostics) {
+	if ic == nil {
+		return s.evalContext(travs)
+	}
+	if ic.ctx == nil && ic.diags == nil {
+		ic.ctx, ic.diags = s.evalContext(travs)
+		if ic.diags == nil {
+			ic.diags = hcl.Diagnostics{}
+		}
+		return ic.ctx, ic.diags
+	}
+	if ic.diags.HasErrors() {
+		return ic.ctx, ic.diags
+	}
+	return s.forInstance(ic.ctx), nil
+}
+
 // evalContext builds the hcl.EvalContext for the given references, with
 // every problem a reference has.
 func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagnostics) {
@@ -145,7 +188,7 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared input variable", Detail: detail, Subject: ref.rng.Ptr()})
 				continue
 			}
-			v, ok := s.mod.Variables[ref.name]
+			v, ok := s.mod.variable(ref.name)
 			if !ok {
 				v = cty.UnknownVal(decl.Type)
 				if decl.Type == cty.NilType {
@@ -162,7 +205,7 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared local value", Detail: detail, Subject: ref.rng.Ptr()})
 				continue
 			}
-			v, ok := s.mod.Locals[ref.name]
+			v, ok := s.mod.local(ref.name)
 			if !ok {
 				v = cty.DynamicVal
 			}
@@ -251,14 +294,23 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 		}
 	}
 
-	ctx.Variables = map[string]cty.Value{}
-	for _, root := range []string{"var", "local", "path", "terraform", "count", "each", "module"} {
-		ctx.Variables[root] = cty.ObjectVal(vars[root])
+	ctx.Variables = make(map[string]cty.Value, 12)
+	object := func(attrs map[string]cty.Value) cty.Value {
+		if len(attrs) == 0 {
+			return cty.EmptyObjectVal
+		}
+		return cty.ObjectVal(attrs)
+	}
+	for _, root := range contextRoots {
+		ctx.Variables[root] = object(vars[root])
 	}
 	if s.dialect() == dialect.Tofu {
-		ctx.Variables["tofu"] = cty.ObjectVal(vars["tofu"])
+		ctx.Variables["tofu"] = object(vars["tofu"])
 	}
 	modeObj := func(mode config.ResourceMode) cty.Value {
+		if len(resources[mode]) == 0 {
+			return cty.EmptyObjectVal
+		}
 		types := map[string]cty.Value{}
 		for typ, names := range resources[mode] {
 			types[typ] = cty.ObjectVal(names)
@@ -280,6 +332,40 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 	return ctx, diags
 }
 
+// contextRoots are the root names every evaluation context defines.
+var contextRoots = []string{"var", "local", "path", "terraform", "count", "each", "module"}
+
+// forInstance derives, from a context built for one instance of a counted
+// or for_each block, the context of another instance: only count and each
+// differ, so the references are not resolved again.
+func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
+	count, each := ctx.Variables["count"], ctx.Variables["each"]
+	hasIndex := count.Type().IsObjectType() && count.Type().HasAttribute("index")
+	hasKey := each.Type().IsObjectType() && each.Type().HasAttribute("key")
+	hasValue := each.Type().IsObjectType() && each.Type().HasAttribute("value")
+	if !hasIndex && !hasKey && !hasValue {
+		return ctx
+	}
+	c := &hcl.EvalContext{Functions: ctx.Functions, Variables: make(map[string]cty.Value, len(ctx.Variables))}
+	for k, v := range ctx.Variables {
+		c.Variables[k] = v
+	}
+	if hasIndex {
+		c.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": s.countIndex})
+	}
+	if hasKey || hasValue {
+		attrs := map[string]cty.Value{}
+		if hasKey {
+			attrs["key"] = s.eachKey
+		}
+		if hasValue {
+			attrs["value"] = s.eachValue
+		}
+		c.Variables["each"] = cty.ObjectVal(attrs)
+	}
+	return c
+}
+
 // resourceValue is what a resource reference evaluates to, after checking
 // that the resource is declared and visible here.
 func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
@@ -292,9 +378,9 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 		if s.check == nil || s.check.Name != cfg.Check {
 			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Reference to scoped resource", Detail: fmt.Sprintf("The referenced data resource %q %q is not available from this context.", ref.typ, ref.name), Subject: ref.rng.Ptr()}}
 		}
-		rs = s.mod.scoped[addr]
+		rs = s.mod.scopedResource(addr)
 	} else if cfg != nil {
-		rs = s.mod.resources[addr]
+		rs = s.mod.resource(addr)
 	}
 	if cfg == nil {
 		return cty.DynamicVal, hcl.Diagnostics{s.ev.texts().undeclaredResource(ref, s.mod)}

@@ -1,0 +1,163 @@
+package lang
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+)
+
+// resourceInfo is what evaluating a resource block needs that is the same
+// in every instance of every module instance: computed once per block.
+type resourceInfo struct {
+	schema *Block
+	spec   hcldec.Spec
+	// bodyVars are the references of the body, dynamic blocks included.
+	bodyVars []hcl.Traversal
+	// dynamic says whether the body has dynamic blocks to expand.
+	dynamic bool
+}
+
+// resourceInfo returns the cached per-block data of a resource.
+func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resourceInfo {
+	sh := ev.share()
+	sh.cacheMu.RLock()
+	info := sh.resources[res]
+	sh.cacheMu.RUnlock()
+	if info != nil {
+		return info
+	}
+	info = &resourceInfo{schema: ev.opts.Schemas.resourceSchema(c.Module, res)}
+	if info.schema != nil {
+		info.spec = info.schema.decoderSpec()
+	} else {
+		info.spec = impliedSpec(res.Config)
+	}
+	if res.Config != nil {
+		info.bodyVars = dynblock.VariablesHCLDec(res.Config, info.spec)
+		info.dynamic = hasDynamicBlocks(res.Config)
+	}
+	sh.cacheMu.Lock()
+	if prev := sh.resources[res]; prev != nil {
+		info = prev
+	} else {
+		sh.resources[res] = info
+	}
+	sh.cacheMu.Unlock()
+	return info
+}
+
+// hasDynamicBlocks reports whether a body (or a block nested in it) has a
+// dynamic block; bodies that are not native syntax count as having one.
+func hasDynamicBlocks(body hcl.Body) bool {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return true
+	}
+	for _, b := range sb.Blocks {
+		if b.Type == "dynamic" || hasDynamicBlocks(b.Body) {
+			return true
+		}
+	}
+	return false
+}
+
+// callAttributesCached is callAttributes, decoded once per module call.
+func (ev *evaluator) callAttributesCached(call *config.ModuleCall) hcl.Attributes {
+	if call == nil {
+		return nil
+	}
+	sh := ev.share()
+	sh.cacheMu.RLock()
+	attrs, ok := sh.calls[call]
+	sh.cacheMu.RUnlock()
+	if ok {
+		return attrs
+	}
+	attrs = callAttributes(call)
+	sh.cacheMu.Lock()
+	sh.calls[call] = attrs
+	sh.cacheMu.Unlock()
+	return attrs
+}
+
+// hasNamespacedCalls reports whether an expression calls a function with a
+// namespace ("provider::", "core::"), remembered per expression.
+func (ev *evaluator) hasNamespacedCalls(expr hclsyntax.Expression) bool {
+	sh := ev.share()
+	sh.cacheMu.RLock()
+	has, ok := sh.nsCalls[expr]
+	sh.cacheMu.RUnlock()
+	if ok {
+		return has
+	}
+	_ = hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && strings.Contains(call.Name, "::") {
+			has = true
+		}
+		return nil
+	})
+	sh.cacheMu.Lock()
+	sh.nsCalls[expr] = has
+	sh.cacheMu.Unlock()
+	return has
+}
+
+// providerFunctionsKey names the set of provider functions a module sees,
+// so that modules seeing the same set share a function table.
+func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
+	if ev.opts.Schemas == nil || m == nil || len(m.RequiredProviders) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, local := range sortedKeys(m.RequiredProviders) {
+		ps := ev.opts.Schemas.provider(m, local)
+		if ps == nil || len(ps.Functions) == 0 {
+			continue
+		}
+		src := "hashicorp/" + local
+		if rp := m.RequiredProviders[local]; rp != nil && rp.Source != "" {
+			src = rp.Source
+		}
+		b.WriteString(local)
+		b.WriteByte('=')
+		b.WriteString(providerKey(src))
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// containsMark reports whether a value or anything nested in it carries a
+// mark, without copying the value as UnmarkDeepWithPaths does.
+func containsMark(v cty.Value, m any) bool {
+	if v.HasMark(m) {
+		return true
+	}
+	if v.IsMarked() {
+		v, _ = v.Unmark()
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if containsMark(v.GetAttr(name), m) {
+				return true
+			}
+		}
+	case ty.IsCollectionType() || ty.IsTupleType():
+		for it := v.ElementIterator(); it.Next(); {
+			if _, e := it.Element(); containsMark(e, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
