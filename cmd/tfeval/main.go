@@ -15,12 +15,23 @@ func main() {
 	if err != nil {
 		wd = "."
 	}
-	os.Exit(cli.Run(os.Args[1:], cli.Env{
+	env := cli.Env{
 		Stdin:    os.Stdin,
 		Stdout:   os.Stdout,
 		Stderr:   os.Stderr,
 		Environ:  os.Environ(),
 		WorkDir:  wd,
 		Terminal: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd())),
-	}))
+	}
+	if env.Terminal {
+		fd := int(os.Stdin.Fd())
+		env.MakeRaw = func() (func(), error) {
+			old, err := term.MakeRaw(fd)
+			if err != nil {
+				return nil, err
+			}
+			return func() { term.Restore(fd, old) }, nil
+		}
+	}
+	os.Exit(cli.Run(os.Args[1:], env))
 }

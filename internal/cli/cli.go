@@ -23,6 +23,10 @@ type Env struct {
 	WorkDir string
 	// Terminal says stdin and stderr are a terminal: prompts and colour.
 	Terminal bool
+	// MakeRaw, when not nil on a terminal, puts it in raw mode and returns
+	// the function that restores it; the console then edits lines itself
+	// and recalls earlier ones with the arrow keys.
+	MakeRaw func() (restore func(), err error)
 }
 
 // Version is the tfeval version printed by `tfeval version`.
@@ -46,6 +50,7 @@ Commands:
   console    Evaluate expressions read from standard input, one a line,
              printing each value as "terraform console" does
   eval       Evaluate the whole module tree: outputs and resource instances
+  graph      Print the dependency graph of the module tree (-format=dot|mermaid)
   validate   Load and statically check a module tree
   vars       List the root module's variables with their final values and sources
   version    Print the tfeval version
@@ -59,6 +64,7 @@ Options (every command):
   -schemas=FILE        Provider schema document (terraform providers schema -json)
   -sandbox=DIR         File functions and module sources may read only under DIR
   -json                Machine-readable output (eval, validate, vars)
+  -format=FORMAT       graph only: dot (default, for Graphviz) or mermaid
 
 Exit status: 0 success, 1 errors in the configuration or an expression,
 2 a wrong command line.
@@ -67,6 +73,7 @@ Exit status: 0 success, 1 errors in the configuration or an expression,
 // common holds the options every command accepts.
 type common struct {
 	chdir, dialectName, schemas, sandbox string
+	format                               string // graph: dot or mermaid
 	noColor, json                        bool
 	color                                bool // colour diagnostics: a terminal, and not turned off
 	varArgs                              []tfvars.Arg
@@ -120,6 +127,9 @@ func Run(args []string, env Env) int {
 	fs.SetOutput(env.Stderr)
 	var c common
 	c.register(fs)
+	if cmd == "graph" {
+		fs.StringVar(&c.format, "format", "dot", "dot or mermaid")
+	}
 	if err := fs.Parse(rest); err != nil {
 		if err == flag.ErrHelp {
 			return exitOK
@@ -163,6 +173,7 @@ func Run(args []string, env Env) int {
 var commands = map[string]func(*common, Env) int{
 	"console":  runConsole,
 	"eval":     runEval,
+	"graph":    runGraph,
 	"validate": runValidate,
 	"vars":     runVars,
 }

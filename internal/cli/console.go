@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
 	"strings"
 
@@ -24,8 +23,10 @@ To exit the console, type "exit" and hit <enter>, or use Control-C or
 Control-D.
 `
 
-// runConsole evaluates expressions from standard input, one a line, as
-// `terraform console` does.
+// runConsole evaluates expressions from standard input as `terraform
+// console` does: one a line, or several lines while brackets or a heredoc
+// are open. On a terminal it prompts, and with Env.MakeRaw it edits lines
+// and keeps a history.
 func runConsole(c *common, env Env) int {
 	dp := newDiagPrinter(env.Stderr, c.color, env.WorkDir)
 	ev, err := evaluate(c, env, true)
@@ -39,16 +40,19 @@ func runConsole(c *common, env Env) int {
 	}
 
 	status := exitOK
-	in := bufio.NewScanner(env.Stdin)
-	in.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	var src lineSource = newScannedLines(env.Stdin, nil)
+	switch {
+	case env.Terminal && env.MakeRaw != nil:
+		src = newEditedLines(env.Stdin, env.Stderr, env.MakeRaw)
+	case env.Terminal:
+		src = newScannedLines(env.Stdin, env.Stderr)
+	}
 	for {
-		if env.Terminal {
-			fmt.Fprint(env.Stderr, "> ")
-		}
-		if !in.Scan() {
+		text, err := readExpression(src)
+		if err != nil {
 			break
 		}
-		line := strings.TrimSpace(in.Text())
+		line := strings.TrimSpace(text)
 		switch line {
 		case "":
 			continue

@@ -9,6 +9,15 @@ import (
 
 // evaluate runs the whole pipeline for a command with the common options.
 func evaluate(c *common, env Env, console bool) (*tfeval.Evaluation, error) {
+	opts, err := options(c, env, console)
+	if err != nil {
+		return nil, err
+	}
+	return tfeval.Evaluate(opts), nil
+}
+
+// options translates the common command-line options for the library.
+func options(c *common, env Env, console bool) (tfeval.Options, error) {
 	opts := tfeval.Options{
 		WorkDir: env.WorkDir,
 		Dialect: c.dialect,
@@ -24,9 +33,9 @@ func evaluate(c *common, env Env, console bool) (*tfeval.Evaluation, error) {
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return nil, err
+			return opts, err
 		}
 		opts.Schemas = b
 	}
-	return tfeval.Evaluate(opts), nil
+	return opts, nil
 }

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"fmt"
+
+	tfeval "github.com/tfeval/tfeval"
+)
+
+// runGraph prints the dependency graph of the module tree in DOT or Mermaid.
+func runGraph(c *common, env Env) int {
+	if c.format != "dot" && c.format != "mermaid" {
+		fmt.Fprintf(env.Stderr, "tfeval graph: -format must be dot or mermaid, not %q\n", c.format)
+		return exitUsage
+	}
+	opts, err := options(c, env, false)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+		return exitError
+	}
+	g, diags := tfeval.Graph(opts)
+	newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
+	if diags.HasErrors() {
+		return exitError
+	}
+	if c.format == "mermaid" {
+		fmt.Fprint(env.Stdout, g.Mermaid())
+	} else {
+		fmt.Fprint(env.Stdout, g.DOT())
+	}
+	return exitOK
+}

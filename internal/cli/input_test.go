@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestInputOpen(t *testing.T) {
+	tests := []struct {
+		text string
+		open bool
+	}{
+		{"1 + 1", false},
+		{"[1, 2", true},
+		{"[1, 2]", false},
+		{"{\n  a = 1", true},
+		{"{\n  a = 1\n}", false},
+		{"max(1,", true},
+		{`"${upper("a")`, true},
+		{`"${upper("a")}"`, false},
+		{"<<EOT", true},
+		{"<<EOT\nhello", true},
+		{"<<EOT\nhello\nEOT", false},
+		{"]", false},
+		{`"unterminated`, false},
+		{"[for x in [1, 2] :", true},
+	}
+	for _, tt := range tests {
+		if got := inputOpen(tt.text); got != tt.open {
+			t.Errorf("inputOpen(%q) = %v, want %v", tt.text, got, tt.open)
+		}
+	}
+}
+
+func TestReadExpression(t *testing.T) {
+	src := newScannedLines(strings.NewReader("1\n[\n  1,\n  2,\n]\n<<EOT\na\nEOT\n{ a = 1\n"), nil)
+	var got []string
+	for {
+		text, err := readExpression(src)
+		if err == io.EOF {
+			break
+		}
+		got = append(got, text)
+	}
+	want := []string{"1", "[\n  1,\n  2,\n]", "<<EOT\na\nEOT", "{ a = 1"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestConsoleLineEditor(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.tf": "locals { a = 2 }\n"})
+	raw := 0
+	var out, errb strings.Builder
+	env := Env{
+		// Enter is a carriage return in raw mode; ESC [ A is the up arrow; ^D ends.
+		Stdin:    strings.NewReader("local.a * 3\r\x1b[A\r[\r  1,\r]\r\x04"),
+		Stdout:   &out,
+		Stderr:   &errb,
+		WorkDir:  dir,
+		Terminal: true,
+		MakeRaw: func() (func(), error) {
+			raw++
+			return func() { raw-- }, nil
+		},
+	}
+	if rc := Run([]string{"console", "-no-color"}, env); rc != 0 {
+		t.Fatalf("rc = %d, stderr %q", rc, errb.String())
+	}
+	if want := "6\n6\n[\n  1,\n]\n"; out.String() != want {
+		t.Errorf("stdout = %q, want %q", out.String(), want)
+	}
+	if raw != 0 {
+		t.Errorf("terminal left in raw mode (%d)", raw)
+	}
+	if !strings.Contains(errb.String(), promptMore) {
+		t.Errorf("no continuation prompt in %q", errb.String())
+	}
+}
+
+func TestConsoleMultiLinePiped(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.tf": "locals { a = 2 }\n"})
+	rc, out, errText := run(t, dir, "{\n  x = local.a\n  y = <<EOT\nhi\nEOT\n}\nlocal.a\n", nil, "console", "-no-color")
+	if want := "{\n  \"x\" = 2\n  \"y\" = <<-EOT\n  hi\n  \n  EOT\n}\n2\n"; rc != 0 || out != want {
+		t.Errorf("rc=%d out=%q err=%q; want %q", rc, out, errText, want)
+	}
+}
