@@ -255,8 +255,8 @@ func planTerraformData(v cty.Value) cty.Value {
 	if input.IsNull() {
 		m["output"] = input
 	} else {
-		ui, _ := input.UnmarkDeep()
-		m["output"] = cty.UnknownVal(ui.Type())
+		// Marks do not change a value's type, so there is nothing to unmark.
+		m["output"] = cty.UnknownVal(input.Type())
 	}
 	m["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 	return cty.ObjectVal(m).WithMarks(vm)
