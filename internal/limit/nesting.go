@@ -1,0 +1,187 @@
+package limit
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// DefaultMaxNesting is the nesting depth allowed when a limit is 0: far
+// beyond hand-written configuration, far below what overflows the stack.
+const DefaultMaxNesting = 500
+
+// Syntax says which hcl grammar a source text is in.
+type Syntax int
+
+const (
+	// Config is a native syntax configuration or variables file.
+	Config Syntax = iota
+	// Expression is a single native syntax expression.
+	Expression
+	// Template is a bare template, as templatefile reads.
+	Template
+)
+
+// frame is one open bracket, quote or template sequence; extra counts the
+// operators and index steps in it since the last separator, because hcl
+// nests each of those one level deeper too.
+type frame struct {
+	tok   hclsyntax.TokenType
+	extra int
+}
+
+// CheckNesting reports an error when src nests brackets, template sequences,
+// operators or index steps deeper than max (0 means DefaultMaxNesting). It
+// only lexes, which is iterative, so it is safe on any input.
+func CheckNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max int) hcl.Diagnostics {
+	return checkNesting(src, filename, start, syntax, max, 0)
+}
+
+func checkNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max, base int) hcl.Diagnostics {
+	if max <= 0 {
+		max = DefaultMaxNesting
+	}
+	if len(src) <= max-base {
+		return nil // each level needs at least one byte
+	}
+	var toks hclsyntax.Tokens
+	switch syntax {
+	case Expression:
+		toks, _ = hclsyntax.LexExpression(src, filename, start)
+	case Template:
+		toks, _ = hclsyntax.LexTemplate(src, filename, start)
+	default:
+		toks, _ = hclsyntax.LexConfig(src, filename, start)
+	}
+	stack := []frame{{tok: hclsyntax.TokenNil}}
+	depth := base
+	prev := hclsyntax.TokenNil
+	for _, t := range toks {
+		top := &stack[len(stack)-1]
+		switch t.Type {
+		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen, hclsyntax.TokenOQuote,
+			hclsyntax.TokenOHeredoc, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+			if t.Type == hclsyntax.TokenOBrack && endsTerm(prev) {
+				top.extra++ // an index step wraps what came before it
+				depth++
+			}
+			stack = append(stack, frame{tok: t.Type})
+			depth++
+		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen, hclsyntax.TokenCQuote,
+			hclsyntax.TokenCHeredoc, hclsyntax.TokenTemplateSeqEnd:
+			if len(stack) > 1 {
+				depth -= 1 + top.extra
+				stack = stack[:len(stack)-1]
+			}
+		case hclsyntax.TokenComma:
+			depth -= top.extra
+			top.extra = 0
+		case hclsyntax.TokenNewline:
+			// Newlines end an item only in bodies and object constructors.
+			if top.tok == hclsyntax.TokenNil || top.tok == hclsyntax.TokenOBrace {
+				depth -= top.extra
+				top.extra = 0
+			}
+		case hclsyntax.TokenStar, hclsyntax.TokenSlash, hclsyntax.TokenPlus, hclsyntax.TokenMinus,
+			hclsyntax.TokenPercent, hclsyntax.TokenEqualOp, hclsyntax.TokenNotEqual,
+			hclsyntax.TokenLessThan, hclsyntax.TokenLessThanEq, hclsyntax.TokenGreaterThan,
+			hclsyntax.TokenGreaterThanEq, hclsyntax.TokenAnd, hclsyntax.TokenOr, hclsyntax.TokenBang,
+			hclsyntax.TokenQuestion:
+			top.extra++
+			depth++
+		}
+		if t.Type != hclsyntax.TokenComment {
+			prev = t.Type
+		}
+		if depth > max {
+			return tooDeep(t.Range, max)
+		}
+	}
+	return nil
+}
+
+// endsTerm reports whether a token can end an expression term, so that a
+// following "[" indexes it rather than starting a tuple.
+func endsTerm(t hclsyntax.TokenType) bool {
+	switch t {
+	case hclsyntax.TokenIdent, hclsyntax.TokenNumberLit, hclsyntax.TokenCBrack, hclsyntax.TokenCParen,
+		hclsyntax.TokenCBrace, hclsyntax.TokenCQuote, hclsyntax.TokenCHeredoc:
+		return true
+	}
+	return false
+}
+
+func tooDeep(rng hcl.Range, max int) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Expression nested too deeply",
+		Detail:   fmt.Sprintf("This source nests brackets, template sequences or operators more than %d levels deep, the limit for untrusted input (Limits.MaxNesting).", max),
+		Subject:  rng.Ptr(),
+	}}
+}
+
+// CheckJSONNesting is CheckNesting for the JSON syntax: it counts arrays and
+// objects, and the templates inside strings, which hcl parses when it
+// evaluates them.
+func CheckJSONNesting(src []byte, filename string, max int) hcl.Diagnostics {
+	if max <= 0 {
+		max = DefaultMaxNesting
+	}
+	if len(src) <= max {
+		return nil
+	}
+	depth := 0
+	pos := hcl.InitialPos
+	advance := func(to int) {
+		for ; pos.Byte < to; pos.Byte++ {
+			if src[pos.Byte] == '\n' {
+				pos.Line++
+				pos.Column = 1
+			} else if src[pos.Byte]&0xC0 != 0x80 {
+				pos.Column++
+			}
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '[', '{':
+			depth++
+			if depth > max {
+				advance(i)
+				end := pos
+				end.Byte++
+				end.Column++
+				return tooDeep(hcl.Range{Filename: filename, Start: pos, End: end}, max)
+			}
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '"':
+			j, hasTemplate := i+1, false
+			for ; j < len(src) && src[j] != '"'; j++ {
+				switch src[j] {
+				case '\\':
+					j++
+				case '{':
+					if src[j-1] == '$' || src[j-1] == '%' {
+						hasTemplate = true
+					}
+				}
+			}
+			if hasTemplate && j < len(src) {
+				var s string
+				if json.Unmarshal(src[i:j+1], &s) == nil {
+					advance(i)
+					if diags := checkNesting([]byte(s), filename, pos, Template, max, depth); diags.HasErrors() {
+						return diags
+					}
+				}
+			}
+			i = j
+		}
+	}
+	return nil
+}
