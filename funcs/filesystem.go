@@ -4,13 +4,12 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
+	"hash"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bmatcuk/doublestar"
 	homedir "github.com/mitchellh/go-homedir"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -92,8 +91,8 @@ func within(root, path string) bool {
 	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
 }
 
-// readFile returns the contents of the file a path argument names.
-func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
+// openFile opens the file a path argument names.
+func (e *env) openFile(path string, m cty.ValueMarks) (*os.File, error) {
 	resolved, err := e.resolvePath(path, m)
 	if err != nil {
 		return nil, err
@@ -105,12 +104,17 @@ func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
 		}
 		return nil, err
 	}
-	defer f.Close()
-	src, err := io.ReadAll(f)
+	return f, nil
+}
+
+// readFile returns the contents of the file a path argument names.
+func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
+	f, err := e.openFile(path, m)
 	if err != nil {
-		return nil, fmt.Errorf("failed to read file: %w", err)
+		return nil, err
 	}
-	return src, nil
+	defer f.Close()
+	return readLimited(f, e.limits.MaxFileSize, redactIfSensitive(path, m))
 }
 
 // readUTF8File is readFile for functions that need text.
@@ -149,19 +153,25 @@ func (e *env) fileFunc(asBase64 bool) function.Function {
 	})
 }
 
-// fileHashFunc builds filemd5/filesha*/filebase64sha*: a digest of a file's bytes.
-func (e *env) fileHashFunc(hash func([]byte) []byte, enc func([]byte) string) function.Function {
+// fileHashFunc builds filemd5/filesha*/filebase64sha*: a digest of a file's
+// bytes, streamed so that large files need no memory.
+func (e *env) fileHashFunc(newHash func() hash.Hash, enc func([]byte) string) function.Function {
 	return function.New(&function.Spec{
 		Params:       []function.Parameter{{Name: "path", Type: cty.String, AllowMarked: true}},
 		Type:         function.StaticReturnType(cty.String),
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			p, m := args[0].Unmark()
-			src, err := e.readFile(p.AsString(), m)
+			f, err := e.openFile(p.AsString(), m)
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}
-			return cty.StringVal(enc(hash(src))).WithMarks(m), nil
+			defer f.Close()
+			h := newHash()
+			if err := e.hashFile(f, h, redactIfSensitive(p.AsString(), m)); err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			return cty.StringVal(enc(h.Sum(nil))).WithMarks(m), nil
 		},
 	})
 }
@@ -220,7 +230,7 @@ func (e *env) fileSetFunc() function.Function {
 				return unknown, err
 			}
 			pattern := filepath.Join(path, patternArg.AsString())
-			matches, err := doublestar.Glob(pattern)
+			matches, err := e.glob(pattern)
 			if err != nil {
 				return unknown, fmt.Errorf("failed to glob pattern %s: %w", redactIfSensitive(pattern, allMarks...), err)
 			}

@@ -1,6 +1,10 @@
 package funcs
 
 import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
 	"io"
 	"sort"
 	"sync"
@@ -26,6 +30,8 @@ type Options struct {
 	Rand              io.Reader                               // nil = crypto/rand
 	PlanTimestamp     time.Time                               // zero = plantimestamp() unknown
 	ProviderFunctions map[string]map[string]function.Function // local name -> func name -> impl
+	Limits            Limits                                  // bounds on what one call builds or reads (limits.go)
+	Step              func() error                            // charged once per call; an error stops evaluation
 }
 
 // CoreNamespace prefixes the second name every built-in is registered under.
@@ -72,7 +78,8 @@ func Names(d dialect.Dialect, consoleMode bool) []string {
 // env is the state shared by the functions of one table: the options, with
 // defaults filled in.
 type env struct {
-	opts Options
+	opts   Options
+	limits Limits // opts.Limits with defaults
 
 	mu             sync.Mutex                              // guards templateTables
 	templateTables map[string]map[string]function.Function // by caller and depth, built on first use
@@ -85,7 +92,7 @@ func newEnv(opts Options) *env {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &env{opts: opts, templateTables: map[string]map[string]function.Function{}}
+	return &env{opts: opts, limits: opts.Limits.withDefaults(), templateTables: map[string]map[string]function.Function{}}
 }
 
 func (e *env) tofu() bool { return e.opts.Dialect == dialect.Tofu }
@@ -126,14 +133,14 @@ func (e *env) table(depth int) map[string]function.Function {
 		"ephemeralasnull":  ephemeralAsNullFunc,
 		"file":             e.fileFunc(false),
 		"filebase64":       e.fileFunc(true),
-		"filebase64sha256": e.fileHashFunc(sha256Sum, encodeBase64),
-		"filebase64sha512": e.fileHashFunc(sha512Sum, encodeBase64),
+		"filebase64sha256": e.fileHashFunc(sha256.New, encodeBase64),
+		"filebase64sha512": e.fileHashFunc(sha512.New, encodeBase64),
 		"fileexists":       e.fileExistsFunc(),
-		"filemd5":          e.fileHashFunc(md5Sum, encodeHex),
+		"filemd5":          e.fileHashFunc(md5.New, encodeHex),
 		"fileset":          e.fileSetFunc(),
-		"filesha1":         e.fileHashFunc(sha1Sum, encodeHex),
-		"filesha256":       e.fileHashFunc(sha256Sum, encodeHex),
-		"filesha512":       e.fileHashFunc(sha512Sum, encodeHex),
+		"filesha1":         e.fileHashFunc(sha1.New, encodeHex),
+		"filesha256":       e.fileHashFunc(sha256.New, encodeHex),
+		"filesha512":       e.fileHashFunc(sha512.New, encodeHex),
 		"flatten":          stdlib.FlattenFunc,
 		"floor":            stdlib.FloorFunc,
 		"format":           stdlib.FormatFunc,
@@ -232,7 +239,7 @@ func (e *env) table(depth int) map[string]function.Function {
 		}
 	}
 	for name, fn := range t {
-		t[name] = withDescription(name, fn)
+		t[name] = e.limited(name, withDescription(name, fn))
 	}
 	return t
 }

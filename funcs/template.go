@@ -11,6 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // defaultTemplateDepth is OpenTofu's default limit on nested templatefile calls.
@@ -82,7 +84,7 @@ func failingFunc(fn function.Function, msg string) function.Function {
 
 // renderTemplate evaluates a parsed template with vars (a map or object)
 // as its only variables.
-func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]function.Function) (cty.Value, error) {
+func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]function.Function, guard *limit.Guard) (cty.Value, error) {
 	vars, varsMarks := vars.Unmark()
 	if ty := vars.Type(); !(ty.IsMapType() || ty.IsObjectType()) {
 		return cty.DynamicVal, function.NewArgErrorf(1, "invalid vars value: must be a map")
@@ -103,7 +105,7 @@ func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]functi
 			return cty.DynamicVal, function.NewArgErrorf(1, "vars map does not contain key %q, referenced at %s", root, traversal[0].SourceRange())
 		}
 	}
-	val, diags := expr.Value(ctx)
+	val, diags := guard.Expr(expr).Value(ctx)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
@@ -132,11 +134,14 @@ func (e *env) templateFileFunc(depth int) function.Function {
 					return cty.DynamicVal, fmt.Errorf("maximum recursion depth %d reached in %s", limit, path)
 				}
 			}
+			if diags := e.checkTemplateNesting([]byte(src), path); diags.HasErrors() {
+				return cty.DynamicVal, diags
+			}
 			expr, diags := hclsyntax.ParseTemplate([]byte(src), path, hcl.Pos{Line: 1, Column: 1})
 			if diags.HasErrors() {
 				return cty.DynamicVal, diags
 			}
-			val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatefile"))
+			val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatefile"), e.guard())
 			if err != nil {
 				return cty.DynamicVal, err
 			}
@@ -159,11 +164,14 @@ func (e *env) templateStringFunc(depth int) function.Function {
 				if limit := templateDepthLimit(); depth >= limit {
 					return cty.DynamicVal, fmt.Errorf("maximum recursion depth %d reached in templatestring", limit)
 				}
+				if diags := e.checkTemplateNesting([]byte(t.AsString()), "NoFileNeeded"); diags.HasErrors() {
+					return cty.DynamicVal, diags
+				}
 				expr, diags := hclsyntax.ParseTemplate([]byte(t.AsString()), "NoFileNeeded", hcl.Pos{Line: 1, Column: 1})
 				if diags.HasErrors() {
 					return cty.DynamicVal, diags
 				}
-				val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"))
+				val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"), e.guard())
 				if err != nil {
 					return cty.DynamicVal, err
 				}
@@ -194,11 +202,14 @@ func (e *env) templateStringFunc(depth int) function.Function {
 			if !tmpl.Type().Equals(cty.String) || tmpl.IsNull() {
 				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "invalid template value: a string is required")
 			}
+			if diags := e.checkTemplateNesting([]byte(tmpl.AsString()), "<templatestring argument>"); diags.HasErrors() {
+				return cty.UnknownVal(cty.String), diags
+			}
 			expr, diags := hclsyntax.ParseTemplate([]byte(tmpl.AsString()), "<templatestring argument>", hcl.Pos{Line: 1, Column: 1})
 			if diags.HasErrors() {
 				return cty.UnknownVal(cty.String), diags
 			}
-			val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"))
+			val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"), e.guard())
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}

@@ -1,0 +1,123 @@
+package funcs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar"
+)
+
+// globber lists the paths matching a doublestar pattern as doublestar v1's
+// Glob does (which is what Terraform's fileset uses: symlinked directories
+// are followed, "**" matches directories and files at any depth), but
+// bounded: every directory read charges a step, a directory already being
+// walked higher up (a symlink loop) is not entered again, at most
+// MaxElements entries are visited, and with a sandbox no directory outside
+// it is read.
+type globber struct {
+	e       *env
+	visited int
+	walking map[string]bool // real paths of the directories being walked
+	matches []string
+}
+
+func (e *env) glob(pattern string) ([]string, error) {
+	g := &globber{e: e, walking: map[string]bool{}}
+	components := strings.Split(filepath.ToSlash(pattern), "/")
+	base := "."
+	if filepath.IsAbs(pattern) {
+		base, components = string(filepath.Separator), components[1:]
+	}
+	if err := g.walk(base, components); err != nil {
+		return nil, err
+	}
+	return g.matches, nil
+}
+
+func (g *globber) walk(dir string, components []string) error {
+	static := 0
+	for static < len(components) && !strings.ContainsAny(components[static], "*?[{\\") {
+		static++
+	}
+	if static > 0 {
+		dir = filepath.Join(dir, filepath.Join(components[:static]...))
+		components = components[static:]
+	}
+	if _, err := os.Lstat(dir); err != nil {
+		return nil
+	}
+	if len(components) == 0 {
+		g.matches = append(g.matches, dir)
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || g.walking[real] {
+		return nil
+	}
+	if g.e.opts.Sandbox != "" {
+		if root, err := realPath(g.e.opts.Sandbox); err != nil || !within(root, real) {
+			return nil
+		}
+	}
+	if err := g.e.step(); err != nil {
+		return err
+	}
+	g.walking[real] = true
+	defer delete(g.walking, real)
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	entries, _ := f.Readdir(-1)
+	f.Close()
+	g.visited += len(entries)
+	if g.visited > g.e.limits.MaxElements {
+		return fmt.Errorf("the pattern visits more than %d files and directories, the limit (Limits.MaxElements)", g.e.limits.MaxElements)
+	}
+	last := len(components) == 1
+	if components[0] == "**" {
+		for _, entry := range entries {
+			path := filepath.Join(dir, entry.Name())
+			if entry.Mode()&os.ModeSymlink != 0 {
+				if entry, err = os.Stat(path); err != nil {
+					continue
+				}
+			}
+			if last {
+				g.matches = append(g.matches, path)
+			}
+			if entry.IsDir() {
+				if err := g.walk(path, components); err != nil {
+					return err
+				}
+			}
+		}
+		if last {
+			return nil
+		}
+		components = components[1:]
+		last = len(components) == 1
+	}
+	for _, entry := range entries {
+		ok, err := doublestar.Match(components[0], entry.Name())
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		path := filepath.Join(dir, entry.Name())
+		if last {
+			g.matches = append(g.matches, path)
+		} else if err := g.walk(path, components[1:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

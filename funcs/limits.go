@@ -1,0 +1,416 @@
+package funcs
+
+import (
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/internal/limit"
+)
+
+// Limits bounds what one function call may build or read, so that hostile
+// configurations cannot exhaust memory or time. A zero field means its default.
+type Limits struct {
+	// MaxElements bounds the elements of a collection one call returns
+	// (setproduct, flatten, ...) and one for expression in a template builds.
+	MaxElements int
+	// MaxStringLength bounds, in bytes, a string one call returns (format,
+	// join, indent, replace, templates, ...).
+	MaxStringLength int
+	// MaxFileSize bounds, in bytes, what file, filebase64 and templatefile
+	// read, and what the hash functions read from anything but a regular file.
+	MaxFileSize int64
+	// MaxNesting bounds the nesting depth of templates and decoded JSON/YAML.
+	MaxNesting int
+	// MaxBcryptCost bounds bcrypt's cost argument: each step doubles its time.
+	MaxBcryptCost int
+}
+
+// Default limits, chosen far above what real configurations use and low
+// enough that a single evaluation stays within a few hundred MiB.
+const (
+	DefaultMaxElements     = 1_000_000
+	DefaultMaxStringLength = 32 << 20
+	DefaultMaxFileSize     = 64 << 20
+	DefaultMaxBcryptCost   = 14
+)
+
+// withDefaults fills in the zero fields.
+func (l Limits) withDefaults() Limits {
+	if l.MaxElements <= 0 {
+		l.MaxElements = DefaultMaxElements
+	}
+	if l.MaxStringLength <= 0 {
+		l.MaxStringLength = DefaultMaxStringLength
+	}
+	if l.MaxFileSize <= 0 {
+		l.MaxFileSize = DefaultMaxFileSize
+	}
+	if l.MaxNesting <= 0 {
+		l.MaxNesting = limit.DefaultMaxNesting
+	}
+	if l.MaxBcryptCost <= 0 {
+		l.MaxBcryptCost = DefaultMaxBcryptCost
+	}
+	return l
+}
+
+// step charges one unit of the caller's evaluation budget, if it has one.
+func (e *env) step() error {
+	if e.opts.Step == nil {
+		return nil
+	}
+	return e.opts.Step()
+}
+
+// guard is the template guard for this table's limits.
+func (e *env) guard() *limit.Guard {
+	return &limit.Guard{MaxElements: e.limits.MaxElements, MaxStringLength: e.limits.MaxStringLength, Step: e.opts.Step}
+}
+
+// parseTemplateChecked checks a template's nesting before hcl parses it.
+func (e *env) checkTemplateNesting(src []byte, filename string) hcl.Diagnostics {
+	return limit.CheckNesting(src, filename, hcl.InitialPos, limit.Template, e.limits.MaxNesting)
+}
+
+// limited wraps fn so that every call charges a step, is refused when its
+// arguments would build something over the limits, and fails when its
+// result is over them anyway. The wrapper accepts every argument as it is
+// and lets fn apply its own parameter rules, marks and refinements.
+func (e *env) limited(name string, fn function.Function) function.Function {
+	open := func(p function.Parameter) function.Parameter {
+		p.AllowUnknown, p.AllowNull, p.AllowMarked, p.AllowDynamicType = true, true, true, true
+		return p
+	}
+	params := fn.Params()
+	for i := range params {
+		params[i] = open(params[i])
+	}
+	var varParam *function.Parameter
+	if vp := fn.VarParam(); vp != nil {
+		p := open(*vp)
+		varParam = &p
+	}
+	pre := e.preCheck(name)
+	return function.New(&function.Spec{
+		Description: fn.Description(),
+		Params:      params,
+		VarParam:    varParam,
+		Type:        fn.ReturnTypeForValues,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if err := e.step(); err != nil {
+				return cty.NilVal, err
+			}
+			if pre != nil {
+				if err := pre(args); err != nil {
+					return cty.NilVal, err
+				}
+			}
+			v, err := fn.Call(args)
+			if err != nil {
+				return v, err
+			}
+			return v, e.postCheck(v)
+		},
+	})
+}
+
+// postCheck refuses results over the element and string limits.
+func (e *env) postCheck(v cty.Value) error {
+	v, _ = v.Unmark()
+	if !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	switch ty := v.Type(); {
+	case ty == cty.String:
+		if n := len(v.AsString()); n > e.limits.MaxStringLength {
+			return e.stringTooLong(n)
+		}
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType() || ty.IsMapType():
+		if n := v.LengthInt(); n > e.limits.MaxElements {
+			return e.tooManyElements(n)
+		}
+	}
+	return nil
+}
+
+func (e *env) stringTooLong(n int) error {
+	return fmt.Errorf("the result would be a string of %d bytes, more than the limit of %d (Limits.MaxStringLength)", n, e.limits.MaxStringLength)
+}
+
+func (e *env) tooManyElements(n int) error {
+	return fmt.Errorf("the result would have %d elements, more than the limit of %d (Limits.MaxElements)", n, e.limits.MaxElements)
+}
+
+// known returns the unmarked value and whether it is known and not null.
+func known(v cty.Value) (cty.Value, bool) {
+	v, _ = v.UnmarkDeep()
+	return v, v.IsWhollyKnown() && !v.IsNull()
+}
+
+// strLen is the length of a known string value, 0 otherwise.
+func strLen(v cty.Value) int {
+	if v, ok := known(v); ok && v.Type() == cty.String {
+		return len(v.AsString())
+	}
+	return 0
+}
+
+// preCheck returns, for functions whose result can be far larger than their
+// arguments, a check of the result's size made before it is built.
+func (e *env) preCheck(name string) func(args []cty.Value) error {
+	maxStr := e.limits.MaxStringLength
+	switch name {
+	case "format", "formatlist":
+		return func(args []cty.Value) error {
+			if len(args) == 0 {
+				return nil
+			}
+			if f, ok := known(args[0]); ok && f.Type() == cty.String {
+				if w := largestFormatWidth(f.AsString()); w > maxStr {
+					return function.NewArgErrorf(0, "a width or precision of %d would build a string longer than the limit of %d bytes (Limits.MaxStringLength)", w, maxStr)
+				}
+			}
+			return nil
+		}
+	case "join":
+		return func(args []cty.Value) error {
+			if len(args) < 1 {
+				return nil
+			}
+			sep := strLen(args[0])
+			total, count := 0, 0
+			for _, l := range args[1:] {
+				l, ok := known(l)
+				if !ok || !l.CanIterateElements() {
+					continue
+				}
+				for it := l.ElementIterator(); it.Next(); {
+					_, v := it.Element()
+					total += strLen(v)
+					count++
+				}
+			}
+			if count > 1 {
+				total += sep * (count - 1)
+			}
+			if total > maxStr {
+				return e.stringTooLong(total)
+			}
+			return nil
+		}
+	case "indent":
+		return func(args []cty.Value) error {
+			if len(args) != 2 {
+				return nil
+			}
+			n, ok := known(args[0])
+			s, ok2 := known(args[1])
+			if !ok || !ok2 || n.Type() != cty.Number || s.Type() != cty.String {
+				return nil
+			}
+			spaces, _ := n.AsBigFloat().Int64()
+			lines := int64(strings.Count(s.AsString(), "\n"))
+			if total := int64(len(s.AsString())) + spaces*lines; spaces > int64(maxStr) || total > int64(maxStr) {
+				return e.stringTooLong(int(min(total, 1<<62)))
+			}
+			return nil
+		}
+	case "replace":
+		return func(args []cty.Value) error {
+			if len(args) != 3 {
+				return nil
+			}
+			str, substr, repl := strLen(args[0]), args[1], strLen(args[2])
+			sub, ok := known(substr)
+			s, ok2 := known(args[0])
+			if !ok || !ok2 || sub.Type() != cty.String || s.Type() != cty.String {
+				return nil
+			}
+			pattern := sub.AsString()
+			var matches, longest int
+			if len(pattern) > 1 && pattern[0] == '/' && pattern[len(pattern)-1] == '/' {
+				re, err := regexp.Compile(pattern[1 : len(pattern)-1])
+				if err != nil {
+					return nil // replace reports it
+				}
+				for _, m := range re.FindAllStringIndex(s.AsString(), -1) {
+					matches++
+					longest = max(longest, m[1]-m[0])
+				}
+				// Each $n in the replacement can copy a whole match.
+				repl += strings.Count(args[2].AsString(), "$") * longest
+			} else {
+				matches = strings.Count(s.AsString(), pattern)
+			}
+			if total := int64(str) + int64(matches)*int64(repl); total > int64(maxStr) {
+				return e.stringTooLong(int(min(total, 1<<62)))
+			}
+			return nil
+		}
+	case "setproduct":
+		return func(args []cty.Value) error {
+			total := big.NewInt(1)
+			for _, a := range args {
+				a, ok := known(a)
+				if !ok || !a.CanIterateElements() {
+					return nil
+				}
+				total.Mul(total, big.NewInt(int64(a.LengthInt())))
+			}
+			if len(args) > 0 && total.Cmp(big.NewInt(int64(e.limits.MaxElements))) > 0 {
+				return fmt.Errorf("the result would have %s elements, more than the limit of %d (Limits.MaxElements)", total, e.limits.MaxElements)
+			}
+			return nil
+		}
+	case "jsondecode", "yamldecode":
+		return func(args []cty.Value) error {
+			if len(args) != 1 {
+				return nil
+			}
+			if s, ok := known(args[0]); ok && s.Type() == cty.String {
+				if d := dataNesting(s.AsString(), name == "yamldecode"); d > e.limits.MaxNesting {
+					return function.NewArgErrorf(0, "the document nests more than %d levels deep, the limit for untrusted input (Limits.MaxNesting)", e.limits.MaxNesting)
+				}
+			}
+			return nil
+		}
+	case "bcrypt":
+		return func(args []cty.Value) error {
+			if len(args) < 2 {
+				return nil
+			}
+			if c, ok := known(args[1]); ok && c.Type() == cty.Number {
+				if cost, _ := c.AsBigFloat().Int64(); cost > int64(e.limits.MaxBcryptCost) && cost <= 31 { // beyond 31 bcrypt itself refuses
+					return function.NewArgErrorf(1, "a cost of %d would take too long; the limit is %d (Limits.MaxBcryptCost)", cost, e.limits.MaxBcryptCost)
+				}
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// largestFormatWidth is the largest width or precision number in a format
+// string's verbs, which fmt pads the result to.
+func largestFormatWidth(f string) int {
+	largest := 0
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		for i++; i < len(f); i++ {
+			c := f[i]
+			if c >= '0' && c <= '9' {
+				n := 0
+				for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
+					if n < 1<<40 {
+						n = n*10 + int(f[i]-'0')
+					}
+				}
+				largest = max(largest, n)
+				i--
+				continue
+			}
+			if strings.IndexByte("+-# .[]*", c) < 0 {
+				break
+			}
+		}
+	}
+	return largest
+}
+
+// dataNesting estimates how deeply a JSON or YAML document nests: brackets
+// outside strings, and for YAML also the block structure a line opens.
+func dataNesting(s string, yaml bool) int {
+	depth, deepest := 0, 0
+	var quote byte
+	lineDepth := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if quote != 0 {
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			quote = c
+		case '\'':
+			if yaml {
+				quote = c
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '\n':
+			lineDepth = 0
+		case ' ':
+			lineDepth++ // indentation and "- " / ": " each can open a level
+		}
+		if yaml {
+			deepest = max(deepest, depth+lineDepth)
+		} else {
+			deepest = max(deepest, depth)
+		}
+	}
+	return deepest
+}
+
+// readLimited reads at most limit bytes from r, failing beyond.
+func readLimited(r io.Reader, limit int64, path string) ([]byte, error) {
+	src, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("failed to read file: %w", err)
+	}
+	if int64(len(src)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes, the limit on what file functions read (Limits.MaxFileSize)", path, limit)
+	}
+	return src, nil
+}
+
+// hashFile streams a file into h; regular files of any size are read (in
+// chunks, each charging a step), anything else at most MaxFileSize bytes.
+func (e *env) hashFile(f *os.File, h io.Writer, path string) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	r := io.Reader(f)
+	capped := !fi.Mode().IsRegular()
+	if capped {
+		r = io.LimitReader(f, e.limits.MaxFileSize+1)
+	}
+	var read int64
+	buf := make([]byte, 1<<20)
+	for {
+		if err := e.step(); err != nil {
+			return err
+		}
+		n, err := r.Read(buf)
+		read += int64(n)
+		h.Write(buf[:n])
+		if capped && read > e.limits.MaxFileSize {
+			return fmt.Errorf("%s is larger than %d bytes, the limit on what file functions read from anything but a regular file (Limits.MaxFileSize)", path, e.limits.MaxFileSize)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("failed to read file: %w", err)
+		}
+	}
+}
