@@ -16,6 +16,7 @@ func (r *Result) EvalExpr(expr hcl.Expression, modulePath []string) (cty.Value, 
 	}
 	for _, mi := range r.Modules {
 		if slices.Equal(mi.Path, modulePath) || (len(modulePath) == 0 && len(mi.Path) == 0) {
+			r.ev.limits.reset()
 			return r.ev.scope(mi).evalExpr(expr, cty.DynamicPseudoType)
 		}
 	}

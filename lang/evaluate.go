@@ -31,6 +31,9 @@ type evaluator struct {
 	// see the same provider functions share one table.
 	funcs map[string]map[string]function.Function
 
+	// limits enforces Options.Limits and Options.Context (limits.go).
+	limits *limiter
+
 	// shared is what the concurrent node evaluations of one Evaluate share.
 	shared *evalShared
 	// buffered is set on the per-node copies of the evaluator that parallel
@@ -84,6 +87,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		instances: map[string][]*ModuleInstance{},
 		funcs:     map[string]map[string]function.Function{},
 		shared:    newEvalShared(),
+		limits:    newLimiter(opts.Context, opts.Limits),
 	}
 	ev.cwd = opts.Cwd
 	if ev.cwd == "" {
@@ -196,6 +200,7 @@ func (ev *evaluator) functionsFor(m *config.Module) map[string]function.Function
 	o.ConsoleMode = ev.opts.Console
 	o.PureOnly = !ev.opts.Console
 	o.ProviderFunctions = ev.providerFunctions(m)
+	o.Limits, o.Step = ev.limits.funcOptions()
 	f := funcs.Functions(o)
 	ev.funcs[key] = f
 	return f
@@ -270,6 +275,10 @@ func (ev *evaluator) run(order []*node) {
 
 // evalNode evaluates one configuration object in every instance of its module.
 func (ev *evaluator) evalNode(n *node) {
+	if d := ev.limits.stopped(); d != nil {
+		ev.addDiag(d)
+		return
+	}
 	for _, mi := range ev.moduleInstances(n.cfg) {
 		switch n.kind {
 		case nodeVar:

@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"context"
+
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -30,6 +32,12 @@ type Options struct {
 	Console bool
 	// Cwd is path.cwd; "" means the process working directory.
 	Cwd string
+	// Context, when set, cancels the evaluation: it stops within
+	// milliseconds with an "Evaluation cancelled" error.
+	Context context.Context
+	// Limits bounds the evaluation's work and memory (limits.go); zero
+	// fields mean the defaults.
+	Limits Limits
 }
 
 // Result is everything an evaluation produced.

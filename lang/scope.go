@@ -67,7 +67,10 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	if diags.HasErrors() {
 		return cty.UnknownVal(want), diags
 	}
-	v, moreDiags := expr.Value(ctx)
+	if stop := s.ev.limits.stepDiags(expr.Range()); stop.HasErrors() {
+		return cty.UnknownVal(want), append(diags, stop...)
+	}
+	v, moreDiags := s.ev.limits.guardExpr(expr).Value(ctx)
 	diags = append(diags, moreDiags...)
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
 		cv, err := convert.Convert(v, want)
@@ -85,6 +88,9 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 	ctx, diags := s.evalContext(dynblock.VariablesHCLDec(body, spec))
 	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+	}
+	if stop := s.ev.limits.stepDiags(body.MissingItemRange()); stop.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(spec)), append(diags, stop...)
 	}
 	expanded := dynblock.Expand(body, ctx)
 	v, moreDiags := hcldec.Decode(expanded, spec, ctx)

@@ -1,0 +1,176 @@
+package lang
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/limit"
+)
+
+// Limits bounds the work and memory one evaluation may use, so that a
+// hostile configuration gets diagnostics rather than exhausting the
+// machine. A zero field means its default; the defaults are far above what
+// real configurations need.
+type Limits struct {
+	// MaxElements bounds the elements one for expression, setproduct,
+	// flatten or other collection function builds. Default 1,000,000.
+	MaxElements int
+	// MaxStringLength bounds, in bytes, a string one template, format,
+	// join, indent or replace builds. Default 32 MiB.
+	MaxStringLength int
+	// MaxNesting bounds how deeply source text nests brackets, templates and
+	// operators (configuration files, variables files, templates). Default 500.
+	MaxNesting int
+	// MaxModuleDepth bounds module call nesting (config.Options.MaxDepth). Default 64.
+	MaxModuleDepth int
+	// MaxFileSize bounds, in bytes, what file functions read into memory. Default 64 MiB.
+	MaxFileSize int64
+	// MaxSteps bounds the total evaluation steps: expressions evaluated,
+	// function calls and for-expression elements. Default 2,000,000.
+	MaxSteps int64
+}
+
+// DefaultMaxSteps is the step budget when Limits.MaxSteps is 0: real
+// configurations with thousands of resources use a few hundred thousand.
+const DefaultMaxSteps = 2_000_000
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
+	f := l.Funcs()
+	l.MaxElements, l.MaxStringLength, l.MaxNesting, l.MaxFileSize = f.MaxElements, f.MaxStringLength, f.MaxNesting, f.MaxFileSize
+	if l.MaxModuleDepth <= 0 {
+		l.MaxModuleDepth = 64
+	}
+	if l.MaxSteps <= 0 {
+		l.MaxSteps = DefaultMaxSteps
+	}
+	return l
+}
+
+// Funcs is the part of the limits the function library enforces, defaults filled in.
+func (l Limits) Funcs() funcs.Limits {
+	f := funcs.Limits{MaxElements: l.MaxElements, MaxStringLength: l.MaxStringLength, MaxFileSize: l.MaxFileSize, MaxNesting: l.MaxNesting}
+	if f.MaxElements <= 0 {
+		f.MaxElements = funcs.DefaultMaxElements
+	}
+	if f.MaxStringLength <= 0 {
+		f.MaxStringLength = funcs.DefaultMaxStringLength
+	}
+	if f.MaxFileSize <= 0 {
+		f.MaxFileSize = funcs.DefaultMaxFileSize
+	}
+	if f.MaxNesting <= 0 {
+		f.MaxNesting = limit.DefaultMaxNesting
+	}
+	return f
+}
+
+// limiter enforces one evaluation's limits and context; the per-node copies
+// of an evaluator share it, so its counters are atomic.
+type limiter struct {
+	limits Limits
+	done   <-chan struct{}
+	steps  atomic.Int64
+	guard  *limit.Guard
+	// guarded caches each expression's guarded copy (an hcl.Expression to hcl.Expression map).
+	guarded sync.Map
+}
+
+func newLimiter(ctx context.Context, l Limits) *limiter {
+	lim := &limiter{limits: l.WithDefaults()}
+	if ctx != nil {
+		lim.done = ctx.Done()
+	}
+	lim.guard = &limit.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step}
+	return lim
+}
+
+// stopError says why evaluation stopped; it carries its diagnostic.
+type stopError struct{ diag hcl.Diagnostic }
+
+func (e *stopError) Error() string               { return e.diag.Detail }
+func (e *stopError) Diagnostic() *hcl.Diagnostic { d := e.diag; return &d }
+
+// step charges one step, failing once the budget is spent or the context is done.
+func (l *limiter) step() error {
+	if l == nil {
+		return nil
+	}
+	if n := l.steps.Add(1); n > l.limits.MaxSteps {
+		return &stopError{hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Evaluation step limit reached",
+			Detail:   fmt.Sprintf("evaluation stopped after %d steps (expressions, function calls and for-expression elements), the limit for one evaluation (Limits.MaxSteps)", l.limits.MaxSteps),
+		}}
+	}
+	if l.done != nil {
+		select {
+		case <-l.done:
+			return &stopError{hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Evaluation cancelled", Detail: "evaluation was cancelled before it finished (its context is done)"}}
+		default:
+		}
+	}
+	return nil
+}
+
+// stepDiags is step as diagnostics at rng.
+func (l *limiter) stepDiags(rng hcl.Range) hcl.Diagnostics {
+	err := l.step()
+	if err == nil {
+		return nil
+	}
+	d := err.(*stopError).Diagnostic()
+	d.Subject = rng.Ptr()
+	return hcl.Diagnostics{d}
+}
+
+// stopped reports whether evaluation must not go on.
+func (l *limiter) stopped() *hcl.Diagnostic {
+	if l == nil {
+		return nil
+	}
+	if l.steps.Load() > l.limits.MaxSteps {
+		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Evaluation step limit reached", Detail: fmt.Sprintf("evaluation stopped after %d steps, the limit for one evaluation (Limits.MaxSteps); the values not evaluated are unknown", l.limits.MaxSteps)}
+	}
+	if l.done != nil {
+		select {
+		case <-l.done:
+			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Evaluation cancelled", Detail: "evaluation was cancelled before it finished (its context is done); the values not evaluated are unknown"}
+		default:
+		}
+	}
+	return nil
+}
+
+// guardExpr is expr with its for expressions and templates bounded.
+func (l *limiter) guardExpr(expr hcl.Expression) hcl.Expression {
+	if l == nil {
+		return expr
+	}
+	if g, ok := l.guarded.Load(expr); ok {
+		return g.(hcl.Expression)
+	}
+	g := l.guard.Expr(expr)
+	l.guarded.Store(expr, g)
+	return g
+}
+
+// reset gives a new console expression the whole step budget.
+func (l *limiter) reset() {
+	if l != nil {
+		l.steps.Store(0)
+	}
+}
+
+// funcOptions are the funcs.Options fields that carry the limits.
+func (l *limiter) funcOptions() (funcs.Limits, func() error) {
+	if l == nil {
+		return Limits{}.Funcs(), nil
+	}
+	return l.limits.Funcs(), l.step
+}
