@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // resolve turns a path as Terraform shows it (relative to the working
@@ -123,13 +124,16 @@ func moduleFiles(workDir, dir string, d dialect.Dialect) ([]configFile, hcl.Diag
 // parseFile reads and parses one configuration file. The body is never nil
 // so that decoding can go on and report everything else it finds.
 func parseFile(workDir string, f configFile) (hcl.Body, hcl.Diagnostics) {
-	src, err := os.ReadFile(resolve(workDir, f.Path))
+	src, err := limit.ReadSource(resolve(workDir, f.Path), 0, false)
 	if err != nil {
 		return hcl.EmptyBody(), hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read file",
 			Detail:   fmt.Sprintf("The configuration file %q could not be read.", f.Path),
 		}}
+	}
+	if diags := checkNesting(src, f); diags.HasErrors() {
+		return hcl.EmptyBody(), diags
 	}
 	var file *hcl.File
 	var diags hcl.Diagnostics
@@ -142,4 +146,12 @@ func parseFile(workDir string, f configFile) (hcl.Body, hcl.Diagnostics) {
 		return hcl.EmptyBody(), diags
 	}
 	return file.Body, diags
+}
+
+// checkNesting refuses a file nested too deeply for hcl's recursive parser.
+func checkNesting(src []byte, f configFile) hcl.Diagnostics {
+	if f.JSON {
+		return limit.CheckJSONNesting(src, f.Path, 0)
+	}
+	return limit.CheckNesting(src, f.Path, hcl.InitialPos, limit.Config, 0)
 }

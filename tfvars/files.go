@@ -14,6 +14,7 @@ import (
 	hcljson "github.com/hashicorp/hcl/v2/json"
 
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // Names of the variables files Terraform loads without being asked.
@@ -63,7 +64,7 @@ func readVarsFile(dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diag
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, filename)
 	}
-	src, err := os.ReadFile(path)
+	src, err := limit.ReadSource(path, 0, true)
 	if err != nil {
 		detail := fmt.Sprintf("Error while reading %s: %s.", filename, err)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -82,6 +83,9 @@ func readVarsFile(dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diag
 	if !isJSON && d == dialect.Tofu && !strings.HasSuffix(filename, ".tfvars") &&
 		strings.HasPrefix(strings.TrimSpace(string(src)), "{") {
 		isJSON = true
+	}
+	if diags := checkNesting(src, filename, isJSON); diags.HasErrors() {
+		return nil, diags
 	}
 	var f *hcl.File
 	var diags hcl.Diagnostics
@@ -125,4 +129,12 @@ func readVarsFile(dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diag
 	// Source order keeps diagnostics deterministic (JustAttributes returns a map).
 	slices.SortFunc(out, func(a, b fileAttr) int { return a.expr.Range().Start.Byte - b.expr.Range().Start.Byte })
 	return out, diags
+}
+
+// checkNesting refuses a file nested too deeply for hcl's recursive parser.
+func checkNesting(src []byte, filename string, isJSON bool) hcl.Diagnostics {
+	if isJSON {
+		return limit.CheckJSONNesting(src, filename, 0)
+	}
+	return limit.CheckNesting(src, filename, hcl.InitialPos, limit.Config, 0)
 }

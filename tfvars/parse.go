@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // ParseString turns a command-line or environment string into a value the
@@ -17,6 +18,9 @@ import (
 func ParseString(name, s string, mode config.VariableParsingMode) (cty.Value, hcl.Diagnostics) {
 	if mode != config.VariableParseHCL {
 		return cty.StringVal(s), nil
+	}
+	if diags := limit.CheckNesting([]byte(s), valueFilename(name), hcl.InitialPos, limit.Expression, 0); diags.HasErrors() {
+		return cty.DynamicVal, diags
 	}
 	expr, diags := hclsyntax.ParseExpression([]byte(s), valueFilename(name), hcl.InitialPos)
 	if diags.HasErrors() {

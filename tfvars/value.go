@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/gocty"
+
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // Value is a raw value for one variable before final preparation.
@@ -47,6 +49,9 @@ func FromGo(v any) (*Value, error) {
 // calls), as a module author would write an argument, and wraps the result.
 // name only labels diagnostics: "<value for var.NAME>".
 func FromHCL(name, src string) (*Value, hcl.Diagnostics) {
+	if diags := limit.CheckNesting([]byte(src), valueFilename(name), hcl.InitialPos, limit.Expression, 0); diags.HasErrors() {
+		return nil, diags
+	}
 	expr, diags := hclsyntax.ParseExpression([]byte(src), valueFilename(name), hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil, diags
