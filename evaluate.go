@@ -1,6 +1,7 @@
 package tfeval
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"time"
@@ -48,6 +49,12 @@ type Options struct {
 	Sandbox string
 	// Now is the clock for timestamp(); nil means time.Now.
 	Now func() time.Time
+	// Context, when set, cancels evaluation: it stops within milliseconds
+	// with an "Evaluation cancelled" error.
+	Context context.Context
+	// Limits bounds the work and memory of loading and evaluation; zero
+	// fields mean the defaults (see lang.Limits and the README's Security section).
+	Limits lang.Limits
 }
 
 // Evaluation is the outcome of Evaluate: the loaded configuration and its
@@ -116,6 +123,8 @@ func Evaluate(opts Options) *Evaluation {
 		RootVariables: raw,
 		Schemas:       schemas,
 		Console:       opts.Console,
+		Context:       opts.Context,
+		Limits:        opts.Limits,
 		Functions: funcs.Options{
 			Dialect: opts.Dialect,
 			BaseDir: workDir,
@@ -141,7 +150,7 @@ func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
 	if dir == "" {
 		dir = "."
 	}
-	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox})
+	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth})
 	return cfg, workDir, diags
 }
 
