@@ -182,9 +182,9 @@ type Backend struct {
 type ResourceMode int
 
 const (
-	ManagedResourceMode ResourceMode = iota
-	DataResourceMode
-	EphemeralResourceMode
+	ManagedResourceMode   ResourceMode = iota // a resource block
+	DataResourceMode                          // a data block
+	EphemeralResourceMode                     // an ephemeral block
 )
 
 // Resource is a resource, data or ephemeral block (also a data block scoped
