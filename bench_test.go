@@ -1,12 +1,16 @@
 package tfeval_test
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -294,4 +298,128 @@ func TestBenchTreesEvaluate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// perfChildEnv names, in a child test process, the tree and the work to do
+// once: "parse", "validate" or "eval", as "WHAT:DIR".
+const perfChildEnv = "TFEVAL_PERF_CHILD"
+
+// TestPerfChild does one piece of work in a fresh process, so that the
+// parent can read its wall time and peak memory (maximum resident set).
+func TestPerfChild(t *testing.T) {
+	spec := os.Getenv(perfChildEnv)
+	if spec == "" {
+		t.Skip("only run by TestPerformanceTargets")
+	}
+	what, dir, _ := strings.Cut(spec, ":")
+	start := time.Now()
+	switch what {
+	case "parse":
+		if err := parseTree(dir); err != nil {
+			t.Fatal(err)
+		}
+	case "validate":
+		if code := cli.Run([]string{"validate"}, cli.Env{Stdout: io.Discard, Stderr: io.Discard, WorkDir: dir}); code != 0 {
+			t.Fatalf("validate exited %d", code)
+		}
+	case "eval":
+		evaluateTree(t, dir, readSchemas(t, dir))
+	default:
+		t.Fatalf("unknown work %q", what)
+	}
+	fmt.Printf("elapsed_ns=%d\n", time.Since(start).Nanoseconds())
+}
+
+// perfRun runs TestPerfChild and returns its time for the work and its peak RSS in bytes.
+func perfRun(t *testing.T, what, dir string, procs int) (time.Duration, int64) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPerfChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), perfChildEnv+"="+what+":"+dir, fmt.Sprintf("GOMAXPROCS=%d", procs))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", what, dir, err, out)
+	}
+	_, after, ok := strings.Cut(string(out), "elapsed_ns=")
+	if !ok {
+		t.Fatalf("no timing in child output:\n%s", out)
+	}
+	var ns int64
+	fmt.Sscanf(after, "%d", &ns)
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
+	return time.Duration(ns), rss
+}
+
+// TestPerformanceTargets measures the ratios issue 8 sets as targets, each
+// in one run so that the load of a shared machine mostly cancels out, and
+// logs them. It takes minutes, so it runs only with TFEVAL_PERF=1:
+//
+//	TFEVAL_PERF=1 go test -run TestPerformanceTargets -v -timeout 60m .
+//
+// TFEVAL_PERF_REPEAT sets how many times each measurement is repeated
+// (the fastest counts; default 2).
+func TestPerformanceTargets(t *testing.T) {
+	if os.Getenv("TFEVAL_PERF") == "" {
+		t.Skip("set TFEVAL_PERF=1 to measure the performance targets")
+	}
+	repeat := 2
+	if n, err := strconv.Atoi(os.Getenv("TFEVAL_PERF_REPEAT")); err == nil && n > 0 {
+		repeat = n
+	}
+	type figures struct {
+		parse, validate, eval1, eval2 time.Duration
+		rss                           int64
+	}
+	best := func(d *time.Duration, v time.Duration) {
+		if *d == 0 || v < *d {
+			*d = v
+		}
+	}
+	measured := map[benchgen.Size]*figures{}
+	for _, size := range []benchgen.Size{benchgen.Medium, benchgen.Large} {
+		dir := benchTree(t, size)
+		f := &figures{}
+		for range repeat {
+			d, _ := perfRun(t, "parse", dir, 2)
+			best(&f.parse, d)
+			d, _ = perfRun(t, "validate", dir, 2)
+			best(&f.validate, d)
+			d, rss := perfRun(t, "eval", dir, 2)
+			best(&f.eval2, d)
+			f.rss = max(f.rss, rss)
+			d, _ = perfRun(t, "eval", dir, 1)
+			best(&f.eval1, d)
+		}
+		measured[size] = f
+		t.Logf("%-6s parse %v  validate %v  eval %v (GOMAXPROCS=1: %v)  eval peak RSS %.0f MiB",
+			size, f.parse, f.validate, f.eval2, f.eval1, float64(f.rss)/(1<<20))
+	}
+	m, l := measured[benchgen.Medium], measured[benchgen.Large]
+	verdict := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "NOT met"
+	}
+	ratio := func(a, b time.Duration) float64 { return float64(a) / float64(b) }
+	evalParse := ratio(l.eval2, l.parse)
+	validateParse := ratio(l.validate, l.parse)
+	timeGrowth := ratio(l.eval2, m.eval2)
+	memGrowth := float64(l.rss) / float64(m.rss)
+	speedup := ratio(l.eval1, l.eval2)
+	t.Logf("large eval / parse          %.2fx (target <= 2x): %s", evalParse, verdict(evalParse <= 2))
+	t.Logf("large validate / parse      %.2fx (target <= 1.3x): %s", validateParse, verdict(validateParse <= 1.3))
+	t.Logf("eval time large / medium    %.2fx (target <= 11x): %s", timeGrowth, verdict(timeGrowth <= 11))
+	t.Logf("eval peak RSS large/medium  %.2fx (target <= 11x): %s", memGrowth, verdict(memGrowth <= 11))
+	t.Logf("large eval 1 CPU / 2 CPUs   %.2fx (target >= 1.6x): %s", speedup, verdict(speedup >= 1.6))
+
+	dir := benchTree(t, benchgen.Small)
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: readSchemas(t, dir), Console: true})
+	expr, _ := hclsyntax.ParseExpression([]byte("var.a + 1"), "<console-input>", hcl.InitialPos)
+	r := testing.Benchmark(func(b *testing.B) {
+		for b.Loop() {
+			ev.Result.EvalExpr(expr, nil)
+		}
+	})
+	perExpr := time.Duration(r.NsPerOp())
+	t.Logf("console var.a + 1           %v (target < 2µs): %s", perExpr, verdict(perExpr < 2*time.Microsecond))
 }
