@@ -7,5 +7,8 @@
 //
 // Evaluate returns a Result holding every module instance's variables, locals,
 // outputs and resource instances; Result.EvalExpr evaluates console input in
-// any module's scope, and Result.PlanJSON writes the `eval -json` document.
+// any module's scope (EvalExprInModule in a chosen instance), Result.Checks
+// gives the status of every condition rule, and Result.PlanJSON writes the
+// `eval -json` document. BuildGraph exposes the dependency graph itself, with
+// DOT and Mermaid renderings, for `tfeval graph`.
 package lang
