@@ -115,7 +115,7 @@ func Run(args []string, env Env) int {
 	}
 	cmd, rest := args[0], args[1:]
 	if cmd == "version" || cmd == "-version" || cmd == "--version" {
-		fmt.Fprintf(env.Stdout, "tfeval v%s\n", Version)
+		fmt.Fprintf(env.Stdout, "tfeval v%s\nEvaluates as Terraform v1.15.9 (-dialect=terraform) and OpenTofu v1.12.6 (-dialect=tofu)\n", Version)
 		return exitOK
 	}
 	run, ok := commands[cmd]
