@@ -40,8 +40,10 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 
 	man, mDiags := readManifest(opts.WorkDir, dir)
 	diags = append(diags, mDiags...)
-	l := &treeLoader{opts: opts, manifest: man, rootSourceDir: sourceDir}
+	l := &treeLoader{opts: opts, manifest: man, rootSourceDir: sourceDir, prefetch: newPrefetcher(opts)}
+	l.prefetch.children(mod)
 	diags = append(diags, l.loadChildren(root, []string{absDir(resolve(opts.WorkDir, dir))})...)
+	l.prefetch.wait()
 	return root, diags
 }
 

@@ -16,6 +16,7 @@ type treeLoader struct {
 	opts          Options
 	manifest      manifest
 	rootSourceDir string
+	prefetch      *prefetcher // nil on one CPU
 }
 
 // loadChildren loads the modules called by parent, depth first in call name
@@ -77,7 +78,10 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			})
 			continue
 		}
-		mod, mDiags := loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect)
+		mod, mDiags, ok := l.prefetch.take(sourceDir)
+		if !ok {
+			mod, mDiags = loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect)
+		}
 		diags = append(diags, mDiags...)
 		child := &Config{
 			Root:       parent.Root,
