@@ -14,8 +14,8 @@ import (
 // are followed, "**" matches directories and files at any depth), but
 // bounded: every directory read charges a step, a directory already being
 // walked higher up (a symlink loop) is not entered again, at most
-// MaxElements entries are visited, and with a sandbox no directory outside
-// it is read.
+// MaxFilesetEntries entries are visited, and with a sandbox reading a directory
+// outside it is an error.
 type globber struct {
 	e       *env
 	visited int
@@ -60,10 +60,8 @@ func (g *globber) walk(dir string, components []string) error {
 	if err != nil || g.walking[real] {
 		return nil
 	}
-	if g.e.opts.Sandbox != "" {
-		if root, err := realPath(g.e.opts.Sandbox); err != nil || !within(root, real) {
-			return nil
-		}
+	if err := g.e.checkSandbox(real, dir, nil); err != nil {
+		return err
 	}
 	if err := g.e.step(); err != nil {
 		return err
@@ -77,8 +75,8 @@ func (g *globber) walk(dir string, components []string) error {
 	entries, _ := f.Readdir(-1)
 	f.Close()
 	g.visited += len(entries)
-	if g.visited > g.e.limits.MaxElements {
-		return fmt.Errorf("the pattern visits more than %d files and directories, the limit (Limits.MaxElements)", g.e.limits.MaxElements)
+	if g.visited > g.e.limits.MaxFilesetEntries {
+		return fmt.Errorf("the pattern visits more than %d files and directories, the limit for one call (Limits.MaxFilesetEntries)", g.e.limits.MaxFilesetEntries)
 	}
 	last := len(components) == 1
 	if components[0] == "**" {

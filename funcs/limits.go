@@ -19,7 +19,8 @@ import (
 // configurations cannot exhaust memory or time. A zero field means its default.
 type Limits struct {
 	// MaxElements bounds the elements of a collection one call returns
-	// (setproduct, flatten, ...) and one for expression in a template builds.
+	// (setproduct, flatten, ...) and one for expression in a template
+	// builds, those of the for expressions nested in it included.
 	MaxElements int
 	// MaxStringLength bounds, in bytes, a string one call returns (format,
 	// join, indent, replace, templates, ...).
@@ -31,15 +32,19 @@ type Limits struct {
 	MaxNesting int
 	// MaxBcryptCost bounds bcrypt's cost argument: each step doubles its time.
 	MaxBcryptCost int
+	// MaxFilesetEntries bounds the directory entries one fileset call
+	// visits, which bounds its time ("**" from "/" would walk the disk).
+	MaxFilesetEntries int
 }
 
 // Default limits, chosen far above what real configurations use and low
 // enough that a single evaluation stays within a few hundred MiB.
 const (
-	DefaultMaxElements     = 1_000_000
-	DefaultMaxStringLength = 32 << 20
-	DefaultMaxFileSize     = 64 << 20
-	DefaultMaxBcryptCost   = 14
+	DefaultMaxElements       = 100_000
+	DefaultMaxStringLength   = 32 << 20
+	DefaultMaxFileSize       = 64 << 20
+	DefaultMaxBcryptCost     = 14
+	DefaultMaxFilesetEntries = 50_000
 )
 
 // withDefaults fills in the zero fields.
@@ -55,6 +60,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxNesting <= 0 {
 		l.MaxNesting = limit.DefaultMaxNesting
+	}
+	if l.MaxFilesetEntries <= 0 {
+		l.MaxFilesetEntries = DefaultMaxFilesetEntries
 	}
 	if l.MaxBcryptCost <= 0 {
 		l.MaxBcryptCost = DefaultMaxBcryptCost

@@ -17,8 +17,9 @@ import (
 // machine. A zero field means its default; the defaults are far above what
 // real configurations need.
 type Limits struct {
-	// MaxElements bounds the elements one for expression, setproduct,
-	// flatten or other collection function builds. Default 1,000,000.
+	// MaxElements bounds the elements one for expression (counting those of
+	// for expressions nested in it), setproduct, flatten or other collection
+	// function builds. Default 100,000.
 	MaxElements int
 	// MaxStringLength bounds, in bytes, a string one template, format,
 	// join, indent or replace builds. Default 32 MiB.
@@ -30,19 +31,22 @@ type Limits struct {
 	MaxModuleDepth int
 	// MaxFileSize bounds, in bytes, what file functions read into memory. Default 64 MiB.
 	MaxFileSize int64
+	// MaxFilesetEntries bounds the files and directories one fileset call
+	// visits. Default 50,000.
+	MaxFilesetEntries int
 	// MaxSteps bounds the total evaluation steps: expressions evaluated,
-	// function calls and for-expression elements. Default 2,000,000.
+	// function calls and for-expression elements. Default 1,000,000.
 	MaxSteps int64
 }
 
 // DefaultMaxSteps is the step budget when Limits.MaxSteps is 0: real
-// configurations with thousands of resources use a few hundred thousand.
-const DefaultMaxSteps = 2_000_000
+// configurations with thousands of resources use well under half of it.
+const DefaultMaxSteps = 1_000_000
 
 // WithDefaults returns l with every zero field set to its default.
 func (l Limits) WithDefaults() Limits {
 	f := l.Funcs()
-	l.MaxElements, l.MaxStringLength, l.MaxNesting, l.MaxFileSize = f.MaxElements, f.MaxStringLength, f.MaxNesting, f.MaxFileSize
+	l.MaxElements, l.MaxStringLength, l.MaxNesting, l.MaxFileSize, l.MaxFilesetEntries = f.MaxElements, f.MaxStringLength, f.MaxNesting, f.MaxFileSize, f.MaxFilesetEntries
 	if l.MaxModuleDepth <= 0 {
 		l.MaxModuleDepth = 64
 	}
@@ -54,7 +58,7 @@ func (l Limits) WithDefaults() Limits {
 
 // Funcs is the part of the limits the function library enforces, defaults filled in.
 func (l Limits) Funcs() funcs.Limits {
-	f := funcs.Limits{MaxElements: l.MaxElements, MaxStringLength: l.MaxStringLength, MaxFileSize: l.MaxFileSize, MaxNesting: l.MaxNesting}
+	f := funcs.Limits{MaxElements: l.MaxElements, MaxStringLength: l.MaxStringLength, MaxFileSize: l.MaxFileSize, MaxNesting: l.MaxNesting, MaxFilesetEntries: l.MaxFilesetEntries}
 	if f.MaxElements <= 0 {
 		f.MaxElements = funcs.DefaultMaxElements
 	}
@@ -66,6 +70,9 @@ func (l Limits) Funcs() funcs.Limits {
 	}
 	if f.MaxNesting <= 0 {
 		f.MaxNesting = limit.DefaultMaxNesting
+	}
+	if f.MaxFilesetEntries <= 0 {
+		f.MaxFilesetEntries = funcs.DefaultMaxFilesetEntries
 	}
 	return f
 }

@@ -29,7 +29,14 @@ type Guard struct {
 // in the context the guard gives it; no identifier can contain a NUL byte.
 const counterKey = "\x00tfeval for-expression element counter"
 
-var counterType = cty.Capsule("forCounter", reflect.TypeOf(0))
+var counterType = cty.Capsule("forCounter", reflect.TypeOf(forCounter{}))
+
+// forCounter counts the elements one evaluation of a for expression has
+// built, those of for expressions nested in it included.
+type forCounter struct {
+	n   int
+	rng hcl.Range
+}
 
 // Expr returns expr with its for expressions and templates guarded; expr
 // itself when it contains none. The original is never modified, so a
@@ -226,7 +233,7 @@ type forGuard struct {
 
 func (f *forGuard) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	child := ctx.NewChild()
-	child.Variables = map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, new(int))}
+	child.Variables = map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, &forCounter{rng: f.SrcRange})}
 	return f.ForExpr.Value(child)
 }
 
@@ -238,18 +245,22 @@ type countedExpr struct {
 }
 
 func (c *countedExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	if p := ctx.Parent(); p != nil {
-		if v, ok := p.Variables[counterKey]; ok {
-			n := v.EncapsulatedValue().(*int)
-			*n++
-			if c.g.MaxElements > 0 && *n > c.g.MaxElements {
-				return cty.DynamicVal, hcl.Diagnostics{{
-					Severity: hcl.DiagError,
-					Summary:  "Too many elements in for expression",
-					Detail:   fmt.Sprintf("This for expression produces more than %d elements, the limit for one expression (Limits.MaxElements).", c.g.MaxElements),
-					Subject:  c.forRange.Ptr(),
-				}}
-			}
+	// Every enclosing for expression's counter is charged, so nested for
+	// expressions are bounded by their total, not each by itself.
+	for p := ctx.Parent(); p != nil; p = p.Parent() {
+		v, ok := p.Variables[counterKey]
+		if !ok {
+			continue
+		}
+		fc := v.EncapsulatedValue().(*forCounter)
+		fc.n++
+		if c.g.MaxElements > 0 && fc.n > c.g.MaxElements {
+			return cty.DynamicVal, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Too many elements in for expression",
+				Detail:   fmt.Sprintf("This for expression builds more than %d elements, counting those of the for expressions in it, the limit for one expression (Limits.MaxElements).", c.g.MaxElements),
+				Subject:  fc.rng.Ptr(),
+			}}
 		}
 	}
 	if c.g.Step != nil {

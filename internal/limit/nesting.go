@@ -43,8 +43,8 @@ func checkNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max
 	if max <= 0 {
 		max = DefaultMaxNesting
 	}
-	if len(src) <= max-base {
-		return nil // each level needs at least one byte
+	if openers(src) <= max-base {
+		return nil // each level needs at least one opening or operator byte
 	}
 	var toks hclsyntax.Tokens
 	switch syntax {
@@ -129,7 +129,7 @@ func CheckJSONNesting(src []byte, filename string, max int) hcl.Diagnostics {
 	if max <= 0 {
 		max = DefaultMaxNesting
 	}
-	if len(src) <= max {
+	if openers(src) <= max {
 		return nil
 	}
 	depth := 0
@@ -184,4 +184,24 @@ func CheckJSONNesting(src []byte, filename string, max int) hcl.Diagnostics {
 		}
 	}
 	return nil
+}
+
+// openerBytes are the bytes some token that nests a level starts with or contains.
+var openerBytes = func() (set [256]bool) {
+	for _, c := range []byte("{[(\"<>*/+-%=!&|?") {
+		set[c] = true
+	}
+	return set
+}()
+
+// openers counts the bytes in src that can start a nesting level: an upper
+// bound on the depth that lets ordinary sources skip lexing.
+func openers(src []byte) int {
+	n := 0
+	for i, c := range src {
+		if openerBytes[c] || (c == '=' && i > 0 && src[i-1] == '=') {
+			n++
+		}
+	}
+	return n
 }

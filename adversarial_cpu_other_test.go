@@ -1,0 +1,8 @@
+//go:build !unix
+
+package tfeval_test
+
+import "time"
+
+// cpuTime is not measured here; the adversarial suite uses wall time alone.
+func cpuTime() time.Duration { return 0 }

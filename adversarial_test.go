@@ -1,0 +1,243 @@
+package tfeval_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval"
+)
+
+const (
+	adversarialTime   = 2 * time.Second
+	adversarialMemory = 512 << 20
+)
+
+// bounded runs fn, failing the test when it takes longer than
+// adversarialTime (of wall-clock time or, on a machine too busy for wall
+// time to mean much, of this process's CPU time), or when the heap in use, sampled every few
+// milliseconds, grows by more than adversarialMemory.
+func bounded(t *testing.T, fn func() *tfeval.Evaluation) *tfeval.Evaluation {
+	t.Helper()
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var peak atomic.Uint64
+	stop, sampled := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sampled)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	result := make(chan *tfeval.Evaluation, 1)
+	start, startCPU := time.Now(), cpuTime()
+	go func() { result <- fn() }()
+	var ev *tfeval.Evaluation
+	select {
+	case ev = <-result:
+	case <-time.After(20 * adversarialTime):
+		t.Fatalf("no answer after %s", 20*adversarialTime)
+	}
+	elapsed, cpu := time.Since(start), cpuTime()-startCPU
+	close(stop)
+	<-sampled
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	grown := int64(peak.Load()) - int64(before.HeapInuse)
+	t.Logf("%s (CPU %s), peak heap growth %d MiB, allocated %d MiB", elapsed.Round(time.Millisecond), cpu.Round(time.Millisecond), grown>>20, (after.TotalAlloc-before.TotalAlloc)>>20)
+	if elapsed > adversarialTime && (cpu == 0 || cpu > adversarialTime) {
+		t.Errorf("took %s (CPU %s), more than %s", elapsed, cpu, adversarialTime)
+	}
+	if grown > adversarialMemory {
+		t.Errorf("heap grew by %d MiB, more than %d MiB", grown>>20, adversarialMemory>>20)
+	}
+	return ev
+}
+
+// writeFiles writes a module directory.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// wantError asserts an error whose summary contains want, with a source range
+// unless noRange says the problem has none.
+func wantError(t *testing.T, diags hcl.Diagnostics, want string, noRange bool) {
+	t.Helper()
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && strings.Contains(d.Summary+": "+d.Detail, want) {
+			if d.Subject == nil && !noRange {
+				t.Errorf("error %q has no source range", d.Summary)
+			}
+			return
+		}
+	}
+	t.Errorf("want an error containing %q, got %v", want, diags)
+}
+
+func evalDir(dir string) func() *tfeval.Evaluation {
+	return func() *tfeval.Evaluation { return tfeval.Evaluate(tfeval.Options{WorkDir: dir}) }
+}
+
+func TestAdversarial(t *testing.T) {
+	t.Run("10000 nested brackets", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": "locals {\n  x = " + strings.Repeat("[", 10000) + "1" + strings.Repeat("]", 10000) + "\n}\n"})
+		ev := bounded(t, evalDir(dir))
+		wantError(t, ev.Diagnostics, "Expression nested too deeply", false)
+	})
+	t.Run("nested for expressions over range(1000)", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": `output "x" { value = [for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]] }`})
+		ev := bounded(t, evalDir(dir))
+		wantError(t, ev.Diagnostics, "Too many elements in for expression", false)
+	})
+	t.Run("module that calls itself", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": `module "self" { source = "./" }`})
+		ev := bounded(t, evalDir(dir))
+		if !ev.HasErrors() {
+			t.Fatalf("want an error, got %v", ev.Diagnostics)
+		}
+		for _, d := range ev.Diagnostics {
+			if d.Severity == hcl.DiagError && d.Subject == nil {
+				t.Errorf("error %q has no source range", d.Summary)
+			}
+		}
+	})
+	t.Run("500 locals in a cycle", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("locals {\n")
+		for i := 0; i < 500; i++ {
+			fmt.Fprintf(&b, "  l%d = local.l%d\n", i, (i+1)%500)
+		}
+		b.WriteString("}\n")
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": b.String()})
+		ev := bounded(t, evalDir(dir))
+		wantError(t, ev.Diagnostics, "Cycle: ", true)
+	})
+	t.Run(`file("/dev/zero")`, func(t *testing.T) {
+		if _, err := os.Stat("/dev/zero"); err != nil {
+			t.Skip("no /dev/zero")
+		}
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": `output "x" { value = file("/dev/zero") }`})
+		ev := bounded(t, evalDir(dir))
+		wantError(t, ev.Diagnostics, "larger than", false)
+	})
+	t.Run(`fileset("/", "**")`, func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": `output "x" { value = fileset("/", "**") }`})
+		ev := bounded(t, evalDir(dir))
+		wantError(t, ev.Diagnostics, "Limits.MaxFilesetEntries", false)
+	})
+	t.Run("symlink loops under a module", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"main.tf":        `module "m" { source = "./m" }` + "\n" + `output "x" { value = module.m.files }`,
+			"m/main.tf":      `output "files" { value = fileset(path.module, "**") }`,
+			"m/sub/data.txt": "x",
+		})
+		for link, target := range map[string]string{"m/loop": ".", "m/sub/up": "..", "m/a": "b", "m/b": "a"} {
+			if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+				t.Skip("no symlinks:", err)
+			}
+		}
+		ev := bounded(t, evalDir(dir))
+		if ev.HasErrors() {
+			t.Fatalf("unexpected errors: %v", ev.Diagnostics)
+		}
+		out, _ := ev.Output("x")
+		if !out.Value.IsKnown() || out.Value.LengthInt() == 0 {
+			t.Fatalf("want the module's files, got %#v", out.Value)
+		}
+	})
+	t.Run("a .tf file that is a symlink loop", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": `locals { a = 1 }`})
+		if err := os.Symlink("loop.tf", filepath.Join(dir, "loop.tf")); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+		ev := bounded(t, evalDir(dir))
+		wantError(t, ev.Diagnostics, "Failed to read file", true)
+	})
+	t.Run("invalid UTF-8 and NUL bytes", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": "locals {\n  a = \"\xff\xfe\"\n  b\x00 = 1\n}\n\x00\x00\xc3\x28"})
+		ev := bounded(t, evalDir(dir))
+		if !ev.HasErrors() {
+			t.Fatalf("want errors, got %v", ev.Diagnostics)
+		}
+		for _, d := range ev.Diagnostics {
+			if d.Subject == nil {
+				t.Errorf("diagnostic %q has no source range", d.Summary)
+			}
+		}
+	})
+	t.Run("10 MB single-line string", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": `locals { s = "` + strings.Repeat("a", 10<<20) + `" }` + "\n" + `output "n" { value = length(local.s) }`})
+		ev := bounded(t, evalDir(dir))
+		if ev.HasErrors() {
+			t.Fatalf("unexpected errors: %v", ev.Diagnostics)
+		}
+		if out, _ := ev.Output("n"); out.Value.AsBigFloat().String() != fmt.Sprint(10<<20) {
+			t.Fatalf("length = %#v", out.Value)
+		}
+	})
+	t.Run("100000 variables in one tfvars file", func(t *testing.T) {
+		var b strings.Builder
+		for i := 0; i < 100_000; i++ {
+			fmt.Fprintf(&b, "v%d = %d\n", i, i)
+		}
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": `variable "v1" { type = number }` + "\n" + `output "x" { value = var.v1 }`, "terraform.tfvars": b.String()})
+		ev := bounded(t, evalDir(dir))
+		if ev.HasErrors() {
+			t.Fatalf("unexpected errors: %v", ev.Diagnostics[:min(3, len(ev.Diagnostics))])
+		}
+		if len(ev.Diagnostics) > 10 {
+			t.Errorf("%d diagnostics: undeclared values should be summarised", len(ev.Diagnostics))
+		}
+		if out, _ := ev.Output("x"); !out.Value.RawEquals(cty1) {
+			t.Errorf("var.v1 = %#v", out.Value)
+		}
+	})
+	t.Run(`format("%999999999d", 1)`, func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": `output "x" { value = format("%999999999d", 1) }`})
+		ev := bounded(t, evalDir(dir))
+		wantError(t, ev.Diagnostics, "Limits.MaxStringLength", false)
+	})
+}
+
+var cty1 = cty.NumberIntVal(1)
