@@ -127,8 +127,8 @@ output "x" { value = length(local.a) + length(local.b) }
 	case ev := <-done:
 		took := time.Since(cancelled)
 		t.Logf("stopped %s after cancellation", took)
-		if took > 100*time.Millisecond {
-			t.Errorf("took %s to stop, more than 100ms", took)
+		if limit := raceSlowdown * 100 * time.Millisecond; took > limit {
+			t.Errorf("took %s to stop, more than %s", took, limit)
 		}
 		wantError(t, ev.Diagnostics, "Evaluation cancelled", false)
 	case <-time.After(5 * time.Second):
