@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
 )
 
 // resourceInfo is what evaluating a resource block needs that is the same
@@ -21,6 +22,8 @@ type resourceInfo struct {
 	bodyVars []hcl.Traversal
 	// dynamic says whether the body has dynamic blocks to expand.
 	dynamic bool
+	// bodyRefs are bodyVars parsed.
+	bodyRefs []parsedRef
 }
 
 // resourceInfo returns the cached per-block data of a resource.
@@ -41,6 +44,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 	if res.Config != nil {
 		info.bodyVars = dynblock.VariablesHCLDec(res.Config, info.spec)
 		info.dynamic = hasDynamicBlocks(res.Config)
+		info.bodyRefs = parseRefs(info.bodyVars, ev.opts.Dialect)
 	}
 	sh.cacheMu.Lock()
 	if prev := sh.resources[res]; prev != nil {
@@ -160,4 +164,59 @@ func containsMark(v cty.Value, m any) bool {
 		}
 	}
 	return false
+}
+
+// parsedRef is one traversal parsed by parseRef, kept for reuse.
+type parsedRef struct {
+	ref   *reference
+	diags hcl.Diagnostics
+}
+
+// parseRefs parses traversals. Diagnostics are copied each time a cached
+// list is used (see refDiags), since callers may change their severity.
+func parseRefs(travs []hcl.Traversal, d dialect.Dialect) []parsedRef {
+	out := make([]parsedRef, len(travs))
+	for i, t := range travs {
+		out[i].ref, out[i].diags = parseRef(t, d)
+	}
+	return out
+}
+
+// exprRefs returns the parsed references of an expression, computed once
+// per expression.
+func (ev *evaluator) exprRefs(expr hcl.Expression) []parsedRef {
+	sh := ev.share()
+	sh.cacheMu.RLock()
+	refs, ok := sh.exprRefs[expr]
+	sh.cacheMu.RUnlock()
+	if !ok {
+		refs = parseRefs(expr.Variables(), ev.opts.Dialect)
+		sh.cacheMu.Lock()
+		sh.exprRefs[expr] = refs
+		sh.cacheMu.Unlock()
+	}
+	return copyRefDiags(refs)
+}
+
+// copyRefDiags returns refs with private copies of any diagnostics.
+func copyRefDiags(refs []parsedRef) []parsedRef {
+	var out []parsedRef
+	for i, r := range refs {
+		if len(r.diags) == 0 {
+			continue
+		}
+		if out == nil {
+			out = append([]parsedRef(nil), refs...)
+		}
+		ds := make(hcl.Diagnostics, len(r.diags))
+		for j, d := range r.diags {
+			c := *d
+			ds[j] = &c
+		}
+		out[i].diags = ds
+	}
+	if out == nil {
+		return refs
+	}
+	return out
 }

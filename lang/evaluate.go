@@ -51,6 +51,7 @@ type evalShared struct {
 	resources map[*config.Resource]*resourceInfo
 	calls     map[*config.ModuleCall]hcl.Attributes
 	nsCalls   map[hcl.Expression]bool
+	exprRefs  map[hcl.Expression][]parsedRef
 	// moduleFuncs is the function table of each module, from evaluator.funcs.
 	moduleFuncs map[*config.Module]map[string]function.Function
 }
@@ -60,6 +61,7 @@ func newEvalShared() *evalShared {
 		resources: map[*config.Resource]*resourceInfo{},
 		calls:     map[*config.ModuleCall]hcl.Attributes{},
 		nsCalls:   map[hcl.Expression]bool{},
+		exprRefs:  map[hcl.Expression][]parsedRef{},
 
 		moduleFuncs: map[*config.Module]map[string]function.Function{},
 	}

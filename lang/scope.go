@@ -59,7 +59,7 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	if expr == nil {
 		return cty.NullVal(want), nil
 	}
-	ctx, diags := s.evalContext(expr.Variables())
+	ctx, diags := s.refContext(s.ev.exprRefs(expr))
 	if diags.HasErrors() {
 		return cty.UnknownVal(want), diags
 	}
@@ -102,9 +102,12 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 // and spec computed once per block; bodies without dynamic blocks are
 // decoded directly.
 func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instanceContext) (cty.Value, hcl.Diagnostics) {
-	ctx, diags := ictx.get(s, info.bodyVars)
+	ctx, diags := ictx.get(s, info.bodyRefs)
 	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(info.spec)), diags
+	}
+	if stop := s.ev.limits.stepDiags(body.MissingItemRange()); stop.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(info.spec)), append(diags, stop...)
 	}
 	if info.dynamic {
 		body = dynblock.Expand(body, ctx)
@@ -124,12 +127,13 @@ type instanceContext struct {
 
 // get returns the context for the instance of scope s; the first call
 // returns the diagnostics, later calls none (they would be the same).
-func (ic *instanceContext) get(s *scope, travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagnostics) {
+func (ic *instanceContext) get(s *scope, refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics) {
+	refs = copyRefDiags(refs)
 	if ic == nil {
-		return s.evalContext(travs)
+		return s.refContext(refs)
 	}
 	if ic.ctx == nil && ic.diags == nil {
-		ic.ctx, ic.diags = s.evalContext(travs)
+		ic.ctx, ic.diags = s.refContext(refs)
 		if ic.diags == nil {
 			ic.diags = hcl.Diagnostics{}
 		}
@@ -144,6 +148,13 @@ func (ic *instanceContext) get(s *scope, travs []hcl.Traversal) (*hcl.EvalContex
 // evalContext builds the hcl.EvalContext for the given references, with
 // every problem a reference has.
 func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagnostics) {
+	return s.refContext(parseRefs(travs, s.dialect()))
+}
+
+// refContext is evalContext for references already parsed. The context
+// defines only the root names the references use: an expression can look
+// up nothing else.
+func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: s.ev.functions(s.mod.Config)}
 	vars := map[string]map[string]cty.Value{}
@@ -167,9 +178,9 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 	hasSelf := false
 	mod := s.mod.Config.Module
 
-	for _, t := range travs {
-		ref, refDiags := parseRef(t, s.dialect())
-		diags = append(diags, refDiags...)
+	for _, pr := range refs {
+		ref := pr.ref
+		diags = append(diags, pr.diags...)
 		if ref == nil {
 			continue
 		}
@@ -300,32 +311,27 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 		}
 	}
 
-	ctx.Variables = make(map[string]cty.Value, 12)
-	object := func(attrs map[string]cty.Value) cty.Value {
-		if len(attrs) == 0 {
-			return cty.EmptyObjectVal
-		}
-		return cty.ObjectVal(attrs)
-	}
-	for _, root := range contextRoots {
-		ctx.Variables[root] = object(vars[root])
-	}
-	if s.dialect() == dialect.Tofu {
-		ctx.Variables["tofu"] = object(vars["tofu"])
+	ctx.Variables = make(map[string]cty.Value, len(vars)+len(resources)+1)
+	for root, attrs := range vars {
+		ctx.Variables[root] = cty.ObjectVal(attrs)
 	}
 	modeObj := func(mode config.ResourceMode) cty.Value {
-		if len(resources[mode]) == 0 {
-			return cty.EmptyObjectVal
-		}
 		types := map[string]cty.Value{}
 		for typ, names := range resources[mode] {
 			types[typ] = cty.ObjectVal(names)
 		}
 		return cty.ObjectVal(types)
 	}
-	ctx.Variables["data"] = modeObj(config.DataResourceMode)
-	ctx.Variables["ephemeral"] = modeObj(config.EphemeralResourceMode)
-	ctx.Variables["resource"] = modeObj(config.ManagedResourceMode)
+	for mode := range resources {
+		switch mode {
+		case config.DataResourceMode:
+			ctx.Variables["data"] = modeObj(mode)
+		case config.EphemeralResourceMode:
+			ctx.Variables["ephemeral"] = modeObj(mode)
+		default:
+			ctx.Variables["resource"] = modeObj(mode)
+		}
+	}
 	for typ, names := range resources[config.ManagedResourceMode] {
 		if _, taken := ctx.Variables[typ]; taken {
 			continue
@@ -338,17 +344,15 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 	return ctx, diags
 }
 
-// contextRoots are the root names every evaluation context defines.
-var contextRoots = []string{"var", "local", "path", "terraform", "count", "each", "module"}
-
 // forInstance derives, from a context built for one instance of a counted
 // or for_each block, the context of another instance: only count and each
 // differ, so the references are not resolved again.
 func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
-	count, each := ctx.Variables["count"], ctx.Variables["each"]
-	hasIndex := count.Type().IsObjectType() && count.Type().HasAttribute("index")
-	hasKey := each.Type().IsObjectType() && each.Type().HasAttribute("key")
-	hasValue := each.Type().IsObjectType() && each.Type().HasAttribute("value")
+	count, hasCount := ctx.Variables["count"]
+	each, hasEach := ctx.Variables["each"]
+	hasIndex := hasCount && count.Type().IsObjectType() && count.Type().HasAttribute("index")
+	hasKey := hasEach && each.Type().IsObjectType() && each.Type().HasAttribute("key")
+	hasValue := hasEach && each.Type().IsObjectType() && each.Type().HasAttribute("value")
 	if !hasIndex && !hasKey && !hasValue {
 		return ctx
 	}
