@@ -36,6 +36,8 @@ type evaluator struct {
 
 	// shared is what the concurrent node evaluations of one Evaluate share.
 	shared *evalShared
+	// done is set when evaluation has finished; scopes made later see final values.
+	done bool
 	// buffered is set on the per-node copies of the evaluator that parallel
 	// evaluation uses: diagnostics are collected, and merged in graph order later.
 	buffered bool
@@ -123,6 +125,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		ev.run(order)
 	}
 	ev.collect(res)
+	ev.done = true
 	return res, ev.diags
 }
 

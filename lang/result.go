@@ -94,6 +94,59 @@ type ModuleInstance struct {
 
 	// mu guards the maps above while nodes are evaluated in parallel.
 	mu sync.RWMutex
+	// wholeVar and wholeLocal are the var and local objects once
+	// evaluation has finished, built on first use (see scope.final).
+	wholeVar, wholeLocal cty.Value
+}
+
+// variableOrUnknown is a variable's value, unknown of its type while it has none.
+func (mi *ModuleInstance) variableOrUnknown(name string, decl *config.Variable) cty.Value {
+	if v, ok := mi.variable(name); ok {
+		return v
+	}
+	if decl.Type == cty.NilType {
+		return cty.DynamicVal
+	}
+	return cty.UnknownVal(decl.Type)
+}
+
+// wholeObject returns the whole "var" or "local" object of a finished
+// module instance, with the same stand-ins refContext uses for missing values.
+func (mi *ModuleInstance) wholeObject(root string) cty.Value {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	mod := mi.Config.Module
+	switch root {
+	case "var":
+		if mi.wholeVar == cty.NilVal {
+			attrs := make(map[string]cty.Value, len(mod.Variables))
+			for name, decl := range mod.Variables {
+				v, ok := mi.Variables[name]
+				if !ok {
+					v = cty.UnknownVal(decl.Type)
+					if decl.Type == cty.NilType {
+						v = cty.DynamicVal
+					}
+				}
+				attrs[name] = v
+			}
+			mi.wholeVar = cty.ObjectVal(attrs)
+		}
+		return mi.wholeVar
+	default:
+		if mi.wholeLocal == cty.NilVal {
+			attrs := make(map[string]cty.Value, len(mod.Locals))
+			for name := range mod.Locals {
+				v, ok := mi.Locals[name]
+				if !ok {
+					v = cty.DynamicVal
+				}
+				attrs[name] = v
+			}
+			mi.wholeLocal = cty.ObjectVal(attrs)
+		}
+		return mi.wholeLocal
+	}
 }
 
 func (mi *ModuleInstance) setVariable(name string, v cty.Value) {

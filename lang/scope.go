@@ -31,10 +31,14 @@ type scope struct {
 	check *config.Check
 	// selfOnly restricts references to self, count, each, path and terraform.
 	selfOnly bool
+	// final is set once evaluation has finished (console, checks): every
+	// variable and local then has its last value, so whole var and local
+	// objects are built once per module instance and shared.
+	final bool
 }
 
 func (ev *evaluator) scope(mi *ModuleInstance) *scope {
-	return &scope{ev: ev, mod: mi}
+	return &scope{ev: ev, mod: mi, final: ev.done}
 }
 
 // withKeys returns a copy of the scope for one instance of a counted or for_each block.
@@ -174,6 +178,10 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		}
 		resources[mode][typ][name] = v
 	}
+	var whole map[string]bool
+	if s.final {
+		whole = map[string]bool{}
+	}
 	var self cty.Value
 	hasSelf := false
 	mod := s.mod.Config.Module
@@ -205,14 +213,11 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared input variable", Detail: detail, Subject: ref.rng.Ptr()})
 				continue
 			}
-			v, ok := s.mod.variable(ref.name)
-			if !ok {
-				v = cty.UnknownVal(decl.Type)
-				if decl.Type == cty.NilType {
-					v = cty.DynamicVal
-				}
+			if s.final {
+				whole["var"] = true
+				continue
 			}
-			put("var", ref.name, v)
+			put("var", ref.name, s.mod.variableOrUnknown(ref.name, decl))
 		case refLocal:
 			if _, ok := mod.Locals[ref.name]; !ok {
 				detail := fmt.Sprintf("A local value with the name %q has not been declared.", ref.name)
@@ -220,6 +225,10 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 					detail += fmt.Sprintf(" Did you mean %q?", sug)
 				}
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared local value", Detail: detail, Subject: ref.rng.Ptr()})
+				continue
+			}
+			if s.final {
+				whole["local"] = true
 				continue
 			}
 			v, ok := s.mod.local(ref.name)
@@ -311,9 +320,12 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		}
 	}
 
-	ctx.Variables = make(map[string]cty.Value, len(vars)+len(resources)+1)
+	ctx.Variables = make(map[string]cty.Value, len(vars)+len(whole)+len(resources)+1)
 	for root, attrs := range vars {
 		ctx.Variables[root] = cty.ObjectVal(attrs)
+	}
+	for root := range whole {
+		ctx.Variables[root] = s.mod.wholeObject(root)
 	}
 	modeObj := func(mode config.ResourceMode) cty.Value {
 		types := map[string]cty.Value{}
