@@ -2,9 +2,9 @@ package tfeval
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
@@ -164,7 +164,7 @@ func (e *Evaluation) Checks() []lang.CheckResult {
 // instance address such as `module.network` or `module.app["eu"]`. The
 // expression's ranges are in a file named "<eval>".
 func (e *Evaluation) Eval(expr string, moduleAddr string) (cty.Value, hcl.Diagnostics) {
-	x, diags := hclsyntax.ParseExpression([]byte(expr), "<eval>", hcl.InitialPos)
+	x, diags := limit.ParseExpression([]byte(expr), "<eval>")
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}

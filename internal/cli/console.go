@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
 )
@@ -78,7 +78,7 @@ func runConsole(c *common, env Env) int {
 func consoleEval(res interface {
 	EvalExpr(hcl.Expression, []string) (cty.Value, hcl.Diagnostics)
 }, line string) (string, hcl.Diagnostics) {
-	expr, diags := hclsyntax.ParseExpression([]byte(line), "<console-input>", hcl.Pos{Line: 1, Column: 1, Byte: 0})
+	expr, diags := limit.ParseExpression([]byte(line), "<console-input>")
 	if diags.HasErrors() {
 		return "", diags
 	}
