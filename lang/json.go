@@ -2,7 +2,12 @@ package lang
 
 import (
 	"encoding/json"
+	"math/big"
+	"runtime"
 	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -117,12 +122,14 @@ func (r *Result) Document(diags hcl.Diagnostics) *PlanDocument {
 			doc.Outputs[name] = oj
 		}
 	}
-	for _, ri := range r.Resources {
+	doc.Resources = make([]ResourceJSON, len(r.Resources))
+	parallelFor(len(r.Resources), func(i int) {
+		ri := r.Resources[i]
 		mode := "managed"
 		if ri.Mode == config.DataResourceMode {
 			mode = "data"
 		}
-		doc.Resources = append(doc.Resources, ResourceJSON{
+		doc.Resources[i] = ResourceJSON{
 			Address:        ri.Addr,
 			Mode:           mode,
 			Type:           ri.Type,
@@ -130,9 +137,61 @@ func (r *Result) Document(diags hcl.Diagnostics) *PlanDocument {
 			After:          knownJSON(ri.Value),
 			AfterUnknown:   unknownAsBool(ri.Value),
 			AfterSensitive: sensitiveAsBool(ri.Value),
-		})
-	}
+		}
+	})
 	return doc
+}
+
+// parallelFor calls fn for 0..n-1 on GOMAXPROCS goroutines, in chunks.
+func parallelFor(n int, fn func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || n < 256 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	const chunk = 64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= n {
+					return
+				}
+				for i := start; i < min(start+chunk, n); i++ {
+					fn(i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// eachElement calls fn for every element of a known, non-null map or
+// object, with its key; objects are walked without sorting attribute names,
+// which an element iterator does on every call.
+func eachElement(v cty.Value, fn func(name string, e cty.Value)) {
+	ty := v.Type()
+	if ty.IsObjectType() {
+		for name := range ty.AttributeTypes() {
+			fn(name, v.GetAttr(name))
+		}
+		return
+	}
+	keyed := ty.IsMapType()
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		name := ""
+		if keyed {
+			name = k.AsString()
+		}
+		fn(name, e)
+	}
 }
 
 // PlanJSON is Document(nil) encoded.
@@ -162,12 +221,11 @@ func unknownAsBool(v cty.Value) any {
 		return out
 	case ty.IsMapType() || ty.IsObjectType():
 		out := map[string]any{}
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
+		eachElement(v, func(name string, e cty.Value) {
 			if b := unknownAsBool(e); b != false {
-				out[k.AsString()] = b
+				out[name] = b
 			}
-		}
+		})
 		return out
 	}
 	return false
@@ -200,12 +258,11 @@ func sensitiveAsBool(v cty.Value) any {
 		if !v.IsKnown() {
 			return out
 		}
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
+		eachElement(v, func(name string, e cty.Value) {
 			if b := sensitiveAsBool(e); b != false {
-				out[k.AsString()] = b
+				out[name] = b
 			}
-		}
+		})
 		return out
 	}
 	return false
@@ -225,7 +282,14 @@ func knownJSON(v cty.Value) any {
 	case ty == cty.Bool:
 		return v.True()
 	case ty == cty.Number:
-		return json.Number(v.AsBigFloat().Text('f', -1))
+		bf := v.AsBigFloat()
+		if bf.IsInt() {
+			// Whole numbers are most numbers; shortest decimal formatting is slow.
+			if i, acc := bf.Int64(); acc == big.Exact && (i != 0 || !bf.Signbit()) {
+				return json.Number(strconv.FormatInt(i, 10))
+			}
+		}
+		return json.Number(bf.Text('f', -1))
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 		out := []any{}
 		for it := v.ElementIterator(); it.Next(); {
@@ -235,13 +299,12 @@ func knownJSON(v cty.Value) any {
 		return out
 	case ty.IsMapType() || ty.IsObjectType():
 		out := map[string]any{}
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
+		eachElement(v, func(name string, e cty.Value) {
 			if eu, _ := e.Unmark(); !eu.IsKnown() {
-				continue
+				return
 			}
-			out[k.AsString()] = knownJSON(e)
-		}
+			out[name] = knownJSON(e)
+		})
 		return out
 	}
 	return nil
