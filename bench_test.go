@@ -220,11 +220,11 @@ func BenchmarkConsoleExpr(b *testing.B) {
 		if diags.HasErrors() {
 			b.Fatal(diags)
 		}
+		if v, diags := ev.Result.EvalExpr(expr, nil); diags.HasErrors() || !v.RawEquals(cty.NumberIntVal(2)) {
+			b.Fatalf("got %#v, %s", v, diags.Error())
+		}
 		for b.Loop() {
-			v, diags := ev.Result.EvalExpr(expr, nil)
-			if diags.HasErrors() || !v.RawEquals(cty.NumberIntVal(2)) {
-				b.Fatalf("got %#v, %s", v, diags.Error())
-			}
+			ev.Result.EvalExpr(expr, nil)
 		}
 	})
 }

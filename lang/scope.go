@@ -161,15 +161,21 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: s.ev.functions(s.mod.Config)}
-	vars := map[string]map[string]cty.Value{}
+	var vars map[string]map[string]cty.Value // maps are made on first use: most expressions need few
 	put := func(root, name string, v cty.Value) {
+		if vars == nil {
+			vars = map[string]map[string]cty.Value{}
+		}
 		if vars[root] == nil {
 			vars[root] = map[string]cty.Value{}
 		}
 		vars[root][name] = v
 	}
-	resources := map[config.ResourceMode]map[string]map[string]cty.Value{}
+	var resources map[config.ResourceMode]map[string]map[string]cty.Value
 	putResource := func(mode config.ResourceMode, typ, name string, v cty.Value) {
+		if resources == nil {
+			resources = map[config.ResourceMode]map[string]map[string]cty.Value{}
+		}
 		if resources[mode] == nil {
 			resources[mode] = map[string]map[string]cty.Value{}
 		}
@@ -178,10 +184,8 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		}
 		resources[mode][typ][name] = v
 	}
-	var whole map[string]bool
-	if s.final {
-		whole = map[string]bool{}
-	}
+	// wholeVar and wholeLocal: use the finished module's whole objects (see scope.final).
+	var wholeVar, wholeLocal bool
 	var self cty.Value
 	hasSelf := false
 	mod := s.mod.Config.Module
@@ -214,7 +218,7 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 				continue
 			}
 			if s.final {
-				whole["var"] = true
+				wholeVar = true
 				continue
 			}
 			put("var", ref.name, s.mod.variableOrUnknown(ref.name, decl))
@@ -228,7 +232,7 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 				continue
 			}
 			if s.final {
-				whole["local"] = true
+				wholeLocal = true
 				continue
 			}
 			v, ok := s.mod.local(ref.name)
@@ -320,12 +324,15 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		}
 	}
 
-	ctx.Variables = make(map[string]cty.Value, len(vars)+len(whole)+len(resources)+1)
+	ctx.Variables = make(map[string]cty.Value, len(vars)+len(resources)+3)
 	for root, attrs := range vars {
 		ctx.Variables[root] = cty.ObjectVal(attrs)
 	}
-	for root := range whole {
-		ctx.Variables[root] = s.mod.wholeObject(root)
+	if wholeVar {
+		ctx.Variables["var"] = s.mod.wholeObject("var")
+	}
+	if wholeLocal {
+		ctx.Variables["local"] = s.mod.wholeObject("local")
 	}
 	modeObj := func(mode config.ResourceMode) cty.Value {
 		types := map[string]cty.Value{}
