@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
@@ -97,6 +98,21 @@ type ModuleInstance struct {
 	// wholeVar and wholeLocal are the var and local objects once
 	// evaluation has finished, built on first use (see scope.final).
 	wholeVar, wholeLocal cty.Value
+	// finalCtx defines var and local once evaluation has finished; it is
+	// only read, so expressions evaluated concurrently can share it.
+	finalCtx *hcl.EvalContext
+}
+
+// finalContext returns the shared context with the whole var and local
+// objects of a finished module instance.
+func (mi *ModuleInstance) finalContext(fns map[string]function.Function) *hcl.EvalContext {
+	vars, locals := mi.wholeObject("var"), mi.wholeObject("local")
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	if mi.finalCtx == nil {
+		mi.finalCtx = &hcl.EvalContext{Functions: fns, Variables: map[string]cty.Value{"var": vars, "local": locals}}
+	}
+	return mi.finalCtx
 }
 
 // variableOrUnknown is a variable's value, unknown of its type while it has none.

@@ -324,6 +324,10 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		}
 	}
 
+	if (wholeVar || wholeLocal) && vars == nil && resources == nil && !hasSelf {
+		// Only var and local: the finished module's shared context serves.
+		return s.mod.finalContext(ctx.Functions), diags
+	}
 	ctx.Variables = make(map[string]cty.Value, len(vars)+len(resources)+3)
 	for root, attrs := range vars {
 		ctx.Variables[root] = cty.ObjectVal(attrs)
