@@ -11,4 +11,8 @@
 // these structures; the body-level merge is package override's MergeBodies.
 // Module calls are checked against the called module's variables while the
 // tree is built, so evaluators need not repeat that check.
+//
+// Directories called through local sources are read and decoded ahead of
+// the depth-first tree walk on GOMAXPROCS goroutines (prefetch.go); the walk
+// alone decides what belongs to the tree and reports, in order.
 package config

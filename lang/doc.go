@@ -11,4 +11,11 @@
 // gives the status of every condition rule, and Result.PlanJSON writes the
 // `eval -json` document. BuildGraph exposes the dependency graph itself, with
 // DOT and Mermaid renderings, for `tfeval graph`.
+//
+// Objects whose dependencies are done are evaluated in parallel on
+// GOMAXPROCS goroutines; each object's diagnostics are merged in graph
+// order, so values and diagnostics are the same on one CPU or many.
+// Per-block work (decoder specs, parsed references, function tables) is
+// computed once and shared by every instance (cache.go). A Result is safe
+// for concurrent EvalExpr calls.
 package lang
