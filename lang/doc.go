@@ -16,6 +16,5 @@
 // GOMAXPROCS goroutines; each object's diagnostics are merged in graph
 // order, so values and diagnostics are the same on one CPU or many.
 // Per-block work (decoder specs, parsed references, function tables) is
-// computed once and shared by every instance (cache.go). A Result is safe
-// for concurrent EvalExpr calls.
+// computed once and shared by every instance (cache.go).
 package lang
