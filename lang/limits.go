@@ -35,13 +35,16 @@ type Limits struct {
 	// visits. Default 50,000.
 	MaxFilesetEntries int
 	// MaxSteps bounds the total evaluation steps: expressions evaluated,
-	// function calls and for-expression elements. Default 1,000,000.
+	// function calls and for-expression elements. Default 20,000,000.
 	MaxSteps int64
 }
 
-// DefaultMaxSteps is the step budget when Limits.MaxSteps is 0: real
-// configurations with thousands of resources use well under half of it.
-const DefaultMaxSteps = 1_000_000
+// DefaultMaxSteps is the step budget when Limits.MaxSteps is 0. A generated
+// monorepo of 1,000 modules and 100,000 resource instances takes about
+// 750,000 steps, so the default leaves room for trees twenty times that
+// size; hostile input is bounded sooner by the element and string limits,
+// and a service should also set a Context deadline.
+const DefaultMaxSteps = 20_000_000
 
 // WithDefaults returns l with every zero field set to its default.
 func (l Limits) WithDefaults() Limits {
