@@ -244,6 +244,7 @@ func (d *decoder) provisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) 
 			diags = append(diags, reservedBlock(block, "provisioner"))
 		}
 	}
+	diags = append(diags, checkDestroyProvisionerRefs(p)...)
 	return p, diags
 }
 

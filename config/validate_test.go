@@ -20,6 +20,27 @@ func TestStaticValidation(t *testing.T) {
 				`A variable named "a" was already declared at b.tf:1,1-13. Variable names must be unique within a module.`, "main.tf:1,1-13"}},
 		},
 		{
+			name: "destroy provisioner refers to another object",
+			files: map[string]string{"main.tf": `resource "t" "a" {
+  count = 1
+  provisioner "local-exec" {
+    when    = destroy
+    command = "${self.id} ${count.index} ${path.module} ${var.x}"
+    connection {
+      host = local.h
+    }
+  }
+  provisioner "local-exec" {
+    command = var.x
+  }
+}
+`},
+			want: []wantDiag{
+				{"Invalid reference from destroy provisioner", "Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\nReferences to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.", "main.tf:5,59-64"},
+				{"Invalid reference from destroy provisioner", "Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\nReferences to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.", "main.tf:7,14-21"},
+			},
+		},
+		{
 			name:  "duplicate local",
 			files: map[string]string{"main.tf": "locals {\n  a = 1\n}\nlocals {\n  a = 2\n}\n"},
 			want: []wantDiag{{"Duplicate local value definition",

@@ -176,6 +176,9 @@ func (ev *evaluator) resourceTraversals(c *config.Config, res *config.Resource) 
 	}
 	travs = append(travs, ruleVars(res.Preconditions)...)
 	travs = append(travs, ruleVars(res.Postconditions)...)
+	for _, body := range provisionerBodies(res) {
+		travs = append(travs, config.BodyTraversals(body)...)
+	}
 	return travs
 }
 

@@ -61,6 +61,9 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 				ev.checkRule(&ps, rule, hcl.DiagError, "Resource postcondition failed")
 			}
 		}
+		if ok {
+			ev.checkProvisioners(is, res, v)
+		}
 		vals[i] = v
 		addr := res.Addr() + keyString(k)
 		if mi.Addr != "" {
@@ -333,32 +336,51 @@ func impliedSpec(body hcl.Body) hcldec.ObjectSpec {
 		}
 		return spec
 	}
+	// A body left over by PartialContent still holds the meta-arguments it
+	// took out (count, lifecycle, provisioner, ...); asking for content
+	// with a schema of everything written drops them.
+	schema := &hcl.BodySchema{}
 	for name := range sb.Attributes {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	seenType := map[string]bool{}
+	for _, blk := range sb.Blocks {
+		if !seenType[blk.Type] {
+			seenType[blk.Type] = true
+			schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: blk.Type, LabelNames: make([]string, len(blk.Labels))})
+		}
+	}
+	content, _, _ := sb.PartialContent(schema)
+	for name := range content.Attributes {
 		spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
 	}
 	blocks := map[string][]*hclsyntax.Body{}
 	var order []string
-	for _, blk := range sb.Blocks {
-		typ, content := blk.Type, blk.Body
+	for _, b := range content.Blocks {
+		blk, ok := b.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		typ, nested := b.Type, blk
 		if typ == "dynamic" {
-			if len(blk.Labels) == 0 {
+			if len(b.Labels) == 0 {
 				continue
 			}
-			typ = blk.Labels[0]
-			content = nil
-			for _, inner := range blk.Body.Blocks {
+			typ = b.Labels[0]
+			nested = nil
+			for _, inner := range blk.Blocks {
 				if inner.Type == "content" {
-					content = inner.Body
+					nested = inner.Body
 				}
 			}
-			if content == nil {
+			if nested == nil {
 				continue
 			}
 		}
 		if _, seen := blocks[typ]; !seen {
 			order = append(order, typ)
 		}
-		blocks[typ] = append(blocks[typ], content)
+		blocks[typ] = append(blocks[typ], nested)
 	}
 	for _, typ := range order {
 		nested := hcldec.ObjectSpec{}
@@ -370,4 +392,41 @@ func impliedSpec(body hcl.Body) hcldec.ObjectSpec {
 		spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
 	}
 	return spec
+}
+
+// provisionerBodies lists the connection and provisioner bodies of a managed
+// resource: the resource's own connection, then each provisioner and its
+// connection.
+func provisionerBodies(res *config.Resource) []hcl.Body {
+	if res.Managed == nil {
+		return nil
+	}
+	var bodies []hcl.Body
+	if c := res.Managed.Connection; c != nil {
+		bodies = append(bodies, c.Config)
+	}
+	for _, p := range res.Managed.Provisioners {
+		bodies = append(bodies, p.Config)
+		if p.Connection != nil {
+			bodies = append(bodies, p.Connection.Config)
+		}
+	}
+	return bodies
+}
+
+// checkProvisioners evaluates one instance's connection and provisioner
+// blocks with self bound to the planned instance, as terraform validate
+// does: no provisioner runs during plan, but a bad reference in one is an
+// error all the same.
+func (ev *evaluator) checkProvisioners(is *scope, res *config.Resource, self cty.Value) {
+	bodies := provisionerBodies(res)
+	if len(bodies) == 0 {
+		return
+	}
+	ps := *is
+	ps.self = self
+	for _, body := range bodies {
+		_, diags := ps.evalBody(body, impliedSpec(body))
+		ev.addDiags(diags)
+	}
 }

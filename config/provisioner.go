@@ -1,0 +1,79 @@
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// BodyTraversals lists every reference in a body whose schema is not known
+// (provisioner and connection blocks): all attributes, nested blocks
+// included, in source order. Attributes and blocks a decoder already took
+// out of the body (meta-arguments) are left out.
+func BodyTraversals(body hcl.Body) []hcl.Traversal {
+	if body == nil {
+		return nil
+	}
+	schema := &hcl.BodySchema{}
+	if sb, ok := body.(*hclsyntax.Body); ok {
+		for name := range sb.Attributes {
+			schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
+		}
+		seen := map[string]bool{}
+		for _, b := range sb.Blocks {
+			if !seen[b.Type] {
+				seen[b.Type] = true
+				schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: b.Type, LabelNames: make([]string, len(b.Labels))})
+			}
+		}
+	} else {
+		// JSON bodies cannot tell attributes from blocks without a schema;
+		// taken as attributes, a nested block's object still yields its references.
+		attrs, _ := body.JustAttributes()
+		for name := range attrs {
+			schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
+		}
+	}
+	content, _, _ := body.PartialContent(schema)
+	var travs []hcl.Traversal
+	for _, attr := range sortedAttributes(content.Attributes) {
+		travs = append(travs, attr.Expr.Variables()...)
+	}
+	for _, b := range content.Blocks {
+		travs = append(travs, BodyTraversals(b.Body)...)
+	}
+	return travs
+}
+
+// checkDestroyProvisionerRefs enforces that a destroy-time provisioner and
+// its connection refer only to the resource itself: during destroy the
+// other objects may already be gone.
+func checkDestroyProvisionerRefs(p *Provisioner) hcl.Diagnostics {
+	if p.When != "destroy" {
+		return nil
+	}
+	travs := BodyTraversals(p.Config)
+	if p.Connection != nil {
+		travs = append(travs, BodyTraversals(p.Connection.Config)...)
+	}
+	var diags hcl.Diagnostics
+	for _, t := range travs {
+		switch t.RootName() {
+		case "self", "path", "terraform":
+			continue
+		case "count", "each":
+			if len(t) > 1 {
+				if a, ok := t[1].(hcl.TraverseAttr); ok && (a.Name == "index" || a.Name == "key") {
+					continue
+				}
+			}
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid reference from destroy provisioner",
+			Detail: "Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\n" +
+				"References to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.",
+			Subject: t.SourceRange().Ptr(),
+		})
+	}
+	return diags
+}

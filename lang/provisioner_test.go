@@ -1,0 +1,108 @@
+package lang
+
+import (
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+func TestProvisionersAndConnections(t *testing.T) {
+	tests := []struct {
+		name     string
+		src      string
+		summary  string // "" when evaluation must succeed
+		errRange string
+	}{
+		{
+			name: "self, count and other objects are fine at create time",
+			src: `locals { user = "admin" }
+resource "t" "a" {
+  count = 2
+  name  = "n${count.index}"
+  connection {
+    host = self.name
+    user = local.user
+  }
+  provisioner "remote-exec" {
+    inline = ["echo ${self.name} ${count.index} ${local.user}"]
+    connection {
+      port = 22
+    }
+  }
+}`,
+		},
+		{
+			name: "undeclared variable in a provisioner",
+			src: `resource "t" "a" {
+  provisioner "local-exec" {
+    command = var.nope
+  }
+}`,
+			summary:  "Reference to undeclared input variable",
+			errRange: "main.tf:3,15-23",
+		},
+		{
+			name: "undeclared local in a connection",
+			src: `resource "t" "a" {
+  connection {
+    host = local.missing
+  }
+}`,
+			summary:  "Reference to undeclared local value",
+			errRange: "main.tf:3,12-25",
+		},
+		{
+			name: "each outside for_each in a provisioner",
+			src: `resource "t" "a" {
+  provisioner "local-exec" {
+    command = each.key
+  }
+}`,
+			summary:  `Reference to "each" in context without for_each`,
+			errRange: "main.tf:3,15-23",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := evalFiles(t, map[string]string{"main.tf": tt.src}, Options{})
+			if tt.summary == "" {
+				if diags.HasErrors() {
+					t.Fatalf("unexpected errors: %s", diags.Error())
+				}
+				return
+			}
+			if len(diags) != 1 || diags[0].Summary != tt.summary {
+				t.Fatalf("diagnostics = %s; want one %q", diags.Error(), tt.summary)
+			}
+			if got := diags[0].Subject.String(); got != tt.errRange {
+				t.Errorf("range = %s, want %s", got, tt.errRange)
+			}
+		})
+	}
+}
+
+// A resource without a schema is what its body sets: meta-arguments,
+// lifecycle, connection and provisioner blocks are not attributes.
+func TestSchemalessResourceLeavesOutMetaArguments(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "t" "a" {
+  count = 1
+  name  = "x"
+  rule { port = 22 }
+  lifecycle { prevent_destroy = false }
+  connection { host = "h" }
+  provisioner "local-exec" { command = "c" }
+  depends_on = []
+}`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	v := res.Resources[0].Value
+	want := cty.ObjectVal(map[string]cty.Value{
+		"name": cty.StringVal("x"),
+		"rule": cty.TupleVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(22)})}),
+	})
+	if !v.RawEquals(want) {
+		t.Errorf("value = %#v\nwant %#v", v, want)
+	}
+}
