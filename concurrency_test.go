@@ -3,6 +3,7 @@ package tfeval_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"sync"
 	"testing"
@@ -146,4 +147,37 @@ func hclExpr(t *testing.T, src string) hcl.Expression {
 
 func hclParseExpr(src string) (hcl.Expression, hcl.Diagnostics) {
 	return hclsyntax.ParseExpression([]byte(src), "<test>", hcl.InitialPos)
+}
+
+// TestConcurrentEvalOnOneEvaluation calls Eval and Checks on one finished
+// evaluation from many goroutines, as an IDE answering hovers would.
+func TestConcurrentEvalOnOneEvaluation(t *testing.T) {
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: filepath.Join("testdata", "examples", "quickstart")})
+	if ev.HasErrors() {
+		t.Fatal(ev.Diagnostics)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				v, diags := ev.Eval("local.name_prefix", "")
+				if diags.HasErrors() || !v.RawEquals(cty.StringVal("shop-dev")) {
+					t.Errorf("local.name_prefix = %#v %v", v, diags)
+					return
+				}
+				v, diags = ev.Eval("length(local.subnet_cidrs)", "module.network")
+				if diags.HasErrors() || !v.RawEquals(cty.NumberIntVal(3)) {
+					t.Errorf("module.network length = %#v %v", v, diags)
+					return
+				}
+				if len(ev.Checks()) == 0 {
+					t.Error("no check results")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
