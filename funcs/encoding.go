@@ -12,6 +12,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/ianaindex"
 )
 
@@ -124,6 +125,17 @@ func (e *env) unsupportedEncoding(name string) error {
 	return function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias in this %s version", name, product)
 }
 
+// ianaEncoding looks up a character encoding by IANA name or alias and
+// returns it with its canonical name.
+func (e *env) ianaEncoding(name string) (encoding.Encoding, string, error) {
+	enc, err := ianaindex.IANA.Encoding(name)
+	if err != nil || enc == nil {
+		return nil, "", e.unsupportedEncoding(name)
+	}
+	canon, _ := ianaindex.IANA.Name(enc)
+	return enc, canon, nil
+}
+
 // textEncodeBase64Func encodes a string in a named character encoding, then Base64.
 func (e *env) textEncodeBase64Func() function.Function {
 	return function.New(&function.Spec{
@@ -134,12 +146,10 @@ func (e *env) textEncodeBase64Func() function.Function {
 		Type:         function.StaticReturnType(cty.String),
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			name := args[1].AsString()
-			enc, err := ianaindex.IANA.Encoding(name)
-			if err != nil || enc == nil {
-				return cty.UnknownVal(cty.String), e.unsupportedEncoding(name)
+			enc, canon, err := e.ianaEncoding(args[1].AsString())
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
 			}
-			canon, _ := ianaindex.IANA.Name(enc)
 			out, err := enc.NewEncoder().Bytes([]byte(args[0].AsString()))
 			if err != nil {
 				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "the given string contains characters that cannot be represented in %s", canon)
@@ -159,12 +169,10 @@ func (e *env) textDecodeBase64Func() function.Function {
 		Type:         function.StaticReturnType(cty.String),
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			name := args[1].AsString()
-			enc, err := ianaindex.IANA.Encoding(name)
-			if err != nil || enc == nil {
-				return cty.UnknownVal(cty.String), e.unsupportedEncoding(name)
+			enc, canon, err := e.ianaEncoding(args[1].AsString())
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
 			}
-			canon, _ := ianaindex.IANA.Name(enc)
 			raw, err := base64.StdEncoding.DecodeString(args[0].AsString())
 			if err != nil {
 				var corrupt base64.CorruptInputError
