@@ -66,6 +66,24 @@ func duplicate(summary, detail string, subject hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject.Ptr()}
 }
 
+// declare adds item to m under name, or, when the name is taken, leaves m
+// as it is and returns the duplicate-declaration error, whose detail names
+// the name and where it was first declared.
+func declare[T any](m map[string]T, name string, item T, declRange func(T) hcl.Range, summary, detailf string) *hcl.Diagnostic {
+	if existing, ok := m[name]; ok {
+		return duplicate(summary, fmt.Sprintf(detailf, name, declRange(existing)), declRange(item))
+	}
+	m[name] = item
+	return nil
+}
+
+func appendDiag(diags hcl.Diagnostics, d *hcl.Diagnostic) hcl.Diagnostics {
+	if d == nil {
+		return diags
+	}
+	return append(diags, d)
+}
+
 // appendFile adds the declarations of a primary file, rejecting duplicates.
 func (m *Module) appendFile(f *file) hcl.Diagnostics {
 	var diags hcl.Diagnostics
@@ -113,40 +131,20 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 	}
 
 	for _, v := range f.Variables {
-		if existing, ok := m.Variables[v.Name]; ok {
-			diags = append(diags, duplicate("Duplicate variable declaration",
-				fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within a module.", v.Name, existing.DeclRange),
-				v.DeclRange))
-			continue
-		}
-		m.Variables[v.Name] = v
+		diags = appendDiag(diags, declare(m.Variables, v.Name, v, func(x *Variable) hcl.Range { return x.DeclRange },
+			"Duplicate variable declaration", "A variable named %q was already declared at %s. Variable names must be unique within a module."))
 	}
 	for _, l := range f.Locals {
-		if existing, ok := m.Locals[l.Name]; ok {
-			diags = append(diags, duplicate("Duplicate local value definition",
-				fmt.Sprintf("A local value named %q was already defined at %s. Local value names must be unique within a module.", l.Name, existing.DeclRange),
-				l.DeclRange))
-			continue
-		}
-		m.Locals[l.Name] = l
+		diags = appendDiag(diags, declare(m.Locals, l.Name, l, func(x *Local) hcl.Range { return x.DeclRange },
+			"Duplicate local value definition", "A local value named %q was already defined at %s. Local value names must be unique within a module."))
 	}
 	for _, o := range f.Outputs {
-		if existing, ok := m.Outputs[o.Name]; ok {
-			diags = append(diags, duplicate("Duplicate output definition",
-				fmt.Sprintf("An output named %q was already defined at %s. Output names must be unique within a module.", o.Name, existing.DeclRange),
-				o.DeclRange))
-			continue
-		}
-		m.Outputs[o.Name] = o
+		diags = appendDiag(diags, declare(m.Outputs, o.Name, o, func(x *Output) hcl.Range { return x.DeclRange },
+			"Duplicate output definition", "An output named %q was already defined at %s. Output names must be unique within a module."))
 	}
 	for _, mc := range f.ModuleCalls {
-		if existing, ok := m.ModuleCalls[mc.Name]; ok {
-			diags = append(diags, duplicate("Duplicate module call",
-				fmt.Sprintf("A module call named %q was already defined at %s. Module calls must have unique names within a module.", mc.Name, existing.DeclRange),
-				mc.DeclRange))
-			continue
-		}
-		m.ModuleCalls[mc.Name] = mc
+		diags = appendDiag(diags, declare(m.ModuleCalls, mc.Name, mc, func(x *ModuleCall) hcl.Range { return x.DeclRange },
+			"Duplicate module call", "A module call named %q was already defined at %s. Module calls must have unique names within a module."))
 	}
 	for _, p := range f.Providers {
 		if existing, ok := m.ProviderConfigs[p.key()]; ok {
