@@ -2,9 +2,11 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -94,9 +96,42 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 		}
 		parent.Children[name] = child
 		diags = append(diags, checkCallArguments(call, mod)...)
+		diags = append(diags, checkLegacyProviders(call, child)...)
 		diags = append(diags, l.loadChildren(child, append(ancestors, abs))...)
 	}
 	return diags
+}
+
+// checkLegacyProviders rejects count, for_each and depends_on on a call to a
+// module that configures its own providers: each instance would need its
+// own provider, which Terraform cannot express. Empty provider blocks only
+// declare what the caller passes in, so they do not count.
+func checkLegacyProviders(call *ModuleCall, child *Config) hcl.Diagnostics {
+	if call.Count == nil && call.ForEach == nil && len(call.DependsOn) == 0 {
+		return nil
+	}
+	for _, key := range slices.Sorted(maps.Keys(child.Module.ProviderConfigs)) {
+		if isEmptyBody(child.Module.ProviderConfigs[key].Config) {
+			continue
+		}
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module is incompatible with count, for_each, and depends_on",
+			Detail: fmt.Sprintf("The module at module.%s is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.",
+				strings.Join(child.Path, ".module."), call.SourceAddr),
+			Subject: call.DeclRange.Ptr(),
+		}}
+	}
+	return nil
+}
+
+// isEmptyBody reports whether a body sets no argument and has no block.
+func isEmptyBody(body hcl.Body) bool {
+	if body == nil {
+		return true
+	}
+	attrs, diags := body.JustAttributes()
+	return len(attrs) == 0 && !diags.HasErrors()
 }
 
 // childSourceDir finds the directory of a called module: relative to the

@@ -56,6 +56,16 @@ func TestModuleTreeErrors(t *testing.T) {
 				`This module is not yet installed. Run "terraform init" to install all modules required by this configuration.`, "main.tf:2,12-43"}},
 		},
 		{
+			name: "count on a module that configures its own provider",
+			files: map[string]string{
+				"main.tf":    "module \"m\" {\n  source = \"./m\"\n  count  = 2\n}\nmodule \"ok\" {\n  source   = \"./ok\"\n  for_each = toset([])\n}\n",
+				"m/main.tf":  "provider \"aws\" {\n  region = \"eu-west-1\"\n}\n",
+				"ok/main.tf": "provider \"aws\" {}\n",
+			},
+			want: []wantDiag{{"Module is incompatible with count, for_each, and depends_on",
+				"The module at module.m is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module \"./m\", consider updating this module to instead expect provider configurations to be passed by its caller.", "main.tf:1,1-11"}},
+		},
+		{
 			name:  "local module directory missing",
 			files: map[string]string{"main.tf": "module \"m\" {\n  source = \"./nope\"\n}\n"},
 			want:  []wantDiag{{"Unreadable module directory", "The directory nope does not exist or cannot be read.", "main.tf:2,12-20"}},
