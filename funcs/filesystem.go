@@ -39,6 +39,16 @@ func (e *env) resolvePath(path string, m cty.ValueMarks) (string, error) {
 	return expanded, nil
 }
 
+// displayPath is a path argument as Terraform names it in messages: ~
+// expanded and cleaned, but relative paths left relative, because Terraform
+// joins them to its base directory ".", not to an absolute directory.
+func displayPath(given string) string {
+	if expanded, err := homedir.Expand(given); err == nil {
+		given = expanded
+	}
+	return filepath.Clean(given)
+}
+
 // checkSandbox refuses a path whose real location, after following
 // symlinks, is not inside opts.Sandbox.
 func (e *env) checkSandbox(resolved, given string, m cty.ValueMarks) error {
@@ -100,7 +110,7 @@ func (e *env) openFile(path string, m cty.ValueMarks) (*os.File, error) {
 	f, err := os.Open(resolved)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", redactIfSensitive(path, m))
+			return nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", redactIfSensitive(displayPath(path), m))
 		}
 		return nil, err
 	}
@@ -114,7 +124,7 @@ func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f, e.limits.MaxFileSize, redactIfSensitive(path, m))
+	return readLimited(f, e.limits.MaxFileSize, redactIfSensitive(displayPath(path), m))
 }
 
 // readUTF8File is readFile for functions that need text.
@@ -124,7 +134,7 @@ func (e *env) readUTF8File(path string, m cty.ValueMarks) (string, error) {
 		return "", err
 	}
 	if !utf8.Valid(src) {
-		return "", fmt.Errorf("contents of %s are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", redactIfSensitive(path, m))
+		return "", fmt.Errorf("contents of %s are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", redactIfSensitive(displayPath(path), m))
 	}
 	return string(src), nil
 }
@@ -194,15 +204,15 @@ func (e *env) fileExistsFunc() function.Function {
 				if os.IsNotExist(err) {
 					return cty.False.WithMarks(m), nil
 				}
-				return cty.UnknownVal(cty.Bool).WithMarks(m), fmt.Errorf("failed to stat %s", redactIfSensitive(path, m))
+				return cty.UnknownVal(cty.Bool).WithMarks(m), fmt.Errorf("failed to stat %s", redactIfSensitive(displayPath(p.AsString()), m))
 			}
 			if fi.Mode().IsRegular() {
 				return cty.True.WithMarks(m), nil
 			}
 			if fi.IsDir() {
-				return cty.False, fmt.Errorf("%s is a directory, not a file", redactIfSensitive(path, m))
+				return cty.False, fmt.Errorf("%s is a directory, not a file", redactIfSensitive(displayPath(p.AsString()), m))
 			}
-			return cty.False, fmt.Errorf("%s is not a regular file, but %q", redactIfSensitive(path, m), fi.Mode().Type().String())
+			return cty.False, fmt.Errorf("%s is not a regular file, but %q", redactIfSensitive(displayPath(p.AsString()), m), fi.Mode().Type().String())
 		},
 	})
 }
@@ -232,7 +242,7 @@ func (e *env) fileSetFunc() function.Function {
 			pattern := filepath.Join(path, patternArg.AsString())
 			matches, err := e.glob(pattern)
 			if err != nil {
-				return unknown, fmt.Errorf("failed to glob pattern %s: %w", redactIfSensitive(pattern, allMarks...), err)
+				return unknown, fmt.Errorf("failed to glob pattern %s: %w", redactIfSensitive(filepath.Join(pathArg.AsString(), patternArg.AsString()), allMarks...), err)
 			}
 			var vals []cty.Value
 			for _, match := range matches {

@@ -14,7 +14,7 @@ import (
 )
 
 // diagPrinter writes diagnostics in Terraform's human layout: a blank line,
-// "Error: summary", the source excerpt, then the detail wrapped at 78 columns.
+// "Error: summary", the source excerpt, then the detail wrapped at 77 columns.
 type diagPrinter struct {
 	w       io.Writer
 	color   bool
@@ -28,7 +28,9 @@ func newDiagPrinter(w io.Writer, color bool, workDir string) *diagPrinter {
 	return &diagPrinter{w: w, color: color, workDir: workDir, sources: map[string][]byte{}, cache: map[string][]byte{}}
 }
 
-const detailWidth = 78
+// detailWidth is where Terraform wraps detail text when not on a terminal:
+// lines of at most 77 columns, one less than its default 78-column width.
+const detailWidth = 77
 
 func (p *diagPrinter) print(diags hcl.Diagnostics) {
 	for _, d := range diags {
