@@ -21,6 +21,10 @@ type Unit struct {
 	Case     string
 	Name     string // the expression, or "(eval -json)"
 	Problems []string
+	// DetailProblems says where error details differ from the recording
+	// (console units only: the recorded plan details of cases that init
+	// rejected carry the wrapping of init's human output).
+	DetailProblems []string
 }
 
 // ID is the unit's line in known-failures.txt.
@@ -73,7 +77,8 @@ func RunCase(c *Case, dialectName string, run Runner, tmp string) ([]Unit, error
 		for _, r := range want.Results {
 			args := append(append([]string{"console", "-no-color"}, flags...), c.Args...)
 			rc, out, errText := run(args, r.Expr+"\n", work, c.Env)
-			units = append(units, Unit{Dialect: dialectName, Case: c.Name, Name: r.Expr, Problems: consoleProblems(r, rc, out, errText)})
+			units = append(units, Unit{Dialect: dialectName, Case: c.Name, Name: r.Expr,
+				Problems: consoleProblems(r, rc, out, errText), DetailProblems: detailProblems(r, errText)})
 		}
 		return units, nil
 	}
@@ -107,6 +112,22 @@ func consoleProblems(r ConsoleResult, rc int, out, errText string) []string {
 		problems = append(problems, p)
 	}
 	return problems
+}
+
+// detailProblems compares the error details of a console unit, as a
+// multiset of (summary, detail) pairs.
+func detailProblems(r ConsoleResult, errText string) []string {
+	var want, got []string
+	for _, e := range r.Errors {
+		want = append(want, e.Summary+"\n"+e.Detail)
+	}
+	for _, e := range ErrorDetails(universalNewlines(errText)) {
+		got = append(got, e[0]+"\n"+e[1])
+	}
+	if p := multisetProblem("error details", want, got); p != "" {
+		return []string{p}
+	}
+	return nil
 }
 
 func outcome(ok bool) string {

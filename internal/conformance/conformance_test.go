@@ -82,6 +82,13 @@ func TestConformance(t *testing.T) {
 	for _, d := range []string{"terraform", "tofu"} {
 		t.Logf("conformance %s: %d passed, %d failed", d, totals[d][0], totals[d][1])
 	}
+	// Details are the next bar after summaries, and every recorded console
+	// detail matches: keep it that way.
+	for _, u := range units {
+		if u.Passed() && len(u.DetailProblems) > 0 {
+			t.Errorf("error detail differs from the recording: %s\n\t%s", u.ID(), strings.Join(u.DetailProblems, "\n\t"))
+		}
+	}
 
 	if *writeRatchet {
 		if err := os.WriteFile(knownFailuresTxt, []byte(formatKnownFailures(units)), 0o644); err != nil {

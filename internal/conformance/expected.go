@@ -109,6 +109,35 @@ func Summaries(text, severity string) []string {
 	return out
 }
 
+// ErrorDetails extracts (summary, detail) pairs of the errors in human
+// output: the detail is what follows the summary and the source excerpt, up
+// to the next diagnostic.
+func ErrorDetails(text string) [][2]string {
+	var out [][2]string
+	lines := strings.Split(ansi.ReplaceAllString(text, ""), "\n")
+	for i := 0; i < len(lines); i++ {
+		m := diagHeader.FindStringSubmatch(boxPrefix.ReplaceAllString(lines[i], ""))
+		if m == nil {
+			continue
+		}
+		var body []string
+		for i+1 < len(lines) && !diagHeader.MatchString(boxPrefix.ReplaceAllString(lines[i+1], "")) {
+			i++
+			body = append(body, boxPrefix.ReplaceAllString(lines[i], ""))
+		}
+		var paras []string
+		for _, p := range strings.Split(strings.Trim(strings.Join(body, "\n"), "\n"), "\n\n") {
+			if !strings.HasPrefix(p, "  on ") {
+				paras = append(paras, p)
+			}
+		}
+		if m[1] == "Error" {
+			out = append(out, [2]string{m[2], strings.Trim(strings.Join(paras, "\n\n"), "\n")})
+		}
+	}
+	return out
+}
+
 // Norm normalises a summary: cycle reports list their members in no fixed order.
 func Norm(summary string) string {
 	if rest, ok := strings.CutPrefix(summary, "Cycle: "); ok {

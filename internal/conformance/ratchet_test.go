@@ -73,3 +73,14 @@ func TestPlanProblems(t *testing.T) {
 		t.Errorf("want 1 problem for non-JSON output, got %q", p)
 	}
 }
+
+func TestErrorDetails(t *testing.T) {
+	text := "\nError: Invalid reference\n\n  on main.tf line 1:\n   1: x = y\n\nA reference to a resource type must be followed by at least one attribute\naccess.\n\nSecond paragraph.\n\nWarning: W\n\nwarn detail\n\nError: Bare\n"
+	want := [][2]string{
+		{"Invalid reference", "A reference to a resource type must be followed by at least one attribute\naccess.\n\nSecond paragraph."},
+		{"Bare", ""},
+	}
+	if got := ErrorDetails(text); !reflect.DeepEqual(got, want) {
+		t.Errorf("ErrorDetails = %q", got)
+	}
+}
