@@ -2,6 +2,7 @@ package tfeval
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -49,6 +50,9 @@ type Options struct {
 	Sandbox string
 	// Now is the clock for timestamp(); nil means time.Now.
 	Now func() time.Time
+	// Rand is the randomness behind uuid() and bcrypt() salts; nil means
+	// crypto/rand. Tests give a fixed source to get the same values each run.
+	Rand io.Reader
 	// Context, when set, cancels evaluation: it stops within milliseconds
 	// with an "Evaluation cancelled" error.
 	Context context.Context
@@ -130,6 +134,7 @@ func Evaluate(opts Options) *Evaluation {
 			BaseDir: workDir,
 			Sandbox: opts.Sandbox,
 			Now:     opts.Now,
+			Rand:    opts.Rand,
 		},
 	})
 	ev.Result = res

@@ -27,6 +27,8 @@ type Env struct {
 	// the function that restores it; the console then edits lines itself
 	// and recalls earlier ones with the arrow keys.
 	MakeRaw func() (restore func(), err error)
+	// Rand, when not nil, replaces crypto/rand behind uuid() and bcrypt().
+	Rand io.Reader
 }
 
 // Version is the tfeval version printed by `tfeval version`.

@@ -25,6 +25,7 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		VarArgs: c.varArgs,
 		Console: console,
 		Sandbox: c.sandbox,
+		Rand:    env.Rand,
 	}
 	if c.schemas != "" {
 		path := c.schemas
