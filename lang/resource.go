@@ -183,6 +183,9 @@ func planObject(b *Block, v cty.Value) cty.Value {
 				av = av.RefineNotNull()
 			}
 		}
+		if a.NestedType != nil {
+			av = planNested(&NestedBlock{Nesting: a.NestedType.Nesting, Block: &Block{Attributes: a.NestedType.Attributes}}, av)
+		}
 		if a.Sensitive {
 			av = av.Mark(marks.Sensitive)
 		}
@@ -280,7 +283,7 @@ func (ev *evaluator) resourceSpec(c *config.Config, res *config.Resource) hcldec
 func (b *Block) decoderSpec() hcldec.ObjectSpec {
 	spec := hcldec.ObjectSpec{}
 	for name, a := range b.Attributes {
-		spec[name] = &hcldec.AttrSpec{Name: name, Type: a.Type, Required: a.Required}
+		spec[name] = &hcldec.AttrSpec{Name: name, Type: a.configType(), Required: a.Required}
 	}
 	for name, nb := range b.BlockTypes {
 		nested := nb.Block.decoderSpec()

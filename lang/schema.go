@@ -50,9 +50,50 @@ type Block struct {
 
 // Attribute is one attribute of a schema block.
 type Attribute struct {
+	// Type is the type of the attribute's value; for a nested attribute
+	// type it is derived from NestedType.
 	Type                         cty.Type
 	Required, Optional, Computed bool
 	Sensitive, WriteOnly         bool
+	// NestedType describes an attribute whose value is an object, or a
+	// collection of objects, with attributes of their own (the plugin
+	// framework's nested attributes); nil for a plain attribute.
+	NestedType *NestedAttributes
+}
+
+// NestedAttributes is the object type of a nested attribute and how its
+// objects are collected (single, list, set or map).
+type NestedAttributes struct {
+	Nesting    NestingMode
+	Attributes map[string]*Attribute
+}
+
+// configType is the type an attribute's configuration value converts to:
+// inside nested objects, attributes that are not required may be omitted.
+func (a *Attribute) configType() cty.Type {
+	n := a.NestedType
+	if n == nil {
+		return a.Type
+	}
+	attrs := map[string]cty.Type{}
+	var optional []string
+	for name, na := range n.Attributes {
+		attrs[name] = na.configType()
+		if !na.Required {
+			optional = append(optional, name)
+		}
+	}
+	sort.Strings(optional)
+	obj := cty.ObjectWithOptionalAttrs(attrs, optional)
+	switch n.Nesting {
+	case NestingList:
+		return cty.List(obj)
+	case NestingSet:
+		return cty.Set(obj)
+	case NestingMap:
+		return cty.Map(obj)
+	}
+	return obj
 }
 
 // NestingMode says how a nested block type turns into a value.
@@ -101,19 +142,21 @@ type jsonSchema struct {
 	Block *jsonBlock `json:"block"`
 }
 
+type jsonAttribute struct {
+	Type       json.RawMessage `json:"type"`
+	Required   bool            `json:"required"`
+	Optional   bool            `json:"optional"`
+	Computed   bool            `json:"computed"`
+	Sensitive  bool            `json:"sensitive"`
+	WriteOnly  bool            `json:"write_only"`
+	NestedType *struct {
+		Attributes  map[string]*jsonAttribute `json:"attributes"`
+		NestingMode string                    `json:"nesting_mode"`
+	} `json:"nested_type"`
+}
+
 type jsonBlock struct {
-	Attributes map[string]struct {
-		Type       json.RawMessage `json:"type"`
-		Required   bool            `json:"required"`
-		Optional   bool            `json:"optional"`
-		Computed   bool            `json:"computed"`
-		Sensitive  bool            `json:"sensitive"`
-		WriteOnly  bool            `json:"write_only"`
-		NestedType *struct {
-			Attributes  map[string]json.RawMessage `json:"attributes"`
-			NestingMode string                     `json:"nesting_mode"`
-		} `json:"nested_type"`
-	} `json:"attributes"`
+	Attributes map[string]*jsonAttribute `json:"attributes"`
 	BlockTypes map[string]struct {
 		NestingMode string     `json:"nesting_mode"`
 		Block       *jsonBlock `json:"block"`
@@ -203,17 +246,9 @@ func convertBlock(jb *jsonBlock) (*Block, error) {
 		return b, nil
 	}
 	for name, ja := range jb.Attributes {
-		a := &Attribute{Required: ja.Required, Optional: ja.Optional, Computed: ja.Computed, Sensitive: ja.Sensitive, WriteOnly: ja.WriteOnly}
-		switch {
-		case len(ja.Type) > 0:
-			t, err := ctyjson.UnmarshalType(ja.Type)
-			if err != nil {
-				return nil, fmt.Errorf("attribute %s: %w", name, err)
-			}
-			a.Type = t
-		default:
-			// Nested attribute types are rare in practice; treat them as dynamic.
-			a.Type = cty.DynamicPseudoType
+		a, err := convertAttribute(ja)
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", name, err)
 		}
 		b.Attributes[name] = a
 	}
@@ -225,6 +260,40 @@ func convertBlock(jb *jsonBlock) (*Block, error) {
 		b.BlockTypes[name] = &NestedBlock{Nesting: NestingMode(jt.NestingMode), Block: nb, MinItems: jt.MinItems, MaxItems: jt.MaxItems}
 	}
 	return b, nil
+}
+
+func convertAttribute(ja *jsonAttribute) (*Attribute, error) {
+	if ja == nil {
+		return &Attribute{Type: cty.DynamicPseudoType, Optional: true}, nil
+	}
+	a := &Attribute{Required: ja.Required, Optional: ja.Optional, Computed: ja.Computed, Sensitive: ja.Sensitive, WriteOnly: ja.WriteOnly}
+	switch {
+	case len(ja.Type) > 0:
+		t, err := ctyjson.UnmarshalType(ja.Type)
+		if err != nil {
+			return nil, err
+		}
+		a.Type = t
+	case ja.NestedType != nil:
+		n := &NestedAttributes{Nesting: NestingMode(ja.NestedType.NestingMode), Attributes: map[string]*Attribute{}}
+		switch n.Nesting {
+		case NestingSingle, NestingList, NestingSet, NestingMap:
+		default:
+			return nil, fmt.Errorf("unsupported nesting mode %q", n.Nesting)
+		}
+		for name, nja := range ja.NestedType.Attributes {
+			na, err := convertAttribute(nja)
+			if err != nil {
+				return nil, fmt.Errorf("attribute %s: %w", name, err)
+			}
+			n.Attributes[name] = na
+		}
+		a.NestedType = n
+		a.Type = a.configType().WithoutOptionalAttributesDeep()
+	default:
+		a.Type = cty.DynamicPseudoType
+	}
+	return a, nil
 }
 
 // providerKey strips the default registry host, so that Terraform's and

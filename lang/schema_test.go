@@ -1,0 +1,103 @@
+package lang
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/marks"
+)
+
+// A schema with nested attribute types, as plugin-framework providers write.
+const nestedSchema = `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/tfeval/mock":{
+ "resource_schemas":{"mock_net":{"block":{"attributes":{
+  "id":{"type":"string","computed":true},
+  "endpoint":{"nested_type":{"nesting_mode":"single","attributes":{
+    "host":{"type":"string","required":true},
+    "port":{"type":"number","optional":true},
+    "url":{"type":"string","computed":true},
+    "token":{"type":"string","optional":true,"sensitive":true}}},"optional":true},
+  "rules":{"nested_type":{"nesting_mode":"list","attributes":{
+    "port":{"type":"number","required":true},
+    "label":{"type":"string","optional":true,"computed":true}}},"optional":true},
+  "zones":{"nested_type":{"nesting_mode":"map","attributes":{
+    "size":{"type":"number","optional":true}}},"optional":true}}}}}}}}`
+
+func TestNestedAttributeTypes(t *testing.T) {
+	schemas, err := ParseProviderSchemas([]byte(nestedSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, diags := evalFiles(t, map[string]string{"versions.tf": mockVersions, "main.tf": `
+resource "mock_net" "n" {
+  endpoint = { host = "db", token = "t0ps3cret" }
+  rules    = [{ port = 22 }, { port = 443, label = "https" }]
+  zones    = { a = {}, b = { size = 3 } }
+}
+output "host" { value = mock_net.n.endpoint.host }
+output "port_unset" { value = mock_net.n.endpoint.port == null }
+`}, Options{Schemas: schemas})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	v := res.Resources[0].Value
+	ep := v.GetAttr("endpoint")
+	if got := ep.GetAttr("port"); !got.IsNull() || !got.Type().Equals(cty.Number) {
+		t.Errorf("unset optional nested attribute = %#v, want null number", got)
+	}
+	if got := ep.GetAttr("url"); got.IsKnown() {
+		t.Errorf("computed nested attribute = %#v, want unknown", got)
+	}
+	if !ep.GetAttr("token").HasMark(marks.Sensitive) {
+		t.Error("sensitive nested attribute not marked")
+	}
+	rules := v.GetAttr("rules")
+	if !rules.Type().IsListType() || rules.LengthInt() != 2 {
+		t.Fatalf("rules = %#v, want a list of two objects", rules)
+	}
+	if got := rules.Index(cty.NumberIntVal(0)).GetAttr("label"); got.IsKnown() {
+		t.Errorf("optional+computed nested attribute left unset = %#v, want unknown", got)
+	}
+	if got := rules.Index(cty.NumberIntVal(1)).GetAttr("label"); !got.RawEquals(cty.StringVal("https")) {
+		t.Errorf("set nested attribute = %#v", got)
+	}
+	if got := v.GetAttr("zones").Index(cty.StringVal("a")).GetAttr("size"); !got.IsNull() {
+		t.Errorf("zones.a.size = %#v, want null", got)
+	}
+	root := res.Root()
+	if got := root.Outputs["host"]; !got.RawEquals(cty.StringVal("db")) {
+		t.Errorf("output host = %#v", got)
+	}
+	if got := root.Outputs["port_unset"]; !got.RawEquals(cty.True) {
+		t.Errorf("output port_unset = %#v", got)
+	}
+
+	b, err := json.Marshal(res.Document(nil).Resources[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"after_unknown":{"endpoint":{"url":true},"id":true,"rules":[{"label":true},{}],"zones":{"a":{},"b":{}}}`,
+		`"after_sensitive":{"endpoint":{"token":true},"rules":[{},{}],"zones":{"a":{},"b":{}}}`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("resource JSON %s\nlacks %s", b, want)
+		}
+	}
+}
+
+func TestNestedAttributeRequired(t *testing.T) {
+	schemas, err := ParseProviderSchemas([]byte(nestedSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, diags := evalFiles(t, map[string]string{"versions.tf": mockVersions, "main.tf": `
+resource "mock_net" "n" {
+  endpoint = { port = 5432 }
+}`}, Options{Schemas: schemas})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), `attribute "host" is required`) {
+		t.Errorf("missing required nested attribute: %v", diags)
+	}
+}
