@@ -106,9 +106,11 @@ func (ev *evaluator) hasNamespacedCalls(expr hclsyntax.Expression) bool {
 		}
 		return nil
 	})
-	sh.cacheMu.Lock()
-	sh.nsCalls[expr] = has
-	sh.cacheMu.Unlock()
+	if !ev.done {
+		sh.cacheMu.Lock()
+		sh.nsCalls[expr] = has
+		sh.cacheMu.Unlock()
+	}
 	return has
 }
 
@@ -191,9 +193,13 @@ func (ev *evaluator) exprRefs(expr hcl.Expression) []parsedRef {
 	sh.cacheMu.RUnlock()
 	if !ok {
 		refs = parseRefs(expr.Variables(), ev.opts.Dialect)
-		sh.cacheMu.Lock()
-		sh.exprRefs[expr] = refs
-		sh.cacheMu.Unlock()
+		// After evaluation only ad-hoc expressions arrive; caching them
+		// would grow a long-lived Result with every console line.
+		if !ev.done {
+			sh.cacheMu.Lock()
+			sh.exprRefs[expr] = refs
+			sh.cacheMu.Unlock()
+		}
 	}
 	return copyRefDiags(refs)
 }

@@ -126,6 +126,9 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	}
 	ev.collect(res)
 	ev.done = true
+	if ev.limits != nil {
+		ev.limits.frozen.Store(true)
+	}
 	return res, ev.diags
 }
 

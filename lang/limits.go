@@ -89,6 +89,10 @@ type limiter struct {
 	guard  *limit.Guard
 	// guarded caches each expression's guarded copy (an hcl.Expression to hcl.Expression map).
 	guarded sync.Map
+	// frozen stops caching once evaluation is over: the expressions that come
+	// later are ad hoc (console lines, API calls) and caching them would let
+	// a long-lived Result grow with every one.
+	frozen atomic.Bool
 }
 
 func newLimiter(ctx context.Context, l Limits) *limiter {
@@ -166,7 +170,9 @@ func (l *limiter) guardExpr(expr hcl.Expression) hcl.Expression {
 		return g.(hcl.Expression)
 	}
 	g := l.guard.Expr(expr)
-	l.guarded.Store(expr, g)
+	if !l.frozen.Load() {
+		l.guarded.Store(expr, g)
+	}
 	return g
 }
 

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,27 @@ func TestLimits(t *testing.T) {
 				t.Errorf("diagnostic has no range in main.tf: %+v", d.Subject)
 			}
 		})
+	}
+}
+
+// Console lines and API calls arrive after evaluation; a long-lived Result
+// must not keep every one of them in its caches.
+func TestAdHocExpressionsAreNotCached(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `locals { a = 1 }`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	sizes := func() (int, int, int) {
+		sh := res.ev.share()
+		guarded := 0
+		res.ev.limits.guarded.Range(func(any, any) bool { guarded++; return true })
+		return len(sh.exprRefs), len(sh.nsCalls), guarded
+	}
+	r0, n0, g0 := sizes()
+	for i := 0; i < 100; i++ {
+		mustEval(t, res, fmt.Sprintf("local.a + %d", i), nil)
+	}
+	if r1, n1, g1 := sizes(); r1 != r0 || n1 != n0 || g1 != g0 {
+		t.Errorf("caches grew from (%d, %d, %d) to (%d, %d, %d) entries", r0, n0, g0, r1, n1, g1)
 	}
 }
