@@ -106,7 +106,7 @@ func (ev *evaluator) hasNamespacedCalls(expr hclsyntax.Expression) bool {
 		}
 		return nil
 	})
-	if !ev.done {
+	if cacheable(ev.done, &sh.adHocLeft) {
 		sh.cacheMu.Lock()
 		sh.nsCalls[expr] = has
 		sh.cacheMu.Unlock()
@@ -193,9 +193,7 @@ func (ev *evaluator) exprRefs(expr hcl.Expression) []parsedRef {
 	sh.cacheMu.RUnlock()
 	if !ok {
 		refs = parseRefs(expr.Variables(), ev.opts.Dialect)
-		// After evaluation only ad-hoc expressions arrive; caching them
-		// would grow a long-lived Result with every console line.
-		if !ev.done {
+		if cacheable(ev.done, &sh.adHocLeft) {
 			sh.cacheMu.Lock()
 			sh.exprRefs[expr] = refs
 			sh.cacheMu.Unlock()

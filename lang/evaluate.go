@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -54,6 +55,9 @@ type evalShared struct {
 	calls     map[*config.ModuleCall]hcl.Attributes
 	nsCalls   map[hcl.Expression]bool
 	exprRefs  map[hcl.Expression][]parsedRef
+	// adHocLeft counts down the entries still allowed once evaluation is
+	// done (see maxAdHocCached).
+	adHocLeft atomic.Int64
 	// moduleFuncs is the function table of each module, from evaluator.funcs.
 	moduleFuncs map[*config.Module]map[string]function.Function
 }
@@ -126,7 +130,9 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	}
 	ev.collect(res)
 	ev.done = true
+	ev.share().adHocLeft.Store(2 * maxAdHocCached) // references and namespaced calls
 	if ev.limits != nil {
+		ev.limits.adHocLeft.Store(maxAdHocCached)
 		ev.limits.frozen.Store(true)
 	}
 	return res, ev.diags

@@ -89,10 +89,21 @@ type limiter struct {
 	guard  *limit.Guard
 	// guarded caches each expression's guarded copy (an hcl.Expression to hcl.Expression map).
 	guarded sync.Map
-	// frozen stops caching once evaluation is over: the expressions that come
-	// later are ad hoc (console lines, API calls) and caching them would let
-	// a long-lived Result grow with every one.
-	frozen atomic.Bool
+	// frozen is set once evaluation is over; from then on only adHocLeft
+	// more expressions are cached (see maxAdHocCached).
+	frozen    atomic.Bool
+	adHocLeft atomic.Int64
+}
+
+// maxAdHocCached bounds how many expressions evaluated after Evaluate (console
+// lines, API calls) each cache keeps: a tool that evaluates a few rule
+// expressions against every module keeps the speed of caching, while an IDE
+// sending a new expression with every hover cannot grow a Result without end.
+const maxAdHocCached = 1024
+
+// cacheable reports whether one more entry may be cached.
+func cacheable(frozen bool, left *atomic.Int64) bool {
+	return !frozen || left.Add(-1) >= 0
 }
 
 func newLimiter(ctx context.Context, l Limits) *limiter {
@@ -170,7 +181,7 @@ func (l *limiter) guardExpr(expr hcl.Expression) hcl.Expression {
 		return g.(hcl.Expression)
 	}
 	g := l.guard.Expr(expr)
-	if !l.frozen.Load() {
+	if cacheable(l.frozen.Load(), &l.adHocLeft) {
 		l.guarded.Store(expr, g)
 	}
 	return g

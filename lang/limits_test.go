@@ -55,7 +55,7 @@ func TestLimits(t *testing.T) {
 }
 
 // Console lines and API calls arrive after evaluation; a long-lived Result
-// must not keep every one of them in its caches.
+// keeps at most maxAdHocCached of them in its caches.
 func TestAdHocExpressionsAreNotCached(t *testing.T) {
 	res, diags := evalFiles(t, map[string]string{"main.tf": `locals { a = 1 }`}, Options{})
 	if diags.HasErrors() {
@@ -68,10 +68,10 @@ func TestAdHocExpressionsAreNotCached(t *testing.T) {
 		return len(sh.exprRefs), len(sh.nsCalls), guarded
 	}
 	r0, n0, g0 := sizes()
-	for i := 0; i < 100; i++ {
+	for i := 0; i < 3*maxAdHocCached; i++ {
 		mustEval(t, res, fmt.Sprintf("local.a + %d", i), nil)
 	}
-	if r1, n1, g1 := sizes(); r1 != r0 || n1 != n0 || g1 != g0 {
-		t.Errorf("caches grew from (%d, %d, %d) to (%d, %d, %d) entries", r0, n0, g0, r1, n1, g1)
+	if r1, n1, g1 := sizes(); r1+n1 > r0+n0+2*maxAdHocCached || g1 > g0+maxAdHocCached {
+		t.Errorf("caches grew from (%d, %d, %d) to (%d, %d, %d) entries, over the bound of %d ad hoc expressions", r0, n0, g0, r1, n1, g1, maxAdHocCached)
 	}
 }
