@@ -41,9 +41,10 @@ const (
 	exitUsage = 2 // the command line itself is wrong
 )
 
-const usage = `Usage: tfeval [global options] <command> [options] [DIR]
+const usage = `Usage: tfeval [options] <command> [options] [DIR]
 
 DIR, when given, is the module directory; it works as -chdir=DIR.
+Options before the command must be written -name=value.
 
 Evaluates Terraform and OpenTofu configurations as the real tools would,
 without running them and without providers.
@@ -102,10 +103,17 @@ func (c *common) register(fs *flag.FlagSet) {
 
 // Run executes one tfeval command line and returns its exit status.
 func Run(args []string, env Env) int {
-	// A global -chdir may come before the command name, as with terraform.
+	// Options may also come before the command name, in -name=value form:
+	// -chdir as with terraform, and any other common option
+	// (tfeval -sandbox=DIR eval), which then applies to the command.
 	var chdir string
-	for len(args) > 0 && strings.HasPrefix(args[0], "-chdir=") {
-		chdir = strings.TrimPrefix(args[0], "-chdir=")
+	var global []string
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && strings.Contains(args[0], "=") {
+		if dir, ok := strings.CutPrefix(args[0], "-chdir="); ok {
+			chdir = dir
+		} else {
+			global = append(global, args[0])
+		}
 		args = args[1:]
 	}
 	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
@@ -115,7 +123,7 @@ func Run(args []string, env Env) int {
 		}
 		return exitOK
 	}
-	cmd, rest := args[0], args[1:]
+	cmd, rest := args[0], append(global, args[1:]...)
 	if cmd == "version" || cmd == "-version" || cmd == "--version" {
 		fmt.Fprintf(env.Stdout, "tfeval v%s\nEvaluates as Terraform v1.15.9 (-dialect=terraform) and OpenTofu v1.12.6 (-dialect=tofu)\n", Version)
 		return exitOK

@@ -240,3 +240,16 @@ func TestColour(t *testing.T) {
 		t.Errorf("NO_COLOR ignored: %q", errb.String())
 	}
 }
+
+func TestOptionsBeforeCommand(t *testing.T) {
+	outside := writeModule(t, map[string]string{"secret.txt": "s3cret"})
+	dir := writeModule(t, map[string]string{"main.tf": `locals { s = file("` + filepath.Join(outside, "secret.txt") + `") }`})
+	rc, _, errText := run(t, dir, "local.s\n", nil, "-sandbox="+dir, "-no-color=true", "console")
+	if rc != 1 || !strings.Contains(errText, "is outside the") {
+		t.Errorf("-sandbox before the command was not applied: rc=%d stderr=%q", rc, errText)
+	}
+	rc, out, _ := run(t, dir, "tofu.workspace\n", nil, "-dialect=tofu", "console")
+	if rc != 0 || out != "\"default\"\n" {
+		t.Errorf("-dialect before the command: rc=%d out=%q", rc, out)
+	}
+}
