@@ -5,13 +5,14 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// BodyTraversals lists every reference in a body whose schema is not known
-// (provisioner and connection blocks): all attributes, nested blocks
-// included, in source order. Attributes and blocks a decoder already took
-// out of the body (meta-arguments) are left out.
-func BodyTraversals(body hcl.Body) []hcl.Traversal {
+// VisibleContent returns what a body holds without knowing its schema:
+// every attribute and block as written, less those a decoder already took
+// out of it with PartialContent (a remainder hclsyntax body still holds
+// those, only hidden). JSON bodies cannot tell attributes from blocks
+// without a schema, so everything in them comes back as an attribute.
+func VisibleContent(body hcl.Body) *hcl.BodyContent {
 	if body == nil {
-		return nil
+		return &hcl.BodyContent{}
 	}
 	schema := &hcl.BodySchema{}
 	if sb, ok := body.(*hclsyntax.Body); ok {
@@ -26,14 +27,20 @@ func BodyTraversals(body hcl.Body) []hcl.Traversal {
 			}
 		}
 	} else {
-		// JSON bodies cannot tell attributes from blocks without a schema;
-		// taken as attributes, a nested block's object still yields its references.
 		attrs, _ := body.JustAttributes()
 		for name := range attrs {
 			schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
 		}
 	}
 	content, _, _ := body.PartialContent(schema)
+	return content
+}
+
+// BodyTraversals lists every reference in a body whose schema is not known
+// (provisioner and connection blocks): all attributes, nested blocks
+// included, in source order, meta-arguments left out.
+func BodyTraversals(body hcl.Body) []hcl.Traversal {
+	content := VisibleContent(body)
 	var travs []hcl.Traversal
 	for _, attr := range sortedAttributes(content.Attributes) {
 		travs = append(travs, attr.Expr.Variables()...)

@@ -328,32 +328,9 @@ func emptyBlockValue(b *Block) cty.Value {
 // every block type (also dynamic ones) as a tuple of objects.
 func impliedSpec(body hcl.Body) hcldec.ObjectSpec {
 	spec := hcldec.ObjectSpec{}
-	sb, ok := body.(*hclsyntax.Body)
-	if !ok {
-		if body == nil {
-			return spec
-		}
-		attrs, _ := body.JustAttributes()
-		for name := range attrs {
-			spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
-		}
-		return spec
-	}
-	// A body left over by PartialContent still holds the meta-arguments it
-	// took out (count, lifecycle, provisioner, ...); asking for content
-	// with a schema of everything written drops them.
-	schema := &hcl.BodySchema{}
-	for name := range sb.Attributes {
-		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
-	}
-	seenType := map[string]bool{}
-	for _, blk := range sb.Blocks {
-		if !seenType[blk.Type] {
-			seenType[blk.Type] = true
-			schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: blk.Type, LabelNames: make([]string, len(blk.Labels))})
-		}
-	}
-	content, _, _ := sb.PartialContent(schema)
+	// The visible content leaves out the meta-arguments (count, lifecycle,
+	// provisioner, ...) the config decoder took out of a resource body.
+	content := config.VisibleContent(body)
 	for name := range content.Attributes {
 		spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
 	}
