@@ -68,6 +68,15 @@ type PosJSON struct {
 	Byte   int `json:"byte"`
 }
 
+// RangeOf converts a source range for the JSON documents.
+func RangeOf(r hcl.Range) *RangeJSON {
+	return &RangeJSON{
+		Filename: r.Filename,
+		Start:    PosJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
+		End:      PosJSON{r.End.Line, r.End.Column, r.End.Byte},
+	}
+}
+
 // DiagnosticsJSON converts diagnostics for the JSON documents.
 func DiagnosticsJSON(diags hcl.Diagnostics) []DiagnosticJSON {
 	out := make([]DiagnosticJSON, 0, len(diags))
@@ -77,12 +86,7 @@ func DiagnosticsJSON(diags hcl.Diagnostics) []DiagnosticJSON {
 			dj.Severity = "warning"
 		}
 		if d.Subject != nil {
-			r := d.Subject
-			dj.Range = &RangeJSON{
-				Filename: r.Filename,
-				Start:    PosJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
-				End:      PosJSON{r.End.Line, r.End.Column, r.End.Byte},
-			}
+			dj.Range = RangeOf(*d.Subject)
 		}
 		out = append(out, dj)
 	}

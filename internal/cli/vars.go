@@ -77,8 +77,7 @@ func variableJSON(e tfvars.Entry) jsonVariable {
 		Source: jsonSource{Kind: e.Source.Kind.String(), Description: e.Source.String()},
 	}
 	if e.Source.HasRange() {
-		r := e.Source.Range
-		jv.Source.Range = &lang.RangeJSON{Filename: r.Filename, Start: lang.PosJSON{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte}, End: lang.PosJSON{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte}}
+		jv.Source.Range = lang.RangeOf(e.Source.Range)
 	}
 	// Secrets never leave the process; unset and unknown values have no JSON form.
 	v := e.Value
