@@ -24,6 +24,8 @@ type resourceInfo struct {
 	dynamic bool
 	// bodyRefs are bodyVars parsed.
 	bodyRefs []parsedRef
+	// body is the block's body with guarded expressions and remembered content.
+	body *guardedBody
 }
 
 // resourceInfo returns the cached per-block data of a resource.
@@ -45,6 +47,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 		info.bodyVars = dynblock.VariablesHCLDec(res.Config, info.spec)
 		info.dynamic = hasDynamicBlocks(res.Config)
 		info.bodyRefs = parseRefs(info.bodyVars, ev.opts.Dialect)
+		info.body = newGuardedBody(res.Config, ev.limits)
 	}
 	sh.cacheMu.Lock()
 	if prev := sh.resources[res]; prev != nil {

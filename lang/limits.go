@@ -154,6 +154,22 @@ func (l *limiter) stepDiags(rng hcl.Range) hcl.Diagnostics {
 	return hcl.Diagnostics{d}
 }
 
+// stoppedDiags replaces the errors of an evaluation that ran out of steps
+// or was cancelled with that one reason, at rng: the errors themselves
+// (a function refusing to run, say) only follow from it.
+func (l *limiter) stoppedDiags(diags hcl.Diagnostics, rng hcl.Range) hcl.Diagnostics {
+	if !diags.HasErrors() || l.stopped() == nil {
+		return diags
+	}
+	err := l.step()
+	if err == nil {
+		return diags
+	}
+	d := err.(*stopError).Diagnostic()
+	d.Subject = rng.Ptr()
+	return hcl.Diagnostics{d}
+}
+
 // stopped reports whether evaluation must not go on.
 func (l *limiter) stopped() *hcl.Diagnostic {
 	if l == nil {

@@ -75,6 +75,7 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 		return cty.UnknownVal(want), append(diags, stop...)
 	}
 	v, moreDiags := s.ev.limits.guardExpr(expr).Value(ctx)
+	moreDiags = s.ev.limits.stoppedDiags(moreDiags, expr.Range())
 	diags = append(diags, moreDiags...)
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
 		cv, err := convert.Convert(v, want)
@@ -113,11 +114,14 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	if stop := s.ev.limits.stepDiags(body.MissingItemRange()); stop.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(info.spec)), append(diags, stop...)
 	}
+	if info.body != nil {
+		body = info.body
+	}
 	if info.dynamic {
 		body = dynblock.Expand(body, ctx)
 	}
 	v, moreDiags := hcldec.Decode(body, info.spec, ctx)
-	diags = append(diags, moreDiags...)
+	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
 	return v, diags
 }
 

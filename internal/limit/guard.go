@@ -38,34 +38,38 @@ type forCounter struct {
 	rng hcl.Range
 }
 
-// Expr returns expr with its for expressions and templates guarded; expr
-// itself when it contains none. The original is never modified, so a
-// configuration can be evaluated from many goroutines at once.
+// Expr returns expr with its for expressions and templates guarded, and
+// with the nodes that dominate evaluation time replaced by ones that take a
+// shortcut in the common case (see fast.go); expr itself when it is not
+// native syntax. The original is never modified, so a configuration can be
+// evaluated from many goroutines at once.
 func (g *Guard) Expr(expr hcl.Expression) hcl.Expression {
 	x, ok := expr.(hclsyntax.Expression)
 	if !ok {
 		return expr
 	}
-	if out, changed := g.rewrite(x, false); changed {
-		return out
-	}
-	return expr
+	fast, _ := g.compile(x, false)
+	return fast
 }
 
-// rewrite copies the nodes on the path to every guarded node. keep leaves
-// the node itself unwrapped (its children are still guarded), for arguments
-// that functions inspect syntactically.
-func (g *Guard) rewrite(x hclsyntax.Expression, keep bool) (hclsyntax.Expression, bool) {
+// compile returns two guarded copies of x. slow uses hcl's own nodes, and is
+// x itself when nothing in x needs guarding. fast gives the same value and
+// diagnostics as slow, taking shortcuts where it can and evaluating the
+// matching part of slow where it cannot. keep leaves the node itself as it
+// is (its children are still guarded), for arguments that functions inspect
+// syntactically.
+func (g *Guard) compile(x hclsyntax.Expression, keep bool) (fast, slow hclsyntax.Expression) {
 	switch e := x.(type) {
 	case *hclsyntax.ForExpr:
+		ff := &fastFor{ForExpr: e, g: g}
 		c := *e
-		c.CollExpr, _ = g.rewrite(e.CollExpr, false)
+		ff.coll, c.CollExpr = g.compile(e.CollExpr, false)
 		if e.KeyExpr != nil {
-			c.KeyExpr, _ = g.rewrite(e.KeyExpr, false)
+			ff.key, c.KeyExpr = g.compile(e.KeyExpr, false)
 		}
-		c.ValExpr, _ = g.rewrite(e.ValExpr, false)
+		ff.val, c.ValExpr = g.compile(e.ValExpr, false)
 		if e.CondExpr != nil {
-			c.CondExpr, _ = g.rewrite(e.CondExpr, false)
+			ff.cond, c.CondExpr = g.compile(e.CondExpr, false)
 		}
 		// The first expression hcl evaluates for each element is the one that counts.
 		switch {
@@ -76,154 +80,172 @@ func (g *Guard) rewrite(x hclsyntax.Expression, keep bool) (hclsyntax.Expression
 		default:
 			c.ValExpr = &countedExpr{Expression: c.ValExpr, g: g, forRange: e.SrcRange}
 		}
-		return &forGuard{ForExpr: &c}, true
+		ff.slow = &forGuard{ForExpr: &c}
+		return ff, ff.slow
 	case *hclsyntax.TemplateExpr:
 		c := *e
 		changed := false
 		c.Parts = make([]hclsyntax.Expression, len(e.Parts))
+		fastParts := make([]hclsyntax.Expression, len(e.Parts))
 		literal := true
 		for i, p := range e.Parts {
-			var ch bool
-			c.Parts[i], ch = g.rewrite(p, false)
-			changed = changed || ch
+			fastParts[i], c.Parts[i] = g.compile(p, false)
+			changed = changed || c.Parts[i] != p
 			if _, ok := p.(*hclsyntax.LiteralValueExpr); !ok {
 				literal = false
 			}
 		}
-		if literal || len(e.Parts) < 2 || keep {
+		slow = e
+		switch {
+		case literal || len(e.Parts) < 2 || keep:
 			if changed {
-				return &c, true
+				slow = &c
 			}
-			return e, false
+		default:
+			slow = &templateGuard{TemplateExpr: &c, g: g}
 		}
-		return &templateGuard{TemplateExpr: &c, g: g}, true
+		if keep {
+			return slow, slow
+		}
+		if literal {
+			if v, diags := e.Value(nil); !diags.HasErrors() && len(diags) == 0 {
+				return &constTemplate{TemplateExpr: e, v: v}, slow
+			}
+			return slow, slow
+		}
+		return &fastTemplate{TemplateExpr: e, parts: fastParts, slow: slow, g: g}, slow
 	case *hclsyntax.TemplateJoinExpr:
-		c := *e
-		c.Tuple, _ = g.rewrite(e.Tuple, false)
-		return &joinGuard{TemplateJoinExpr: &c, g: g}, true
+		cs, cf := *e, *e
+		cf.Tuple, cs.Tuple = g.compile(e.Tuple, false)
+		return &joinGuard{TemplateJoinExpr: &cf, g: g}, &joinGuard{TemplateJoinExpr: &cs, g: g}
 	case *hclsyntax.TemplateWrapExpr:
-		w, ch := g.rewrite(e.Wrapped, false)
-		if !ch {
-			return e, false
-		}
-		c := *e
-		c.Wrapped = w
-		return &c, true
+		w, ws := g.compile(e.Wrapped, false)
+		return copyNode(e, e.Wrapped, ws, w, func(c *hclsyntax.TemplateWrapExpr, v hclsyntax.Expression) { c.Wrapped = v })
 	case *hclsyntax.BinaryOpExpr:
-		l, ch1 := g.rewrite(e.LHS, false)
-		r, ch2 := g.rewrite(e.RHS, false)
-		if !ch1 && !ch2 {
-			return e, false
+		lf, ls := g.compile(e.LHS, false)
+		rf, rs := g.compile(e.RHS, false)
+		slow = e
+		if ls != e.LHS || rs != e.RHS {
+			c := *e
+			c.LHS, c.RHS = ls, rs
+			slow = &c
+		}
+		if fastOps[e.Op] {
+			return &fastBinary{BinaryOpExpr: e, lhs: lf, rhs: rf, slow: slow}, slow
 		}
 		c := *e
-		c.LHS, c.RHS = l, r
-		return &c, true
+		c.LHS, c.RHS = lf, rf
+		return &c, slow
 	case *hclsyntax.UnaryOpExpr:
-		v, ch := g.rewrite(e.Val, false)
-		if !ch {
-			return e, false
-		}
-		c := *e
-		c.Val = v
-		return &c, true
+		v, vs := g.compile(e.Val, false)
+		return copyNode(e, e.Val, vs, v, func(c *hclsyntax.UnaryOpExpr, v hclsyntax.Expression) { c.Val = v })
 	case *hclsyntax.ConditionalExpr:
-		cond, ch1 := g.rewrite(e.Condition, false)
-		t, ch2 := g.rewrite(e.TrueResult, false)
-		f, ch3 := g.rewrite(e.FalseResult, false)
-		if !ch1 && !ch2 && !ch3 {
-			return e, false
-		}
+		fc := &fastConditional{ConditionalExpr: e}
 		c := *e
-		c.Condition, c.TrueResult, c.FalseResult = cond, t, f
-		return &c, true
+		fc.cond, c.Condition = g.compile(e.Condition, false)
+		fc.t, c.TrueResult = g.compile(e.TrueResult, false)
+		fc.f, c.FalseResult = g.compile(e.FalseResult, false)
+		fc.slow = e
+		if c.Condition != e.Condition || c.TrueResult != e.TrueResult || c.FalseResult != e.FalseResult {
+			fc.slow = &c
+		}
+		return fc, fc.slow
 	case *hclsyntax.ParenthesesExpr:
-		v, ch := g.rewrite(e.Expression, keep)
-		if !ch {
-			return e, false
-		}
-		c := *e
-		c.Expression = v
-		return &c, true
+		v, vs := g.compile(e.Expression, keep)
+		return copyNode(e, e.Expression, vs, v, func(c *hclsyntax.ParenthesesExpr, v hclsyntax.Expression) { c.Expression = v })
 	case *hclsyntax.FunctionCallExpr:
 		// templatestring inspects its argument's syntax, so it stays unwrapped.
 		keepArgs := e.Name == "templatestring" || e.Name == "core::templatestring"
-		args := make([]hclsyntax.Expression, len(e.Args))
+		cs, cf := *e, *e
+		cs.Args = make([]hclsyntax.Expression, len(e.Args))
+		cf.Args = make([]hclsyntax.Expression, len(e.Args))
 		changed := false
 		for i, a := range e.Args {
-			var ch bool
-			args[i], ch = g.rewrite(a, keepArgs)
-			changed = changed || ch
+			cf.Args[i], cs.Args[i] = g.compile(a, keepArgs)
+			changed = changed || cs.Args[i] != a
 		}
 		if !changed {
-			return e, false
+			return &cf, e
 		}
-		c := *e
-		c.Args = args
-		return &c, true
+		return &cf, &cs
 	case *hclsyntax.TupleConsExpr:
-		exprs := make([]hclsyntax.Expression, len(e.Exprs))
+		cs, cf := *e, *e
+		cs.Exprs = make([]hclsyntax.Expression, len(e.Exprs))
+		cf.Exprs = make([]hclsyntax.Expression, len(e.Exprs))
 		changed := false
 		for i, a := range e.Exprs {
-			var ch bool
-			exprs[i], ch = g.rewrite(a, false)
-			changed = changed || ch
+			cf.Exprs[i], cs.Exprs[i] = g.compile(a, false)
+			changed = changed || cs.Exprs[i] != a
 		}
 		if !changed {
-			return e, false
+			return &cf, e
 		}
-		c := *e
-		c.Exprs = exprs
-		return &c, true
+		return &cf, &cs
 	case *hclsyntax.ObjectConsExpr:
-		items := make([]hclsyntax.ObjectConsItem, len(e.Items))
+		cs, cf := *e, *e
+		cs.Items = make([]hclsyntax.ObjectConsItem, len(e.Items))
+		cf.Items = make([]hclsyntax.ObjectConsItem, len(e.Items))
 		changed := false
 		for i, it := range e.Items {
-			k, ch1 := g.rewrite(it.KeyExpr, false)
-			v, ch2 := g.rewrite(it.ValueExpr, false)
-			items[i] = hclsyntax.ObjectConsItem{KeyExpr: k, ValueExpr: v}
-			changed = changed || ch1 || ch2
+			kf, ks := g.compile(it.KeyExpr, false)
+			vf, vs := g.compile(it.ValueExpr, false)
+			cs.Items[i] = hclsyntax.ObjectConsItem{KeyExpr: ks, ValueExpr: vs}
+			cf.Items[i] = hclsyntax.ObjectConsItem{KeyExpr: kf, ValueExpr: vf}
+			changed = changed || ks != it.KeyExpr || vs != it.ValueExpr
 		}
-		if !changed {
-			return e, false
+		slow = e
+		if changed {
+			slow = &cs
 		}
-		c := *e
-		c.Items = items
-		return &c, true
+		if fo := newFastObject(e, cf.Items, slow); fo != nil {
+			return fo, slow
+		}
+		return &cf, slow
 	case *hclsyntax.ObjectConsKeyExpr:
-		v, ch := g.rewrite(e.Wrapped, false)
-		if !ch {
-			return e, false
-		}
-		c := *e
-		c.Wrapped = v
-		return &c, true
+		// hcl reads a bare key's syntax, so the wrapped expression keeps its node type.
+		_, ws := g.compile(e.Wrapped, false)
+		return copyNode(e, e.Wrapped, ws, ws, func(c *hclsyntax.ObjectConsKeyExpr, v hclsyntax.Expression) { c.Wrapped = v })
 	case *hclsyntax.IndexExpr:
-		coll, ch1 := g.rewrite(e.Collection, false)
-		key, ch2 := g.rewrite(e.Key, false)
-		if !ch1 && !ch2 {
-			return e, false
-		}
+		fi := &fastIndex{IndexExpr: e}
 		c := *e
-		c.Collection, c.Key = coll, key
-		return &c, true
+		fi.coll, c.Collection = g.compile(e.Collection, false)
+		fi.key, c.Key = g.compile(e.Key, false)
+		fi.slow = e
+		if c.Collection != e.Collection || c.Key != e.Key {
+			fi.slow = &c
+		}
+		return fi, fi.slow
 	case *hclsyntax.RelativeTraversalExpr:
-		src, ch := g.rewrite(e.Source, false)
-		if !ch {
-			return e, false
-		}
-		c := *e
-		c.Source = src
-		return &c, true
+		src, srcs := g.compile(e.Source, false)
+		return copyNode(e, e.Source, srcs, src, func(c *hclsyntax.RelativeTraversalExpr, v hclsyntax.Expression) { c.Source = v })
 	case *hclsyntax.SplatExpr:
-		src, ch := g.rewrite(e.Source, false)
-		if !ch {
-			return e, false
+		src, srcs := g.compile(e.Source, false)
+		return copyNode(e, e.Source, srcs, src, func(c *hclsyntax.SplatExpr, v hclsyntax.Expression) { c.Source = v })
+	case *hclsyntax.ScopeTraversalExpr:
+		if keep {
+			return e, e
 		}
-		c := *e
-		c.Source = src
-		return &c, true
+		return &fastTraversal{ScopeTraversalExpr: e}, e
 	}
-	return x, false
+	return x, x
+}
+
+// copyNode returns the fast and slow copies of a node with one child, orig:
+// the slow copy is e itself while its child is unchanged.
+func copyNode[T any, P interface {
+	*T
+	hclsyntax.Expression
+}](e P, orig, slowChild, fastChild hclsyntax.Expression, set func(P, hclsyntax.Expression)) (fast, slow hclsyntax.Expression) {
+	cf := P(new(T))
+	*cf = *e
+	set(cf, fastChild)
+	if slowChild == orig {
+		return cf, e
+	}
+	cs := P(new(T))
+	*cs = *e
+	set(cs, slowChild)
+	return cf, cs
 }
 
 // forGuard gives each evaluation of a for expression its own element counter.
@@ -255,12 +277,7 @@ func (c *countedExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 		fc := v.EncapsulatedValue().(*forCounter)
 		fc.n++
 		if c.g.MaxElements > 0 && fc.n > c.g.MaxElements {
-			return cty.DynamicVal, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Too many elements in for expression",
-				Detail:   fmt.Sprintf("This for expression builds more than %d elements, counting those of the for expressions in it, the limit for one expression (Limits.MaxElements).", c.g.MaxElements),
-				Subject:  fc.rng.Ptr(),
-			}}
+			return cty.DynamicVal, hcl.Diagnostics{c.g.tooMany(fc.rng)}
 		}
 	}
 	if c.g.Step != nil {
@@ -269,6 +286,17 @@ func (c *countedExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 		}
 	}
 	return c.Expression.Value(ctx)
+}
+
+// tooMany is the diagnostic for a for expression, at rng, that would build
+// more elements than the limit.
+func (g *Guard) tooMany(rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Too many elements in for expression",
+		Detail:   fmt.Sprintf("This for expression builds more than %d elements, counting those of the for expressions in it, the limit for one expression (Limits.MaxElements).", g.MaxElements),
+		Subject:  rng.Ptr(),
+	}
 }
 
 // StopDiag turns the error of a Step function into a diagnostic at rng.

@@ -1,0 +1,485 @@
+package limit
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// The nodes in this file evaluate the common case of the hcl expressions
+// that dominate real configurations (references, for expressions,
+// templates, comparisons, conditionals, object constructors, indexing)
+// without hcl's per-element contexts, function calls and diagnostics
+// bookkeeping. Each handles only known, unmarked, non-null operands and
+// results that produce no diagnostic; on anything else it evaluates its slow
+// twin, hcl's own node, from the start. A fast node therefore gives exactly
+// the value and diagnostics of its slow twin, which the differential tests
+// and fuzz target in fast_test.go check.
+
+// plain reports whether v is known, not null and not marked at its top level.
+func plain(v cty.Value) bool {
+	return v.IsKnown() && !v.IsNull() && !v.IsMarked()
+}
+
+// fastTraversal is a reference such as var.a.b or local.list[0].
+type fastTraversal struct {
+	*hclsyntax.ScopeTraversalExpr
+}
+
+func (t *fastTraversal) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if v, ok := t.fast(ctx); ok {
+		return v, nil
+	}
+	return t.ScopeTraversalExpr.Value(ctx)
+}
+
+func (t *fastTraversal) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+	root, ok := t.Traversal[0].(hcl.TraverseRoot)
+	if !ok {
+		return cty.NilVal, false
+	}
+	val, found := lookup(ctx, root.Name)
+	if !found {
+		return cty.NilVal, false
+	}
+	for _, step := range t.Traversal[1:] {
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			if val, ok = attr(val, s.Name); !ok {
+				return cty.NilVal, false
+			}
+		case hcl.TraverseIndex:
+			if val, ok = index(val, s.Key); !ok {
+				return cty.NilVal, false
+			}
+		default:
+			return cty.NilVal, false
+		}
+	}
+	return val, true
+}
+
+// lookup finds a variable in ctx or its ancestors.
+func lookup(ctx *hcl.EvalContext, name string) (cty.Value, bool) {
+	for c := ctx; c != nil; c = c.Parent() {
+		if v, ok := c.Variables[name]; ok {
+			return v, true
+		}
+	}
+	return cty.NilVal, false
+}
+
+// attr is v.name for an object with that attribute or a map with that key.
+func attr(v cty.Value, name string) (cty.Value, bool) {
+	if !plain(v) {
+		return cty.NilVal, false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		if ty.HasAttribute(name) {
+			return v.GetAttr(name), true
+		}
+	case ty.IsMapType():
+		return index(v, cty.StringVal(name))
+	}
+	return cty.NilVal, false
+}
+
+// index is coll[key] where the element exists: a list or tuple with a whole
+// number in range, a map with a present string key, an object attribute.
+func index(coll, key cty.Value) (cty.Value, bool) {
+	if !plain(coll) || !plain(key) {
+		return cty.NilVal, false
+	}
+	ty := coll.Type()
+	switch {
+	case ty.IsListType() || ty.IsTupleType():
+		if key.Type() != cty.Number {
+			return cty.NilVal, false
+		}
+	case ty.IsMapType():
+		if key.Type() != cty.String {
+			return cty.NilVal, false
+		}
+	case ty.IsObjectType():
+		if key.Type() == cty.String && ty.HasAttribute(key.AsString()) {
+			return coll.GetAttr(key.AsString()), true
+		}
+		return cty.NilVal, false
+	default:
+		return cty.NilVal, false
+	}
+	if has := coll.HasIndex(key); !has.IsKnown() || !has.True() {
+		return cty.NilVal, false
+	}
+	return coll.Index(key), true
+}
+
+// fastIndex is coll[key].
+type fastIndex struct {
+	*hclsyntax.IndexExpr
+	coll, key hclsyntax.Expression
+	slow      hclsyntax.Expression
+}
+
+func (x *fastIndex) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	coll, diags := x.coll.Value(ctx)
+	if len(diags) == 0 {
+		key, diags := x.key.Value(ctx)
+		if len(diags) == 0 {
+			if v, ok := index(coll, key); ok {
+				return v, nil
+			}
+		}
+	}
+	return x.slow.Value(ctx)
+}
+
+// fastOps are the binary operators fastBinary computes itself.
+var fastOps = map[*hclsyntax.Operation]bool{
+	hclsyntax.OpEqual: true, hclsyntax.OpNotEqual: true,
+	hclsyntax.OpLogicalAnd: true, hclsyntax.OpLogicalOr: true,
+	hclsyntax.OpGreaterThan: true, hclsyntax.OpGreaterThanOrEqual: true,
+	hclsyntax.OpLessThan: true, hclsyntax.OpLessThanOrEqual: true,
+}
+
+// fastBinary is a comparison or logical operator on two primitive values of
+// one type.
+type fastBinary struct {
+	*hclsyntax.BinaryOpExpr
+	lhs, rhs hclsyntax.Expression
+	slow     hclsyntax.Expression
+}
+
+func (b *fastBinary) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if v, ok := b.fast(ctx); ok {
+		return v, nil
+	}
+	return b.slow.Value(ctx)
+}
+
+func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+	l, diags := b.lhs.Value(ctx)
+	if len(diags) != 0 || !plain(l) {
+		return cty.NilVal, false
+	}
+	r, diags := b.rhs.Value(ctx)
+	if len(diags) != 0 || !plain(r) || !l.Type().IsPrimitiveType() || !l.Type().Equals(r.Type()) {
+		return cty.NilVal, false
+	}
+	switch b.Op {
+	case hclsyntax.OpEqual, hclsyntax.OpNotEqual:
+		eq := l.Equals(r)
+		if b.Op == hclsyntax.OpNotEqual {
+			eq = eq.Not()
+		}
+		return eq, true
+	case hclsyntax.OpLogicalAnd, hclsyntax.OpLogicalOr:
+		if l.Type() != cty.Bool {
+			return cty.NilVal, false
+		}
+		if b.Op == hclsyntax.OpLogicalAnd {
+			return l.And(r), true
+		}
+		return l.Or(r), true
+	}
+	if l.Type() != cty.Number {
+		return cty.NilVal, false
+	}
+	switch b.Op {
+	case hclsyntax.OpGreaterThan:
+		return l.GreaterThan(r), true
+	case hclsyntax.OpGreaterThanOrEqual:
+		return l.GreaterThanOrEqualTo(r), true
+	case hclsyntax.OpLessThan:
+		return l.LessThan(r), true
+	default:
+		return l.LessThanOrEqualTo(r), true
+	}
+}
+
+// fastConditional is cond ? a : b where both results have the same type.
+type fastConditional struct {
+	*hclsyntax.ConditionalExpr
+	cond, t, f hclsyntax.Expression
+	slow       hclsyntax.Expression
+}
+
+func (c *fastConditional) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if v, ok := c.fast(ctx); ok {
+		return v, nil
+	}
+	return c.slow.Value(ctx)
+}
+
+func (c *fastConditional) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+	// hcl evaluates both results (for their type and diagnostics) before
+	// the condition; so does this, bailing out on anything unusual.
+	t, diags := c.t.Value(ctx)
+	if len(diags) != 0 || t.IsMarked() || t.IsNull() {
+		return cty.NilVal, false
+	}
+	f, diags := c.f.Value(ctx)
+	if len(diags) != 0 || f.IsMarked() || f.IsNull() {
+		return cty.NilVal, false
+	}
+	if ty := t.Type(); !ty.IsPrimitiveType() || !ty.Equals(f.Type()) {
+		return cty.NilVal, false
+	}
+	cond, diags := c.cond.Value(ctx)
+	if len(diags) != 0 || !plain(cond) || cond.Type() != cty.Bool {
+		return cty.NilVal, false
+	}
+	if cond.True() {
+		return t, true
+	}
+	return f, true
+}
+
+// fastTemplate is a string template whose parts are all known, unmarked
+// strings, numbers or bools.
+type fastTemplate struct {
+	*hclsyntax.TemplateExpr
+	parts []hclsyntax.Expression
+	slow  hclsyntax.Expression
+	g     *Guard
+}
+
+func (t *fastTemplate) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if v, ok := t.fast(ctx); ok {
+		return v, nil
+	}
+	return t.slow.Value(ctx)
+}
+
+func (t *fastTemplate) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+	var buf strings.Builder
+	for _, p := range t.parts {
+		v, diags := p.Value(ctx)
+		if len(diags) != 0 || !plain(v) {
+			return cty.NilVal, false
+		}
+		switch v.Type() {
+		case cty.String:
+		case cty.Number, cty.Bool:
+			s, err := convert.Convert(v, cty.String)
+			if err != nil {
+				return cty.NilVal, false
+			}
+			v = s
+		default:
+			return cty.NilVal, false
+		}
+		buf.WriteString(v.AsString())
+		if t.g.MaxStringLength > 0 && buf.Len() > t.g.MaxStringLength {
+			return cty.NilVal, false
+		}
+	}
+	return cty.StringVal(buf.String()), true
+}
+
+// constTemplate is a template of literal parts only, evaluated once.
+type constTemplate struct {
+	*hclsyntax.TemplateExpr
+	v cty.Value
+}
+
+func (t *constTemplate) Value(*hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	return t.v, nil
+}
+
+// fastObject is an object constructor whose keys are all fixed names.
+type fastObject struct {
+	*hclsyntax.ObjectConsExpr
+	keys []string
+	vals []hclsyntax.Expression
+	slow hclsyntax.Expression
+}
+
+// newFastObject returns a fastObject for e, or nil when one of its keys is
+// computed or two keys are the same.
+func newFastObject(e *hclsyntax.ObjectConsExpr, items []hclsyntax.ObjectConsItem, slow hclsyntax.Expression) *fastObject {
+	o := &fastObject{ObjectConsExpr: e, slow: slow}
+	seen := make(map[string]bool, len(e.Items))
+	for i, it := range e.Items {
+		k, ok := staticKey(it.KeyExpr)
+		if !ok || seen[k] {
+			return nil
+		}
+		seen[k] = true
+		o.keys = append(o.keys, k)
+		o.vals = append(o.vals, items[i].ValueExpr)
+	}
+	return o
+}
+
+// staticKey is the name an object constructor key always evaluates to: a
+// bare name or a quoted string without interpolation.
+func staticKey(expr hclsyntax.Expression) (string, bool) {
+	k, ok := expr.(*hclsyntax.ObjectConsKeyExpr)
+	if !ok {
+		return "", false
+	}
+	if !k.ForceNonLiteral {
+		if name := hcl.ExprAsKeyword(k.Wrapped); name != "" {
+			return cty.StringVal(name).AsString(), true
+		}
+	}
+	t, ok := k.Wrapped.(*hclsyntax.TemplateExpr)
+	if !ok || !t.IsStringLiteral() {
+		return "", false
+	}
+	v, diags := t.Value(nil)
+	if len(diags) != 0 || !plain(v) || v.Type() != cty.String {
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+func (o *fastObject) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	vals := make(map[string]cty.Value, len(o.keys))
+	for i, e := range o.vals {
+		v, diags := e.Value(ctx)
+		if len(diags) != 0 {
+			return o.slow.Value(ctx)
+		}
+		vals[o.keys[i]] = v
+	}
+	return cty.ObjectVal(vals), nil
+}
+
+// fastFor is a for expression over a known, unmarked collection whose
+// conditions and keys are known, unmarked values of their own types.
+type fastFor struct {
+	*hclsyntax.ForExpr
+	coll, key, val, cond hclsyntax.Expression
+	slow                 hclsyntax.Expression
+	g                    *Guard
+}
+
+func (f *fastFor) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if v, diags, ok := f.fast(ctx); ok {
+		return v, diags
+	}
+	return f.slow.Value(ctx)
+}
+
+// fast evaluates the for expression, ok false when the slow twin must. At a
+// limit it returns the limit's diagnostic with ok true: evaluating the slow
+// twin would only spend the budget again.
+func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics, ok bool) {
+	coll, diags := f.coll.Value(ctx)
+	if len(diags) != 0 || !plain(coll) || !coll.CanIterateElements() {
+		return cty.NilVal, nil, false
+	}
+	// One child context serves every element: nothing that outlives an
+	// element's evaluation keeps it unless that evaluation produced a
+	// diagnostic, and then the slow twin starts over.
+	counter := &forCounter{rng: f.SrcRange}
+	vars := map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, counter)}
+	child := ctx.NewChild()
+	child.Variables = vars
+	if f.cond != nil {
+		// hcl first checks the condition with unknown element values.
+		if f.KeyVar != "" {
+			vars[f.KeyVar] = cty.DynamicVal
+		}
+		vars[f.ValVar] = cty.DynamicVal
+		c, diags := f.cond.Value(child)
+		if len(diags) != 0 || c.IsNull() {
+			return cty.NilVal, nil, false
+		}
+		if _, err := convert.Convert(c, cty.Bool); err != nil {
+			return cty.NilVal, nil, false
+		}
+	}
+	var tuple []cty.Value
+	var object map[string]cty.Value
+	var groups map[string][]cty.Value
+	switch {
+	case f.key == nil:
+		tuple = make([]cty.Value, 0, coll.LengthInt())
+	case f.Group:
+		groups = map[string][]cty.Value{}
+	default:
+		object = map[string]cty.Value{}
+	}
+	for it := coll.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		if d := f.charge(child); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}, true
+		}
+		if f.KeyVar != "" {
+			vars[f.KeyVar] = k
+		}
+		vars[f.ValVar] = v
+		if f.cond != nil {
+			c, diags := f.cond.Value(child)
+			if len(diags) != 0 || !plain(c) || c.Type() != cty.Bool {
+				return cty.NilVal, nil, false
+			}
+			if c.False() {
+				continue
+			}
+		}
+		var key string
+		if f.key != nil {
+			kv, diags := f.key.Value(child)
+			if len(diags) != 0 || !plain(kv) || kv.Type() != cty.String {
+				return cty.NilVal, nil, false
+			}
+			key = kv.AsString()
+		}
+		val, diags := f.val.Value(child)
+		if len(diags) != 0 {
+			return cty.NilVal, nil, false
+		}
+		switch {
+		case f.key == nil:
+			tuple = append(tuple, val)
+		case f.Group:
+			groups[key] = append(groups[key], val)
+		default:
+			if _, dup := object[key]; dup {
+				return cty.NilVal, nil, false
+			}
+			object[key] = val
+		}
+	}
+	switch {
+	case f.key == nil:
+		return cty.TupleVal(tuple), nil, true
+	case f.Group:
+		object = make(map[string]cty.Value, len(groups))
+		for k, vs := range groups {
+			object[k] = cty.TupleVal(vs)
+		}
+	}
+	return cty.ObjectVal(object), nil, true
+}
+
+// charge counts one element against every enclosing for expression and
+// the step budget, returning the diagnostic of the limit it reaches.
+func (f *fastFor) charge(ctx *hcl.EvalContext) *hcl.Diagnostic {
+	for p := ctx; p != nil; p = p.Parent() {
+		v, ok := p.Variables[counterKey]
+		if !ok {
+			continue
+		}
+		fc := v.EncapsulatedValue().(*forCounter)
+		fc.n++
+		if f.g.MaxElements > 0 && fc.n > f.g.MaxElements {
+			return f.g.tooMany(fc.rng)
+		}
+	}
+	if f.g.Step != nil {
+		if err := f.g.Step(); err != nil {
+			return stopDiag(err, f.SrcRange)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,237 @@
+package limit
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// fastTestContext holds values of every shape the fast nodes treat
+// specially: unknown, marked, null, big and small numbers, collections of
+// each kind, and a few functions.
+func fastTestContext() *hcl.EvalContext {
+	big, _ := cty.ParseNumberVal("12345678901234567890.5")
+	lit, _ := cty.ParseNumberVal("443")
+	rules := []cty.Value{}
+	for i := 0; i < 6; i++ {
+		rules = append(rules, cty.ObjectVal(map[string]cty.Value{
+			"item": cty.StringVal(fmt.Sprintf("item-%d", i/2)), "port": cty.NumberIntVal(int64(80 + i)), "on": cty.BoolVal(i%3 != 0),
+		}))
+	}
+	secret := cty.StringVal("hunter2").Mark("sensitive")
+	return &hcl.EvalContext{
+		Variables: map[string]cty.Value{
+			"s":      cty.StringVal("café"),
+			"e":      cty.StringVal(""),
+			"n":      cty.NumberIntVal(3),
+			"lit":    lit,
+			"big":    big,
+			"f":      cty.NumberFloatVal(2.5),
+			"t":      cty.True,
+			"no":     cty.False,
+			"null":   cty.NullVal(cty.String),
+			"dnull":  cty.NullVal(cty.DynamicPseudoType),
+			"u":      cty.UnknownVal(cty.String),
+			"un":     cty.UnknownVal(cty.Number),
+			"dyn":    cty.DynamicVal,
+			"secret": secret,
+			"msec":   cty.NumberIntVal(7).Mark("sensitive"),
+			"list":   cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b"), cty.StringVal("a")}),
+			"ulist":  cty.ListVal([]cty.Value{cty.StringVal("a"), cty.UnknownVal(cty.String)}),
+			"slist":  cty.ListVal([]cty.Value{cty.StringVal("a"), secret}),
+			"mlist":  cty.ListVal([]cty.Value{cty.StringVal("x")}).Mark("sensitive"),
+			"tup":    cty.TupleVal([]cty.Value{cty.StringVal("x"), cty.NumberIntVal(1), cty.True}),
+			"set":    cty.SetVal([]cty.Value{cty.StringVal("p"), cty.StringVal("q")}),
+			"map":    cty.MapVal(map[string]cty.Value{"a": cty.StringVal("1"), "b": cty.StringVal("2")}),
+			"nmap":   cty.MapVal(map[string]cty.Value{"a": cty.NumberIntVal(1), "b": cty.NumberIntVal(5)}),
+			"obj":    cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.NumberIntVal(2), "c": cty.NullVal(cty.String), "d": cty.UnknownVal(cty.Bool), "nested": cty.ObjectVal(map[string]cty.Value{"deep": cty.ListVal([]cty.Value{cty.NumberIntVal(9)})})}),
+			"uobj":   cty.UnknownVal(cty.Object(map[string]cty.Type{"a": cty.String})),
+			"nobj":   cty.NullVal(cty.Object(map[string]cty.Type{"a": cty.String})),
+			"rules":  cty.TupleVal(rules),
+			"empty":  cty.EmptyTupleVal,
+			"each":   cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal("item-1"), "value": cty.NumberIntVal(2)}),
+		},
+		Functions: map[string]function.Function{
+			"upper": stdlib.UpperFunc, "length": stdlib.LengthFunc, "tostring": stdlib.MakeToFunc(cty.String),
+			"tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)), "keys": stdlib.KeysFunc, "jsonencode": stdlib.JSONEncodeFunc,
+		},
+	}
+}
+
+// fastTestExprs cover each fast node on its shortcut and on every way off it.
+var fastTestExprs = []string{
+	// references
+	`s`, `obj.a`, `obj.nested.deep[0]`, `obj.nested.deep[1]`, `obj.zz`, `obj["a"]`, `obj["zz"]`, `map.a`, `map.zz`, `map["b"]`,
+	`list[0]`, `list[3]`, `list[-1]`, `list[0.5]`, `list["1"]`, `tup[2]`, `set[0]`, `uobj.a`, `nobj.a`, `dyn.a`, `mlist[0]`,
+	`secret`, `slist[1]`, `missing`, `s.a`, `null.a`, `obj.d`, `list.0`, `tup.1`,
+	// indexing with computed keys
+	`list[n - 3]`, `map[s]`, `map[e]`, `map[tostring(1)]`, `obj[each.key]`, `list[un]`, `list[msec]`, `ulist[1]`, `tup[n]`,
+	// comparisons and logic
+	`s == "café"`, `s != "x"`, `n == 3`, `n == lit`, `big == big`, `f > 2`, `n >= 3`, `n < f`, `n <= 1`, `t && no`, `t || no`,
+	`s == n`, `"3" == n`, `u == "x"`, `secret == "hunter2"`, `null == null`, `null == "a"`, `dnull == null`, `list == list`, `obj == obj`,
+	`n > "2"`, `t && "true"`, `un > 1`, `msec > 1`, `t && u == "x"`, `no || dyn`,
+	// conditionals
+	`t ? "a" : "b"`, `no ? 1 : 2`, `t ? s : n`, `t ? null : "x"`, `u == "" ? "a" : "b"`, `t ? secret : "x"`, `"true" ? 1 : 2`,
+	`null ? 1 : 2`, `t ? [1] : [2]`, `t ? list : tolist(["z"])`, `t ? missing : 1`, `no ? u : "k"`, `t ? u : "k"`,
+	// templates
+	`"${s}-${n}"`, `"${s}-${big}-${f}-${t}"`, `"x${u}y"`, `"${secret}!"`, `"${null}"`, `"${list}"`, `"${lit}"`, `"plain"`, `"a$${b}"`,
+	`"%{ for x in list }${x},%{ endfor }"`, `"%{ if t }yes%{ else }no%{ endif }"`, `"${dnull}"`, `"${missing}x"`, `<<EOT
+hello ${s}
+EOT
+`,
+	// objects and tuples
+	`{ a = s, b = n }`, `{ "q" = 1, a = secret }`, `{ a = 1, a = 2 }`, `{ (s) = 1 }`, `{ a = missing }`, `{ a = u }`, `{ a.b = 1 }`,
+	`{ true = 1, null = 2 }`, `["x", n, u]`, `[missing]`, `{}`, `[]`,
+	// for expressions
+	`[for x in list : upper(x)]`, `[for i, x in list : "${i}:${x}"]`, `{ for x in list : x => x... }`, `{ for x in list : x => x }`,
+	`[for r in rules : r if r.item == each.key]`, `[for r in rules : r.port if r.on]`, `{ for r in rules : r.item => r.port... if r.on }`,
+	`[for x in set : x]`, `{ for k, v in map : k => v }`, `{ for k, v in nmap : v => k }`, `[for x in empty : x]`, `[for x in ulist : x]`,
+	`[for x in ulist : x if x == "a"]`, `[for x in slist : x]`, `[for x in slist : x if x == "a"]`, `[for x in mlist : x]`,
+	`[for x in u : x]`, `[for x in null : x]`, `[for x in s : x]`, `[for x in list : x if x]`, `[for x in list : x if null]`,
+	`[for x in list : x if "true"]`, `[for x in list : missing]`, `{ for x in list : u => x }`, `{ for x in list : secret => x }`,
+	`[for x in dyn : x]`, `[for x in list : [for y in list : "${x}${y}" if y != x]]`, `{ for i, x in tup : i => x }`,
+	`[for x in empty : x if "nope"]`, `[for x in list : x if x == missing]`, `{ for k, v in obj : k => v }`,
+	// everything together, as the benchmark trees write it
+	`{ for r in rules : r.item => { port = r.port, proto = r.port == 443 || r.port == 8443 ? "https" : "tcp" }... }`,
+	`length([for r in rules : r if r.item == each.key]) > 1 ? "many" : "few"`,
+}
+
+// TestFastMatchesSlow evaluates every test expression with the fast nodes
+// and with hcl's own, and requires the same value and diagnostics.
+func TestFastMatchesSlow(t *testing.T) {
+	ctx := fastTestContext()
+	for _, g := range []*Guard{{}, {MaxElements: 4, MaxStringLength: 8}} {
+		for _, src := range fastTestExprs {
+			checkFastMatchesSlow(t, g, src, ctx)
+		}
+	}
+}
+
+func checkFastMatchesSlow(t *testing.T, g *Guard, src string, ctx *hcl.EvalContext) {
+	t.Helper()
+	expr, diags := hclsyntax.ParseExpression([]byte(src), "test.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("%s: %s", src, diags.Error())
+	}
+	fast, slow := g.compile(expr, false)
+	fv, fd := fast.Value(ctx)
+	sv, sd := slow.Value(ctx)
+	if !sameValue(fv, sv) && !limitReached(sd) {
+		t.Errorf("%s (limits %d/%d): fast = %#v, slow = %#v", src, g.MaxElements, g.MaxStringLength, fv, sv)
+	}
+	if limitReached(sd) {
+		// At a limit the fast path reports the limit once and stops.
+		if !limitReached(fd) || fv.IsWhollyKnown() || !strings.Contains(diagText(sd), diagText(fd)) {
+			t.Errorf("%s (limits %d/%d): fast = %#v\n%s\nslow diagnostics\n%s", src, g.MaxElements, g.MaxStringLength, fv, diagText(fd), diagText(sd))
+		}
+		return
+	}
+	if got, want := diagText(fd), diagText(sd); got != want {
+		t.Errorf("%s (limits %d/%d): fast diagnostics\n%s\nslow diagnostics\n%s", src, g.MaxElements, g.MaxStringLength, got, want)
+	}
+	if g.MaxElements == 0 && g.MaxStringLength == 0 {
+		// Without limits, both are plain hcl.
+		pv, pd := expr.Value(ctx)
+		if !sameValue(pv, sv) || diagText(pd) != diagText(sd) {
+			t.Errorf("%s: guarded = %#v %s, hcl = %#v %s", src, sv, diagText(sd), pv, diagText(pd))
+		}
+	}
+}
+
+// limitReached reports whether diags include a guard's limit diagnostic.
+func limitReached(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Summary == "Too many elements in for expression" {
+			return true
+		}
+	}
+	return false
+}
+
+// sameValue is RawEquals, marks and refinements included, with NilVal equal to itself.
+func sameValue(a, b cty.Value) bool {
+	if a == cty.NilVal || b == cty.NilVal {
+		return a == cty.NilVal && b == cty.NilVal
+	}
+	return a.RawEquals(b) && a.GoString() == b.GoString()
+}
+
+func diagText(diags hcl.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range diags {
+		detail := d.Detail
+		if i := strings.Index(detail, " Did you mean"); i >= 0 {
+			// hcl picks among equally close names in map order.
+			detail = detail[:i]
+		}
+		fmt.Fprintf(&b, "%d %s: %s", d.Severity, d.Summary, detail)
+		if d.Subject != nil {
+			fmt.Fprintf(&b, " @%s", d.Subject)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// TestFastShortcutsTaken makes sure the common cases do not silently fall
+// back: the expressions the benchmark trees spend their time in must be
+// answered by the fast nodes themselves.
+func TestFastShortcutsTaken(t *testing.T) {
+	ctx := fastTestContext()
+	for _, src := range []string{
+		`[for r in rules : r if r.item == each.key]`,
+		`"${s}-${n}"`,
+		`obj.nested.deep[0]`,
+		`{ a = s, b = n }`,
+		`t ? "a" : "b"`,
+		`list[n - 3]`,
+		`{ for r in rules : r.item => r.port... if r.on }`,
+	} {
+		expr, _ := hclsyntax.ParseExpression([]byte(src), "test.tf", hcl.InitialPos)
+		fast, _ := (&Guard{}).compile(expr, false)
+		type shortcut interface {
+			fast(*hcl.EvalContext) (cty.Value, bool)
+		}
+		switch f := fast.(type) {
+		case *fastFor:
+			if _, _, ok := f.fast(ctx); !ok {
+				t.Errorf("%s: fell back to hcl", src)
+			}
+		case shortcut:
+			if _, ok := f.fast(ctx); !ok {
+				t.Errorf("%s: fell back to hcl", src)
+			}
+		case *fastObject, *fastIndex:
+			// No separate shortcut method; their values are checked above.
+		default:
+			t.Errorf("%s: compiled to %T, not a fast node", src, fast)
+		}
+	}
+}
+
+// FuzzFastEval compares the fast and slow evaluation of arbitrary
+// expressions in the test context.
+func FuzzFastEval(f *testing.F) {
+	for _, src := range fastTestExprs {
+		f.Add(src)
+	}
+	ctx := fastTestContext()
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 2000 || CheckNesting([]byte(src), "fuzz.tf", hcl.InitialPos, Expression, 40).HasErrors() {
+			return
+		}
+		if _, diags := hclsyntax.ParseExpression([]byte(src), "fuzz.tf", hcl.InitialPos); diags.HasErrors() {
+			return
+		}
+		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("slow input %q", src)) })
+		defer timer.Stop()
+		checkFastMatchesSlow(t, &Guard{MaxElements: 2000, MaxStringLength: 1 << 16}, src, ctx)
+	})
+}
