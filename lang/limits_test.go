@@ -30,6 +30,18 @@ func TestLimits(t *testing.T) {
 			limits:  Limits{MaxElements: 1000},
 			summary: "Too many elements in for expression",
 		},
+		{
+			name:    "elements of a for expression in a resource argument",
+			src:     `resource "terraform_data" "x" { input = [for i in range(40) : [for j in range(40) : j]] }`,
+			limits:  Limits{MaxElements: 1000},
+			summary: "Too many elements in for expression",
+		},
+		{
+			name:    "step budget in a resource argument",
+			src:     `resource "terraform_data" "x" { input = [for i in range(100) : [for j in range(100) : j]] }`,
+			limits:  Limits{MaxSteps: 1000},
+			summary: "Evaluation step limit reached",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
