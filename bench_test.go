@@ -238,6 +238,7 @@ var functionCases = []struct{ name, expr string }{
 	{"jsonencode", `jsonencode({name = "svc-01", ports = [80, 443], tags = local.tags})`},
 	{"format", `format("%s-%s-%03d", "svc", "prod", 7)`},
 	{"flatten", `flatten([for e in local.envs : [for z in ["a", "b", "c"] : "${e}-${z}"]])`},
+	{"length", `length(local.envs)`},
 }
 
 // BenchmarkFunctions evaluates one call of each common function, with the

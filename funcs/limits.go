@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -107,7 +108,22 @@ func (e *env) limited(name string, fn function.Function) function.Function {
 		varParam = &p
 	}
 	pre := e.preCheck(name)
-	return function.New(&function.Spec{
+	call := func(args []cty.Value) (cty.Value, error) {
+		if err := e.step(); err != nil {
+			return cty.NilVal, err
+		}
+		if pre != nil {
+			if err := pre(args); err != nil {
+				return cty.NilVal, err
+			}
+		}
+		v, err := fn.Call(args)
+		if err != nil {
+			return v, err
+		}
+		return v, e.postCheck(v)
+	}
+	wrapped := function.New(&function.Spec{
 		Description: fn.Description(),
 		Params:      params,
 		VarParam:    varParam,
@@ -115,21 +131,34 @@ func (e *env) limited(name string, fn function.Function) function.Function {
 		// doing it here too would type-check every call twice.
 		Type: function.StaticReturnType(cty.DynamicPseudoType),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			if err := e.step(); err != nil {
-				return cty.NilVal, err
-			}
-			if pre != nil {
-				if err := pre(args); err != nil {
-					return cty.NilVal, err
-				}
-			}
-			v, err := fn.Call(args)
-			if err != nil {
-				return v, err
-			}
-			return v, e.postCheck(v)
+			return call(args)
 		},
 	})
+	if e.opts.Direct != nil {
+		e.opts.Direct.m.Store(wrapped, call)
+	}
+	return wrapped
+}
+
+// DirectCalls records, for each function a table wraps with its limits,
+// the wrapper's logic as a plain Go function. cty checks and unmarks the
+// arguments on every Function.Call, so calling the wrapper costs that work
+// twice; an evaluator that has already converted the arguments to the
+// parameter types can call the wrapper's logic directly and get the same
+// result. The zero value is ready to use, and it is safe for concurrent use.
+type DirectCalls struct{ m sync.Map }
+
+// Lookup returns the direct form of f, a function of a table built with
+// Options.Direct set to d.
+func (d *DirectCalls) Lookup(f function.Function) (func(args []cty.Value) (cty.Value, error), bool) {
+	if d == nil {
+		return nil, false
+	}
+	call, ok := d.m.Load(f)
+	if !ok {
+		return nil, false
+	}
+	return call.(func([]cty.Value) (cty.Value, error)), true
 }
 
 // postCheck refuses results over the element and string limits.

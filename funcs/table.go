@@ -32,6 +32,7 @@ type Options struct {
 	ProviderFunctions map[string]map[string]function.Function // local name -> func name -> impl
 	Limits            Limits                                  // bounds on what one call builds or reads (limits.go)
 	Step              func() error                            // charged once per call; an error stops evaluation
+	Direct            *DirectCalls                            // when set, records each function's direct form
 }
 
 // CoreNamespace prefixes the second name every built-in is registered under.

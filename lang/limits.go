@@ -87,6 +87,8 @@ type limiter struct {
 	done   <-chan struct{}
 	steps  atomic.Int64
 	guard  *limit.Guard
+	// direct holds the direct forms of the functions of this evaluation's tables.
+	direct *funcs.DirectCalls
 	// guarded caches each expression's guarded copy (an hcl.Expression to hcl.Expression map).
 	guarded sync.Map
 	// frozen is set once evaluation is over; from then on only adHocLeft
@@ -107,11 +109,11 @@ func cacheable(frozen bool, left *atomic.Int64) bool {
 }
 
 func newLimiter(ctx context.Context, l Limits) *limiter {
-	lim := &limiter{limits: l.WithDefaults()}
+	lim := &limiter{limits: l.WithDefaults(), direct: &funcs.DirectCalls{}}
 	if ctx != nil {
 		lim.done = ctx.Done()
 	}
-	lim.guard = &limit.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step}
+	lim.guard = &limit.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Direct: lim.direct.Lookup}
 	return lim
 }
 
@@ -211,9 +213,9 @@ func (l *limiter) reset() {
 }
 
 // funcOptions are the funcs.Options fields that carry the limits.
-func (l *limiter) funcOptions() (funcs.Limits, func() error) {
+func (l *limiter) funcOptions() (funcs.Limits, func() error, *funcs.DirectCalls) {
 	if l == nil {
-		return Limits{}.Funcs(), nil
+		return Limits{}.Funcs(), nil, nil
 	}
-	return l.limits.Funcs(), l.step
+	return l.limits.Funcs(), l.step, l.direct
 }

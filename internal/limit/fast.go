@@ -4,9 +4,11 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // The nodes in this file evaluate the common case of the hcl expressions
@@ -350,6 +352,66 @@ func (o *fastObject) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 		vals[o.keys[i]] = v
 	}
 	return cty.ObjectVal(vals), nil
+}
+
+// fastCall is a function call whose arguments evaluate without diagnostics
+// and convert to the parameter types, made through the function's direct
+// form (Guard.Direct) rather than through a second cty call.
+type fastCall struct {
+	*hclsyntax.FunctionCallExpr
+	args []hclsyntax.Expression
+	slow hclsyntax.Expression
+	g    *Guard
+}
+
+func (c *fastCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if v, ok := c.fast(ctx); ok {
+		return v, nil
+	}
+	return c.slow.Value(ctx)
+}
+
+func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+	var f function.Function
+	found := false
+	for p := ctx; p != nil && !found; p = p.Parent() {
+		f, found = p.Functions[c.Name]
+	}
+	if !found {
+		return cty.NilVal, false
+	}
+	call, ok := c.g.Direct(f)
+	if !ok {
+		return cty.NilVal, false
+	}
+	params, varParam := f.Params(), f.VarParam()
+	if len(c.args) < len(params) || (varParam == nil && len(c.args) > len(params)) {
+		return cty.NilVal, false
+	}
+	args := make([]cty.Value, len(c.args))
+	for i, a := range c.args {
+		param := varParam
+		if i < len(params) {
+			param = &params[i]
+		}
+		if customdecode.CustomExpressionDecoderForType(param.Type) != nil {
+			return cty.NilVal, false
+		}
+		v, diags := a.Value(ctx)
+		if len(diags) != 0 {
+			return cty.NilVal, false
+		}
+		v, err := convert.Convert(v, param.Type)
+		if err != nil {
+			return cty.NilVal, false
+		}
+		args[i] = v
+	}
+	v, err := call(args)
+	if err != nil {
+		return cty.NilVal, false
+	}
+	return v, true
 }
 
 // fastFor is a for expression over a known, unmarked collection whose

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -61,6 +62,7 @@ func fastTestContext() *hcl.EvalContext {
 		Functions: map[string]function.Function{
 			"upper": stdlib.UpperFunc, "length": stdlib.LengthFunc, "tostring": stdlib.MakeToFunc(cty.String),
 			"tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)), "keys": stdlib.KeysFunc, "jsonencode": stdlib.JSONEncodeFunc,
+			"merge": stdlib.MergeFunc, "try": tryfunc.TryFunc, "can": tryfunc.CanFunc, "concat": stdlib.ConcatFunc,
 		},
 	}
 }
@@ -98,6 +100,11 @@ EOT
 	`[for x in list : x if "true"]`, `[for x in list : missing]`, `{ for x in list : u => x }`, `{ for x in list : secret => x }`,
 	`[for x in dyn : x]`, `[for x in list : [for y in list : "${x}${y}" if y != x]]`, `{ for i, x in tup : i => x }`,
 	`[for x in empty : x if "nope"]`, `[for x in list : x if x == missing]`, `{ for k, v in obj : k => v }`,
+	// function calls
+	`upper(s)`, `upper(n)`, `upper(secret)`, `upper(null)`, `upper(u)`, `upper(list)`, `length(list)`, `length()`, `upper(s, s)`,
+	`jsonencode(obj)`, `jsonencode({ a = secret })`, `jsonencode(uobj)`, `keys(map)`, `tostring(n)`, `nosuch(1)`, `upper(list...)`,
+	`upper(missing)`, `merge(map, { c = s })`, `merge(obj, null)`, `merge(s)`, `try(missing, "fallback")`, `can(list[7])`,
+	`concat(list, ["z"], tup)`, `concat(list...)`, `length([for x in list : x])`, `core::upper(s)`,
 	// everything together, as the benchmark trees write it
 	`{ for r in rules : r.item => { port = r.port, proto = r.port == 443 || r.port == 8443 ? "https" : "tcp" }... }`,
 	`length([for r in rules : r if r.item == each.key]) > 1 ? "many" : "few"`,
@@ -107,7 +114,7 @@ EOT
 // and with hcl's own, and requires the same value and diagnostics.
 func TestFastMatchesSlow(t *testing.T) {
 	ctx := fastTestContext()
-	for _, g := range []*Guard{{}, {MaxElements: 4, MaxStringLength: 8}} {
+	for _, g := range []*Guard{{}, {MaxElements: 4, MaxStringLength: 8}, {Direct: directCall}} {
 		for _, src := range fastTestExprs {
 			checkFastMatchesSlow(t, g, src, ctx)
 		}
@@ -136,13 +143,19 @@ func checkFastMatchesSlow(t *testing.T, g *Guard, src string, ctx *hcl.EvalConte
 	if got, want := diagText(fd), diagText(sd); got != want {
 		t.Errorf("%s (limits %d/%d): fast diagnostics\n%s\nslow diagnostics\n%s", src, g.MaxElements, g.MaxStringLength, got, want)
 	}
-	if g.MaxElements == 0 && g.MaxStringLength == 0 {
+	if g.MaxElements == 0 && g.MaxStringLength == 0 && g.Direct == nil {
 		// Without limits, both are plain hcl.
 		pv, pd := expr.Value(ctx)
 		if !sameValue(pv, sv) || diagText(pd) != diagText(sd) {
 			t.Errorf("%s: guarded = %#v %s, hcl = %#v %s", src, sv, diagText(sd), pv, diagText(pd))
 		}
 	}
+}
+
+// directCall is a Guard.Direct whose direct form of a function is its Call,
+// as funcs.DirectCalls gives the logic of a limited function's wrapper.
+func directCall(f function.Function) (func([]cty.Value) (cty.Value, error), bool) {
+	return f.Call, true
 }
 
 // limitReached reports whether diags include a guard's limit diagnostic.
@@ -193,9 +206,10 @@ func TestFastShortcutsTaken(t *testing.T) {
 		`t ? "a" : "b"`,
 		`list[n - 3]`,
 		`{ for r in rules : r.item => r.port... if r.on }`,
+		`merge(map, { c = s })`,
 	} {
 		expr, _ := hclsyntax.ParseExpression([]byte(src), "test.tf", hcl.InitialPos)
-		fast, _ := (&Guard{}).compile(expr, false)
+		fast, _ := (&Guard{Direct: directCall}).compile(expr, false)
 		type shortcut interface {
 			fast(*hcl.EvalContext) (cty.Value, bool)
 		}
@@ -232,6 +246,6 @@ func FuzzFastEval(f *testing.F) {
 		}
 		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("slow input %q", src)) })
 		defer timer.Stop()
-		checkFastMatchesSlow(t, &Guard{MaxElements: 2000, MaxStringLength: 1 << 16}, src, ctx)
+		checkFastMatchesSlow(t, &Guard{MaxElements: 2000, MaxStringLength: 1 << 16, Direct: directCall}, src, ctx)
 	})
 }

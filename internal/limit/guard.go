@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // Guard bounds the evaluation of expressions it has wrapped. hcl evaluates
@@ -23,6 +24,10 @@ type Guard struct {
 	// Step, when set, is charged one step per for-expression element and
 	// may stop evaluation (a step budget or a cancelled context).
 	Step func() error
+	// Direct, when set, gives for a function of the evaluation context a
+	// call with the same result that skips the checks hcl has already made
+	// on its arguments (funcs.DirectCalls.Lookup).
+	Direct func(function.Function) (func([]cty.Value) (cty.Value, error), bool)
 }
 
 // counterKey names the variable holding a for expression's element counter
@@ -164,10 +169,14 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool) (fast, slow hclsyntax
 			cf.Args[i], cs.Args[i] = g.compile(a, keepArgs)
 			changed = changed || cs.Args[i] != a
 		}
-		if !changed {
-			return &cf, e
+		slow = e
+		if changed {
+			slow = &cs
 		}
-		return &cf, &cs
+		if g.Direct != nil && !e.ExpandFinal {
+			return &fastCall{FunctionCallExpr: e, args: cf.Args, slow: slow, g: g}, slow
+		}
+		return &cf, slow
 	case *hclsyntax.TupleConsExpr:
 		cs, cf := *e, *e
 		cs.Exprs = make([]hclsyntax.Expression, len(e.Exprs))

@@ -1,0 +1,60 @@
+package funcs
+
+import (
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// TestDirectCalls checks that a function's direct form gives what calling
+// the function gives, results, refusals and step charges alike.
+func TestDirectCalls(t *testing.T) {
+	steps := 0
+	direct := &DirectCalls{}
+	table := Functions(Options{PureOnly: true, Direct: direct, Limits: Limits{MaxElements: 5, MaxStringLength: 16}, Step: func() error { steps++; return nil }})
+	big := cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b"), cty.StringVal("c")})
+	tests := []struct {
+		name string
+		args []cty.Value
+	}{
+		{"length", []cty.Value{big}},
+		{"merge", []cty.Value{cty.MapVal(map[string]cty.Value{"a": cty.StringVal("1")}), cty.ObjectVal(map[string]cty.Value{"b": cty.True})}},
+		{"jsonencode", []cty.Value{cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(42), "s": cty.StringVal("x").Mark("sensitive")})}},
+		{"concat", []cty.Value{big, big}},                  // over MaxElements: refused
+		{"join", []cty.Value{cty.StringVal("-----"), big}}, // over MaxStringLength before it is built
+		{"upper", []cty.Value{cty.UnknownVal(cty.String)}}, // unknown
+		{"core::upper", []cty.Value{cty.StringVal("x")}},   // namespaced name, same function
+		{"element", []cty.Value{big, cty.NumberIntVal(4)}}, // wraps around
+		{"uuid", nil}, // impure in plan mode: unknown
+		{"tonumber", []cty.Value{cty.StringVal("nope")}}, // the function's own error
+	}
+	for _, tt := range tests {
+		f := table[tt.name]
+		call, ok := direct.Lookup(f)
+		if !ok {
+			t.Errorf("%s: no direct form", tt.name)
+			continue
+		}
+		steps = 0
+		want, wantErr := f.Call(tt.args)
+		wantSteps := steps
+		steps = 0
+		got, gotErr := call(tt.args)
+		if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+			t.Errorf("%s: error %v, want %v", tt.name, gotErr, wantErr)
+		}
+		if wantErr == nil && !got.RawEquals(want) {
+			t.Errorf("%s: %#v, want %#v", tt.name, got, want)
+		}
+		if steps != wantSteps || steps != 1 {
+			t.Errorf("%s: %d steps, the call charges %d (want 1)", tt.name, steps, wantSteps)
+		}
+	}
+	if _, ok := (&DirectCalls{}).Lookup(table["upper"]); ok {
+		t.Error("a DirectCalls that built no table knows a function")
+	}
+	var none *DirectCalls
+	if _, ok := none.Lookup(table["upper"]); ok {
+		t.Error("nil DirectCalls knows a function")
+	}
+}
