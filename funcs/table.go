@@ -152,7 +152,7 @@ func (e *env) table(depth int) map[string]function.Function {
 		"issensitive":      e.isSensitiveFunc(),
 		"join":             stdlib.JoinFunc,
 		"jsondecode":       stdlib.JSONDecodeFunc,
-		"jsonencode":       stdlib.JSONEncodeFunc,
+		"jsonencode":       jsonEncodeFunc,
 		"keys":             stdlib.KeysFunc,
 		"length":           lengthFunc,
 		"list":             e.deprecatedFunc("list", "tolist([ ... ])", "list"),

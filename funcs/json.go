@@ -1,0 +1,148 @@
+package funcs
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"sort"
+	"strconv"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// jsonEncodeFunc is jsonencode: go-cty's, with the common values encoded
+// without its per-number cost. cty writes every number as the shortest
+// decimal that reads back at the number's precision, which for a literal
+// (512 bits) takes tens of microseconds; a whole number held exactly needs
+// only its digits. The parameter rules are go-cty's, so marks, nulls and
+// unknowns behave as upstream, and any value this encoder does not cover
+// is left to go-cty whole.
+var jsonEncodeFunc = function.New(&function.Spec{
+	Description: stdlib.JSONEncodeFunc.Description(),
+	Params: []function.Parameter{{
+		Name:             "val",
+		Type:             cty.DynamicPseudoType,
+		AllowUnknown:     true,
+		AllowDynamicType: true,
+		AllowNull:        true,
+	}},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		val := args[0]
+		if !val.IsWhollyKnown() || val.IsNull() {
+			return stdlib.JSONEncodeFunc.Call(args)
+		}
+		if !val.Type().HasDynamicTypes() {
+			if buf, ok := appendJSON(nil, val); ok {
+				return cty.StringVal(string(buf)), nil
+			}
+		}
+		buf, err := ctyjson.Marshal(val, val.Type())
+		if err != nil {
+			return cty.NilVal, err
+		}
+		return cty.StringVal(string(bytes.TrimSpace(buf))), nil
+	},
+})
+
+// appendJSON appends the JSON encoding of a known, unmarked value whose
+// type has no dynamic parts, as go-cty's json.Marshal writes it; false for
+// values it leaves to go-cty (capsules, infinities).
+func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
+	if v.IsNull() {
+		return append(b, "null"...), true
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		s, err := json.Marshal(v.AsString())
+		if err != nil {
+			return nil, false
+		}
+		return append(b, s...), true
+	case ty == cty.Number:
+		return appendNumber(b, v.AsBigFloat())
+	case ty == cty.Bool:
+		return strconv.AppendBool(b, v.True()), true
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		b = append(b, '[')
+		i := 0
+		for it := v.ElementIterator(); it.Next(); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			_, e := it.Element()
+			var ok bool
+			if b, ok = appendJSON(b, e); !ok {
+				return nil, false
+			}
+		}
+		return append(b, ']'), true
+	case ty.IsMapType():
+		b = append(b, '{')
+		i := 0
+		for it := v.ElementIterator(); it.Next(); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			k, e := it.Element()
+			var ok bool
+			if b, ok = appendJSON(b, k); !ok {
+				return nil, false
+			}
+			b = append(b, ':')
+			if b, ok = appendJSON(b, e); !ok {
+				return nil, false
+			}
+		}
+		return append(b, '}'), true
+	case ty.IsObjectType():
+		names := make([]string, 0, len(ty.AttributeTypes()))
+		for name := range ty.AttributeTypes() {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		b = append(b, '{')
+		for i, name := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendJSON(b, cty.StringVal(name)); !ok {
+				return nil, false
+			}
+			b = append(b, ':')
+			if b, ok = appendJSON(b, v.GetAttr(name)); !ok {
+				return nil, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	return nil, false
+}
+
+// appendNumber writes f as go-cty does, the shortest decimal that reads
+// back as f at f's precision. When f is a whole number below 2^63 held
+// with a unit in the last place of at most 1, every other decimal with as
+// few digits is at least 1 away from it, so that shortest decimal is its
+// plain digits.
+func appendNumber(b []byte, f *big.Float) ([]byte, bool) {
+	if f.IsInf() {
+		return nil, false
+	}
+	if f.IsInt() && !(f.Sign() == 0 && f.Signbit()) {
+		if f.Sign() == 0 {
+			return append(b, '0'), true
+		}
+		if exp := f.MantExp(nil); exp <= 63 && exp < int(f.Prec()) {
+			if i, acc := f.Int64(); acc == big.Exact {
+				return strconv.AppendInt(b, i, 10), true
+			}
+		}
+	}
+	return f.Append(b, 'f', -1), true
+}
