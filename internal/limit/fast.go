@@ -147,10 +147,13 @@ var fastOps = map[*hclsyntax.Operation]bool{
 	hclsyntax.OpLogicalAnd: true, hclsyntax.OpLogicalOr: true,
 	hclsyntax.OpGreaterThan: true, hclsyntax.OpGreaterThanOrEqual: true,
 	hclsyntax.OpLessThan: true, hclsyntax.OpLessThanOrEqual: true,
+	hclsyntax.OpAdd: true, hclsyntax.OpSubtract: true, hclsyntax.OpMultiply: true,
+	hclsyntax.OpDivide: true, hclsyntax.OpModulo: true,
 }
 
-// fastBinary is a comparison or logical operator on two primitive values of
-// one type.
+// fastBinary is a comparison, logical or arithmetic operator on two
+// primitive values of one type; arithmetic only on finite numbers, where
+// cty's operator functions cannot fail.
 type fastBinary struct {
 	*hclsyntax.BinaryOpExpr
 	lhs, rhs hclsyntax.Expression
@@ -193,6 +196,8 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 		return cty.NilVal, false
 	}
 	switch b.Op {
+	case hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpDivide, hclsyntax.OpModulo:
+		return arithmetic(b.Op, l, r)
 	case hclsyntax.OpGreaterThan:
 		return l.GreaterThan(r), true
 	case hclsyntax.OpGreaterThanOrEqual:
@@ -202,6 +207,29 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	default:
 		return l.LessThanOrEqualTo(r), true
 	}
+}
+
+// arithmetic applies a number operator to two finite numbers, as hcl's
+// operator functions do; dividing by zero is left to them.
+func arithmetic(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
+	if l.AsBigFloat().IsInf() || r.AsBigFloat().IsInf() {
+		return cty.NilVal, false
+	}
+	switch op {
+	case hclsyntax.OpAdd:
+		return l.Add(r), true
+	case hclsyntax.OpSubtract:
+		return l.Subtract(r), true
+	case hclsyntax.OpMultiply:
+		return l.Multiply(r), true
+	}
+	if r.AsBigFloat().Sign() == 0 {
+		return cty.NilVal, false
+	}
+	if op == hclsyntax.OpDivide {
+		return l.Divide(r), true
+	}
+	return l.Modulo(r), true
 }
 
 // fastConditional is cond ? a : b where both results have the same type.

@@ -35,6 +35,7 @@ func fastTestContext() *hcl.EvalContext {
 			"lit":    lit,
 			"big":    big,
 			"f":      cty.NumberFloatVal(2.5),
+			"inf":    cty.PositiveInfinity,
 			"t":      cty.True,
 			"no":     cty.False,
 			"null":   cty.NullVal(cty.String),
@@ -79,6 +80,10 @@ var fastTestExprs = []string{
 	`s == "café"`, `s != "x"`, `n == 3`, `n == lit`, `big == big`, `f > 2`, `n >= 3`, `n < f`, `n <= 1`, `t && no`, `t || no`,
 	`s == n`, `"3" == n`, `u == "x"`, `secret == "hunter2"`, `null == null`, `null == "a"`, `dnull == null`, `list == list`, `obj == obj`,
 	`n > "2"`, `t && "true"`, `un > 1`, `msec > 1`, `t && u == "x"`, `no || dyn`,
+	// arithmetic
+	`n + 1`, `n - lit`, `n * f`, `big / n`, `n % 2`, `-n % 2`, `f % 1`, `n / 0`, `0 / 0`, `n % 0`, `n + "1"`, `"1" + "2"`, `n + u`, `n + un`,
+	`msec + 1`, `n + null`, `big * big * big`, `1e400 * 1e-400`, `n - n`, `(n + 1) * (n - 1) / 3`, `t + 1`,
+	`inf + 1`, `inf - inf`, `inf * 0`, `n / inf`, `inf % 2`, `inf > n`, `inf == inf`,
 	// conditionals
 	`t ? "a" : "b"`, `no ? 1 : 2`, `t ? s : n`, `t ? null : "x"`, `u == "" ? "a" : "b"`, `t ? secret : "x"`, `"true" ? 1 : 2`,
 	`null ? 1 : 2`, `t ? [1] : [2]`, `t ? list : tolist(["z"])`, `t ? missing : 1`, `no ? u : "k"`, `t ? u : "k"`,
