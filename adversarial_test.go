@@ -240,6 +240,29 @@ func TestAdversarial(t *testing.T) {
 		ev := bounded(t, evalDir(dir))
 		wantError(t, ev.Diagnostics, "Limits.MaxStringLength", false)
 	})
+	// Writing such numbers out in decimal (templates, tostring, jsonencode,
+	// the console) would take hours.
+	for name, files := range map[string]map[string]string{
+		"number literal 9e54775807":     {"main.tf": `output "x" { value = "${9e54775807}" }`},
+		"number literal in .tf.json":    {"main.tf.json": `{"output": {"x": {"value": 1e-99999}}}`},
+		"number in a .tf.json template": {"main.tf.json": `{"output": {"x": {"value": "${9e54775807}"}}}`},
+		"number literal in a default":   {"main.tf": `variable "v" { default = 9e54775807 }` + "\n" + `output "x" { value = tostring(var.v) }`},
+		"number in terraform.tfvars":    {"main.tf": `variable "v" { type = string }`, "terraform.tfvars": `v = 9e54775807`},
+		"repeated multiplication":       {"main.tf": "locals {\n  a = 1e5000 * 1e5000\n  b = local.a * local.a\n}\n" + `output "x" { value = "${local.b}" }`},
+		"multiplication in a for":       {"main.tf": `output "x" { value = [for n in [1e5000, 2e5000] : "${n * n * n}"] }`},
+		"number decoded from a string":  {"main.tf": `output "x" { value = tostring(tonumber("9e54775807")) }`},
+		"number decoded from JSON":      {"main.tf": `output "x" { value = jsonencode(jsondecode("[1, 9e54775807]")) }`},
+		"number in a resource argument": {"main.tf": `resource "terraform_data" "x" { input = "${1e5000 * 1e5000}" }`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, files)
+			ev := bounded(t, evalDir(dir))
+			if !strings.Contains(ev.Diagnostics.Error(), "Number too large") && !strings.Contains(ev.Diagnostics.Error(), "1e9864") {
+				t.Errorf("want a number error, got %v", ev.Diagnostics)
+			}
+		})
+	}
 }
 
 var cty1 = cty.NumberIntVal(1)

@@ -132,7 +132,7 @@ func parseFile(workDir string, f configFile) (hcl.Body, hcl.Diagnostics) {
 			Detail:   fmt.Sprintf("The configuration file %q could not be read.", f.Path),
 		}}
 	}
-	if diags := checkNesting(src, f); diags.HasErrors() {
+	if diags := checkSource(src, f); diags.HasErrors() {
 		return hcl.EmptyBody(), diags
 	}
 	var file *hcl.File
@@ -148,10 +148,11 @@ func parseFile(workDir string, f configFile) (hcl.Body, hcl.Diagnostics) {
 	return file.Body, diags
 }
 
-// checkNesting refuses a file nested too deeply for hcl's recursive parser.
-func checkNesting(src []byte, f configFile) hcl.Diagnostics {
+// checkSource refuses a file nested too deeply for hcl's recursive parser
+// or holding a number too large to write out.
+func checkSource(src []byte, f configFile) hcl.Diagnostics {
 	if f.JSON {
-		return limit.CheckJSONNesting(src, f.Path, 0)
+		return limit.CheckJSONSource(src, f.Path, 0)
 	}
-	return limit.CheckNesting(src, f.Path, hcl.InitialPos, limit.Config, 0)
+	return limit.CheckSource(src, f.Path, hcl.InitialPos, limit.Config, 0)
 }

@@ -84,9 +84,9 @@ func (e *env) guard() *limit.Guard {
 	return &limit.Guard{MaxElements: e.limits.MaxElements, MaxStringLength: e.limits.MaxStringLength, Step: e.opts.Step}
 }
 
-// parseTemplateChecked checks a template's nesting before hcl parses it.
-func (e *env) checkTemplateNesting(src []byte, filename string) hcl.Diagnostics {
-	return limit.CheckNesting(src, filename, hcl.InitialPos, limit.Template, e.limits.MaxNesting)
+// checkTemplateSource checks a template's nesting and numbers before hcl parses it.
+func (e *env) checkTemplateSource(src []byte, filename string) hcl.Diagnostics {
+	return limit.CheckSource(src, filename, hcl.InitialPos, limit.Template, e.limits.MaxNesting)
 }
 
 // limited wraps fn so that every call charges a step, is refused when its
@@ -176,6 +176,9 @@ func (e *env) postCheck(v cty.Value) error {
 		if n := v.LengthInt(); n > e.limits.MaxElements {
 			return e.tooManyElements(n)
 		}
+	}
+	if limit.HugeNumber(v) {
+		return fmt.Errorf("the result would hold a number outside 1e-9864 to 1e9864 in magnitude, which tfeval refuses because writing it out could take hours")
 	}
 	return nil
 }

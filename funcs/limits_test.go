@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -56,5 +57,28 @@ func TestDirectCalls(t *testing.T) {
 	var none *DirectCalls
 	if _, ok := none.Lookup(table["upper"]); ok {
 		t.Error("nil DirectCalls knows a function")
+	}
+}
+
+// TestHugeNumberResults checks that functions cannot create numbers too
+// large to write out, whichever way they make them.
+func TestHugeNumberResults(t *testing.T) {
+	table := Functions(Options{})
+	for _, tt := range []struct {
+		name string
+		args []cty.Value
+	}{
+		{"tonumber", []cty.Value{cty.StringVal("9e54775807")}},
+		{"jsondecode", []cty.Value{cty.StringVal(`{"a": [1, 1e-99999]}`)}},
+		{"yamldecode", []cty.Value{cty.StringVal("a: 1e99999")}},
+		{"sum", []cty.Value{cty.ListVal([]cty.Value{cty.MustParseNumberVal("1e9864"), cty.MustParseNumberVal("9e9864")})}},
+	} {
+		_, err := table[tt.name].Call(tt.args)
+		if err == nil || !strings.Contains(err.Error(), "1e9864") {
+			t.Errorf("%s: error %v, want the number bound", tt.name, err)
+		}
+	}
+	if v, err := table["tonumber"].Call([]cty.Value{cty.StringVal("1e300")}); err != nil || !v.RawEquals(cty.MustParseNumberVal("1e300")) {
+		t.Errorf("tonumber(1e300) = %#v, %v", v, err)
 	}
 }

@@ -134,7 +134,7 @@ func (e *env) templateFileFunc(depth int) function.Function {
 					return cty.DynamicVal, fmt.Errorf("maximum recursion depth %d reached in %s", limit, path)
 				}
 			}
-			if diags := e.checkTemplateNesting([]byte(src), path); diags.HasErrors() {
+			if diags := e.checkTemplateSource([]byte(src), path); diags.HasErrors() {
 				return cty.DynamicVal, diags
 			}
 			expr, diags := hclsyntax.ParseTemplate([]byte(src), path, hcl.Pos{Line: 1, Column: 1})
@@ -164,7 +164,7 @@ func (e *env) templateStringFunc(depth int) function.Function {
 				if limit := templateDepthLimit(); depth >= limit {
 					return cty.DynamicVal, fmt.Errorf("maximum recursion depth %d reached in templatestring", limit)
 				}
-				if diags := e.checkTemplateNesting([]byte(t.AsString()), "NoFileNeeded"); diags.HasErrors() {
+				if diags := e.checkTemplateSource([]byte(t.AsString()), "NoFileNeeded"); diags.HasErrors() {
 					return cty.DynamicVal, diags
 				}
 				expr, diags := hclsyntax.ParseTemplate([]byte(t.AsString()), "NoFileNeeded", hcl.Pos{Line: 1, Column: 1})
@@ -202,7 +202,7 @@ func (e *env) templateStringFunc(depth int) function.Function {
 			if !tmpl.Type().Equals(cty.String) || tmpl.IsNull() {
 				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "invalid template value: a string is required")
 			}
-			if diags := e.checkTemplateNesting([]byte(tmpl.AsString()), "<templatestring argument>"); diags.HasErrors() {
+			if diags := e.checkTemplateSource([]byte(tmpl.AsString()), "<templatestring argument>"); diags.HasErrors() {
 				return cty.UnknownVal(cty.String), diags
 			}
 			expr, diags := hclsyntax.ParseTemplate([]byte(tmpl.AsString()), "<templatestring argument>", hcl.Pos{Line: 1, Column: 1})

@@ -84,7 +84,7 @@ func readVarsFile(dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diag
 		strings.HasPrefix(strings.TrimSpace(string(src)), "{") {
 		isJSON = true
 	}
-	if diags := checkNesting(src, filename, isJSON); diags.HasErrors() {
+	if diags := checkSource(src, filename, isJSON); diags.HasErrors() {
 		return nil, diags
 	}
 	var f *hcl.File
@@ -131,10 +131,11 @@ func readVarsFile(dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diag
 	return out, diags
 }
 
-// checkNesting refuses a file nested too deeply for hcl's recursive parser.
-func checkNesting(src []byte, filename string, isJSON bool) hcl.Diagnostics {
+// checkSource refuses a file nested too deeply for hcl's recursive parser
+// or holding a number too large to write out.
+func checkSource(src []byte, filename string, isJSON bool) hcl.Diagnostics {
 	if isJSON {
-		return limit.CheckJSONNesting(src, filename, 0)
+		return limit.CheckJSONSource(src, filename, 0)
 	}
-	return limit.CheckNesting(src, filename, hcl.InitialPos, limit.Config, 0)
+	return limit.CheckSource(src, filename, hcl.InitialPos, limit.Config, 0)
 }

@@ -19,7 +19,7 @@ func ParseString(name, s string, mode config.VariableParsingMode) (cty.Value, hc
 	if mode != config.VariableParseHCL {
 		return cty.StringVal(s), nil
 	}
-	if diags := limit.CheckNesting([]byte(s), valueFilename(name), hcl.InitialPos, limit.Expression, 0); diags.HasErrors() {
+	if diags := limit.CheckSource([]byte(s), valueFilename(name), hcl.InitialPos, limit.Expression, 0); diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
 	expr, diags := hclsyntax.ParseExpression([]byte(s), valueFilename(name), hcl.InitialPos)

@@ -49,7 +49,7 @@ func FromGo(v any) (*Value, error) {
 // calls), as a module author would write an argument, and wraps the result.
 // name only labels diagnostics: "<value for var.NAME>".
 func FromHCL(name, src string) (*Value, hcl.Diagnostics) {
-	if diags := limit.CheckNesting([]byte(src), valueFilename(name), hcl.InitialPos, limit.Expression, 0); diags.HasErrors() {
+	if diags := limit.CheckSource([]byte(src), valueFilename(name), hcl.InitialPos, limit.Expression, 0); diags.HasErrors() {
 		return nil, diags
 	}
 	expr, diags := hclsyntax.ParseExpression([]byte(src), valueFilename(name), hcl.InitialPos)

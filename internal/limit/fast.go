@@ -162,9 +162,33 @@ type fastBinary struct {
 
 func (b *fastBinary) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if v, ok := b.fast(ctx); ok {
+		if arithmeticOps[b.Op] && hugeFloat(v.AsBigFloat()) {
+			return cty.UnknownVal(cty.Number), hcl.Diagnostics{NumberTooLarge(b.SrcRange)}
+		}
 		return v, nil
 	}
 	return b.slow.Value(ctx)
+}
+
+// arithmeticOps are the operators whose results checkedArithmetic bounds.
+var arithmeticOps = map[*hclsyntax.Operation]bool{
+	hclsyntax.OpAdd: true, hclsyntax.OpSubtract: true, hclsyntax.OpMultiply: true,
+	hclsyntax.OpDivide: true, hclsyntax.OpModulo: true,
+}
+
+// checkedArithmetic is hcl's arithmetic operator with its result bounded by
+// MaxNumberExponent: repeated multiplication reaches 1e99999999 in a few
+// steps, and writing that out would never finish.
+type checkedArithmetic struct {
+	*hclsyntax.BinaryOpExpr
+}
+
+func (c *checkedArithmetic) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := c.BinaryOpExpr.Value(ctx)
+	if !diags.HasErrors() && HugeNumber(v) {
+		return cty.UnknownVal(cty.Number), append(diags, NumberTooLarge(c.SrcRange))
+	}
+	return v, diags
 }
 
 func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {

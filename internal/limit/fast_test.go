@@ -84,6 +84,7 @@ var fastTestExprs = []string{
 	`n + 1`, `n - lit`, `n * f`, `big / n`, `n % 2`, `-n % 2`, `f % 1`, `n / 0`, `0 / 0`, `n % 0`, `n + "1"`, `"1" + "2"`, `n + u`, `n + un`,
 	`msec + 1`, `n + null`, `big * big * big`, `1e400 * 1e-400`, `n - n`, `(n + 1) * (n - 1) / 3`, `t + 1`,
 	`inf + 1`, `inf - inf`, `inf * 0`, `n / inf`, `inf % 2`, `inf > n`, `inf == inf`,
+	`1e5000 * 1e5000`, `1e-5000 * 1e-5000`, `[for x in [1e5000] : x * x]`, `msec * 1e9000 * 1e9000`, `1e9000 + 1`,
 	// conditionals
 	`t ? "a" : "b"`, `no ? 1 : 2`, `t ? s : n`, `t ? null : "x"`, `u == "" ? "a" : "b"`, `t ? secret : "x"`, `"true" ? 1 : 2`,
 	`null ? 1 : 2`, `t ? [1] : [2]`, `t ? list : tolist(["z"])`, `t ? missing : 1`, `no ? u : "k"`, `t ? u : "k"`,
@@ -148,8 +149,8 @@ func checkFastMatchesSlow(t *testing.T, g *Guard, src string, ctx *hcl.EvalConte
 	if got, want := diagText(fd), diagText(sd); got != want {
 		t.Errorf("%s (limits %d/%d): fast diagnostics\n%s\nslow diagnostics\n%s", src, g.MaxElements, g.MaxStringLength, got, want)
 	}
-	if g.MaxElements == 0 && g.MaxStringLength == 0 && g.Direct == nil {
-		// Without limits, both are plain hcl.
+	if g.MaxElements == 0 && g.MaxStringLength == 0 && g.Direct == nil && !strings.Contains(diagText(sd), "Number too large") {
+		// Without limits, both are plain hcl but for the bound on numbers.
 		pv, pd := expr.Value(ctx)
 		if !sameValue(pv, sv) || diagText(pd) != diagText(sd) {
 			t.Errorf("%s: guarded = %#v %s, hcl = %#v %s", src, sv, diagText(sd), pv, diagText(pd))

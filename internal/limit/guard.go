@@ -135,6 +135,9 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool) (fast, slow hclsyntax
 			c.LHS, c.RHS = ls, rs
 			slow = &c
 		}
+		if arithmeticOps[e.Op] {
+			slow = &checkedArithmetic{BinaryOpExpr: slow.(*hclsyntax.BinaryOpExpr)}
+		}
 		if fastOps[e.Op] {
 			return &fastBinary{BinaryOpExpr: e, lhs: lf, rhs: rf, slow: slow}, slow
 		}

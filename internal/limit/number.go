@@ -1,0 +1,215 @@
+package limit
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// MaxNumberExponent bounds the binary exponent of the numbers evaluation
+// may create, about 1e±9864 in decimal. cty writes numbers out in full
+// decimal (templates, tostring, jsonencode, the console), which for 9e99999999
+// would take hours; everything real is many orders of magnitude inside.
+const MaxNumberExponent = 1 << 15
+
+// maxDecimalExponent is MaxNumberExponent in decimal, for messages.
+const maxDecimalExponent = 9864
+
+// hugeFloat reports whether f is finite and beyond MaxNumberExponent.
+func hugeFloat(f *big.Float) bool {
+	if f.IsInf() || f.Sign() == 0 {
+		return false
+	}
+	exp := f.MantExp(nil)
+	return exp > MaxNumberExponent || exp < -MaxNumberExponent
+}
+
+// HugeNumber reports whether v is, or contains, a known number beyond
+// MaxNumberExponent.
+func HugeNumber(v cty.Value) bool {
+	v, _ = v.Unmark()
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.Number:
+		return hugeFloat(v.AsBigFloat())
+	case ty.IsPrimitiveType() || ty.IsCapsuleType():
+		return false
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if HugeNumber(v.GetAttr(name)) {
+				return true
+			}
+		}
+		return false
+	case ty.IsCollectionType() || ty.IsTupleType():
+		if !mayHoldNumbers(ty) {
+			return false
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			if _, e := it.Element(); HugeNumber(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayHoldNumbers reports whether values of type ty can contain a number.
+func mayHoldNumbers(ty cty.Type) bool {
+	switch {
+	case ty == cty.Number || ty == cty.DynamicPseudoType:
+		return true
+	case ty.IsCollectionType():
+		return mayHoldNumbers(ty.ElementType())
+	case ty.IsObjectType():
+		for _, at := range ty.AttributeTypes() {
+			if mayHoldNumbers(at) {
+				return true
+			}
+		}
+	case ty.IsTupleType():
+		for _, et := range ty.TupleElementTypes() {
+			if mayHoldNumbers(et) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NumberTooLarge is the diagnostic for a number beyond MaxNumberExponent at rng.
+func NumberTooLarge(rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Number too large",
+		Detail:   fmt.Sprintf("This number lies outside 1e-%d to 1e%d in magnitude, beyond which writing it out in decimal could take hours; tfeval refuses such numbers.", maxDecimalExponent, maxDecimalExponent),
+		Subject:  rng.Ptr(),
+	}
+}
+
+// mayHaveHugeLiteral reports whether src has an exponent of four or more
+// digits after a digit or a point: ordinary sources are ruled out without
+// lexing.
+func mayHaveHugeLiteral(src []byte) bool {
+	for i := 1; i < len(src); i++ {
+		if c := src[i]; c != 'e' && c != 'E' {
+			continue
+		}
+		if p := src[i-1]; (p < '0' || p > '9') && p != '.' {
+			continue
+		}
+		j := i + 1
+		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+			j++
+		}
+		n := 0
+		for ; j < len(src) && src[j] >= '0' && src[j] <= '9'; j++ {
+			n++
+		}
+		if n >= 4 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNumbers reports the first number literal of a native syntax source
+// beyond MaxNumberExponent.
+func checkNumbers(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl.Diagnostics {
+	if !mayHaveHugeLiteral(src) {
+		return nil
+	}
+	var toks hclsyntax.Tokens
+	switch syntax {
+	case Expression:
+		toks, _ = hclsyntax.LexExpression(src, filename, start)
+	case Template:
+		toks, _ = hclsyntax.LexTemplate(src, filename, start)
+	default:
+		toks, _ = hclsyntax.LexConfig(src, filename, start)
+	}
+	for _, t := range toks {
+		if t.Type != hclsyntax.TokenNumberLit {
+			continue
+		}
+		// hcl reads literals at 512 bits; a literal it cannot read is its error to report.
+		if f, _, err := big.ParseFloat(string(t.Bytes), 10, 512, big.ToNearestEven); err == nil && hugeFloat(f) {
+			return hcl.Diagnostics{NumberTooLarge(t.Range)}
+		}
+	}
+	return nil
+}
+
+// CheckSource is CheckNesting plus a check that no number literal in src
+// lies beyond MaxNumberExponent: the checks a native syntax source gets
+// before hcl parses it.
+func CheckSource(src []byte, filename string, start hcl.Pos, syntax Syntax, maxNesting int) hcl.Diagnostics {
+	if diags := CheckNesting(src, filename, start, syntax, maxNesting); diags.HasErrors() {
+		return diags
+	}
+	return checkNumbers(src, filename, start, syntax)
+}
+
+// CheckJSONSource is CheckJSONNesting plus the number check of CheckSource,
+// for JSON numbers and for the literals of templates inside JSON strings.
+func CheckJSONSource(src []byte, filename string, maxNesting int) hcl.Diagnostics {
+	if diags := CheckJSONNesting(src, filename, maxNesting); diags.HasErrors() {
+		return diags
+	}
+	if !mayHaveHugeLiteral(src) {
+		return nil
+	}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '"':
+			j, hasTemplate := i+1, false
+			for ; j < len(src) && src[j] != '"'; j++ {
+				switch src[j] {
+				case '\\':
+					j++
+				case '{':
+					hasTemplate = hasTemplate || src[j-1] == '$' || src[j-1] == '%'
+				}
+			}
+			if hasTemplate && j < len(src) {
+				var s string
+				if json.Unmarshal(src[i:j+1], &s) == nil {
+					if diags := checkNumbers([]byte(s), filename, posAt(src, i), Template); diags.HasErrors() {
+						return diags
+					}
+				}
+			}
+			i = j
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i + 1
+			for ; j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '.' || src[j] == 'e' || src[j] == 'E' || src[j] == '+' || src[j] == '-'); j++ {
+			}
+			if f, _, err := big.ParseFloat(string(src[i:j]), 10, 512, big.ToNearestEven); err == nil && hugeFloat(f) {
+				return hcl.Diagnostics{NumberTooLarge(hcl.Range{Filename: filename, Start: posAt(src, i), End: posAt(src, j)})}
+			}
+			i = j - 1
+		}
+	}
+	return nil
+}
+
+// posAt is the position of byte offset off in src.
+func posAt(src []byte, off int) hcl.Pos {
+	pos := hcl.InitialPos
+	for ; pos.Byte < off; pos.Byte++ {
+		if src[pos.Byte] == '\n' {
+			pos.Line++
+			pos.Column = 1
+		} else if src[pos.Byte]&0xC0 != 0x80 {
+			pos.Column++
+		}
+	}
+	return pos
+}

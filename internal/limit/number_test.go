@@ -1,0 +1,71 @@
+package limit
+
+import (
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+func TestCheckSourceNumbers(t *testing.T) {
+	tests := []struct {
+		name, src string
+		syntax    Syntax
+		json      bool
+		bad       bool
+	}{
+		{"ordinary", "a = 1.5e10\nb = 443\n", Config, false, false},
+		{"at the bound", "a = 1e9864\n", Config, false, false},
+		{"just beyond", "a = 1e9865\n", Config, false, true},
+		{"tiny", "a = 1e-99999\n", Config, false, true},
+		{"in a string", "a = \"1e99999\"\n", Config, false, false},
+		{"in a comment", "# 1e99999\na = 1\n", Config, false, false},
+		{"in a heredoc", "a = <<EOT\n1e99999\nEOT\n", Config, false, false},
+		{"in an interpolation", "a = \"x${1e99999}\"\n", Config, false, true},
+		{"expression", "[1, 2e77777]", Expression, false, true},
+		{"template", "%{ if 3E+12345 > 1 }x%{ endif }", Template, false, true},
+		{"json number", `{"a": [1, -7.5e+54775807]}`, Config, true, true},
+		{"json string", `{"a": "3e12345 is a commit"}`, Config, true, false},
+		{"json template", `{"a": "${1e12345}"}`, Config, true, true},
+		{"json ordinary", `{"a": 1e300, "b": "${1 + 2}"}`, Config, true, false},
+	}
+	for _, tt := range tests {
+		var diags hcl.Diagnostics
+		if tt.json {
+			diags = CheckJSONSource([]byte(tt.src), "x.tf.json", 0)
+		} else {
+			diags = CheckSource([]byte(tt.src), "x.tf", hcl.InitialPos, tt.syntax, 0)
+		}
+		if diags.HasErrors() != tt.bad {
+			t.Errorf("%s: errors = %v, want %v", tt.name, diags, tt.bad)
+			continue
+		}
+		if tt.bad && (diags[0].Summary != "Number too large" || diags[0].Subject == nil || diags[0].Subject.Start.Byte == 0) {
+			t.Errorf("%s: diagnostic %+v has no useful range", tt.name, diags[0])
+		}
+	}
+}
+
+func TestHugeNumber(t *testing.T) {
+	huge, _ := cty.ParseNumberVal("1e10000")
+	tiny, _ := cty.ParseNumberVal("1e-10000")
+	tests := []struct {
+		v    cty.Value
+		want bool
+	}{
+		{cty.NumberIntVal(1), false},
+		{cty.Zero, false},
+		{cty.PositiveInfinity, false},
+		{huge, true},
+		{tiny, true},
+		{huge.Mark("sensitive"), true},
+		{cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.ListVal([]cty.Value{huge})}), true},
+		{cty.TupleVal([]cty.Value{cty.UnknownVal(cty.Number), cty.NullVal(cty.Number)}), false},
+		{cty.MapVal(map[string]cty.Value{"k": cty.StringVal("1e99999")}), false},
+	}
+	for _, tt := range tests {
+		if got := HugeNumber(tt.v); got != tt.want {
+			t.Errorf("HugeNumber(%#v) = %v", tt.v, got)
+		}
+	}
+}
