@@ -7,6 +7,7 @@
 // with a diagnostic at a limit, plus the bound on the size of numbers
 // (MaxNumberExponent) checked in sources and on computed values. Guard also
 // compiles expressions into nodes that evaluate the common case faster than
-// hcl (fast.go), falling back to hcl's own nodes. The public knobs are lang.Limits and
-// funcs.Limits; this package only enforces the values it is given.
+// hcl (fast.go), falling back to hcl's own nodes. The public knobs are
+// lang.Limits and funcs.Limits; this package only enforces the values it is
+// given.
 package limit
