@@ -23,6 +23,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/benchgen"
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/cli"
 )
 
@@ -242,9 +243,12 @@ var functionCases = []struct{ name, expr string }{
 }
 
 // BenchmarkFunctions evaluates one call of each common function, with the
-// function table built once as the evaluator does.
+// function table built and the expression compiled by the guard once, as
+// the evaluator does.
 func BenchmarkFunctions(b *testing.B) {
-	table := funcs.Functions(funcs.Options{BaseDir: b.TempDir(), PureOnly: true})
+	direct := &funcs.DirectCalls{}
+	table := funcs.Functions(funcs.Options{BaseDir: b.TempDir(), PureOnly: true, Direct: direct})
+	guard := &limit.Guard{Direct: direct.Lookup}
 	ctx := &hcl.EvalContext{
 		Functions: map[string]function.Function(table),
 		Variables: map[string]cty.Value{"local": cty.ObjectVal(map[string]cty.Value{
@@ -258,10 +262,11 @@ func BenchmarkFunctions(b *testing.B) {
 	}
 	for _, tc := range functionCases {
 		b.Run(tc.name, func(b *testing.B) {
-			expr, diags := hclsyntax.ParseExpression([]byte(tc.expr), "bench.tf", hcl.InitialPos)
+			parsed, diags := hclsyntax.ParseExpression([]byte(tc.expr), "bench.tf", hcl.InitialPos)
 			if diags.HasErrors() {
 				b.Fatal(diags)
 			}
+			expr := guard.Expr(parsed)
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, diags := expr.Value(ctx); diags.HasErrors() {
