@@ -23,8 +23,8 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/benchgen"
-	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/cli"
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // benchConsoleFile is added to every generated tree so the console
