@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,11 +113,19 @@ type CheckResult struct {
 // the final values: check block assertions, variable validations, output
 // preconditions and resource preconditions and postconditions. Evaluate
 // already reported failures as diagnostics; Checks gives each rule's status,
-// passing ones included, sorted by object address, kind and index.
+// passing ones included, sorted by object address, kind and index. The
+// final values never change, so the first call's results are remembered
+// and later calls return a copy of them.
 func (r *Result) Checks() []CheckResult {
 	if r == nil || r.ev == nil {
 		return nil
 	}
+	r.checksOnce.Do(func() { r.checks = r.evalChecks() })
+	return slices.Clone(r.checks)
+}
+
+// evalChecks is Checks without the memory.
+func (r *Result) evalChecks() []CheckResult {
 	var out []CheckResult
 	for _, mi := range r.Modules {
 		m := mi.Config.Module

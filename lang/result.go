@@ -51,6 +51,10 @@ type Result struct {
 	ev *evaluator
 	// byAddr indexes Modules by address.
 	byAddr map[string]*ModuleInstance
+
+	// checks is what Checks computes on its first call.
+	checksOnce sync.Once
+	checks     []CheckResult
 }
 
 // Root is the root module instance.
