@@ -163,13 +163,10 @@ func (l *limiter) stoppedDiags(diags hcl.Diagnostics, rng hcl.Range) hcl.Diagnos
 	if !diags.HasErrors() || l.stopped() == nil {
 		return diags
 	}
-	err := l.step()
-	if err == nil {
-		return diags
+	if stop := l.stepDiags(rng); stop != nil {
+		return stop
 	}
-	d := err.(*stopError).Diagnostic()
-	d.Subject = rng.Ptr()
-	return hcl.Diagnostics{d}
+	return diags
 }
 
 // stopped reports whether evaluation must not go on.

@@ -524,7 +524,7 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	}
 	for it := coll.ElementIterator(); it.Next(); {
 		k, v := it.Element()
-		if d := f.charge(child); d != nil {
+		if d := f.g.chargeElement(child, f.SrcRange); d != nil {
 			return cty.DynamicVal, hcl.Diagnostics{d}, true
 		}
 		if f.KeyVar != "" {
@@ -574,26 +574,4 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 		}
 	}
 	return cty.ObjectVal(object), nil, true
-}
-
-// charge counts one element against every enclosing for expression and
-// the step budget, returning the diagnostic of the limit it reaches.
-func (f *fastFor) charge(ctx *hcl.EvalContext) *hcl.Diagnostic {
-	for p := ctx; p != nil; p = p.Parent() {
-		v, ok := p.Variables[counterKey]
-		if !ok {
-			continue
-		}
-		fc := v.EncapsulatedValue().(*forCounter)
-		fc.n++
-		if f.g.MaxElements > 0 && fc.n > f.g.MaxElements {
-			return f.g.tooMany(fc.rng)
-		}
-	}
-	if f.g.Step != nil {
-		if err := f.g.Step(); err != nil {
-			return stopDiag(err, f.SrcRange)
-		}
-	}
-	return nil
 }

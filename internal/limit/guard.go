@@ -279,25 +279,36 @@ type countedExpr struct {
 }
 
 func (c *countedExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	// Every enclosing for expression's counter is charged, so nested for
-	// expressions are bounded by their total, not each by itself.
-	for p := ctx.Parent(); p != nil; p = p.Parent() {
+	// hcl evaluates each element in a child of the context holding the counter.
+	if d := c.g.chargeElement(ctx.Parent(), c.forRange); d != nil {
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
+	return c.Expression.Value(ctx)
+}
+
+// chargeElement counts one element of the for expression at forRange
+// against the counters in ctx and its ancestors (every enclosing for
+// expression's, so nested ones are bounded by their total, not each by
+// itself) and against the step budget. It returns the diagnostic of the
+// limit it reaches.
+func (g *Guard) chargeElement(ctx *hcl.EvalContext, forRange hcl.Range) *hcl.Diagnostic {
+	for p := ctx; p != nil; p = p.Parent() {
 		v, ok := p.Variables[counterKey]
 		if !ok {
 			continue
 		}
 		fc := v.EncapsulatedValue().(*forCounter)
 		fc.n++
-		if c.g.MaxElements > 0 && fc.n > c.g.MaxElements {
-			return cty.DynamicVal, hcl.Diagnostics{c.g.tooMany(fc.rng)}
+		if g.MaxElements > 0 && fc.n > g.MaxElements {
+			return g.tooMany(fc.rng)
 		}
 	}
-	if c.g.Step != nil {
-		if err := c.g.Step(); err != nil {
-			return cty.DynamicVal, hcl.Diagnostics{stopDiag(err, c.forRange)}
+	if g.Step != nil {
+		if err := g.Step(); err != nil {
+			return stopDiag(err, forRange)
 		}
 	}
-	return c.Expression.Value(ctx)
+	return nil
 }
 
 // tooMany is the diagnostic for a for expression, at rng, that would build

@@ -46,15 +46,7 @@ func checkNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max
 	if openers(src) <= max-base {
 		return nil // each level needs at least one opening or operator byte
 	}
-	var toks hclsyntax.Tokens
-	switch syntax {
-	case Expression:
-		toks, _ = hclsyntax.LexExpression(src, filename, start)
-	case Template:
-		toks, _ = hclsyntax.LexTemplate(src, filename, start)
-	default:
-		toks, _ = hclsyntax.LexConfig(src, filename, start)
-	}
+	toks := lex(src, filename, start, syntax)
 	stack := []frame{{tok: hclsyntax.TokenNil}}
 	depth := base
 	prev := hclsyntax.TokenNil
@@ -100,6 +92,20 @@ func checkNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max
 		}
 	}
 	return nil
+}
+
+// lex splits src into tokens by its grammar; errors are left to the parser.
+func lex(src []byte, filename string, start hcl.Pos, syntax Syntax) hclsyntax.Tokens {
+	var toks hclsyntax.Tokens
+	switch syntax {
+	case Expression:
+		toks, _ = hclsyntax.LexExpression(src, filename, start)
+	case Template:
+		toks, _ = hclsyntax.LexTemplate(src, filename, start)
+	default:
+		toks, _ = hclsyntax.LexConfig(src, filename, start)
+	}
+	return toks
 }
 
 // endsTerm reports whether a token can end an expression term, so that a

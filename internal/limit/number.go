@@ -126,16 +126,7 @@ func checkNumbers(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl
 	if !mayHaveHugeLiteral(src) {
 		return nil
 	}
-	var toks hclsyntax.Tokens
-	switch syntax {
-	case Expression:
-		toks, _ = hclsyntax.LexExpression(src, filename, start)
-	case Template:
-		toks, _ = hclsyntax.LexTemplate(src, filename, start)
-	default:
-		toks, _ = hclsyntax.LexConfig(src, filename, start)
-	}
-	for _, t := range toks {
+	for _, t := range lex(src, filename, start, syntax) {
 		if t.Type != hclsyntax.TokenNumberLit {
 			continue
 		}
