@@ -15,7 +15,9 @@ import (
 // Limits bounds the work and memory one evaluation may use, so that a
 // hostile configuration gets diagnostics rather than exhausting the
 // machine. A zero field means its default; the defaults are far above what
-// real configurations need.
+// real configurations need. One bound is fixed rather than set here:
+// numbers must lie within 1e-9864 to 1e9864 in magnitude
+// (limit.MaxNumberExponent), since writing out larger ones takes hours.
 type Limits struct {
 	// MaxElements bounds the elements one for expression (counting those of
 	// for expressions nested in it), setproduct, flatten or other collection
