@@ -36,6 +36,20 @@ resource "terraform_data" "x" {
 output "bad" { value = tonumber(var.name) }
 output "fine" { value = local.three }
 `,
+	// Large enough to be planned on several goroutines, with errors in
+	// instances spread over the range.
+	"main_wide.tf": `
+resource "terraform_data" "wide" {
+  count = 1000
+  input = count.index % 150 == 3 ? tonumber("x${count.index}") : "w-${count.index}"
+  lifecycle {
+    precondition {
+      condition     = count.index % 200 != 7
+      error_message = "instance ${count.index} refused"
+    }
+  }
+}
+`,
 }
 
 // evaluateDocument evaluates dir with the given GOMAXPROCS and returns the

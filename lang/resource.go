@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -41,38 +43,87 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		return rs
 	}
 	vals := make([]cty.Value, len(exp.keys))
+	rs.instances = make([]*ResourceInstance, len(exp.keys))
 	ictx := &instanceContext{}
-	for i, k := range exp.keys {
-		is := s.withKeys(exp, i)
-		ok := true
-		for _, rule := range res.Preconditions {
-			if !ev.checkRule(is, rule, hcl.DiagError, "Resource precondition failed") {
-				ok = false
-			}
-		}
-		v := cty.DynamicVal
-		if ok {
-			v = ev.planInstance(is, res, info, ictx)
-		}
-		if ok && len(res.Postconditions) > 0 {
-			ps := *is
-			ps.self = v
-			for _, rule := range res.Postconditions {
-				ev.checkRule(&ps, rule, hcl.DiagError, "Resource postcondition failed")
-			}
-		}
-		if ok {
-			ev.checkProvisioners(is, res, v)
-		}
-		vals[i] = v
-		addr := res.Addr() + keyString(k)
+	plan := func(ev *evaluator, i int) {
+		vals[i] = ev.planKey(mi, res, info, s.withKeys(exp, i), ictx)
+		addr := res.Addr() + keyString(exp.keys[i])
 		if mi.Addr != "" {
 			addr = mi.Addr + "." + addr
 		}
-		rs.instances = append(rs.instances, &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: k, Value: v, DeclRange: res.DeclRange})
+		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange}
 	}
+	if len(exp.keys) > 0 {
+		// The first instance resolves the references the others share.
+		plan(ev, 0)
+	}
+	ev.inParallel(1, len(exp.keys), ictx.ready(), plan)
 	rs.whole = wholeValue(exp, vals)
 	return rs
+}
+
+// minParallelInstances is the expansion size from which the instances of
+// one resource are planned on several goroutines: below it, a node's
+// instances cost less than handing them out.
+const minParallelInstances = 256
+
+// inParallel calls plan for each index in [from, to): on GOMAXPROCS
+// goroutines when the range is large and ok is set, each with its own
+// buffered copy of the evaluator, whose diagnostics are then added in index
+// order, so the outcome is the same as calling plan in turn.
+func (ev *evaluator) inParallel(from, to int, ok bool, plan func(*evaluator, int)) {
+	workers := min(runtime.GOMAXPROCS(0), (to-from)/(minParallelInstances/2))
+	if !ok || to-from < minParallelInstances || workers < 2 {
+		for i := from; i < to; i++ {
+			plan(ev, i)
+		}
+		return
+	}
+	chunk := (to - from + workers - 1) / workers
+	diags := make([]hcl.Diagnostics, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := from+w*chunk, min(from+(w+1)*chunk, to)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			task := *ev
+			task.buffered = true
+			task.diags = nil
+			for i := lo; i < hi; i++ {
+				plan(&task, i)
+			}
+			diags[w] = task.diags
+		}()
+	}
+	wg.Wait()
+	for _, ds := range diags {
+		ev.addDiags(ds)
+	}
+}
+
+// planKey checks the preconditions of one instance, plans it, and checks
+// its postconditions and provisioners.
+func (ev *evaluator) planKey(mi *ModuleInstance, res *config.Resource, info *resourceInfo, is *scope, ictx *instanceContext) cty.Value {
+	ok := true
+	for _, rule := range res.Preconditions {
+		if !ev.checkRule(is, rule, hcl.DiagError, "Resource precondition failed") {
+			ok = false
+		}
+	}
+	if !ok {
+		return cty.DynamicVal
+	}
+	v := ev.planInstance(is, res, info, ictx)
+	if len(res.Postconditions) > 0 {
+		ps := *is
+		ps.self = v
+		for _, rule := range res.Postconditions {
+			ev.checkRule(&ps, rule, hcl.DiagError, "Resource postcondition failed")
+		}
+	}
+	ev.checkProvisioners(is, res, v)
+	return v
 }
 
 // planInstance evaluates one instance's configuration and turns it into the

@@ -153,6 +153,12 @@ func (ic *instanceContext) get(s *scope, refs []parsedRef) (*hcl.EvalContext, hc
 	return s.forInstance(ic.ctx), nil
 }
 
+// ready reports whether the first instance has set the context up, after
+// which get only reads it and may be called from several goroutines.
+func (ic *instanceContext) ready() bool {
+	return ic.ctx != nil || ic.diags != nil
+}
+
 // evalContext builds the hcl.EvalContext for the given references, with
 // every problem a reference has.
 func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagnostics) {
