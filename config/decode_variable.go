@@ -25,7 +25,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 			Detail:   badIdentifierDetail,
 			Subject:  block.LabelRanges[0].Ptr(),
 		})
-	case reservedVariableNames(d.dialect)[v.Name]:
+	case reservedVariableName(d.dialect, v.Name):
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid variable name",

@@ -33,16 +33,15 @@ func validName(s string) bool {
 	return true
 }
 
-// reservedVariableNames are the names a variable cannot have because a module
-// block would read them as its own arguments or nested blocks.
-func reservedVariableNames(d dialect.Dialect) map[string]bool {
-	names := map[string]bool{
-		"source": true, "version": true, "count": true, "for_each": true,
-		"depends_on": true, "providers": true,
-		"_": true, "lifecycle": true, "locals": true, "provider": true,
+// reservedVariableName reports whether a variable cannot have name because
+// a module block would read it as its own argument or nested block.
+func reservedVariableName(d dialect.Dialect, name string) bool {
+	switch name {
+	case "source", "version", "count", "for_each", "depends_on", "providers",
+		"_", "lifecycle", "locals", "provider":
+		return true
+	case "ignore_nested_deprecations":
+		return d == dialect.Terraform
 	}
-	if d == dialect.Terraform {
-		names["ignore_nested_deprecations"] = true
-	}
-	return names
+	return false
 }
