@@ -60,7 +60,9 @@ func (g *Guard) Expr(expr hcl.Expression) hcl.Expression {
 // compile returns two guarded copies of x. slow uses hcl's own nodes, and is
 // x itself when nothing in x needs guarding. fast gives the same value and
 // diagnostics as slow, taking shortcuts where it can and evaluating the
-// matching part of slow where it cannot. keep leaves the node itself as it
+// matching part of slow where it cannot; only at a for expression's element
+// or step limit does it stop at once with that limit's diagnostic where slow
+// would report it for every element left. keep leaves the node itself as it
 // is (its children are still guarded), for arguments that functions inspect
 // syntactically.
 func (g *Guard) compile(x hclsyntax.Expression, keep bool) (fast, slow hclsyntax.Expression) {
