@@ -32,26 +32,21 @@ func hugeFloat(f *big.Float) bool {
 // MaxNumberExponent.
 func HugeNumber(v cty.Value) bool {
 	v, _ = v.Unmark()
-	if !v.IsKnown() || v.IsNull() {
+	ty := v.Type()
+	if !v.IsKnown() || v.IsNull() || !mayHoldNumbers(ty) {
 		return false
 	}
-	ty := v.Type()
 	switch {
 	case ty == cty.Number:
 		return hugeFloat(v.AsBigFloat())
-	case ty.IsPrimitiveType() || ty.IsCapsuleType():
-		return false
 	case ty.IsObjectType():
-		for name := range ty.AttributeTypes() {
-			if HugeNumber(v.GetAttr(name)) {
+		for name, at := range ty.AttributeTypes() {
+			if mayHoldNumbers(at) && HugeNumber(v.GetAttr(name)) {
 				return true
 			}
 		}
 		return false
 	case ty.IsCollectionType() || ty.IsTupleType():
-		if !mayHoldNumbers(ty) {
-			return false
-		}
 		for it := v.ElementIterator(); it.Next(); {
 			if _, e := it.Element(); HugeNumber(e) {
 				return true
