@@ -202,11 +202,17 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	}
 	switch b.Op {
 	case hclsyntax.OpEqual, hclsyntax.OpNotEqual:
-		eq := l.Equals(r)
-		if b.Op == hclsyntax.OpNotEqual {
-			eq = eq.Not()
+		var eq bool
+		switch l.Type() {
+		case cty.String:
+			// cty.Equals walks both values for marks first; these have none.
+			eq = l.AsString() == r.AsString()
+		case cty.Bool:
+			eq = l.True() == r.True()
+		default:
+			eq = l.Equals(r).True()
 		}
-		return eq, true
+		return cty.BoolVal(eq == (b.Op == hclsyntax.OpEqual)), true
 	case hclsyntax.OpLogicalAnd, hclsyntax.OpLogicalOr:
 		if l.Type() != cty.Bool {
 			return cty.NilVal, false

@@ -259,3 +259,27 @@ func FuzzFastEval(f *testing.F) {
 		checkFastMatchesSlow(t, &Guard{MaxElements: 2000, MaxStringLength: 1 << 16, Direct: directCall}, src, ctx)
 	})
 }
+
+// BenchmarkForFilter is the filter the benchmark trees run for every
+// firewall instance, evaluated by hcl's nodes (slow) and the fast ones.
+func BenchmarkForFilter(b *testing.B) {
+	ctx := fastTestContext()
+	rules := make([]cty.Value, 90)
+	for i := range rules {
+		rules[i] = cty.ObjectVal(map[string]cty.Value{"item": cty.StringVal(fmt.Sprintf("item-%03d", i/2)), "port": cty.NumberIntVal(int64(80 + i%2))})
+	}
+	ctx.Variables["rules"] = cty.TupleVal(rules)
+	expr, _ := hclsyntax.ParseExpression([]byte(`[for r in rules : r if r.item == each.key]`), "bench.tf", hcl.InitialPos)
+	fast, slow := (&Guard{}).compile(expr, false)
+	for _, tc := range []struct {
+		name string
+		expr hclsyntax.Expression
+	}{{"slow", slow}, {"fast", fast}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				tc.expr.Value(ctx)
+			}
+		})
+	}
+}
