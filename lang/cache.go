@@ -26,6 +26,8 @@ type resourceInfo struct {
 	bodyRefs []parsedRef
 	// body is the block's body with guarded expressions and remembered content.
 	body *guardedBody
+	// attrs decodes the body when its spec has only attributes, else nil.
+	attrs *attributeDecoder
 }
 
 // resourceInfo returns the cached per-block data of a resource.
@@ -48,6 +50,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 		info.dynamic = hasDynamicBlocks(res.Config)
 		info.bodyRefs = parseRefs(info.bodyVars, ev.opts.Dialect)
 		info.body = newGuardedBody(res.Config, ev.limits)
+		info.attrs = newAttributeDecoder(info.spec)
 	}
 	sh.cacheMu.Lock()
 	if prev := sh.resources[res]; prev != nil {

@@ -117,10 +117,17 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	if info.body != nil {
 		body = info.body
 	}
-	if info.dynamic {
+	var v cty.Value
+	var moreDiags hcl.Diagnostics
+	switch {
+	case info.dynamic:
 		body = dynblock.Expand(body, ctx)
+		v, moreDiags = hcldec.Decode(body, info.spec, ctx)
+	case info.attrs != nil:
+		v, moreDiags = info.attrs.decode(body, ctx)
+	default:
+		v, moreDiags = hcldec.Decode(body, info.spec, ctx)
 	}
-	v, moreDiags := hcldec.Decode(body, info.spec, ctx)
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
 	return v, diags
 }

@@ -1,0 +1,87 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// attributeDecoder decodes a body whose spec is an object of attributes
+// only, as hcldec.Decode does, without working out the spec's schema again
+// for every body: hcldec does that on each call, and resource bodies are
+// decoded once per instance.
+type attributeDecoder struct {
+	schema *hcl.BodySchema
+	keys   []string // result attribute names, sorted
+	specs  []*hcldec.AttrSpec
+}
+
+// newAttributeDecoder returns the decoder for spec, or nil when spec has
+// anything but attributes.
+func newAttributeDecoder(spec hcldec.Spec) *attributeDecoder {
+	obj, ok := spec.(hcldec.ObjectSpec)
+	if !ok {
+		return nil
+	}
+	d := &attributeDecoder{schema: hcldec.ImpliedSchema(spec)}
+	for key := range obj {
+		d.keys = append(d.keys, key)
+	}
+	sort.Strings(d.keys)
+	for _, key := range d.keys {
+		as, ok := obj[key].(*hcldec.AttrSpec)
+		if !ok {
+			return nil
+		}
+		d.specs = append(d.specs, as)
+	}
+	return d
+}
+
+// decode is hcldec.Decode(body, spec, ctx) for the decoder's spec, with
+// the attributes' diagnostics in name order rather than map order.
+func (d *attributeDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	content, diags := body.Content(d.schema)
+	vals := make(map[string]cty.Value, len(d.keys))
+	for i, key := range d.keys {
+		v, more := decodeAttribute(content, d.specs[i], ctx)
+		vals[key] = v
+		diags = append(diags, more...)
+	}
+	return cty.ObjectVal(vals), diags
+}
+
+// decodeAttribute is what hcldec does for one AttrSpec of an object spec.
+func decodeAttribute(content *hcl.BodyContent, s *hcldec.AttrSpec, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	attr, ok := content.Attributes[s.Name]
+	if !ok {
+		// Content has already reported a missing required attribute.
+		return cty.NullVal(s.Type.WithoutOptionalAttributesDeep()), nil
+	}
+	if decodeFn := customdecode.CustomExpressionDecoderForType(s.Type); decodeFn != nil {
+		v, diags := decodeFn(attr.Expr, ctx)
+		if v == cty.NilVal {
+			v = cty.UnknownVal(s.Type.WithoutOptionalAttributesDeep())
+		}
+		return v, diags
+	}
+	val, diags := attr.Expr.Value(ctx)
+	conv, err := convert.Convert(val, s.Type)
+	if err != nil {
+		return cty.UnknownVal(s.Type.WithoutOptionalAttributesDeep()), append(diags, &hcl.Diagnostic{
+			Severity:    hcl.DiagError,
+			Summary:     "Incorrect attribute value type",
+			Detail:      fmt.Sprintf("Inappropriate value for attribute %q: %s.", s.Name, err.Error()),
+			Subject:     attr.Expr.Range().Ptr(),
+			Context:     hcl.RangeBetween(attr.NameRange, attr.Expr.Range()).Ptr(),
+			Expression:  attr.Expr,
+			EvalContext: ctx,
+		})
+	}
+	return conv, diags
+}
