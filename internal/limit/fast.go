@@ -242,7 +242,9 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 // arithmetic applies a number operator to two finite numbers, as hcl's
 // operator functions do; dividing by zero is left to them.
 func arithmetic(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
-	if l.AsBigFloat().IsInf() || r.AsBigFloat().IsInf() {
+	// AsBigFloat copies; one copy of each operand serves every check.
+	lf, rf := l.AsBigFloat(), r.AsBigFloat()
+	if lf.IsInf() || rf.IsInf() {
 		return cty.NilVal, false
 	}
 	switch op {
@@ -253,7 +255,7 @@ func arithmetic(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 	case hclsyntax.OpMultiply:
 		return l.Multiply(r), true
 	}
-	if r.AsBigFloat().Sign() == 0 {
+	if rf.Sign() == 0 {
 		return cty.NilVal, false
 	}
 	if op == hclsyntax.OpDivide {
