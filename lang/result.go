@@ -169,43 +169,29 @@ func (mi *ModuleInstance) wholeObject(root string) cty.Value {
 	}
 }
 
-func (mi *ModuleInstance) setVariable(name string, v cty.Value) {
+// put and get are the locked accesses to one of the instance's value maps.
+func (mi *ModuleInstance) put(m map[string]cty.Value, name string, v cty.Value) {
 	mi.mu.Lock()
-	mi.Variables[name] = v
+	m[name] = v
 	mi.mu.Unlock()
 }
 
+func (mi *ModuleInstance) get(m map[string]cty.Value, name string) (cty.Value, bool) {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	v, ok := m[name]
+	return v, ok
+}
+
+func (mi *ModuleInstance) setVariable(name string, v cty.Value) { mi.put(mi.Variables, name, v) }
 func (mi *ModuleInstance) variable(name string) (cty.Value, bool) {
-	mi.mu.RLock()
-	defer mi.mu.RUnlock()
-	v, ok := mi.Variables[name]
-	return v, ok
+	return mi.get(mi.Variables, name)
 }
-
-func (mi *ModuleInstance) setLocal(name string, v cty.Value) {
-	mi.mu.Lock()
-	mi.Locals[name] = v
-	mi.mu.Unlock()
-}
-
-func (mi *ModuleInstance) local(name string) (cty.Value, bool) {
-	mi.mu.RLock()
-	defer mi.mu.RUnlock()
-	v, ok := mi.Locals[name]
-	return v, ok
-}
-
-func (mi *ModuleInstance) setOutput(name string, v cty.Value) {
-	mi.mu.Lock()
-	mi.Outputs[name] = v
-	mi.mu.Unlock()
-}
-
+func (mi *ModuleInstance) setLocal(name string, v cty.Value)   { mi.put(mi.Locals, name, v) }
+func (mi *ModuleInstance) local(name string) (cty.Value, bool) { return mi.get(mi.Locals, name) }
+func (mi *ModuleInstance) setOutput(name string, v cty.Value)  { mi.put(mi.Outputs, name, v) }
 func (mi *ModuleInstance) output(name string) (cty.Value, bool) {
-	mi.mu.RLock()
-	defer mi.mu.RUnlock()
-	v, ok := mi.Outputs[name]
-	return v, ok
+	return mi.get(mi.Outputs, name)
 }
 
 func (mi *ModuleInstance) setResource(addr string, rs *resourceState) {
