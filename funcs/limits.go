@@ -92,8 +92,9 @@ func (e *env) checkTemplateSource(src []byte, filename string) hcl.Diagnostics {
 // limited wraps fn so that every call charges a step, is refused when its
 // arguments would build something over the limits, and fails when its
 // result is over them anyway. The wrapper accepts every argument as it is
-// and lets fn apply its own parameter rules, marks and refinements.
-func (e *env) limited(name string, fn function.Function) function.Function {
+// and lets fn apply its own parameter rules, marks and refinements. short,
+// when not nil, answers the common case without fn's cty call.
+func (e *env) limited(name string, fn function.Function, short shortcut) function.Function {
 	open := func(p function.Parameter) function.Parameter {
 		p.AllowUnknown, p.AllowNull, p.AllowMarked, p.AllowDynamicType = true, true, true, true
 		return p
@@ -115,6 +116,11 @@ func (e *env) limited(name string, fn function.Function) function.Function {
 		if pre != nil {
 			if err := pre(args); err != nil {
 				return cty.NilVal, err
+			}
+		}
+		if short != nil {
+			if v, ok := short(args); ok {
+				return v, e.postCheck(v)
 			}
 		}
 		v, err := fn.Call(args)

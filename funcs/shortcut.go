@@ -1,0 +1,134 @@
+package funcs
+
+import (
+	"sort"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// shortcut computes a function's result directly for known, non-null,
+// unmarked arguments of the types the function expects, and reports false
+// for everything else, which then takes the full cty call. cty's
+// Function.Call walks every argument deeply for marks before anything else,
+// even for parameters that accept marks, so without a shortcut keys() or
+// length() of a resource's instances walks every instance's whole value.
+type shortcut func(args []cty.Value) (cty.Value, bool)
+
+// shortcutOf returns the shortcut for a built-in, nil for most of them.
+// Shortcuts are keyed by the function itself, not its name, so a dialect
+// that swaps the implementation loses the shortcut rather than getting the
+// wrong one.
+func shortcutOf(fn function.Function) shortcut {
+	switch fn {
+	case stdlib.KeysFunc:
+		return keysShortcut
+	case stdlib.MergeFunc:
+		return mergeShortcut
+	case lengthFunc:
+		return lengthShortcut
+	}
+	return nil
+}
+
+// plain reports whether v is known, non-null and not marked at its top
+// level; marks and unknowns nested inside it are the caller's concern.
+func plain(v cty.Value) bool {
+	return !v.IsMarked() && v.IsKnown() && !v.IsNull()
+}
+
+// keysShortcut is keys() of a map or object.
+func keysShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 || !plain(args[0]) {
+		return cty.NilVal, false
+	}
+	v, ty := args[0], args[0].Type()
+	switch {
+	case ty.IsObjectType():
+		atys := ty.AttributeTypes()
+		if len(atys) == 0 {
+			return cty.EmptyTupleVal, true
+		}
+		names := make([]string, 0, len(atys))
+		for name := range atys {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		keys := make([]cty.Value, len(names))
+		for i, name := range names {
+			keys[i] = cty.StringVal(name)
+		}
+		return cty.TupleVal(keys), true
+	case ty.IsMapType():
+		if v.LengthInt() == 0 {
+			return cty.ListValEmpty(cty.String), true
+		}
+		keys := make([]cty.Value, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			k, _ := it.Element()
+			keys = append(keys, k)
+		}
+		return cty.ListVal(keys), true
+	}
+	return cty.NilVal, false
+}
+
+// lengthShortcut is length() of a string, list, map, tuple or object. Sets
+// are left to the full call: one holding unknowns has no known length.
+func lengthShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 || !plain(args[0]) {
+		return cty.NilVal, false
+	}
+	v, ty := args[0], args[0].Type()
+	switch {
+	case ty == cty.String:
+		n, err := stdlib.Strlen(v)
+		return n, err == nil
+	case ty.IsTupleType():
+		return cty.NumberIntVal(int64(len(ty.TupleElementTypes()))), true
+	case ty.IsObjectType():
+		return cty.NumberIntVal(int64(len(ty.AttributeTypes()))), true
+	case ty.IsListType() || ty.IsMapType():
+		return cty.NumberIntVal(int64(v.LengthInt())), true
+	}
+	return cty.NilVal, false
+}
+
+// mergeShortcut is merge() of maps and objects. Arguments of one type give
+// that type (a map stays a map); mixed ones give an object.
+func mergeShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) == 0 {
+		return cty.NilVal, false
+	}
+	first := args[0].Type()
+	same, size := true, 0
+	for _, a := range args {
+		ty := a.Type()
+		if !plain(a) || !(ty.IsMapType() || ty.IsObjectType()) {
+			return cty.NilVal, false
+		}
+		same = same && ty.Equals(first)
+		size += a.LengthInt()
+	}
+	out := make(map[string]cty.Value, size)
+	for _, a := range args {
+		if ty := a.Type(); ty.IsObjectType() {
+			for name := range ty.AttributeTypes() {
+				out[name] = a.GetAttr(name)
+			}
+			continue
+		}
+		for it := a.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			out[k.AsString()] = e
+		}
+	}
+	if same && first.IsMapType() {
+		if len(out) == 0 {
+			return cty.MapValEmpty(first.ElementType()), true
+		}
+		return cty.MapVal(out), true
+	}
+	return cty.ObjectVal(out), true
+}

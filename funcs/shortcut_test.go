@@ -1,0 +1,238 @@
+package funcs
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// shortcutFuncs are the built-ins with shortcuts, by name.
+var shortcutFuncs = map[string]function.Function{
+	"keys":   stdlib.KeysFunc,
+	"length": lengthFunc,
+	"merge":  stdlib.MergeFunc,
+}
+
+// checkShortcut compares a shortcut's answer with the full cty call of fn,
+// marks and types included, and reports whether the shortcut answered.
+func checkShortcut(t *testing.T, name string, args []cty.Value) bool {
+	t.Helper()
+	fn := shortcutFuncs[name]
+	got, ok := shortcutOf(fn)(args)
+	if !ok {
+		return false
+	}
+	want, err := fn.Call(args)
+	if err != nil {
+		t.Fatalf("%s%#v: shortcut gave %#v, the call failed: %s", name, args, got, err)
+	}
+	if !got.RawEquals(want) {
+		t.Fatalf("%s%#v:\nshortcut %#v\ncall     %#v", name, args, got, want)
+	}
+	return true
+}
+
+func TestShortcuts(t *testing.T) {
+	sens := func(v cty.Value) cty.Value { return v.Mark("sensitive") }
+	str := cty.StringVal
+	strs := map[string]cty.Value{"a": str("1"), "b": str("2")}
+	obj := cty.ObjectVal(map[string]cty.Value{"x": str("1"), "y": cty.NumberIntVal(2), "z": cty.UnknownVal(cty.Bool)})
+	nested := cty.ObjectVal(map[string]cty.Value{"deep": cty.ListVal([]cty.Value{sens(str("s")), str("t")})})
+	tests := []struct {
+		name  string
+		args  []cty.Value
+		short bool // whether the shortcut must answer
+	}{
+		{"keys", []cty.Value{cty.MapVal(strs)}, true},
+		{"keys", []cty.Value{cty.MapValEmpty(cty.Number)}, true},
+		{"keys", []cty.Value{obj}, true},
+		{"keys", []cty.Value{cty.EmptyObjectVal}, true},
+		{"keys", []cty.Value{cty.MapVal(map[string]cty.Value{"k": sens(str("v")), "j": cty.UnknownVal(cty.String)})}, true},
+		{"keys", []cty.Value{sens(cty.MapVal(strs))}, false},
+		{"keys", []cty.Value{cty.UnknownVal(cty.Map(cty.String))}, false},
+		{"keys", []cty.Value{cty.NullVal(cty.Map(cty.String))}, false},
+		{"keys", []cty.Value{cty.ListVal([]cty.Value{str("a")})}, false},
+
+		{"length", []cty.Value{str("héllo👍🏽")}, true},
+		{"length", []cty.Value{str("")}, true},
+		{"length", []cty.Value{cty.ListVal([]cty.Value{str("a"), cty.UnknownVal(cty.String)})}, true},
+		{"length", []cty.Value{cty.MapVal(strs)}, true},
+		{"length", []cty.Value{cty.TupleVal([]cty.Value{str("a"), cty.True})}, true},
+		{"length", []cty.Value{obj}, true},
+		{"length", []cty.Value{nested}, true},
+		{"length", []cty.Value{cty.SetVal([]cty.Value{str("a"), cty.UnknownVal(cty.String)})}, false},
+		{"length", []cty.Value{sens(str("abc"))}, false},
+		{"length", []cty.Value{cty.UnknownVal(cty.String)}, false},
+		{"length", []cty.Value{cty.NumberIntVal(3)}, false},
+
+		{"merge", []cty.Value{cty.MapVal(strs), cty.MapVal(map[string]cty.Value{"b": str("3"), "c": sens(str("4"))})}, true},
+		{"merge", []cty.Value{cty.MapValEmpty(cty.String), cty.MapValEmpty(cty.String)}, true},
+		{"merge", []cty.Value{cty.MapVal(strs), cty.MapVal(map[string]cty.Value{"n": cty.NumberIntVal(1)})}, true},
+		{"merge", []cty.Value{obj, cty.MapVal(strs)}, true},
+		{"merge", []cty.Value{obj, nested, cty.EmptyObjectVal}, true},
+		{"merge", []cty.Value{cty.MapValEmpty(cty.String), cty.EmptyObjectVal}, true},
+		{"merge", []cty.Value{nested, nested}, true},
+		{"merge", []cty.Value{cty.MapVal(strs), cty.NullVal(cty.Map(cty.String))}, false},
+		{"merge", []cty.Value{cty.MapVal(strs), sens(cty.MapVal(strs))}, false},
+		{"merge", []cty.Value{cty.MapVal(strs), cty.UnknownVal(cty.Map(cty.String))}, false},
+		{"merge", []cty.Value{cty.MapVal(strs), str("x")}, false},
+		{"merge", nil, false},
+	}
+	for i, tt := range tests {
+		t.Run(fmt.Sprintf("%s/%d", tt.name, i), func(t *testing.T) {
+			if got := checkShortcut(t, tt.name, tt.args); got != tt.short {
+				t.Errorf("shortcut answered: %v, want %v", got, tt.short)
+			}
+		})
+	}
+}
+
+// TestShortcutsInTable checks that the function table's direct calls use
+// the shortcuts: keys() and length() of a large map cost no walk over its
+// elements, and so a fixed number of allocations.
+func TestShortcutsInTable(t *testing.T) {
+	for name, fn := range shortcutFuncs {
+		if shortcutOf(fn) == nil {
+			t.Errorf("%s has no shortcut", name)
+		}
+	}
+	direct := &DirectCalls{}
+	fns := Functions(Options{Direct: direct})
+	big := make(map[string]cty.Value, 100)
+	for i := range 100 {
+		big[fmt.Sprintf("k%03d", i)] = cty.ObjectVal(map[string]cty.Value{"v": cty.NumberIntVal(int64(i))})
+	}
+	args := []cty.Value{cty.MapVal(big)}
+	for name, limit := range map[string]float64{"length": 10, "keys": 120} {
+		call, ok := direct.Lookup(fns[name])
+		if !ok {
+			t.Fatalf("%s has no direct call", name)
+		}
+		if _, err := call(args); err != nil {
+			t.Fatal(err)
+		}
+		// A walk of the map allocates for each element and each
+		// attribute inside it; keys() allocates for each key anyway.
+		if n := testing.AllocsPerRun(20, func() { _, _ = call(args) }); n > limit {
+			t.Errorf("%s of a 100-element map: %.0f allocations, want at most %.0f", name, n, limit)
+		}
+	}
+}
+
+// FuzzShortcuts compares each shortcut with the full call on arbitrary
+// values, marked and unknown ones included.
+func FuzzShortcuts(f *testing.F) {
+	for _, seed := range [][]byte{
+		{0, 2, 5, 1, 'a', 5, 1, 'b'},
+		{1, 3, 5, 1, 'x', 7, 5, 1, 'y', 8},
+		{2, 2, 5, 1, 'a', 9, 5, 1, 'c', 5, 1, 'd', 1},
+		{2, 2, 6, 5, 1, 'a', 2, 6, 5, 1, 'b', 3},
+		{1, 1, 4, 3, 1, 2, 3},
+	} {
+		f.Add(seed)
+	}
+	names := []string{"keys", "length", "merge"}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		name := names[int(data[0])%len(names)]
+		g := &valueGen{data: data[2:]}
+		args := make([]cty.Value, 1+int(data[1])%3)
+		if name != "merge" {
+			args = args[:1]
+		}
+		for i := range args {
+			args[i] = g.value(0)
+		}
+		checkShortcut(t, name, args)
+	})
+}
+
+// valueGen builds cty values from fuzz bytes: small maps, objects, lists,
+// tuples and sets of strings, numbers and bools, some of them marked,
+// unknown or null.
+type valueGen struct{ data []byte }
+
+func (g *valueGen) next() byte {
+	if len(g.data) == 0 {
+		return 0
+	}
+	b := g.data[0]
+	g.data = g.data[1:]
+	return b
+}
+
+func (g *valueGen) value(depth int) cty.Value {
+	kind := g.next() % 12
+	if depth > 3 && kind < 5 {
+		kind += 5
+	}
+	switch kind {
+	case 0, 1:
+		elems := g.elems(depth)
+		m := make(map[string]cty.Value, len(elems))
+		for i, e := range elems {
+			m[g.key(i)] = e
+		}
+		if kind == 1 || !sameTypes(elems) {
+			return cty.ObjectVal(m)
+		}
+		if len(m) == 0 {
+			return cty.MapValEmpty(cty.String)
+		}
+		return cty.MapVal(m)
+	case 2:
+		elems := g.elems(depth)
+		if len(elems) == 0 || !sameTypes(elems) {
+			return cty.ListValEmpty(cty.String)
+		}
+		return cty.ListVal(elems)
+	case 3:
+		return cty.TupleVal(g.elems(depth))
+	case 4:
+		elems := g.elems(depth)
+		if len(elems) == 0 || !sameTypes(elems) {
+			return cty.SetValEmpty(cty.Number)
+		}
+		return cty.SetVal(elems)
+	case 5:
+		return cty.StringVal(string(g.key(int(g.next()))))
+	case 6:
+		return cty.NumberIntVal(int64(g.next()))
+	case 7:
+		return cty.BoolVal(g.next()%2 == 0)
+	case 8:
+		return g.value(depth + 1).Mark("sensitive")
+	case 9:
+		return cty.UnknownVal(g.value(depth + 1).Type())
+	case 10:
+		return cty.NullVal(g.value(depth + 1).Type())
+	default:
+		return cty.StringVal("é👍🏽")
+	}
+}
+
+func (g *valueGen) elems(depth int) []cty.Value {
+	out := make([]cty.Value, int(g.next())%4)
+	for i := range out {
+		out[i] = g.value(depth + 1)
+	}
+	return out
+}
+
+func (g *valueGen) key(i int) string {
+	return string(rune('a' + (i+int(g.next()))%5))
+}
+
+func sameTypes(vals []cty.Value) bool {
+	for _, v := range vals[min(1, len(vals)):] {
+		if !v.Type().Equals(vals[0].Type()) {
+			return false
+		}
+	}
+	return true
+}
