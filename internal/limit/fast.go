@@ -2,6 +2,7 @@ package limit
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
@@ -422,6 +423,21 @@ type fastCall struct {
 	args []hclsyntax.Expression
 	slow hclsyntax.Expression
 	g    *Guard
+
+	// resolved remembers what the last function called here takes, since
+	// Params and VarParam copy on every call; instances of a resource
+	// share this node across goroutines.
+	resolved atomic.Pointer[resolvedCall]
+}
+
+// resolvedCall is a function with its direct form and parameters, one per
+// argument of the call, or ok false when the call cannot take the direct
+// form at all.
+type resolvedCall struct {
+	f      function.Function
+	call   func([]cty.Value) (cty.Value, error)
+	params []*function.Parameter
+	ok     bool
 }
 
 func (c *fastCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
@@ -429,6 +445,35 @@ func (c *fastCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 		return v, nil
 	}
 	return c.slow.Value(ctx)
+}
+
+// resolve returns what calling f here takes, remembered for the next call.
+func (c *fastCall) resolve(f function.Function) *resolvedCall {
+	if r := c.resolved.Load(); r != nil && r.f == f {
+		return r
+	}
+	r := &resolvedCall{f: f}
+	defer c.resolved.Store(r)
+	call, ok := c.g.Direct(f)
+	if !ok {
+		return r
+	}
+	params, varParam := f.Params(), f.VarParam()
+	if len(c.args) < len(params) || (varParam == nil && len(c.args) > len(params)) {
+		return r
+	}
+	r.params = make([]*function.Parameter, len(c.args))
+	for i := range c.args {
+		r.params[i] = varParam
+		if i < len(params) {
+			r.params[i] = &params[i]
+		}
+		if customdecode.CustomExpressionDecoderForType(r.params[i].Type) != nil {
+			return r
+		}
+	}
+	r.call, r.ok = call, true
+	return r
 }
 
 func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
@@ -440,34 +485,23 @@ func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	if !found {
 		return cty.NilVal, false
 	}
-	call, ok := c.g.Direct(f)
-	if !ok {
-		return cty.NilVal, false
-	}
-	params, varParam := f.Params(), f.VarParam()
-	if len(c.args) < len(params) || (varParam == nil && len(c.args) > len(params)) {
+	r := c.resolve(f)
+	if !r.ok {
 		return cty.NilVal, false
 	}
 	args := make([]cty.Value, len(c.args))
 	for i, a := range c.args {
-		param := varParam
-		if i < len(params) {
-			param = &params[i]
-		}
-		if customdecode.CustomExpressionDecoderForType(param.Type) != nil {
-			return cty.NilVal, false
-		}
 		v, diags := a.Value(ctx)
 		if len(diags) != 0 {
 			return cty.NilVal, false
 		}
-		v, err := convert.Convert(v, param.Type)
+		v, err := convert.Convert(v, r.params[i].Type)
 		if err != nil {
 			return cty.NilVal, false
 		}
 		args[i] = v
 	}
-	v, err := call(args)
+	v, err := r.call(args)
 	if err != nil {
 		return cty.NilVal, false
 	}
