@@ -149,9 +149,10 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 	}
 	if schema != nil {
 		ev.checkReadOnly(res, schema, v)
-		v = planObject(schema, v)
 		if res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) {
-			v = planTerraformData(v)
+			v = planObjectWith(schema, v, planTerraformData)
+		} else {
+			v = planObject(schema, v)
 		}
 	}
 	if res.Mode == config.EphemeralResourceMode {
@@ -218,14 +219,21 @@ func (ev *evaluator) checkEphemeral(res *config.Resource, v cty.Value) {
 // planObject fills in what a provider would plan for a new object: unset
 // computed attributes become unknown, sensitive attributes are marked.
 func planObject(b *Block, v cty.Value) cty.Value {
+	return planObjectWith(b, v, nil)
+}
+
+// planObjectWith is planObject with finish, when not nil, given the planned
+// attributes to change before they become the object.
+func planObjectWith(b *Block, v cty.Value, finish func(attrs map[string]cty.Value)) cty.Value {
 	if !v.IsKnown() || v.IsNull() {
 		return v
 	}
 	v, vm := v.Unmark()
-	attrs := map[string]cty.Value{}
+	atys := v.Type().AttributeTypes()
+	attrs := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
 		av := cty.NullVal(a.Type)
-		if v.Type().HasAttribute(name) {
+		if _, ok := atys[name]; ok {
 			av = v.GetAttr(name)
 		}
 		if av.IsNull() && a.Computed {
@@ -244,10 +252,13 @@ func planObject(b *Block, v cty.Value) cty.Value {
 	}
 	for name, nb := range b.BlockTypes {
 		bv := cty.NullVal(cty.DynamicPseudoType)
-		if v.Type().HasAttribute(name) {
+		if _, ok := atys[name]; ok {
 			bv = v.GetAttr(name)
 		}
 		attrs[name] = planNested(nb, bv)
+	}
+	if finish != nil {
+		finish(attrs)
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm)
 }
@@ -300,23 +311,18 @@ func planNested(nb *NestedBlock, v cty.Value) cty.Value {
 	return out.WithMarks(vm)
 }
 
-// planTerraformData plans the built-in terraform_data resource: output
-// follows input's type and is unknown until apply.
-func planTerraformData(v cty.Value) cty.Value {
-	if !v.IsKnown() || v.IsNull() {
-		return v
-	}
-	v, vm := v.Unmark()
-	m := v.AsValueMap()
-	input := m["input"]
+// planTerraformData plans the built-in terraform_data resource, given its
+// planned attributes: output follows input's type and is unknown until
+// apply.
+func planTerraformData(attrs map[string]cty.Value) {
+	input := attrs["input"]
 	if input.IsNull() {
-		m["output"] = input
+		attrs["output"] = input
 	} else {
 		// Marks do not change a value's type, so there is nothing to unmark.
-		m["output"] = cty.UnknownVal(input.Type())
+		attrs["output"] = cty.UnknownVal(input.Type())
 	}
-	m["id"] = cty.UnknownVal(cty.String).RefineNotNull()
-	return cty.ObjectVal(m).WithMarks(vm)
+	attrs["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 }
 
 // schemaFor finds a resource's schema.
