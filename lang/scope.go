@@ -396,10 +396,10 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 	if !hasIndex && !hasKey && !hasValue {
 		return ctx
 	}
-	c := &hcl.EvalContext{Functions: ctx.Functions, Variables: make(map[string]cty.Value, len(ctx.Variables))}
-	for k, v := range ctx.Variables {
-		c.Variables[k] = v
-	}
+	// A child context shadows count and each; everything else is found in
+	// the shared context, which is not copied for every instance.
+	c := ctx.NewChild()
+	c.Variables = make(map[string]cty.Value, 2)
 	if hasIndex {
 		c.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": s.countIndex})
 	}
