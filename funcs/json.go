@@ -3,7 +3,6 @@ package funcs
 import (
 	"bytes"
 	"encoding/json"
-	"math/big"
 	"sort"
 	"strconv"
 
@@ -11,6 +10,8 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tfeval/tfeval/internal/numtext"
 )
 
 // jsonEncodeFunc is jsonencode: go-cty's, with the common values encoded
@@ -65,7 +66,11 @@ func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
 		}
 		return append(b, s...), true
 	case ty == cty.Number:
-		return appendNumber(b, v.AsBigFloat())
+		f := v.AsBigFloat()
+		if f.IsInf() {
+			return nil, false
+		}
+		return numtext.Append(b, f), true
 	case ty == cty.Bool:
 		return strconv.AppendBool(b, v.True()), true
 	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
@@ -123,26 +128,4 @@ func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
 		return append(b, '}'), true
 	}
 	return nil, false
-}
-
-// appendNumber writes f as go-cty does, the shortest decimal that reads
-// back as f at f's precision. When f is a whole number below 2^63 held
-// with a unit in the last place of at most 1, every other decimal with as
-// few digits is at least 1 away from it, so that shortest decimal is its
-// plain digits.
-func appendNumber(b []byte, f *big.Float) ([]byte, bool) {
-	if f.IsInf() {
-		return nil, false
-	}
-	if f.IsInt() && !(f.Sign() == 0 && f.Signbit()) {
-		if f.Sign() == 0 {
-			return append(b, '0'), true
-		}
-		if exp := f.MantExp(nil); exp <= 63 && exp < int(f.Prec()) {
-			if i, acc := f.Int64(); acc == big.Exact {
-				return strconv.AppendInt(b, i, 10), true
-			}
-		}
-	}
-	return f.Append(b, 'f', -1), true
 }
