@@ -1,7 +1,9 @@
 package limit
 
 import (
-	"strings"
+	"math/big"
+	"math/bits"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
@@ -10,6 +12,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/internal/numtext"
 )
 
 // The nodes in this file evaluate the common case of the hcl expressions
@@ -262,7 +266,38 @@ func arithmetic(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 	if op == hclsyntax.OpDivide {
 		return l.Divide(r), true
 	}
+	if m, ok := intModulo(lf, rf); ok {
+		return m, true
+	}
 	return l.Modulo(r), true
+}
+
+// intModulo is cty's a % b for whole numbers small enough for its result
+// to be Go's: cty takes a - b*trunc(a/b), dividing at the larger operand
+// precision and multiplying at a's, and when the two operands together
+// have at most that precision less two bits, neither step rounds. The
+// result is held at a's precision, as cty's is.
+func intModulo(a, b *big.Float) (cty.Value, bool) {
+	if !a.IsInt() || !b.IsInt() || a.Sign() == 0 || b.Sign() == 0 {
+		return cty.NilVal, false
+	}
+	ai, aacc := a.Int64()
+	bi, bacc := b.Int64()
+	if aacc != big.Exact || bacc != big.Exact {
+		return cty.NilVal, false
+	}
+	if bitLen(ai)+bitLen(bi) > int(min(a.Prec(), b.Prec()))-2 {
+		return cty.NilVal, false
+	}
+	return cty.NumberVal(new(big.Float).SetPrec(a.Prec()).SetMode(a.Mode()).SetInt64(ai % bi)), true
+}
+
+// bitLen is the number of bits of |i|.
+func bitLen(i int64) int {
+	if i < 0 {
+		i = -i
+	}
+	return bits.Len64(uint64(i))
 }
 
 // fastConditional is cond ? a : b where both results have the same type.
@@ -320,29 +355,29 @@ func (t *fastTemplate) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) 
 }
 
 func (t *fastTemplate) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
-	var buf strings.Builder
+	var buf []byte
 	for _, p := range t.parts {
 		v, diags := p.Value(ctx)
 		if len(diags) != 0 || !plain(v) {
 			return cty.NilVal, false
 		}
+		// Numbers and bools are written as their conversion to string
+		// would write them.
 		switch v.Type() {
 		case cty.String:
-		case cty.Number, cty.Bool:
-			s, err := convert.Convert(v, cty.String)
-			if err != nil {
-				return cty.NilVal, false
-			}
-			v = s
+			buf = append(buf, v.AsString()...)
+		case cty.Number:
+			buf = numtext.Append(buf, v.AsBigFloat())
+		case cty.Bool:
+			buf = strconv.AppendBool(buf, v.True())
 		default:
 			return cty.NilVal, false
 		}
-		buf.WriteString(v.AsString())
-		if t.g.MaxStringLength > 0 && buf.Len() > t.g.MaxStringLength {
+		if t.g.MaxStringLength > 0 && len(buf) > t.g.MaxStringLength {
 			return cty.NilVal, false
 		}
 	}
-	return cty.StringVal(buf.String()), true
+	return cty.StringVal(string(buf)), true
 }
 
 // constTemplate is a template of literal parts only, evaluated once.

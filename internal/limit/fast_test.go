@@ -2,6 +2,8 @@ package limit
 
 import (
 	"fmt"
+	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -89,7 +91,7 @@ var fastTestExprs = []string{
 	`t ? "a" : "b"`, `no ? 1 : 2`, `t ? s : n`, `t ? null : "x"`, `u == "" ? "a" : "b"`, `t ? secret : "x"`, `"true" ? 1 : 2`,
 	`null ? 1 : 2`, `t ? [1] : [2]`, `t ? list : tolist(["z"])`, `t ? missing : 1`, `no ? u : "k"`, `t ? u : "k"`,
 	// templates
-	`"${s}-${n}"`, `"${s}-${big}-${f}-${t}"`, `"x${u}y"`, `"${secret}!"`, `"${null}"`, `"${list}"`, `"${lit}"`, `"plain"`, `"a$${b}"`,
+	`"${s}-${n}"`, `"${s}-${big}-${f}-${t}"`, `"${0 * -1}:${-n}:${lit % 7}:${-lit % 7}:${1e30}:${0.1}:${big % 7}:${no}:${n % -2}:${f % 2}"`, `"x${u}y"`, `"${secret}!"`, `"${null}"`, `"${list}"`, `"${lit}"`, `"plain"`, `"a$${b}"`,
 	`"%{ for x in list }${x},%{ endfor }"`, `"%{ if t }yes%{ else }no%{ endif }"`, `"${dnull}"`, `"${missing}x"`, `<<EOT
 hello ${s}
 EOT
@@ -281,5 +283,44 @@ func BenchmarkForFilter(b *testing.B) {
 				tc.expr.Value(ctx)
 			}
 		})
+	}
+}
+
+// TestIntModulo compares the whole-number remainder with cty's Modulo on
+// random operands of every size and precision, negative ones included:
+// the value, its precision and rounding mode, its text, and what a later
+// division makes of it must all be the same.
+func TestIntModulo(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	operand := func() *big.Float {
+		n := r.Int64() >> r.IntN(64)
+		if r.IntN(2) == 0 {
+			n = -n
+		}
+		precs := []uint{53, 64, 64, 100, 512, uint(1 + r.IntN(200))}
+		return new(big.Float).SetPrec(precs[r.IntN(len(precs))]).SetInt64(n)
+	}
+	taken := 0
+	for range 50000 {
+		a, b := operand(), operand()
+		got, ok := intModulo(a, b)
+		if !ok {
+			continue
+		}
+		taken++
+		want := cty.NumberVal(a).Modulo(cty.NumberVal(b))
+		gf, wf := got.AsBigFloat(), want.AsBigFloat()
+		three := cty.NumberIntVal(3)
+		if !got.RawEquals(want) || gf.Prec() != wf.Prec() || gf.Mode() != wf.Mode() || gf.Signbit() != wf.Signbit() ||
+			gf.Text('f', -1) != wf.Text('f', -1) || !got.Divide(three).RawEquals(want.Divide(three)) {
+			t.Fatalf("%s %% %s (precisions %d, %d): got %s (prec %d), cty gives %s (prec %d)",
+				a.Text('f', -1), b.Text('f', -1), a.Prec(), b.Prec(), gf.Text('f', -1), gf.Prec(), wf.Text('f', -1), wf.Prec())
+		}
+	}
+	if taken < 10000 {
+		t.Errorf("the whole-number remainder answered only %d of 50000 random cases", taken)
+	}
+	if _, ok := intModulo(cty.NumberIntVal(1234).AsBigFloat(), cty.NumberIntVal(4).AsBigFloat()); !ok {
+		t.Error("count.index % 4 does not take the whole-number remainder")
 	}
 }
