@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -129,7 +130,7 @@ func keyString(k cty.Value) string {
 		return ""
 	}
 	if k.Type() == cty.Number {
-		return "[" + k.AsBigFloat().Text('f', -1) + "]"
+		return "[" + numtext.String(k) + "]"
 	}
 	return fmt.Sprintf("[%q]", k.AsString())
 }
