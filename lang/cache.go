@@ -28,6 +28,8 @@ type resourceInfo struct {
 	body *guardedBody
 	// attrs decodes the body when its spec has only attributes, else nil.
 	attrs *attributeDecoder
+	// readOnly are the schema's computed-only attributes, sorted.
+	readOnly []string
 }
 
 // resourceInfo returns the cached per-block data of a resource.
@@ -42,6 +44,11 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 	info = &resourceInfo{schema: ev.opts.Schemas.resourceSchema(c.Module, res)}
 	if info.schema != nil {
 		info.spec = info.schema.decoderSpec()
+		for _, name := range sortedKeys(info.schema.Attributes) {
+			if a := info.schema.Attributes[name]; a.Computed && !a.Optional {
+				info.readOnly = append(info.readOnly, name)
+			}
+		}
 	} else {
 		info.spec = impliedSpec(res.Config)
 	}

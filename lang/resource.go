@@ -148,7 +148,7 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 		configKnown = ucfg.IsWhollyKnown()
 	}
 	if schema != nil {
-		ev.checkReadOnly(res, schema, v)
+		ev.checkReadOnly(res, info, v)
 		if res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) {
 			v = planObjectWith(schema, v, planTerraformData)
 		} else {
@@ -170,17 +170,14 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 }
 
 // checkReadOnly reports computed-only attributes set in configuration.
-func (ev *evaluator) checkReadOnly(res *config.Resource, schema *Block, v cty.Value) {
-	if !v.IsKnown() || v.IsNull() {
+func (ev *evaluator) checkReadOnly(res *config.Resource, info *resourceInfo, v cty.Value) {
+	if len(info.readOnly) == 0 || !v.IsKnown() || v.IsNull() {
 		return
 	}
 	uv, _ := v.Unmark()
-	for _, name := range sortedKeys(schema.Attributes) {
-		a := schema.Attributes[name]
-		if a.Computed && !a.Optional {
-			if av := uv.GetAttr(name); !av.IsNull() {
-				ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid Configuration for Read-Only Attribute", Detail: fmt.Sprintf("Cannot set value for this attribute as the provider has marked it as read-only. Remove the configuration line setting the value.\n\nRefer to the provider documentation or contact the provider developers for additional information about configurable and read-only attributes that are supported.\nAttribute: %s", name), Subject: res.DeclRange.Ptr()})
-			}
+	for _, name := range info.readOnly {
+		if av := uv.GetAttr(name); !av.IsNull() {
+			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid Configuration for Read-Only Attribute", Detail: fmt.Sprintf("Cannot set value for this attribute as the provider has marked it as read-only. Remove the configuration line setting the value.\n\nRefer to the provider documentation or contact the provider developers for additional information about configurable and read-only attributes that are supported.\nAttribute: %s", name), Subject: res.DeclRange.Ptr()})
 		}
 	}
 }
@@ -238,7 +235,10 @@ func planObjectWith(b *Block, v cty.Value, finish func(attrs map[string]cty.Valu
 		}
 		if av.IsNull() && a.Computed {
 			av = cty.UnknownVal(a.Type)
-			if name == "id" {
+			switch {
+			case name == "id" && a.Type == cty.String:
+				av = unknownID
+			case name == "id":
 				av = av.RefineNotNull()
 			}
 		}
@@ -322,8 +322,12 @@ func planTerraformData(attrs map[string]cty.Value) {
 		// Marks do not change a value's type, so there is nothing to unmark.
 		attrs["output"] = cty.UnknownVal(input.Type())
 	}
-	attrs["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+	attrs["id"] = unknownID
 }
+
+// unknownID is the planned id of a new object: unknown, and never null.
+// Refining allocates, so every instance shares this one value.
+var unknownID = cty.UnknownVal(cty.String).RefineNotNull()
 
 // schemaFor finds a resource's schema.
 func (ev *evaluator) schemaFor(c *config.Config, res *config.Resource) *Block {

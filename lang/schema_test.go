@@ -101,3 +101,24 @@ resource "mock_net" "n" {
 		t.Errorf("missing required nested attribute: %v", diags)
 	}
 }
+
+// A computed-only attribute set in configuration is an error, named in the
+// detail; computed attributes that are also optional may be set.
+func TestReadOnlyAttribute(t *testing.T) {
+	schemas, err := ParseProviderSchemas([]byte(nestedSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, diags := evalFiles(t, map[string]string{"versions.tf": mockVersions, "main.tf": `
+resource "mock_net" "n" {
+  id    = "fixed"
+  rules = [{ port = 22, label = "ssh" }]
+}
+`}, Options{Schemas: schemas})
+	if len(diags) != 1 || diags[0].Summary != "Invalid Configuration for Read-Only Attribute" || !strings.HasSuffix(diags[0].Detail, "Attribute: id") {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	if diags[0].Subject == nil || diags[0].Subject.Start.Line != 2 {
+		t.Errorf("subject %v, want the resource block on line 2", diags[0].Subject)
+	}
+}
