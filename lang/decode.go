@@ -71,7 +71,12 @@ func decodeAttribute(content *hcl.BodyContent, s *hcldec.AttrSpec, ctx *hcl.Eval
 		return v, diags
 	}
 	val, diags := attr.Expr.Value(ctx)
-	conv, err := convert.Convert(val, s.Type)
+	conv, err := val, error(nil)
+	if s.Type != cty.DynamicPseudoType {
+		// Converting to any type returns the value as it is, after
+		// building a conversion for it.
+		conv, err = convert.Convert(val, s.Type)
+	}
 	if err != nil {
 		return cty.UnknownVal(s.Type.WithoutOptionalAttributesDeep()), append(diags, &hcl.Diagnostic{
 			Severity:    hcl.DiagError,

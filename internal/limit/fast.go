@@ -530,9 +530,12 @@ func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 		if len(diags) != 0 {
 			return cty.NilVal, false
 		}
-		v, err := convert.Convert(v, r.params[i].Type)
-		if err != nil {
-			return cty.NilVal, false
+		if ty := r.params[i].Type; ty != cty.DynamicPseudoType {
+			// Converting to any type returns the value as it is.
+			var err error
+			if v, err = convert.Convert(v, ty); err != nil {
+				return cty.NilVal, false
+			}
 		}
 		args[i] = v
 	}
