@@ -52,8 +52,12 @@ var jsonEncodeFunc = function.New(&function.Spec{
 
 // appendJSON appends the JSON encoding of a known, unmarked value whose
 // type has no dynamic parts, as go-cty's json.Marshal writes it; false for
-// values it leaves to go-cty (capsules, infinities).
+// values it leaves to go-cty (capsules, infinities, and anything marked or
+// unknown inside the value).
 func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
+	if v.IsMarked() || !v.IsKnown() {
+		return nil, false
+	}
 	if v.IsNull() {
 		return append(b, "null"...), true
 	}

@@ -28,6 +28,8 @@ func shortcutOf(fn function.Function) shortcut {
 		return mergeShortcut
 	case lengthFunc:
 		return lengthShortcut
+	case jsonEncodeFunc:
+		return jsonEncodeShortcut
 	}
 	return nil
 }
@@ -131,4 +133,18 @@ func mergeShortcut(args []cty.Value) (cty.Value, bool) {
 		return cty.MapVal(out), true
 	}
 	return cty.ObjectVal(out), true
+}
+
+// jsonEncodeShortcut is jsonencode() of a value with nothing marked or
+// unknown anywhere inside it, found while encoding rather than by a walk
+// beforehand.
+func jsonEncodeShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 || !plain(args[0]) || args[0].Type().HasDynamicTypes() {
+		return cty.NilVal, false
+	}
+	buf, ok := appendJSON(nil, args[0])
+	if !ok {
+		return cty.NilVal, false
+	}
+	return cty.StringVal(string(buf)), true
 }
