@@ -595,8 +595,10 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	var object map[string]cty.Value
 	var groups map[string][]cty.Value
 	switch {
-	case f.key == nil:
+	case f.key == nil && f.cond == nil:
 		tuple = make([]cty.Value, 0, coll.LengthInt())
+	case f.key == nil:
+		// A filter usually keeps a few elements of many.
 	case f.Group:
 		groups = map[string][]cty.Value{}
 	default:
