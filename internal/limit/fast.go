@@ -87,7 +87,9 @@ func attr(v cty.Value, name string) (cty.Value, bool) {
 	ty := v.Type()
 	switch {
 	case ty.IsObjectType():
-		if ty.HasAttribute(name) {
+		// A name not in NFC misses here and takes the slow path, which
+		// normalizes it; HasAttribute would normalize every name.
+		if _, ok := ty.AttributeTypes()[name]; ok {
 			return v.GetAttr(name), true
 		}
 	case ty.IsMapType():

@@ -61,6 +61,7 @@ func fastTestContext() *hcl.EvalContext {
 			"rules":  cty.TupleVal(rules),
 			"empty":  cty.EmptyTupleVal,
 			"each":   cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal("item-1"), "value": cty.NumberIntVal(2)}),
+			"nfc":    cty.ObjectVal(map[string]cty.Value{"caf\u00e9": cty.StringVal("composed")}),
 		},
 		Functions: map[string]function.Function{
 			"upper": stdlib.UpperFunc, "length": stdlib.LengthFunc, "tostring": stdlib.MakeToFunc(cty.String),
@@ -73,6 +74,7 @@ func fastTestContext() *hcl.EvalContext {
 // fastTestExprs cover each fast node on its shortcut and on every way off it.
 var fastTestExprs = []string{
 	// references
+	"nfc.caf\u00e9", "nfc.cafe\u0301", "nfc[\"cafe\u0301\"]",
 	`s`, `obj.a`, `obj.nested.deep[0]`, `obj.nested.deep[1]`, `obj.zz`, `obj["a"]`, `obj["zz"]`, `map.a`, `map.zz`, `map["b"]`,
 	`list[0]`, `list[3]`, `list[-1]`, `list[0.5]`, `list["1"]`, `tup[2]`, `set[0]`, `uobj.a`, `nobj.a`, `dyn.a`, `mlist[0]`,
 	`secret`, `slist[1]`, `missing`, `s.a`, `null.a`, `obj.d`, `list.0`, `tup.1`,
