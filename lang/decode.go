@@ -44,8 +44,9 @@ func newAttributeDecoder(spec hcldec.Spec) *attributeDecoder {
 }
 
 // decode is hcldec.Decode(body, spec, ctx) for the decoder's spec, with
-// the attributes' diagnostics in name order rather than map order.
-func (d *attributeDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+// the attributes' diagnostics in name order rather than map order, and
+// the object's attributes not yet made into the object.
+func (d *attributeDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (decodedBody, hcl.Diagnostics) {
 	content, diags := body.Content(d.schema)
 	vals := make(map[string]cty.Value, len(d.keys))
 	for i, key := range d.keys {
@@ -53,7 +54,42 @@ func (d *attributeDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (cty.Valu
 		vals[key] = v
 		diags = append(diags, more...)
 	}
-	return cty.ObjectVal(vals), diags
+	return decodedBody{attrs: vals}, diags
+}
+
+// decodedBody is a decoded resource body: the object hcldec gives, or,
+// from an attributeDecoder, the object's attributes, since planning reads
+// them to build an object of its own and the first would be thrown away.
+type decodedBody struct {
+	attrs map[string]cty.Value // when not nil, the attributes of the object
+	v     cty.Value            // the object, when attrs is nil
+}
+
+// known reports whether the decoded object has attributes to read: it is
+// known and not null.
+func (d decodedBody) known() bool {
+	return d.attrs != nil || d.v.IsKnown() && !d.v.IsNull()
+}
+
+// get returns an attribute of the decoded object, which must be known.
+func (d decodedBody) get(name string) (cty.Value, bool) {
+	if d.attrs != nil {
+		v, ok := d.attrs[name]
+		return v, ok
+	}
+	v, _ := d.v.Unmark()
+	if _, ok := v.Type().AttributeTypes()[name]; !ok {
+		return cty.NilVal, false
+	}
+	return v.GetAttr(name), true
+}
+
+// value is the decoded object.
+func (d decodedBody) value() cty.Value {
+	if d.attrs != nil {
+		return cty.ObjectVal(d.attrs)
+	}
+	return d.v
 }
 
 // decodeAttribute is what hcldec does for one AttrSpec of an object spec.

@@ -38,7 +38,8 @@ func TestAttributeDecoderMatchesHCLDec(t *testing.T) {
 		"name = missing.attr",
 	} {
 		body := parseBody(t, src)
-		gv, gd := dec.decode(body, ctx)
+		decoded, gd := dec.decode(body, ctx)
+		gv := decoded.value()
 		wv, wd := hcldec.Decode(body, spec, ctx)
 		if !gv.RawEquals(wv) {
 			t.Errorf("%q: value %#v, hcldec %#v", src, gv, wv)

@@ -134,7 +134,7 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 		return cty.DynamicVal
 	}
 	schema := info.schema
-	v, diags := s.evalResourceBody(res.Config, info, ictx)
+	d, diags := s.evalResourceBody(res.Config, info, ictx)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
 		if schema != nil {
@@ -144,16 +144,19 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 	}
 	configKnown := true
 	if res.Mode == config.EphemeralResourceMode {
-		ucfg, _ := v.UnmarkDeep()
+		ucfg, _ := d.value().UnmarkDeep()
 		configKnown = ucfg.IsWhollyKnown()
 	}
-	if schema != nil {
-		ev.checkReadOnly(res, info, v)
-		if res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) {
-			v = planObjectWith(schema, v, planTerraformData)
-		} else {
-			v = planObject(schema, v)
-		}
+	var v cty.Value
+	switch {
+	case schema == nil:
+		v = d.value()
+	case res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type):
+		ev.checkReadOnly(res, info, d)
+		v = planObjectWith(schema, d, planTerraformData)
+	default:
+		ev.checkReadOnly(res, info, d)
+		v = planObjectWith(schema, d, nil)
 	}
 	if res.Mode == config.EphemeralResourceMode {
 		if !configKnown {
@@ -170,13 +173,12 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 }
 
 // checkReadOnly reports computed-only attributes set in configuration.
-func (ev *evaluator) checkReadOnly(res *config.Resource, info *resourceInfo, v cty.Value) {
-	if len(info.readOnly) == 0 || !v.IsKnown() || v.IsNull() {
+func (ev *evaluator) checkReadOnly(res *config.Resource, info *resourceInfo, d decodedBody) {
+	if len(info.readOnly) == 0 || !d.known() {
 		return
 	}
-	uv, _ := v.Unmark()
 	for _, name := range info.readOnly {
-		if av := uv.GetAttr(name); !av.IsNull() {
+		if av, ok := d.get(name); ok && !av.IsNull() {
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid Configuration for Read-Only Attribute", Detail: fmt.Sprintf("Cannot set value for this attribute as the provider has marked it as read-only. Remove the configuration line setting the value.\n\nRefer to the provider documentation or contact the provider developers for additional information about configurable and read-only attributes that are supported.\nAttribute: %s", name), Subject: res.DeclRange.Ptr()})
 		}
 	}
@@ -216,22 +218,25 @@ func (ev *evaluator) checkEphemeral(res *config.Resource, v cty.Value) {
 // planObject fills in what a provider would plan for a new object: unset
 // computed attributes become unknown, sensitive attributes are marked.
 func planObject(b *Block, v cty.Value) cty.Value {
-	return planObjectWith(b, v, nil)
+	return planObjectWith(b, decodedBody{v: v}, nil)
 }
 
-// planObjectWith is planObject with finish, when not nil, given the planned
-// attributes to change before they become the object.
-func planObjectWith(b *Block, v cty.Value, finish func(attrs map[string]cty.Value)) cty.Value {
-	if !v.IsKnown() || v.IsNull() {
-		return v
+// planObjectWith is planObject of a decoded body, with finish, when not
+// nil, given the planned attributes to change before they become the
+// object.
+func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Value)) cty.Value {
+	if !d.known() {
+		return d.v
 	}
-	v, vm := v.Unmark()
-	atys := v.Type().AttributeTypes()
+	var vm cty.ValueMarks
+	if d.attrs == nil {
+		_, vm = d.v.Unmark()
+	}
 	attrs := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
-		av := cty.NullVal(a.Type)
-		if _, ok := atys[name]; ok {
-			av = v.GetAttr(name)
+		av, ok := d.get(name)
+		if !ok {
+			av = cty.NullVal(a.Type)
 		}
 		if av.IsNull() && a.Computed {
 			av = cty.UnknownVal(a.Type)
@@ -251,9 +256,9 @@ func planObjectWith(b *Block, v cty.Value, finish func(attrs map[string]cty.Valu
 		attrs[name] = av
 	}
 	for name, nb := range b.BlockTypes {
-		bv := cty.NullVal(cty.DynamicPseudoType)
-		if _, ok := atys[name]; ok {
-			bv = v.GetAttr(name)
+		bv, ok := d.get(name)
+		if !ok {
+			bv = cty.NullVal(cty.DynamicPseudoType)
 		}
 		attrs[name] = planNested(nb, bv)
 	}

@@ -106,30 +106,30 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 // evalResourceBody is evalBody for a resource block, with the references
 // and spec computed once per block; bodies without dynamic blocks are
 // decoded directly.
-func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instanceContext) (cty.Value, hcl.Diagnostics) {
+func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instanceContext) (decodedBody, hcl.Diagnostics) {
 	ctx, diags := ictx.get(s, info.bodyRefs)
 	if diags.HasErrors() {
-		return cty.UnknownVal(hcldec.ImpliedType(info.spec)), diags
+		return decodedBody{v: cty.UnknownVal(hcldec.ImpliedType(info.spec))}, diags
 	}
 	if stop := s.ev.limits.stepDiags(body.MissingItemRange()); stop.HasErrors() {
-		return cty.UnknownVal(hcldec.ImpliedType(info.spec)), append(diags, stop...)
+		return decodedBody{v: cty.UnknownVal(hcldec.ImpliedType(info.spec))}, append(diags, stop...)
 	}
 	if info.body != nil {
 		body = info.body
 	}
-	var v cty.Value
+	var d decodedBody
 	var moreDiags hcl.Diagnostics
 	switch {
 	case info.dynamic:
 		body = dynblock.Expand(body, ctx)
-		v, moreDiags = hcldec.Decode(body, info.spec, ctx)
+		d.v, moreDiags = hcldec.Decode(body, info.spec, ctx)
 	case info.attrs != nil:
-		v, moreDiags = info.attrs.decode(body, ctx)
+		d, moreDiags = info.attrs.decode(body, ctx)
 	default:
-		v, moreDiags = hcldec.Decode(body, info.spec, ctx)
+		d.v, moreDiags = hcldec.Decode(body, info.spec, ctx)
 	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
-	return v, diags
+	return d, diags
 }
 
 // instanceContext shares the evaluation context of a resource body among
