@@ -240,6 +240,28 @@ var functionCases = []struct{ name, expr string }{
 	{"format", `format("%s-%s-%03d", "svc", "prod", 7)`},
 	{"flatten", `flatten([for e in local.envs : [for z in ["a", "b", "c"] : "${e}-${z}"]])`},
 	{"length", `length(local.envs)`},
+	// A resource's whole value, as length(aws_x.y) and keys(aws_x.y) see it:
+	// neither needs to look inside the 1,000 instances.
+	{"length_instances", `length(local.instances)`},
+	{"keys_instances", `keys(local.by_key)`},
+}
+
+// benchInstances returns a counted and a for_each resource's whole value:
+// 1,000 planned instances each.
+func benchInstances() (counted, byKey cty.Value) {
+	list := make([]cty.Value, 1000)
+	m := make(map[string]cty.Value, 1000)
+	for i := range list {
+		list[i] = cty.ObjectVal(map[string]cty.Value{
+			"id": cty.UnknownVal(cty.String),
+			"input": cty.ObjectVal(map[string]cty.Value{
+				"name": cty.StringVal(fmt.Sprintf("svc-%04d", i)), "port": cty.NumberIntVal(int64(8000 + i)),
+				"tags": cty.MapVal(map[string]cty.Value{"env": cty.StringVal("prod")}),
+			}),
+		})
+		m[fmt.Sprintf("svc-%04d", i)] = list[i]
+	}
+	return cty.TupleVal(list), cty.ObjectVal(m)
 }
 
 // BenchmarkFunctions evaluates one call of each common function, with the
@@ -249,6 +271,7 @@ func BenchmarkFunctions(b *testing.B) {
 	direct := &funcs.DirectCalls{}
 	table := funcs.Functions(funcs.Options{BaseDir: b.TempDir(), PureOnly: true, Direct: direct})
 	guard := &limit.Guard{Direct: direct.Lookup}
+	instances, byKey := benchInstances()
 	ctx := &hcl.EvalContext{
 		Functions: map[string]function.Function(table),
 		Variables: map[string]cty.Value{"local": cty.ObjectVal(map[string]cty.Value{
@@ -256,8 +279,10 @@ func BenchmarkFunctions(b *testing.B) {
 				"env": cty.StringVal("prod"), "team": cty.StringVal("platform"), "cost": cty.StringVal("cc-1234"),
 				"managed_by": cty.StringVal("terraform"), "region": cty.StringVal("eu-west-1"),
 			}),
-			"sizes": cty.MapVal(map[string]cty.Value{"prod": cty.StringVal("large"), "staging": cty.StringVal("medium")}),
-			"envs":  cty.TupleVal([]cty.Value{cty.StringVal("prod"), cty.StringVal("staging"), cty.StringVal("dev")}),
+			"sizes":     cty.MapVal(map[string]cty.Value{"prod": cty.StringVal("large"), "staging": cty.StringVal("medium")}),
+			"envs":      cty.TupleVal([]cty.Value{cty.StringVal("prod"), cty.StringVal("staging"), cty.StringVal("dev")}),
+			"instances": instances,
+			"by_key":    byKey,
 		})},
 	}
 	for _, tc := range functionCases {
