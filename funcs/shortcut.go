@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"math/big"
 	"sort"
 
 	"github.com/zclconf/go-cty/cty"
@@ -30,6 +31,8 @@ func shortcutOf(fn function.Function) shortcut {
 		return lengthShortcut
 	case jsonEncodeFunc:
 		return jsonEncodeShortcut
+	case stdlib.ElementFunc:
+		return elementShortcut
 	}
 	return nil
 }
@@ -147,4 +150,30 @@ func jsonEncodeShortcut(args []cty.Value) (cty.Value, bool) {
 		return cty.NilVal, false
 	}
 	return cty.StringVal(string(buf)), true
+}
+
+// elementShortcut is element() of a list or tuple at a whole-number index,
+// which wraps around the length either way.
+func elementShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 2 || !plain(args[0]) || !plain(args[1]) || args[1].Type() != cty.Number {
+		return cty.NilVal, false
+	}
+	list, ty := args[0], args[0].Type()
+	if !ty.IsListType() && !ty.IsTupleType() {
+		return cty.NilVal, false
+	}
+	f := args[1].AsBigFloat()
+	if !f.IsInt() {
+		return cty.NilVal, false
+	}
+	i, acc := f.Int64()
+	n := int64(list.LengthInt())
+	if acc != big.Exact || n == 0 {
+		return cty.NilVal, false
+	}
+	i %= n
+	if i < 0 {
+		i += n
+	}
+	return list.Index(cty.NumberIntVal(i)), true
 }

@@ -16,6 +16,7 @@ var shortcutFuncs = map[string]function.Function{
 	"merge":  stdlib.MergeFunc,
 
 	"jsonencode": jsonEncodeFunc,
+	"element":    stdlib.ElementFunc,
 }
 
 // shortcutOracles are what a shortcut is compared with when the full call
@@ -100,6 +101,20 @@ func TestShortcuts(t *testing.T) {
 		{"jsonencode", []cty.Value{cty.NullVal(cty.String)}, false},
 		{"jsonencode", []cty.Value{cty.TupleVal([]cty.Value{cty.NullVal(cty.DynamicPseudoType)})}, false},
 		{"jsonencode", []cty.Value{cty.PositiveInfinity}, false},
+
+		{"element", []cty.Value{cty.ListVal([]cty.Value{str("a"), str("b"), str("c")}), cty.NumberIntVal(1)}, true},
+		{"element", []cty.Value{cty.ListVal([]cty.Value{str("a"), str("b"), str("c")}), cty.NumberIntVal(7)}, true},
+		{"element", []cty.Value{cty.ListVal([]cty.Value{str("a"), str("b"), str("c")}), cty.NumberIntVal(-1)}, true},
+		{"element", []cty.Value{cty.ListVal([]cty.Value{sens(str("a")), cty.UnknownVal(cty.String)}), cty.NumberIntVal(3)}, true},
+		{"element", []cty.Value{cty.TupleVal([]cty.Value{str("a"), cty.NumberIntVal(2), nested}), cty.NumberIntVal(5)}, true},
+		{"element", []cty.Value{cty.TupleVal([]cty.Value{str("a")}), cty.MustParseNumberVal("9223372036854775808")}, false},
+		{"element", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.NumberFloatVal(0.5)}, false},
+		{"element", []cty.Value{cty.ListValEmpty(cty.String), cty.NumberIntVal(0)}, false},
+		{"element", []cty.Value{cty.EmptyTupleVal, cty.NumberIntVal(0)}, false},
+		{"element", []cty.Value{cty.ListVal([]cty.Value{str("a")}), sens(cty.NumberIntVal(0))}, false},
+		{"element", []cty.Value{sens(cty.ListVal([]cty.Value{str("a")})), cty.NumberIntVal(0)}, false},
+		{"element", []cty.Value{cty.SetVal([]cty.Value{str("a")}), cty.NumberIntVal(0)}, false},
+		{"element", []cty.Value{cty.MapVal(strs), cty.NumberIntVal(0)}, false},
 	}
 	for i, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%d", tt.name, i), func(t *testing.T) {
@@ -111,8 +126,8 @@ func TestShortcuts(t *testing.T) {
 }
 
 // TestShortcutsInTable checks that the function table's direct calls use
-// the shortcuts: keys() and length() of a large map cost no walk over its
-// elements, and so a fixed number of allocations.
+// the shortcuts: keys(), length() and element() of a large collection cost
+// no walk over its elements, and so a fixed number of allocations.
 func TestShortcutsInTable(t *testing.T) {
 	for name, fn := range shortcutFuncs {
 		if shortcutOf(fn) == nil {
@@ -125,8 +140,15 @@ func TestShortcutsInTable(t *testing.T) {
 	for i := range 100 {
 		big[fmt.Sprintf("k%03d", i)] = cty.ObjectVal(map[string]cty.Value{"v": cty.NumberIntVal(int64(i))})
 	}
-	args := []cty.Value{cty.MapVal(big)}
-	for name, limit := range map[string]float64{"length": 10, "keys": 120} {
+	list := make([]cty.Value, 0, len(big))
+	for _, v := range big {
+		list = append(list, v)
+	}
+	for name, limit := range map[string]float64{"length": 10, "keys": 120, "element": 10} {
+		args := []cty.Value{cty.MapVal(big)}
+		if name == "element" {
+			args = []cty.Value{cty.ListVal(list), cty.NumberIntVal(42)}
+		}
 		call, ok := direct.Lookup(fns[name])
 		if !ok {
 			t.Fatalf("%s has no direct call", name)
@@ -137,7 +159,7 @@ func TestShortcutsInTable(t *testing.T) {
 		// A walk of the map allocates for each element and each
 		// attribute inside it; keys() allocates for each key anyway.
 		if n := testing.AllocsPerRun(20, func() { _, _ = call(args) }); n > limit {
-			t.Errorf("%s of a 100-element map: %.0f allocations, want at most %.0f", name, n, limit)
+			t.Errorf("%s of a 100-element collection: %.0f allocations, want at most %.0f", name, n, limit)
 		}
 	}
 }
@@ -154,19 +176,25 @@ func FuzzShortcuts(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	names := []string{"keys", "length", "merge", "jsonencode"}
+	names := []string{"keys", "length", "merge", "jsonencode", "element"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
 		}
 		name := names[int(data[0])%len(names)]
 		g := &valueGen{data: data[2:]}
-		args := make([]cty.Value, 1+int(data[1])%3)
-		if name != "merge" {
-			args = args[:1]
+		args := make([]cty.Value, 1)
+		switch name {
+		case "merge":
+			args = make([]cty.Value, 1+int(data[1])%3)
+		case "element":
+			args = make([]cty.Value, 2)
 		}
 		for i := range args {
 			args[i] = g.value(0)
+		}
+		if name == "element" && data[1]%2 == 0 {
+			args[1] = cty.NumberIntVal(int64(int8(data[1])))
 		}
 		checkShortcut(t, name, args)
 	})
