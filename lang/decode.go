@@ -78,7 +78,7 @@ func (d decodedBody) get(name string) (cty.Value, bool) {
 		return v, ok
 	}
 	v, _ := d.v.Unmark()
-	if _, ok := v.Type().AttributeTypes()[name]; !ok {
+	if !v.Type().HasAttribute(name) {
 		return cty.NilVal, false
 	}
 	return v.GetAttr(name), true
