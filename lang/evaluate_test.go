@@ -357,3 +357,17 @@ output "ok" { value = terraform_data.c[*].input }
 		t.Fatalf("got %q", got)
 	}
 }
+
+// Numbers in the JSON document are written as the console writes them,
+// the shortest decimal at the number's precision: a whole number held in
+// float64 precision above 2^53 is not written with its exact digits.
+func TestJSONNumbers(t *testing.T) {
+	for _, v := range []cty.Value{
+		cty.NumberIntVal(443), cty.NumberIntVal(-7), cty.Zero, cty.NumberFloatVal(0.1),
+		cty.NumberFloatVal(1 << 60), cty.MustParseNumberVal("123456789012345678901234567890"),
+	} {
+		if got, want := jsonOf(t, v), v.AsBigFloat().Text('f', -1); got != want {
+			t.Errorf("%#v: JSON %s, want %s", v, got, want)
+		}
+	}
+}

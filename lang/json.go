@@ -2,10 +2,8 @@ package lang
 
 import (
 	"encoding/json"
-	"math/big"
 	"runtime"
 	"sort"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -14,6 +12,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -286,14 +285,7 @@ func knownJSON(v cty.Value) any {
 	case ty == cty.Bool:
 		return v.True()
 	case ty == cty.Number:
-		bf := v.AsBigFloat()
-		if bf.IsInt() {
-			// Whole numbers are most numbers; shortest decimal formatting is slow.
-			if i, acc := bf.Int64(); acc == big.Exact && (i != 0 || !bf.Signbit()) {
-				return json.Number(strconv.FormatInt(i, 10))
-			}
-		}
-		return json.Number(bf.Text('f', -1))
+		return json.Number(numtext.String(v))
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 		out := []any{}
 		for it := v.ElementIterator(); it.Next(); {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -40,7 +41,8 @@ func writeValue(b *strings.Builder, v cty.Value, indent int) {
 	case ty == cty.String:
 		writeString(b, v.AsString(), indent)
 	case ty == cty.Number:
-		b.WriteString(v.AsBigFloat().Text('f', -1))
+		var buf [24]byte
+		b.Write(numtext.Append(buf[:0], v.AsBigFloat()))
 	case ty == cty.Bool:
 		b.WriteString(strconv.FormatBool(v.True()))
 	case ty.IsObjectType():
