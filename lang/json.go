@@ -2,10 +2,7 @@ package lang
 
 import (
 	"encoding/json"
-	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -13,6 +10,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/internal/numtext"
+	"github.com/tfeval/tfeval/internal/parallel"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -126,7 +124,7 @@ func (r *Result) Document(diags hcl.Diagnostics) *PlanDocument {
 		}
 	}
 	doc.Resources = make([]ResourceJSON, len(r.Resources))
-	parallelFor(len(r.Resources), func(i int) {
+	parallel.For(len(r.Resources), func(i int) {
 		ri := r.Resources[i]
 		mode := "managed"
 		if ri.Mode == config.DataResourceMode {
@@ -143,36 +141,6 @@ func (r *Result) Document(diags hcl.Diagnostics) *PlanDocument {
 		}
 	})
 	return doc
-}
-
-// parallelFor calls fn for 0..n-1 on GOMAXPROCS goroutines, in chunks.
-func parallelFor(n int, fn func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || n < 256 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	const chunk = 64
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				start := int(next.Add(chunk)) - chunk
-				if start >= n {
-					return
-				}
-				for i := start; i < min(start+chunk, n); i++ {
-					fn(i)
-				}
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // eachElement calls fn for every element of a known, non-null map or

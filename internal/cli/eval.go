@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 
+	"github.com/tfeval/tfeval/internal/parallel"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
@@ -20,17 +22,22 @@ func runEval(c *common, env Env) int {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 		return exitError
 	}
+	// The output of a large tree is tens of megabytes: one write per
+	// resource instance would be a system call each.
+	out := bufio.NewWriterSize(env.Stdout, 1<<16)
+	defer out.Flush()
 	if c.json {
 		b, err := json.MarshalIndent(ev.Result.Document(ev.Diagnostics), "", "  ")
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError
 		}
-		fmt.Fprintln(env.Stdout, string(b))
+		out.Write(b)
+		out.WriteByte('\n')
 	} else {
 		newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(ev.Diagnostics)
 		if ev.Result != nil {
-			writeHuman(env.Stdout, ev.Result)
+			writeHuman(out, ev.Result)
 		}
 	}
 	if ev.Diagnostics.HasErrors() {
@@ -52,15 +59,23 @@ func writeHuman(w io.Writer, res *lang.Result) {
 		byModule[ri.Module] = append(byModule[ri.Module], ri)
 	}
 	sort.Strings(modules)
+	var ordered []*lang.ResourceInstance
 	for _, m := range modules {
-		title := "Root module"
-		if m != "" {
-			title = m
+		ordered = append(ordered, byModule[m]...)
+	}
+	// Rendering is most of the cost of printing; each value is rendered on
+	// its own and written in order.
+	rendered := make([]string, len(ordered))
+	parallel.For(len(ordered), func(i int) { rendered[i] = render.Value(ordered[i].Value) })
+	for i, ri := range ordered {
+		if i == 0 || ri.Module != ordered[i-1].Module {
+			title := "Root module"
+			if ri.Module != "" {
+				title = ri.Module
+			}
+			fmt.Fprintf(w, "# %s\n\n", title)
 		}
-		fmt.Fprintf(w, "# %s\n\n", title)
-		for _, ri := range byModule[m] {
-			fmt.Fprintf(w, "%s = %s\n\n", ri.Addr, render.Value(ri.Value))
-		}
+		fmt.Fprintf(w, "%s = %s\n\n", ri.Addr, rendered[i])
 	}
 	root := res.Root()
 	if root == nil || len(root.Outputs) == 0 {

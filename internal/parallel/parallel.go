@@ -1,0 +1,45 @@
+package parallel
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// minItems is the count below which For runs in the calling goroutine:
+// smaller batches cost less than handing them out.
+const minItems = 256
+
+// chunk is how many consecutive indexes a goroutine takes at a time.
+const chunk = 64
+
+// For calls fn(i) for every i in [0, n), on GOMAXPROCS goroutines when n
+// is large, and returns when all calls have returned. fn must be safe to
+// call concurrently for different indexes.
+func For(n int, fn func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || n < minItems {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= n {
+					return
+				}
+				for i := start; i < min(start+chunk, n); i++ {
+					fn(i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

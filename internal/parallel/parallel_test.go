@@ -1,0 +1,37 @@
+package parallel
+
+import (
+	"runtime"
+	"sync/atomic"
+	"testing"
+)
+
+func TestFor(t *testing.T) {
+	for _, n := range []int{0, 1, 255, 256, 1000, 64*7 + 3} {
+		hits := make([]int32, n)
+		var calls atomic.Int64
+		For(n, func(i int) {
+			atomic.AddInt32(&hits[i], 1)
+			calls.Add(1)
+		})
+		if calls.Load() != int64(n) {
+			t.Errorf("n=%d: %d calls", n, calls.Load())
+		}
+		for i, h := range hits {
+			if h != 1 {
+				t.Fatalf("n=%d: index %d called %d times", n, i, h)
+			}
+		}
+	}
+}
+
+func TestForOneCPU(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var order []int
+	For(1000, func(i int) { order = append(order, i) })
+	for i, got := range order {
+		if got != i {
+			t.Fatalf("on one CPU the calls are in order; call %d was for %d", i, got)
+		}
+	}
+}
