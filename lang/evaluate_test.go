@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -368,6 +369,46 @@ func TestJSONNumbers(t *testing.T) {
 	} {
 		if got, want := jsonOf(t, v), v.AsBigFloat().Text('f', -1); got != want {
 			t.Errorf("%#v: JSON %s, want %s", v, got, want)
+		}
+	}
+}
+
+// WriteIndented writes what json.MarshalIndent does, with resources
+// marshalled in parallel: documents with none, a few and many resources.
+func TestWriteIndented(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "n" { default = 300 }
+resource "terraform_data" "many" {
+  count = var.n
+  input = { name = "x-${count.index}", html = "<a href='?'>&</a>", tags = { "é" = true, n = count.index / 3 } }
+}
+resource "terraform_data" "one" {
+  input = sensitive("s")
+}
+output "o" { value = { a = [1, 2], b = terraform_data.one.id } }
+output "p" { value = "<p>" }
+`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	warn := hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "w", Detail: "<d>", Subject: &hcl.Range{Filename: "main.tf"}}}
+	empty := &PlanDocument{Diagnostics: []DiagnosticJSON{}, Outputs: map[string]OutputJSON{}}
+	for name, doc := range map[string]*PlanDocument{
+		"evaluated":   res.Document(warn),
+		"nil result":  (*Result)(nil).Document(nil),
+		"nil list":    empty,
+		"single item": {Resources: res.Document(nil).Resources[:1]},
+	} {
+		want, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := doc.WriteIndented(&got); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got.String() != string(want) {
+			t.Errorf("%s: WriteIndented differs from MarshalIndent:\n%s\nwant\n%s", name, got.String(), want)
 		}
 	}
 }

@@ -1,7 +1,11 @@
 package lang
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -275,3 +279,51 @@ func knownJSON(v cty.Value) any {
 }
 
 var _ = sort.Strings
+
+// WriteIndented writes the document as json.MarshalIndent(d, "", "  ")
+// would, byte for byte, with the resources marshalled on every CPU: for a
+// large tree they are most of the document.
+func (d *PlanDocument) WriteIndented(w io.Writer) error {
+	head := *d
+	head.Resources = nil
+	b, err := json.MarshalIndent(head, "", "  ")
+	if err != nil {
+		return err
+	}
+	// The head ends with the resources field, marshalled as null.
+	const tail = "\"resources\": null\n}"
+	if !bytes.HasSuffix(b, []byte(tail)) {
+		return fmt.Errorf("lang: unexpected JSON document layout")
+	}
+	b = b[:len(b)-len(tail)]
+	if d.Resources == nil {
+		_, err := fmt.Fprintf(w, "%s\"resources\": null\n}", b)
+		return err
+	}
+	if len(d.Resources) == 0 {
+		_, err := fmt.Fprintf(w, "%s\"resources\": []\n}", b)
+		return err
+	}
+	items := make([][]byte, len(d.Resources))
+	errs := make([]error, len(d.Resources))
+	parallel.For(len(d.Resources), func(i int) {
+		items[i], errs[i] = json.MarshalIndent(d.Resources[i], "    ", "  ")
+	})
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "%s\"resources\": [\n", b); err != nil {
+		return err
+	}
+	for i, item := range items {
+		sep := ",\n"
+		if i == len(items)-1 {
+			sep = "\n"
+		}
+		if _, err := fmt.Fprintf(w, "    %s%s", item, sep); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "  ]\n}")
+	return err
+}

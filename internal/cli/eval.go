@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -27,12 +26,10 @@ func runEval(c *common, env Env) int {
 	out := bufio.NewWriterSize(env.Stdout, 1<<16)
 	defer out.Flush()
 	if c.json {
-		b, err := json.MarshalIndent(ev.Result.Document(ev.Diagnostics), "", "  ")
-		if err != nil {
+		if err := ev.Result.Document(ev.Diagnostics).WriteIndented(out); err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError
 		}
-		out.Write(b)
 		out.WriteByte('\n')
 	} else {
 		newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(ev.Diagnostics)
