@@ -209,6 +209,24 @@ func BenchmarkEvaluate(b *testing.B) {
 	})
 }
 
+// BenchmarkEvalText and BenchmarkEvalJSON run `tfeval eval` and
+// `tfeval eval -json` in-process, printing included: set against
+// BenchmarkEvaluate, they show what the output costs.
+func BenchmarkEvalText(b *testing.B) { benchmarkEvalCLI(b) }
+
+func BenchmarkEvalJSON(b *testing.B) { benchmarkEvalCLI(b, "-json") }
+
+func benchmarkEvalCLI(b *testing.B, flags ...string) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		args := append(append([]string{"eval"}, flags...), "-schemas", benchgen.SchemaFile)
+		for b.Loop() {
+			if code := cli.Run(args, cli.Env{Stdout: io.Discard, Stderr: io.Discard, WorkDir: dir}); code != 0 {
+				b.Fatalf("eval exited %d", code)
+			}
+		}
+	})
+}
+
 // BenchmarkConsoleExpr evaluates `var.a + 1` in the root scope of an
 // evaluated tree, as each line typed into tfeval console is.
 func BenchmarkConsoleExpr(b *testing.B) {
