@@ -2,6 +2,7 @@ package typeexpr
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	hcltypeexpr "github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -14,10 +15,67 @@ import (
 // (Terraform decides separately whether null is allowed). The error is
 // go-cty's, usually a cty.PathError; FormatError renders it as Terraform does.
 func Convert(val cty.Value, constraint cty.Type, defaults *hcltypeexpr.Defaults) (cty.Value, error) {
-	if defaults != nil && !val.IsNull() {
+	if defaults != nil && !val.IsNull() && needsDefaults(defaults, val) {
 		val = defaults.Apply(val)
 	}
 	return convert.Convert(val, constraint)
+}
+
+// needsDefaults reports whether applying d to v would change anything.
+// Defaults.Apply rebuilds every collection and object it passes through
+// even when it fills nothing in; a value that already went through the
+// same type (a module argument passed on from a variable) has nothing to
+// fill, and skipping the rebuild also lets the conversion after it see a
+// value of the target type and return it as it is. The walk follows
+// Apply's: an attribute with a default that is absent, null or unknown
+// (which Apply would refine), or a child that needs its own defaults,
+// means Apply must run.
+func needsDefaults(d *hcltypeexpr.Defaults, v cty.Value) bool {
+	if !v.IsKnown() || v.IsNull() || len(d.DefaultValues) == 0 && len(d.Children) == 0 {
+		return false
+	}
+	v, _ = v.Unmark()
+	ty := v.Type()
+	switch {
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		i := 0
+		for it := v.ElementIterator(); it.Next(); i++ {
+			_, e := it.Element()
+			if c := defaultsChild(d, i); c != nil && needsDefaults(c, e) {
+				return true
+			}
+		}
+	case ty.IsObjectType() || ty.IsMapType():
+		elems := v.AsValueMap()
+		for key, e := range elems {
+			if c := defaultsChild(d, key); c != nil && needsDefaults(c, e) {
+				return true
+			}
+		}
+		for key := range d.DefaultValues {
+			if e, ok := elems[key]; !ok || e.IsNull() || !e.IsKnown() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// defaultsChild is the Defaults for an element, found as Defaults.Apply
+// finds it: by index in a tuple's defaults, by name in an object's, and
+// under "" for the element type of a collection.
+func defaultsChild(d *hcltypeexpr.Defaults, key any) *hcltypeexpr.Defaults {
+	switch k := key.(type) {
+	case int:
+		if d.Type.IsTupleType() {
+			return d.Children[strconv.Itoa(k)]
+		}
+	case string:
+		if d.Type.IsObjectType() {
+			return d.Children[k]
+		}
+	}
+	return d.Children[""]
 }
 
 // FormatError renders a conversion error with its path in front, e.g.

@@ -57,6 +57,7 @@ func FuzzTypeConstraint(f *testing.F) {
 			return
 		}
 		out, err := Convert(val, ty, defaults)
+		checkSameAsApply(t, val, ty, defaults, out, err)
 		if err != nil {
 			_ = FormatError(err)
 			return
