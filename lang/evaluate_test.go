@@ -380,7 +380,7 @@ func TestWriteIndented(t *testing.T) {
 variable "n" { default = 300 }
 resource "terraform_data" "many" {
   count = var.n
-  input = { name = "x-${count.index}", html = "<a href='?'>&</a>", tags = { "é" = true, n = count.index / 3 } }
+  input = { name = "x-${count.index}", html = "<a href='?'>&</a>", odd = "q\"b\\t\t\u2028${count.index}", tags = { "é" = true, n = count.index / 3, "" = [] } }
 }
 resource "terraform_data" "one" {
   input = sensitive("s")
@@ -409,6 +409,33 @@ output "p" { value = "<p>" }
 		}
 		if got.String() != string(want) {
 			t.Errorf("%s: WriteIndented differs from MarshalIndent:\n%s\nwant\n%s", name, got.String(), want)
+		}
+	}
+}
+
+// appendJSONIndented writes what json.MarshalIndent writes for the values
+// a document holds, at any depth and prefix.
+func TestAppendJSONIndented(t *testing.T) {
+	for _, v := range []any{
+		nil, true, false, "", "plain", "<&>", "quote\" back\\ tab\t nl\n \u2028 \x01 é",
+		json.Number("0"), json.Number("-12.5"), json.Number("1234567890123456789012"),
+		[]any{}, map[string]any{}, []any{nil, "a", []any{true}, map[string]any{}},
+		map[string]any{"b": 1 == 1, "a": []any{json.Number("3")}, "<": map[string]any{"z": nil, "é": "x"}},
+	} {
+		for _, prefix := range []string{"", "    "} {
+			want, err := json.MarshalIndent(v, prefix, "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := appendJSONIndented(nil, v, prefix, 0)
+			if !ok || string(got) != string(want) {
+				t.Errorf("%#v (prefix %q): got %q (%v), want %q", v, prefix, got, ok, want)
+			}
+		}
+	}
+	for _, v := range []any{json.Number("+Inf"), json.Number("1e5"), json.Number("01"), 3, []string{"a"}} {
+		if _, ok := appendJSONIndented(nil, v, "", 0); ok {
+			t.Errorf("%#v: written directly, want it left to encoding/json", v)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -307,7 +309,7 @@ func (d *PlanDocument) WriteIndented(w io.Writer) error {
 	items := make([][]byte, len(d.Resources))
 	errs := make([]error, len(d.Resources))
 	parallel.For(len(d.Resources), func(i int) {
-		items[i], errs[i] = json.MarshalIndent(d.Resources[i], "    ", "  ")
+		items[i], errs[i] = d.Resources[i].marshalIndent("    ")
 	})
 	if err := errors.Join(errs...); err != nil {
 		return err
@@ -326,4 +328,133 @@ func (d *PlanDocument) WriteIndented(w io.Writer) error {
 	}
 	_, err = io.WriteString(w, "  ]\n}")
 	return err
+}
+
+// marshalIndent is json.MarshalIndent(r, prefix, "  "), written directly
+// for the values Document builds and left to encoding/json for anything
+// else, which reflection makes several times slower.
+func (r ResourceJSON) marshalIndent(prefix string) ([]byte, error) {
+	b := make([]byte, 0, 256)
+	b = append(b, '{')
+	for i, f := range [...]struct {
+		key string
+		v   any
+	}{{"address", r.Address}, {"mode", r.Mode}, {"type", r.Type}, {"name", r.Name},
+		{"after", r.After}, {"after_unknown", r.AfterUnknown}, {"after_sensitive", r.AfterSensitive}} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendIndentLine(b, prefix, 1)
+		b = appendJSONString(b, f.key)
+		b = append(b, ": "...)
+		var ok bool
+		if b, ok = appendJSONIndented(b, f.v, prefix, 1); !ok {
+			return json.MarshalIndent(r, prefix, "  ")
+		}
+	}
+	b = appendIndentLine(b, prefix, 0)
+	return append(b, '}'), nil
+}
+
+// appendJSONIndented appends v as json.MarshalIndent writes it at the
+// given depth, for nil, bools, strings, json.Numbers, []any and
+// map[string]any; false for anything else.
+func appendJSONIndented(b []byte, v any, prefix string, depth int) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case bool:
+		return strconv.AppendBool(b, x), true
+	case string:
+		return appendJSONString(b, x), true
+	case json.Number:
+		if !simpleNumber(string(x)) {
+			return b, false // encoding/json checks the literal and may refuse it
+		}
+		return append(b, x...), true
+	case []any:
+		if len(x) == 0 {
+			return append(b, "[]"...), true
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendIndentLine(b, prefix, depth+1)
+			var ok bool
+			if b, ok = appendJSONIndented(b, e, prefix, depth+1); !ok {
+				return b, false
+			}
+		}
+		b = appendIndentLine(b, prefix, depth)
+		return append(b, ']'), true
+	case map[string]any:
+		if len(x) == 0 {
+			return append(b, "{}"...), true
+		}
+		b = append(b, '{')
+		for i, k := range sortedKeys(x) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendIndentLine(b, prefix, depth+1)
+			b = appendJSONString(b, k)
+			b = append(b, ": "...)
+			var ok bool
+			if b, ok = appendJSONIndented(b, x[k], prefix, depth+1); !ok {
+				return b, false
+			}
+		}
+		b = appendIndentLine(b, prefix, depth)
+		return append(b, '}'), true
+	}
+	return b, false
+}
+
+// appendIndentLine starts a new line at the given depth.
+func appendIndentLine(b []byte, prefix string, depth int) []byte {
+	b = append(b, '\n')
+	b = append(b, prefix...)
+	for range depth {
+		b = append(b, "  "...)
+	}
+	return b
+}
+
+// appendJSONString appends s quoted as encoding/json quotes it: printable
+// ASCII other than the quote, the backslash and the HTML characters as it
+// is, anything else through encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// simpleNumber reports whether s is a decimal as numtext writes finite
+// numbers: an optional minus, digits, and optionally a point and digits.
+func simpleNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	digits := func(p string) bool {
+		if p == "" {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if p[i] < '0' || p[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	if !digits(intPart) || len(intPart) > 1 && intPart[0] == '0' {
+		return false
+	}
+	return !hasFrac || digits(frac)
 }
