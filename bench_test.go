@@ -501,3 +501,19 @@ func BenchmarkExprFloor(b *testing.B) {
 		expr.Value(ctx)
 	}
 }
+
+// TestEvaluateAllocations guards the allocation count of evaluating the
+// small tree, which (unlike time) does not depend on the machine: a change
+// that brings back a per-instance cost shows here before anyone measures.
+// The bound has about 15% of headroom over the count when it was set
+// (305k with the provider schema).
+func TestEvaluateAllocations(t *testing.T) {
+	dir := benchTree(t, benchgen.Small)
+	schemas := readSchemas(t, dir)
+	const bound = 350_000
+	n := testing.AllocsPerRun(2, func() { evaluateTree(t, dir, schemas) })
+	t.Logf("%.0f allocations per evaluation of the small tree", n)
+	if n > bound {
+		t.Errorf("evaluating the small tree took %.0f allocations, more than %d", n, bound)
+	}
+}
