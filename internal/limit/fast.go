@@ -31,6 +31,14 @@ func plain(v cty.Value) bool {
 	return v.IsKnown() && !v.IsNull() && !v.IsMarked()
 }
 
+// isTrue reports whether v is the known, unmarked true. cty's Value.True
+// goes through Equals, which walks both values for marks and unknowns;
+// comparing with cty.True is exact for a plain bool and false for
+// anything else.
+func isTrue(v cty.Value) bool {
+	return v == cty.True
+}
+
 // fastTraversal is a reference such as var.a.b or local.list[0].
 type fastTraversal struct {
 	*hclsyntax.ScopeTraversalExpr
@@ -122,7 +130,7 @@ func index(coll, key cty.Value) (cty.Value, bool) {
 	default:
 		return cty.NilVal, false
 	}
-	if has := coll.HasIndex(key); !has.IsKnown() || !has.True() {
+	if has := coll.HasIndex(key); !isTrue(has) {
 		return cty.NilVal, false
 	}
 	return coll.Index(key), true
@@ -215,9 +223,9 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 			// cty.Equals walks both values for marks first; these have none.
 			eq = l.AsString() == r.AsString()
 		case cty.Bool:
-			eq = l.True() == r.True()
+			eq = isTrue(l) == isTrue(r)
 		default:
-			eq = l.Equals(r).True()
+			eq = isTrue(l.Equals(r))
 		}
 		return cty.BoolVal(eq == (b.Op == hclsyntax.OpEqual)), true
 	case hclsyntax.OpLogicalAnd, hclsyntax.OpLogicalOr:
@@ -334,7 +342,7 @@ func (c *fastConditional) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	if len(diags) != 0 || !plain(cond) || cond.Type() != cty.Bool {
 		return cty.NilVal, false
 	}
-	if cond.True() {
+	if isTrue(cond) {
 		return t, true
 	}
 	return f, true
@@ -371,7 +379,7 @@ func (t *fastTemplate) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 		case cty.Number:
 			buf = numtext.Append(buf, v.AsBigFloat())
 		case cty.Bool:
-			buf = strconv.AppendBool(buf, v.True())
+			buf = strconv.AppendBool(buf, isTrue(v))
 		default:
 			return cty.NilVal, false
 		}
@@ -620,7 +628,7 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 			if len(diags) != 0 || !plain(c) || c.Type() != cty.Bool {
 				return cty.NilVal, nil, false
 			}
-			if c.False() {
+			if !isTrue(c) {
 				continue
 			}
 		}

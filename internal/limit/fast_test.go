@@ -326,3 +326,19 @@ func TestIntModulo(t *testing.T) {
 		t.Error("count.index % 4 does not take the whole-number remainder")
 	}
 }
+
+func TestIsTrue(t *testing.T) {
+	for _, tc := range []struct {
+		v    cty.Value
+		want bool
+	}{
+		{cty.True, true}, {cty.BoolVal(true), true}, {cty.BoolVal(1 < 2), true},
+		{cty.False, false}, {cty.UnknownVal(cty.Bool), false}, {cty.UnknownVal(cty.Bool).RefineNotNull(), false},
+		{cty.NullVal(cty.Bool), false}, {cty.True.Mark("sensitive"), false}, {cty.StringVal("true"), false},
+		{cty.DynamicVal, false}, {cty.ObjectVal(map[string]cty.Value{"a": cty.True}), false},
+	} {
+		if got := isTrue(tc.v); got != tc.want {
+			t.Errorf("isTrue(%#v) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
