@@ -166,30 +166,40 @@ func CheckJSONNesting(src []byte, filename string, max int) hcl.Diagnostics {
 				depth--
 			}
 		case '"':
-			j, hasTemplate := i+1, false
-			for ; j < len(src) && src[j] != '"'; j++ {
-				switch src[j] {
-				case '\\':
-					j++
-				case '{':
-					if src[j-1] == '$' || src[j-1] == '%' {
-						hasTemplate = true
-					}
-				}
-			}
-			if hasTemplate && j < len(src) {
-				var s string
-				if json.Unmarshal(src[i:j+1], &s) == nil {
-					advance(i)
-					if diags := checkNesting([]byte(s), filename, pos, Template, max, depth); diags.HasErrors() {
-						return diags
-					}
+			j, tmpl, ok := jsonTemplate(src, i)
+			if ok {
+				advance(i)
+				if diags := checkNesting(tmpl, filename, pos, Template, max, depth); diags.HasErrors() {
+					return diags
 				}
 			}
 			i = j
 		}
 	}
 	return nil
+}
+
+// jsonTemplate scans the JSON string that opens at src[i]: it returns the
+// offset of its closing quote (len(src) when there is none) and, when the
+// string holds a template sequence that hcl will parse, its decoded text.
+func jsonTemplate(src []byte, i int) (end int, tmpl []byte, ok bool) {
+	j, hasTemplate := i+1, false
+	for ; j < len(src) && src[j] != '"'; j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '{':
+			hasTemplate = hasTemplate || src[j-1] == '$' || src[j-1] == '%'
+		}
+	}
+	if !hasTemplate || j >= len(src) {
+		return j, nil, false
+	}
+	var s string
+	if json.Unmarshal(src[i:j+1], &s) != nil {
+		return j, nil, false
+	}
+	return j, []byte(s), true
 }
 
 // openerBytes are the bytes some token that nests a level starts with or contains.

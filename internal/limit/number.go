@@ -1,7 +1,6 @@
 package limit
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/big"
 
@@ -155,21 +154,10 @@ func CheckJSONSource(src []byte, filename string, maxNesting int) hcl.Diagnostic
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; {
 		case c == '"':
-			j, hasTemplate := i+1, false
-			for ; j < len(src) && src[j] != '"'; j++ {
-				switch src[j] {
-				case '\\':
-					j++
-				case '{':
-					hasTemplate = hasTemplate || src[j-1] == '$' || src[j-1] == '%'
-				}
-			}
-			if hasTemplate && j < len(src) {
-				var s string
-				if json.Unmarshal(src[i:j+1], &s) == nil {
-					if diags := checkNumbers([]byte(s), filename, posAt(src, i), Template); diags.HasErrors() {
-						return diags
-					}
+			j, tmpl, ok := jsonTemplate(src, i)
+			if ok {
+				if diags := checkNumbers(tmpl, filename, posAt(src, i), Template); diags.HasErrors() {
+					return diags
 				}
 			}
 			i = j
