@@ -28,6 +28,9 @@ type resourceInfo struct {
 	body *guardedBody
 	// attrs decodes the body when its spec has only attributes, else nil.
 	attrs *attributeDecoder
+	// blocks decodes the common case of a native-syntax body with blocks,
+	// else nil.
+	blocks *blockDecoder
 	// readOnly are the schema's computed-only attributes, sorted.
 	readOnly []string
 }
@@ -58,6 +61,9 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 		info.bodyRefs = parseRefs(info.bodyVars, ev.opts.Dialect)
 		info.body = newGuardedBody(res.Config, ev.limits)
 		info.attrs = newAttributeDecoder(info.spec)
+		if _, native := res.Config.(*hclsyntax.Body); native && info.attrs == nil {
+			info.blocks = newBlockDecoder(info.spec)
+		}
 	}
 	sh.cacheMu.Lock()
 	if prev := sh.resources[res]; prev != nil {

@@ -120,12 +120,20 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	var d decodedBody
 	var moreDiags hcl.Diagnostics
 	switch {
-	case info.dynamic:
-		body = dynblock.Expand(body, ctx)
-		d.v, moreDiags = hcldec.Decode(body, info.spec, ctx)
-	case info.attrs != nil:
+	case info.attrs != nil && !info.dynamic:
 		d, moreDiags = info.attrs.decode(body, ctx)
 	default:
+		if info.blocks != nil {
+			if attrs, ok := info.blocks.decode(body, ctx); ok {
+				d.attrs = attrs
+				break
+			}
+		}
+		// Everything but the common case, diagnostics included, is
+		// dynblock's and hcldec's, from the start.
+		if info.dynamic {
+			body = dynblock.Expand(body, ctx)
+		}
 		d.v, moreDiags = hcldec.Decode(body, info.spec, ctx)
 	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
