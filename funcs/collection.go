@@ -10,6 +10,8 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 	"github.com/zclconf/go-cty/cty/gocty"
+
+	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // lengthFunc counts collection elements, structural attributes or string characters.
@@ -58,7 +60,7 @@ var allTrueFunc = function.New(&function.Spec{
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		result := cty.True
-		for it := args[0].ElementIterator(); it.Next(); {
+		for it := elements.Of(args[0]); it.Next(); {
 			_, v := it.Element()
 			if !v.IsKnown() {
 				return cty.UnknownVal(cty.Bool), nil
@@ -83,7 +85,7 @@ var anyTrueFunc = function.New(&function.Spec{
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		result := cty.False
 		sawUnknown := false
-		for it := args[0].ElementIterator(); it.Next(); {
+		for it := elements.Of(args[0]); it.Next(); {
 			_, v := it.Element()
 			if !v.IsKnown() {
 				sawUnknown = true
@@ -164,7 +166,7 @@ var indexFunc = function.New(&function.Spec{
 		if args[0].LengthInt() == 0 {
 			return cty.NilVal, errors.New("cannot search an empty list")
 		}
-		for it := args[0].ElementIterator(); it.Next(); {
+		for it := elements.Of(args[0]); it.Next(); {
 			i, v := it.Element()
 			eq, err := stdlib.Equal(v, args[1])
 			if err != nil {
@@ -307,9 +309,9 @@ var matchkeysFunc = function.New(&function.Spec{
 		}
 		var out []cty.Value
 		i := 0
-		for it := keys.ElementIterator(); it.Next(); {
+		for it := elements.Of(keys); it.Next(); {
 			_, key := it.Element()
-			for sit := searchset.ElementIterator(); sit.Next(); {
+			for sit := elements.Of(searchset); sit.Next(); {
 				_, search := sit.Element()
 				eq, err := stdlib.Equal(key, search)
 				if err != nil {
@@ -366,7 +368,7 @@ var oneFunc = function.New(&function.Spec{
 		case l == 0:
 			return cty.NullVal(retType), nil
 		}
-		it := val.ElementIterator()
+		it := elements.Of(val)
 		it.Next()
 		_, v := it.Element()
 		return v, nil
@@ -434,7 +436,7 @@ func (e *env) transposeFunc() function.Function {
 			}
 			order := []string{}
 			tmp := map[string][]cty.Value{}
-			for it := in.ElementIterator(); it.Next(); {
+			for it := elements.Of(in); it.Next(); {
 				k, list := it.Element()
 				if list.IsNull() {
 					if e.tofu() {
@@ -442,7 +444,7 @@ func (e *env) transposeFunc() function.Function {
 					}
 					return cty.NilVal, errors.New("input must not contain null list")
 				}
-				for lit := list.ElementIterator(); lit.Next(); {
+				for lit := elements.Of(list); lit.Next(); {
 					_, s := lit.Element()
 					if s.IsNull() {
 						if e.tofu() {

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
 )
@@ -209,7 +210,7 @@ func removeEphemeral(v cty.Value) cty.Value {
 	switch {
 	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
 		elems := make([]cty.Value, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			_, ev := it.Element()
 			elems = append(elems, removeEphemeral(ev))
 		}
@@ -223,7 +224,7 @@ func removeEphemeral(v cty.Value) cty.Value {
 		}
 	case ty.IsMapType() || ty.IsObjectType():
 		attrs := make(map[string]cty.Value, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			k, ev := it.Element()
 			attrs[k.AsString()] = removeEphemeral(ev)
 		}

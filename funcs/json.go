@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
 )
 
@@ -80,7 +81,7 @@ func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
 	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
 		b = append(b, '[')
 		i := 0
-		for it := v.ElementIterator(); it.Next(); i++ {
+		for it := elements.Of(v); it.Next(); i++ {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -94,7 +95,7 @@ func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
 	case ty.IsMapType():
 		b = append(b, '{')
 		i := 0
-		for it := v.ElementIterator(); it.Next(); i++ {
+		for it := elements.Of(v); it.Next(); i++ {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/limit"
 )
 
@@ -240,7 +241,7 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 				if !ok || !l.CanIterateElements() {
 					continue
 				}
-				for it := l.ElementIterator(); it.Next(); {
+				for it := elements.Of(l); it.Next(); {
 					_, v := it.Element()
 					total += strLen(v)
 					count++

@@ -7,6 +7,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // shortcut computes a function's result directly for known, non-null,
@@ -70,7 +72,7 @@ func keysShortcut(args []cty.Value) (cty.Value, bool) {
 			return cty.ListValEmpty(cty.String), true
 		}
 		keys := make([]cty.Value, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			k, _ := it.Element()
 			keys = append(keys, k)
 		}
@@ -124,7 +126,7 @@ func mergeShortcut(args []cty.Value) (cty.Value, bool) {
 			}
 			continue
 		}
-		for it := a.ElementIterator(); it.Next(); {
+		for it := elements.Of(a); it.Next(); {
 			k, e := it.Element()
 			out[k.AsString()] = e
 		}

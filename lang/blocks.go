@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // blockDecoder decodes a resource body with nested blocks, dynamic ones
@@ -213,7 +214,7 @@ func (f *blockField) expand(blk *hcl.Block, ctx *hcl.EvalContext, elems []cty.Va
 		return elems, false
 	}
 	content := spec.Blocks[0].Body
-	for it := each.ElementIterator(); it.Next(); {
+	for it := elements.Of(each); it.Next(); {
 		key, value := it.Element()
 		child := ctx.NewChild()
 		child.Variables = map[string]cty.Value{iterator: cty.ObjectVal(map[string]cty.Value{"key": key, "value": value})}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // resourceInfo is what evaluating a resource block needs that is the same
@@ -178,7 +179,7 @@ func containsMark(v cty.Value, m any) bool {
 			}
 		}
 	case ty.IsCollectionType() || ty.IsTupleType():
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			if _, e := it.Element(); containsMark(e, m) {
 				return true
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/marks"
 )
@@ -102,7 +103,7 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 		if !v.IsWhollyKnown() {
 			return bad(summary, s.ev.texts().forEachUnknown(addr, false))
 		}
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			_, e := it.Element()
 			if e.HasMark(marks.Sensitive) {
 				return bad(summary, "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
@@ -116,7 +117,7 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 		}
 		return exp, diags
 	}
-	for it := v.ElementIterator(); it.Next(); {
+	for it := elements.Of(v); it.Next(); {
 		k, e := it.Element()
 		exp.keys = append(exp.keys, k)
 		exp.values = append(exp.values, e)

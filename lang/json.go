@@ -15,6 +15,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/internal/parallel"
 	"github.com/tfeval/tfeval/marks"
@@ -161,7 +162,7 @@ func eachElement(v cty.Value, fn func(name string, e cty.Value)) {
 		return
 	}
 	keyed := ty.IsMapType()
-	for it := v.ElementIterator(); it.Next(); {
+	for it := elements.Of(v); it.Next(); {
 		k, e := it.Element()
 		name := ""
 		if keyed {
@@ -191,7 +192,7 @@ func unknownAsBool(v cty.Value) any {
 	switch {
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 		out := []any{}
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			_, e := it.Element()
 			out = append(out, unknownAsBool(e))
 		}
@@ -225,7 +226,7 @@ func sensitiveAsBool(v cty.Value) any {
 		if !v.IsKnown() {
 			return out
 		}
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			_, e := it.Element()
 			out = append(out, sensitiveAsBool(e))
 		}
@@ -262,7 +263,7 @@ func knownJSON(v cty.Value) any {
 		return json.Number(numtext.String(v))
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 		out := []any{}
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			_, e := it.Element()
 			out = append(out, knownJSON(e))
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -282,7 +283,7 @@ func planNested(nb *NestedBlock, v cty.Value) cty.Value {
 	switch {
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 		var elems []cty.Value
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			_, e := it.Element()
 			elems = append(elems, planObject(nb.Block, e))
 		}
@@ -298,7 +299,7 @@ func planNested(nb *NestedBlock, v cty.Value) cty.Value {
 		}
 	case ty.IsMapType() || ty.IsObjectType():
 		m := map[string]cty.Value{}
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			k, e := it.Element()
 			m[k.AsString()] = planObject(nb.Block, e)
 		}

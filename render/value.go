@@ -6,6 +6,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/marks"
 )
@@ -127,7 +128,7 @@ func writeMapping(b *strings.Builder, v cty.Value, indent int) {
 	b.WriteString("{")
 	pad := strings.Repeat(" ", indent+2)
 	n := 0
-	for it := v.ElementIterator(); it.Next(); n++ {
+	for it := elements.Of(v); it.Next(); n++ {
 		k, ev := it.Element()
 		b.WriteString("\n" + pad)
 		writeValue(b, k, indent+2)
@@ -144,7 +145,7 @@ func writeSequence(b *strings.Builder, v cty.Value, indent int) {
 	b.WriteString("[")
 	pad := strings.Repeat(" ", indent+2)
 	n := 0
-	for it := v.ElementIterator(); it.Next(); n++ {
+	for it := elements.Of(v); it.Next(); n++ {
 		_, ev := it.Element()
 		b.WriteString("\n" + pad)
 		writeValue(b, ev, indent+2)

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
 )
 
@@ -614,7 +615,7 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	default:
 		object = map[string]cty.Value{}
 	}
-	for it := coll.ElementIterator(); it.Next(); {
+	for it := elements.Of(coll); it.Next(); {
 		k, v := it.Element()
 		if d := f.g.chargeElement(child, f.SrcRange); d != nil {
 			return cty.DynamicVal, hcl.Diagnostics{d}, true

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // Guard bounds the evaluation of expressions it has wrapped. hcl evaluates
@@ -396,7 +398,7 @@ func (j *joinGuard) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	}
 	if t, _ := tuple.Unmark(); t.IsKnown() && !t.IsNull() && t.CanIterateElements() {
 		total := 0
-		for it := t.ElementIterator(); it.Next(); {
+		for it := elements.Of(t); it.Next(); {
 			_, v := it.Element()
 			total += stringLen(v)
 		}

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // MaxNumberExponent bounds the binary exponent of the numbers evaluation
@@ -46,7 +48,7 @@ func HugeNumber(v cty.Value) bool {
 		}
 		return false
 	case ty.IsCollectionType() || ty.IsTupleType():
-		for it := v.ElementIterator(); it.Next(); {
+		for it := elements.Of(v); it.Next(); {
 			if _, e := it.Element(); HugeNumber(e) {
 				return true
 			}

@@ -1,0 +1,63 @@
+package elements
+
+import (
+	"github.com/zclconf/go-cty/cty"
+)
+
+// sharedKeys is how many index keys are made once and shared; longer
+// lists and tuples get new keys past it, as cty makes them.
+const sharedKeys = 1024
+
+// indexKeys holds cty.NumberIntVal(i) for every i below sharedKeys. cty
+// values are immutable, so one value can serve every iteration.
+var indexKeys = func() []cty.Value {
+	keys := make([]cty.Value, sharedKeys)
+	for i := range keys {
+		keys[i] = cty.NumberIntVal(int64(i))
+	}
+	return keys
+}()
+
+// Iterator walks the elements of a collection, tuple, or object.
+type Iterator struct {
+	coll cty.Value
+	// it is cty's own iterator, for everything but lists and tuples.
+	it   cty.ElementIterator
+	i, n int
+}
+
+// Of returns an iterator over the elements of v, which must be known,
+// not null and without marks of its own, as for v.ElementIterator.
+func Of(v cty.Value) Iterator {
+	ty := v.Type()
+	if ty.IsListType() || ty.IsTupleType() {
+		return Iterator{coll: v, i: -1, n: v.LengthInt()}
+	}
+	return Iterator{it: v.ElementIterator()}
+}
+
+// Next advances to the next element and reports whether there is one.
+func (e *Iterator) Next() bool {
+	if e.it != nil {
+		return e.it.Next()
+	}
+	e.i++
+	return e.i < e.n
+}
+
+// Element returns the current element's key and value.
+func (e *Iterator) Element() (key, value cty.Value) {
+	if e.it != nil {
+		return e.it.Element()
+	}
+	key = Index(e.i)
+	return key, e.coll.Index(key)
+}
+
+// Index returns the number i as cty.NumberIntVal does, shared when it is small.
+func Index(i int) cty.Value {
+	if i >= 0 && i < sharedKeys {
+		return indexKeys[i]
+	}
+	return cty.NumberIntVal(int64(i))
+}

@@ -1,0 +1,64 @@
+package elements
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+func TestIteratorMatchesCty(t *testing.T) {
+	long := make([]cty.Value, sharedKeys+5)
+	for i := range long {
+		long[i] = cty.NumberIntVal(int64(i * 3))
+	}
+	for name, v := range map[string]cty.Value{
+		"list":        cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}),
+		"empty list":  cty.ListValEmpty(cty.String),
+		"long list":   cty.ListVal(long),
+		"long tuple":  cty.TupleVal(long),
+		"tuple":       cty.TupleVal([]cty.Value{cty.NumberIntVal(1), cty.StringVal("x"), cty.NullVal(cty.Bool), cty.DynamicVal}),
+		"empty tuple": cty.EmptyTupleVal,
+		"marked":      cty.ListVal([]cty.Value{cty.StringVal("a").Mark("m"), cty.UnknownVal(cty.String)}),
+		"set":         cty.SetVal([]cty.Value{cty.StringVal("b"), cty.StringVal("a")}),
+		"map":         cty.MapVal(map[string]cty.Value{"b": cty.True, "a": cty.False}),
+		"object":      cty.ObjectVal(map[string]cty.Value{"z": cty.True, "a": cty.NumberIntVal(2)}),
+	} {
+		var got, want []string
+		for it := Of(v); it.Next(); {
+			k, e := it.Element()
+			got = append(got, fmt.Sprintf("%#v=%#v", k, e))
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			want = append(want, fmt.Sprintf("%#v=%#v", k, e))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s:\n got %v\nwant %v", name, got, want)
+		}
+	}
+}
+
+func TestIteratorAllocations(t *testing.T) {
+	elems := make([]cty.Value, 100)
+	for i := range elems {
+		elems[i] = cty.StringVal("x")
+	}
+	tuple := cty.TupleVal(elems)
+	n := testing.AllocsPerRun(20, func() {
+		for it := Of(tuple); it.Next(); {
+			it.Element()
+		}
+	})
+	if n != 0 {
+		t.Errorf("iterating a tuple of 100 allocates %v times", n)
+	}
+}
+
+func TestIndex(t *testing.T) {
+	for _, i := range []int{0, 1, sharedKeys - 1, sharedKeys, 1 << 40} {
+		if got := Index(i); !got.RawEquals(cty.NumberIntVal(int64(i))) {
+			t.Errorf("Index(%d) = %#v", i, got)
+		}
+	}
+}
