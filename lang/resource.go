@@ -269,7 +269,35 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 	return cty.ObjectVal(attrs).WithMarks(vm)
 }
 
+// planNested plans the value of a nested block type or nested attribute,
+// decoded from configuration, so that it has every attribute of its schema.
 func planNested(nb *NestedBlock, v cty.Value) cty.Value {
+	if !v.IsKnown() || v.IsNull() || nb.Block.plannedAsIs() {
+		return v
+	}
+	return replanNested(nb, v)
+}
+
+// plannedAsIs reports whether planning leaves the decoded objects of a
+// block as they are: no attribute is computed, sensitive or nested, here
+// or in a nested block, so rebuilding them (and rehashing a set of them)
+// would give the same value.
+func (b *Block) plannedAsIs() bool {
+	for _, a := range b.Attributes {
+		if a.Computed || a.Sensitive || a.NestedType != nil {
+			return false
+		}
+	}
+	for _, nb := range b.BlockTypes {
+		if !nb.Block.plannedAsIs() {
+			return false
+		}
+	}
+	return true
+}
+
+// replanNested is planNested by planning every object of the value.
+func replanNested(nb *NestedBlock, v cty.Value) cty.Value {
 	if !v.IsKnown() || v.IsNull() {
 		return v
 	}

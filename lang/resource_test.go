@@ -1,0 +1,91 @@
+package lang
+
+import (
+	"testing"
+
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// TestPlannedAsIs checks that the nested blocks planNested returns as they
+// are would come out of planning every object the same, and that schemas
+// where planning changes something are replanned.
+func TestPlannedAsIs(t *testing.T) {
+	pair := &Block{Attributes: map[string]*Attribute{
+		"name":  {Type: cty.String, Optional: true},
+		"value": {Type: cty.DynamicPseudoType, Optional: true},
+	}}
+	nestedAttr := &Attribute{Optional: true, Type: cty.List(cty.Object(map[string]cty.Type{"x": cty.String, "id": cty.String})), NestedType: &NestedAttributes{Nesting: NestingList, Attributes: map[string]*Attribute{"x": {Type: cty.String, Optional: true}, "id": {Type: cty.String, Computed: true}}}}
+	schema := &Block{
+		Attributes: map[string]*Attribute{"top": {Type: cty.String, Optional: true}},
+		BlockTypes: map[string]*NestedBlock{
+			"set":    {Nesting: NestingSet, Block: pair},
+			"list":   {Nesting: NestingList, Block: &Block{Attributes: pair.Attributes, BlockTypes: map[string]*NestedBlock{"inner": {Nesting: NestingSet, Block: pair}}}},
+			"single": {Nesting: NestingSingle, Block: pair},
+			"group":  {Nesting: NestingGroup, Block: pair},
+			"map":    {Nesting: NestingMap, Block: pair},
+			"computed": {Nesting: NestingList, Block: &Block{Attributes: map[string]*Attribute{
+				"name": {Type: cty.String, Optional: true}, "id": {Type: cty.String, Computed: true},
+			}}},
+			"secret": {Nesting: NestingSet, Block: &Block{Attributes: map[string]*Attribute{"name": {Type: cty.String, Optional: true, Sensitive: true}}}},
+			"nested": {Nesting: NestingList, Block: &Block{Attributes: map[string]*Attribute{"n": nestedAttr}}},
+		},
+	}
+	asIs := map[string]bool{"set": true, "list": true, "single": true, "group": true, "map": true}
+	src := `
+top = "t"
+set {
+  name  = "a"
+  value = 1
+}
+set {
+  name = "b"
+}
+dynamic "list" {
+  for_each = ["x", "y"]
+  content {
+    name = list.value
+    inner {
+      value = [list.key]
+    }
+  }
+}
+single {
+  value = { k = "v" }
+}
+map "k1" {
+  name = "m"
+}
+computed {
+  name = "c"
+}
+secret {
+  name = "s"
+}
+nested {
+  n = [{ x = "1" }, {}]
+}
+`
+	body := parseBody(t, src)
+	spec := schema.decoderSpec()
+	v, diags := hcldec.Decode(dynblock.Expand(body, nil), spec, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for name, nb := range schema.BlockTypes {
+		if got := nb.Block.plannedAsIs(); got != asIs[name] {
+			t.Errorf("%s: plannedAsIs %v, want %v", name, got, asIs[name])
+		}
+		bv := v.GetAttr(name)
+		for _, in := range []cty.Value{bv, bv.Mark("m")} {
+			got, want := planNested(nb, in), replanNested(nb, in)
+			if !got.RawEquals(want) {
+				t.Errorf("%s: planned\n%#v\nreplanned\n%#v", name, got, want)
+			}
+			if asIs[name] != got.RawEquals(in) {
+				t.Errorf("%s: planned value is the decoded one: %v", name, got.RawEquals(in))
+			}
+		}
+	}
+}
