@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
@@ -438,4 +439,60 @@ func TestAppendJSONIndented(t *testing.T) {
 			t.Errorf("%#v: written directly, want it left to encoding/json", v)
 		}
 	}
+}
+
+// TestCountIndexes checks count and count.index in the instances of a
+// counted resource and module, on both sides of the first instances whose
+// count objects are shared, and past the shared index keys.
+func TestCountIndexes(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{
+		"main.tf": `
+resource "terraform_data" "r" {
+  count = 1100
+  input = { i = count.index, n = count.index % 7 }
+}
+module "m" {
+  source = "./m"
+  count  = 3
+  i      = count.index
+}
+`,
+		"m/main.tf": `
+variable "i" {}
+resource "terraform_data" "x" {
+  count = 2
+  input = "${var.i}-${count.index}"
+}
+output "o" { value = terraform_data.x[*].input }
+`,
+	}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	want := map[int]int{0: 0, 255: 3, 256: 4, 1023: 1, 1024: 2, 1099: 0}
+	got := mustEval(t, res, "[for k in [0, 255, 256, 1023, 1024, 1099] : terraform_data.r[k].input]", nil)
+	i := 0
+	for _, k := range []int{0, 255, 256, 1023, 1024, 1099} {
+		in := got.Index(cty.NumberIntVal(int64(i)))
+		i++
+		if !in.GetAttr("i").RawEquals(cty.NumberIntVal(int64(k))) {
+			t.Errorf("instance %d: %#v", k, in)
+		}
+		if n := in.GetAttr("n"); !n.RawEquals(cty.NumberIntVal(int64(want[k]))) {
+			t.Errorf("instance %d: count.index %% 7 = %#v", k, n)
+		}
+	}
+	m := mustEval(t, res, "module.m[*].o", nil)
+	if want := `[["0-0","0-1"],["1-0","1-1"],["2-0","2-1"]]`; renderJSON(t, m) != want {
+		t.Errorf("module outputs %s, want %s", renderJSON(t, m), want)
+	}
+}
+
+func renderJSON(t *testing.T, v cty.Value) string {
+	t.Helper()
+	b, err := ctyjson.Marshal(v, v.Type())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

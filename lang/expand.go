@@ -61,7 +61,7 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 	}
 	exp := expansion{mode: expandCount}
 	for i := int64(0); i < n; i++ {
-		exp.keys = append(exp.keys, cty.NumberIntVal(i))
+		exp.keys = append(exp.keys, elements.Index(int(i)))
 		exp.values = append(exp.values, cty.NilVal)
 	}
 	return exp, diags

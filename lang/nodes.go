@@ -70,7 +70,7 @@ func (s *scope) withCall(child *ModuleInstance) *scope {
 	}
 	switch call.expansion.mode {
 	case expandCount:
-		c.countIndex = child.callKey
+		c.countIndex, c.countSlot = child.callKey, 0
 	case expandForEach:
 		c.eachKey = child.callKey
 		c.eachValue = child.callEach

@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -23,9 +25,12 @@ type scope struct {
 	mod *ModuleInstance
 
 	countIndex cty.Value // NilVal outside a counted block
-	eachKey    cty.Value // NilVal outside a for_each block
-	eachValue  cty.Value
-	self       cty.Value // NilVal where self is not available
+	// countSlot is 1 + countIndex as a number when countIndex is the shared
+	// elements.Index of it, else 0.
+	countSlot int
+	eachKey   cty.Value // NilVal outside a for_each block
+	eachValue cty.Value
+	self      cty.Value // NilVal where self is not available
 
 	// check is the check block whose scoped data resource is visible, or nil.
 	check *config.Check
@@ -47,6 +52,7 @@ func (s *scope) withKeys(exp expansion, i int) *scope {
 	switch exp.mode {
 	case expandCount:
 		c.countIndex = exp.keys[i]
+		c.countSlot = i + 1
 	case expandForEach:
 		c.eachKey = exp.keys[i]
 		c.eachValue = exp.values[i]
@@ -409,7 +415,7 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 	c := ctx.NewChild()
 	c.Variables = make(map[string]cty.Value, 2)
 	if hasIndex {
-		c.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": s.countIndex})
+		c.Variables["count"] = s.countObject()
 	}
 	if hasKey || hasValue {
 		attrs := map[string]cty.Value{}
@@ -422,6 +428,24 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 		c.Variables["each"] = cty.ObjectVal(attrs)
 	}
 	return c
+}
+
+// countObjects are the count objects of the first instances of every
+// counted block, shared: they are the same in all of them.
+var countObjects = sync.OnceValue(func() []cty.Value {
+	objs := make([]cty.Value, 256)
+	for i := range objs {
+		objs[i] = cty.ObjectVal(map[string]cty.Value{"index": elements.Index(i)})
+	}
+	return objs
+})
+
+// countObject is the value of count in an instance of a counted block.
+func (s *scope) countObject() cty.Value {
+	if i := s.countSlot - 1; i >= 0 && i < len(countObjects()) {
+		return countObjects()[i]
+	}
+	return cty.ObjectVal(map[string]cty.Value{"index": s.countIndex})
 }
 
 // resourceValue is what a resource reference evaluates to, after checking

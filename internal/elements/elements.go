@@ -1,6 +1,8 @@
 package elements
 
 import (
+	"sync"
+
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -9,14 +11,16 @@ import (
 const sharedKeys = 1024
 
 // indexKeys holds cty.NumberIntVal(i) for every i below sharedKeys. cty
-// values are immutable, so one value can serve every iteration.
-var indexKeys = func() []cty.Value {
+// values are immutable, so one value can serve every iteration; they are
+// made on first use, so that a program that never iterates (tfeval console
+// answering one expression) does not pay for them at start.
+var indexKeys = sync.OnceValue(func() []cty.Value {
 	keys := make([]cty.Value, sharedKeys)
 	for i := range keys {
 		keys[i] = cty.NumberIntVal(int64(i))
 	}
 	return keys
-}()
+})
 
 // Iterator walks the elements of a collection, tuple, or object.
 type Iterator struct {
@@ -57,7 +61,7 @@ func (e *Iterator) Element() (key, value cty.Value) {
 // Index returns the number i as cty.NumberIntVal does, shared when it is small.
 func Index(i int) cty.Value {
 	if i >= 0 && i < sharedKeys {
-		return indexKeys[i]
+		return indexKeys()[i]
 	}
 	return cty.NumberIntVal(int64(i))
 }
