@@ -224,16 +224,18 @@ func planObject(b *Block, v cty.Value) cty.Value {
 
 // planObjectWith is planObject of a decoded body, with finish, when not
 // nil, given the planned attributes to change before they become the
-// object.
+// object. The decoded attributes, when d has them, become the planned
+// ones in place: d is not to be read afterwards.
 func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Value)) cty.Value {
 	if !d.known() {
 		return d.v
 	}
 	var vm cty.ValueMarks
-	if d.attrs == nil {
+	attrs := d.attrs
+	if attrs == nil {
 		_, vm = d.v.Unmark()
+		attrs = make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	}
-	attrs := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
 		av, ok := d.get(name)
 		if !ok {
