@@ -8,6 +8,8 @@ import (
 	hcltypeexpr "github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // Convert applies the optional-attribute defaults and then converts val to
@@ -39,26 +41,42 @@ func needsDefaults(d *hcltypeexpr.Defaults, v cty.Value) bool {
 	switch {
 	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
 		i := 0
-		for it := v.ElementIterator(); it.Next(); i++ {
+		for it := elements.Of(v); it.Next(); i++ {
 			_, e := it.Element()
 			if c := defaultsChild(d, i); c != nil && needsDefaults(c, e) {
 				return true
 			}
 		}
 	case ty.IsObjectType() || ty.IsMapType():
-		elems := v.AsValueMap()
-		for key, e := range elems {
-			if c := defaultsChild(d, key); c != nil && needsDefaults(c, e) {
+		// Reading elements in place: AsValueMap would copy them all.
+		for it := elements.Of(v); it.Next(); {
+			key, e := it.Element()
+			if c := defaultsChild(d, key.AsString()); c != nil && needsDefaults(c, e) {
 				return true
 			}
 		}
 		for key := range d.DefaultValues {
-			if e, ok := elems[key]; !ok || e.IsNull() || !e.IsKnown() {
+			if e, ok := element(v, key); !ok || e.IsNull() || !e.IsKnown() {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// element is the attribute or map element key of v, if v has it.
+func element(v cty.Value, key string) (cty.Value, bool) {
+	if v.Type().IsObjectType() {
+		if !v.Type().HasAttribute(key) {
+			return cty.NilVal, false
+		}
+		return v.GetAttr(key), true
+	}
+	k := cty.StringVal(key)
+	if !v.HasIndex(k).RawEquals(cty.True) {
+		return cty.NilVal, false
+	}
+	return v.Index(k), true
 }
 
 // defaultsChild is the Defaults for an element, found as Defaults.Apply
