@@ -58,6 +58,9 @@ type evalShared struct {
 	// adHocLeft counts down the entries still allowed once evaluation is
 	// done (see maxAdHocCached).
 	adHocLeft atomic.Int64
+	// ephemeral is set once a value is marked ephemeral: until then no
+	// value can carry the mark, and resources need not be searched for it.
+	ephemeral atomic.Bool
 	// moduleFuncs is the function table of each module, from evaluator.funcs.
 	moduleFuncs map[*config.Module]map[string]function.Function
 }

@@ -42,6 +42,9 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 			return
 		}
 	}
+	if decl.Ephemeral {
+		ev.madeEphemeral() // Prepare marks the value
+	}
 	v, diags := tfvars.Prepare(decl, given, addr)
 	ev.addDiags(diags)
 	mi.setVariable(n.name, v)
@@ -216,6 +219,7 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 		v = v.Mark(marks.Sensitive)
 	}
 	if o.Ephemeral {
+		ev.madeEphemeral()
 		v = v.Mark(marks.Ephemeral)
 	}
 	mi.setOutput(n.name, v)

@@ -167,6 +167,7 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 			}
 			return cty.DynamicVal
 		}
+		ev.madeEphemeral()
 		return v.Mark(marks.Ephemeral)
 	}
 	ev.checkEphemeral(res, v)
@@ -185,8 +186,21 @@ func (ev *evaluator) checkReadOnly(res *config.Resource, info *resourceInfo, d d
 	}
 }
 
+// madeEphemeral records that a value has been marked ephemeral. Every
+// place that marks one calls it first, and whatever derives a value from
+// it is evaluated after it.
+func (ev *evaluator) madeEphemeral() {
+	ev.share().ephemeral.Store(true)
+}
+
 // checkEphemeral reports ephemeral values in a resource's attributes.
 func (ev *evaluator) checkEphemeral(res *config.Resource, v cty.Value) {
+	if !ev.share().ephemeral.Load() {
+		// Searching every instance's value deeply costs more than a few
+		// percent of an evaluation, and a configuration without an
+		// ephemeral value cannot fail the check.
+		return
+	}
 	if v.HasMark(marks.Ephemeral) {
 		sum, det := ev.texts().ephemeralAttr("")
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: res.DeclRange.Ptr()})

@@ -3,6 +3,7 @@ package lang
 import (
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
@@ -87,5 +88,58 @@ nested {
 				t.Errorf("%s: planned value is the decoded one: %v", name, got.RawEquals(in))
 			}
 		}
+	}
+}
+
+// TestEphemeralInResource checks that a resource given a value derived from
+// each kind of ephemeral source is refused, including when the mark is
+// deep inside the value, and that one without is not.
+func TestEphemeralInResource(t *testing.T) {
+	for name, tc := range map[string]struct {
+		files map[string]string
+		want  bool
+	}{
+		"variable": {map[string]string{"main.tf": `
+variable "e" {
+  ephemeral = true
+  default   = "x"
+}
+resource "terraform_data" "r" {
+  input = { deep = [var.e] }
+}`}, true},
+		"module output": {map[string]string{"main.tf": `
+module "m" { source = "./m" }
+resource "terraform_data" "r" {
+  count = 2
+  input = module.m.o
+}`, "m/main.tf": `
+output "o" {
+  value     = "x"
+  ephemeral = true
+}`}, true},
+		"terraform.applying": {map[string]string{"main.tf": `
+resource "terraform_data" "r" {
+  input = terraform.applying ? 1 : 2
+}`}, true},
+		"none": {map[string]string{"main.tf": `
+variable "v" { default = "x" }
+resource "terraform_data" "r" {
+  input = { deep = [var.v] }
+}`}, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, diags := evalFiles(t, tc.files, Options{})
+			found := false
+			for _, d := range diags {
+				if d.Summary == "Invalid use of ephemeral value" {
+					found = true
+				} else if d.Severity == hcl.DiagError {
+					t.Errorf("unexpected: %s", d.Error())
+				}
+			}
+			if found != tc.want {
+				t.Errorf("ephemeral value refused: %v, want %v (%s)", found, tc.want, diags.Error())
+			}
+		})
 	}
 }

@@ -295,6 +295,7 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 			case "workspace":
 				v = cty.StringVal(s.ev.opts.Workspace)
 			case "applying":
+				s.ev.madeEphemeral()
 				v = cty.False.Mark(marks.Ephemeral)
 			case "env":
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "terraform" attribute`, Detail: `The terraform.env attribute was deprecated in v0.10 and removed in v0.12. The "state environment" concept was renamed to "workspace" in v0.12, and so the workspace name can now be accessed using the terraform.workspace attribute.`, Subject: ref.rng.Ptr()})
