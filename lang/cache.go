@@ -7,11 +7,9 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
-	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // resourceInfo is what evaluating a resource block needs that is the same
@@ -156,36 +154,6 @@ func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
 		b.WriteByte(';')
 	}
 	return b.String()
-}
-
-// containsMark reports whether a value or anything nested in it carries a
-// mark, without copying the value as UnmarkDeepWithPaths does.
-func containsMark(v cty.Value, m any) bool {
-	if v.HasMark(m) {
-		return true
-	}
-	if v.IsMarked() {
-		v, _ = v.Unmark()
-	}
-	if !v.IsKnown() || v.IsNull() {
-		return false
-	}
-	ty := v.Type()
-	switch {
-	case ty.IsObjectType():
-		for name := range ty.AttributeTypes() {
-			if containsMark(v.GetAttr(name), m) {
-				return true
-			}
-		}
-	case ty.IsCollectionType() || ty.IsTupleType():
-		for it := elements.Of(v); it.Next(); {
-			if _, e := it.Element(); containsMark(e, m) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // parsedRef is one traversal parsed by parseRef, kept for reuse.

@@ -137,10 +137,10 @@ func (ev *evaluator) errorMessage(s *scope, rule *config.CheckRule, _ string) (s
 	if diags.HasErrors() {
 		return "", false
 	}
-	if v.HasMark(marks.Sensitive) || containsMark(v, marks.Sensitive) {
+	if v.HasMark(marks.Sensitive) || marks.Contains(v, marks.Sensitive) {
 		return "The error message included a sensitive value, so it will not be displayed.", true
 	}
-	if v.HasMark(marks.Ephemeral) || containsMark(v, marks.Ephemeral) {
+	if v.HasMark(marks.Ephemeral) || marks.Contains(v, marks.Ephemeral) {
 		return "The error message included an ephemeral value, so it will not be displayed.", true
 	}
 	v, _ = v.UnmarkDeep()
@@ -204,13 +204,13 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 		}
 		v = cv
 	}
-	if !o.Ephemeral && containsMark(v, marks.Ephemeral) {
+	if !o.Ephemeral && marks.Contains(v, marks.Ephemeral) {
 		sum, det := t.ephemeralOutputValue()
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: o.Expr.Range().Ptr()})
 		mi.setOutput(n.name, cty.DynamicVal)
 		return
 	}
-	if root && !o.Sensitive && containsMark(v, marks.Sensitive) {
+	if root && !o.Sensitive && marks.Contains(v, marks.Sensitive) {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Output refers to sensitive values", Detail: t.outputSensitive(), Subject: o.DeclRange.Ptr()})
 		mi.setOutput(n.name, cty.DynamicVal)
 		return

@@ -206,7 +206,7 @@ func (ev *evaluator) checkEphemeral(res *config.Resource, v cty.Value) {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: res.DeclRange.Ptr()})
 		return
 	}
-	if !containsMark(v, marks.Ephemeral) {
+	if !marks.Contains(v, marks.Ephemeral) {
 		return
 	}
 	_, pvms := v.UnmarkDeepWithPaths()

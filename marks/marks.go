@@ -4,7 +4,11 @@
 // function is recognised by the evaluator and the renderer.
 package marks
 
-import "github.com/zclconf/go-cty/cty"
+import (
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/internal/elements"
+)
 
 // valueMark is a distinct type so tfeval's marks never collide with marks
 // other libraries put on values.
@@ -24,15 +28,31 @@ const (
 // Has reports whether v carries mark m at its top level.
 func Has(v cty.Value, m valueMark) bool { return v.HasMark(m) }
 
-// Contains reports whether v or any value nested in it carries mark m.
+// Contains reports whether v or any value nested in it carries mark m. It
+// walks the value in place, where UnmarkDeepWithPaths would copy all of it.
 func Contains(v cty.Value, m valueMark) bool {
 	if v.HasMark(m) {
 		return true
 	}
-	_, pvm := v.UnmarkDeepWithPaths()
-	for _, p := range pvm {
-		if _, ok := p.Marks[m]; ok {
-			return true
+	if v.IsMarked() {
+		v, _ = v.Unmark()
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if Contains(v.GetAttr(name), m) {
+				return true
+			}
+		}
+	case ty.IsCollectionType() || ty.IsTupleType():
+		for it := elements.Of(v); it.Next(); {
+			if _, e := it.Element(); Contains(e, m) {
+				return true
+			}
 		}
 	}
 	return false

@@ -29,3 +29,34 @@ func TestHasAndContains(t *testing.T) {
 		}
 	}
 }
+
+// TestContainsMatchesPaths compares Contains with the marks
+// UnmarkDeepWithPaths finds, on values with marks at every depth.
+func TestContainsMatchesPaths(t *testing.T) {
+	s := cty.StringVal("s").Mark(Sensitive)
+	e := cty.StringVal("e").Mark(Ephemeral)
+	for _, v := range []cty.Value{
+		cty.MapVal(map[string]cty.Value{"a": s, "b": cty.StringVal("b")}),
+		cty.SetVal([]cty.Value{s, cty.StringVal("x")}),
+		cty.NullVal(cty.String).Mark(Ephemeral),
+		cty.ObjectVal(map[string]cty.Value{"u": cty.UnknownVal(cty.Number).Mark(Ephemeral), "n": cty.NullVal(cty.Bool)}),
+		cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"x": cty.TupleVal([]cty.Value{cty.True, e})})}),
+		cty.TupleVal([]cty.Value{cty.ListVal([]cty.Value{s}).Mark(Ephemeral)}),
+		cty.ObjectVal(map[string]cty.Value{"a": cty.ListValEmpty(cty.String), "b": cty.EmptyObjectVal.Mark(TypeType)}),
+		cty.DynamicVal,
+		cty.UnknownVal(cty.Object(map[string]cty.Type{"a": cty.String})),
+	} {
+		for _, m := range []valueMark{Sensitive, Ephemeral, TypeType} {
+			want := v.HasMark(m)
+			_, pvms := v.UnmarkDeepWithPaths()
+			for _, p := range pvms {
+				if _, ok := p.Marks[m]; ok {
+					want = true
+				}
+			}
+			if got := Contains(v, m); got != want {
+				t.Errorf("Contains(%#v, %s) = %v, want %v", v, m, got, want)
+			}
+		}
+	}
+}

@@ -156,6 +156,9 @@ func ephemeralDiag(decl *config.Variable, val cty.Value, rng hcl.Range) *hcl.Dia
 			Subject:  rng.Ptr(),
 		}
 	}
+	if !marks.Contains(val, marks.Ephemeral) {
+		return nil // without copying the value to find the path
+	}
 	_, pvms := val.UnmarkDeepWithPaths()
 	for _, pvm := range pvms {
 		if _, ok := pvm.Marks[marks.Ephemeral]; ok {
