@@ -612,6 +612,8 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 		// A filter usually keeps a few elements of many.
 	case f.Group:
 		groups = map[string][]cty.Value{}
+	case f.cond == nil:
+		object = make(map[string]cty.Value, coll.LengthInt())
 	default:
 		object = map[string]cty.Value{}
 	}
