@@ -35,6 +35,8 @@ func shortcutOf(fn function.Function) shortcut {
 		return jsonEncodeShortcut
 	case stdlib.ElementFunc:
 		return elementShortcut
+	case stdlib.FlattenFunc:
+		return flattenShortcut
 	}
 	return nil
 }
@@ -93,13 +95,64 @@ func lengthShortcut(args []cty.Value) (cty.Value, bool) {
 		n, err := stdlib.Strlen(v)
 		return n, err == nil
 	case ty.IsTupleType():
-		return cty.NumberIntVal(int64(len(ty.TupleElementTypes()))), true
+		return elements.Index(len(ty.TupleElementTypes())), true
 	case ty.IsObjectType():
-		return cty.NumberIntVal(int64(len(ty.AttributeTypes()))), true
+		return elements.Index(len(ty.AttributeTypes())), true
 	case ty.IsListType() || ty.IsMapType():
-		return cty.NumberIntVal(int64(v.LengthInt())), true
+		return elements.Index(v.LengthInt()), true
 	}
 	return cty.NilVal, false
+}
+
+// flattenShortcut is flatten() of a list or tuple whose nested lists and
+// tuples are all known and unmarked; cty walks every element's whole value
+// twice (for marks, then for unknowns) before flattening, even though
+// neither matters below the nested sequences. Sets, whose length is
+// unknown while they hold unknowns, take the full call.
+func flattenShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 || !plain(args[0]) || !sequence(args[0].Type()) {
+		return cty.NilVal, false
+	}
+	if args[0].LengthInt() == 0 {
+		return cty.EmptyTupleVal, true
+	}
+	out, ok := flattenInto(make([]cty.Value, 0), args[0])
+	if !ok {
+		return cty.NilVal, false
+	}
+	return cty.TupleVal(out), true
+}
+
+// sequence reports whether flatten descends into values of type ty.
+func sequence(ty cty.Type) bool {
+	return ty.IsListType() || ty.IsTupleType() || ty.IsSetType()
+}
+
+// flattenInto appends the flattened elements of the list or tuple v to out,
+// or reports false for a nested value the full call must see: a set, a
+// marked or unknown sequence, or a value of no known type.
+func flattenInto(out []cty.Value, v cty.Value) ([]cty.Value, bool) {
+	if v.Type().IsSetType() {
+		return out, false
+	}
+	for it := elements.Of(v); it.Next(); {
+		_, e := it.Element()
+		ty := e.Type()
+		switch {
+		case ty == cty.DynamicPseudoType:
+			return out, false
+		case e.IsNull() || !sequence(ty):
+			out = append(out, e)
+		case !plain(e):
+			return out, false
+		default:
+			var ok bool
+			if out, ok = flattenInto(out, e); !ok {
+				return out, false
+			}
+		}
+	}
+	return out, true
 }
 
 // mergeShortcut is merge() of maps and objects. Arguments of one type give

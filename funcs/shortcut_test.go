@@ -17,6 +17,7 @@ var shortcutFuncs = map[string]function.Function{
 
 	"jsonencode": jsonEncodeFunc,
 	"element":    stdlib.ElementFunc,
+	"flatten":    stdlib.FlattenFunc,
 }
 
 // shortcutOracles are what a shortcut is compared with when the full call
@@ -115,6 +116,20 @@ func TestShortcuts(t *testing.T) {
 		{"element", []cty.Value{sens(cty.ListVal([]cty.Value{str("a")})), cty.NumberIntVal(0)}, false},
 		{"element", []cty.Value{cty.SetVal([]cty.Value{str("a")}), cty.NumberIntVal(0)}, false},
 		{"element", []cty.Value{cty.MapVal(strs), cty.NumberIntVal(0)}, false},
+
+		{"flatten", []cty.Value{cty.TupleVal([]cty.Value{cty.TupleVal([]cty.Value{obj, nested}), cty.ListVal([]cty.Value{str("a")}), str("b"), cty.EmptyTupleVal})}, true},
+		{"flatten", []cty.Value{cty.ListVal([]cty.Value{cty.ListValEmpty(cty.String), cty.ListValEmpty(cty.String)})}, true},
+		{"flatten", []cty.Value{cty.ListValEmpty(cty.String)}, true},
+		{"flatten", []cty.Value{cty.EmptyTupleVal}, true},
+		{"flatten", []cty.Value{cty.TupleVal([]cty.Value{cty.NullVal(cty.List(cty.String)), sens(str("x")), cty.UnknownVal(cty.String)})}, true},
+		{"flatten", []cty.Value{cty.TupleVal([]cty.Value{cty.TupleVal([]cty.Value{cty.TupleVal([]cty.Value{cty.NumberIntVal(1)})})})}, true},
+		{"flatten", []cty.Value{cty.TupleVal([]cty.Value{sens(cty.ListVal([]cty.Value{str("a")}))})}, false},
+		{"flatten", []cty.Value{cty.TupleVal([]cty.Value{cty.UnknownVal(cty.List(cty.String))})}, false},
+		{"flatten", []cty.Value{cty.TupleVal([]cty.Value{cty.SetVal([]cty.Value{str("a")})})}, false},
+		{"flatten", []cty.Value{cty.TupleVal([]cty.Value{cty.DynamicVal})}, false},
+		{"flatten", []cty.Value{cty.SetVal([]cty.Value{str("a")})}, false},
+		{"flatten", []cty.Value{sens(cty.ListVal([]cty.Value{str("a")}))}, false},
+		{"flatten", []cty.Value{obj}, false},
 	}
 	for i, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%d", tt.name, i), func(t *testing.T) {
@@ -176,7 +191,7 @@ func FuzzShortcuts(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	names := []string{"keys", "length", "merge", "jsonencode", "element"}
+	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
