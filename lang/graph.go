@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
-	"github.com/hashicorp/hcl/v2/hcldec"
 
 	"github.com/tfeval/tfeval/config"
 )
@@ -171,8 +169,8 @@ func (ev *evaluator) resourceTraversals(c *config.Config, res *config.Resource) 
 	travs = append(travs, exprVars(res.ForEach)...)
 	travs = append(travs, res.DependsOn...)
 	if res.Config != nil {
-		spec := ev.resourceSpec(c, res)
-		travs = append(travs, dynblock.VariablesHCLDec(res.Config, spec)...)
+		// Worked out once per block, with the rest evaluation needs of it.
+		travs = append(travs, ev.resourceInfo(c, res).bodyVars...)
 	}
 	travs = append(travs, ruleVars(res.Preconditions)...)
 	travs = append(travs, ruleVars(res.Postconditions)...)
@@ -318,8 +316,6 @@ func sortedKeys[T any](m map[string]T) []string {
 	sort.Strings(keys)
 	return keys
 }
-
-var _ hcldec.Spec // hcldec is used by resourceSpec's callers
 
 // ruleVars lists the references of condition rules.
 func ruleVars(rules []*config.CheckRule) []hcl.Traversal {

@@ -384,12 +384,6 @@ func (ev *evaluator) schemaFor(c *config.Config, res *config.Resource) *Block {
 	return ev.opts.Schemas.resourceSchema(c.Module, res)
 }
 
-// resourceSpec is the decoder spec of a resource body: from its schema, or
-// implied by the body itself when there is no schema.
-func (ev *evaluator) resourceSpec(c *config.Config, res *config.Resource) hcldec.Spec {
-	return ev.resourceInfo(c, res).spec
-}
-
 // decoderSpec builds the hcldec spec of a schema block.
 func (b *Block) decoderSpec() hcldec.ObjectSpec {
 	spec := hcldec.ObjectSpec{}
