@@ -50,12 +50,12 @@ const (
 )
 
 // dynamicBlockSchema is the schema of a dynamic block's own body when
-// the generated blocks have no labels; dynblock reads it the same way.
+// the generated blocks have no labels, as dynblock reads it (so that both
+// share the body's remembered content): labels are an error there.
 var dynamicBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "for_each", Required: true},
 		{Name: "iterator"},
-		{Name: "labels"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "content"}},
 }
@@ -198,7 +198,7 @@ func (d *blockDecoder) field(typeName string) *blockField {
 // decoded in a child of ctx that defines the iterator.
 func (f *blockField) expand(blk *hcl.Block, ctx *hcl.EvalContext, elems []cty.Value) ([]cty.Value, bool) {
 	spec, diags := blk.Body.Content(dynamicBlockSchema)
-	if len(diags) != 0 || spec.Attributes["labels"] != nil || len(spec.Blocks) != 1 {
+	if len(diags) != 0 || len(spec.Blocks) != 1 {
 		return elems, false
 	}
 	iterator := f.typeName
