@@ -564,6 +564,69 @@ type fastFor struct {
 	coll, key, val, cond hclsyntax.Expression
 	slow                 hclsyntax.Expression
 	g                    *Guard
+	// hoisted are the references in the body that name neither loop
+	// variable: the same for every element of one evaluation.
+	hoisted []*fastTraversal
+}
+
+// forScope is a for expression's body while compile builds it.
+type forScope struct{ owner *fastFor }
+
+// loopVar reports whether name is one of the for expression's variables.
+func (f *fastFor) loopVar(name string) bool {
+	return name == f.ValVar || f.KeyVar != "" && name == f.KeyVar
+}
+
+// hoist makes t, a reference in the body naming no loop variable, one the
+// for expression looks up once per evaluation rather than per element.
+func (f *fastFor) hoist(t *fastTraversal) hclsyntax.Expression {
+	f.hoisted = append(f.hoisted, t)
+	return &hoistedTraversal{fastTraversal: t, owner: f, slot: len(f.hoisted) - 1}
+}
+
+// hoistedTraversal is a reference in a for expression's body that names
+// neither loop variable. Every element sees the same value (only the loop
+// variables differ between them), so an evaluation of the for expression
+// looks it up once, in the context the for expression is evaluated in, on
+// first use. A lookup the fast path cannot do takes hcl's, per element.
+type hoistedTraversal struct {
+	*fastTraversal
+	owner *fastFor
+	slot  int
+}
+
+// hoistedSlot is a hoisted reference's value in one evaluation.
+type hoistedSlot struct {
+	v     cty.Value
+	state uint8 // 0 not looked up yet, 1 found, 2 not found by the fast path
+}
+
+func (h *hoistedTraversal) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if v, ok := h.fast(ctx); ok {
+		return v, nil
+	}
+	return h.ScopeTraversalExpr.Value(ctx)
+}
+
+func (h *hoistedTraversal) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+	// The body is evaluated in the for expression's own child context,
+	// which holds its counter; anywhere else, look the reference up.
+	c, ok := ctx.Variables[counterKey]
+	if !ok {
+		return h.fastTraversal.fast(ctx)
+	}
+	fc := c.EncapsulatedValue().(*forCounter)
+	if fc.owner != h.owner {
+		return h.fastTraversal.fast(ctx)
+	}
+	s := &fc.slots[h.slot]
+	if s.state == 0 {
+		s.state = 2
+		if v, ok := h.fastTraversal.fast(fc.ctx); ok {
+			s.v, s.state = v, 1
+		}
+	}
+	return s.v, s.state == 1
 }
 
 func (f *fastFor) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
@@ -585,6 +648,9 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	// element's evaluation keeps it unless that evaluation produced a
 	// diagnostic, and then the slow twin starts over.
 	counter := &forCounter{rng: f.SrcRange}
+	if len(f.hoisted) > 0 {
+		counter.owner, counter.ctx, counter.slots = f, ctx, make([]hoistedSlot, len(f.hoisted))
+	}
 	vars := map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, counter)}
 	child := ctx.NewChild()
 	child.Variables = vars

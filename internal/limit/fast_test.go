@@ -118,6 +118,17 @@ EOT
 	// everything together, as the benchmark trees write it
 	`{ for r in rules : r.item => { port = r.port, proto = r.port == 443 || r.port == 8443 ? "https" : "tcp" }... }`,
 	`length([for r in rules : r if r.item == each.key]) > 1 ? "many" : "few"`,
+	// references a for expression looks up once (hoisted): nested loops,
+	// shadowed variables, values the fast path cannot take, bodies never run
+	`[for x in list : [for y in list : "${x}${y}${s}"]]`, `[for x in list : [for x in tup : x]]`,
+	`[for x in list : [for y in [x, s] : y]]`, `[for x in list : secret]`, `[for x in list : u]`,
+	`[for x in list : dyn]`, `[for x in list : dnull]`, `[for x in list : obj.nested.deep[0] + n]`,
+	`[for x in list : x if x == s]`, `{ for k, v in map : k => [for y in list : "${k}=${v}${y}"] }`,
+	`[for x in empty : missing.attr]`, `[for x in list : [for y in empty : x.bad]]`, `[for i, x in list : i + n]`,
+	`[for x in list : length(list) + n]`, `[for r in rules : r.port if r.item == rules[0].item]`,
+	`[for x in list : { k = x, s = s, n = null }]`, `[for x in list : each.key]`, `[for x in list : obj.missing]`,
+	`[for x in list : x if msec > 3]`, `[for x in list : x if obj.d]`, `[for k, v in obj : v if k == obj.a]`,
+	`[for x in list : [for y in list : y if y == x && x == list[0]]]`, `[for x in list : uobj.a]`,
 }
 
 // TestFastMatchesSlow evaluates every test expression with the fast nodes
@@ -137,7 +148,7 @@ func checkFastMatchesSlow(t *testing.T, g *Guard, src string, ctx *hcl.EvalConte
 	if diags.HasErrors() {
 		t.Fatalf("%s: %s", src, diags.Error())
 	}
-	fast, slow := g.compile(expr, false)
+	fast, slow := g.compile(expr, false, nil)
 	fv, fd := fast.Value(ctx)
 	sv, sd := slow.Value(ctx)
 	if !sameValue(fv, sv) && !limitReached(sd) {
@@ -223,7 +234,7 @@ func TestFastShortcutsTaken(t *testing.T) {
 		`merge(map, { c = s })`,
 	} {
 		expr, _ := hclsyntax.ParseExpression([]byte(src), "test.tf", hcl.InitialPos)
-		fast, _ := (&Guard{Direct: directCall}).compile(expr, false)
+		fast, _ := (&Guard{Direct: directCall}).compile(expr, false, nil)
 		type shortcut interface {
 			fast(*hcl.EvalContext) (cty.Value, bool)
 		}
@@ -274,7 +285,7 @@ func BenchmarkForFilter(b *testing.B) {
 	}
 	ctx.Variables["rules"] = cty.TupleVal(rules)
 	expr, _ := hclsyntax.ParseExpression([]byte(`[for r in rules : r if r.item == each.key]`), "bench.tf", hcl.InitialPos)
-	fast, slow := (&Guard{}).compile(expr, false)
+	fast, slow := (&Guard{}).compile(expr, false, nil)
 	for _, tc := range []struct {
 		name string
 		expr hclsyntax.Expression
@@ -341,4 +352,52 @@ func TestIsTrue(t *testing.T) {
 			t.Errorf("isTrue(%#v) = %v, want %v", tc.v, got, tc.want)
 		}
 	}
+}
+
+// TestHoisted checks which references a for expression looks up once: those
+// naming neither of its variables, in its own body (a nested for
+// expression's collection included, its body not).
+func TestHoisted(t *testing.T) {
+	for _, tc := range []struct {
+		src          string
+		outer, inner string
+	}{
+		{`[for r in rules : r if r.item == each.key]`, "each.key", ""},
+		{`[for i, x in list : "${i}${x}${s}" if n > 1]`, "s n", ""},
+		{`[for x in list : [for y in list : "${x}${y}${s}"]]`, "list", "x s"},
+		{`[for x in list : [for x in tup : x]]`, "tup", ""},
+		{`{ for k, v in map : k => [for y in [k, v, s] : y] }`, "s", ""},
+	} {
+		expr, diags := hclsyntax.ParseExpression([]byte(tc.src), "test.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		fast, _ := (&Guard{}).compile(expr, false, nil)
+		outer := fast.(*fastFor)
+		if got := hoistedNames(outer); got != tc.outer {
+			t.Errorf("%s: outer hoists %q, want %q", tc.src, got, tc.outer)
+		}
+		inner, _ := outer.val.(*fastFor)
+		if got := hoistedNames(inner); got != tc.inner {
+			t.Errorf("%s: inner hoists %q, want %q", tc.src, got, tc.inner)
+		}
+	}
+}
+
+// hoistedNames lists a for expression's hoisted references as written.
+func hoistedNames(f *fastFor) string {
+	if f == nil {
+		return ""
+	}
+	var names []string
+	for _, h := range f.hoisted {
+		name := h.Traversal.RootName()
+		for _, step := range h.Traversal[1:] {
+			if a, ok := step.(hcl.TraverseAttr); ok {
+				name += "." + a.Name
+			}
+		}
+		names = append(names, name)
+	}
+	return strings.Join(names, " ")
 }
