@@ -162,13 +162,14 @@ func mergeShortcut(args []cty.Value) (cty.Value, bool) {
 		return cty.NilVal, false
 	}
 	first := args[0].Type()
-	same, size := true, 0
+	// Only maps of one type make a map; comparing object types is work.
+	sameMaps, size := first.IsMapType(), 0
 	for _, a := range args {
 		ty := a.Type()
 		if !plain(a) || !(ty.IsMapType() || ty.IsObjectType()) {
 			return cty.NilVal, false
 		}
-		same = same && ty.Equals(first)
+		sameMaps = sameMaps && ty.Equals(first)
 		size += a.LengthInt()
 	}
 	out := make(map[string]cty.Value, size)
@@ -184,7 +185,7 @@ func mergeShortcut(args []cty.Value) (cty.Value, bool) {
 			out[k.AsString()] = e
 		}
 	}
-	if same && first.IsMapType() {
+	if sameMaps {
 		if len(out) == 0 {
 			return cty.MapValEmpty(first.ElementType()), true
 		}
