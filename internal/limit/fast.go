@@ -174,6 +174,40 @@ type fastBinary struct {
 	*hclsyntax.BinaryOpExpr
 	lhs, rhs hclsyntax.Expression
 	slow     hclsyntax.Expression
+	// intLiteral is set when one operand is a whole-number literal, which
+	// makes equality of two numbers the same as neither being less than
+	// the other (see numberCompare).
+	intLiteral bool
+}
+
+// isIntLiteral reports whether e is a literal whole number.
+func isIntLiteral(e hclsyntax.Expression) bool {
+	lit, ok := e.(*hclsyntax.LiteralValueExpr)
+	if !ok || lit.Val.Type() != cty.Number || !plain(lit.Val) {
+		return false
+	}
+	return lit.Val.AsBigFloat().IsInt()
+}
+
+// numberCompare is ==, !=, >= or <= of two known, unmarked numbers, one of
+// them a whole number, without cty's Equals: cty's number equality turns
+// both operands into big integers, allocating, and its >= and <= are > or
+// < combined with it. Against a whole number, cty's equality (exact for
+// whole numbers, false between a whole and a fractional one) is the same as
+// comparing, which allocates nothing.
+func numberCompare(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
+	less, greater := isTrue(l.LessThan(r)), isTrue(l.GreaterThan(r))
+	switch op {
+	case hclsyntax.OpEqual:
+		return cty.BoolVal(!less && !greater), true
+	case hclsyntax.OpNotEqual:
+		return cty.BoolVal(less || greater), true
+	case hclsyntax.OpGreaterThanOrEqual:
+		return cty.BoolVal(!less), true
+	case hclsyntax.OpLessThanOrEqual:
+		return cty.BoolVal(!greater), true
+	}
+	return cty.NilVal, false
 }
 
 func (b *fastBinary) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
@@ -215,6 +249,11 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	r, diags := b.rhs.Value(ctx)
 	if len(diags) != 0 || !plain(r) || !l.Type().IsPrimitiveType() || !l.Type().Equals(r.Type()) {
 		return cty.NilVal, false
+	}
+	if b.intLiteral && l.Type() == cty.Number {
+		if v, ok := numberCompare(b.Op, l, r); ok {
+			return v, true
+		}
 	}
 	switch b.Op {
 	case hclsyntax.OpEqual, hclsyntax.OpNotEqual:

@@ -2,6 +2,7 @@ package limit
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -37,6 +38,9 @@ func fastTestContext() *hcl.EvalContext {
 			"lit":    lit,
 			"big":    big,
 			"f":      cty.NumberFloatVal(2.5),
+			"f3":     cty.NumberFloatVal(3),
+			"tenth":  cty.NumberFloatVal(0.1),
+			"negz":   cty.NumberFloatVal(math.Copysign(0, -1)),
 			"inf":    cty.PositiveInfinity,
 			"t":      cty.True,
 			"no":     cty.False,
@@ -129,6 +133,12 @@ EOT
 	`[for x in list : { k = x, s = s, n = null }]`, `[for x in list : each.key]`, `[for x in list : obj.missing]`,
 	`[for x in list : x if msec > 3]`, `[for x in list : x if obj.d]`, `[for k, v in obj : v if k == obj.a]`,
 	`[for x in list : [for y in list : y if y == x && x == list[0]]]`, `[for x in list : uobj.a]`,
+	// numbers compared with whole-number literals
+	`n == 3`, `3 == n`, `n != 3`, `n == 4`, `n >= 3`, `n <= 3`, `n >= 4`, `3 <= n`, `f == 2`, `f >= 2`, `f <= 3`,
+	`f3 == 3`, `f3 >= 3`, `tenth == 0`, `tenth >= 0`, `tenth <= 0`, `negz == 0`, `negz >= 0`, `negz <= 0`,
+	`big == 12345678901234567890`, `big >= 12345678901234567890`, `big <= 12345678901234567891`, `inf == 1`,
+	`inf >= 1`, `inf <= 1`, `lit == 443`, `lit != 443`, `un == 3`, `msec == 7`, `un >= 1`, `s == 1`, `n == 3.0`,
+	`[for r in rules : r.port if r.port == 81 || r.port >= 84]`,
 }
 
 // TestFastMatchesSlow evaluates every test expression with the fast nodes

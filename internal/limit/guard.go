@@ -152,7 +152,7 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, fs *forScope) (fast, 
 			slow = &checkedArithmetic{BinaryOpExpr: slow.(*hclsyntax.BinaryOpExpr)}
 		}
 		if fastOps[e.Op] {
-			return &fastBinary{BinaryOpExpr: e, lhs: lf, rhs: rf, slow: slow}, slow
+			return &fastBinary{BinaryOpExpr: e, lhs: lf, rhs: rf, slow: slow, intLiteral: isIntLiteral(e.LHS) || isIntLiteral(e.RHS)}, slow
 		}
 		c := *e
 		c.LHS, c.RHS = lf, rf
