@@ -111,41 +111,40 @@ func (ev *evaluator) buildGraph() *graph {
 
 	for _, n := range g.nodes {
 		m := n.cfg.Module
-		var travs []hcl.Traversal
+		var refs []parsedRef
 		switch n.kind {
 		case nodeVar:
 			v := m.Variables[n.name]
-			travs = append(travs, ruleVars(v.Validations)...)
+			refs = ev.ruleRefs(refs, v.Validations)
 			if n.cfg.Parent != nil {
 				// The value comes from the calling module block.
 				call := n.cfg.Parent.Module.ModuleCalls[n.cfg.Path[len(n.cfg.Path)-1]]
-				if a, ok := callAttributes(call)[n.name]; ok {
-					ev.connect(g, n, n.cfg.Parent, a.Expr.Variables())
+				if a, ok := ev.callAttributesCached(call)[n.name]; ok {
+					ev.connect(g, n, n.cfg.Parent, ev.exprRefs(a.Expr))
 				}
 			}
 		case nodeLocal:
-			travs = exprVars(m.Locals[n.name].Expr)
+			refs = ev.exprRefsTo(refs, m.Locals[n.name].Expr)
 		case nodeCall:
 			call := m.ModuleCalls[n.name]
-			travs = append(travs, exprVars(call.Count)...)
-			travs = append(travs, exprVars(call.ForEach)...)
-			travs = append(travs, call.DependsOn...)
+			refs = ev.exprRefsTo(refs, call.Count)
+			refs = ev.exprRefsTo(refs, call.ForEach)
+			refs = append(refs, parseRefs(call.DependsOn, ev.opts.Dialect)...)
 		case nodeResource:
-			res := findResource(m, n.name)
-			travs = ev.resourceTraversals(n.cfg, res)
+			refs = ev.resourceRefs(n.cfg, findResource(m, n.name))
 		case nodeOutput:
 			o := m.Outputs[n.name]
-			travs = append(travs, exprVars(o.Expr)...)
-			travs = append(travs, o.DependsOn...)
-			travs = append(travs, ruleVars(o.Preconditions)...)
+			refs = ev.exprRefsTo(refs, o.Expr)
+			refs = append(refs, parseRefs(o.DependsOn, ev.opts.Dialect)...)
+			refs = ev.ruleRefs(refs, o.Preconditions)
 		case nodeCheck:
 			ch := m.Checks[n.name]
 			if ch.DataResource != nil {
-				travs = append(travs, ev.resourceTraversals(n.cfg, ch.DataResource)...)
+				refs = append(refs, ev.resourceRefs(n.cfg, ch.DataResource)...)
 			}
-			travs = append(travs, ruleVars(ch.Asserts)...)
+			refs = ev.ruleRefs(refs, ch.Asserts)
 		}
-		ev.connect(g, n, n.cfg, travs)
+		ev.connect(g, n, n.cfg, refs)
 		if n.cfg.Parent != nil {
 			if call := g.get(n.cfg.Parent, nodeCall, n.cfg.Path[len(n.cfg.Path)-1]); call != nil {
 				n.deps[call] = true
@@ -155,35 +154,37 @@ func (ev *evaluator) buildGraph() *graph {
 	return g
 }
 
-func exprVars(e hcl.Expression) []hcl.Traversal {
+// exprRefsTo appends the references of e, which may be nil, to refs. They
+// are parsed once per expression and shared with evaluation (exprRefs).
+func (ev *evaluator) exprRefsTo(refs []parsedRef, e hcl.Expression) []parsedRef {
 	if e == nil {
-		return nil
+		return refs
 	}
-	return e.Variables()
+	return append(refs, ev.exprRefs(e)...)
 }
 
-// resourceTraversals lists everything a resource block refers to.
-func (ev *evaluator) resourceTraversals(c *config.Config, res *config.Resource) []hcl.Traversal {
-	var travs []hcl.Traversal
-	travs = append(travs, exprVars(res.Count)...)
-	travs = append(travs, exprVars(res.ForEach)...)
-	travs = append(travs, res.DependsOn...)
+// resourceRefs lists everything a resource block refers to.
+func (ev *evaluator) resourceRefs(c *config.Config, res *config.Resource) []parsedRef {
+	var refs []parsedRef
+	refs = ev.exprRefsTo(refs, res.Count)
+	refs = ev.exprRefsTo(refs, res.ForEach)
+	refs = append(refs, parseRefs(res.DependsOn, ev.opts.Dialect)...)
 	if res.Config != nil {
-		// Worked out once per block, with the rest evaluation needs of it.
-		travs = append(travs, ev.resourceInfo(c, res).bodyVars...)
+		// Parsed once per block, with the rest evaluation needs of it.
+		refs = append(refs, ev.resourceInfo(c, res).bodyRefs...)
 	}
-	travs = append(travs, ruleVars(res.Preconditions)...)
-	travs = append(travs, ruleVars(res.Postconditions)...)
+	refs = ev.ruleRefs(refs, res.Preconditions)
+	refs = ev.ruleRefs(refs, res.Postconditions)
 	for _, body := range provisionerBodies(res) {
-		travs = append(travs, config.BodyTraversals(body)...)
+		refs = append(refs, parseRefs(config.BodyTraversals(body), ev.opts.Dialect)...)
 	}
-	return travs
+	return refs
 }
 
-// connect adds an edge from n to every node the traversals (in module c) name.
-func (ev *evaluator) connect(g *graph, n *node, c *config.Config, travs []hcl.Traversal) {
-	for _, t := range travs {
-		ref, _ := parseRef(t, ev.opts.Dialect)
+// connect adds an edge from n to every node the references (in module c) name.
+func (ev *evaluator) connect(g *graph, n *node, c *config.Config, refs []parsedRef) {
+	for _, r := range refs {
+		ref := r.ref
 		if ref == nil {
 			continue
 		}
@@ -317,15 +318,14 @@ func sortedKeys[T any](m map[string]T) []string {
 	return keys
 }
 
-// ruleVars lists the references of condition rules.
-func ruleVars(rules []*config.CheckRule) []hcl.Traversal {
-	var travs []hcl.Traversal
+// ruleRefs appends the references of condition rules to refs.
+func (ev *evaluator) ruleRefs(refs []parsedRef, rules []*config.CheckRule) []parsedRef {
 	for _, r := range rules {
 		if r == nil {
 			continue
 		}
-		travs = append(travs, exprVars(r.Condition)...)
-		travs = append(travs, exprVars(r.ErrorMessage)...)
+		refs = ev.exprRefsTo(refs, r.Condition)
+		refs = ev.exprRefsTo(refs, r.ErrorMessage)
 	}
-	return travs
+	return refs
 }
