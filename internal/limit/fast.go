@@ -212,7 +212,7 @@ func numberCompare(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 
 func (b *fastBinary) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if v, ok := b.fast(ctx); ok {
-		if arithmeticOps[b.Op] && hugeFloat(v.AsBigFloat()) {
+		if arithmeticOps[b.Op] && hugeValue(v) {
 			return cty.UnknownVal(cty.Number), hcl.Diagnostics{NumberTooLarge(b.SrcRange)}
 		}
 		return v, nil
@@ -297,9 +297,8 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 // arithmetic applies a number operator to two finite numbers, as hcl's
 // operator functions do; dividing by zero is left to them.
 func arithmetic(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
-	// AsBigFloat copies; one copy of each operand serves every check.
-	lf, rf := l.AsBigFloat(), r.AsBigFloat()
-	if lf.IsInf() || rf.IsInf() {
+	// Comparing in place: AsBigFloat would copy both operands.
+	if !finite(l) || !finite(r) {
 		return cty.NilVal, false
 	}
 	switch op {
@@ -310,16 +309,21 @@ func arithmetic(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 	case hclsyntax.OpMultiply:
 		return l.Multiply(r), true
 	}
-	if rf.Sign() == 0 {
-		return cty.NilVal, false
+	if !isTrue(r.LessThan(zero)) && !isTrue(zero.LessThan(r)) {
+		return cty.NilVal, false // dividing by zero is left to hcl
 	}
 	if op == hclsyntax.OpDivide {
 		return l.Divide(r), true
 	}
-	if m, ok := intModulo(lf, rf); ok {
+	if m, ok := intModulo(l.AsBigFloat(), r.AsBigFloat()); ok {
 		return m, true
 	}
 	return l.Modulo(r), true
+}
+
+// finite reports whether a known, unmarked number is neither infinity.
+func finite(v cty.Value) bool {
+	return isTrue(v.LessThan(cty.PositiveInfinity)) && isTrue(cty.NegativeInfinity.LessThan(v))
 }
 
 // intModulo is cty's a % b for whole numbers small enough for its result

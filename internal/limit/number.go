@@ -29,6 +29,30 @@ func hugeFloat(f *big.Float) bool {
 	return exp > MaxNumberExponent || exp < -MaxNumberExponent
 }
 
+// Bounds of the numbers hugeFloat accepts, as cty values: a finite
+// non-zero f is beyond MaxNumberExponent exactly when |f| >= 2^M or
+// |f| < 2^(-M-1), M being MaxNumberExponent.
+var (
+	hugeAbove = cty.NumberVal(new(big.Float).SetMantExp(big.NewFloat(1), MaxNumberExponent))
+	hugeBelow = cty.NumberVal(new(big.Float).SetMantExp(big.NewFloat(1), -MaxNumberExponent-1))
+	negAbove  = cty.NumberVal(new(big.Float).Neg(hugeAbove.AsBigFloat()))
+	negBelow  = cty.NumberVal(new(big.Float).Neg(hugeBelow.AsBigFloat()))
+	zero      = cty.Zero
+)
+
+// hugeValue is hugeFloat of a known, unmarked number, found by comparing
+// it with the bounds: cty compares numbers in place, where AsBigFloat
+// would copy the number for every check.
+func hugeValue(v cty.Value) bool {
+	less := func(a, b cty.Value) bool { return isTrue(a.LessThan(b)) }
+	switch {
+	case less(negAbove, v) && less(v, hugeAbove):
+		// Inside the upper bound: huge only when tiny and not zero.
+		return less(v, hugeBelow) && less(negBelow, v) && (less(zero, v) || less(v, zero))
+	}
+	return finite(v) // at or beyond the upper bound, unless infinite
+}
+
 // HugeNumber reports whether v is, or contains, a known number beyond
 // MaxNumberExponent.
 func HugeNumber(v cty.Value) bool {
@@ -39,7 +63,7 @@ func HugeNumber(v cty.Value) bool {
 	}
 	switch {
 	case ty == cty.Number:
-		return hugeFloat(v.AsBigFloat())
+		return hugeValue(v)
 	case ty.IsObjectType():
 		for name, at := range ty.AttributeTypes() {
 			if mayHoldNumbers(at) && HugeNumber(v.GetAttr(name)) {

@@ -1,6 +1,8 @@
 package limit
 
 import (
+	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -66,6 +68,38 @@ func TestHugeNumber(t *testing.T) {
 	for _, tt := range tests {
 		if got := HugeNumber(tt.v); got != tt.want {
 			t.Errorf("HugeNumber(%#v) = %v", tt.v, got)
+		}
+	}
+}
+
+// TestHugeValue compares the comparison-based check with hugeFloat on
+// numbers at and around both bounds, at several precisions and both
+// signs, and on random ones.
+func TestHugeValue(t *testing.T) {
+	var fs []*big.Float
+	for _, prec := range []uint{24, 53, 64, 512} {
+		for _, exp := range []int{MaxNumberExponent, MaxNumberExponent + 1, -MaxNumberExponent, -MaxNumberExponent - 1, -MaxNumberExponent + 1, 0, 1, 64} {
+			one := new(big.Float).SetPrec(prec).SetMantExp(big.NewFloat(0.5), exp) // 2^(exp-1)
+			ulp := new(big.Float).SetPrec(prec).SetMantExp(big.NewFloat(0.5), exp-int(prec))
+			below := new(big.Float).SetPrec(prec).Sub(one, ulp)
+			above := new(big.Float).SetPrec(prec).Add(one, ulp)
+			for _, f := range []*big.Float{one, below, above} {
+				fs = append(fs, f, new(big.Float).Neg(f))
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		f := new(big.Float).SetPrec(uint(1+r.IntN(200))).SetMantExp(big.NewFloat(r.Float64()+0.5), r.IntN(4*MaxNumberExponent)-2*MaxNumberExponent)
+		if r.IntN(2) == 0 {
+			f.Neg(f)
+		}
+		fs = append(fs, f)
+	}
+	fs = append(fs, new(big.Float), new(big.Float).Neg(new(big.Float)), new(big.Float).SetInf(false), new(big.Float).SetInf(true))
+	for _, f := range fs {
+		if got, want := hugeValue(cty.NumberVal(f)), hugeFloat(f); got != want {
+			t.Errorf("%s (prec %d): hugeValue %v, hugeFloat %v", f.Text('g', 10), f.Prec(), got, want)
 		}
 	}
 }
