@@ -612,9 +612,6 @@ type fastFor struct {
 	hoisted []*fastTraversal
 }
 
-// forScope is a for expression's body while compile builds it.
-type forScope struct{ owner *fastFor }
-
 // loopVar reports whether name is one of the for expression's variables.
 func (f *fastFor) loopVar(name string) bool {
 	return name == f.ValVar || f.KeyVar != "" && name == f.KeyVar

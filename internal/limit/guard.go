@@ -72,22 +72,22 @@ func (g *Guard) Expr(expr hcl.Expression) hcl.Expression {
 // or step limit does it stop at once with that limit's diagnostic where slow
 // would report it for every element left. keep leaves the node itself as it
 // is (its children are still guarded), for arguments that functions inspect
-// syntactically.
-func (g *Guard) compile(x hclsyntax.Expression, keep bool, fs *forScope) (fast, slow hclsyntax.Expression) {
+// syntactically. loop is the for expression whose body x is in, if any: its
+// references to anything but the loop's variables are hoisted.
+func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast, slow hclsyntax.Expression) {
 	switch e := x.(type) {
 	case *hclsyntax.ForExpr:
 		ff := &fastFor{ForExpr: e, g: g}
 		c := *e
 		// The collection is evaluated where the for expression is; its
 		// body, for each element, in a scope of its own.
-		ff.coll, c.CollExpr = g.compile(e.CollExpr, false, fs)
-		body := &forScope{owner: ff}
+		ff.coll, c.CollExpr = g.compile(e.CollExpr, false, loop)
 		if e.KeyExpr != nil {
-			ff.key, c.KeyExpr = g.compile(e.KeyExpr, false, body)
+			ff.key, c.KeyExpr = g.compile(e.KeyExpr, false, ff)
 		}
-		ff.val, c.ValExpr = g.compile(e.ValExpr, false, body)
+		ff.val, c.ValExpr = g.compile(e.ValExpr, false, ff)
 		if e.CondExpr != nil {
-			ff.cond, c.CondExpr = g.compile(e.CondExpr, false, body)
+			ff.cond, c.CondExpr = g.compile(e.CondExpr, false, ff)
 		}
 		// The first expression hcl evaluates for each element is the one that counts.
 		switch {
@@ -107,7 +107,7 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, fs *forScope) (fast, 
 		fastParts := make([]hclsyntax.Expression, len(e.Parts))
 		literal := true
 		for i, p := range e.Parts {
-			fastParts[i], c.Parts[i] = g.compile(p, false, fs)
+			fastParts[i], c.Parts[i] = g.compile(p, false, loop)
 			changed = changed || c.Parts[i] != p
 			if _, ok := p.(*hclsyntax.LiteralValueExpr); !ok {
 				literal = false
@@ -134,14 +134,14 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, fs *forScope) (fast, 
 		return &fastTemplate{TemplateExpr: e, parts: fastParts, slow: slow, g: g}, slow
 	case *hclsyntax.TemplateJoinExpr:
 		cs, cf := *e, *e
-		cf.Tuple, cs.Tuple = g.compile(e.Tuple, false, fs)
+		cf.Tuple, cs.Tuple = g.compile(e.Tuple, false, loop)
 		return &joinGuard{TemplateJoinExpr: &cf, g: g}, &joinGuard{TemplateJoinExpr: &cs, g: g}
 	case *hclsyntax.TemplateWrapExpr:
-		w, ws := g.compile(e.Wrapped, false, fs)
+		w, ws := g.compile(e.Wrapped, false, loop)
 		return copyNode(e, e.Wrapped, ws, w, func(c *hclsyntax.TemplateWrapExpr, v hclsyntax.Expression) { c.Wrapped = v })
 	case *hclsyntax.BinaryOpExpr:
-		lf, ls := g.compile(e.LHS, false, fs)
-		rf, rs := g.compile(e.RHS, false, fs)
+		lf, ls := g.compile(e.LHS, false, loop)
+		rf, rs := g.compile(e.RHS, false, loop)
 		slow = e
 		if ls != e.LHS || rs != e.RHS {
 			c := *e
@@ -158,21 +158,21 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, fs *forScope) (fast, 
 		c.LHS, c.RHS = lf, rf
 		return &c, slow
 	case *hclsyntax.UnaryOpExpr:
-		v, vs := g.compile(e.Val, false, fs)
+		v, vs := g.compile(e.Val, false, loop)
 		return copyNode(e, e.Val, vs, v, func(c *hclsyntax.UnaryOpExpr, v hclsyntax.Expression) { c.Val = v })
 	case *hclsyntax.ConditionalExpr:
 		fc := &fastConditional{ConditionalExpr: e}
 		c := *e
-		fc.cond, c.Condition = g.compile(e.Condition, false, fs)
-		fc.t, c.TrueResult = g.compile(e.TrueResult, false, fs)
-		fc.f, c.FalseResult = g.compile(e.FalseResult, false, fs)
+		fc.cond, c.Condition = g.compile(e.Condition, false, loop)
+		fc.t, c.TrueResult = g.compile(e.TrueResult, false, loop)
+		fc.f, c.FalseResult = g.compile(e.FalseResult, false, loop)
 		fc.slow = e
 		if c.Condition != e.Condition || c.TrueResult != e.TrueResult || c.FalseResult != e.FalseResult {
 			fc.slow = &c
 		}
 		return fc, fc.slow
 	case *hclsyntax.ParenthesesExpr:
-		v, vs := g.compile(e.Expression, keep, fs)
+		v, vs := g.compile(e.Expression, keep, loop)
 		return copyNode(e, e.Expression, vs, v, func(c *hclsyntax.ParenthesesExpr, v hclsyntax.Expression) { c.Expression = v })
 	case *hclsyntax.FunctionCallExpr:
 		// templatestring inspects its argument's syntax, so it stays unwrapped.
@@ -182,7 +182,7 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, fs *forScope) (fast, 
 		cf.Args = make([]hclsyntax.Expression, len(e.Args))
 		changed := false
 		for i, a := range e.Args {
-			cf.Args[i], cs.Args[i] = g.compile(a, keepArgs, fs)
+			cf.Args[i], cs.Args[i] = g.compile(a, keepArgs, loop)
 			changed = changed || cs.Args[i] != a
 		}
 		slow = e
@@ -199,7 +199,7 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, fs *forScope) (fast, 
 		cf.Exprs = make([]hclsyntax.Expression, len(e.Exprs))
 		changed := false
 		for i, a := range e.Exprs {
-			cf.Exprs[i], cs.Exprs[i] = g.compile(a, false, fs)
+			cf.Exprs[i], cs.Exprs[i] = g.compile(a, false, loop)
 			changed = changed || cs.Exprs[i] != a
 		}
 		if !changed {
@@ -212,8 +212,8 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, fs *forScope) (fast, 
 		cf.Items = make([]hclsyntax.ObjectConsItem, len(e.Items))
 		changed := false
 		for i, it := range e.Items {
-			kf, ks := g.compile(it.KeyExpr, false, fs)
-			vf, vs := g.compile(it.ValueExpr, false, fs)
+			kf, ks := g.compile(it.KeyExpr, false, loop)
+			vf, vs := g.compile(it.ValueExpr, false, loop)
 			cs.Items[i] = hclsyntax.ObjectConsItem{KeyExpr: ks, ValueExpr: vs}
 			cf.Items[i] = hclsyntax.ObjectConsItem{KeyExpr: kf, ValueExpr: vf}
 			changed = changed || ks != it.KeyExpr || vs != it.ValueExpr
@@ -228,31 +228,31 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, fs *forScope) (fast, 
 		return &cf, slow
 	case *hclsyntax.ObjectConsKeyExpr:
 		// hcl reads a bare key's syntax, so the wrapped expression keeps its node type.
-		_, ws := g.compile(e.Wrapped, false, fs)
+		_, ws := g.compile(e.Wrapped, false, loop)
 		return copyNode(e, e.Wrapped, ws, ws, func(c *hclsyntax.ObjectConsKeyExpr, v hclsyntax.Expression) { c.Wrapped = v })
 	case *hclsyntax.IndexExpr:
 		fi := &fastIndex{IndexExpr: e}
 		c := *e
-		fi.coll, c.Collection = g.compile(e.Collection, false, fs)
-		fi.key, c.Key = g.compile(e.Key, false, fs)
+		fi.coll, c.Collection = g.compile(e.Collection, false, loop)
+		fi.key, c.Key = g.compile(e.Key, false, loop)
 		fi.slow = e
 		if c.Collection != e.Collection || c.Key != e.Key {
 			fi.slow = &c
 		}
 		return fi, fi.slow
 	case *hclsyntax.RelativeTraversalExpr:
-		src, srcs := g.compile(e.Source, false, fs)
+		src, srcs := g.compile(e.Source, false, loop)
 		return copyNode(e, e.Source, srcs, src, func(c *hclsyntax.RelativeTraversalExpr, v hclsyntax.Expression) { c.Source = v })
 	case *hclsyntax.SplatExpr:
-		src, srcs := g.compile(e.Source, false, fs)
+		src, srcs := g.compile(e.Source, false, loop)
 		return copyNode(e, e.Source, srcs, src, func(c *hclsyntax.SplatExpr, v hclsyntax.Expression) { c.Source = v })
 	case *hclsyntax.ScopeTraversalExpr:
 		if keep {
 			return e, e
 		}
 		ft := &fastTraversal{ScopeTraversalExpr: e}
-		if fs != nil && !fs.owner.loopVar(e.Traversal.RootName()) {
-			return fs.owner.hoist(ft), e
+		if loop != nil && !loop.loopVar(e.Traversal.RootName()) {
+			return loop.hoist(ft), e
 		}
 		return ft, e
 	}
