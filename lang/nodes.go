@@ -137,10 +137,10 @@ func (ev *evaluator) errorMessage(s *scope, rule *config.CheckRule, _ string) (s
 	if diags.HasErrors() {
 		return "", false
 	}
-	if v.HasMark(marks.Sensitive) || marks.Contains(v, marks.Sensitive) {
+	if marks.Contains(v, marks.Sensitive) {
 		return "The error message included a sensitive value, so it will not be displayed.", true
 	}
-	if v.HasMark(marks.Ephemeral) || marks.Contains(v, marks.Ephemeral) {
+	if marks.Contains(v, marks.Ephemeral) {
 		return "The error message included an ephemeral value, so it will not be displayed.", true
 	}
 	v, _ = v.UnmarkDeep()

@@ -309,7 +309,7 @@ func arithmetic(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 	case hclsyntax.OpMultiply:
 		return l.Multiply(r), true
 	}
-	if !isTrue(r.LessThan(zero)) && !isTrue(zero.LessThan(r)) {
+	if !isTrue(r.LessThan(cty.Zero)) && !isTrue(cty.Zero.LessThan(r)) {
 		return cty.NilVal, false // dividing by zero is left to hcl
 	}
 	if op == hclsyntax.OpDivide {

@@ -37,7 +37,6 @@ var (
 	hugeBelow = cty.NumberVal(new(big.Float).SetMantExp(big.NewFloat(1), -MaxNumberExponent-1))
 	negAbove  = cty.NumberVal(new(big.Float).Neg(hugeAbove.AsBigFloat()))
 	negBelow  = cty.NumberVal(new(big.Float).Neg(hugeBelow.AsBigFloat()))
-	zero      = cty.Zero
 )
 
 // hugeValue is hugeFloat of a known, unmarked number, found by comparing
@@ -48,7 +47,7 @@ func hugeValue(v cty.Value) bool {
 	switch {
 	case less(negAbove, v) && less(v, hugeAbove):
 		// Inside the upper bound: huge only when tiny and not zero.
-		return less(v, hugeBelow) && less(negBelow, v) && (less(zero, v) || less(v, zero))
+		return less(v, hugeBelow) && less(negBelow, v) && (less(cty.Zero, v) || less(v, cty.Zero))
 	}
 	return finite(v) // at or beyond the upper bound, unless infinite
 }
