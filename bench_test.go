@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -209,6 +210,72 @@ func BenchmarkEvaluate(b *testing.B) {
 	})
 }
 
+// BenchmarkValueFloor builds, with go-cty's constructors, the values an
+// evaluation of the tree must hand back: every planned resource instance,
+// each object, tuple, list and map in it made anew from its elements
+// (strings, numbers and other leaves are reused), on as many goroutines as
+// evaluation uses. No evaluation can produce its results for less, so this
+// and BenchmarkLoad bound BenchmarkEvaluate from below.
+func BenchmarkValueFloor(b *testing.B) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		ev := evaluateTree(b, dir, readSchemas(b, dir))
+		var vals []cty.Value
+		for _, r := range ev.Resources() {
+			vals = append(vals, r.Value)
+		}
+		workers := runtime.GOMAXPROCS(0)
+		floor := parseTime(b, dir)
+		for b.Loop() {
+			var wg sync.WaitGroup
+			for w := range workers {
+				part := vals[w*len(vals)/workers : (w+1)*len(vals)/workers]
+				wg.Go(func() {
+					for _, v := range part {
+						rebuildValue(v)
+					}
+				})
+			}
+			wg.Wait()
+		}
+		reportParseRatio(b, floor)
+	})
+}
+
+// rebuildValue makes v's objects and collections again from their
+// elements; unknown, null and marked values are kept as they are.
+func rebuildValue(v cty.Value) cty.Value {
+	if !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return v
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
+		for name := range ty.AttributeTypes() {
+			attrs[name] = rebuildValue(v.GetAttr(name))
+		}
+		return cty.ObjectVal(attrs)
+	case ty.IsMapType() && v.LengthInt() > 0:
+		elems := make(map[string]cty.Value, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			elems[k.AsString()] = rebuildValue(e)
+		}
+		return cty.MapVal(elems)
+	case ty.IsTupleType() || ty.IsListType() && v.LengthInt() > 0:
+		elems := make([]cty.Value, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			elems = append(elems, rebuildValue(e))
+		}
+		if ty.IsTupleType() {
+			return cty.TupleVal(elems)
+		}
+		return cty.ListVal(elems)
+	}
+	return v
+}
+
 // BenchmarkEvalText and BenchmarkEvalJSON run `tfeval eval` and
 // `tfeval eval -json` in-process, printing included: set against
 // BenchmarkEvaluate, they show what the output costs.
@@ -343,6 +410,10 @@ func TestBenchTreesEvaluate(t *testing.T) {
 			for _, r := range ev.Result.Resources {
 				if !r.Value.IsKnown() && r.Value.Type() == cty.DynamicPseudoType {
 					t.Fatalf("%s was not planned: %#v", r.Addr, r.Value)
+				}
+				// BenchmarkValueFloor's rebuild must make the same values.
+				if size == benchgen.Small && !rebuildValue(r.Value).RawEquals(r.Value) {
+					t.Fatalf("rebuilding %s changed it: %#v", r.Addr, r.Value)
 				}
 			}
 		})
