@@ -17,6 +17,9 @@ import (
 // (Terraform decides separately whether null is allowed). The error is
 // go-cty's, usually a cty.PathError; FormatError renders it as Terraform does.
 func Convert(val cty.Value, constraint cty.Type, defaults *hcltypeexpr.Defaults) (cty.Value, error) {
+	if out, ok := convertFused(val, constraint, defaults); ok {
+		return out, nil
+	}
 	if defaults != nil && !val.IsNull() && needsDefaults(defaults, val) {
 		val = defaults.Apply(val)
 	}
@@ -83,6 +86,9 @@ func element(v cty.Value, key string) (cty.Value, bool) {
 // finds it: by index in a tuple's defaults, by name in an object's, and
 // under "" for the element type of a collection.
 func defaultsChild(d *hcltypeexpr.Defaults, key any) *hcltypeexpr.Defaults {
+	if d == nil {
+		return nil
+	}
 	switch k := key.(type) {
 	case int:
 		if d.Type.IsTupleType() {

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
 func TestConvert(t *testing.T) {
@@ -173,5 +175,99 @@ func TestConvertSkipsNeedlessDefaults(t *testing.T) {
 			got, err := Convert(v, ty, defaults)
 			checkSameAsApply(t, v, ty, defaults, got, err)
 		})
+	}
+}
+
+// TestConvertFused checks the one-pass conversion against applying the
+// defaults and then converting, for every shape it takes and some it
+// must leave to the two steps; it also checks which of them it takes, so
+// the common case cannot quietly stop being fast.
+func TestConvertFused(t *testing.T) {
+	constraint := func(src string) (cty.Type, *hcltypeexpr.Defaults) {
+		t.Helper()
+		texpr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		ty, defaults, _, diags := TypeConstraint(texpr)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		return ty, defaults
+	}
+	value := func(src string) cty.Value {
+		t.Helper()
+		expr, diags := hclsyntax.ParseExpression([]byte(src), "v.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		v, diags := expr.Value(&hcl.EvalContext{Functions: map[string]function.Function{
+			"tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+			"toset":  stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+			"tomap":  stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		}})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		return v
+	}
+	items := `map(object({
+  size    = number
+  enabled = optional(bool, true)
+  labels  = optional(map(string), {})
+  limits  = optional(object({ cpu = optional(number, 1), memory = optional(number, 512) }), {})
+}))`
+	settings := `object({
+  replicas = optional(number, 2)
+  tier     = optional(string, "standard")
+  ports    = optional(list(number), [80, 443])
+  zones    = optional(set(string))
+  note     = optional(string)
+})`
+	for _, tc := range []struct {
+		ty, val string
+		fused   bool // whether the one pass takes it
+	}{
+		{items, `{a = {size = 1}, b = {size = "2", enabled = false, labels = {x = 1}}}`, true},
+		{items, `{a = {size = 1, limits = {cpu = 4}}, b = {size = 3, limits = null, extra = "dropped"}}`, true},
+		{items, `tomap({a = {size = 1}})`, true},
+		{items, `{}`, true},
+		{items, `{a = {size = null}}`, true},
+		{items, `{a = {labels = {}}}`, false},   // size is required: an error
+		{items, `{a = {size = "many"}}`, false}, // not a number: an error
+		{items, `{a = null}`, false},            // a null element
+		{items, `{a = {size = 1, labels = null}}`, true},
+		{settings, `{}`, true},
+		{settings, `{replicas = 3, ports = [8080], zones = ["a", "b", "a"]}`, true},
+		{settings, `{ports = []}`, true},
+		{settings, `{zones = []}`, true},
+		{settings, `{ports = tolist([1, 2])}`, true},
+		{settings, `{zones = toset(["a"])}`, true},
+		{settings, `{ports = [1, null]}`, false},
+		{`list(object({ port = number, proto = optional(string, "tcp") }))`, `[{port = 22}, {port = "443", proto = "udp"}]`, true},
+		{`set(object({ port = number, proto = optional(string, "tcp") }))`, `[{port = 22}, {port = 22, proto = "tcp"}]`, true},
+		{`list(string)`, `[1, true, "x"]`, true},
+		{`map(list(string))`, `{a = [], b = ["x"]}`, true},
+		{`object({ a = optional(object({ b = optional(string, "d") }), {}) })`, `{}`, true},
+		{`object({ a = optional(object({ b = optional(string, "d") }), { b = null }) })`, `{a = null}`, true},
+		{`object({ a = string })`, `{a = "x"}`, true},
+		{`object({ a = any })`, `{a = "x"}`, false},
+		{`tuple([string, number])`, `["a", "1"]`, false},
+		{`tuple([string, number])`, `["a", 1]`, true}, // already of the type
+		{`list(string)`, `toset(["a"])`, false},
+		{`map(string)`, `["a"]`, false},
+		{`string`, `{}`, false},
+	} {
+		ty, defaults := constraint(tc.ty)
+		val := value(tc.val)
+		got, fused := convertFused(val, ty, defaults)
+		if fused != tc.fused {
+			t.Errorf("%s to %s: taken in one pass %v, want %v", tc.val, tc.ty, fused, tc.fused)
+		}
+		if fused {
+			checkSameAsApply(t, val, ty, defaults, got, nil)
+		}
+		out, err := Convert(val, ty, defaults)
+		checkSameAsApply(t, val, ty, defaults, out, err)
 	}
 }

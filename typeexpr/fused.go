@@ -1,0 +1,130 @@
+package typeexpr
+
+import (
+	hcltypeexpr "github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfeval/tfeval/internal/elements"
+)
+
+// convertFused is Convert in one pass, for the common case: a known,
+// unmarked value converted to a type without `any` or tuples, with no null
+// element in a list, set or map. Applying the defaults and then converting
+// builds every object and collection twice, and go-cty works its conversion
+// out anew on every call; here each is built once. The result is what the
+// two steps give (TestConvertFused and FuzzTypeConstraint compare them);
+// ok is false for anything outside that case, or that would be an error,
+// and the caller then takes the two steps.
+func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value, bool) {
+	if !v.IsKnown() || v.IsMarked() || v.IsNull() {
+		return cty.NilVal, false
+	}
+	vty := v.Type()
+	switch {
+	case ty.IsPrimitiveType():
+		if !vty.IsPrimitiveType() {
+			return cty.NilVal, false
+		}
+		if vty == ty {
+			return v, true
+		}
+		out, err := convert.Convert(v, ty)
+		return out, err == nil
+	case vty.Equals(ty):
+		// A value's type has no optional attributes, so neither has ty, and
+		// there are no defaults to fill in.
+		return v, true
+	case ty.IsObjectType():
+		return objectFused(v, ty, d)
+	case ty.IsMapType():
+		if !vty.IsObjectType() && !vty.IsMapType() || d != nil && len(d.DefaultValues) > 0 {
+			return cty.NilVal, false
+		}
+		ety := ty.ElementType()
+		if v.LengthInt() == 0 {
+			return cty.MapValEmpty(ety.WithoutOptionalAttributesDeep()), true
+		}
+		child := defaultsChild(d, "")
+		elems := make(map[string]cty.Value, v.LengthInt())
+		var first cty.Type
+		for it := elements.Of(v); it.Next(); {
+			k, e := it.Element()
+			out, ok := convertFused(e, ety, child)
+			if !ok || first != cty.NilType && !out.Type().Equals(first) {
+				return cty.NilVal, false
+			}
+			first = out.Type()
+			elems[k.AsString()] = out
+		}
+		return cty.MapVal(elems), true
+	case ty.IsListType() || ty.IsSetType():
+		// A set's elements would be applied in one order and converted in
+		// another; only lists and tuples are taken here.
+		if !vty.IsTupleType() && !vty.IsListType() || d != nil && len(d.DefaultValues) > 0 {
+			return cty.NilVal, false
+		}
+		ety := ty.ElementType()
+		if v.LengthInt() == 0 {
+			if ty.IsSetType() {
+				return cty.SetValEmpty(ety.WithoutOptionalAttributesDeep()), true
+			}
+			return cty.ListValEmpty(ety.WithoutOptionalAttributesDeep()), true
+		}
+		child := defaultsChild(d, "")
+		elems := make([]cty.Value, 0, v.LengthInt())
+		for it := elements.Of(v); it.Next(); {
+			_, e := it.Element()
+			out, ok := convertFused(e, ety, child)
+			if !ok || len(elems) > 0 && !out.Type().Equals(elems[0].Type()) {
+				return cty.NilVal, false
+			}
+			elems = append(elems, out)
+		}
+		if ty.IsSetType() {
+			return cty.SetVal(elems), true
+		}
+		return cty.ListVal(elems), true
+	}
+	return cty.NilVal, false
+}
+
+// objectFused is convertFused for an object type: each attribute of ty is
+// taken from v, or from its default when v's is absent or null, and
+// converted; an absent optional attribute is null; v's other attributes
+// are dropped, as conversion drops them.
+func objectFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value, bool) {
+	vty := v.Type()
+	if !vty.IsObjectType() {
+		return cty.NilVal, false
+	}
+	have := vty.AttributeTypes()
+	attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
+	for name, aty := range ty.AttributeTypes() {
+		var e cty.Value
+		_, has := have[name]
+		if has {
+			e = v.GetAttr(name)
+		}
+		if (!has || e.IsNull()) && d != nil {
+			if def, ok := d.DefaultValues[name]; ok {
+				e, has = def, true
+			}
+		}
+		switch {
+		case !has && ty.AttributeOptional(name):
+			attrs[name] = cty.NullVal(aty.WithoutOptionalAttributesDeep())
+		case !has:
+			return cty.NilVal, false
+		case e.IsKnown() && !e.IsMarked() && e.IsNull():
+			attrs[name] = cty.NullVal(aty.WithoutOptionalAttributesDeep())
+		default:
+			out, ok := convertFused(e, aty, defaultsChild(d, name))
+			if !ok {
+				return cty.NilVal, false
+			}
+			attrs[name] = out
+		}
+	}
+	return cty.ObjectVal(attrs), true
+}
