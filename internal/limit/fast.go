@@ -610,6 +610,68 @@ type fastFor struct {
 	// hoisted are the references in the body that name neither loop
 	// variable: the same for every element of one evaluation.
 	hoisted []*fastTraversal
+	// match is set when the condition compares an attribute of the element
+	// with a value that is the same for every element.
+	match *attrMatch
+}
+
+// attrMatch is a for expression's condition of the form `x.name == other`
+// or `x.name != other` (either way round), x being the element and other
+// a literal or a hoisted reference: the filter that picks one key's
+// entries out of a flattened list, run in every instance of a resource.
+// The fast path reads other once and compares each element's attribute
+// with it directly; elements it cannot decide that way (not an object,
+// attribute missing or not a known string, other not a string) go through
+// the condition as before.
+type attrMatch struct {
+	name  string
+	other hclsyntax.Expression
+	equal bool
+}
+
+// attrMatchOf recognizes an attrMatch in the compiled condition cond.
+func attrMatchOf(f *fastFor, cond hclsyntax.Expression) *attrMatch {
+	b, ok := cond.(*fastBinary)
+	if !ok || b.Op != hclsyntax.OpEqual && b.Op != hclsyntax.OpNotEqual {
+		return nil
+	}
+	for _, side := range [2]struct{ elem, other hclsyntax.Expression }{{b.LHS, b.rhs}, {b.RHS, b.lhs}} {
+		t, ok := side.elem.(*hclsyntax.ScopeTraversalExpr)
+		if !ok || len(t.Traversal) != 2 || t.Traversal.RootName() != f.ValVar || f.KeyVar == f.ValVar {
+			continue
+		}
+		step, ok := t.Traversal[1].(hcl.TraverseAttr)
+		if !ok {
+			continue
+		}
+		switch o := side.other.(type) {
+		case *hclsyntax.LiteralValueExpr, *constTemplate:
+		case *hoistedTraversal:
+			if o.owner != f {
+				continue
+			}
+		default:
+			continue
+		}
+		return &attrMatch{name: step.Name, other: side.other, equal: b.Op == hclsyntax.OpEqual}
+	}
+	return nil
+}
+
+// test compares v's attribute with want, ok false when v is not a plain
+// object whose attribute is a plain string.
+func (m *attrMatch) test(v cty.Value, want string) (hit, ok bool) {
+	if !plain(v) || !v.Type().IsObjectType() {
+		return false, false
+	}
+	if _, has := v.Type().AttributeTypes()[m.name]; !has {
+		return false, false
+	}
+	a := v.GetAttr(m.name)
+	if !plain(a) || a.Type() != cty.String {
+		return false, false
+	}
+	return (a.AsString() == want) == m.equal, true
 }
 
 // loopVar reports whether name is one of the for expression's variables.
@@ -708,6 +770,14 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 			return cty.NilVal, nil, false
 		}
 	}
+	// The condition's invariant side, read once (see attrMatch).
+	var want string
+	useMatch := false
+	if f.match != nil {
+		if o, diags := f.match.other.Value(child); len(diags) == 0 && plain(o) && o.Type() == cty.String {
+			want, useMatch = o.AsString(), true
+		}
+	}
 	var tuple []cty.Value
 	var object map[string]cty.Value
 	var groups map[string][]cty.Value
@@ -728,11 +798,20 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 		if d := f.g.chargeElement(child, f.SrcRange); d != nil {
 			return cty.DynamicVal, hcl.Diagnostics{d}, true
 		}
+		decided := false
+		if useMatch {
+			if hit, ok := f.match.test(v, want); ok {
+				if !hit {
+					continue
+				}
+				decided = true
+			}
+		}
 		if f.KeyVar != "" {
 			vars[f.KeyVar] = k
 		}
 		vars[f.ValVar] = v
-		if f.cond != nil {
+		if f.cond != nil && !decided {
 			c, diags := f.cond.Value(child)
 			if len(diags) != 0 || !plain(c) || c.Type() != cty.Bool {
 				return cty.NilVal, nil, false

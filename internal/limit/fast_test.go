@@ -66,6 +66,19 @@ func fastTestContext() *hcl.EvalContext {
 			"empty":  cty.EmptyTupleVal,
 			"each":   cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal("item-1"), "value": cty.NumberIntVal(2)}),
 			"nfc":    cty.ObjectVal(map[string]cty.Value{"caf\u00e9": cty.StringVal("composed")}),
+			// elements an attribute comparison cannot decide in place
+			"mixed": cty.TupleVal([]cty.Value{
+				cty.ObjectVal(map[string]cty.Value{"item": cty.StringVal("item-1"), "port": cty.NumberIntVal(1)}),
+				cty.ObjectVal(map[string]cty.Value{"item": cty.NumberIntVal(1), "port": cty.NumberIntVal(2)}),
+				cty.ObjectVal(map[string]cty.Value{"item": cty.StringVal("1"), "port": cty.NumberIntVal(3)}),
+				cty.ObjectVal(map[string]cty.Value{"item": cty.NullVal(cty.String), "port": cty.NumberIntVal(4)}),
+				cty.ObjectVal(map[string]cty.Value{"item": cty.StringVal("item-1").Mark("sensitive"), "port": cty.NumberIntVal(5)}),
+				cty.ObjectVal(map[string]cty.Value{"item": cty.UnknownVal(cty.String), "port": cty.NumberIntVal(6)}),
+				cty.MapVal(map[string]cty.Value{"item": cty.StringVal("item-1"), "port": cty.StringVal("7")}),
+				cty.ObjectVal(map[string]cty.Value{"item": cty.StringVal("item-2"), "port": cty.NumberIntVal(8)}).Mark("sensitive"),
+				cty.ObjectVal(map[string]cty.Value{"item": cty.True, "port": cty.NumberIntVal(9)}),
+			}),
+			"nomatch": cty.TupleVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"other": cty.StringVal("x")})}),
 		},
 		Functions: map[string]function.Function{
 			"upper": stdlib.UpperFunc, "length": stdlib.LengthFunc, "tostring": stdlib.MakeToFunc(cty.String),
@@ -139,6 +152,17 @@ EOT
 	`big == 12345678901234567890`, `big >= 12345678901234567890`, `big <= 12345678901234567891`, `inf == 1`,
 	`inf >= 1`, `inf <= 1`, `lit == 443`, `lit != 443`, `un == 3`, `msec == 7`, `un >= 1`, `s == 1`, `n == 3.0`,
 	`[for r in rules : r.port if r.port == 81 || r.port >= 84]`,
+	// a filter on one attribute (attrMatch), on and off its shortcut
+	`[for r in rules : r.port if r.item != each.key]`, `[for r in rules : r.port if "item-2" == r.item]`,
+	`[for i, r in rules : i if r.item == "item-0"]`, `{ for r in rules : tostring(r.port) => r if r.item == "item-1" }`,
+	`{ for r in rules : r.item => r.port... if r.item != "item-1" }`, `[for r in rules : r if r.item == null]`,
+	`[for r in rules : r if r.item == secret]`, `[for r in rules : r if r.item == u]`, `[for r in rules : r if r.item == n]`,
+	`[for r in rules : r if r.item == "${each.key}"]`, `[for r in rules : r if r.item == missing]`,
+	`[for x in list : [for r in rules : r.port if r.item == x]]`, `[for r in rules : r.port if r.item == r.item]`,
+	`[for r in mixed : r.port if r.item == "item-1"]`, `[for r in mixed : r.port if r.item != "item-1"]`,
+	`[for r in mixed : r.port if r.item == "1"]`, `[for r in mixed : r.port if r.item == each.key]`,
+	`[for r in mixed : r.port if "1" != r.item]`, `[for r in nomatch : r if r.item == "x"]`,
+	`[for r in list : r if r.item == "x"]`, `[for r in dyn : r if r.item == "x"]`,
 }
 
 // TestFastMatchesSlow evaluates every test expression with the fast nodes
@@ -390,6 +414,42 @@ func TestHoisted(t *testing.T) {
 		inner, _ := outer.val.(*fastFor)
 		if got := hoistedNames(inner); got != tc.inner {
 			t.Errorf("%s: inner hoists %q, want %q", tc.src, got, tc.inner)
+		}
+	}
+}
+
+// TestAttrMatch checks which conditions are compiled to an attribute
+// comparison: the element's attribute against a literal or a reference
+// hoisted out of that same for expression, with == or !=.
+func TestAttrMatch(t *testing.T) {
+	for _, tc := range []struct {
+		src   string
+		match string // attribute, "" for none
+	}{
+		{`[for r in rules : r if r.item == each.key]`, "item"},
+		{`[for r in rules : r if each.key != r.item]`, "item"},
+		{`[for r in rules : r if r.item == "item-1"]`, "item"},
+		{`[for r in rules : r if r.port == 80]`, "port"},
+		{`[for r in rules : r if r.item == "${each.key}"]`, ""},
+		{`[for r in rules : r if r.item == r.name]`, ""},
+		{`[for r in rules : r if r.item == upper(s)]`, ""},
+		{`[for r in rules : r if r.a.b == "x"]`, ""},
+		{`[for r in rules : r if r["item"] == "x"]`, ""},
+		{`[for r in rules : r if r.item > "x"]`, ""},
+		{`[for k, r in rules : r if k == "x"]`, ""},
+		{`[for r in rules : r if r.on]`, ""},
+	} {
+		expr, diags := hclsyntax.ParseExpression([]byte(tc.src), "test.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		fast, _ := (&Guard{}).compile(expr, false, nil)
+		got := ""
+		if m := fast.(*fastFor).match; m != nil {
+			got = m.name
+		}
+		if got != tc.match {
+			t.Errorf("%s: match %q, want %q", tc.src, got, tc.match)
 		}
 	}
 }

@@ -88,6 +88,7 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 		ff.val, c.ValExpr = g.compile(e.ValExpr, false, ff)
 		if e.CondExpr != nil {
 			ff.cond, c.CondExpr = g.compile(e.CondExpr, false, ff)
+			ff.match = attrMatchOf(ff, ff.cond)
 		}
 		// The first expression hcl evaluates for each element is the one that counts.
 		switch {
