@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
@@ -613,6 +614,9 @@ type fastFor struct {
 	// match is set when the condition compares an attribute of the element
 	// with a value that is the same for every element.
 	match *attrMatch
+	// indexes are filterIndex's, by the context holding the collection.
+	indexMu sync.Mutex
+	indexes map[*hcl.EvalContext]*filterIndex
 }
 
 // attrMatch is a for expression's condition of the form `x.name == other`
@@ -661,17 +665,89 @@ func attrMatchOf(f *fastFor, cond hclsyntax.Expression) *attrMatch {
 // test compares v's attribute with want, ok false when v is not a plain
 // object whose attribute is a plain string.
 func (m *attrMatch) test(v cty.Value, want string) (hit, ok bool) {
+	a, ok := m.attr(v)
+	return ok && (a == want) == m.equal, ok
+}
+
+// attr is v's attribute, ok false unless v is a plain object whose
+// attribute is a plain string.
+func (m *attrMatch) attr(v cty.Value) (string, bool) {
 	if !plain(v) || !v.Type().IsObjectType() {
-		return false, false
+		return "", false
 	}
 	if _, has := v.Type().AttributeTypes()[m.name]; !has {
-		return false, false
+		return "", false
 	}
 	a := v.GetAttr(m.name)
 	if !plain(a) || a.Type() != cty.String {
-		return false, false
+		return "", false
 	}
-	return (a.AsString() == want) == m.equal, true
+	return a.AsString(), true
+}
+
+// filterIndex groups a collection's elements by the attribute an == filter
+// compares, so that the filter run in every instance of a resource over
+// the same list reads only the elements it keeps: without it, n instances
+// each filtering an n-element list cost n squared.
+type filterIndex struct {
+	n      int // elements in the collection, all charged as if visited
+	groups map[string][]indexedElement
+}
+
+// indexedElement is an element of an indexed collection with its key.
+type indexedElement struct{ k, v cty.Value }
+
+// maxFilterIndexes bounds the indexes one for expression keeps: about one
+// per module instance evaluating it at the same time is ever in use.
+const maxFilterIndexes = 64
+
+// filterIndex returns the index of coll, the value of the for expression's
+// collection in ctx, building it on first use; nil when there is none.
+// Indexes are kept per context the collection's root variable is found in.
+// The contexts the evaluator builds never change once made, so the same
+// one gives the same collection; a for expression's own context changes
+// for every element and is never used as a key.
+func (f *fastFor) filterIndex(ctx *hcl.EvalContext, coll cty.Value) *filterIndex {
+	t, ok := f.coll.(*fastTraversal)
+	if !ok {
+		return nil
+	}
+	root := t.Traversal.RootName()
+	var home *hcl.EvalContext
+	for c := ctx; c != nil && home == nil; c = c.Parent() {
+		if _, ok := c.Variables[root]; ok {
+			home = c
+		}
+	}
+	if home == nil {
+		return nil
+	}
+	if _, changing := home.Variables[counterKey]; changing {
+		return nil
+	}
+	f.indexMu.Lock()
+	idx, ok := f.indexes[home]
+	f.indexMu.Unlock()
+	if ok {
+		return idx
+	}
+	idx = &filterIndex{groups: map[string][]indexedElement{}}
+	for it := elements.Of(coll); it.Next(); idx.n++ {
+		k, v := it.Element()
+		a, ok := f.match.attr(v)
+		if !ok {
+			idx = nil // some element needs the condition itself
+			break
+		}
+		idx.groups[a] = append(idx.groups[a], indexedElement{k, v})
+	}
+	f.indexMu.Lock()
+	if f.indexes == nil || len(f.indexes) >= maxFilterIndexes {
+		f.indexes = map[*hcl.EvalContext]*filterIndex{}
+	}
+	f.indexes[home] = idx
+	f.indexMu.Unlock()
+	return idx
 }
 
 // loopVar reports whether name is one of the for expression's variables.
@@ -793,44 +869,24 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	default:
 		object = map[string]cty.Value{}
 	}
-	for it := elements.Of(coll); it.Next(); {
-		k, v := it.Element()
-		if d := f.g.chargeElement(child, f.SrcRange); d != nil {
-			return cty.DynamicVal, hcl.Diagnostics{d}, true
-		}
-		decided := false
-		if useMatch {
-			if hit, ok := f.match.test(v, want); ok {
-				if !hit {
-					continue
-				}
-				decided = true
-			}
-		}
+	// add evaluates the key and value of an element the condition keeps;
+	// false means the slow twin must evaluate the whole expression.
+	add := func(k, v cty.Value) bool {
 		if f.KeyVar != "" {
 			vars[f.KeyVar] = k
 		}
 		vars[f.ValVar] = v
-		if f.cond != nil && !decided {
-			c, diags := f.cond.Value(child)
-			if len(diags) != 0 || !plain(c) || c.Type() != cty.Bool {
-				return cty.NilVal, nil, false
-			}
-			if !isTrue(c) {
-				continue
-			}
-		}
 		var key string
 		if f.key != nil {
 			kv, diags := f.key.Value(child)
 			if len(diags) != 0 || !plain(kv) || kv.Type() != cty.String {
-				return cty.NilVal, nil, false
+				return false
 			}
 			key = kv.AsString()
 		}
 		val, diags := f.val.Value(child)
 		if len(diags) != 0 {
-			return cty.NilVal, nil, false
+			return false
 		}
 		switch {
 		case f.key == nil:
@@ -839,9 +895,59 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 			groups[key] = append(groups[key], val)
 		default:
 			if _, dup := object[key]; dup {
-				return cty.NilVal, nil, false
+				return false
 			}
 			object[key] = val
+		}
+		return true
+	}
+	indexed := false
+	if useMatch && f.match.equal {
+		if idx := f.filterIndex(ctx, coll); idx != nil {
+			if d, charged := f.g.chargeElements(child, f.SrcRange, idx.n); charged {
+				if d != nil {
+					return cty.DynamicVal, hcl.Diagnostics{d}, true
+				}
+				for _, e := range idx.groups[want] {
+					if !add(e.k, e.v) {
+						return cty.NilVal, nil, false
+					}
+				}
+				indexed = true
+			}
+		}
+	}
+	for it := elements.Of(coll); !indexed && it.Next(); {
+		k, v := it.Element()
+		if d := f.g.chargeElement(child, f.SrcRange); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}, true
+		}
+		if useMatch {
+			if hit, ok := f.match.test(v, want); ok {
+				if !hit {
+					continue
+				}
+				if !add(k, v) {
+					return cty.NilVal, nil, false
+				}
+				continue
+			}
+		}
+		if f.cond != nil {
+			if f.KeyVar != "" {
+				vars[f.KeyVar] = k
+			}
+			vars[f.ValVar] = v
+			c, diags := f.cond.Value(child)
+			if len(diags) != 0 || !plain(c) || c.Type() != cty.Bool {
+				return cty.NilVal, nil, false
+			}
+			if !isTrue(c) {
+				continue
+			}
+		}
+		if !add(k, v) {
+			return cty.NilVal, nil, false
 		}
 	}
 	switch {

@@ -471,3 +471,88 @@ func hoistedNames(f *fastFor) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// TestFilterIndex checks the index an == filter keeps per context: reused
+// by the instances that share their parent context, kept apart for
+// contexts holding different collections, never made for a collection
+// found in a for expression's own context, bounded in number, and
+// charging the same elements and steps as the loop it replaces.
+func TestFilterIndex(t *testing.T) {
+	rulesOf := func(items ...string) cty.Value {
+		var rules []cty.Value
+		for i, item := range items {
+			rules = append(rules, cty.ObjectVal(map[string]cty.Value{"item": cty.StringVal(item), "port": cty.NumberIntVal(int64(i))}))
+		}
+		return cty.TupleVal(rules)
+	}
+	parse := func(src string) hclsyntax.Expression {
+		expr, diags := hclsyntax.ParseExpression([]byte(src), "test.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		return expr
+	}
+	steps := 0
+	g := &Guard{Step: func() error { steps++; return nil }}
+	expr := parse(`[for r in local.rules : r.port if r.item == each.key]`)
+	fast, slow := g.compile(expr, false, nil)
+	ff := fast.(*fastFor)
+	instance := func(parent *hcl.EvalContext, key string) *hcl.EvalContext {
+		c := parent.NewChild()
+		c.Variables = map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(key)})}
+		return c
+	}
+	module := func(rules cty.Value) *hcl.EvalContext {
+		return &hcl.EvalContext{Variables: map[string]cty.Value{"local": cty.ObjectVal(map[string]cty.Value{"rules": rules})}}
+	}
+	// The same filter on a parenthesized collection is never indexed.
+	unindexed := func(src string) hclsyntax.Expression {
+		f, _ := g.compile(parse(src), false, nil)
+		return f
+	}
+	plainFast := unindexed(`[for r in (local.rules) : r.port if r.item == each.key]`)
+	check := func(ctx *hcl.EvalContext) {
+		t.Helper()
+		steps = 0
+		fv, fd := fast.Value(ctx)
+		fastSteps := steps
+		steps = 0
+		pv, pd := plainFast.Value(ctx)
+		plainSteps := steps
+		sv, sd := slow.Value(ctx)
+		if !sameValue(fv, sv) || diagText(fd) != diagText(sd) || !sameValue(pv, sv) || diagText(pd) != diagText(sd) {
+			t.Fatalf("fast = %#v %s, unindexed = %#v %s, slow = %#v %s", fv, diagText(fd), pv, diagText(pd), sv, diagText(sd))
+		}
+		if fastSteps != plainSteps {
+			t.Errorf("indexed filter took %d steps, unindexed %d", fastSteps, plainSteps)
+		}
+	}
+	a, b := module(rulesOf("x", "y", "x", "z")), module(rulesOf("y", "y", "x"))
+	for _, key := range []string{"x", "y", "z", "none"} {
+		check(instance(a, key))
+		check(instance(b, key))
+	}
+	if pf, ok := plainFast.(*fastFor); !ok || len(pf.indexes) != 0 {
+		t.Fatalf("the parenthesized filter is %T, indexed: it cannot serve as the unindexed one", plainFast)
+	}
+	if len(ff.indexes) != 2 {
+		t.Errorf("%d indexes for two module contexts, want 2", len(ff.indexes))
+	}
+	for i := range 2 * maxFilterIndexes {
+		check(instance(module(rulesOf("x", fmt.Sprint(i))), "x"))
+	}
+	if len(ff.indexes) > maxFilterIndexes {
+		t.Errorf("%d indexes kept, at most %d wanted", len(ff.indexes), maxFilterIndexes)
+	}
+
+	// A collection that is the outer loop's element changes with it.
+	nested := parse(`[for rs in local.all : [for r in rs : r.port if r.item == "x"]]`)
+	fast, slow = g.compile(nested, false, nil)
+	plainFast = unindexed(`[for rs in (local.all) : [for r in (rs) : r.port if r.item == "x"]]`)
+	check(&hcl.EvalContext{Variables: map[string]cty.Value{"local": cty.ObjectVal(map[string]cty.Value{
+		"all": cty.TupleVal([]cty.Value{rulesOf("x", "y"), rulesOf("y", "x", "x"), rulesOf("z")}),
+	})}})
+	if inner := fast.(*fastFor).val.(*fastFor); len(inner.indexes) != 0 {
+		t.Errorf("an index was kept for a loop variable's collection: %v", inner.indexes)
+	}
+}

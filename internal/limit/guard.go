@@ -329,6 +329,34 @@ func (g *Guard) chargeElement(ctx *hcl.EvalContext, forRange hcl.Range) *hcl.Dia
 	return nil
 }
 
+// chargeElements is chargeElement for n elements at once. charged is
+// false, and nothing is charged, when that would pass an element limit:
+// the caller then visits the elements one by one and stops where the
+// limit is, as it always has.
+func (g *Guard) chargeElements(ctx *hcl.EvalContext, forRange hcl.Range, n int) (d *hcl.Diagnostic, charged bool) {
+	var counters []*forCounter
+	for p := ctx; p != nil; p = p.Parent() {
+		if v, ok := p.Variables[counterKey]; ok {
+			fc := v.EncapsulatedValue().(*forCounter)
+			if g.MaxElements > 0 && fc.n+n > g.MaxElements {
+				return nil, false
+			}
+			counters = append(counters, fc)
+		}
+	}
+	for _, fc := range counters {
+		fc.n += n
+	}
+	if g.Step != nil {
+		for range n {
+			if err := g.Step(); err != nil {
+				return stopDiag(err, forRange), true
+			}
+		}
+	}
+	return nil, true
+}
+
 // tooMany is the diagnostic for a for expression, at rng, that would build
 // more elements than the limit.
 func (g *Guard) tooMany(rng hcl.Range) *hcl.Diagnostic {
