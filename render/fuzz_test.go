@@ -131,5 +131,25 @@ func FuzzValue(f *testing.F) {
 			t.Fatalf("empty rendering of %#v", v)
 		}
 		_ = Type(v.Type())
+		checkObjectPath(t, v)
+	})
+}
+
+// checkObjectPath compares, for every known, unmarked object inside v, the
+// rendering by its attribute names with the one by cty's element iterator
+// that maps use.
+func checkObjectPath(t *testing.T, v cty.Value) {
+	t.Helper()
+	_ = cty.Walk(v, func(_ cty.Path, v cty.Value) (bool, error) {
+		if !v.IsKnown() || v.IsMarked() || v.IsNull() || !v.Type().IsObjectType() {
+			return true, nil
+		}
+		var byName, byIterator strings.Builder
+		writeObject(&byName, v, 2)
+		writeMapping(&byIterator, v, 2)
+		if byName.String() != byIterator.String() {
+			t.Fatalf("object %#v:\nby name\n%s\nby iterator\n%s", v, byName.String(), byIterator.String())
+		}
+		return true, nil
 	})
 }

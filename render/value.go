@@ -1,6 +1,7 @@
 package render
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -47,7 +48,7 @@ func writeValue(b *strings.Builder, v cty.Value, indent int) {
 	case ty == cty.Bool:
 		b.WriteString(strconv.FormatBool(v.True()))
 	case ty.IsObjectType():
-		writeMapping(b, v, indent)
+		writeObject(b, v, indent)
 	case ty.IsTupleType():
 		writeSequence(b, v, indent)
 	case ty.IsListType():
@@ -94,9 +95,26 @@ func writeNull(b *strings.Builder, ty cty.Type) {
 	}
 }
 
+// spaces is indentation to slice from, so that deep values need no
+// strings.Repeat per line.
+var spaces = strings.Repeat(" ", 128)
+
+// writeNewline starts a new line indented by indent spaces.
+func writeNewline(b *strings.Builder, indent int) {
+	b.WriteByte('\n')
+	if indent <= len(spaces) {
+		b.WriteString(spaces[:indent])
+		return
+	}
+	b.WriteString(strings.Repeat(" ", indent))
+}
+
 func writeString(b *strings.Builder, s string, indent int) {
 	if !strings.Contains(s, "\n") {
-		b.WriteString(strconv.Quote(s))
+		// Quoting into a stack buffer: most strings fit, and then nothing
+		// is allocated for them.
+		var buf [128]byte
+		b.Write(strconv.AppendQuote(buf[:0], s))
 		return
 	}
 	lines := strings.Split(s, "\n")
@@ -124,35 +142,56 @@ func writeString(b *strings.Builder, s string, indent int) {
 	b.WriteString("\n" + pad + delim)
 }
 
+// writeObject is writeMapping for an object, in the same (sorted) order:
+// cty's iterator would make a string value of every attribute name only
+// for it to be written out again.
+func writeObject(b *strings.Builder, v cty.Value, indent int) {
+	attrs := v.Type().AttributeTypes()
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	b.WriteString("{")
+	for _, name := range names {
+		writeNewline(b, indent+2)
+		writeString(b, name, indent+2)
+		b.WriteString(" = ")
+		writeValue(b, v.GetAttr(name), indent+2)
+	}
+	if len(names) > 0 {
+		writeNewline(b, indent)
+	}
+	b.WriteString("}")
+}
+
 func writeMapping(b *strings.Builder, v cty.Value, indent int) {
 	b.WriteString("{")
-	pad := strings.Repeat(" ", indent+2)
 	n := 0
 	for it := elements.Of(v); it.Next(); n++ {
 		k, ev := it.Element()
-		b.WriteString("\n" + pad)
+		writeNewline(b, indent+2)
 		writeValue(b, k, indent+2)
 		b.WriteString(" = ")
 		writeValue(b, ev, indent+2)
 	}
 	if n > 0 {
-		b.WriteString("\n" + strings.Repeat(" ", indent))
+		writeNewline(b, indent)
 	}
 	b.WriteString("}")
 }
 
 func writeSequence(b *strings.Builder, v cty.Value, indent int) {
 	b.WriteString("[")
-	pad := strings.Repeat(" ", indent+2)
 	n := 0
 	for it := elements.Of(v); it.Next(); n++ {
 		_, ev := it.Element()
-		b.WriteString("\n" + pad)
+		writeNewline(b, indent+2)
 		writeValue(b, ev, indent+2)
 		b.WriteString(",")
 	}
 	if n > 0 {
-		b.WriteString("\n" + strings.Repeat(" ", indent))
+		writeNewline(b, indent)
 	}
 	b.WriteString("]")
 }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -65,6 +67,10 @@ func TestValue(t *testing.T) {
 			"[\n  (sensitive value),\n  \"y\",\n]"},
 		{"ephemeral", cty.StringVal("x").Mark(marks.Ephemeral), "(ephemeral value)"},
 		{"type value", TypeValue(cty.List(cty.String)), "list(string)"},
+		{"object sorted quoted keys", cty.ObjectVal(map[string]cty.Value{"b": cty.NumberIntVal(1), "a": cty.StringVal("x"), "with space": cty.True}),
+			"{\n  \"a\" = \"x\"\n  \"b\" = 1\n  \"with space\" = true\n}"},
+		{"long string", cty.StringVal(strings.Repeat("ab\"", 60)), strconv.Quote(strings.Repeat("ab\"", 60))},
+		{"deeper than the indentation buffer", deepTuple(70), deepTupleText(70)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,4 +104,29 @@ func TestType(t *testing.T) {
 			t.Errorf("Type(%#v)\n got: %q\nwant: %q", tt.in, got, tt.want)
 		}
 	}
+}
+
+// deepTuple is a string nested in n tuples.
+func deepTuple(n int) cty.Value {
+	v := cty.StringVal("d")
+	for range n {
+		v = cty.TupleVal([]cty.Value{v})
+	}
+	return v
+}
+
+// deepTupleText is how deepTuple(n) renders.
+func deepTupleText(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString("[\n" + strings.Repeat(" ", 2*(i+1)))
+	}
+	b.WriteString(`"d",`)
+	for i := n - 1; i >= 0; i-- {
+		b.WriteString("\n" + strings.Repeat(" ", 2*i) + "]")
+		if i > 0 {
+			b.WriteString(",")
+		}
+	}
+	return b.String()
 }
