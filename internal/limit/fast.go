@@ -179,6 +179,54 @@ type fastBinary struct {
 	// makes equality of two numbers the same as neither being less than
 	// the other (see numberCompare).
 	intLiteral bool
+	// nullOther is the other operand of == or != when one is the literal
+	// null (see nullCompare).
+	nullOther hclsyntax.Expression
+}
+
+// isNullLiteral reports whether e is the literal null.
+func isNullLiteral(e hclsyntax.Expression) bool {
+	lit, ok := e.(*hclsyntax.LiteralValueExpr)
+	return ok && lit.Val.IsKnown() && !lit.Val.IsMarked() && lit.Val.IsNull()
+}
+
+// nullCompare is `x == null` or `x != null` for a known x with no mark
+// anywhere in it, as `var.upstream == null ? ... : ...` asks of an object
+// in every module instance. Equality with null only asks whether x is
+// null; cty's function call would first copy x to take its marks off.
+func (b *fastBinary) nullCompare(ctx *hcl.EvalContext) (cty.Value, bool) {
+	x, diags := b.nullOther.Value(ctx)
+	if len(diags) != 0 || !x.IsKnown() || markedDeep(x) {
+		return cty.NilVal, false
+	}
+	return cty.BoolVal(x.IsNull() == (b.Op == hclsyntax.OpEqual)), true
+}
+
+// markedDeep reports whether v or anything in it is marked, reading v in
+// place.
+func markedDeep(v cty.Value) bool {
+	if v.IsMarked() {
+		return true
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if markedDeep(v.GetAttr(name)) {
+				return true
+			}
+		}
+	case ty.IsCollectionType() || ty.IsTupleType():
+		for it := elements.Of(v); it.Next(); {
+			if _, e := it.Element(); markedDeep(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isIntLiteral reports whether e is a literal whole number.
@@ -243,6 +291,9 @@ func (c *checkedArithmetic) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnost
 }
 
 func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+	if b.nullOther != nil {
+		return b.nullCompare(ctx)
+	}
 	l, diags := b.lhs.Value(ctx)
 	if len(diags) != 0 || !plain(l) {
 		return cty.NilVal, false
@@ -380,17 +431,33 @@ func (c *fastConditional) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	if len(diags) != 0 || f.IsMarked() || f.IsNull() {
 		return cty.NilVal, false
 	}
-	if ty := t.Type(); !ty.IsPrimitiveType() || !ty.Equals(f.Type()) {
-		return cty.NilVal, false
+	// Results of one type are returned as they are; of two, both are
+	// unified as hcl does, and the chosen one converted.
+	var convs []convert.Conversion
+	if tt, ft := t.Type(), f.Type(); !tt.Equals(ft) {
+		if tt == cty.DynamicPseudoType || ft == cty.DynamicPseudoType {
+			return cty.NilVal, false
+		}
+		var ty cty.Type
+		if ty, convs = convert.UnifyUnsafe([]cty.Type{tt, ft}); ty == cty.NilType {
+			return cty.NilVal, false
+		}
 	}
 	cond, diags := c.cond.Value(ctx)
 	if len(diags) != 0 || !plain(cond) || cond.Type() != cty.Bool {
 		return cty.NilVal, false
 	}
+	v, i := f, 1
 	if isTrue(cond) {
-		return t, true
+		v, i = t, 0
 	}
-	return f, true
+	if convs != nil && convs[i] != nil {
+		var err error
+		if v, err = convs[i](v); err != nil {
+			return cty.NilVal, false
+		}
+	}
+	return v, true
 }
 
 // fastTemplate is a string template whose parts are all known, unmarked
@@ -832,7 +899,19 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	vars := map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, counter)}
 	child := ctx.NewChild()
 	child.Variables = vars
-	if f.cond != nil {
+	// The condition's invariant side, read once (see attrMatch).
+	var want string
+	useMatch, checked := false, false
+	if f.match != nil {
+		o, diags := f.match.other.Value(child)
+		// With unknown element values, x.name == other is an unknown bool
+		// whatever other is, unless other has diagnostics of its own.
+		checked = len(diags) == 0
+		if checked && plain(o) && o.Type() == cty.String {
+			want, useMatch = o.AsString(), true
+		}
+	}
+	if f.cond != nil && !checked {
 		// hcl first checks the condition with unknown element values.
 		if f.KeyVar != "" {
 			vars[f.KeyVar] = cty.DynamicVal
@@ -844,14 +923,6 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 		}
 		if _, err := convert.Convert(c, cty.Bool); err != nil {
 			return cty.NilVal, nil, false
-		}
-	}
-	// The condition's invariant side, read once (see attrMatch).
-	var want string
-	useMatch := false
-	if f.match != nil {
-		if o, diags := f.match.other.Value(child); len(diags) == 0 && plain(o) && o.Type() == cty.String {
-			want, useMatch = o.AsString(), true
 		}
 	}
 	var tuple []cty.Value

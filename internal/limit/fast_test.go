@@ -163,6 +163,15 @@ EOT
 	`[for r in mixed : r.port if r.item == "1"]`, `[for r in mixed : r.port if r.item == each.key]`,
 	`[for r in mixed : r.port if "1" != r.item]`, `[for r in nomatch : r if r.item == "x"]`,
 	`[for r in list : r if r.item == "x"]`, `[for r in dyn : r if r.item == "x"]`,
+	// comparisons with null, and conditionals whose results differ in type
+	`obj == null`, `null == obj`, `obj != null`, `nobj == null`, `nobj != null`, `dnull == null`, `null == null`,
+	`u == null`, `dyn == null`, `uobj == null`, `ulist == null`, `secret == null`, `slist == null`, `mlist != null`,
+	`list == null ? 1 : 2`, `missing == null`, `obj.c == null`, `obj.d == null`, `[for x in list : x == null]`,
+	`t ? [] : list`, `no ? [] : list`, `t ? list : []`, `no ? tup : list`, `t ? tup : list`, `t ? map : nmap`,
+	`no ? map : nmap`, `t ? { a = 1 } : { b = "x" }`, `t ? { a = 1 } : { a = "x" }`, `t ? obj : nobj`, `t ? null : list`,
+	`t ? dyn : list`, `t ? list : dyn`, `t ? 1 : "x"`, `no ? 1 : "x"`, `t ? "1" : 2`, `t ? [1] : ["a"]`, `t ? set : list`,
+	`no ? set : list`, `t ? ulist : list`, `no ? ulist : tup`, `t ? slist : list`, `t ? [s] : slist`, `u == null ? [] : list`,
+	`t ? tolist([]) : [n]`, `t ? { k = [1] } : { k = ["x", "y"] }`, `t ? [[1]] : [["a"], []]`, `no ? list : [n, "x"]`,
 }
 
 // TestFastMatchesSlow evaluates every test expression with the fast nodes
@@ -266,6 +275,10 @@ func TestFastShortcutsTaken(t *testing.T) {
 		`list[n - 3]`,
 		`{ for r in rules : r.item => r.port... if r.on }`,
 		`merge(map, { c = s })`,
+		`obj == null`,
+		`null != nobj`,
+		`no ? [] : list`,
+		`obj == null ? {} : { a = obj.a }`,
 	} {
 		expr, _ := hclsyntax.ParseExpression([]byte(src), "test.tf", hcl.InitialPos)
 		fast, _ := (&Guard{Direct: directCall}).compile(expr, false, nil)

@@ -153,7 +153,16 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 			slow = &checkedArithmetic{BinaryOpExpr: slow.(*hclsyntax.BinaryOpExpr)}
 		}
 		if fastOps[e.Op] {
-			return &fastBinary{BinaryOpExpr: e, lhs: lf, rhs: rf, slow: slow, intLiteral: isIntLiteral(e.LHS) || isIntLiteral(e.RHS)}, slow
+			fb := &fastBinary{BinaryOpExpr: e, lhs: lf, rhs: rf, slow: slow, intLiteral: isIntLiteral(e.LHS) || isIntLiteral(e.RHS)}
+			if e.Op == hclsyntax.OpEqual || e.Op == hclsyntax.OpNotEqual {
+				switch {
+				case isNullLiteral(e.RHS):
+					fb.nullOther = lf
+				case isNullLiteral(e.LHS):
+					fb.nullOther = rf
+				}
+			}
+			return fb, slow
 		}
 		c := *e
 		c.LHS, c.RHS = lf, rf
