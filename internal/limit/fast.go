@@ -434,9 +434,9 @@ func (c *fastConditional) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	// Results of one type are returned as they are; of two, both are
 	// unified as hcl does, and the chosen one converted.
 	var convs []convert.Conversion
-	if tt, ft := t.Type(), f.Type(); !tt.Equals(ft) {
-		if tt == cty.DynamicPseudoType || ft == cty.DynamicPseudoType {
-			return cty.NilVal, false
+	if tt, ft := t.Type(), f.Type(); !tt.Equals(ft) || tt.HasDynamicTypes() {
+		if tt.HasDynamicTypes() || ft.HasDynamicTypes() {
+			return cty.NilVal, false // hcl's own cases, and unification's
 		}
 		var ty cty.Type
 		if ty, convs = convert.UnifyUnsafe([]cty.Type{tt, ft}); ty == cty.NilType {
