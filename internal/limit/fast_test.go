@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -567,5 +568,48 @@ func TestFilterIndex(t *testing.T) {
 	})}})
 	if inner := fast.(*fastFor).val.(*fastFor); len(inner.indexes) != 0 {
 		t.Errorf("an index was kept for a loop variable's collection: %v", inner.indexes)
+	}
+}
+
+// TestFilterIndexConcurrent evaluates one compiled filter from several
+// goroutines at once, in shared and separate contexts, as the instances
+// of module instances planned in parallel do; run with -race it checks
+// the index cache's locking.
+func TestFilterIndexConcurrent(t *testing.T) {
+	expr, diags := hclsyntax.ParseExpression([]byte(`[for r in local.rules : r.port if r.item == each.key]`), "test.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	fast, slow := (&Guard{}).compile(expr, false, nil)
+	modules := make([]*hcl.EvalContext, 3)
+	for m := range modules {
+		var rules []cty.Value
+		for i := range 40 {
+			rules = append(rules, cty.ObjectVal(map[string]cty.Value{
+				"item": cty.StringVal(fmt.Sprintf("item-%d", (i+m)%7)), "port": cty.NumberIntVal(int64(i)),
+			}))
+		}
+		modules[m] = &hcl.EvalContext{Variables: map[string]cty.Value{"local": cty.ObjectVal(map[string]cty.Value{"rules": cty.TupleVal(rules)})}}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				c := modules[(w+i)%len(modules)].NewChild()
+				c.Variables = map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(fmt.Sprintf("item-%d", i%8))})}
+				fv, _ := fast.Value(c)
+				sv, _ := slow.Value(c)
+				if !sameValue(fv, sv) {
+					errs <- fmt.Sprintf("fast = %#v, slow = %#v", fv, sv)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
