@@ -43,7 +43,7 @@ type Limits struct {
 
 // DefaultMaxSteps is the step budget when Limits.MaxSteps is 0. A generated
 // monorepo of 1,000 modules and 100,000 resource instances takes about
-// 750,000 steps, so the default leaves room for trees twenty times that
+// 1.6 million steps, so the default leaves room for trees twelve times that
 // size; hostile input is bounded sooner by the element and string limits,
 // and a service should also set a Context deadline.
 const DefaultMaxSteps = 20_000_000
