@@ -30,7 +30,7 @@ func TestHasAndContains(t *testing.T) {
 	}
 }
 
-// TestContainsMatchesPaths compares Contains with the marks
+// TestContainsMatchesPaths compares Contains and Any with the marks
 // UnmarkDeepWithPaths finds, on values with marks at every depth.
 func TestContainsMatchesPaths(t *testing.T) {
 	s := cty.StringVal("s").Mark(Sensitive)
@@ -57,6 +57,15 @@ func TestContainsMatchesPaths(t *testing.T) {
 			if got := Contains(v, m); got != want {
 				t.Errorf("Contains(%#v, %s) = %v, want %v", v, m, got, want)
 			}
+		}
+		_, pvms := v.UnmarkDeepWithPaths()
+		if got, want := Any(v), len(pvms) > 0; got != want {
+			t.Errorf("Any(%#v) = %v, want %v", v, got, want)
+		}
+	}
+	for _, v := range []cty.Value{cty.StringVal("x"), cty.ListVal([]cty.Value{cty.StringVal("a")}), cty.EmptyObjectVal} {
+		if Any(v) {
+			t.Errorf("Any(%#v) = true for a value without marks", v)
 		}
 	}
 }

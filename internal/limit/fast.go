@@ -16,6 +16,7 @@ import (
 
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // The nodes in this file evaluate the common case of the hcl expressions
@@ -196,37 +197,10 @@ func isNullLiteral(e hclsyntax.Expression) bool {
 // null; cty's function call would first copy x to take its marks off.
 func (b *fastBinary) nullCompare(ctx *hcl.EvalContext) (cty.Value, bool) {
 	x, diags := b.nullOther.Value(ctx)
-	if len(diags) != 0 || !x.IsKnown() || markedDeep(x) {
+	if len(diags) != 0 || !x.IsKnown() || marks.Any(x) {
 		return cty.NilVal, false
 	}
 	return cty.BoolVal(x.IsNull() == (b.Op == hclsyntax.OpEqual)), true
-}
-
-// markedDeep reports whether v or anything in it is marked, reading v in
-// place.
-func markedDeep(v cty.Value) bool {
-	if v.IsMarked() {
-		return true
-	}
-	if !v.IsKnown() || v.IsNull() {
-		return false
-	}
-	ty := v.Type()
-	switch {
-	case ty.IsObjectType():
-		for name := range ty.AttributeTypes() {
-			if markedDeep(v.GetAttr(name)) {
-				return true
-			}
-		}
-	case ty.IsCollectionType() || ty.IsTupleType():
-		for it := elements.Of(v); it.Next(); {
-			if _, e := it.Element(); markedDeep(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // isIntLiteral reports whether e is a literal whole number.
