@@ -2,7 +2,6 @@ package render
 
 import (
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -48,11 +47,7 @@ func writeType(b *strings.Builder, t cty.Type, indent int) {
 			b.WriteString("object({})")
 			return
 		}
-		names := make([]string, 0, len(atys))
-		for n := range atys {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := sortedNames(atys)
 		b.WriteString("object({\n")
 		for _, n := range names {
 			b.WriteString(strings.Repeat(" ", indent+4) + n + ": ")

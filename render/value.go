@@ -142,16 +142,21 @@ func writeString(b *strings.Builder, s string, indent int) {
 	b.WriteString("\n" + pad + delim)
 }
 
-// writeObject is writeMapping for an object, in the same (sorted) order:
-// cty's iterator would make a string value of every attribute name only
-// for it to be written out again.
-func writeObject(b *strings.Builder, v cty.Value, indent int) {
-	attrs := v.Type().AttributeTypes()
+// sortedNames lists an object type's attribute names in order.
+func sortedNames(attrs map[string]cty.Type) []string {
 	names := make([]string, 0, len(attrs))
 	for name := range attrs {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	return names
+}
+
+// writeObject is writeMapping for an object, in the same (sorted) order:
+// cty's iterator would make a string value of every attribute name only
+// for it to be written out again.
+func writeObject(b *strings.Builder, v cty.Value, indent int) {
+	names := sortedNames(v.Type().AttributeTypes())
 	b.WriteString("{")
 	for _, name := range names {
 		writeNewline(b, indent+2)
