@@ -216,6 +216,9 @@ func (f *blockField) expand(blk *hcl.Block, ctx *hcl.EvalContext, elems []cty.Va
 	content := spec.Blocks[0].Body
 	for it := elements.Of(each); it.Next(); {
 		key, value := it.Element()
+		// A new context for every block, never one reused with its
+		// variables swapped: internal/limit keeps its filter indexes per
+		// context, relying on a context not changing once made.
 		child := ctx.NewChild()
 		child.Variables = map[string]cty.Value{iterator: cty.ObjectVal(map[string]cty.Value{"key": key, "value": value})}
 		v, ok := f.nested.object(content, child)

@@ -412,7 +412,8 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 		return ctx
 	}
 	// A child context shadows count and each; everything else is found in
-	// the shared context, which is not copied for every instance.
+	// the shared context, which is not copied for every instance. Neither
+	// is changed once made (internal/limit caches per context).
 	c := ctx.NewChild()
 	c.Variables = make(map[string]cty.Value, 2)
 	if hasIndex {
