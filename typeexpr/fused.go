@@ -48,14 +48,28 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 		child := defaultsChild(d, "")
 		elems := make(map[string]cty.Value, v.LengthInt())
 		var first cty.Type
-		for it := elements.Of(v); it.Next(); {
-			k, e := it.Element()
+		add := func(k string, e cty.Value) bool {
 			out, ok := convertFused(e, ety, child)
 			if !ok || first != cty.NilType && !out.Type().Equals(first) {
-				return cty.NilVal, false
+				return false
 			}
 			first = out.Type()
-			elems[k.AsString()] = out
+			elems[k] = out
+			return true
+		}
+		if vty.IsObjectType() {
+			// By name: an object's iterator makes a string value of each.
+			for name := range vty.AttributeTypes() {
+				if !add(name, v.GetAttr(name)) {
+					return cty.NilVal, false
+				}
+			}
+			return cty.MapVal(elems), true
+		}
+		for it := elements.Of(v); it.Next(); {
+			if k, e := it.Element(); !add(k.AsString(), e) {
+				return cty.NilVal, false
+			}
 		}
 		return cty.MapVal(elems), true
 	case ty.IsListType() || ty.IsSetType():
