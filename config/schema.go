@@ -6,7 +6,18 @@ import (
 )
 
 // fileSchema lists the top-level block types of a configuration file.
+// fileSchemas are the top-level schemas of a configuration file in
+// Terraform's dialect and in OpenTofu's, made once: hcl only reads a schema.
+var fileSchemas = [2]*hcl.BodySchema{dialect.Terraform: newFileSchema(dialect.Terraform), dialect.Tofu: newFileSchema(dialect.Tofu)}
+
 func fileSchema(d dialect.Dialect) *hcl.BodySchema {
+	if d == dialect.Terraform || d == dialect.Tofu {
+		return fileSchemas[d]
+	}
+	return newFileSchema(d)
+}
+
+func newFileSchema(d dialect.Dialect) *hcl.BodySchema {
 	s := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 		{Type: "terraform"},
 		{Type: "required_providers"},
@@ -47,7 +58,12 @@ func terraformBlockSchema(d dialect.Dialect) *hcl.BodySchema {
 	return s
 }
 
-func variableBlockSchema() *hcl.BodySchema {
+// variableSchema is a variable block's schema, made once.
+var variableSchema = newVariableBlockSchema()
+
+func variableBlockSchema() *hcl.BodySchema { return variableSchema }
+
+func newVariableBlockSchema() *hcl.BodySchema {
 	return &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{
 			{Name: "description"}, {Name: "default"}, {Name: "type"}, {Name: "sensitive"},
