@@ -749,8 +749,17 @@ const maxFilterIndexes = 64
 // one gives the same collection; a for expression's own context changes
 // for every element and is never used as a key.
 func (f *fastFor) filterIndex(ctx *hcl.EvalContext, coll cty.Value) *filterIndex {
-	t, ok := f.coll.(*fastTraversal)
-	if !ok {
+	var t *fastTraversal
+	switch c := f.coll.(type) {
+	case *fastTraversal:
+		t = c
+	case *hoistedTraversal:
+		// A collection in an outer for expression's body names no outer
+		// loop variable, so it is found past the outer loop's context, as
+		// from ctx: a module's list filtered by each outer element is
+		// indexed once, not once per element.
+		t = c.fastTraversal
+	default:
 		return nil
 	}
 	root := t.Traversal.RootName()

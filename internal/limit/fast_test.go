@@ -569,6 +569,19 @@ func TestFilterIndex(t *testing.T) {
 	if inner := fast.(*fastFor).val.(*fastFor); len(inner.indexes) != 0 {
 		t.Errorf("an index was kept for a loop variable's collection: %v", inner.indexes)
 	}
+
+	// A module's list filtered in an outer loop's body, by the outer
+	// element: one index serves every element of the outer loop.
+	byOuter := parse(`[for k in local.keys : [for r in local.rules : r.port if r.item == k]]`)
+	fast, slow = g.compile(byOuter, false, nil)
+	plainFast = unindexed(`[for k in local.keys : [for r in (local.rules) : r.port if r.item == k]]`)
+	check(&hcl.EvalContext{Variables: map[string]cty.Value{"local": cty.ObjectVal(map[string]cty.Value{
+		"keys":  cty.TupleVal([]cty.Value{cty.StringVal("x"), cty.StringVal("y"), cty.StringVal("none"), cty.StringVal("x")}),
+		"rules": rulesOf("x", "y", "x", "z"),
+	})}})
+	if inner := fast.(*fastFor).val.(*fastFor); len(inner.indexes) != 1 {
+		t.Errorf("%d indexes for a list filtered in an outer loop, want 1", len(inner.indexes))
+	}
 }
 
 // TestFilterIndexConcurrent evaluates one compiled filter from several
