@@ -347,6 +347,38 @@ func BenchmarkForFilter(b *testing.B) {
 	}
 }
 
+// BenchmarkNestedFilter filters a module's list of 400 rules by each of
+// 200 keys in an outer loop: indexed, and with the collection in
+// parentheses, which is never indexed (every key scans every rule).
+func BenchmarkNestedFilter(b *testing.B) {
+	rules := make([]cty.Value, 400)
+	keys := make([]cty.Value, 200)
+	for i := range rules {
+		rules[i] = cty.ObjectVal(map[string]cty.Value{"item": cty.StringVal(fmt.Sprintf("item-%03d", i/2)), "port": cty.NumberIntVal(int64(i))})
+	}
+	for i := range keys {
+		keys[i] = cty.StringVal(fmt.Sprintf("item-%03d", i))
+	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"local": cty.ObjectVal(map[string]cty.Value{
+		"keys": cty.TupleVal(keys), "rules": cty.TupleVal(rules),
+	})}}
+	for _, tc := range []struct{ name, src string }{
+		{"indexed", `[for k in local.keys : [for r in local.rules : r.port if r.item == k]]`},
+		{"scanned", `[for k in local.keys : [for r in (local.rules) : r.port if r.item == k]]`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			expr, _ := hclsyntax.ParseExpression([]byte(tc.src), "bench.tf", hcl.InitialPos)
+			fast, _ := (&Guard{}).compile(expr, false, nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, diags := fast.Value(ctx); diags.HasErrors() {
+					b.Fatal(diags)
+				}
+			}
+		})
+	}
+}
+
 // TestIntModulo compares the whole-number remainder with cty's Modulo on
 // random operands of every size and precision, negative ones included:
 // the value, its precision and rounding mode, its text, and what a later
