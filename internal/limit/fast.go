@@ -956,7 +956,9 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 		return true
 	}
 	indexed := false
-	if useMatch && f.match.equal {
+	// A collection past the element limit is left to the loop, which stops
+	// at the limit; the index would first read all of it.
+	if useMatch && f.match.equal && (f.g.MaxElements <= 0 || coll.LengthInt() <= f.g.MaxElements) {
 		if idx := f.filterIndex(ctx, coll); idx != nil {
 			if d, charged := f.g.chargeElements(child, f.SrcRange, idx.n); charged {
 				if d != nil {
