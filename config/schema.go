@@ -5,11 +5,11 @@ import (
 	"github.com/tfeval/tfeval/dialect"
 )
 
-// fileSchema lists the top-level block types of a configuration file.
 // fileSchemas are the top-level schemas of a configuration file in
 // Terraform's dialect and in OpenTofu's, made once: hcl only reads a schema.
 var fileSchemas = [2]*hcl.BodySchema{dialect.Terraform: newFileSchema(dialect.Terraform), dialect.Tofu: newFileSchema(dialect.Tofu)}
 
+// fileSchema lists the top-level block types of a configuration file.
 func fileSchema(d dialect.Dialect) *hcl.BodySchema {
 	if d == dialect.Terraform || d == dialect.Tofu {
 		return fileSchemas[d]
