@@ -46,12 +46,14 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	vals := make([]cty.Value, len(exp.keys))
 	rs.instances = make([]*ResourceInstance, len(exp.keys))
 	ictx := &instanceContext{}
+	// Every instance's address is this prefix and its key.
+	prefix := res.Addr()
+	if mi.Addr != "" {
+		prefix = mi.Addr + "." + prefix
+	}
 	plan := func(ev *evaluator, i int) {
 		vals[i] = ev.planKey(mi, res, info, s.withKeys(exp, i), ictx)
-		addr := res.Addr() + keyString(exp.keys[i])
-		if mi.Addr != "" {
-			addr = mi.Addr + "." + addr
-		}
+		addr := prefix + keyString(exp.keys[i])
 		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange}
 	}
 	if len(exp.keys) > 0 {
