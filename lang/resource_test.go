@@ -134,6 +134,24 @@ output "o" {
 resource "terraform_data" "r" {
   input = terraform.applying ? 1 : 2
 }`}, true},
+		// Without a provider schema, an attribute the configuration does
+		// not set is added as unknown; that must keep the ephemeral mark
+		// (it used to panic on the marked value).
+		"ephemeral resource without schema": {map[string]string{"main.tf": `
+ephemeral "mock_token" "t" {
+  name = "x"
+}
+resource "mock_thing" "a" {
+  name = ephemeral.mock_token.t.token
+}`}, true},
+		"counted ephemeral resource without schema": {map[string]string{"main.tf": `
+ephemeral "mock_token" "t" {
+  count = 2
+  name  = "x"
+}
+resource "mock_thing" "a" {
+  name = ephemeral.mock_token.t[1].token
+}`}, true},
 		"none": {map[string]string{"main.tf": `
 variable "v" { default = "x" }
 resource "terraform_data" "r" {

@@ -529,35 +529,39 @@ func (s *scope) augment(rs *resourceState, ref *reference) cty.Value {
 	if !ok {
 		return v
 	}
+	// Marks (an ephemeral resource's, say) are taken off to rebuild the
+	// value and put back on what replaces it.
 	add := func(obj cty.Value) cty.Value {
 		if !obj.IsKnown() || obj.IsNull() || !obj.Type().IsObjectType() || obj.Type().HasAttribute(attr.Name) {
 			return obj
 		}
+		obj, objMarks := obj.Unmark()
 		m := obj.AsValueMap()
 		if m == nil {
 			m = map[string]cty.Value{}
 		}
 		m[attr.Name] = cty.DynamicVal
-		return cty.ObjectVal(m)
+		return cty.ObjectVal(m).WithMarks(objMarks)
 	}
 	if !multi {
 		return add(v)
 	}
+	v, vMarks := v.Unmark()
 	switch {
 	case v.Type().IsTupleType():
 		elems := v.AsValueSlice()
 		for i := range elems {
 			elems[i] = add(elems[i])
 		}
-		return cty.TupleVal(elems)
+		return cty.TupleVal(elems).WithMarks(vMarks)
 	case v.Type().IsObjectType():
 		m := v.AsValueMap()
 		for k := range m {
 			m[k] = add(m[k])
 		}
-		return cty.ObjectVal(m)
+		return cty.ObjectVal(m).WithMarks(vMarks)
 	}
-	return v
+	return v.WithMarks(vMarks)
 }
 
 // sourceDir is path.module for a module.
