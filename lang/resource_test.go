@@ -174,3 +174,47 @@ resource "terraform_data" "r" {
 		})
 	}
 }
+
+// TestAugmentEveryReference: without a provider schema, every attribute
+// that references in one expression read from a resource and its
+// configuration does not set is added as unknown, not only the one whose
+// reference came last (which varied with map order from run to run).
+func TestAugmentEveryReference(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "mock_thing" "a" {
+  name = "alpha"
+}
+resource "mock_thing" "counted" {
+  count = 2
+  name  = "c${count.index}"
+}
+resource "mock_thing" "b" {
+  name = mock_thing.a.name
+  tags = { id = mock_thing.a.id, arn = mock_thing.a.arn, zone = mock_thing.a.zone }
+  list = [mock_thing.counted[0].id, mock_thing.counted[1].arn]
+}
+output "o" {
+  value = [mock_thing.a.id, mock_thing.a.arn, mock_thing.a.name]
+}`}
+	for range 5 {
+		res, diags := evalFiles(t, files, Options{})
+		if diags.HasErrors() {
+			t.Fatalf("diagnostics: %s", diags.Error())
+		}
+		var b *ResourceInstance
+		for _, r := range res.Resources {
+			if r.Addr == "mock_thing.b" {
+				b = r
+			}
+		}
+		if b == nil {
+			t.Fatal("mock_thing.b not planned")
+		}
+		tags := b.Value.GetAttr("tags")
+		for _, name := range []string{"id", "arn", "zone"} {
+			if v := tags.GetAttr(name); v.IsKnown() {
+				t.Errorf("tags.%s = %#v, want unknown", name, v)
+			}
+		}
+	}
+}

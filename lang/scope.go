@@ -347,7 +347,10 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 			}
 			put("module", ref.name, s.ev.callValue(s.mod, call))
 		case refResource:
-			v, rdiags := s.resourceValue(ref)
+			// Another reference to the same resource may have added an
+			// attribute already (see augment); this one adds to that value.
+			prior := resources[ref.mode][ref.typ][ref.name]
+			v, rdiags := s.resourceValue(ref, prior)
 			diags = append(diags, rdiags...)
 			if rdiags.HasErrors() {
 				continue
@@ -451,8 +454,9 @@ func (s *scope) countObject() cty.Value {
 }
 
 // resourceValue is what a resource reference evaluates to, after checking
-// that the resource is declared and visible here.
-func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
+// that the resource is declared and visible here. prior, unless NilVal, is
+// the value other references in the same context made of the resource.
+func (s *scope) resourceValue(ref *reference, prior cty.Value) (cty.Value, hcl.Diagnostics) {
 	mod := s.mod.Config.Module
 	addr := ref.addr()
 	cfg := findResource(mod, addr)
@@ -478,7 +482,7 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 	if diags := s.validateResourceAttr(rs, ref); diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	return s.augment(rs, ref), nil
+	return s.augment(rs, ref, prior), nil
 }
 
 // validateResourceAttr checks, with a schema, that the attribute a
@@ -512,9 +516,14 @@ func (s *scope) validateResourceAttr(rs *resourceState, ref *reference) hcl.Diag
 
 // augment gives a resource without schema an unknown value for each
 // attribute a reference reads that its configuration does not set, since a
-// provider would compute it.
-func (s *scope) augment(rs *resourceState, ref *reference) cty.Value {
+// provider would compute it. It adds to prior, the value earlier references
+// in the same context made, when there is one: every reference's attribute
+// must be there whatever order the references come in.
+func (s *scope) augment(rs *resourceState, ref *reference, prior cty.Value) cty.Value {
 	v := rs.whole
+	if prior != cty.NilVal {
+		v = prior
+	}
 	if rs.schema != nil || len(ref.remaining) == 0 || !v.IsKnown() {
 		return v
 	}
