@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/internal/diagsort"
 )
 
 // file is the decoded content of one configuration file, in source order.
@@ -86,6 +88,7 @@ func (d *decoder) decodeFile(path string, body hcl.Body) (*file, hcl.Diagnostics
 		}
 		diags = append(diags, bDiags...)
 	}
+	diagsort.ByPosition(diags)
 	return f, diags
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/internal/diagsort"
 )
 
 // treeLoader builds the module tree below the root.
@@ -169,25 +171,8 @@ func checkCallArguments(call *ModuleCall, child *Module) hcl.Diagnostics {
 		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name, Required: child.Variables[name].Required()})
 	}
 	_, diags := call.Config.Content(schema)
-	sortDiagnostics(diags)
+	diagsort.ByPosition(diags)
 	return diags
-}
-
-// sortDiagnostics orders diagnostics by source position; hcl reports some of
-// them in map order.
-func sortDiagnostics(diags hcl.Diagnostics) {
-	sort.SliceStable(diags, func(i, j int) bool {
-		a, b := diags[i].Subject, diags[j].Subject
-		switch {
-		case a == nil || b == nil:
-			return a != nil && b == nil
-		case a.Filename != b.Filename:
-			return a.Filename < b.Filename
-		case a.Start.Byte != b.Start.Byte:
-			return a.Start.Byte < b.Start.Byte
-		}
-		return diags[i].Detail < diags[j].Detail
-	})
 }
 
 func indexOf(list []string, s string) int {

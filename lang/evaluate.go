@@ -16,6 +16,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/diagsort"
 )
 
 // evaluator holds the state of one evaluation.
@@ -297,6 +298,9 @@ func (ev *evaluator) evalNode(n *node) {
 		return
 	}
 	for _, mi := range ev.moduleInstances(n.cfg) {
+		// hcl reports some diagnostics in map order; each instance's are
+		// put in source order (in parallel runs, the buffer is the node's).
+		start := len(ev.diags)
 		switch n.kind {
 		case nodeVar:
 			ev.evalVariable(mi, n)
@@ -311,6 +315,7 @@ func (ev *evaluator) evalNode(n *node) {
 		case nodeCheck:
 			ev.evalCheck(mi, n)
 		}
+		diagsort.ByPosition(ev.diags[start:])
 	}
 }
 
