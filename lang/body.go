@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -40,6 +42,9 @@ func (b *guardedBody) Content(schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Dia
 		return e.content, nil
 	}
 	content, diags := b.Body.Content(schema)
+	if len(diags) != 0 {
+		content, diags = b.Body.Content(sortedSchema(schema))
+	}
 	guarded := b.guardContent(content)
 	if len(diags) == 0 {
 		b.remember(schema, false, guarded, nil)
@@ -47,11 +52,28 @@ func (b *guardedBody) Content(schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Dia
 	return guarded, diags
 }
 
+// sortedSchema is schema with its attributes and blocks in name order. hcl
+// suggests, for an argument the schema does not accept, the first close
+// name in the schema's order, and hcldec builds schemas from a map: with
+// the names sorted, "Did you mean" names the same one every run.
+func sortedSchema(schema *hcl.BodySchema) *hcl.BodySchema {
+	out := &hcl.BodySchema{
+		Attributes: slices.Clone(schema.Attributes),
+		Blocks:     slices.Clone(schema.Blocks),
+	}
+	slices.SortStableFunc(out.Attributes, func(a, b hcl.AttributeSchema) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(out.Blocks, func(a, b hcl.BlockHeaderSchema) int { return strings.Compare(a.Type, b.Type) })
+	return out
+}
+
 func (b *guardedBody) PartialContent(schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Body, hcl.Diagnostics) {
 	if e := b.find(schema, true); e != nil {
 		return e.content, e.remain, nil
 	}
 	content, remain, diags := b.Body.PartialContent(schema)
+	if len(diags) != 0 {
+		content, remain, diags = b.Body.PartialContent(sortedSchema(schema))
+	}
 	guarded := b.guardContent(content)
 	if remain != nil {
 		remain = newGuardedBody(remain, b.lim)
