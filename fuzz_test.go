@@ -1,0 +1,142 @@
+package tfeval_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tfeval "github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/render"
+)
+
+// FuzzEvaluate loads and evaluates an arbitrary module (one main.tf), in
+// either dialect, with or without the conformance corpus' mock provider
+// schema, under small limits. Nothing may panic, and a second evaluation
+// must give the same values and the same diagnostics in the same order.
+// The seeds are the corpus' own modules.
+func FuzzEvaluate(f *testing.F) {
+	dirs, _ := filepath.Glob("testdata/conformance/*")
+	for _, d := range dirs {
+		files, _ := filepath.Glob(filepath.Join(d, "*.tf"))
+		var src []byte
+		for _, p := range files {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			src = append(append(src, b...), '\n')
+		}
+		if len(src) > 0 {
+			f.Add(string(src), uint8(0))
+			f.Add(string(src), uint8(3))
+		}
+	}
+	schemas, err := os.ReadFile("testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, src string, flags uint8) {
+		if len(src) > 1<<14 {
+			return
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		evaluate := func() (string, string) {
+			opts := tfeval.Options{
+				WorkDir: dir,
+				Sandbox: dir,
+				Now:     func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+				Rand:    rand.NewChaCha8([32]byte{1}),
+				Limits:  lang.Limits{MaxElements: 10_000, MaxStringLength: 1 << 20, MaxSteps: 200_000, MaxFileSize: 1 << 20},
+			}
+			if flags&1 != 0 {
+				opts.Schemas = schemas
+			}
+			if flags&2 != 0 {
+				opts.Dialect = dialect.Tofu
+			}
+			ev := tfeval.Evaluate(opts)
+			var values bytes.Buffer
+			for _, r := range ev.Resources() {
+				values.WriteString(r.Addr + " = " + render.Value(r.Value) + "\n")
+			}
+			for _, o := range ev.Outputs() {
+				values.WriteString("output " + o.Name + " = " + render.Value(o.Value) + "\n")
+			}
+			var diags strings.Builder
+			for _, d := range ev.Diagnostics {
+				if d.Summary == "" {
+					t.Fatalf("diagnostic without summary: %#v", d)
+				}
+				diags.WriteString(d.Error() + "\n")
+			}
+			return values.String(), diags.String()
+		}
+		v1, d1 := evaluate()
+		v2, d2 := evaluate()
+		if v1 != v2 || d1 != d2 {
+			if diff := lineDiff(v1+d1, v2+d2); diff != "" {
+				t.Fatalf("two evaluations differ:\n%s", diff)
+			}
+			t.Fatalf("two evaluations give the same lines in another order:\n%s\n---\n%s", d1, d2)
+		}
+	})
+}
+
+// lineDiff lists the lines only one of a and b has, marked - and +.
+func lineDiff(a, b string) string {
+	count := map[string]int{}
+	for _, l := range strings.Split(a, "\n") {
+		count[l]++
+	}
+	for _, l := range strings.Split(b, "\n") {
+		count[l]--
+	}
+	var out strings.Builder
+	for l, n := range count {
+		switch {
+		case n > 0:
+			out.WriteString("- " + l + "\n")
+		case n < 0:
+			out.WriteString("+ " + l + "\n")
+		}
+	}
+	return out.String()
+}
+
+// TestSuggestionDeterministic: for an argument a resource's schema does
+// not accept, with two schema names equally close to it ("arn" and "id"
+// for "a0"), "Did you mean" names the first in name order, every run.
+func TestSuggestionDeterministic(t *testing.T) {
+	schemas, err := os.ReadFile("testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src := `terraform {
+  required_providers {
+    mock = { source = "tfeval/mock" }
+  }
+}
+resource "mock_thing" "c" {
+  a0 = 1
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: schemas})
+		if len(ev.Diagnostics) != 1 || !strings.Contains(ev.Diagnostics[0].Detail, `Did you mean "arn"?`) {
+			t.Fatalf("diagnostics: %s", ev.Diagnostics.Error())
+		}
+	}
+}
