@@ -300,6 +300,12 @@ func moduleResources(m *config.Module) []*config.Resource {
 }
 
 func findResource(m *config.Module, addr string) *config.Resource {
+	// A managed resource whose type is "data" or "ephemeral" has a
+	// two-part address such as data.a; no data or ephemeral resource's
+	// (three parts) is ever the same.
+	if r := m.ManagedResources[addr]; r != nil {
+		return r
+	}
 	switch {
 	case strings.HasPrefix(addr, "data."):
 		return m.DataResources[addr]

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -216,5 +217,29 @@ output "o" {
 				t.Errorf("tags.%s = %#v, want unknown", name, v)
 			}
 		}
+	}
+}
+
+// TestResourceTypeNamedLikeMode: a managed resource whose type is "data" or
+// "ephemeral" has an address (data.a) that starts like a data or ephemeral
+// resource's; it is still found and planned (building the graph used to
+// dereference nil for it).
+func TestResourceTypeNamedLikeMode(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "data" "a" {
+  x = 1
+}
+resource "ephemeral" "b" {
+  y = 2
+}`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	var addrs []string
+	for _, r := range res.Resources {
+		addrs = append(addrs, r.Addr)
+	}
+	if got := strings.Join(addrs, " "); got != "data.a ephemeral.b" {
+		t.Errorf("planned %q, want data.a and ephemeral.b", got)
 	}
 }
