@@ -14,6 +14,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 )
@@ -82,6 +83,9 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	}
 	v, moreDiags := s.ev.limits.guardExpr(expr).Value(ctx)
 	moreDiags = s.ev.limits.stoppedDiags(moreDiags, expr.Range())
+	for i, d := range moreDiags {
+		moreDiags[i] = funcs.OrderedSuggestion(d)
+	}
 	diags = append(diags, moreDiags...)
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
 		cv, err := convert.Convert(v, want)
