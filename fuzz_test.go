@@ -2,6 +2,7 @@ package tfeval_test
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -45,6 +46,10 @@ func FuzzEvaluate(f *testing.F) {
 		if len(src) > 1<<14 {
 			return
 		}
+		// Limits bound every input; one that runs on is a bug, reported as
+		// a crash so that the fuzzer keeps it.
+		timer := time.AfterFunc(20*time.Second, func() { panic(fmt.Sprintf("slow input (flags %d): %q", flags, src)) })
+		defer timer.Stop()
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o600); err != nil {
 			t.Fatal(err)
