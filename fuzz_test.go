@@ -24,18 +24,9 @@ import (
 func FuzzEvaluate(f *testing.F) {
 	dirs, _ := filepath.Glob("testdata/conformance/*")
 	for _, d := range dirs {
-		files, _ := filepath.Glob(filepath.Join(d, "*.tf"))
-		var src []byte
-		for _, p := range files {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				f.Fatal(err)
-			}
-			src = append(append(src, b...), '\n')
-		}
-		if len(src) > 0 {
-			f.Add(string(src), uint8(0))
-			f.Add(string(src), uint8(3))
+		if src := concatTF(f, d); src != "" {
+			f.Add(src, uint8(0))
+			f.Add(src, uint8(3))
 		}
 	}
 	schemas, err := os.ReadFile("testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
@@ -46,54 +37,116 @@ func FuzzEvaluate(f *testing.F) {
 		if len(src) > 1<<14 {
 			return
 		}
-		// Limits bound every input; one that runs on is a bug, reported as
-		// a crash so that the fuzzer keeps it.
-		timer := time.AfterFunc(20*time.Second, func() { panic(fmt.Sprintf("slow input (flags %d): %q", flags, src)) })
-		defer timer.Stop()
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o600); err != nil {
+		checkEvaluatesTwice(t, map[string]string{"main.tf": src}, schemas, flags)
+	})
+}
+
+// FuzzEvaluateTree is FuzzEvaluate for a root module with a child module
+// directory and a terraform.tfvars file, seeded with the corpus' cases
+// that call a local module: module calls, their arguments' conversion to
+// the child's variable types, and variable values from tfvars.
+func FuzzEvaluateTree(f *testing.F) {
+	dirs, _ := filepath.Glob("testdata/conformance/*")
+	for _, d := range dirs {
+		mods, _ := filepath.Glob(filepath.Join(d, "modules", "*"))
+		if len(mods) == 0 {
+			continue
+		}
+		root, module := concatTF(f, d), concatTF(f, mods[0])
+		tfvars, _ := os.ReadFile(filepath.Join(d, "terraform.tfvars"))
+		rel, _ := filepath.Rel(d, mods[0])
+		f.Add(root, filepath.ToSlash(rel), module, string(tfvars), uint8(0))
+		f.Add(root, filepath.ToSlash(rel), module, string(tfvars), uint8(3))
+	}
+	schemas, err := os.ReadFile("testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, root, modDir, module, tfvars string, flags uint8) {
+		if len(root)+len(module)+len(tfvars) > 1<<14 || !filepath.IsLocal(modDir) || strings.ContainsAny(modDir, "\\:*?\"<>|\x00") || modDir == "main.tf" || modDir == "terraform.tfvars" {
+			return
+		}
+		checkEvaluatesTwice(t, map[string]string{
+			"main.tf":                        root,
+			filepath.Join(modDir, "main.tf"): module,
+			"terraform.tfvars":               tfvars,
+		}, schemas, flags)
+	})
+}
+
+// concatTF is the .tf files of a directory, one after the other.
+func concatTF(tb testing.TB, dir string) string {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+	var src []byte
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		src = append(append(src, b...), '\n')
+	}
+	return string(src)
+}
+
+// checkEvaluatesTwice writes files into a new directory and evaluates it
+// twice (flags bit 0: with the mock schema, bit 1: OpenTofu's dialect):
+// nothing may panic or run on, and both must give the same values and the
+// same diagnostics in the same order.
+func checkEvaluatesTwice(t *testing.T, files map[string]string, schemas []byte, flags uint8) {
+	t.Helper()
+	// Limits bound every input; one that runs on is a bug, reported as a
+	// crash so that the fuzzer keeps it.
+	timer := time.AfterFunc(20*time.Second, func() { panic(fmt.Sprintf("slow input (flags %d): %q", flags, files)) })
+	defer timer.Stop()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		evaluate := func() (string, string) {
-			opts := tfeval.Options{
-				WorkDir: dir,
-				Sandbox: dir,
-				Now:     func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-				Rand:    rand.NewChaCha8([32]byte{1}),
-				Limits:  lang.Limits{MaxElements: 10_000, MaxStringLength: 1 << 20, MaxSteps: 200_000, MaxFileSize: 1 << 20},
-			}
-			if flags&1 != 0 {
-				opts.Schemas = schemas
-			}
-			if flags&2 != 0 {
-				opts.Dialect = dialect.Tofu
-			}
-			ev := tfeval.Evaluate(opts)
-			var values bytes.Buffer
-			for _, r := range ev.Resources() {
-				values.WriteString(r.Addr + " = " + render.Value(r.Value) + "\n")
-			}
-			for _, o := range ev.Outputs() {
-				values.WriteString("output " + o.Name + " = " + render.Value(o.Value) + "\n")
-			}
-			var diags strings.Builder
-			for _, d := range ev.Diagnostics {
-				if d.Summary == "" {
-					t.Fatalf("diagnostic without summary: %#v", d)
-				}
-				diags.WriteString(d.Error() + "\n")
-			}
-			return values.String(), diags.String()
+		if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
 		}
-		v1, d1 := evaluate()
-		v2, d2 := evaluate()
-		if v1 != v2 || d1 != d2 {
-			if diff := lineDiff(v1+d1, v2+d2); diff != "" {
-				t.Fatalf("two evaluations differ:\n%s", diff)
-			}
-			t.Fatalf("two evaluations give the same lines in another order:\n%s\n---\n%s", d1, d2)
+	}
+	evaluate := func() (string, string) {
+		opts := tfeval.Options{
+			WorkDir: dir,
+			Sandbox: dir,
+			Now:     func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+			Rand:    rand.NewChaCha8([32]byte{1}),
+			Limits:  lang.Limits{MaxElements: 10_000, MaxStringLength: 1 << 20, MaxSteps: 200_000, MaxFileSize: 1 << 20},
 		}
-	})
+		if flags&1 != 0 {
+			opts.Schemas = schemas
+		}
+		if flags&2 != 0 {
+			opts.Dialect = dialect.Tofu
+		}
+		ev := tfeval.Evaluate(opts)
+		var values bytes.Buffer
+		for _, r := range ev.Resources() {
+			values.WriteString(r.Addr + " = " + render.Value(r.Value) + "\n")
+		}
+		for _, o := range ev.Outputs() {
+			values.WriteString("output " + o.Name + " = " + render.Value(o.Value) + "\n")
+		}
+		var diags strings.Builder
+		for _, d := range ev.Diagnostics {
+			if d.Summary == "" {
+				t.Fatalf("diagnostic without summary: %#v", d)
+			}
+			diags.WriteString(d.Error() + "\n")
+		}
+		return values.String(), diags.String()
+	}
+	v1, d1 := evaluate()
+	v2, d2 := evaluate()
+	if v1 != v2 || d1 != d2 {
+		if diff := lineDiff(v1+d1, v2+d2); diff != "" {
+			t.Fatalf("two evaluations differ:\n%s", diff)
+		}
+		t.Fatalf("two evaluations give the same lines in another order:\n%s\n---\n%s", d1, d2)
+	}
 }
 
 // lineDiff lists the lines only one of a and b has, marked - and +.
