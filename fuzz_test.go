@@ -99,15 +99,7 @@ func checkEvaluatesTwice(t *testing.T, files map[string]string, schemas []byte, 
 	timer := time.AfterFunc(20*time.Second, func() { panic(fmt.Sprintf("slow input (flags %d): %q", flags, files)) })
 	defer timer.Stop()
 	dir := t.TempDir()
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	evaluate := func() (string, string) {
 		opts := tfeval.Options{
 			WorkDir: dir,
