@@ -2,12 +2,9 @@ package funcs
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 
-	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty/function"
@@ -101,29 +98,6 @@ func rewriteTofu(diag *hcl.Diagnostic, name, ns string, fns map[string]function.
 		diag.Summary = "Unknown function namespace"
 		diag.Detail = fmt.Sprintf("Function %q does not exist within a valid namespace (provider,core)", ns+name)
 	}
-}
-
-// OrderedSuggestion returns diag with the function hcl suggests for an
-// unknown function name chosen in name order. hcl suggests the first close
-// name in the order of the function table, a map, so with several close
-// names the suggestion changed from run to run; whether there is one does
-// not depend on the order. Other diagnostics are returned as they are.
-func OrderedSuggestion(diag *hcl.Diagnostic) *hcl.Diagnostic {
-	extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallUnknownDiagExtra](diag)
-	if !ok || extra.CalledFunctionNamespace() != "" || diag.EvalContext == nil || !strings.Contains(diag.Detail, "Did you mean") {
-		return diag
-	}
-	// hcl suggests from the functions of the context the call was
-	// evaluated in itself, not its parents'.
-	name := extra.CalledFunctionName()
-	for _, n := range slices.Sorted(maps.Keys(diag.EvalContext.Functions)) {
-		if levenshtein.Distance(name, n, nil) < 3 {
-			out := *diag
-			out.Detail = fmt.Sprintf("There is no function named %q. Did you mean %q?", name, n)
-			return &out
-		}
-	}
-	return diag
 }
 
 func namespaceHasFunctions(fns map[string]function.Function, ns string) bool {

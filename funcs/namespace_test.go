@@ -49,34 +49,3 @@ func TestUnknownFunctionDiags(t *testing.T) {
 		t.Error("unrelated diagnostics must pass through unchanged")
 	}
 }
-
-// TestOrderedSuggestion: for an unknown function with several close names
-// ("abs" and "map" for "ba"), the suggestion is the first in name order
-// however hcl happened to pick; a call with no close name, a namespaced
-// one and other diagnostics are left alone.
-func TestOrderedSuggestion(t *testing.T) {
-	ctx := &hcl.EvalContext{Functions: map[string]function.Function(Functions(Options{PureOnly: true}))}
-	for _, tc := range []struct{ src, want string }{
-		{`ba("")`, `There is no function named "ba". Did you mean "abs"?`},
-		{`lenght([])`, `There is no function named "lenght". Did you mean "length"?`},
-		{`zzzzzz(1)`, `There is no function named "zzzzzz".`},
-	} {
-		expr, diags := hclsyntax.ParseExpression([]byte(tc.src), "t.tf", hcl.InitialPos)
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		for range 10 {
-			_, diags := expr.Value(ctx)
-			if len(diags) != 1 {
-				t.Fatalf("%s: %s", tc.src, diags.Error())
-			}
-			if got := OrderedSuggestion(diags[0]).Detail; got != tc.want {
-				t.Fatalf("%s: %q, want %q", tc.src, got, tc.want)
-			}
-		}
-	}
-	other := &hcl.Diagnostic{Summary: "Other", Detail: "Did you mean x?"}
-	if OrderedSuggestion(other) != other {
-		t.Error("a diagnostic of another kind was rewritten")
-	}
-}

@@ -169,7 +169,7 @@ func (ev *evaluator) addDiags(diags hcl.Diagnostics) {
 }
 
 func (ev *evaluator) addDiag(d *hcl.Diagnostic) {
-	d = funcs.OrderedSuggestion(d)
+	d = orderedSuggestion(d)
 	if ev.buffered {
 		ev.diags = append(ev.diags, d)
 		return

@@ -103,3 +103,24 @@ func (s *scope) checkFunctionCalls(expr hcl.Expression) hcl.Diagnostics {
 	})
 	return diags
 }
+
+// orderedSuggestion returns diag with the function hcl suggests for an
+// unknown function name chosen in name order. hcl suggests the first close
+// name in the order of the function table, a map, so with several close
+// names the suggestion changed from run to run; whether there is one does
+// not depend on the order. Other diagnostics are returned as they are.
+func orderedSuggestion(diag *hcl.Diagnostic) *hcl.Diagnostic {
+	extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallUnknownDiagExtra](diag)
+	if !ok || extra.CalledFunctionNamespace() != "" || diag.EvalContext == nil || !strings.Contains(diag.Detail, "Did you mean") {
+		return diag
+	}
+	// hcl suggests from the functions of the context the call was
+	// evaluated in itself, not its parents'.
+	name := extra.CalledFunctionName()
+	if sug := nameSuggestion(name, sortedKeys(diag.EvalContext.Functions)); sug != "" {
+		out := *diag
+		out.Detail = fmt.Sprintf("There is no function named %q. Did you mean %q?", name, sug)
+		return &out
+	}
+	return diag
+}

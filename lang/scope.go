@@ -2,7 +2,6 @@ package lang
 
 import (
 	"fmt"
-	"sort"
 	"sync"
 
 	"github.com/agext/levenshtein"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
-	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 )
@@ -84,7 +82,7 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	v, moreDiags := s.ev.limits.guardExpr(expr).Value(ctx)
 	moreDiags = s.ev.limits.stoppedDiags(moreDiags, expr.Range())
 	for i, d := range moreDiags {
-		moreDiags[i] = funcs.OrderedSuggestion(d)
+		moreDiags[i] = orderedSuggestion(d)
 	}
 	diags = append(diags, moreDiags...)
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
@@ -594,8 +592,6 @@ func nameSuggestion(given string, candidates []string) string {
 	}
 	return ""
 }
-
-var _ = sort.Strings
 
 // instanceKeyProblem reports an attribute read from a multi-instance
 // resource without a key, or a key given for a single-instance one.
