@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,6 +69,24 @@ func TestReadSource(t *testing.T) {
 	}
 	if _, err := ReadSource(file, 5, false); err == nil || !strings.Contains(err.Error(), "larger than 5 bytes") {
 		t.Errorf("oversized file: %v", err)
+	}
+	if b, err := ReadSource(file, 10, false); err != nil || string(b) != "0123456789" {
+		t.Errorf("file of exactly the limit: %q, %v", b, err)
+	}
+	for _, n := range []int{0, 1, 511, 512, 513, 100_000} {
+		want := bytes.Repeat([]byte("abcdefg\n"), n/8+1)[:n]
+		if err := os.WriteFile(file, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := ReadSource(file, 0, false); err != nil || !bytes.Equal(b, want) {
+			t.Errorf("%d bytes: read %d, %v", n, len(b), err)
+		}
+		if n == 100_000 {
+			// The buffer is made at the file's size, not grown from 512 bytes.
+			if a := testing.AllocsPerRun(5, func() { _, _ = ReadSource(file, 0, false) }); a > 10 {
+				t.Errorf("reading %d bytes made %v allocations", n, a)
+			}
+		}
 	}
 	if _, err := ReadSource(dir, 0, false); err == nil {
 		t.Error("a directory was read")

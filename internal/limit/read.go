@@ -31,7 +31,13 @@ func ReadSource(path string, max int64, allowPipe bool) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, max+1))
+	// A regular file's size sizes the buffer, so it is read without the
+	// regrowing io.ReadAll does; one byte more finds a file that grew.
+	size := int64(512)
+	if fi.Mode().IsRegular() && fi.Size() < max {
+		size = fi.Size() + 1
+	}
+	src, err := readAll(io.LimitReader(f, max+1), make([]byte, 0, size))
 	if err != nil {
 		return nil, err
 	}
@@ -39,4 +45,21 @@ func ReadSource(path string, max int64, allowPipe bool) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
 	}
 	return src, nil
+}
+
+// readAll is io.ReadAll into buf, which it grows only when r has more.
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
