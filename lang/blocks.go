@@ -263,5 +263,5 @@ func (f *blockField) value(elems []cty.Value) (cty.Value, bool) {
 	if f.kind == blockList {
 		return cty.ListVal(elems), true
 	}
-	return cty.SetVal(elems), true
+	return elements.Set(elems), true
 }

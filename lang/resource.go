@@ -337,7 +337,7 @@ func replanNested(nb *NestedBlock, v cty.Value) cty.Value {
 		case len(elems) == 0:
 			out = v
 		case ty.IsSetType():
-			out = cty.SetVal(elems)
+			out = elements.Set(elems)
 		case ty.IsListType():
 			out = cty.ListVal(elems)
 		default:

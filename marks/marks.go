@@ -31,40 +31,11 @@ func Has(v cty.Value, m valueMark) bool { return v.HasMark(m) }
 // Contains reports whether v or any value nested in it carries mark m. It
 // walks the value in place, where UnmarkDeepWithPaths would copy all of it.
 func Contains(v cty.Value, m valueMark) bool {
-	return find(v, func(v cty.Value) bool { return v.HasMark(m) })
+	return elements.Find(v, func(v cty.Value) bool { return v.HasMark(m) })
 }
 
 // Any reports whether v or any value nested in it carries any mark at
 // all, walking it in place as Contains does.
 func Any(v cty.Value) bool {
-	return find(v, cty.Value.IsMarked)
-}
-
-// find reports whether has holds for v or any value nested in it.
-func find(v cty.Value, has func(cty.Value) bool) bool {
-	if has(v) {
-		return true
-	}
-	if v.IsMarked() {
-		v, _ = v.Unmark()
-	}
-	if !v.IsKnown() || v.IsNull() {
-		return false
-	}
-	ty := v.Type()
-	switch {
-	case ty.IsObjectType():
-		for name := range ty.AttributeTypes() {
-			if find(v.GetAttr(name), has) {
-				return true
-			}
-		}
-	case ty.IsCollectionType() || ty.IsTupleType():
-		for it := elements.Of(v); it.Next(); {
-			if _, e := it.Element(); find(e, has) {
-				return true
-			}
-		}
-	}
-	return false
+	return elements.Find(v, cty.Value.IsMarked)
 }

@@ -96,7 +96,7 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 			elems = append(elems, out)
 		}
 		if ty.IsSetType() {
-			return cty.SetVal(elems), true
+			return elements.Set(elems), true
 		}
 		return cty.ListVal(elems), true
 	}
