@@ -65,11 +65,7 @@ func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
 	ty := v.Type()
 	switch {
 	case ty == cty.String:
-		s, err := json.Marshal(v.AsString())
-		if err != nil {
-			return nil, false
-		}
-		return append(b, s...), true
+		return appendJSONString(b, v.AsString())
 	case ty == cty.Number:
 		f := v.AsBigFloat()
 		if f.IsInf() {
@@ -122,7 +118,8 @@ func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
 				b = append(b, ',')
 			}
 			var ok bool
-			if b, ok = appendJSON(b, cty.StringVal(name)); !ok {
+			// Attribute names are normalized already, as StringVal would.
+			if b, ok = appendJSONString(b, name); !ok {
 				return nil, false
 			}
 			b = append(b, ':')
@@ -133,4 +130,23 @@ func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
 		return append(b, '}'), true
 	}
 	return nil, false
+}
+
+// appendJSONString appends s quoted as encoding/json writes it. Text with
+// nothing to escape (printable ASCII other than quotes, backslashes and
+// the HTML characters json escapes) is copied as it is; anything else is
+// left to encoding/json, which makes a copy.
+func appendJSONString(b []byte, s string) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, err := json.Marshal(s)
+			if err != nil {
+				return nil, false
+			}
+			return append(b, q...), true
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), true
 }

@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -49,7 +50,7 @@ func TestJSONEncodeMatchesCty(t *testing.T) {
 		v, _ := cty.ParseNumberVal(fmt.Sprint(n))
 		vals = append(vals, v)
 	}
-	strs := []cty.Value{cty.StringVal(""), cty.StringVal(`<a href="x">&'é` + "\u2028\x01\t"), cty.StringVal("ünïcode ✓")}
+	strs := []cty.Value{cty.StringVal(""), cty.StringVal(`<a href="x">&'é` + "\u2028\x01\t"), cty.StringVal("ünïcode ✓"), cty.StringVal("del\x7f and \u2029"), cty.StringVal("plain-ascii_text 123 {}[]")}
 	vals = append(vals, strs...)
 	vals = append(vals,
 		cty.True, cty.NullVal(cty.String), cty.NullVal(cty.DynamicPseudoType), cty.UnknownVal(cty.String), cty.DynamicVal,
@@ -98,5 +99,20 @@ func FuzzJSONEncodeNumber(f *testing.F) {
 		}
 		checkJSONEncode(t, cty.NumberVal(bf))
 		checkJSONEncode(t, cty.ListVal([]cty.Value{cty.NumberVal(bf)}))
+	})
+}
+
+// FuzzJSONString compares the string quoting of jsonencode with
+// encoding/json's, which go-cty uses.
+func FuzzJSONString(f *testing.F) {
+	for _, s := range []string{"", "abc", `a"b\c`, "<&>", "\u2028", "\xff", "tab\there", "ünï"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		got, ok := appendJSONString([]byte("x"), s)
+		if err != nil || !ok || string(got) != "x"+string(want) {
+			t.Fatalf("appendJSONString(%q) = %q, %v; json.Marshal = %q, %v", s, got, ok, want, err)
+		}
 	})
 }

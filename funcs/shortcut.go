@@ -201,7 +201,9 @@ func jsonEncodeShortcut(args []cty.Value) (cty.Value, bool) {
 	if len(args) != 1 || !plain(args[0]) || args[0].Type().HasDynamicTypes() {
 		return cty.NilVal, false
 	}
-	buf, ok := appendJSON(nil, args[0])
+	// Most documents fit the first buffer; appending from nil would grow it
+	// five or six times on the way.
+	buf, ok := appendJSON(make([]byte, 0, 256), args[0])
 	if !ok {
 		return cty.NilVal, false
 	}
