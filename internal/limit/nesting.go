@@ -46,6 +46,17 @@ func checkNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max
 	if openers(src) <= max-base {
 		return nil // each level needs at least one opening or operator byte
 	}
+	if syntax != Template {
+		if bound, ok := depthBound(src); ok && bound <= max-base {
+			return nil
+		}
+	}
+	return lexedNesting(src, filename, start, syntax, max, base)
+}
+
+// lexedNesting is checkNesting on the lexer's tokens, exact where the
+// byte-level bounds are not.
+func lexedNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max, base int) hcl.Diagnostics {
 	toks := lex(src, filename, start, syntax)
 	stack := []frame{{tok: hclsyntax.TokenNil}}
 	depth := base

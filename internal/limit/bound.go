@@ -1,0 +1,160 @@
+package limit
+
+import "unicode/utf8"
+
+// depthBound scans a native syntax source that starts in expression mode
+// (a configuration file or a single expression) without lexing it, and
+// returns a number at least as large as the depth checkNesting would find.
+// It tracks strings, template sequences and comments the way hcl's scanner
+// does and counts every byte that could be an operator or an index step,
+// so it can only overestimate. ok is false when the source has something
+// it does not follow exactly (a heredoc, an escaped template sequence, a
+// string or comment left open, brackets left open at the end, invalid
+// UTF-8); the caller
+// then lexes, as it did before: ordinary files skip a second lexing pass.
+func depthBound(src []byte) (bound int, ok bool) {
+	if !utf8.Valid(src) {
+		return 0, false // the scanner may take bytes after a bad one with it
+	}
+	// Each frame is an open bracket, quote or template sequence; extra
+	// counts the operators since the frame's last separator, as in
+	// checkNesting.
+	type frame struct {
+		quote bool // a quoted string: the bytes inside are template text
+		// closer is the byte that closes the frame.
+		closer byte
+		// lines says a newline ends an item here: the file's body and
+		// braces, where checkNesting resets at newlines too.
+		lines bool
+		extra int
+	}
+	stack := make([]frame, 1, 16)
+	stack[0].lines = true
+	depth, max := 0, 0
+	push := func(f frame) {
+		stack = append(stack, f)
+		depth++
+		if depth > max {
+			max = depth
+		}
+	}
+	// pop closes the innermost frame. A closer that does not match it (or
+	// has nothing to close) gives up: hcl's scanner would stay in the mode
+	// it was in while checkNesting pops, and the two part ways.
+	pop := func(closer byte) bool {
+		if len(stack) == 1 || stack[len(stack)-1].closer != closer {
+			return false
+		}
+		depth -= 1 + stack[len(stack)-1].extra
+		stack = stack[:len(stack)-1]
+		return true
+	}
+	operator := func() {
+		stack[len(stack)-1].extra++
+		depth++
+		if depth > max {
+			max = depth
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if stack[len(stack)-1].quote {
+			switch c {
+			case '\\':
+				i++ // an escape takes the next byte, whatever it is
+			case '"':
+				pop('"')
+			case '\n':
+				return 0, false // hcl ends the string here; let it tell
+			case '$', '%':
+				if i+1 < len(src) && src[i+1] == c {
+					return 0, false // "$${" and "%%{" escapes
+				}
+				if i+1 < len(src) && src[i+1] == '{' {
+					i++
+					push(frame{closer: '}'})
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			push(frame{quote: true, closer: '"'})
+		case '{':
+			push(frame{lines: true, closer: '}'})
+		case '(':
+			push(frame{closer: ')'})
+		case '[':
+			// An index step nests what comes before it one level deeper;
+			// counting every "[" as one is never less than the lexer.
+			operator()
+			push(frame{closer: ']'})
+		case '}', ']', ')':
+			if !pop(c) {
+				return 0, false
+			}
+		case ',':
+			depth -= stack[len(stack)-1].extra
+			stack[len(stack)-1].extra = 0
+		case '\n':
+			if top := &stack[len(stack)-1]; top.lines {
+				depth -= top.extra
+				top.extra = 0
+			}
+		case '#':
+			i = lineEnd(src, i)
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				i = lineEnd(src, i)
+				continue
+			}
+			if i+1 < len(src) && src[i+1] == '*' {
+				end := indexFrom(src, i+2, "*/")
+				if end < 0 {
+					return 0, false
+				}
+				i = end + 1
+				continue
+			}
+			operator()
+		case '<':
+			if i+1 < len(src) && src[i+1] == '<' {
+				return 0, false // a heredoc
+			}
+			operator()
+		case '*', '+', '-', '%', '>', '!', '?', '&', '|':
+			operator()
+		case '=':
+			if i+1 < len(src) && src[i+1] == '=' {
+				operator()
+			}
+		}
+	}
+	if len(stack) != 1 {
+		return 0, false
+	}
+	return max, true
+}
+
+// lineEnd is the offset of the newline that ends the line holding src[i],
+// or the last offset when the line runs to the end. A line comment takes
+// its newline, so no count is reset there: whether hcl scans a newline
+// token after the comment or not, the bound stays above its depth.
+func lineEnd(src []byte, i int) int {
+	for j := i; j < len(src); j++ {
+		if src[j] == '\n' {
+			return j
+		}
+	}
+	return len(src) - 1
+}
+
+// indexFrom is the offset of the first sep in src at or after from, or -1.
+func indexFrom(src []byte, from int, sep string) int {
+	for j := from; j+len(sep) <= len(src); j++ {
+		if string(src[j:j+len(sep)]) == sep {
+			return j
+		}
+	}
+	return -1
+}
