@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/parallel"
 )
 
 // nodeKind is the kind of configuration object a graph node evaluates.
@@ -47,7 +48,15 @@ func modulePrefix(path []string) string {
 // graph is the dependency graph of the whole configuration tree.
 type graph struct {
 	nodes []*node
-	index map[string]*node // id -> node
+	index map[nodeKey]*node
+}
+
+// nodeKey finds a node without building its id, which get would otherwise
+// do for every reference of every object.
+type nodeKey struct {
+	cfg  *config.Config
+	kind nodeKind
+	name string
 }
 
 func nodeID(cfg *config.Config, kind nodeKind, name string) string {
@@ -70,18 +79,18 @@ func nodeID(cfg *config.Config, kind nodeKind, name string) string {
 func (g *graph) add(cfg *config.Config, kind nodeKind, name string) *node {
 	n := &node{kind: kind, cfg: cfg, name: name, id: nodeID(cfg, kind, name), deps: map[*node]bool{}}
 	g.nodes = append(g.nodes, n)
-	g.index[n.id] = n
+	g.index[nodeKey{cfg, kind, name}] = n
 	return n
 }
 
 func (g *graph) get(cfg *config.Config, kind nodeKind, name string) *node {
-	return g.index[nodeID(cfg, kind, name)]
+	return g.index[nodeKey{cfg, kind, name}]
 }
 
 // buildGraph creates a node for every object of every module and connects
 // each to the objects its expressions refer to.
 func (ev *evaluator) buildGraph() *graph {
-	g := &graph{index: map[string]*node{}}
+	g := &graph{index: map[nodeKey]*node{}}
 	var addNodes func(c *config.Config)
 	addNodes = func(c *config.Config) {
 		m := c.Module
@@ -109,42 +118,18 @@ func (ev *evaluator) buildGraph() *graph {
 	}
 	addNodes(ev.cfg)
 
-	for _, n := range g.nodes {
-		m := n.cfg.Module
-		var refs []parsedRef
-		switch n.kind {
-		case nodeVar:
-			v := m.Variables[n.name]
-			refs = ev.ruleRefs(refs, v.Validations)
-			if n.cfg.Parent != nil {
-				// The value comes from the calling module block.
-				call := n.cfg.Parent.Module.ModuleCalls[n.cfg.Path[len(n.cfg.Path)-1]]
-				if a, ok := ev.callAttributesCached(call)[n.name]; ok {
-					ev.connect(g, n, n.cfg.Parent, ev.exprRefs(a.Expr))
-				}
-			}
-		case nodeLocal:
-			refs = ev.exprRefsTo(refs, m.Locals[n.name].Expr)
-		case nodeCall:
-			call := m.ModuleCalls[n.name]
-			refs = ev.exprRefsTo(refs, call.Count)
-			refs = ev.exprRefsTo(refs, call.ForEach)
-			refs = append(refs, parseRefs(call.DependsOn, ev.opts.Dialect)...)
-		case nodeResource:
-			refs = ev.resourceRefs(n.cfg, findResource(m, n.name))
-		case nodeOutput:
-			o := m.Outputs[n.name]
-			refs = ev.exprRefsTo(refs, o.Expr)
-			refs = append(refs, parseRefs(o.DependsOn, ev.opts.Dialect)...)
-			refs = ev.ruleRefs(refs, o.Preconditions)
-		case nodeCheck:
-			ch := m.Checks[n.name]
-			if ch.DataResource != nil {
-				refs = append(refs, ev.resourceRefs(n.cfg, ch.DataResource)...)
-			}
-			refs = ev.ruleRefs(refs, ch.Asserts)
-		}
-		ev.connect(g, n, n.cfg, refs)
+	// Finding what each object refers to parses every expression (and
+	// walks resource bodies); that is independent per node and runs in
+	// parallel. Connecting the nodes changes the graph and stays serial,
+	// in node order, so the graph is the same on any number of cores.
+	refs := make([][]parsedRef, len(g.nodes))
+	callRefs := make([][]parsedRef, len(g.nodes))
+	parallel.For(len(g.nodes), func(i int) {
+		refs[i], callRefs[i] = ev.nodeRefs(g.nodes[i])
+	})
+	for i, n := range g.nodes {
+		ev.connect(g, n, n.cfg.Parent, callRefs[i]) // empty but for variables of called modules
+		ev.connect(g, n, n.cfg, refs[i])
 		if n.cfg.Parent != nil {
 			if call := g.get(n.cfg.Parent, nodeCall, n.cfg.Path[len(n.cfg.Path)-1]); call != nil {
 				n.deps[call] = true
@@ -152,6 +137,45 @@ func (ev *evaluator) buildGraph() *graph {
 		}
 	}
 	return g
+}
+
+// nodeRefs returns what the object of n refers to in its own module and,
+// for a variable of a called module, in the calling module block.
+func (ev *evaluator) nodeRefs(n *node) (refs, callRefs []parsedRef) {
+	m := n.cfg.Module
+	switch n.kind {
+	case nodeVar:
+		v := m.Variables[n.name]
+		refs = ev.ruleRefs(refs, v.Validations)
+		if n.cfg.Parent != nil {
+			// The value comes from the calling module block.
+			call := n.cfg.Parent.Module.ModuleCalls[n.cfg.Path[len(n.cfg.Path)-1]]
+			if a, ok := ev.callAttributesCached(call)[n.name]; ok {
+				callRefs = ev.exprRefs(a.Expr)
+			}
+		}
+	case nodeLocal:
+		refs = ev.exprRefsTo(refs, m.Locals[n.name].Expr)
+	case nodeCall:
+		call := m.ModuleCalls[n.name]
+		refs = ev.exprRefsTo(refs, call.Count)
+		refs = ev.exprRefsTo(refs, call.ForEach)
+		refs = append(refs, parseRefs(call.DependsOn, ev.opts.Dialect)...)
+	case nodeResource:
+		refs = ev.resourceRefs(n.cfg, findResource(m, n.name))
+	case nodeOutput:
+		o := m.Outputs[n.name]
+		refs = ev.exprRefsTo(refs, o.Expr)
+		refs = append(refs, parseRefs(o.DependsOn, ev.opts.Dialect)...)
+		refs = ev.ruleRefs(refs, o.Preconditions)
+	case nodeCheck:
+		ch := m.Checks[n.name]
+		if ch.DataResource != nil {
+			refs = append(refs, ev.resourceRefs(n.cfg, ch.DataResource)...)
+		}
+		refs = ev.ruleRefs(refs, ch.Asserts)
+	}
+	return refs, callRefs
 }
 
 // exprRefsTo appends the references of e, which may be nil, to refs. They
