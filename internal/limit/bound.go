@@ -10,9 +10,13 @@ import "unicode/utf8"
 // so it can only overestimate. ok is false when the source has something
 // it does not follow exactly (a heredoc, an escaped template sequence, a
 // string or comment left open, brackets left open at the end, invalid
-// UTF-8); the caller
-// then lexes, as it did before: ordinary files skip a second lexing pass.
-func depthBound(src []byte) (bound int, ok bool) {
+// UTF-8); the caller then lexes, as it did before: ordinary files skip a
+// second lexing pass.
+//
+// It stops as soon as the bound passes stop, returning what it has: the
+// caller lexes then anyway, and an absurdly deep source does not grow a
+// frame stack as deep as itself.
+func depthBound(src []byte, stop int) (bound int, ok bool) {
 	if !utf8.Valid(src) {
 		return 0, false // the scanner may take bytes after a bad one with it
 	}
@@ -56,7 +60,7 @@ func depthBound(src []byte) (bound int, ok bool) {
 			max = depth
 		}
 	}
-	for i := 0; i < len(src); i++ {
+	for i := 0; i < len(src) && max <= stop; i++ {
 		c := src[i]
 		if stack[len(stack)-1].quote {
 			switch c {
@@ -129,6 +133,9 @@ func depthBound(src []byte) (bound int, ok bool) {
 				operator()
 			}
 		}
+	}
+	if max > stop {
+		return max, true
 	}
 	if len(stack) != 1 {
 		return 0, false

@@ -2,6 +2,7 @@ package limit
 
 import (
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +57,7 @@ func TestDepthBound(t *testing.T) {
 		{`a = "${)}"`, false},
 		{"a = \"${\xca}0\"", false},
 	} {
-		bound, ok := depthBound([]byte(tc.src))
+		bound, ok := depthBound([]byte(tc.src), math.MaxInt)
 		if ok != tc.ok {
 			t.Errorf("%q: ok = %v, want %v", tc.src, ok, tc.ok)
 			continue
@@ -81,7 +82,7 @@ func TestDepthBoundOnFixtures(t *testing.T) {
 			return err
 		}
 		files++
-		bound, ok := depthBound(src)
+		bound, ok := depthBound(src, math.MaxInt)
 		if !ok {
 			return nil
 		}
@@ -110,7 +111,7 @@ func TestCheckNestingSkipsLexing(t *testing.T) {
 	if openers(src) <= DefaultMaxNesting {
 		t.Fatalf("the source has only %d openers; the test needs more than %d", openers(src), DefaultMaxNesting)
 	}
-	if bound, ok := depthBound(src); !ok || bound > 10 {
+	if bound, ok := depthBound(src, DefaultMaxNesting); !ok || bound > 10 {
 		t.Fatalf("depthBound = %d, %v; want a small bound", bound, ok)
 	}
 	if n := testing.AllocsPerRun(10, func() {
@@ -121,6 +122,20 @@ func TestCheckNestingSkipsLexing(t *testing.T) {
 	deep := []byte("a = " + strings.Repeat("[", 600) + strings.Repeat("]", 600))
 	if !CheckNesting(deep, "x.tf", hcl.InitialPos, Config, 0).HasErrors() {
 		t.Error("600 nested brackets passed the check")
+	}
+}
+
+// TestDepthBoundStops checks that an absurdly deep source is given up on
+// at the limit, not scanned with a frame per byte.
+func TestDepthBoundStops(t *testing.T) {
+	src := []byte("a = " + strings.Repeat("[", 1<<20))
+	var bound int
+	var ok bool
+	if a := testing.AllocsPerRun(3, func() { bound, ok = depthBound(src, 500) }); a > 10 {
+		t.Errorf("depthBound made %v allocations on a megabyte of brackets", a)
+	}
+	if !ok || bound <= 500 || bound > 502 {
+		t.Errorf("depthBound = %d, %v; want just past the limit of 500", bound, ok)
 	}
 }
 
@@ -140,7 +155,7 @@ func FuzzDepthBound(f *testing.F) {
 		if len(src) > 4096 {
 			return
 		}
-		bound, ok := depthBound(src)
+		bound, ok := depthBound(src, math.MaxInt)
 		if !ok {
 			return
 		}

@@ -47,7 +47,7 @@ func checkNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max
 		return nil // each level needs at least one opening or operator byte
 	}
 	if syntax != Template {
-		if bound, ok := depthBound(src); ok && bound <= max-base {
+		if bound, ok := depthBound(src, max-base); ok && bound <= max-base {
 			return nil
 		}
 	}
