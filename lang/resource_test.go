@@ -243,3 +243,55 @@ resource "ephemeral" "b" {
 		t.Errorf("planned %q, want data.a and ephemeral.b", got)
 	}
 }
+
+// TestResourceRootPrefix: a managed resource can be referred to as
+// TYPE.NAME or resource.TYPE.NAME (the only way for a type named like a
+// reserved word); a context gets each form only where references use it,
+// and either form, alone or together, gives the same value.
+func TestResourceRootPrefix(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "a" {
+  input = "a"
+}
+resource "terraform_data" "b" {
+  input = "b"
+}
+resource "template" "t" {
+  x = 3
+}
+output "both" {
+  value = [resource.terraform_data.a.input, terraform_data.b.input, terraform_data.a.input]
+}
+output "prefixed" {
+  value = resource.terraform_data.b.input
+}
+output "direct" {
+  value = terraform_data.a.input
+}
+output "reserved" {
+  value = resource.template.t.x
+}`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	want := map[string]cty.Value{
+		"both":     cty.TupleVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b"), cty.StringVal("a")}),
+		"prefixed": cty.StringVal("b"),
+		"direct":   cty.StringVal("a"),
+		"reserved": cty.NumberIntVal(3),
+	}
+	for name, w := range want {
+		if got := res.Root().Outputs[name]; !got.RawEquals(w) {
+			t.Errorf("output %s = %#v, want %#v", name, got, w)
+		}
+	}
+	for src, w := range map[string]cty.Value{
+		`resource.terraform_data.a.input`:                           cty.StringVal("a"),
+		`terraform_data.b.input`:                                    cty.StringVal("b"),
+		`[resource.terraform_data.a.input, terraform_data.a.input]`: cty.TupleVal([]cty.Value{cty.StringVal("a"), cty.StringVal("a")}),
+	} {
+		if got := mustEval(t, res, src, nil); !got.RawEquals(w) {
+			t.Errorf("%s = %#v, want %#v", src, got, w)
+		}
+	}
+}

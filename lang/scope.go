@@ -219,6 +219,10 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 	}
 	// wholeVar and wholeLocal: use the finished module's whole objects (see scope.final).
 	var wholeVar, wholeLocal bool
+	// A managed resource is written TYPE.NAME or resource.TYPE.NAME; only
+	// the roots references use are made.
+	var viaResourceRoot bool
+	var directTypes map[string]bool
 	var self cty.Value
 	hasSelf := false
 	mod := s.mod.Config.Module
@@ -358,6 +362,16 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 				continue
 			}
 			putResource(ref.mode, ref.typ, ref.name, v)
+			if ref.mode == config.ManagedResourceMode {
+				if ref.root == "resource" {
+					viaResourceRoot = true
+				} else {
+					if directTypes == nil {
+						directTypes = map[string]bool{}
+					}
+					directTypes[ref.typ] = true
+				}
+			}
 		}
 	}
 
@@ -389,11 +403,13 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		case config.EphemeralResourceMode:
 			ctx.Variables["ephemeral"] = modeObj(mode)
 		default:
-			ctx.Variables["resource"] = modeObj(mode)
+			if viaResourceRoot {
+				ctx.Variables["resource"] = modeObj(mode)
+			}
 		}
 	}
 	for typ, names := range resources[config.ManagedResourceMode] {
-		if _, taken := ctx.Variables[typ]; taken {
+		if _, taken := ctx.Variables[typ]; taken || !directTypes[typ] {
 			continue
 		}
 		ctx.Variables[typ] = cty.ObjectVal(names)
