@@ -71,6 +71,12 @@ func Prepare(decl *config.Variable, given *Value, addr string) (cty.Value, hcl.D
 		val = defaultVal
 	}
 
+	// Conversion adds no marks (the defaults it fills in are literals), so
+	// whether the value can hold an ephemeral one is decided here, where a
+	// module argument is still the object its expression built: walking an
+	// object is free, while the map it may become makes a value of each key.
+	mayBeEphemeral := !decl.Ephemeral && marks.Contains(val, marks.Ephemeral)
+
 	// Optional-attribute defaults go in before conversion, but never onto a
 	// top-level null, which must stay assignable to a nullable variable.
 	converted, err := typeexpr.Convert(val, constraint, decl.TypeDefaults)
@@ -115,7 +121,7 @@ func Prepare(decl *config.Variable, given *Value, addr string) (cty.Value, hcl.D
 		}
 	}
 
-	if !decl.Ephemeral {
+	if mayBeEphemeral {
 		if d := ephemeralDiag(decl, val, valueRange); d != nil {
 			return placeholder, append(diags, d)
 		}

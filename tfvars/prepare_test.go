@@ -174,6 +174,14 @@ func TestPrepareErrors(t *testing.T) {
 		{name: "nested ephemeral not allowed", typ: "map(string)",
 			given: FromModuleArg(cty.MapVal(map[string]cty.Value{"k": cty.StringVal("t").Mark(marks.Ephemeral)}), fileRange), addr: "module.m.var.v",
 			want: wantDiag{E, "Ephemeral value not allowed", `The input variable "v" does not accept ephemeral values, so the value for ["k"] is not compatible.`, "terraform.tfvars:2,5-10"}},
+		// The argument is looked at as the object it was built as, and the
+		// path is given in the map it converts to.
+		{name: "ephemeral in an object that becomes a map", typ: "map(object({a = string, b = optional(number, 1)}))",
+			given: FromModuleArg(cty.ObjectVal(map[string]cty.Value{
+				"k": cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("s")}),
+				"l": cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("t").Mark(marks.Ephemeral)}),
+			}), fileRange), addr: "module.m.var.v",
+			want: wantDiag{E, "Ephemeral value not allowed", `The input variable "v" does not accept ephemeral values, so the value for ["l"].a is not compatible.`, "terraform.tfvars:2,5-10"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			decl := declare(t, "v", tc.typ, tc.dflt)
