@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -127,13 +128,34 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 
 // keyString renders an instance key as it appears in addresses: [0] or ["k"].
 func keyString(k cty.Value) string {
+	return instanceAddr("", k)
+}
+
+// instanceAddr is the address of the instance with key k of the object at
+// prefix: prefix[0] or prefix["k"], built as one string.
+func instanceAddr(prefix string, k cty.Value) string {
 	if k == cty.NilVal {
-		return ""
+		return prefix
 	}
 	if k.Type() == cty.Number {
-		return "[" + numtext.String(k) + "]"
+		return prefix + "[" + numtext.String(k) + "]"
 	}
-	return fmt.Sprintf("[%q]", k.AsString())
+	s := k.AsString()
+	if quotesAsIs(s) {
+		return prefix + `["` + s + `"]`
+	}
+	return prefix + "[" + strconv.Quote(s) + "]"
+}
+
+// quotesAsIs reports whether strconv.Quote(s) is s between quotes: s is
+// printable ASCII without quotes or backslashes.
+func quotesAsIs(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // wholeValue assembles the value of a multi-instance object: the single

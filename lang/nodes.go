@@ -298,7 +298,7 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 		return
 	}
 	for i, k := range exp.keys {
-		addr := "module." + n.name + keyString(k)
+		addr := instanceAddr("module."+n.name, k)
 		if mi.Addr != "" {
 			addr = mi.Addr + "." + addr
 		}

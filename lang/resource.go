@@ -53,7 +53,7 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	}
 	plan := func(ev *evaluator, i int) {
 		vals[i] = ev.planKey(mi, res, info, s.withKeys(exp, i), ictx)
-		addr := prefix + keyString(exp.keys[i])
+		addr := instanceAddr(prefix, exp.keys[i])
 		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange}
 	}
 	if len(exp.keys) > 0 {
