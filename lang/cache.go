@@ -118,12 +118,7 @@ func (ev *evaluator) hasNamespacedCalls(expr hclsyntax.Expression) bool {
 	if ok {
 		return has
 	}
-	_ = hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
-		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && strings.Contains(call.Name, "::") {
-			has = true
-		}
-		return nil
-	})
+	has = callsNamespaced(expr)
 	if cacheable(ev.done, &sh.adHocLeft) {
 		sh.cacheMu.Lock()
 		sh.nsCalls[expr] = has
@@ -211,4 +206,66 @@ func copyRefDiags(refs []parsedRef) []parsedRef {
 		return refs
 	}
 	return out
+}
+
+// callsNamespaced reports whether e, or an expression inside it, calls a
+// function with a namespace. It walks the node types of hclsyntax itself,
+// since hclsyntax.VisitAll makes a closure for every node of every
+// expression; a node type it does not know is left to VisitAll.
+func callsNamespaced(e hclsyntax.Expression) bool {
+	some := func(es ...hclsyntax.Expression) bool {
+		for _, e := range es {
+			if e != nil && callsNamespaced(e) {
+				return true
+			}
+		}
+		return false
+	}
+	switch e := e.(type) {
+	case *hclsyntax.FunctionCallExpr:
+		return strings.Contains(e.Name, "::") || some(e.Args...)
+	case *hclsyntax.LiteralValueExpr, *hclsyntax.ScopeTraversalExpr, *hclsyntax.AnonSymbolExpr, *hclsyntax.ExprSyntaxError:
+		return false
+	case *hclsyntax.RelativeTraversalExpr:
+		return some(e.Source)
+	case *hclsyntax.ConditionalExpr:
+		return some(e.Condition, e.TrueResult, e.FalseResult)
+	case *hclsyntax.IndexExpr:
+		return some(e.Collection, e.Key)
+	case *hclsyntax.TupleConsExpr:
+		return some(e.Exprs...)
+	case *hclsyntax.ObjectConsExpr:
+		for _, it := range e.Items {
+			if some(it.KeyExpr, it.ValueExpr) {
+				return true
+			}
+		}
+		return false
+	case *hclsyntax.ObjectConsKeyExpr:
+		return some(e.Wrapped)
+	case *hclsyntax.ForExpr:
+		return some(e.CollExpr, e.KeyExpr, e.ValExpr, e.CondExpr)
+	case *hclsyntax.SplatExpr:
+		return some(e.Source, e.Each)
+	case *hclsyntax.BinaryOpExpr:
+		return some(e.LHS, e.RHS)
+	case *hclsyntax.UnaryOpExpr:
+		return some(e.Val)
+	case *hclsyntax.TemplateExpr:
+		return some(e.Parts...)
+	case *hclsyntax.TemplateJoinExpr:
+		return some(e.Tuple)
+	case *hclsyntax.TemplateWrapExpr:
+		return some(e.Wrapped)
+	case *hclsyntax.ParenthesesExpr:
+		return some(e.Expression)
+	}
+	has := false
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && strings.Contains(call.Name, "::") {
+			has = true
+		}
+		return nil
+	})
+	return has
 }

@@ -1,0 +1,82 @@
+package lang
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// visitAllNamespaced is what callsNamespaced replaces: hcl's own walk.
+func visitAllNamespaced(e hclsyntax.Expression) bool {
+	has := false
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && strings.Contains(call.Name, "::") {
+			has = true
+		}
+		return nil
+	})
+	return has
+}
+
+// TestCallsNamespaced compares callsNamespaced with hcl's walk on every
+// kind of node, a namespaced call at the bottom of each, and on every
+// expression of the repository's fixtures.
+func TestCallsNamespaced(t *testing.T) {
+	var exprs []hclsyntax.Expression
+	for _, inner := range []string{"f(1)", "provider::p::f(1)", "core::upper(\"a\")", "x"} {
+		for _, src := range []string{
+			"%s", "a.b[%s]", "(%s).c", "(%s)[0]", "c ? %s : 1", "c ? 1 : %s", "%s ? 1 : 2",
+			"[1, %s]", "{a = %s}", "{(%s) = 1}", "[for x in %s : x]", "[for x in l : %s]",
+			"{for k, v in m : k => %s}", "{for k, v in m : %s => v}", "[for x in l : x if %s]",
+			"%s[*].a", "l[*].a[%s]", "1 + %s", "-%s", "!%s", "\"a${%s}b\"",
+			"\"%{for x in %s}${x}%{endfor}\"", "\"%{if %s}a%{endif}\"", "g(1, %s)", "g(%s...)",
+		} {
+			e, diags := hclsyntax.ParseExpression([]byte(strings.ReplaceAll(src, "%s", inner)), "t.tf", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatalf("%s: %s", src, diags.Error())
+			}
+			exprs = append(exprs, e)
+		}
+	}
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".tf") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+		if diags.HasErrors() {
+			return nil // fixtures of syntax errors
+		}
+		_ = hclsyntax.VisitAll(f.Body.(*hclsyntax.Body), func(n hclsyntax.Node) hcl.Diagnostics {
+			if a, ok := n.(*hclsyntax.Attribute); ok {
+				exprs = append(exprs, a.Expr)
+			}
+			return nil
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	namespaced := 0
+	for _, e := range exprs {
+		want := visitAllNamespaced(e)
+		if got := callsNamespaced(e); got != want {
+			t.Errorf("%s: callsNamespaced = %v, hcl's walk says %v", e.Range(), got, want)
+		}
+		if want {
+			namespaced++
+		}
+	}
+	if namespaced < 40 {
+		t.Errorf("only %d of %d expressions call a namespaced function; the test needs more", namespaced, len(exprs))
+	}
+}
