@@ -175,7 +175,7 @@ func (ev *evaluator) exprRefs(expr hcl.Expression) []parsedRef {
 	refs, ok := sh.exprRefs[expr]
 	sh.cacheMu.RUnlock()
 	if !ok {
-		refs = parseRefs(expr.Variables(), ev.opts.Dialect)
+		refs = parseRefs(variables(expr), ev.opts.Dialect)
 		if cacheable(ev.done, &sh.adHocLeft) {
 			sh.cacheMu.Lock()
 			sh.exprRefs[expr] = refs
@@ -268,4 +268,103 @@ func callsNamespaced(e hclsyntax.Expression) bool {
 		return nil
 	})
 	return has
+}
+
+// variables is expr.Variables(): the traversals of the root scope expr
+// refers to, in hcl's order. For native syntax it walks hclsyntax's node
+// types itself, since hclsyntax.Variables makes a closure for every node
+// of every expression; a node type it does not know is left to hcl.
+func variables(expr hcl.Expression) []hcl.Traversal {
+	se, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return expr.Variables()
+	}
+	w := variablesWalk{}
+	w.walk(se)
+	return w.vars
+}
+
+// variablesWalk collects traversals as hclsyntax's variables walker does.
+type variablesWalk struct {
+	vars []hcl.Traversal
+	// locals are the names for expressions bind in the node being walked.
+	locals []string
+}
+
+func (w *variablesWalk) local(name string) bool {
+	for _, l := range w.locals {
+		if l == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *variablesWalk) walk(e hclsyntax.Expression) {
+	switch e := e.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		if !w.local(e.Traversal.RootName()) {
+			w.vars = append(w.vars, e.Traversal)
+		}
+	case *hclsyntax.LiteralValueExpr, *hclsyntax.AnonSymbolExpr, *hclsyntax.ExprSyntaxError:
+	case *hclsyntax.FunctionCallExpr:
+		w.all(e.Args...)
+	case *hclsyntax.RelativeTraversalExpr:
+		w.walk(e.Source)
+	case *hclsyntax.ConditionalExpr:
+		w.all(e.Condition, e.TrueResult, e.FalseResult)
+	case *hclsyntax.IndexExpr:
+		w.all(e.Collection, e.Key)
+	case *hclsyntax.TupleConsExpr:
+		w.all(e.Exprs...)
+	case *hclsyntax.ObjectConsExpr:
+		for _, it := range e.Items {
+			w.all(it.KeyExpr, it.ValueExpr)
+		}
+	case *hclsyntax.ObjectConsKeyExpr:
+		// A key that reads as a bare name is that name, not a reference.
+		if hcl.ExprAsKeyword(e.Wrapped) == "" {
+			w.walk(e.Wrapped)
+		}
+	case *hclsyntax.ForExpr:
+		w.walk(e.CollExpr)
+		n := len(w.locals)
+		if e.KeyVar != "" {
+			w.locals = append(w.locals, e.KeyVar)
+		}
+		if e.ValVar != "" {
+			w.locals = append(w.locals, e.ValVar)
+		}
+		w.all(e.KeyExpr, e.ValExpr, e.CondExpr)
+		w.locals = w.locals[:n]
+	case *hclsyntax.SplatExpr:
+		w.all(e.Source, e.Each)
+	case *hclsyntax.BinaryOpExpr:
+		w.all(e.LHS, e.RHS)
+	case *hclsyntax.UnaryOpExpr:
+		w.walk(e.Val)
+	case *hclsyntax.TemplateExpr:
+		w.all(e.Parts...)
+	case *hclsyntax.TemplateJoinExpr:
+		w.walk(e.Tuple)
+	case *hclsyntax.TemplateWrapExpr:
+		w.walk(e.Wrapped)
+	case *hclsyntax.ParenthesesExpr:
+		w.walk(e.Expression)
+	default:
+		for _, t := range hclsyntax.Variables(e) {
+			if !w.local(t.RootName()) {
+				w.vars = append(w.vars, t)
+			}
+		}
+	}
+}
+
+// all walks es in order, skipping absent ones.
+func (w *variablesWalk) all(es ...hclsyntax.Expression) {
+	for _, e := range es {
+		if e != nil {
+			w.walk(e)
+		}
+	}
 }

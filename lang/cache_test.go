@@ -23,10 +23,10 @@ func visitAllNamespaced(e hclsyntax.Expression) bool {
 	return has
 }
 
-// TestCallsNamespaced compares callsNamespaced with hcl's walk on every
-// kind of node, a namespaced call at the bottom of each, and on every
-// expression of the repository's fixtures.
-func TestCallsNamespaced(t *testing.T) {
+// corpusExprs is every kind of node with a call at its bottom (plain,
+// provider::, core:: or none), and every expression of the fixtures.
+func corpusExprs(t *testing.T) []hclsyntax.Expression {
+	t.Helper()
 	var exprs []hclsyntax.Expression
 	for _, inner := range []string{"f(1)", "provider::p::f(1)", "core::upper(\"a\")", "x"} {
 		for _, src := range []string{
@@ -66,6 +66,14 @@ func TestCallsNamespaced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return exprs
+}
+
+// TestCallsNamespaced compares callsNamespaced with hcl's walk on every
+// kind of node, a namespaced call at the bottom of each, and on every
+// expression of the repository's fixtures.
+func TestCallsNamespaced(t *testing.T) {
+	exprs := corpusExprs(t)
 	namespaced := 0
 	for _, e := range exprs {
 		want := visitAllNamespaced(e)
@@ -78,5 +86,36 @@ func TestCallsNamespaced(t *testing.T) {
 	}
 	if namespaced < 40 {
 		t.Errorf("only %d of %d expressions call a namespaced function; the test needs more", namespaced, len(exprs))
+	}
+}
+
+// TestVariablesMatchesHCL compares variables with the expressions' own
+// Variables method on the same corpus: the same traversals, in the same
+// order, for-expression variables left out at every depth.
+func TestVariablesMatchesHCL(t *testing.T) {
+	exprs := corpusExprs(t)
+	for _, src := range []string{
+		"[for x in l : x + y]", "[for k, v in m : [for x in v : x + k + z]]", "{for k, v in m : k => v if v != w}",
+		"[for x in x : x]", "{a = b, (c) = d, \"e\" = f, null = g, true = h}", "a[*].b[c]", "\"${a}-%{for x in b}${x}${c}%{endfor}\"",
+		"[for x in l : {x = x, y = x}]", "f(a...)", "(a).b[c.d]",
+	} {
+		e, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", src, diags.Error())
+		}
+		exprs = append(exprs, e)
+	}
+	for _, e := range exprs {
+		want := e.Variables()
+		got := variables(e)
+		if len(got) != len(want) {
+			t.Errorf("%s: %d traversals, hcl finds %d", e.Range(), len(got), len(want))
+			continue
+		}
+		for i := range want {
+			if got[i].RootName() != want[i].RootName() || got[i].SourceRange() != want[i].SourceRange() {
+				t.Errorf("%s: traversal %d is %s at %s, hcl's is %s at %s", e.Range(), i, got[i].RootName(), got[i].SourceRange(), want[i].RootName(), want[i].SourceRange())
+			}
+		}
 	}
 }
