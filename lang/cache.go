@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -55,7 +54,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 		info.spec = impliedSpec(res.Config)
 	}
 	if res.Config != nil {
-		info.bodyVars = dynblock.VariablesHCLDec(res.Config, info.spec)
+		info.bodyVars = bodyVariables(res.Config, info.spec)
 		info.dynamic = hasDynamicBlocks(res.Config)
 		info.bodyRefs = parseRefs(info.bodyVars, ev.opts.Dialect)
 		info.body = newGuardedBody(res.Config, ev.limits)

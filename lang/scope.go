@@ -98,7 +98,7 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 
 // evalBody decodes a block body with a spec, expanding dynamic blocks.
 func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
-	ctx, diags := s.evalContext(dynblock.VariablesHCLDec(body, spec))
+	ctx, diags := s.evalContext(bodyVariables(body, spec))
 	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
 	}

@@ -1,0 +1,101 @@
+package lang
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// traversalSet renders traversals in a sorted list: dynblock collects a
+// body's attributes in map order, so only the set is comparable.
+func traversalSet(ts []hcl.Traversal) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = fmt.Sprintf("%s@%s", t.RootName(), t.SourceRange())
+	}
+	slices.Sort(out)
+	return out
+}
+
+func checkBodyVariables(t *testing.T, what string, body hcl.Body, spec hcldec.Spec) {
+	t.Helper()
+	got, want := traversalSet(bodyVariables(body, spec)), traversalSet(dynblock.VariablesHCLDec(body, spec))
+	if !slices.Equal(got, want) {
+		t.Errorf("%s:\n got %v\nwant %v", what, got, want)
+	}
+}
+
+// TestBodyVariables compares bodyVariables with dynblock on nested and
+// dynamic blocks (iterators renamed, shadowed and inherited, labels,
+// invalid iterators) and on every block body of the fixtures.
+func TestBodyVariables(t *testing.T) {
+	inner := &hcldec.BlockListSpec{TypeName: "opt", Nested: hcldec.ObjectSpec{
+		"k": &hcldec.AttrSpec{Name: "k", Type: cty.DynamicPseudoType},
+	}}
+	spec := hcldec.ObjectSpec{
+		"a": &hcldec.AttrSpec{Name: "a", Type: cty.DynamicPseudoType},
+		"rule": &hcldec.BlockListSpec{TypeName: "rule", Nested: hcldec.ObjectSpec{
+			"port": &hcldec.AttrSpec{Name: "port", Type: cty.DynamicPseudoType},
+			"opt":  inner,
+		}},
+		"named": &hcldec.BlockMapSpec{TypeName: "named", LabelNames: []string{"key"}, Nested: hcldec.ObjectSpec{
+			"v": &hcldec.AttrSpec{Name: "v", Type: cty.DynamicPseudoType},
+		}},
+	}
+	for i, src := range []string{
+		`a = var.x`,
+		"a = var.x\nunknown = var.y\nrule {\n port = local.p\n}\n",
+		"dynamic \"rule\" {\n for_each = var.rules\n content {\n port = rule.value + local.q\n }\n}\n",
+		"dynamic \"rule\" {\n for_each = var.rules\n iterator = r\n content {\n port = r.value + rule.x\n dynamic \"opt\" {\n for_each = r.value.opts\n content {\n k = opt.key + r.key + var.z\n }\n }\n }\n}\n",
+		"dynamic \"rule\" {\n for_each = rule\n content {\n dynamic \"opt\" {\n for_each = [rule.value, opt]\n iterator = rule\n content {\n k = rule.key\n }\n }\n }\n}\n",
+		"dynamic \"named\" {\n for_each = var.m\n labels = [named.key, var.l]\n content {\n v = named.value\n }\n}\n",
+		"dynamic \"rule\" {\n for_each = var.r\n iterator = \"bad\"\n content {\n port = var.p\n }\n}\n",
+		"dynamic \"rule\" {\n for_each = var.r\n content {\n port = 1\n }\n content {\n port = rule.x + var.two\n }\n}\n",
+		"dynamic \"missing\" {\n for_each = var.r\n content {\n port = var.never\n }\n}\n",
+		"dynamic {\n for_each = var.r\n}\nnamed \"k\" {\n v = var.v\n}\nnamed {\n v = var.nolabel\n}\n",
+		"rule {\n opt {\n k = [for x in var.xs : x + rule]\n }\n}\n",
+	} {
+		f, diags := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%d: %s", i, diags.Error())
+		}
+		checkBodyVariables(t, fmt.Sprintf("case %d", i), f.Body, spec)
+	}
+
+	bodies := 0
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".tf") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+		if diags.HasErrors() {
+			return nil
+		}
+		for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+			bodies++
+			checkBodyVariables(t, fmt.Sprintf("%s: %s block", path, b.Type), b.Body, impliedSpec(b.Body))
+			checkBodyVariables(t, fmt.Sprintf("%s: %s block, fixed spec", path, b.Type), b.Body, spec)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bodies < 200 {
+		t.Errorf("only %d fixture blocks compared", bodies)
+	}
+}
