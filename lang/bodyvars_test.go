@@ -99,3 +99,38 @@ func TestBodyVariables(t *testing.T) {
 		t.Errorf("only %d fixture blocks compared", bodies)
 	}
 }
+
+// FuzzBodyVariables compares bodyVariables with dynblock on arbitrary
+// bodies, read with the spec they imply and with a fixed one.
+func FuzzBodyVariables(f *testing.F) {
+	for _, s := range []string{
+		"a = var.x\nrule {\n port = local.p\n}\n",
+		"dynamic \"rule\" {\n for_each = var.rules\n iterator = r\n content {\n port = r.value\n dynamic \"opt\" {\n for_each = r.value\n content {\n k = opt.key + r.key\n }\n }\n }\n}\n",
+		"dynamic \"named\" {\n for_each = var.m\n labels = [named.key]\n content {\n v = named.value\n }\n}\n",
+	} {
+		f.Add(s)
+	}
+	spec := hcldec.ObjectSpec{
+		"a": &hcldec.AttrSpec{Name: "a", Type: cty.DynamicPseudoType},
+		"rule": &hcldec.BlockListSpec{TypeName: "rule", Nested: hcldec.ObjectSpec{
+			"port": &hcldec.AttrSpec{Name: "port", Type: cty.DynamicPseudoType},
+			"opt": &hcldec.BlockSetSpec{TypeName: "opt", Nested: hcldec.ObjectSpec{
+				"k": &hcldec.AttrSpec{Name: "k", Type: cty.DynamicPseudoType},
+			}},
+		}},
+		"named": &hcldec.BlockMapSpec{TypeName: "named", LabelNames: []string{"key"}, Nested: hcldec.ObjectSpec{
+			"v": &hcldec.AttrSpec{Name: "v", Type: cty.DynamicPseudoType},
+		}},
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 2000 {
+			return
+		}
+		file, _ := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
+		if file == nil || file.Body == nil {
+			return
+		}
+		checkBodyVariables(t, "fixed spec", file.Body, spec)
+		checkBodyVariables(t, "implied spec", file.Body, impliedSpec(file.Body))
+	})
+}
