@@ -187,54 +187,66 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 	case *hclsyntax.FunctionCallExpr:
 		// templatestring inspects its argument's syntax, so it stays unwrapped.
 		keepArgs := e.Name == "templatestring" || e.Name == "core::templatestring"
-		cs, cf := *e, *e
-		cs.Args = make([]hclsyntax.Expression, len(e.Args))
-		cf.Args = make([]hclsyntax.Expression, len(e.Args))
-		changed := false
-		for i, a := range e.Args {
-			cf.Args[i], cs.Args[i] = g.compile(a, keepArgs, loop)
-			changed = changed || cs.Args[i] != a
-		}
+		// Copies of the node are made only where they are used: the
+		// slow one when an argument changed, the fast one without Direct.
+		fastArgs := make([]hclsyntax.Expression, len(e.Args))
+		slowArgs := changedCopies(e.Args, func(i int, a hclsyntax.Expression) hclsyntax.Expression {
+			var s hclsyntax.Expression
+			fastArgs[i], s = g.compile(a, keepArgs, loop)
+			return s
+		})
 		slow = e
-		if changed {
+		if slowArgs != nil {
+			cs := *e
+			cs.Args = slowArgs
 			slow = &cs
 		}
 		if g.Direct != nil && !e.ExpandFinal {
-			return &fastCall{FunctionCallExpr: e, args: cf.Args, slow: slow, g: g}, slow
+			return &fastCall{FunctionCallExpr: e, args: fastArgs, slow: slow, g: g}, slow
 		}
+		cf := *e
+		cf.Args = fastArgs
 		return &cf, slow
 	case *hclsyntax.TupleConsExpr:
-		cs, cf := *e, *e
-		cs.Exprs = make([]hclsyntax.Expression, len(e.Exprs))
+		cf := *e
 		cf.Exprs = make([]hclsyntax.Expression, len(e.Exprs))
-		changed := false
-		for i, a := range e.Exprs {
-			cf.Exprs[i], cs.Exprs[i] = g.compile(a, false, loop)
-			changed = changed || cs.Exprs[i] != a
-		}
-		if !changed {
+		slowExprs := changedCopies(e.Exprs, func(i int, a hclsyntax.Expression) hclsyntax.Expression {
+			var s hclsyntax.Expression
+			cf.Exprs[i], s = g.compile(a, false, loop)
+			return s
+		})
+		if slowExprs == nil {
 			return &cf, e
 		}
+		cs := *e
+		cs.Exprs = slowExprs
 		return &cf, &cs
 	case *hclsyntax.ObjectConsExpr:
-		cs, cf := *e, *e
-		cs.Items = make([]hclsyntax.ObjectConsItem, len(e.Items))
-		cf.Items = make([]hclsyntax.ObjectConsItem, len(e.Items))
-		changed := false
+		fastItems := make([]hclsyntax.ObjectConsItem, len(e.Items))
+		var slowItems []hclsyntax.ObjectConsItem // made at the first item that changes
 		for i, it := range e.Items {
 			kf, ks := g.compile(it.KeyExpr, false, loop)
 			vf, vs := g.compile(it.ValueExpr, false, loop)
-			cs.Items[i] = hclsyntax.ObjectConsItem{KeyExpr: ks, ValueExpr: vs}
-			cf.Items[i] = hclsyntax.ObjectConsItem{KeyExpr: kf, ValueExpr: vf}
-			changed = changed || ks != it.KeyExpr || vs != it.ValueExpr
+			fastItems[i] = hclsyntax.ObjectConsItem{KeyExpr: kf, ValueExpr: vf}
+			if slowItems == nil && (ks != it.KeyExpr || vs != it.ValueExpr) {
+				slowItems = make([]hclsyntax.ObjectConsItem, len(e.Items))
+				copy(slowItems, e.Items[:i])
+			}
+			if slowItems != nil {
+				slowItems[i] = hclsyntax.ObjectConsItem{KeyExpr: ks, ValueExpr: vs}
+			}
 		}
 		slow = e
-		if changed {
+		if slowItems != nil {
+			cs := *e
+			cs.Items = slowItems
 			slow = &cs
 		}
-		if fo := newFastObject(e, cf.Items, slow); fo != nil {
+		if fo := newFastObject(e, fastItems, slow); fo != nil {
 			return fo, slow
 		}
+		cf := *e
+		cf.Items = fastItems
 		return &cf, slow
 	case *hclsyntax.ObjectConsKeyExpr:
 		// hcl reads a bare key's syntax, so the wrapped expression keeps its node type.
@@ -461,4 +473,22 @@ func (j *joinGuard) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	c.Tuple = &hclsyntax.LiteralValueExpr{Val: tuple, SrcRange: j.Tuple.Range()}
 	v, more := c.Value(ctx)
 	return v, append(diags, more...)
+}
+
+// changedCopies calls compile for each of exprs and returns the slow
+// copies it gives, or nil while every one is the original: the slice is
+// made at the first that differs.
+func changedCopies(exprs []hclsyntax.Expression, compile func(i int, e hclsyntax.Expression) hclsyntax.Expression) []hclsyntax.Expression {
+	var out []hclsyntax.Expression
+	for i, e := range exprs {
+		s := compile(i, e)
+		if out == nil && s != e {
+			out = make([]hclsyntax.Expression, len(exprs))
+			copy(out, exprs[:i])
+		}
+		if out != nil {
+			out[i] = s
+		}
+	}
+	return out
 }
