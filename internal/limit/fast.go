@@ -451,7 +451,9 @@ func (t *fastTemplate) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) 
 }
 
 func (t *fastTemplate) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
-	var buf []byte
+	// Most results fit a buffer on the stack; the string is copied out.
+	var stack [128]byte
+	buf := stack[:0]
 	for _, p := range t.parts {
 		v, diags := p.Value(ctx)
 		if len(diags) != 0 || !plain(v) {
@@ -877,7 +879,12 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	// diagnostic, and then the slow twin starts over.
 	counter := &forCounter{rng: f.SrcRange}
 	if len(f.hoisted) > 0 {
-		counter.owner, counter.ctx, counter.slots = f, ctx, make([]hoistedSlot, len(f.hoisted))
+		counter.owner, counter.ctx = f, ctx
+		if len(f.hoisted) <= len(counter.inline) {
+			counter.slots = counter.inline[:len(f.hoisted)]
+		} else {
+			counter.slots = make([]hoistedSlot, len(f.hoisted))
+		}
 	}
 	vars := map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, counter)}
 	child := ctx.NewChild()

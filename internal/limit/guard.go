@@ -49,6 +49,9 @@ type forCounter struct {
 	owner *fastFor
 	ctx   *hcl.EvalContext
 	slots []hoistedSlot
+	// inline holds the slots of a for expression with few hoisted
+	// references, so that they come with the counter.
+	inline [4]hoistedSlot
 }
 
 // Expr returns expr with its for expressions and templates guarded, and
