@@ -2,7 +2,9 @@ package funcs
 
 import (
 	"math/big"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -37,6 +39,8 @@ func shortcutOf(fn function.Function) shortcut {
 		return elementShortcut
 	case stdlib.FlattenFunc:
 		return flattenShortcut
+	case stdlib.SortFunc:
+		return sortShortcut
 	}
 	return nil
 }
@@ -234,4 +238,27 @@ func elementShortcut(args []cty.Value) (cty.Value, bool) {
 		i += n
 	}
 	return list.Index(cty.NumberIntVal(i)), true
+}
+
+// sortShortcut is sort() of a list of known, unmarked, non-null strings
+// (arguments arrive converted to the parameter's type): the elements
+// themselves in order, where cty first walks the list for unknowns and
+// marks and then makes every string again.
+func sortShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 || !plain(args[0]) || !args[0].Type().Equals(cty.List(cty.String)) {
+		return cty.NilVal, false
+	}
+	vals := make([]cty.Value, 0, args[0].LengthInt())
+	for it := elements.Of(args[0]); it.Next(); {
+		_, v := it.Element()
+		if !plain(v) || v.Type() != cty.String {
+			return cty.NilVal, false
+		}
+		vals = append(vals, v)
+	}
+	if len(vals) == 0 {
+		return cty.ListValEmpty(cty.String), true
+	}
+	slices.SortFunc(vals, func(a, b cty.Value) int { return strings.Compare(a.AsString(), b.AsString()) })
+	return cty.ListVal(vals), true
 }

@@ -18,6 +18,7 @@ var shortcutFuncs = map[string]function.Function{
 	"jsonencode": jsonEncodeFunc,
 	"element":    stdlib.ElementFunc,
 	"flatten":    stdlib.FlattenFunc,
+	"sort":       stdlib.SortFunc,
 }
 
 // shortcutOracles are what a shortcut is compared with when the full call
@@ -118,6 +119,19 @@ func TestShortcuts(t *testing.T) {
 		{"element", []cty.Value{cty.MapVal(strs), cty.NumberIntVal(0)}, false},
 
 		{"flatten", []cty.Value{cty.TupleVal([]cty.Value{cty.TupleVal([]cty.Value{obj, nested}), cty.ListVal([]cty.Value{str("a")}), str("b"), cty.EmptyTupleVal})}, true},
+
+		{"sort", []cty.Value{cty.ListVal([]cty.Value{str("b"), str("a"), str("B"), str("ä"), str("a"), str("10"), str("9")})}, true},
+		{"sort", []cty.Value{cty.TupleVal([]cty.Value{str("y"), str("x")})}, false},
+		{"sort", []cty.Value{cty.SetVal([]cty.Value{str("y"), str("x")})}, false},
+		{"sort", []cty.Value{cty.ListValEmpty(cty.String)}, true},
+		{"sort", []cty.Value{cty.EmptyTupleVal}, false},
+		{"sort", []cty.Value{cty.SetValEmpty(cty.String)}, false},
+		{"sort", []cty.Value{cty.TupleVal([]cty.Value{str("y"), cty.NumberIntVal(1)})}, false},
+		{"sort", []cty.Value{cty.ListVal([]cty.Value{str("y"), cty.UnknownVal(cty.String)})}, false},
+		{"sort", []cty.Value{cty.ListVal([]cty.Value{str("y"), sens(str("x"))})}, false},
+		{"sort", []cty.Value{cty.ListVal([]cty.Value{str("y"), cty.NullVal(cty.String)})}, false},
+		{"sort", []cty.Value{sens(cty.ListVal([]cty.Value{str("y")}))}, false},
+		{"sort", []cty.Value{cty.ListVal([]cty.Value{cty.NumberIntVal(2), cty.NumberIntVal(10)})}, false},
 		{"flatten", []cty.Value{cty.ListVal([]cty.Value{cty.ListValEmpty(cty.String), cty.ListValEmpty(cty.String)})}, true},
 		{"flatten", []cty.Value{cty.ListValEmpty(cty.String)}, true},
 		{"flatten", []cty.Value{cty.EmptyTupleVal}, true},
@@ -159,10 +173,17 @@ func TestShortcutsInTable(t *testing.T) {
 	for _, v := range big {
 		list = append(list, v)
 	}
-	for name, limit := range map[string]float64{"length": 10, "keys": 120, "element": 10} {
+	names := make([]cty.Value, 0, len(big))
+	for k := range big {
+		names = append(names, cty.StringVal(k))
+	}
+	for name, limit := range map[string]float64{"length": 10, "keys": 120, "element": 10, "sort": 10} {
 		args := []cty.Value{cty.MapVal(big)}
-		if name == "element" {
+		switch name {
+		case "element":
 			args = []cty.Value{cty.ListVal(list), cty.NumberIntVal(42)}
+		case "sort":
+			args = []cty.Value{cty.ListVal(names)}
 		}
 		call, ok := direct.Lookup(fns[name])
 		if !ok {
@@ -191,7 +212,7 @@ func FuzzShortcuts(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten"}
+	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten", "sort"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
