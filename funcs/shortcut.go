@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -41,6 +42,8 @@ func shortcutOf(fn function.Function) shortcut {
 		return flattenShortcut
 	case stdlib.SortFunc:
 		return sortShortcut
+	case stdlib.FormatFunc:
+		return formatShortcut
 	}
 	return nil
 }
@@ -261,4 +264,87 @@ func sortShortcut(args []cty.Value) (cty.Value, bool) {
 	}
 	slices.SortFunc(vals, func(a, b cty.Value) int { return strings.Compare(a.AsString(), b.AsString()) })
 	return cty.ListVal(vals), true
+}
+
+// formatShortcut is format() when the specification has only %s of
+// strings, %d of integers (with at most a zero flag and a width) and %%,
+// and uses every argument: what the common calls are. Anything else,
+// errors included, is go-cty's, whose verbs are a larger language.
+func formatShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) == 0 || !plain(args[0]) || args[0].Type() != cty.String {
+		return cty.NilVal, false
+	}
+	spec := args[0].AsString()
+	var stack [128]byte
+	buf := stack[:0]
+	next := 1
+	for i := 0; i < len(spec); i++ {
+		if spec[i] != '%' {
+			buf = append(buf, spec[i])
+			continue
+		}
+		i++
+		if i < len(spec) && spec[i] == '%' {
+			buf = append(buf, '%')
+			continue
+		}
+		zero, width := false, 0
+		if i < len(spec) && spec[i] == '0' {
+			zero = true
+			i++
+			if i < len(spec) && spec[i] == '0' {
+				return cty.NilVal, false // repeated flags: go-cty's to read
+			}
+		}
+		for ; i < len(spec) && spec[i] >= '0' && spec[i] <= '9'; i++ {
+			width = width*10 + int(spec[i]-'0')
+			if width > 64 {
+				return cty.NilVal, false
+			}
+		}
+		if i >= len(spec) || next >= len(args) || !plain(args[next]) {
+			return cty.NilVal, false
+		}
+		arg := args[next]
+		next++
+		switch {
+		case spec[i] == 's' && !zero && width == 0 && arg.Type() == cty.String:
+			buf = append(buf, arg.AsString()...)
+		case spec[i] == 'd' && arg.Type() == cty.Number:
+			n, acc := arg.AsBigFloat().Int64()
+			if acc != big.Exact {
+				return cty.NilVal, false
+			}
+			buf = appendPadded(buf, n, zero, width)
+		default:
+			return cty.NilVal, false
+		}
+	}
+	if next != len(args) {
+		return cty.NilVal, false
+	}
+	return cty.StringVal(string(buf)), true
+}
+
+// appendPadded appends n in decimal as fmt's %d, %Nd or %0Nd writes it:
+// padded on the left to width with spaces, or with zeros after the sign.
+func appendPadded(buf []byte, n int64, zero bool, width int) []byte {
+	var digits [24]byte
+	d := strconv.AppendInt(digits[:0], n, 10)
+	pad := width - len(d)
+	if pad <= 0 {
+		return append(buf, d...)
+	}
+	fill := byte(' ')
+	if zero {
+		fill = '0'
+		if d[0] == '-' {
+			buf = append(buf, '-')
+			d = d[1:]
+		}
+	}
+	for range pad {
+		buf = append(buf, fill)
+	}
+	return append(buf, d...)
 }

@@ -19,6 +19,7 @@ var shortcutFuncs = map[string]function.Function{
 	"element":    stdlib.ElementFunc,
 	"flatten":    stdlib.FlattenFunc,
 	"sort":       stdlib.SortFunc,
+	"format":     stdlib.FormatFunc,
 }
 
 // shortcutOracles are what a shortcut is compared with when the full call
@@ -132,6 +133,29 @@ func TestShortcuts(t *testing.T) {
 		{"sort", []cty.Value{cty.ListVal([]cty.Value{str("y"), cty.NullVal(cty.String)})}, false},
 		{"sort", []cty.Value{sens(cty.ListVal([]cty.Value{str("y")}))}, false},
 		{"sort", []cty.Value{cty.ListVal([]cty.Value{cty.NumberIntVal(2), cty.NumberIntVal(10)})}, false},
+
+		{"format", []cty.Value{str("%s-%s"), str("a"), str("b")}, true},
+		{"format", []cty.Value{str("%s-net-%02d"), str("p"), cty.NumberIntVal(3)}, true},
+		{"format", []cty.Value{str("%05d|%3d|%d|%02d"), cty.NumberIntVal(-42), cty.NumberIntVal(7), cty.NumberIntVal(0), cty.NumberIntVal(123)}, true},
+		{"format", []cty.Value{str("100%% %s ünï"), str("é")}, true},
+		{"format", []cty.Value{str("plain")}, true},
+		{"format", []cty.Value{str("")}, true},
+		{"format", []cty.Value{str("%d"), cty.NumberIntVal(-9223372036854775808)}, true},
+		{"format", []cty.Value{str("%d"), cty.MustParseNumberVal("9223372036854775808")}, false},
+		{"format", []cty.Value{str("%d"), cty.NumberFloatVal(1.5)}, false},
+		{"format", []cty.Value{str("%s"), cty.NumberIntVal(1)}, false},
+		{"format", []cty.Value{str("%5s"), str("a")}, false},
+		{"format", []cty.Value{str("%-5d"), cty.NumberIntVal(1)}, false},
+		{"format", []cty.Value{str("%00d"), cty.NumberIntVal(1)}, false},
+		{"format", []cty.Value{str("%[1]s"), str("a")}, false},
+		{"format", []cty.Value{str("%s"), str("a"), str("extra")}, false},
+		{"format", []cty.Value{str("%s %s"), str("a")}, false},
+		{"format", []cty.Value{str("%")}, false},
+		{"format", []cty.Value{str("%v"), str("a")}, false},
+		{"format", []cty.Value{str("%s"), sens(str("a"))}, false},
+		{"format", []cty.Value{str("%s"), cty.UnknownVal(cty.String)}, false},
+		{"format", []cty.Value{str("%s"), cty.NullVal(cty.String)}, false},
+		{"format", []cty.Value{sens(str("%s")), str("a")}, false},
 		{"flatten", []cty.Value{cty.ListVal([]cty.Value{cty.ListValEmpty(cty.String), cty.ListValEmpty(cty.String)})}, true},
 		{"flatten", []cty.Value{cty.ListValEmpty(cty.String)}, true},
 		{"flatten", []cty.Value{cty.EmptyTupleVal}, true},
@@ -319,4 +343,20 @@ func sameTypes(vals []cty.Value) bool {
 		}
 	}
 	return true
+}
+
+// FuzzFormatShortcut compares format()'s shortcut with go-cty on arbitrary
+// specifications with a string and a number argument in either order.
+func FuzzFormatShortcut(f *testing.F) {
+	for _, spec := range []string{"%s-%d", "%s-net-%02d", "%05d %s", "%%%s%3d", "%[1]s%d", "%-3d%s", "%s"} {
+		f.Add(spec, "x", int64(-7), false)
+	}
+	f.Fuzz(func(t *testing.T, spec, s string, n int64, swap bool) {
+		args := []cty.Value{cty.StringVal(spec), cty.StringVal(s), cty.NumberIntVal(n)}
+		if swap {
+			args[1], args[2] = args[2], args[1]
+		}
+		checkShortcut(t, "format", args)
+		checkShortcut(t, "format", args[:2])
+	})
 }
