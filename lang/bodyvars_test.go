@@ -2,11 +2,7 @@ package lang
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -73,28 +69,13 @@ func TestBodyVariables(t *testing.T) {
 	}
 
 	bodies := 0
-	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".tf") {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
-		if diags.HasErrors() {
-			return nil
-		}
-		for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+	parsedFixtures(t, func(path string, body *hclsyntax.Body) {
+		for _, b := range body.Blocks {
 			bodies++
 			checkBodyVariables(t, fmt.Sprintf("%s: %s block", path, b.Type), b.Body, impliedSpec(b.Body))
 			checkBodyVariables(t, fmt.Sprintf("%s: %s block, fixed spec", path, b.Type), b.Body, spec)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if bodies < 200 {
 		t.Errorf("only %d fixture blocks compared", bodies)
 	}

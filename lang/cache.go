@@ -259,6 +259,12 @@ func callsNamespaced(e hclsyntax.Expression) bool {
 	case *hclsyntax.ParenthesesExpr:
 		return some(e.Expression)
 	}
+	return visitNamespaced(e)
+}
+
+// visitNamespaced is callsNamespaced by hcl's own walk, for node types
+// callsNamespaced does not know.
+func visitNamespaced(e hclsyntax.Node) bool {
 	has := false
 	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
 		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && strings.Contains(call.Name, "::") {

@@ -11,16 +11,27 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// visitAllNamespaced is what callsNamespaced replaces: hcl's own walk.
-func visitAllNamespaced(e hclsyntax.Expression) bool {
-	has := false
-	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
-		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && strings.Contains(call.Name, "::") {
-			has = true
+// parsedFixtures calls fn with every native syntax file of the
+// repository's fixtures that parses without errors.
+func parsedFixtures(t *testing.T, fn func(path string, body *hclsyntax.Body)) {
+	t.Helper()
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".tf") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+		if !diags.HasErrors() {
+			fn(path, f.Body.(*hclsyntax.Body))
 		}
 		return nil
 	})
-	return has
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // corpusExprs is every kind of node with a call at its bottom (plain,
@@ -43,40 +54,26 @@ func corpusExprs(t *testing.T) []hclsyntax.Expression {
 			exprs = append(exprs, e)
 		}
 	}
-	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".tf") {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
-		if diags.HasErrors() {
-			return nil // fixtures of syntax errors
-		}
-		_ = hclsyntax.VisitAll(f.Body.(*hclsyntax.Body), func(n hclsyntax.Node) hcl.Diagnostics {
+	parsedFixtures(t, func(_ string, body *hclsyntax.Body) {
+		_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
 			if a, ok := n.(*hclsyntax.Attribute); ok {
 				exprs = append(exprs, a.Expr)
 			}
 			return nil
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return exprs
 }
 
-// TestCallsNamespaced compares callsNamespaced with hcl's walk on every
+// TestCallsNamespaced compares callsNamespaced with hcl's walk (the
+// fallback it keeps for unknown nodes) on every
 // kind of node, a namespaced call at the bottom of each, and on every
 // expression of the repository's fixtures.
 func TestCallsNamespaced(t *testing.T) {
 	exprs := corpusExprs(t)
 	namespaced := 0
 	for _, e := range exprs {
-		want := visitAllNamespaced(e)
+		want := visitNamespaced(e)
 		if got := callsNamespaced(e); got != want {
 			t.Errorf("%s: callsNamespaced = %v, hcl's walk says %v", e.Range(), got, want)
 		}
