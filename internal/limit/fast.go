@@ -159,6 +159,79 @@ func (x *fastIndex) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	return x.slow.Value(ctx)
 }
 
+// fastSplat is a splat that reads attributes of each element, as in
+// aws_instance.web[*].id: the common case, an object per element of a
+// known tuple or list, is read in place, where hcl evaluates the
+// attribute traversal in a context for every element.
+type fastSplat struct {
+	*hclsyntax.SplatExpr
+	src   hclsyntax.Expression
+	attrs []string
+	slow  hclsyntax.Expression
+}
+
+// splatAttrs returns the attribute names a splat reads of each element
+// (id in x[*].id, a and b in x[*].a.b), or nil when it does anything else.
+func splatAttrs(e *hclsyntax.SplatExpr) []string {
+	rel, ok := e.Each.(*hclsyntax.RelativeTraversalExpr)
+	if !ok || rel.Source != hclsyntax.Expression(e.Item) || len(rel.Traversal) == 0 {
+		return nil
+	}
+	names := make([]string, len(rel.Traversal))
+	for i, step := range rel.Traversal {
+		a, ok := step.(hcl.TraverseAttr)
+		if !ok {
+			return nil
+		}
+		names[i] = a.Name
+	}
+	return names
+}
+
+func (x *fastSplat) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if v, ok := x.fast(ctx); ok {
+		return v, nil
+	}
+	return x.slow.Value(ctx)
+}
+
+func (x *fastSplat) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+	coll, diags := x.src.Value(ctx)
+	if len(diags) != 0 || !plain(coll) {
+		return cty.NilVal, false
+	}
+	ty := coll.Type()
+	n := 0
+	if ty.IsTupleType() || ty.IsListType() {
+		n = coll.LengthInt()
+	}
+	// An empty list's result type comes from the traversal, not from
+	// values: that is hcl's to work out.
+	if n == 0 {
+		return cty.NilVal, false
+	}
+	vals := make([]cty.Value, 0, n)
+	for it := elements.Of(coll); it.Next(); {
+		_, v := it.Element()
+		for _, name := range x.attrs {
+			if !plain(v) || !v.Type().IsObjectType() || !v.Type().HasAttribute(name) {
+				return cty.NilVal, false
+			}
+			v = v.GetAttr(name)
+		}
+		vals = append(vals, v)
+	}
+	if ty.IsTupleType() {
+		return cty.TupleVal(vals), true
+	}
+	for _, v := range vals[1:] {
+		if !v.Type().Equals(vals[0].Type()) {
+			return cty.NilVal, false
+		}
+	}
+	return cty.ListVal(vals), true
+}
+
 // fastOps are the binary operators fastBinary computes itself.
 var fastOps = map[*hclsyntax.Operation]bool{
 	hclsyntax.OpEqual: true, hclsyntax.OpNotEqual: true,

@@ -80,6 +80,15 @@ func fastTestContext() *hcl.EvalContext {
 				cty.ObjectVal(map[string]cty.Value{"item": cty.True, "port": cty.NumberIntVal(9)}),
 			}),
 			"nomatch": cty.TupleVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"other": cty.StringVal("x")})}),
+			"olist": cty.ListVal([]cty.Value{
+				cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i-1"), "tags": cty.ObjectVal(map[string]cty.Value{"env": cty.StringVal("prod")})}),
+				cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i-2"), "tags": cty.ObjectVal(map[string]cty.Value{"env": cty.StringVal("dev").Mark("sensitive")})}),
+			}),
+			"uolist": cty.ListVal([]cty.Value{
+				cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i-1")}),
+				cty.UnknownVal(cty.Object(map[string]cty.Type{"id": cty.String})),
+			}),
+			"eolist": cty.ListValEmpty(cty.Object(map[string]cty.Type{"id": cty.String})),
 		},
 		Functions: map[string]function.Function{
 			"upper": stdlib.UpperFunc, "length": stdlib.LengthFunc, "tostring": stdlib.MakeToFunc(cty.String),
@@ -91,6 +100,11 @@ func fastTestContext() *hcl.EvalContext {
 
 // fastTestExprs cover each fast node on its shortcut and on every way off it.
 var fastTestExprs = []string{
+	// splats
+	`rules[*].port`, `rules[*].item`, `rules[*].nope`, `olist[*].id`, `olist[*].tags.env`, `olist[*].tags`,
+	`olist[*].tags.nope`, `mixed[*].port`, `mixed[*].item`, `nomatch[*].other`, `empty[*].a`, `obj[*].a`,
+	`nobj[*].a`, `set[*]`, `uolist[*].id`, `eolist[*].id`, `mlist[*]`, `uobj[*].a`, `dyn[*].a`, `list[*].a`,
+	`rules[*]`, `tup[*]`, `[for r in rules : r][*].port`, `rules[*].port[0]`, `olist.*.id`, `missing[*].a`,
 	// references
 	"nfc.caf\u00e9", "nfc.cafe\u0301", "nfc[\"cafe\u0301\"]",
 	`s`, `obj.a`, `obj.nested.deep[0]`, `obj.nested.deep[1]`, `obj.zz`, `obj["a"]`, `obj["zz"]`, `map.a`, `map.zz`, `map["b"]`,
@@ -280,6 +294,8 @@ func TestFastShortcutsTaken(t *testing.T) {
 		`null != nobj`,
 		`no ? [] : list`,
 		`obj == null ? {} : { a = obj.a }`,
+		`rules[*].port`,
+		`olist[*].tags.env`,
 	} {
 		expr, _ := hclsyntax.ParseExpression([]byte(src), "test.tf", hcl.InitialPos)
 		fast, _ := (&Guard{Direct: directCall}).compile(expr, false, nil)

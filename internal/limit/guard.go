@@ -270,7 +270,11 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 		return copyNode(e, e.Source, srcs, src, func(c *hclsyntax.RelativeTraversalExpr, v hclsyntax.Expression) { c.Source = v })
 	case *hclsyntax.SplatExpr:
 		src, srcs := g.compile(e.Source, false, loop)
-		return copyNode(e, e.Source, srcs, src, func(c *hclsyntax.SplatExpr, v hclsyntax.Expression) { c.Source = v })
+		fast, slow := copyNode(e, e.Source, srcs, src, func(c *hclsyntax.SplatExpr, v hclsyntax.Expression) { c.Source = v })
+		if names := splatAttrs(e); names != nil {
+			return &fastSplat{SplatExpr: e, src: src, attrs: names, slow: slow}, slow
+		}
+		return fast, slow
 	case *hclsyntax.ScopeTraversalExpr:
 		if keep {
 			return e, e
