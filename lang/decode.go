@@ -8,7 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfeval/tfeval/typeexpr"
 )
 
 // attributeDecoder decodes a body whose spec is an object of attributes
@@ -110,8 +111,11 @@ func decodeAttribute(content *hcl.BodyContent, s *hcldec.AttrSpec, ctx *hcl.Eval
 	conv, err := val, error(nil)
 	if s.Type != cty.DynamicPseudoType {
 		// Converting to any type returns the value as it is, after
-		// building a conversion for it.
-		conv, err = convert.Convert(val, s.Type)
+		// building a conversion for it. typeexpr converts a known,
+		// unmarked value in one pass, where go-cty works its conversion
+		// out anew for every instance; without defaults the result is
+		// go-cty's.
+		conv, err = typeexpr.Convert(val, s.Type, nil)
 	}
 	if err != nil {
 		return cty.UnknownVal(s.Type.WithoutOptionalAttributesDeep()), append(diags, &hcl.Diagnostic{
