@@ -17,6 +17,7 @@ import (
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/typeexpr"
 )
 
 // The nodes in this file evaluate the common case of the hcl expressions
@@ -702,9 +703,12 @@ func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 			return cty.NilVal, false
 		}
 		if ty := r.params[i].Type; ty != cty.DynamicPseudoType {
-			// Converting to any type returns the value as it is.
+			// Converting to any type returns the value as it is. typeexpr
+			// converts a known, unmarked value in one pass (as go-cty
+			// would: no defaults), where go-cty works the conversion out
+			// again on every call.
 			var err error
-			if v, err = convert.Convert(v, ty); err != nil {
+			if v, err = typeexpr.Convert(v, ty, nil); err != nil {
 				return cty.NilVal, false
 			}
 		}
