@@ -1,6 +1,9 @@
 package limit
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // depthBound scans a native syntax source that starts in expression mode
 // (a configuration file or a single expression) without lexing it, and
@@ -69,7 +72,7 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 			case '"':
 				pop('"')
 			case '\n':
-				return 0, false // hcl ends the string here; let it tell
+				return 0, false // a quoted string spans no lines: hcl's to report
 			case '$', '%':
 				if i+1 < len(src) && src[i+1] == c {
 					return 0, false // "$${" and "%%{" escapes
@@ -113,11 +116,11 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 				continue
 			}
 			if i+1 < len(src) && src[i+1] == '*' {
-				end := indexFrom(src, i+2, "*/")
+				end := bytes.Index(src[i+2:], []byte("*/"))
 				if end < 0 {
 					return 0, false
 				}
-				i = end + 1
+				i += 2 + end + 1
 				continue
 			}
 			operator()
@@ -148,20 +151,8 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 // its newline, so no count is reset there: whether hcl scans a newline
 // token after the comment or not, the bound stays above its depth.
 func lineEnd(src []byte, i int) int {
-	for j := i; j < len(src); j++ {
-		if src[j] == '\n' {
-			return j
-		}
+	if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+		return i + j
 	}
 	return len(src) - 1
-}
-
-// indexFrom is the offset of the first sep in src at or after from, or -1.
-func indexFrom(src []byte, from int, sep string) int {
-	for j := from; j+len(sep) <= len(src); j++ {
-		if string(src[j:j+len(sep)]) == sep {
-			return j
-		}
-	}
-	return -1
 }
