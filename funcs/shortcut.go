@@ -44,6 +44,8 @@ func shortcutOf(fn function.Function) shortcut {
 		return sortShortcut
 	case stdlib.FormatFunc:
 		return formatShortcut
+	case stdlib.RangeFunc:
+		return rangeShortcut
 	}
 	return nil
 }
@@ -347,4 +349,49 @@ func appendPadded(buf []byte, n int64, zero bool, width int) []byte {
 		buf = append(buf, fill)
 	}
 	return append(buf, d...)
+}
+
+// rangeShortcut is range() of small whole numbers that go-cty would accept:
+// the numbers, shared where they are small, where go-cty compares and
+// adds big floats for each element. Anything else, errors included, is
+// go-cty's.
+func rangeShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) == 0 || len(args) > 3 {
+		return cty.NilVal, false
+	}
+	var n [3]int64
+	for i, a := range args {
+		if !plain(a) || a.Type() != cty.Number {
+			return cty.NilVal, false
+		}
+		v, acc := a.AsBigFloat().Int64()
+		if acc != big.Exact || v < -1<<40 || v > 1<<40 {
+			return cty.NilVal, false
+		}
+		n[i] = v
+	}
+	start, end, step := int64(0), n[0], int64(1)
+	switch len(args) {
+	case 2:
+		start, end = n[0], n[1]
+	case 3:
+		start, end, step = n[0], n[1], n[2]
+	}
+	if len(args) < 3 && end < start {
+		step = -1
+	}
+	if step == 0 || step < 0 && end > start || step > 0 && end < start {
+		return cty.NilVal, false // go-cty's errors
+	}
+	var vals []cty.Value
+	for v := start; step > 0 && v < end || step < 0 && v > end; v += step {
+		if len(vals) == 1024 {
+			return cty.NilVal, false // past go-cty's limit: its error
+		}
+		vals = append(vals, elements.Number(v))
+	}
+	if len(vals) == 0 {
+		return cty.ListValEmpty(cty.Number), true
+	}
+	return cty.ListVal(vals), true
 }

@@ -20,6 +20,7 @@ var shortcutFuncs = map[string]function.Function{
 	"flatten":    stdlib.FlattenFunc,
 	"sort":       stdlib.SortFunc,
 	"format":     stdlib.FormatFunc,
+	"range":      stdlib.RangeFunc,
 }
 
 // shortcutOracles are what a shortcut is compared with when the full call
@@ -156,6 +157,26 @@ func TestShortcuts(t *testing.T) {
 		{"format", []cty.Value{str("%s"), cty.UnknownVal(cty.String)}, false},
 		{"format", []cty.Value{str("%s"), cty.NullVal(cty.String)}, false},
 		{"format", []cty.Value{sens(str("%s")), str("a")}, false},
+
+		{"range", []cty.Value{cty.NumberIntVal(4)}, true},
+		{"range", []cty.Value{cty.NumberIntVal(-3)}, true},
+		{"range", []cty.Value{cty.NumberIntVal(0)}, true},
+		{"range", []cty.Value{cty.NumberIntVal(2), cty.NumberIntVal(7)}, true},
+		{"range", []cty.Value{cty.NumberIntVal(7), cty.NumberIntVal(2)}, true},
+		{"range", []cty.Value{cty.NumberIntVal(3), cty.NumberIntVal(3)}, true},
+		{"range", []cty.Value{cty.NumberIntVal(1), cty.NumberIntVal(10), cty.NumberIntVal(3)}, true},
+		{"range", []cty.Value{cty.NumberIntVal(10), cty.NumberIntVal(1), cty.NumberIntVal(-4)}, true},
+		{"range", []cty.Value{cty.NumberIntVal(2000), cty.NumberIntVal(2005)}, true},
+		{"range", []cty.Value{cty.MustParseNumberVal("4")}, true},
+		{"range", []cty.Value{cty.NumberIntVal(1), cty.NumberIntVal(10), cty.NumberIntVal(0)}, false},
+		{"range", []cty.Value{cty.NumberIntVal(1), cty.NumberIntVal(10), cty.NumberIntVal(-1)}, false},
+		{"range", []cty.Value{cty.NumberIntVal(10), cty.NumberIntVal(1), cty.NumberIntVal(1)}, false},
+		{"range", []cty.Value{cty.NumberIntVal(2000)}, false},
+		{"range", []cty.Value{cty.NumberFloatVal(2.5)}, false},
+		{"range", []cty.Value{cty.NumberIntVal(1), cty.NumberFloatVal(2.5)}, false},
+		{"range", []cty.Value{cty.UnknownVal(cty.Number)}, false},
+		{"range", []cty.Value{sens(cty.NumberIntVal(2))}, false},
+		{"range", nil, false},
 		{"flatten", []cty.Value{cty.ListVal([]cty.Value{cty.ListValEmpty(cty.String), cty.ListValEmpty(cty.String)})}, true},
 		{"flatten", []cty.Value{cty.ListValEmpty(cty.String)}, true},
 		{"flatten", []cty.Value{cty.EmptyTupleVal}, true},
@@ -236,7 +257,7 @@ func FuzzShortcuts(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten", "sort"}
+	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten", "sort", "range"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
@@ -358,5 +379,26 @@ func FuzzFormatShortcut(f *testing.F) {
 		}
 		checkShortcut(t, "format", args)
 		checkShortcut(t, "format", args[:2])
+	})
+}
+
+// FuzzRangeShortcut compares range()'s shortcut with go-cty on arbitrary
+// whole and fractional arguments.
+func FuzzRangeShortcut(f *testing.F) {
+	f.Add(int64(4), int64(0), int64(0), uint8(1), false)
+	f.Add(int64(10), int64(1), int64(-4), uint8(3), false)
+	f.Add(int64(1), int64(3), int64(0), uint8(2), true)
+	f.Fuzz(func(t *testing.T, a, b, c int64, count uint8, frac bool) {
+		vals := []cty.Value{cty.NumberIntVal(a), cty.NumberIntVal(b), cty.NumberIntVal(c)}
+		if frac {
+			vals[1] = cty.NumberFloatVal(float64(b) / 4)
+		}
+		args := vals[:1+int(count)%3]
+		// go-cty builds up to 1024 elements before refusing; keep the
+		// oracle's work small.
+		if span := a - b; len(args) > 1 && (span > 1<<20 || span < -(1<<20)) {
+			return
+		}
+		checkShortcut(t, "range", args)
 	})
 }

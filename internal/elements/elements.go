@@ -60,8 +60,13 @@ func (e *Iterator) Element() (key, value cty.Value) {
 
 // Index returns the number i as cty.NumberIntVal does, shared when it is small.
 func Index(i int) cty.Value {
-	if i >= 0 && i < sharedKeys {
-		return indexKeys()[i]
+	return Number(int64(i))
+}
+
+// Number returns cty.NumberIntVal(n), shared when n is a small index.
+func Number(n int64) cty.Value {
+	if n >= 0 && n < sharedKeys {
+		return indexKeys()[n]
 	}
-	return cty.NumberIntVal(int64(i))
+	return cty.NumberIntVal(n)
 }
