@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -208,58 +209,21 @@ func copyRefDiags(refs []parsedRef) []parsedRef {
 }
 
 // callsNamespaced reports whether e, or an expression inside it, calls a
-// function with a namespace. It walks the node types of hclsyntax itself,
-// since hclsyntax.VisitAll makes a closure for every node of every
-// expression; a node type it does not know is left to VisitAll.
+// function with a namespace. It walks with exprChildren, since
+// hclsyntax.VisitAll makes a closure for every node of every expression; a
+// node type exprChildren does not know is left to VisitAll.
 func callsNamespaced(e hclsyntax.Expression) bool {
-	some := func(es ...hclsyntax.Expression) bool {
-		for _, e := range es {
-			if e != nil && callsNamespaced(e) {
-				return true
-			}
-		}
-		return false
+	if call, ok := e.(*hclsyntax.FunctionCallExpr); ok && strings.Contains(call.Name, "::") {
+		return true
 	}
-	switch e := e.(type) {
-	case *hclsyntax.FunctionCallExpr:
-		return strings.Contains(e.Name, "::") || some(e.Args...)
-	case *hclsyntax.LiteralValueExpr, *hclsyntax.ScopeTraversalExpr, *hclsyntax.AnonSymbolExpr, *hclsyntax.ExprSyntaxError:
-		return false
-	case *hclsyntax.RelativeTraversalExpr:
-		return some(e.Source)
-	case *hclsyntax.ConditionalExpr:
-		return some(e.Condition, e.TrueResult, e.FalseResult)
-	case *hclsyntax.IndexExpr:
-		return some(e.Collection, e.Key)
-	case *hclsyntax.TupleConsExpr:
-		return some(e.Exprs...)
-	case *hclsyntax.ObjectConsExpr:
-		for _, it := range e.Items {
-			if some(it.KeyExpr, it.ValueExpr) {
-				return true
-			}
-		}
-		return false
-	case *hclsyntax.ObjectConsKeyExpr:
-		return some(e.Wrapped)
-	case *hclsyntax.ForExpr:
-		return some(e.CollExpr, e.KeyExpr, e.ValExpr, e.CondExpr)
-	case *hclsyntax.SplatExpr:
-		return some(e.Source, e.Each)
-	case *hclsyntax.BinaryOpExpr:
-		return some(e.LHS, e.RHS)
-	case *hclsyntax.UnaryOpExpr:
-		return some(e.Val)
-	case *hclsyntax.TemplateExpr:
-		return some(e.Parts...)
-	case *hclsyntax.TemplateJoinExpr:
-		return some(e.Tuple)
-	case *hclsyntax.TemplateWrapExpr:
-		return some(e.Wrapped)
-	case *hclsyntax.ParenthesesExpr:
-		return some(e.Expression)
+	found := false
+	known := exprChildren(e, func(c hclsyntax.Expression, _ *hclsyntax.ForExpr) {
+		found = found || callsNamespaced(c)
+	})
+	if !known {
+		return visitNamespaced(e)
 	}
-	return visitNamespaced(e)
+	return found
 }
 
 // visitNamespaced is callsNamespaced by hcl's own walk, for node types
@@ -275,10 +239,71 @@ func visitNamespaced(e hclsyntax.Node) bool {
 	return has
 }
 
+// exprChildren calls fn with each expression directly inside e, in the
+// order hclsyntax's walk visits them, passing the for expression whose key
+// and value variables are bound in the child (nil outside one), and
+// reports whether it knows e's node type. A node type added to hclsyntax
+// later is reported unknown, and the callers then use hcl's own walk.
+func exprChildren(e hclsyntax.Expression, fn func(child hclsyntax.Expression, scope *hclsyntax.ForExpr)) bool {
+	each := func(es ...hclsyntax.Expression) {
+		for _, c := range es {
+			if c != nil {
+				fn(c, nil)
+			}
+		}
+	}
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr, *hclsyntax.ScopeTraversalExpr, *hclsyntax.AnonSymbolExpr, *hclsyntax.ExprSyntaxError:
+	case *hclsyntax.FunctionCallExpr:
+		each(e.Args...)
+	case *hclsyntax.RelativeTraversalExpr:
+		each(e.Source)
+	case *hclsyntax.ConditionalExpr:
+		each(e.Condition, e.TrueResult, e.FalseResult)
+	case *hclsyntax.IndexExpr:
+		each(e.Collection, e.Key)
+	case *hclsyntax.TupleConsExpr:
+		each(e.Exprs...)
+	case *hclsyntax.ObjectConsExpr:
+		for _, it := range e.Items {
+			each(it.KeyExpr, it.ValueExpr)
+		}
+	case *hclsyntax.ObjectConsKeyExpr:
+		// A key that reads as a bare name is that name, not an expression.
+		if hcl.ExprAsKeyword(e.Wrapped) == "" {
+			each(e.Wrapped)
+		}
+	case *hclsyntax.ForExpr:
+		each(e.CollExpr)
+		for _, c := range []hclsyntax.Expression{e.KeyExpr, e.ValExpr, e.CondExpr} {
+			if c != nil {
+				fn(c, e)
+			}
+		}
+	case *hclsyntax.SplatExpr:
+		each(e.Source, e.Each)
+	case *hclsyntax.BinaryOpExpr:
+		each(e.LHS, e.RHS)
+	case *hclsyntax.UnaryOpExpr:
+		each(e.Val)
+	case *hclsyntax.TemplateExpr:
+		each(e.Parts...)
+	case *hclsyntax.TemplateJoinExpr:
+		each(e.Tuple)
+	case *hclsyntax.TemplateWrapExpr:
+		each(e.Wrapped)
+	case *hclsyntax.ParenthesesExpr:
+		each(e.Expression)
+	default:
+		return false
+	}
+	return true
+}
+
 // variables is expr.Variables(): the traversals of the root scope expr
-// refers to, in hcl's order. For native syntax it walks hclsyntax's node
-// types itself, since hclsyntax.Variables makes a closure for every node
-// of every expression; a node type it does not know is left to hcl.
+// refers to, in hcl's order. For native syntax it walks with exprChildren,
+// since hclsyntax.Variables makes a closure for every node of every
+// expression; a node type exprChildren does not know is left to hcl.
 func variables(expr hcl.Expression) []hcl.Traversal {
 	se, ok := expr.(hclsyntax.Expression)
 	if !ok {
@@ -297,79 +322,36 @@ type variablesWalk struct {
 }
 
 func (w *variablesWalk) local(name string) bool {
-	for _, l := range w.locals {
-		if l == name {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(w.locals, name)
 }
 
 func (w *variablesWalk) walk(e hclsyntax.Expression) {
-	switch e := e.(type) {
-	case *hclsyntax.ScopeTraversalExpr:
-		if !w.local(e.Traversal.RootName()) {
-			w.vars = append(w.vars, e.Traversal)
+	if t, ok := e.(*hclsyntax.ScopeTraversalExpr); ok {
+		if !w.local(t.Traversal.RootName()) {
+			w.vars = append(w.vars, t.Traversal)
 		}
-	case *hclsyntax.LiteralValueExpr, *hclsyntax.AnonSymbolExpr, *hclsyntax.ExprSyntaxError:
-	case *hclsyntax.FunctionCallExpr:
-		w.all(e.Args...)
-	case *hclsyntax.RelativeTraversalExpr:
-		w.walk(e.Source)
-	case *hclsyntax.ConditionalExpr:
-		w.all(e.Condition, e.TrueResult, e.FalseResult)
-	case *hclsyntax.IndexExpr:
-		w.all(e.Collection, e.Key)
-	case *hclsyntax.TupleConsExpr:
-		w.all(e.Exprs...)
-	case *hclsyntax.ObjectConsExpr:
-		for _, it := range e.Items {
-			w.all(it.KeyExpr, it.ValueExpr)
+		return
+	}
+	known := exprChildren(e, func(c hclsyntax.Expression, scope *hclsyntax.ForExpr) {
+		if scope == nil {
+			w.walk(c)
+			return
 		}
-	case *hclsyntax.ObjectConsKeyExpr:
-		// A key that reads as a bare name is that name, not a reference.
-		if hcl.ExprAsKeyword(e.Wrapped) == "" {
-			w.walk(e.Wrapped)
-		}
-	case *hclsyntax.ForExpr:
-		w.walk(e.CollExpr)
 		n := len(w.locals)
-		if e.KeyVar != "" {
-			w.locals = append(w.locals, e.KeyVar)
+		if scope.KeyVar != "" {
+			w.locals = append(w.locals, scope.KeyVar)
 		}
-		if e.ValVar != "" {
-			w.locals = append(w.locals, e.ValVar)
+		if scope.ValVar != "" {
+			w.locals = append(w.locals, scope.ValVar)
 		}
-		w.all(e.KeyExpr, e.ValExpr, e.CondExpr)
+		w.walk(c)
 		w.locals = w.locals[:n]
-	case *hclsyntax.SplatExpr:
-		w.all(e.Source, e.Each)
-	case *hclsyntax.BinaryOpExpr:
-		w.all(e.LHS, e.RHS)
-	case *hclsyntax.UnaryOpExpr:
-		w.walk(e.Val)
-	case *hclsyntax.TemplateExpr:
-		w.all(e.Parts...)
-	case *hclsyntax.TemplateJoinExpr:
-		w.walk(e.Tuple)
-	case *hclsyntax.TemplateWrapExpr:
-		w.walk(e.Wrapped)
-	case *hclsyntax.ParenthesesExpr:
-		w.walk(e.Expression)
-	default:
+	})
+	if !known {
 		for _, t := range hclsyntax.Variables(e) {
 			if !w.local(t.RootName()) {
 				w.vars = append(w.vars, t)
 			}
-		}
-	}
-}
-
-// all walks es in order, skipping absent ones.
-func (w *variablesWalk) all(es ...hclsyntax.Expression) {
-	for _, e := range es {
-		if e != nil {
-			w.walk(e)
 		}
 	}
 }
