@@ -8,9 +8,29 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tfeval/tfeval/internal/cli"
+	"github.com/tfeval/tfeval/internal/gcpace"
 )
 
+// gcHeadroom is how much garbage the heap may hold past the live data
+// before a collection, and gcMaxPercent caps it for small heaps (see
+// package gcpace).
+const (
+	gcHeadroom   = 1 << 30
+	gcMaxPercent = 400
+)
+
+// paceGC starts pacing the collector for a short-lived process, unless the
+// user set GOGC or GOMEMLIMIT and so chose the pace themselves; it returns
+// nil then.
+func paceGC(getenv func(string) string) *gcpace.Pacer {
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return nil
+	}
+	return gcpace.Start(gcHeadroom, 100, gcMaxPercent)
+}
+
 func main() {
+	paceGC(os.Getenv)
 	wd, err := os.Getwd()
 	if err != nil {
 		wd = "."

@@ -1,0 +1,16 @@
+// Package gcpace paces Go's garbage collector for the tfeval command.
+//
+// Evaluating a configuration keeps most of what it builds (syntax trees and
+// results), so with Go's default pace (GOGC=100) the collector marks the
+// whole growing heap again after every doubling, and on large trees does
+// about as much work as the evaluation itself. A short-lived command can
+// trade memory for that time: after every collection, the Pacer lets the
+// heap grow by a fixed headroom past the live data before the next one,
+// within a bounded percentage, so small and medium trees are collected a
+// few times instead of dozens and the memory cost stays bounded by the
+// headroom.
+//
+// The library never paces the collector: that is process-wide state, which
+// belongs to the program embedding it. Only cmd/tfeval starts a Pacer, and
+// only when the user has set neither GOGC nor GOMEMLIMIT.
+package gcpace

@@ -1,0 +1,100 @@
+package gcpace
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+)
+
+// liveMetric is the heap the previous collection found reachable.
+const liveMetric = "/gc/heap/live:bytes"
+
+// Percent is the GOGC percentage that lets a heap of live bytes grow by
+// headroom bytes before the next collection, clamped to [lo, hi].
+func Percent(live, headroom uint64, lo, hi int) int {
+	if live == 0 {
+		return hi
+	}
+	p := float64(headroom) / float64(live) * 100
+	switch {
+	case p >= float64(hi) || math.IsNaN(p):
+		return hi
+	case p <= float64(lo):
+		return lo
+	}
+	return int(p)
+}
+
+// Pacer sets the collector's percentage after every collection from the
+// live heap that collection found (see Percent).
+type Pacer struct {
+	headroom uint64
+	lo, hi   int
+
+	mu      sync.Mutex
+	stopped bool
+	old     int // the percentage before Start, restored by Stop
+	cycles  int // collections seen, for tests
+}
+
+// sentinel is allocated once per collection cycle; its cleanup runs after
+// the collection that found it unreachable. It holds a pointer so that it
+// never comes from the tiny allocator, whose objects may never be freed.
+type sentinel struct{ _ *byte }
+
+// Start sets the percentage for the current heap and then keeps it set
+// after every collection until Stop.
+func Start(headroom uint64, lo, hi int) *Pacer {
+	p := &Pacer{headroom: headroom, lo: lo, hi: hi}
+	p.mu.Lock()
+	p.old = debug.SetGCPercent(Percent(live(), headroom, lo, hi))
+	p.mu.Unlock()
+	p.arm()
+	return p
+}
+
+// arm attaches the per-cycle callback to a fresh, unreachable sentinel.
+func (p *Pacer) arm() {
+	runtime.AddCleanup(&sentinel{}, func(p *Pacer) { p.collected() }, p)
+}
+
+// collected runs on the cleanup goroutine after a collection.
+func (p *Pacer) collected() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.cycles++
+	debug.SetGCPercent(Percent(live(), p.headroom, p.lo, p.hi))
+	p.arm()
+}
+
+// Stop ends the pacing and restores the percentage Start found.
+func (p *Pacer) Stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.stopped {
+		p.stopped = true
+		debug.SetGCPercent(p.old)
+	}
+}
+
+// seen reports how many collections the Pacer has followed.
+func (p *Pacer) seen() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cycles
+}
+
+// live reads the live heap of the last collection.
+func live() uint64 {
+	s := []metrics.Sample{{Name: liveMetric}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}

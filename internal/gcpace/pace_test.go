@@ -1,0 +1,110 @@
+package gcpace
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+func TestPercent(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct {
+		live, headroom uint64
+		want           int
+	}{
+		{0, 1024 * mib, 400},        // nothing live yet: the cap
+		{10 * mib, 1024 * mib, 400}, // small heap: the cap
+		{256 * mib, 1024 * mib, 400},
+		{512 * mib, 1024 * mib, 200},
+		{800 * mib, 1024 * mib, 128},
+		{1024 * mib, 1024 * mib, 100},
+		{4096 * mib, 1024 * mib, 100}, // never below Go's default pace
+		{1, 0, 100},
+	}
+	for _, tt := range tests {
+		if got := Percent(tt.live, tt.headroom, 100, 400); got != tt.want {
+			t.Errorf("Percent(%d, %d) = %d, want %d", tt.live, tt.headroom, got, tt.want)
+		}
+	}
+}
+
+// gogc reads the collector's current percentage.
+func gogc(t *testing.T) int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		t.Fatal("no /gc/gogc:percent metric")
+	}
+	return int(s[0].Value.Uint64())
+}
+
+// collect forces collections until p has followed two more of them.
+func collect(t *testing.T, p *Pacer) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for n := p.seen(); p.seen() < n+2; {
+		if time.Now().After(deadline) {
+			t.Fatal("the Pacer saw no collection in 10 s")
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// megabytes returns n MiB of live data.
+func megabytes(n int) [][]byte {
+	keep := make([][]byte, n)
+	for i := range keep {
+		keep[i] = make([]byte, 1<<20)
+	}
+	return keep
+}
+
+func TestPacerFollowsCollections(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+
+	first := megabytes(64)
+	runtime.GC()
+	heap := live()
+	headroom := 3 * heap
+	p := Start(headroom, 100, 400)
+	defer p.Stop()
+	if got, want := gogc(t), Percent(heap, headroom, 100, 400); got < want-5 || got > want+5 {
+		t.Errorf("after Start: GOGC %d, want about %d", got, want)
+	}
+
+	// The live heap triples: the percentage must follow it down.
+	second := megabytes(128)
+	collect(t, p)
+	grown := live()
+	if grown < 2*heap {
+		t.Fatalf("live heap %d did not grow from %d", grown, heap)
+	}
+	if got, want := gogc(t), Percent(grown, headroom, 100, 400); got < want-5 || got > want+5 || got > 150 {
+		t.Errorf("live heap %d, headroom %d: GOGC %d, want about %d", grown, headroom, got, want)
+	}
+
+	// And back up when it shrinks again.
+	runtime.KeepAlive(second)
+	collect(t, p)
+	if got := gogc(t); got < 250 {
+		t.Errorf("live heap back to %d: GOGC %d, want about 300", live(), got)
+	}
+
+	p.Stop()
+	if got := gogc(t); got != 100 {
+		t.Errorf("after Stop: GOGC %d, want 100 restored", got)
+	}
+	// A stopped Pacer no longer changes the percentage.
+	debug.SetGCPercent(150)
+	runtime.GC()
+	runtime.GC()
+	time.Sleep(10 * time.Millisecond)
+	if got := gogc(t); got != 150 {
+		t.Errorf("stopped Pacer changed GOGC to %d", got)
+	}
+	runtime.KeepAlive(first)
+}
