@@ -12,8 +12,8 @@ import (
 )
 
 // gcHeadroom is how much garbage the heap may hold past the live data
-// before a collection, and gcMaxPercent caps it for small heaps (see
-// package gcpace).
+// before a collection (less on a machine or in a container with under
+// 8 GiB), and gcMaxPercent caps it for small heaps (see package gcpace).
 const (
 	gcHeadroom   = 1 << 30
 	gcMaxPercent = 400
@@ -26,7 +26,7 @@ func paceGC(getenv func(string) string) *gcpace.Pacer {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return nil
 	}
-	return gcpace.Start(gcHeadroom, 100, gcMaxPercent)
+	return gcpace.Start(gcpace.Headroom(gcHeadroom), 100, gcMaxPercent)
 }
 
 func main() {

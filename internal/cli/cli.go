@@ -73,7 +73,8 @@ Exit status: 0 success, 1 errors in the configuration or an expression,
 2 a wrong command line.
 
 Memory: unless GOGC or GOMEMLIMIT is set, tfeval lets up to 1 GiB of
-garbage (at most 4x the live data) build up between collections, which is
+garbage (at most 4x the live data, and an eighth of the memory of a
+smaller machine or container) build up between collections, which is
 faster on big trees; GOGC=100 restores Go's default pace.
 `
 

@@ -8,7 +8,9 @@
 // heap grow by a fixed headroom past the live data before the next one,
 // within a bounded percentage, so small and medium trees are collected a
 // few times instead of dozens and the memory cost stays bounded by the
-// headroom.
+// headroom. Headroom keeps that bound to an eighth of the machine's memory,
+// or of the container's (cgroup) limit, so that pacing cannot be what runs
+// a small CI runner out of memory.
 //
 // The library never paces the collector: that is process-wide state, which
 // belongs to the program embedding it. Only cmd/tfeval starts a Pacer, and
