@@ -115,6 +115,7 @@ func checkEvaluatesTwice(t *testing.T, files map[string]string, schemas []byte, 
 			opts.Dialect = dialect.Tofu
 		}
 		ev := tfeval.Evaluate(opts)
+		checkWriteDocument(t, ev)
 		var values bytes.Buffer
 		for _, r := range ev.Resources() {
 			values.WriteString(r.Addr + " = " + render.Value(r.Value) + "\n")
@@ -138,6 +139,23 @@ func checkEvaluatesTwice(t *testing.T, files map[string]string, schemas []byte, 
 			t.Fatalf("two evaluations differ:\n%s", diff)
 		}
 		t.Fatalf("two evaluations give the same lines in another order:\n%s\n---\n%s", d1, d2)
+	}
+}
+
+// checkWriteDocument checks that the CLI's direct JSON writer gives the
+// bytes of the document's own: json.MarshalIndent of Document, which
+// TestWriteIndented holds WriteIndented to.
+func checkWriteDocument(t *testing.T, ev *tfeval.Evaluation) {
+	t.Helper()
+	var direct, doc bytes.Buffer
+	if err := ev.Result.WriteDocument(&direct, ev.Diagnostics); err != nil {
+		t.Fatalf("WriteDocument: %v", err)
+	}
+	if err := ev.Result.Document(ev.Diagnostics).WriteIndented(&doc); err != nil {
+		t.Fatalf("WriteIndented: %v", err)
+	}
+	if direct.String() != doc.String() {
+		t.Fatalf("WriteDocument differs from Document().WriteIndented:\n%s", lineDiff(doc.String(), direct.String()))
 	}
 }
 

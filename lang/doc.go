@@ -8,8 +8,9 @@
 // Evaluate returns a Result holding every module instance's variables, locals,
 // outputs and resource instances; Result.EvalExpr evaluates console input in
 // any module's scope (EvalExprInModule in a chosen instance), Result.Checks
-// gives the status of every condition rule, and Result.PlanJSON writes the
-// `eval -json` document. BuildGraph exposes the dependency graph itself, with
+// gives the status of every condition rule, and Result.Document builds the
+// `eval -json` document (Result.WriteDocument writes it without building
+// it, for large trees). BuildGraph exposes the dependency graph itself, with
 // DOT and Mermaid renderings, for `tfeval graph`.
 //
 // Objects whose dependencies are done are evaluated in parallel on

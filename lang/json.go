@@ -100,6 +100,19 @@ func DiagnosticsJSON(diags hcl.Diagnostics) []DiagnosticJSON {
 // Document builds the `eval -json` document with the given diagnostics
 // (those of loading and of evaluation).
 func (r *Result) Document(diags hcl.Diagnostics) *PlanDocument {
+	doc := r.documentHead(diags)
+	if r == nil {
+		return doc
+	}
+	doc.Resources = make([]ResourceJSON, len(r.Resources))
+	parallel.For(len(r.Resources), func(i int) {
+		doc.Resources[i] = resourceJSON(r.Resources[i])
+	})
+	return doc
+}
+
+// documentHead is Document without the resource instances.
+func (r *Result) documentHead(diags hcl.Diagnostics) *PlanDocument {
 	doc := &PlanDocument{Diagnostics: DiagnosticsJSON(diags), Outputs: map[string]OutputJSON{}, Resources: []ResourceJSON{}}
 	if r == nil {
 		return doc
@@ -130,24 +143,28 @@ func (r *Result) Document(diags hcl.Diagnostics) *PlanDocument {
 			doc.Outputs[name] = oj
 		}
 	}
-	doc.Resources = make([]ResourceJSON, len(r.Resources))
-	parallel.For(len(r.Resources), func(i int) {
-		ri := r.Resources[i]
-		mode := "managed"
-		if ri.Mode == config.DataResourceMode {
-			mode = "data"
-		}
-		doc.Resources[i] = ResourceJSON{
-			Address:        ri.Addr,
-			Mode:           mode,
-			Type:           ri.Type,
-			Name:           ri.Name,
-			After:          knownJSON(ri.Value),
-			AfterUnknown:   unknownAsBool(ri.Value),
-			AfterSensitive: sensitiveAsBool(ri.Value),
-		}
-	})
 	return doc
+}
+
+// resourceJSON is one resource instance of the document.
+func resourceJSON(ri *ResourceInstance) ResourceJSON {
+	return ResourceJSON{
+		Address:        ri.Addr,
+		Mode:           resourceModeJSON(ri.Mode),
+		Type:           ri.Type,
+		Name:           ri.Name,
+		After:          knownJSON(ri.Value),
+		AfterUnknown:   unknownAsBool(ri.Value),
+		AfterSensitive: sensitiveAsBool(ri.Value),
+	}
+}
+
+// resourceModeJSON is how show -json names a resource mode.
+func resourceModeJSON(m config.ResourceMode) string {
+	if m == config.DataResourceMode {
+		return "data"
+	}
+	return "managed"
 }
 
 // eachElement calls fn for every element of a known, non-null map or
@@ -287,6 +304,22 @@ var _ = sort.Strings
 // would, byte for byte, with the resources marshalled on every CPU: for a
 // large tree they are most of the document.
 func (d *PlanDocument) WriteIndented(w io.Writer) error {
+	if d.Resources == nil {
+		return d.writeIndented(w, -1, nil)
+	}
+	return d.writeIndented(w, len(d.Resources), func(i int) ([]byte, error) {
+		return d.Resources[i].marshalIndent(resourceIndent)
+	})
+}
+
+// resourceIndent is the prefix of every line of a resource instance in the
+// indented document.
+const resourceIndent = "    "
+
+// writeIndented writes d's diagnostics and outputs indented, and then n
+// resource instances as item gives them, marshalled with resourceIndent;
+// n < 0 writes the resources as null.
+func (d *PlanDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byte, error)) error {
 	head := *d
 	head.Resources = nil
 	b, err := json.MarshalIndent(head, "", "  ")
@@ -299,18 +332,18 @@ func (d *PlanDocument) WriteIndented(w io.Writer) error {
 		return fmt.Errorf("lang: unexpected JSON document layout")
 	}
 	b = b[:len(b)-len(tail)]
-	if d.Resources == nil {
+	if n < 0 {
 		_, err := fmt.Fprintf(w, "%s\"resources\": null\n}", b)
 		return err
 	}
-	if len(d.Resources) == 0 {
+	if n == 0 {
 		_, err := fmt.Fprintf(w, "%s\"resources\": []\n}", b)
 		return err
 	}
-	items := make([][]byte, len(d.Resources))
-	errs := make([]error, len(d.Resources))
-	parallel.For(len(d.Resources), func(i int) {
-		items[i], errs[i] = d.Resources[i].marshalIndent("    ")
+	items := make([][]byte, n)
+	errs := make([]error, n)
+	parallel.For(n, func(i int) {
+		items[i], errs[i] = item(i)
 	})
 	if err := errors.Join(errs...); err != nil {
 		return err
@@ -323,7 +356,7 @@ func (d *PlanDocument) WriteIndented(w io.Writer) error {
 		if i == len(items)-1 {
 			sep = "\n"
 		}
-		if _, err := fmt.Fprintf(w, "    %s%s", item, sep); err != nil {
+		if _, err := fmt.Fprintf(w, "%s%s%s", resourceIndent, item, sep); err != nil {
 			return err
 		}
 	}

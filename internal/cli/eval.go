@@ -26,7 +26,7 @@ func runEval(c *common, env Env) int {
 	out := bufio.NewWriterSize(env.Stdout, 1<<16)
 	defer out.Flush()
 	if c.json {
-		if err := ev.Result.Document(ev.Diagnostics).WriteIndented(out); err != nil {
+		if err := ev.Result.WriteDocument(out, ev.Diagnostics); err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError
 		}

@@ -1,0 +1,271 @@
+package lang
+
+import (
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/numtext"
+	"github.com/tfeval/tfeval/marks"
+)
+
+// WriteDocument writes Document(diags) as its WriteIndented method would,
+// byte for byte, without building the document: every resource instance
+// is written straight from its value, on every CPU. For a large tree that
+// is most of the work of `eval -json`, and the document's generic maps
+// and slices would only be made to be written once.
+func (r *Result) WriteDocument(w io.Writer, diags hcl.Diagnostics) error {
+	if r == nil {
+		return r.Document(diags).WriteIndented(w)
+	}
+	// Instances of one resource are written one after another and are
+	// about the same size: each starts with room for the last one's.
+	var last atomic.Int64
+	last.Store(512)
+	return r.documentHead(diags).writeIndented(w, len(r.Resources), func(i int) ([]byte, error) {
+		b, err := resourceIndented(r.Resources[i], int(last.Load())+64)
+		last.Store(int64(len(b)))
+		return b, err
+	})
+}
+
+// resourceIndented is resourceJSON(ri).marshalIndent(resourceIndent),
+// written from the instance's value; anything the direct writers do not
+// cover goes through the document's own path.
+func resourceIndented(ri *ResourceInstance, hint int) ([]byte, error) {
+	w := documentWriters.Get().(*documentWriter)
+	defer documentWriters.Put(w)
+	b := make([]byte, 0, hint)
+	b = append(b, '{')
+	for i, f := range [...]struct{ key, v string }{
+		{"address", ri.Addr}, {"mode", resourceModeJSON(ri.Mode)}, {"type", ri.Type}, {"name", ri.Name},
+	} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendIndentLine(b, resourceIndent, 1)
+		b = appendJSONString(b, f.key)
+		b = append(b, ": "...)
+		b = appendJSONString(b, f.v)
+	}
+	for _, f := range [...]struct {
+		key   string
+		write elementWriter
+	}{{"after", (*documentWriter).known}, {"after_unknown", (*documentWriter).unknown}, {"after_sensitive", (*documentWriter).sensitive}} {
+		b = append(b, ',')
+		b = appendIndentLine(b, resourceIndent, 1)
+		b = appendJSONString(b, f.key)
+		b = append(b, ": "...)
+		var ok bool
+		if b, ok = f.write(w, b, ri.Value, 1); !ok {
+			return resourceJSON(ri).marshalIndent(resourceIndent)
+		}
+	}
+	b = appendIndentLine(b, resourceIndent, 0)
+	return append(b, '}'), nil
+}
+
+// documentWriter holds what writing one resource instance reuses: a slice
+// of named elements for every depth of the value, sorted in turn.
+type documentWriter struct {
+	elems [][]namedValue
+}
+
+var documentWriters = sync.Pool{New: func() any { return new(documentWriter) }}
+
+// namedValue is one element of a map or object, by name.
+type namedValue struct {
+	name string
+	v    cty.Value
+}
+
+// elementWriter appends one value at depth; false when it cannot, and the
+// document's own path must write the resource instance.
+type elementWriter func(w *documentWriter, b []byte, v cty.Value, depth int) ([]byte, bool)
+
+// elementFilter says which elements of a map or object a writer writes.
+type elementFilter int
+
+const (
+	knownElements elementFilter = iota
+	unknownElements
+	sensitiveElements
+)
+
+// keeps reports whether the writer of f writes element e of a map or
+// object: the three document functions leave out of objects what they
+// describe as unknown (knownJSON) or as false (the other two).
+func (f elementFilter) keeps(e cty.Value) bool {
+	if f == sensitiveElements && e.HasMark(marks.Sensitive) {
+		return true
+	}
+	eu, _ := e.Unmark()
+	switch f {
+	case knownElements:
+		return eu.IsKnown()
+	case unknownElements:
+		return !eu.IsKnown() || !eu.IsNull() && isCollection(eu.Type())
+	}
+	return !eu.IsNull() && isCollection(eu.Type())
+}
+
+// sorted returns the elements of a known, non-null map or object that f
+// keeps, in the order encoding/json writes map keys, in w's slice for
+// depth (valid until the next call for the same depth).
+func (w *documentWriter) sorted(v cty.Value, depth int, f elementFilter) []namedValue {
+	for len(w.elems) <= depth {
+		w.elems = append(w.elems, nil)
+	}
+	out := w.elems[depth][:0]
+	if ty := v.Type(); ty.IsObjectType() {
+		for name := range ty.AttributeTypes() {
+			if e := v.GetAttr(name); f.keeps(e) {
+				out = append(out, namedValue{name, e})
+			}
+		}
+	} else {
+		for it := elements.Of(v); it.Next(); {
+			k, e := it.Element()
+			if f.keeps(e) {
+				out = append(out, namedValue{k.AsString(), e})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b namedValue) int { return strings.Compare(a.name, b.name) })
+	w.elems[depth] = out
+	return out
+}
+
+// isCollection reports whether values of ty are written as JSON arrays or
+// objects by the three writers below.
+func isCollection(ty cty.Type) bool {
+	return ty.IsListType() || ty.IsTupleType() || ty.IsSetType() || ty.IsMapType() || ty.IsObjectType()
+}
+
+// known appends knownJSON(v) as appendJSONIndented writes it at depth;
+// false for a number it does not write as encoding/json would (encoding/json
+// checks those).
+func (w *documentWriter) known(b []byte, v cty.Value, depth int) ([]byte, bool) {
+	v, _ = v.Unmark()
+	if !v.IsKnown() || v.IsNull() {
+		return append(b, "null"...), true
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		return appendJSONString(b, v.AsString()), true
+	case ty == cty.Bool:
+		return strconv.AppendBool(b, v.True()), true
+	case ty == cty.Number:
+		s := numtext.String(v)
+		if !simpleNumber(s) {
+			return b, false
+		}
+		return append(b, s...), true
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		return w.sequence(b, v, depth, (*documentWriter).known)
+	case ty.IsMapType() || ty.IsObjectType():
+		return w.object(b, w.sorted(v, depth, knownElements), depth, (*documentWriter).known)
+	}
+	return append(b, "null"...), true
+}
+
+// unknown appends unknownAsBool(v) as appendJSONIndented writes it at
+// depth.
+func (w *documentWriter) unknown(b []byte, v cty.Value, depth int) ([]byte, bool) {
+	v, _ = v.Unmark()
+	switch {
+	case !v.IsKnown():
+		return append(b, "true"...), true
+	case v.IsNull():
+		return append(b, "false"...), true
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		return w.sequence(b, v, depth, (*documentWriter).unknown)
+	case ty.IsMapType() || ty.IsObjectType():
+		return w.object(b, w.sorted(v, depth, unknownElements), depth, (*documentWriter).unknown)
+	}
+	return append(b, "false"...), true
+}
+
+// sensitive appends sensitiveAsBool(v) as appendJSONIndented writes it at
+// depth.
+func (w *documentWriter) sensitive(b []byte, v cty.Value, depth int) ([]byte, bool) {
+	if v.HasMark(marks.Sensitive) {
+		return append(b, "true"...), true
+	}
+	v, _ = v.Unmark()
+	ty := v.Type()
+	if v.IsNull() || ty.IsPrimitiveType() || ty == cty.DynamicPseudoType {
+		return append(b, "false"...), true
+	}
+	switch {
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		if !v.IsKnown() {
+			return append(b, "[]"...), true
+		}
+		return w.sequence(b, v, depth, (*documentWriter).sensitive)
+	case ty.IsMapType() || ty.IsObjectType():
+		if !v.IsKnown() {
+			return append(b, "{}"...), true
+		}
+		return w.object(b, w.sorted(v, depth, sensitiveElements), depth, (*documentWriter).sensitive)
+	}
+	return append(b, "false"...), true
+}
+
+// sequence appends the elements of a known, non-null list, tuple or set
+// as a JSON array at depth, each written by elem.
+func (w *documentWriter) sequence(b []byte, v cty.Value, depth int, elem elementWriter) ([]byte, bool) {
+	if v.LengthInt() == 0 {
+		return append(b, "[]"...), true
+	}
+	b = append(b, '[')
+	first := true
+	for it := elements.Of(v); it.Next(); {
+		_, e := it.Element()
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendIndentLine(b, resourceIndent, depth+1)
+		var ok bool
+		if b, ok = elem(w, b, e, depth+1); !ok {
+			return b, false
+		}
+	}
+	b = appendIndentLine(b, resourceIndent, depth)
+	return append(b, ']'), true
+}
+
+// object appends named elements as a JSON object at depth, each written
+// by elem.
+func (w *documentWriter) object(b []byte, elems []namedValue, depth int, elem elementWriter) ([]byte, bool) {
+	if len(elems) == 0 {
+		return append(b, "{}"...), true
+	}
+	b = append(b, '{')
+	for i, a := range elems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendIndentLine(b, resourceIndent, depth+1)
+		b = appendJSONString(b, a.name)
+		b = append(b, ": "...)
+		var ok bool
+		if b, ok = elem(w, b, a.v, depth+1); !ok {
+			return b, false
+		}
+	}
+	b = appendIndentLine(b, resourceIndent, depth)
+	return append(b, '}'), true
+}
