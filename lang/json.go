@@ -189,9 +189,14 @@ func eachElement(v cty.Value, fn func(name string, e cty.Value)) {
 	}
 }
 
-// PlanJSON is Document(nil) encoded.
+// PlanJSON is Document(nil) encoded as json.MarshalIndent(doc, "", "  ")
+// encodes it.
 func (r *Result) PlanJSON() ([]byte, error) {
-	return json.MarshalIndent(r.Document(nil), "", "  ")
+	var buf bytes.Buffer
+	if err := r.WriteDocument(&buf, nil); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // unknownAsBool describes where a value is unknown: true for an unknown

@@ -105,3 +105,31 @@ func TestWriteDocumentInfinity(t *testing.T) {
 		t.Error("a small integer fell back")
 	}
 }
+
+// PlanJSON is json.MarshalIndent of Document(nil).
+func TestPlanJSON(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "a" {
+  for_each = { x = 1, y = 2 }
+  input    = { k = each.key, v = each.value, s = sensitive("z") }
+}
+output "o" {
+  value     = terraform_data.a["x"].input
+  sensitive = true
+}
+`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want, err := json.MarshalIndent(res.Document(nil), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := res.PlanJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("PlanJSON:\n%s\nwant\n%s", got, want)
+	}
+}
