@@ -373,26 +373,55 @@ func (d *PlanDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byt
 // for the values Document builds and left to encoding/json for anything
 // else, which reflection makes several times slower.
 func (r ResourceJSON) marshalIndent(prefix string) ([]byte, error) {
-	b := make([]byte, 0, 256)
-	b = append(b, '{')
-	for i, f := range [...]struct {
+	fields := [...]struct {
 		key string
 		v   any
 	}{{"address", r.Address}, {"mode", r.Mode}, {"type", r.Type}, {"name", r.Name},
-		{"after", r.After}, {"after_unknown", r.AfterUnknown}, {"after_sensitive", r.AfterSensitive}} {
+		{"after", r.After}, {"after_unknown", r.AfterUnknown}, {"after_sensitive", r.AfterSensitive}}
+	b, ok := appendIndentedObject(make([]byte, 0, 256), prefix, 0, len(fields),
+		func(i int) string { return fields[i].key },
+		func(b []byte, i int) ([]byte, bool) { return appendJSONIndented(b, fields[i].v, prefix, 1) })
+	if !ok {
+		return json.MarshalIndent(r, prefix, "  ")
+	}
+	return b, nil
+}
+
+// appendIndentedObject appends an object of n members as json.MarshalIndent
+// writes one at depth: name gives the i-th member's name and member appends
+// its value, false when it cannot. Members are asked for in order.
+func appendIndentedObject(b []byte, prefix string, depth, n int, name func(i int) string, member func(b []byte, i int) ([]byte, bool)) ([]byte, bool) {
+	return appendIndentedMembers(b, prefix, depth, n, "{}", name, member)
+}
+
+// appendIndentedArray is appendIndentedObject for an array of n elements.
+func appendIndentedArray(b []byte, prefix string, depth, n int, elem func(b []byte, i int) ([]byte, bool)) ([]byte, bool) {
+	return appendIndentedMembers(b, prefix, depth, n, "[]", nil, elem)
+}
+
+// appendIndentedMembers writes what the two above do, between the two
+// bytes of brackets, with names when name is not nil.
+func appendIndentedMembers(b []byte, prefix string, depth, n int, brackets string, name func(i int) string, member func(b []byte, i int) ([]byte, bool)) ([]byte, bool) {
+	if n == 0 {
+		return append(b, brackets...), true
+	}
+	b = append(b, brackets[0])
+	for i := range n {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendIndentLine(b, prefix, 1)
-		b = appendJSONString(b, f.key)
-		b = append(b, ": "...)
+		b = appendIndentLine(b, prefix, depth+1)
+		if name != nil {
+			b = appendJSONString(b, name(i))
+			b = append(b, ": "...)
+		}
 		var ok bool
-		if b, ok = appendJSONIndented(b, f.v, prefix, 1); !ok {
-			return json.MarshalIndent(r, prefix, "  ")
+		if b, ok = member(b, i); !ok {
+			return b, false
 		}
 	}
-	b = appendIndentLine(b, prefix, 0)
-	return append(b, '}'), nil
+	b = appendIndentLine(b, prefix, depth)
+	return append(b, brackets[1]), true
 }
 
 // appendJSONIndented appends v as json.MarshalIndent writes it at the
@@ -412,41 +441,14 @@ func appendJSONIndented(b []byte, v any, prefix string, depth int) ([]byte, bool
 		}
 		return append(b, x...), true
 	case []any:
-		if len(x) == 0 {
-			return append(b, "[]"...), true
-		}
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendIndentLine(b, prefix, depth+1)
-			var ok bool
-			if b, ok = appendJSONIndented(b, e, prefix, depth+1); !ok {
-				return b, false
-			}
-		}
-		b = appendIndentLine(b, prefix, depth)
-		return append(b, ']'), true
+		return appendIndentedArray(b, prefix, depth, len(x), func(b []byte, i int) ([]byte, bool) {
+			return appendJSONIndented(b, x[i], prefix, depth+1)
+		})
 	case map[string]any:
-		if len(x) == 0 {
-			return append(b, "{}"...), true
-		}
-		b = append(b, '{')
-		for i, k := range sortedKeys(x) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendIndentLine(b, prefix, depth+1)
-			b = appendJSONString(b, k)
-			b = append(b, ": "...)
-			var ok bool
-			if b, ok = appendJSONIndented(b, x[k], prefix, depth+1); !ok {
-				return b, false
-			}
-		}
-		b = appendIndentLine(b, prefix, depth)
-		return append(b, '}'), true
+		keys := sortedKeys(x)
+		return appendIndentedObject(b, prefix, depth, len(keys),
+			func(i int) string { return keys[i] },
+			func(b []byte, i int) ([]byte, bool) { return appendJSONIndented(b, x[keys[i]], prefix, depth+1) })
 	}
 	return b, false
 }

@@ -42,34 +42,21 @@ func (r *Result) WriteDocument(w io.Writer, diags hcl.Diagnostics) error {
 func resourceIndented(ri *ResourceInstance, hint int) ([]byte, error) {
 	w := documentWriters.Get().(*documentWriter)
 	defer documentWriters.Put(w)
-	b := make([]byte, 0, hint)
-	b = append(b, '{')
-	for i, f := range [...]struct{ key, v string }{
-		{"address", ri.Addr}, {"mode", resourceModeJSON(ri.Mode)}, {"type", ri.Type}, {"name", ri.Name},
-	} {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendIndentLine(b, resourceIndent, 1)
-		b = appendJSONString(b, f.key)
-		b = append(b, ": "...)
-		b = appendJSONString(b, f.v)
+	fields := [...]string{"address", "mode", "type", "name", "after", "after_unknown", "after_sensitive"}
+	names := [...]string{ri.Addr, resourceModeJSON(ri.Mode), ri.Type, ri.Name}
+	writers := [...]elementWriter{(*documentWriter).known, (*documentWriter).unknown, (*documentWriter).sensitive}
+	b, ok := appendIndentedObject(make([]byte, 0, hint), resourceIndent, 0, len(fields),
+		func(i int) string { return fields[i] },
+		func(b []byte, i int) ([]byte, bool) {
+			if i < len(names) {
+				return appendJSONString(b, names[i]), true
+			}
+			return writers[i-len(names)](w, b, ri.Value, 1)
+		})
+	if !ok {
+		return resourceJSON(ri).marshalIndent(resourceIndent)
 	}
-	for _, f := range [...]struct {
-		key   string
-		write elementWriter
-	}{{"after", (*documentWriter).known}, {"after_unknown", (*documentWriter).unknown}, {"after_sensitive", (*documentWriter).sensitive}} {
-		b = append(b, ',')
-		b = appendIndentLine(b, resourceIndent, 1)
-		b = appendJSONString(b, f.key)
-		b = append(b, ": "...)
-		var ok bool
-		if b, ok = f.write(w, b, ri.Value, 1); !ok {
-			return resourceJSON(ri).marshalIndent(resourceIndent)
-		}
-	}
-	b = appendIndentLine(b, resourceIndent, 0)
-	return append(b, '}'), nil
+	return b, nil
 }
 
 // documentWriter holds what writing one resource instance reuses: a slice
@@ -226,46 +213,19 @@ func (w *documentWriter) sensitive(b []byte, v cty.Value, depth int) ([]byte, bo
 // sequence appends the elements of a known, non-null list, tuple or set
 // as a JSON array at depth, each written by elem.
 func (w *documentWriter) sequence(b []byte, v cty.Value, depth int, elem elementWriter) ([]byte, bool) {
-	if v.LengthInt() == 0 {
-		return append(b, "[]"...), true
-	}
-	b = append(b, '[')
-	first := true
-	for it := elements.Of(v); it.Next(); {
+	it := elements.Of(v)
+	// appendIndentedArray asks for the elements in order.
+	return appendIndentedArray(b, resourceIndent, depth, v.LengthInt(), func(b []byte, _ int) ([]byte, bool) {
+		it.Next()
 		_, e := it.Element()
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = appendIndentLine(b, resourceIndent, depth+1)
-		var ok bool
-		if b, ok = elem(w, b, e, depth+1); !ok {
-			return b, false
-		}
-	}
-	b = appendIndentLine(b, resourceIndent, depth)
-	return append(b, ']'), true
+		return elem(w, b, e, depth+1)
+	})
 }
 
 // object appends named elements as a JSON object at depth, each written
 // by elem.
 func (w *documentWriter) object(b []byte, elems []namedValue, depth int, elem elementWriter) ([]byte, bool) {
-	if len(elems) == 0 {
-		return append(b, "{}"...), true
-	}
-	b = append(b, '{')
-	for i, a := range elems {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendIndentLine(b, resourceIndent, depth+1)
-		b = appendJSONString(b, a.name)
-		b = append(b, ": "...)
-		var ok bool
-		if b, ok = elem(w, b, a.v, depth+1); !ok {
-			return b, false
-		}
-	}
-	b = appendIndentLine(b, resourceIndent, depth)
-	return append(b, '}'), true
+	return appendIndentedObject(b, resourceIndent, depth, len(elems),
+		func(i int) string { return elems[i].name },
+		func(b []byte, i int) ([]byte, bool) { return elem(w, b, elems[i].v, depth+1) })
 }
