@@ -130,7 +130,7 @@ func (d *blockDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (map[string]c
 	if len(diags) != 0 {
 		return nil, false
 	}
-	vals := make(map[string]cty.Value, len(d.attrs)+len(d.blocks))
+	vals := newAttrMap(len(d.attrs) + len(d.blocks))
 	for i, spec := range d.attrs {
 		v, diags := decodeAttribute(content, spec, ctx)
 		if len(diags) != 0 {
@@ -181,7 +181,9 @@ func (d *blockDecoder) object(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, b
 	if !ok {
 		return cty.NilVal, false
 	}
-	return cty.ObjectVal(vals), true
+	v := cty.ObjectVal(vals)
+	releaseAttrMap(vals)
+	return v, true
 }
 
 // field returns the block field of a block type, if the spec has one.

@@ -49,7 +49,7 @@ func newAttributeDecoder(spec hcldec.Spec) *attributeDecoder {
 // the object's attributes not yet made into the object.
 func (d *attributeDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (decodedBody, hcl.Diagnostics) {
 	content, diags := body.Content(d.schema)
-	vals := make(map[string]cty.Value, len(d.keys))
+	vals := newAttrMap(len(d.keys))
 	for i, key := range d.keys {
 		v, more := decodeAttribute(content, d.specs[i], ctx)
 		vals[key] = v

@@ -161,6 +161,8 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 		ev.checkReadOnly(res, info, d)
 		v = planObjectWith(schema, d, nil)
 	}
+	// The decoded attributes are in v now, copied by cty.ObjectVal.
+	releaseAttrMap(d.attrs)
 	if res.Mode == config.EphemeralResourceMode {
 		if !configKnown {
 			// Not opened during plan: nothing is known about its result.
