@@ -581,7 +581,7 @@ func BenchmarkExprFloor(b *testing.B) {
 func TestEvaluateAllocations(t *testing.T) {
 	dir := benchTree(t, benchgen.Small)
 	schemas := readSchemas(t, dir)
-	const bound = 155_000
+	const bound = 150_000
 	n := testing.AllocsPerRun(2, func() { evaluateTree(t, dir, schemas) })
 	t.Logf("%.0f allocations per evaluation of the small tree", n)
 	if n > bound {
