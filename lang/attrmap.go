@@ -24,8 +24,11 @@ func newAttrMap(n int) map[string]cty.Value {
 	return attrMaps.Get().(map[string]cty.Value)
 }
 
-// releaseAttrMap clears m for reuse; nothing may read it afterwards. Maps
-// that grew past smallAttrs are left to the collector.
+// releaseAttrMap clears m for reuse; nothing may read it afterwards. m
+// must come from newAttrMap(n) and hold at least n entries, as a decoded
+// block's attributes do, so that a map made for more than smallAttrs
+// entries, or grown past them, is never pooled: a cleared map keeps its
+// size.
 func releaseAttrMap(m map[string]cty.Value) {
 	if m == nil || len(m) > smallAttrs {
 		return
