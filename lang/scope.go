@@ -200,7 +200,7 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 			vars = map[string]map[string]cty.Value{}
 		}
 		if vars[root] == nil {
-			vars[root] = map[string]cty.Value{}
+			vars[root] = newAttrMap(0)
 		}
 		vars[root][name] = v
 	}
@@ -382,6 +382,7 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 	ctx.Variables = make(map[string]cty.Value, len(vars)+len(resources)+3)
 	for root, attrs := range vars {
 		ctx.Variables[root] = cty.ObjectVal(attrs)
+		releaseAttrMap(attrs)
 	}
 	if wholeVar {
 		ctx.Variables["var"] = s.mod.wholeObject("var")
