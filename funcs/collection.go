@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/gocty"
 
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/typeexpr"
 )
 
 // lengthFunc counts collection elements, structural attributes or string characters.
@@ -267,7 +268,7 @@ var lookupFunc = function.New(&function.Spec{
 			return coll.Index(cty.StringVal(key)).WithMarks(marks...), nil
 		}
 		if len(args) == 3 {
-			def, err := convert.Convert(args[2], retType)
+			def, err := typeexpr.ConvertValue(args[2], retType)
 			if err != nil {
 				return cty.NilVal, err
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
+	tfevaltype "github.com/tfeval/tfeval/typeexpr"
 )
 
 // TypeType is the capsule type of console type() results (render.TypeType,
@@ -60,9 +61,9 @@ func (e *env) toFunc(want cty.Type) function.Function {
 			if convert.GetConversionUnsafe(got, want) == nil {
 				switch {
 				case got.IsTupleType() && want.IsTupleType():
-					return cty.NilType, function.NewArgErrorf(0, "incompatible tuple type for conversion: %s", convert.MismatchMessage(got, want))
+					return cty.NilType, function.NewArgErrorf(0, "incompatible tuple type for conversion: %s", tfevaltype.MismatchMessage(got, want))
 				case got.IsObjectType() && want.IsObjectType():
-					return cty.NilType, function.NewArgErrorf(0, "incompatible object type for conversion: %s", convert.MismatchMessage(got, want))
+					return cty.NilType, function.NewArgErrorf(0, "incompatible object type for conversion: %s", tfevaltype.MismatchMessage(got, want))
 				default:
 					return cty.NilType, function.NewArgErrorf(0, "cannot convert %s to %s", got.FriendlyName(), want.FriendlyNameForConstraint())
 				}
@@ -168,7 +169,7 @@ func newConvertFunc() function.Function {
 }
 
 func convertWithDefaults(v cty.Value, tc *typeConstraint) (cty.Value, error) {
-	out, err := convert.Convert(v, tc.Type)
+	out, err := tfevaltype.ConvertValue(v, tc.Type)
 	if err != nil {
 		return cty.NilVal, function.NewArgError(0, err)
 	}

@@ -9,12 +9,12 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/typeexpr"
 )
 
 // scope is where an expression is evaluated: a module instance plus what
@@ -86,7 +86,7 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	}
 	diags = append(diags, moreDiags...)
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
-		cv, err := convert.Convert(v, want)
+		cv, err := typeexpr.ConvertValue(v, want)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Incorrect value type", Detail: fmt.Sprintf("Invalid expression value: %s.", err), Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx})
 			return cty.UnknownVal(want), diags
@@ -106,7 +106,7 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), append(diags, stop...)
 	}
 	expanded := dynblock.Expand(body, ctx)
-	v, moreDiags := hcldec.Decode(expanded, spec, ctx)
+	v, moreDiags := hcldec.Decode(typedBodyFor(expanded, spec), spec, ctx)
 	diags = append(diags, moreDiags...)
 	return v, diags
 }
@@ -142,7 +142,7 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		if info.dynamic {
 			body = dynblock.Expand(body, ctx)
 		}
-		d.v, moreDiags = hcldec.Decode(body, info.spec, ctx)
+		d.v, moreDiags = hcldec.Decode(typedBodyFor(body, info.spec), info.spec, ctx)
 	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
 	return d, diags

@@ -7,7 +7,6 @@ import (
 
 	hcltypeexpr "github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tfeval/tfeval/internal/elements"
 )
@@ -23,7 +22,7 @@ func Convert(val cty.Value, constraint cty.Type, defaults *hcltypeexpr.Defaults)
 	if defaults != nil && !val.IsNull() && needsDefaults(defaults, val) {
 		val = defaults.Apply(val)
 	}
-	return convert.Convert(val, constraint)
+	return ConvertValue(val, constraint)
 }
 
 // needsDefaults reports whether applying d to v would change anything.

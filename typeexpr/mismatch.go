@@ -1,0 +1,140 @@
+package typeexpr
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// MismatchMessage says why a value of type got cannot convert to want, in
+// go-cty's words (convert.MismatchMessage, which Terraform prints), but
+// always the same words: where go-cty reports the first offending object
+// attribute or map element it meets in Go's random map order, this reports
+// the first in name order. Messages with a single candidate are go-cty's
+// own.
+func MismatchMessage(got, want cty.Type) string {
+	switch {
+	case got.IsObjectType() && want.IsObjectType():
+		return objectMismatch(got, want)
+	case (got.IsTupleType() || got.IsObjectType()) && want.IsCollectionType() && want.ElementType() != cty.DynamicPseudoType:
+		return structuralToCollectionMismatch(got, want)
+	case got.IsCollectionType() && want.IsCollectionType():
+		return collectionMismatch(got, want)
+	}
+	return convert.MismatchMessage(got, want)
+}
+
+// ConvertValue is convert.Convert with MismatchMessage's message when no
+// conversion between the types exists.
+func ConvertValue(v cty.Value, want cty.Type) (cty.Value, error) {
+	out, err := convert.Convert(v, want)
+	if err != nil && convert.GetConversionUnsafe(v.Type(), want) == nil {
+		return out, errors.New(MismatchMessage(v.Type(), want))
+	}
+	return out, err
+}
+
+// objectMismatch explains an object that cannot become another: missing
+// required attributes first, then the first attribute that cannot convert
+// even unsafely, then the first that cannot convert safely.
+func objectMismatch(got, want cty.Type) string {
+	gotAtys := got.AttributeTypes()
+	var missing []string
+	var unsafeMismatch, safeMismatch string
+	for _, name := range sortedNames(want.AttributeTypes()) {
+		wantAty := want.AttributeType(name)
+		gotAty, ok := gotAtys[name]
+		switch {
+		case !ok:
+			if !want.AttributeOptional(name) {
+				missing = append(missing, name)
+			}
+			continue
+		case gotAty.Equals(wantAty) || unsafeMismatch != "":
+			continue
+		}
+		if convert.GetConversionUnsafe(gotAty, wantAty) == nil {
+			unsafeMismatch = fmt.Sprintf("attribute %q: %s", name, MismatchMessage(gotAty, wantAty))
+		}
+		if safeMismatch == "" && convert.GetConversion(gotAty, wantAty) == nil {
+			safeMismatch = fmt.Sprintf("attribute %q: %s", name, MismatchMessage(gotAty, wantAty))
+		}
+	}
+	switch {
+	case len(missing) == 1:
+		return fmt.Sprintf("attribute %q is required", missing[0])
+	case len(missing) == 2:
+		return fmt.Sprintf("attributes %q and %q are required", missing[0], missing[1])
+	case len(missing) > 2:
+		quoted := make([]string, len(missing))
+		for i, m := range missing {
+			quoted[i] = fmt.Sprintf("%q", m)
+		}
+		return fmt.Sprintf("attributes %s, and %s are required", strings.Join(quoted[:len(quoted)-1], ", "), quoted[len(quoted)-1])
+	case unsafeMismatch != "":
+		return unsafeMismatch
+	case safeMismatch != "":
+		return safeMismatch
+	}
+	return "incorrect object attributes"
+}
+
+// structuralToCollectionMismatch explains a tuple or object that cannot
+// become a list, set or map of a known element type: the first element
+// that cannot convert, by index or by name.
+func structuralToCollectionMismatch(got, want cty.Type) string {
+	wantEty := want.ElementType()
+	// Kinds that can never match are named as go-cty names them.
+	if want.IsMapType() != got.IsObjectType() {
+		return convert.MismatchMessage(got, want)
+	}
+	fails := func(ety cty.Type) bool {
+		return !ety.Equals(wantEty) && convert.GetConversionUnsafe(ety, wantEty) == nil
+	}
+	if got.IsTupleType() {
+		for i, ety := range got.TupleElementTypes() {
+			if fails(ety) {
+				return fmt.Sprintf("element %d: %s", i, MismatchMessage(ety, wantEty))
+			}
+		}
+	} else {
+		atys := got.AttributeTypes()
+		for _, name := range sortedNames(atys) {
+			if fails(atys[name]) {
+				return fmt.Sprintf("element %q: %s", name, MismatchMessage(atys[name], wantEty))
+			}
+		}
+	}
+	return fmt.Sprintf("all elements must be %s", wantEty.FriendlyNameForConstraint())
+}
+
+// collectionMismatch explains a collection whose element type cannot
+// convert, with the element types explained in turn.
+func collectionMismatch(got, want cty.Type) string {
+	var noun string
+	switch {
+	case want.IsListType() && (got.IsListType() || got.IsSetType()):
+		noun = "list element type"
+	case want.IsSetType() && (got.IsListType() || got.IsSetType()):
+		noun = "set element type"
+	case want.IsMapType() && got.IsMapType():
+		noun = "map element type"
+	default:
+		return convert.MismatchMessage(got, want)
+	}
+	return fmt.Sprintf("incorrect %s: %s", noun, MismatchMessage(got.ElementType(), want.ElementType()))
+}
+
+// sortedNames is the attribute names of an object type in order.
+func sortedNames(atys map[string]cty.Type) []string {
+	names := make([]string, 0, len(atys))
+	for name := range atys {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
