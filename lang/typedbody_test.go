@@ -46,12 +46,14 @@ resource "mock_thing" "dynamic" {
   }
 }
 output "o" { value = tomap({ k = [1], j = "s", i = [2] }) }
+output "t" { value = transpose({ z = "x", y = {}, x = ["a"], w = true }) }
 `, "m/main.tf": `variable "in" { type = map(string) }`}
 	want := []string{
 		`element "x": string required, but have tuple`,
 		`Inappropriate value for attribute "tags": element "a": string required, but have tuple.`,
 		`Inappropriate value for attribute "name": string required, but have object.`,
 		`cannot convert object to map of any single type`,
+		`Invalid value for "values" parameter: element "w": list of string required, but have bool.`,
 	}
 	var first string
 	for run := range 20 {

@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"fmt"
 	"math/big"
 	"math/bits"
 	"strconv"
@@ -648,8 +649,8 @@ type resolvedCall struct {
 }
 
 func (c *fastCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	if v, ok := c.fast(ctx); ok {
-		return v, nil
+	if v, diags, ok := c.fast(ctx); ok {
+		return v, diags
 	}
 	return c.slow.Value(ctx)
 }
@@ -683,24 +684,30 @@ func (c *fastCall) resolve(f function.Function) *resolvedCall {
 	return r
 }
 
-func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+// fast calls the function directly; ok false when the slow twin must. An
+// argument that does not convert to its parameter's type gets hcl's
+// diagnostic, with the first offending element in name order
+// (typeexpr.MismatchMessage) where hcl, through go-cty, names the first
+// in Go's map order.
+func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, bool) {
 	var f function.Function
 	found := false
 	for p := ctx; p != nil && !found; p = p.Parent() {
 		f, found = p.Functions[c.Name]
 	}
 	if !found {
-		return cty.NilVal, false
+		return cty.NilVal, nil, false
 	}
 	r := c.resolve(f)
 	if !r.ok {
-		return cty.NilVal, false
+		return cty.NilVal, nil, false
 	}
 	args := make([]cty.Value, len(c.args))
+	var argDiags hcl.Diagnostics
 	for i, a := range c.args {
 		v, diags := a.Value(ctx)
 		if len(diags) != 0 {
-			return cty.NilVal, false
+			return cty.NilVal, nil, false
 		}
 		if ty := r.params[i].Type; ty != cty.DynamicPseudoType {
 			// Converting to any type returns the value as it is. typeexpr
@@ -709,17 +716,53 @@ func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 			// again on every call.
 			var err error
 			if v, err = typeexpr.Convert(v, ty, nil); err != nil {
-				return cty.NilVal, false
+				// hcl reports every argument that does not convert and
+				// then returns without calling the function.
+				argDiags = append(argDiags, c.argDiagnostic(ctx, i, r.params[i], err))
+				continue
 			}
 		}
 		args[i] = v
 	}
+	if argDiags != nil {
+		return cty.DynamicVal, argDiags, true
+	}
 	v, err := r.call(args)
 	if err != nil {
-		return cty.NilVal, false
+		return cty.NilVal, nil, false
 	}
-	return v, true
+	return v, nil, true
 }
+
+// argDiagnostic is hcl's diagnostic for argument i of the call, which
+// does not convert to param's type.
+func (c *fastCall) argDiagnostic(ctx *hcl.EvalContext, i int, param *function.Parameter, err error) *hcl.Diagnostic {
+	// The expression hcl would name is the slow twin's argument.
+	var expr hcl.Expression = c.Args[i]
+	if slow, ok := c.slow.(*hclsyntax.FunctionCallExpr); ok && i < len(slow.Args) {
+		expr = slow.Args[i]
+	}
+	return &hcl.Diagnostic{
+		Severity:    hcl.DiagError,
+		Summary:     "Invalid function argument",
+		Detail:      fmt.Sprintf("Invalid value for %q parameter: %s.", param.Name, err),
+		Subject:     expr.StartRange().Ptr(),
+		Context:     c.Range().Ptr(),
+		Expression:  expr,
+		EvalContext: ctx,
+		Extra:       callDiagExtra{name: c.Name},
+	}
+}
+
+// callDiagExtra is what hcl attaches to a diagnostic about a function
+// call (hclsyntax.FunctionCallDiagExtra): the function's name, and no
+// error of the function's own.
+type callDiagExtra struct{ name string }
+
+func (e callDiagExtra) CalledFunctionName() string { return e.name }
+func (e callDiagExtra) FunctionCallError() error   { return nil }
+
+var _ hclsyntax.FunctionCallDiagExtra = callDiagExtra{}
 
 // fastFor is a for expression over a known, unmarked collection whose
 // conditions and keys are known, unmarked values of their own types.

@@ -105,6 +105,8 @@ var fastTestExprs = []string{
 	`olist[*].tags.nope`, `mixed[*].port`, `mixed[*].item`, `nomatch[*].other`, `empty[*].a`, `obj[*].a`,
 	`nobj[*].a`, `set[*]`, `uolist[*].id`, `eolist[*].id`, `mlist[*]`, `uobj[*].a`, `dyn[*].a`, `list[*].a`,
 	`rules[*]`, `tup[*]`, `[for r in rules : r][*].port`, `rules[*].port[0]`, `olist.*.id`, `missing[*].a`,
+	// arguments that do not convert to their parameter's type
+	`upper(obj)`, `upper([s])`, `upper(tup)`, `concat(upper(obj), upper(list))`,
 	// references
 	"nfc.caf\u00e9", "nfc.cafe\u0301", "nfc[\"cafe\u0301\"]",
 	`s`, `obj.a`, `obj.nested.deep[0]`, `obj.nested.deep[1]`, `obj.zz`, `obj["a"]`, `obj["zz"]`, `map.a`, `map.zz`, `map["b"]`,
@@ -306,6 +308,10 @@ func TestFastShortcutsTaken(t *testing.T) {
 		case *fastFor:
 			if _, _, ok := f.fast(ctx); !ok {
 				t.Errorf("%s: fell back to hcl", src)
+			}
+		case *fastCall:
+			if _, diags, ok := f.fast(ctx); !ok || diags != nil {
+				t.Errorf("%s: fell back to hcl (%v)", src, diags)
 			}
 		case shortcut:
 			if _, ok := f.fast(ctx); !ok {
