@@ -29,13 +29,105 @@ func MismatchMessage(got, want cty.Type) string {
 }
 
 // ConvertValue is convert.Convert with MismatchMessage's message when no
-// conversion between the types exists.
+// conversion between the types exists, and with a map's missing or
+// incompatible attribute named as mapToObjectError names it.
 func ConvertValue(v cty.Value, want cty.Type) (cty.Value, error) {
 	out, err := convert.Convert(v, want)
-	if err != nil && convert.GetConversionUnsafe(v.Type(), want) == nil {
+	if err == nil {
+		return out, nil
+	}
+	if convert.GetConversionUnsafe(v.Type(), want) == nil {
 		return out, errors.New(MismatchMessage(v.Type(), want))
 	}
+	if perr, ok := err.(cty.PathError); ok && mapToObjectMessage(perr.Error()) {
+		if m, ty, ok := valueAt(v, want, perr.Path); ok {
+			if fixed := mapToObjectError(m, ty, perr.Path); fixed != nil {
+				return out, fixed
+			}
+		}
+	}
 	return out, err
+}
+
+// mapToObjectMessage reports whether a conversion error is one of the two
+// go-cty gives converting a map to an object.
+func mapToObjectMessage(msg string) bool {
+	return strings.HasPrefix(msg, "map has no element for required attribute ") ||
+		strings.HasPrefix(msg, "map element type is incompatible with attribute ")
+}
+
+// mapToObjectError is the error go-cty gives converting map m, all of
+// whose elements before the offending one convert, to object type ty: the
+// first element, in name order, whose type cannot become its attribute's,
+// or else the first required attribute, in name order, the map lacks.
+// go-cty looks for the latter in Go's map order. nil when m converts.
+func mapToObjectError(m cty.Value, ty cty.Type, path cty.Path) error {
+	m, _ = m.Unmark()
+	if !m.Type().IsMapType() || !ty.IsObjectType() || !m.IsKnown() || m.IsNull() {
+		return nil
+	}
+	ety := m.Type().ElementType()
+	for it := m.ElementIterator(); it.Next(); {
+		k, _ := it.Element()
+		name := k.AsString()
+		if !ty.HasAttribute(name) {
+			continue
+		}
+		aty := ty.AttributeType(name)
+		if !ety.Equals(aty) && convert.GetConversionUnsafe(ety, aty) == nil {
+			return path.NewErrorf("map element type is incompatible with attribute %q: %s", name, MismatchMessage(ety, aty))
+		}
+	}
+	for _, name := range sortedNames(ty.AttributeTypes()) {
+		if !ty.AttributeOptional(name) && m.HasIndex(cty.StringVal(name)).False() {
+			return path.NewErrorf("map has no element for required attribute %q", name)
+		}
+	}
+	return nil
+}
+
+// valueAt follows a conversion error's path from value v, converted to
+// want, to the value it names and the type that value was converted to.
+func valueAt(v cty.Value, want cty.Type, path cty.Path) (cty.Value, cty.Type, bool) {
+	for _, step := range path {
+		v, _ = v.Unmark()
+		if !v.IsKnown() || v.IsNull() {
+			return cty.NilVal, cty.NilType, false
+		}
+		var key cty.Value
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			key = cty.StringVal(s.Name)
+		case cty.IndexStep:
+			key = s.Key
+		default:
+			return cty.NilVal, cty.NilType, false
+		}
+		vty := v.Type()
+		switch {
+		case vty.IsObjectType() && key.Type() == cty.String && vty.HasAttribute(key.AsString()):
+			v = v.GetAttr(key.AsString())
+		case (vty.IsMapType() || vty.IsListType() || vty.IsTupleType()) && v.HasIndex(key).True():
+			v = v.Index(key)
+		default:
+			return cty.NilVal, cty.NilType, false
+		}
+		switch {
+		case want.IsObjectType() && key.Type() == cty.String && want.HasAttribute(key.AsString()):
+			want = want.AttributeType(key.AsString())
+		case want.IsMapType() || want.IsListType():
+			want = want.ElementType()
+		case want.IsTupleType() && key.Type() == cty.Number:
+			i, acc := key.AsBigFloat().Int64()
+			if acc != 0 || i < 0 || int(i) >= len(want.TupleElementTypes()) {
+				return cty.NilVal, cty.NilType, false
+			}
+			want = want.TupleElementType(int(i))
+		default:
+			return cty.NilVal, cty.NilType, false
+		}
+	}
+	return v, want, true
 }
 
 // objectMismatch explains an object that cannot become another: missing

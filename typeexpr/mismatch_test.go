@@ -150,3 +150,48 @@ func TestMismatchMessageMatchesGoCty(t *testing.T) {
 	}
 	t.Logf("checked %d mismatches, %d where go-cty's message varies", checked, varying)
 }
+
+// A map that becomes an object lacking several required attributes, or
+// with several elements whose type cannot become an optional attribute's,
+// is explained by the first in name order, at any depth; go-cty names the
+// first missing attribute it meets in Go's map order.
+func TestConvertValueMapToObject(t *testing.T) {
+	opt := func(atys map[string]cty.Type, optional ...string) cty.Type {
+		return cty.ObjectWithOptionalAttrs(atys, optional)
+	}
+	tests := []struct {
+		v    cty.Value
+		want cty.Type
+		msg  string
+	}{
+		{
+			cty.MapVal(map[string]cty.Value{"x": cty.StringVal("1")}),
+			cty.Object(map[string]cty.Type{"d": cty.String, "c": cty.String, "b": cty.String, "a": cty.String}),
+			`map has no element for required attribute "a"`,
+		},
+		{
+			cty.ObjectVal(map[string]cty.Value{"outer": cty.ListVal([]cty.Value{
+				cty.MapVal(map[string]cty.Value{"a": cty.StringVal("1")}),
+				cty.MapVal(map[string]cty.Value{"q": cty.StringVal("1")}),
+			})}),
+			cty.Object(map[string]cty.Type{"outer": cty.List(cty.Object(map[string]cty.Type{"a": cty.String, "z": cty.String, "y": cty.String}))}),
+			`map has no element for required attribute "y"`,
+		},
+		{
+			cty.MapVal(map[string]cty.Value{"b": cty.ListValEmpty(cty.String), "a": cty.ListValEmpty(cty.String)}),
+			opt(map[string]cty.Type{"a": cty.Number, "b": cty.Number}, "a", "b"),
+			`map element type is incompatible with attribute "a": number required, but have list of string`,
+		},
+	}
+	for _, tt := range tests {
+		for range 30 {
+			_, err := ConvertValue(tt.v, tt.want)
+			if err == nil {
+				t.Fatalf("%#v to %#v converted", tt.v, tt.want)
+			}
+			if got := err.Error(); got != tt.msg {
+				t.Fatalf("%#v to %#v: %q, want %q", tt.v, tt.want, got, tt.msg)
+			}
+		}
+	}
+}
