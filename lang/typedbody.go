@@ -32,7 +32,7 @@ func typedBodyFor(body hcl.Body, spec hcldec.Spec) hcl.Body {
 	if !ok || body == nil {
 		return body
 	}
-	b := &typedBody{Body: body, attrs: map[string]cty.Type{}, blocks: map[string]hcldec.ObjectSpec{}}
+	b := &typedBody{Body: body}
 	for _, s := range obj {
 		if d, ok := s.(*hcldec.DefaultSpec); ok {
 			s = d.Primary
@@ -40,6 +40,9 @@ func typedBodyFor(body hcl.Body, spec hcldec.Spec) hcl.Body {
 		switch s := s.(type) {
 		case *hcldec.AttrSpec:
 			if s.Type != cty.DynamicPseudoType && customdecode.CustomExpressionDecoderForType(s.Type) == nil {
+				if b.attrs == nil {
+					b.attrs = map[string]cty.Type{}
+				}
 				b.attrs[s.Name] = s.Type
 			}
 		case *hcldec.BlockSpec:
@@ -56,11 +59,18 @@ func typedBodyFor(body hcl.Body, spec hcldec.Spec) hcl.Body {
 			b.addBlock(s.TypeName, s.Nested)
 		}
 	}
+	if b.attrs == nil && b.blocks == nil {
+		// Nothing to convert: hcldec's own conversions are to any type.
+		return body
+	}
 	return b
 }
 
 func (b *typedBody) addBlock(typeName string, nested hcldec.Spec) {
 	if obj, ok := nested.(hcldec.ObjectSpec); ok {
+		if b.blocks == nil {
+			b.blocks = map[string]hcldec.ObjectSpec{}
+		}
 		b.blocks[typeName] = obj
 	}
 }
