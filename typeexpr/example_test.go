@@ -40,3 +40,18 @@ func ExampleConvert() {
 	// }
 	// attribute "name" is required
 }
+
+// Several elements of a map cannot become objects of the wanted type: the
+// message names the first by name, every time (go-cty names whichever it
+// meets first in Go's map order).
+func ExampleMismatchMessage() {
+	tier := cty.Object(map[string]cty.Type{"newbits": cty.Number})
+	got := cty.Object(map[string]cty.Type{
+		"public":  cty.Object(map[string]cty.Type{"newbats": cty.Number}),
+		"private": cty.Object(map[string]cty.Type{"newbats": cty.Number}),
+		"data":    cty.Object(map[string]cty.Type{"newbats": cty.Number}),
+	})
+	fmt.Println(typeexpr.MismatchMessage(got, cty.Map(tier)))
+	// Output:
+	// element "data": attribute "newbits" is required
+}
