@@ -118,15 +118,21 @@ func decodeAttribute(content *hcl.BodyContent, s *hcldec.AttrSpec, ctx *hcl.Eval
 		conv, err = typeexpr.Convert(val, s.Type, nil)
 	}
 	if err != nil {
-		return cty.UnknownVal(s.Type.WithoutOptionalAttributesDeep()), append(diags, &hcl.Diagnostic{
-			Severity:    hcl.DiagError,
-			Summary:     "Incorrect attribute value type",
-			Detail:      fmt.Sprintf("Inappropriate value for attribute %q: %s.", s.Name, err.Error()),
-			Subject:     attr.Expr.Range().Ptr(),
-			Context:     hcl.RangeBetween(attr.NameRange, attr.Expr.Range()).Ptr(),
-			Expression:  attr.Expr,
-			EvalContext: ctx,
-		})
+		return cty.UnknownVal(s.Type.WithoutOptionalAttributesDeep()), append(diags, attributeTypeDiag(s.Name, attr.NameRange, attr.Expr, ctx, err))
 	}
 	return conv, diags
+}
+
+// attributeTypeDiag is hcldec's diagnostic for an attribute whose value
+// does not convert to the attribute's type.
+func attributeTypeDiag(name string, nameRange hcl.Range, expr hcl.Expression, ctx *hcl.EvalContext, err error) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity:    hcl.DiagError,
+		Summary:     "Incorrect attribute value type",
+		Detail:      fmt.Sprintf("Inappropriate value for attribute %q: %s.", name, err.Error()),
+		Subject:     expr.Range().Ptr(),
+		Context:     hcl.RangeBetween(nameRange, expr.Range()).Ptr(),
+		Expression:  expr,
+		EvalContext: ctx,
+	}
 }

@@ -1,8 +1,6 @@
 package lang
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -132,15 +130,7 @@ func (e *typedExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	val, diags := e.Expression.Value(ctx)
 	conv, err := typeexpr.ConvertValue(val, e.ty)
 	if err != nil {
-		return cty.UnknownVal(e.ty.WithoutOptionalAttributesDeep()), append(diags, &hcl.Diagnostic{
-			Severity:    hcl.DiagError,
-			Summary:     "Incorrect attribute value type",
-			Detail:      fmt.Sprintf("Inappropriate value for attribute %q: %s.", e.name, err.Error()),
-			Subject:     e.Expression.Range().Ptr(),
-			Context:     hcl.RangeBetween(e.nameRange, e.Expression.Range()).Ptr(),
-			Expression:  e.Expression,
-			EvalContext: ctx,
-		})
+		return cty.UnknownVal(e.ty.WithoutOptionalAttributesDeep()), append(diags, attributeTypeDiag(e.name, e.nameRange, e.Expression, ctx, err))
 	}
 	return conv, diags
 }
