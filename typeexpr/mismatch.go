@@ -3,7 +3,8 @@ package typeexpr
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -78,7 +79,7 @@ func mapToObjectError(m cty.Value, ty cty.Type, path cty.Path) error {
 			return path.NewErrorf("map element type is incompatible with attribute %q: %s", name, MismatchMessage(ety, aty))
 		}
 	}
-	for _, name := range sortedNames(ty.AttributeTypes()) {
+	for _, name := range slices.Sorted(maps.Keys(ty.AttributeTypes())) {
 		if !ty.AttributeOptional(name) && m.HasIndex(cty.StringVal(name)).False() {
 			return path.NewErrorf("map has no element for required attribute %q", name)
 		}
@@ -137,7 +138,7 @@ func objectMismatch(got, want cty.Type) string {
 	gotAtys := got.AttributeTypes()
 	var missing []string
 	var unsafeMismatch, safeMismatch string
-	for _, name := range sortedNames(want.AttributeTypes()) {
+	for _, name := range slices.Sorted(maps.Keys(want.AttributeTypes())) {
 		wantAty := want.AttributeType(name)
 		gotAty, ok := gotAtys[name]
 		switch {
@@ -195,7 +196,7 @@ func structuralToCollectionMismatch(got, want cty.Type) string {
 		}
 	} else {
 		atys := got.AttributeTypes()
-		for _, name := range sortedNames(atys) {
+		for _, name := range slices.Sorted(maps.Keys(atys)) {
 			if fails(atys[name]) {
 				return fmt.Sprintf("element %q: %s", name, MismatchMessage(atys[name], wantEty))
 			}
@@ -219,14 +220,4 @@ func collectionMismatch(got, want cty.Type) string {
 		return convert.MismatchMessage(got, want)
 	}
 	return fmt.Sprintf("incorrect %s: %s", noun, MismatchMessage(got.ElementType(), want.ElementType()))
-}
-
-// sortedNames is the attribute names of an object type in order.
-func sortedNames(atys map[string]cty.Type) []string {
-	names := make([]string, 0, len(atys))
-	for name := range atys {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
 }
