@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -144,7 +145,7 @@ func checkObjectPath(t *testing.T, v cty.Value) {
 		if !v.IsKnown() || v.IsMarked() || v.IsNull() || !v.Type().IsObjectType() {
 			return true, nil
 		}
-		var byName, byIterator strings.Builder
+		var byName, byIterator bytes.Buffer
 		writeObject(&byName, v, 2)
 		writeMapping(&byIterator, v, 2)
 		if byName.String() != byIterator.String() {

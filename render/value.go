@@ -1,9 +1,11 @@
 package render
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -14,12 +16,26 @@ import (
 
 // Value renders v as terraform console prints it.
 func Value(v cty.Value) string {
-	var b strings.Builder
-	writeValue(&b, v, 0)
-	return b.String()
+	b := buffers.Get().(*bytes.Buffer)
+	b.Reset()
+	writeValue(b, v, 0)
+	s := b.String()
+	if b.Cap() <= maxPooledBuffer {
+		buffers.Put(b)
+	}
+	return s
 }
 
-func writeValue(b *strings.Builder, v cty.Value, indent int) {
+// buffers hold the rendering of one value each: a large plan renders one
+// value per resource instance, and a buffer grown from nothing for each
+// would leave its smaller copies behind as garbage.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer bounds the buffers kept for reuse, so that one huge
+// value does not pin its buffer.
+const maxPooledBuffer = 1 << 20
+
+func writeValue(b *bytes.Buffer, v cty.Value, indent int) {
 	// Unknown is checked before marks, so an unknown secret still prints as unknown.
 	if !v.IsKnown() {
 		b.WriteString("(known after apply)")
@@ -74,7 +90,7 @@ func writeValue(b *strings.Builder, v cty.Value, indent int) {
 	}
 }
 
-func writeNull(b *strings.Builder, ty cty.Type) {
+func writeNull(b *bytes.Buffer, ty cty.Type) {
 	switch {
 	case ty == cty.DynamicPseudoType:
 		b.WriteString("null")
@@ -100,7 +116,7 @@ func writeNull(b *strings.Builder, ty cty.Type) {
 var spaces = strings.Repeat(" ", 128)
 
 // writeNewline starts a new line indented by indent spaces.
-func writeNewline(b *strings.Builder, indent int) {
+func writeNewline(b *bytes.Buffer, indent int) {
 	b.WriteByte('\n')
 	if indent <= len(spaces) {
 		b.WriteString(spaces[:indent])
@@ -109,7 +125,7 @@ func writeNewline(b *strings.Builder, indent int) {
 	b.WriteString(strings.Repeat(" ", indent))
 }
 
-func writeString(b *strings.Builder, s string, indent int) {
+func writeString(b *bytes.Buffer, s string, indent int) {
 	if !strings.Contains(s, "\n") {
 		// Quoting into a stack buffer: most strings fit, and then nothing
 		// is allocated for them.
@@ -155,7 +171,7 @@ func sortedNames(attrs map[string]cty.Type) []string {
 // writeObject is writeMapping for an object, in the same (sorted) order:
 // cty's iterator would make a string value of every attribute name only
 // for it to be written out again.
-func writeObject(b *strings.Builder, v cty.Value, indent int) {
+func writeObject(b *bytes.Buffer, v cty.Value, indent int) {
 	names := sortedNames(v.Type().AttributeTypes())
 	b.WriteString("{")
 	for _, name := range names {
@@ -170,7 +186,7 @@ func writeObject(b *strings.Builder, v cty.Value, indent int) {
 	b.WriteString("}")
 }
 
-func writeMapping(b *strings.Builder, v cty.Value, indent int) {
+func writeMapping(b *bytes.Buffer, v cty.Value, indent int) {
 	b.WriteString("{")
 	n := 0
 	for it := elements.Of(v); it.Next(); n++ {
@@ -186,7 +202,7 @@ func writeMapping(b *strings.Builder, v cty.Value, indent int) {
 	b.WriteString("}")
 }
 
-func writeSequence(b *strings.Builder, v cty.Value, indent int) {
+func writeSequence(b *bytes.Buffer, v cty.Value, indent int) {
 	b.WriteString("[")
 	n := 0
 	for it := elements.Of(v); it.Next(); n++ {
