@@ -7,7 +7,6 @@ import (
 	hcltypeexpr "github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
@@ -100,7 +99,9 @@ func checkSameAsApply(t *testing.T, val cty.Value, ty cty.Type, defaults *hcltyp
 	if defaults != nil && !val.IsNull() {
 		in = defaults.Apply(val)
 	}
-	want, wantErr := convert.Convert(in, ty)
+	// ConvertValue is go-cty's conversion with its messages made
+	// deterministic (TestMismatchMessageMatchesGoCty holds them to go-cty's).
+	want, wantErr := ConvertValue(in, ty)
 	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 		t.Fatalf("%#v to %#v: error %v, with defaults always applied %v", val, ty, gotErr, wantErr)
 	}
