@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -302,8 +301,6 @@ func knownJSON(v cty.Value) any {
 	}
 	return nil
 }
-
-var _ = sort.Strings
 
 // WriteIndented writes the document as json.MarshalIndent(d, "", "  ")
 // would, byte for byte, with the resources marshalled on every CPU: for a

@@ -111,20 +111,11 @@ func (w *documentWriter) sorted(v cty.Value, depth int, f elementFilter) []named
 		w.elems = append(w.elems, nil)
 	}
 	out := w.elems[depth][:0]
-	if ty := v.Type(); ty.IsObjectType() {
-		for name := range ty.AttributeTypes() {
-			if e := v.GetAttr(name); f.keeps(e) {
-				out = append(out, namedValue{name, e})
-			}
+	eachElement(v, func(name string, e cty.Value) {
+		if f.keeps(e) {
+			out = append(out, namedValue{name, e})
 		}
-	} else {
-		for it := elements.Of(v); it.Next(); {
-			k, e := it.Element()
-			if f.keeps(e) {
-				out = append(out, namedValue{k.AsString(), e})
-			}
-		}
-	}
+	})
 	slices.SortFunc(out, func(a, b namedValue) int { return strings.Compare(a.name, b.name) })
 	w.elems[depth] = out
 	return out
