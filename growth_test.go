@@ -1,0 +1,201 @@
+package tfeval_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	tfeval "github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/internal/benchgen"
+)
+
+// growthModule is a root module whose size is set by var.groups (100 items
+// a group): resources expanded over the items with for_each and count,
+// instances referring to other resources' instances by key and index, a
+// resource expanded over another resource's instances, dynamic blocks,
+// a module called per tenth item, and splats and lengths over whole
+// resources. Everything in it costs a fixed amount per item, so an
+// evaluation that does more per item as items are added, such as a walk
+// over every instance for each instance, shows as faster than linear
+// growth.
+const growthModule = `
+terraform {
+  required_providers {
+    mock = {
+      source = "bench/mock"
+    }
+  }
+}
+
+variable "groups" {
+  type = number
+}
+
+locals {
+  indexes = [for p in setproduct(range(var.groups), range(100)) : p[0] * 100 + p[1]]
+  keys    = [for i in local.indexes : format("k%05d", i)]
+  items = { for i, k in local.keys : k => {
+    index = i
+    name  = "item-${i}"
+    tags  = { team = "t${i % 7}", tier = i % 2 == 0 ? "even" : "odd" }
+  } }
+}
+
+resource "mock_thing" "base" {
+  for_each = local.items
+  name     = each.value.name
+  size     = each.value.index
+  tags     = merge(each.value.tags, { key = each.key })
+
+  dynamic "setting" {
+    for_each = each.value.tags
+    content {
+      name  = setting.key
+      value = setting.value
+    }
+  }
+}
+
+resource "mock_thing" "derived" {
+  count = length(local.keys)
+  name  = mock_thing.base[local.keys[count.index]].name
+  tags = {
+    base  = mock_thing.base[local.keys[count.index]].id
+    index = tostring(count.index)
+  }
+}
+
+resource "mock_thing" "chained" {
+  for_each = mock_thing.base
+  name     = "${each.value.name}-chained"
+  size     = each.value.size + 1
+}
+
+module "unit" {
+  source   = "./unit"
+  for_each = { for k, v in local.items : k => v if v.index % 10 == 0 }
+  name     = each.value.name
+  upstream = mock_thing.base[each.key].name
+}
+
+output "count" {
+  value = length(mock_thing.derived[*].name) + length(mock_thing.chained) + length(module.unit)
+}
+`
+
+// growthUnit is the module growthModule calls once per tenth item.
+const growthUnit = `
+terraform {
+  required_providers {
+    mock = {
+      source = "bench/mock"
+    }
+  }
+}
+
+variable "name" {
+  type = string
+}
+
+variable "upstream" {
+  type = string
+}
+
+resource "mock_thing" "unit" {
+  count = 2
+  name  = "${var.name}-${count.index}"
+  tags  = { upstream = var.upstream }
+}
+
+output "names" {
+  value = mock_thing.unit[*].name
+}
+`
+
+// writeGrowthTree writes growthModule with groups*100 items into a new
+// directory and returns it with the provider schema document.
+func writeGrowthTree(t *testing.T, groups int) (dir string, schemas []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	files := map[string]string{
+		"main.tf":          growthModule,
+		"terraform.tfvars": fmt.Sprintf("groups = %d\n", groups),
+		"unit/main.tf":     growthUnit,
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree, err := benchgen.Files(benchgen.Small, benchgen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tree {
+		if f.Path == benchgen.SchemaFile {
+			schemas = f.Contents
+		}
+	}
+	if schemas == nil {
+		t.Fatal("benchgen wrote no provider schema")
+	}
+	return dir, schemas
+}
+
+// evaluationCost is what one evaluation of dir allocates, in allocations
+// and bytes, after a first evaluation that warms caches and pools.
+func evaluationCost(t *testing.T, dir string, schemas []byte, wantResources int) (allocs, bytes uint64) {
+	t.Helper()
+	evaluate := func() {
+		ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: schemas})
+		if ev.Diagnostics.HasErrors() {
+			t.Fatalf("evaluating %s: %s", dir, ev.Diagnostics.Error())
+		}
+		if got := len(ev.Resources()); got != wantResources {
+			t.Fatalf("evaluating %s planned %d resource instances, want %d", dir, got, wantResources)
+		}
+	}
+	evaluate()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	evaluate()
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
+}
+
+// TestEvaluationGrowsLinearly evaluates the same module with 1,000 and with
+// 8,000 items and holds what the larger costs, in allocations and in bytes
+// allocated, to at most 8.5 times the smaller's. Allocations do not depend
+// on the machine, unlike time, so this guards the issue's "no quadratic
+// walks over instances" in every CI run: one per-instance walk over all
+// instances would multiply the larger tree's cost by 64, not by 8.
+func TestEvaluationGrowsLinearly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("evaluates about 40,000 resource instances")
+	}
+	// Every item plans base, derived and chained; every tenth calls the
+	// unit module, which plans two.
+	resources := func(items int) int { return 3*items + 2*(items/10) }
+	const small, large = 10, 80
+	smallDir, schemas := writeGrowthTree(t, small)
+	largeDir, _ := writeGrowthTree(t, large)
+	sa, sb := evaluationCost(t, smallDir, schemas, resources(small*100))
+	la, lb := evaluationCost(t, largeDir, schemas, resources(large*100))
+	ratioAllocs, ratioBytes := float64(la)/float64(sa), float64(lb)/float64(sb)
+	t.Logf("1,000 items: %d allocations, %d KiB; 8,000 items: %d allocations, %d KiB; ratios %.2f and %.2f",
+		sa, sb>>10, la, lb>>10, ratioAllocs, ratioBytes)
+	const bound = 8.5
+	if ratioAllocs > bound {
+		t.Errorf("8x the items took %.2fx the allocations, more than %.1fx", ratioAllocs, bound)
+	}
+	if ratioBytes > bound {
+		t.Errorf("8x the items allocated %.2fx the bytes, more than %.1fx", ratioBytes, bound)
+	}
+}
