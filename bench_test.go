@@ -167,6 +167,27 @@ func BenchmarkLoad(b *testing.B) {
 	})
 }
 
+// BenchmarkLoadCached is BenchmarkLoad with a config.ModuleCache that an
+// earlier load filled: every file is still listed, read and hashed, but no
+// module is parsed or decoded again. It is what a tool evaluating many
+// roots that share modules, or one module with many inputs, pays to load
+// after the first time.
+func BenchmarkLoadCached(b *testing.B) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		floor := parseTime(b, dir)
+		cache := &config.ModuleCache{}
+		if _, diags := config.Load(".", config.Options{WorkDir: dir, Cache: cache}); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		for b.Loop() {
+			if _, diags := config.Load(".", config.Options{WorkDir: dir, Cache: cache}); diags.HasErrors() {
+				b.Fatal(diags)
+			}
+		}
+		reportParseRatio(b, floor)
+	})
+}
+
 // BenchmarkValidate runs `tfeval validate DIR` in-process.
 func BenchmarkValidate(b *testing.B) {
 	forEachSize(b, func(b *testing.B, dir string) {

@@ -59,6 +59,12 @@ type Options struct {
 	// Limits bounds the work and memory of loading and evaluation; zero
 	// fields mean the defaults (see lang.Limits and the README's Security section).
 	Limits lang.Limits
+	// ModuleCache, when not nil, keeps the module directories this
+	// evaluation reads for later evaluations given the same cache, which
+	// then parse again only the directories whose files changed. Evaluating
+	// many root modules that call the same modules, or one module with many
+	// sets of inputs, then parses each module once. See config.ModuleCache.
+	ModuleCache *config.ModuleCache
 }
 
 // Evaluation is the outcome of Evaluate: the loaded configuration and its
@@ -155,7 +161,7 @@ func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
 	if dir == "" {
 		dir = "."
 	}
-	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth})
+	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, Cache: opts.ModuleCache})
 	return cfg, workDir, diags
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
@@ -70,6 +71,26 @@ func ExampleEvaluate_variables() {
 	// tolist([
 	//   "web-prod-one",
 	// ])
+}
+
+// Evaluate one module with many sets of inputs, as a table-driven test
+// does: with a module cache, its files are parsed once, and read again on
+// every evaluation only to check that they did not change.
+func ExampleEvaluate_moduleCache() {
+	cache := &config.ModuleCache{}
+	for _, env := range []string{"dev", "staging", "prod"} {
+		ev := tfeval.Evaluate(tfeval.Options{
+			WorkDir:     quickstart,
+			VarArgs:     []tfeval.Arg{tfeval.Var("environment=" + env)},
+			ModuleCache: cache,
+		})
+		out, _ := ev.Output("server_names")
+		fmt.Println(oneLine(render.Value(out.Value)))
+	}
+	// Output:
+	// tolist([ "shop-dev-api", "shop-dev-web", ])
+	// tolist([ "shop-staging-api", "shop-staging-web", ])
+	// tolist([ "shop-prod-api", "shop-prod-web", ])
 }
 
 // Choose the dialect, the workspace and the clock.

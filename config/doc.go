@@ -15,4 +15,8 @@
 // Directories called through local sources are read and decoded ahead of
 // the depth-first tree walk on GOMAXPROCS goroutines (prefetch.go); the walk
 // alone decides what belongs to the tree and reports, in order.
+//
+// A ModuleCache (Options.Cache) keeps loaded modules for later loads in
+// the same process, keyed by directory and path and checked against the
+// contents of the directory's files on every load (cache.go).
 package config

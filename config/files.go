@@ -121,11 +121,10 @@ func moduleFiles(workDir, dir string, d dialect.Dialect) ([]configFile, hcl.Diag
 	return append(primary, override...), nil
 }
 
-// parseFile reads and parses one configuration file. The body is never nil
-// so that decoding can go on and report everything else it finds.
-func parseFile(workDir string, f configFile) (hcl.Body, hcl.Diagnostics) {
-	src, err := limit.ReadSource(resolve(workDir, f.Path), 0, false)
-	if err != nil {
+// parseFile parses one configuration file from its source, or reports
+// why it could not be read (readErr). The body is never nil.
+func parseFile(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnostics) {
+	if readErr != nil {
 		return hcl.EmptyBody(), hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read file",

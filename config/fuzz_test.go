@@ -11,7 +11,7 @@ import (
 
 // FuzzLoad loads a module whose only file holds arbitrary bytes, as native
 // syntax or JSON, in both dialects: every input must give diagnostics, never
-// a panic or a hang.
+// a panic or a hang, and the same with a module cache as without.
 func FuzzLoad(f *testing.F) {
 	seeds, _ := filepath.Glob("../testdata/conformance/*/*.tf")
 	more, _ := filepath.Glob("../testdata/conformance/*/*.tf.json")
@@ -45,6 +45,15 @@ func FuzzLoad(f *testing.F) {
 		for _, diag := range diags {
 			if diag.Summary == "" {
 				t.Fatalf("diagnostic without summary: %#v", diag)
+			}
+		}
+		// A module cache, filled and then used, must not change what a load reports.
+		want := strings.Join(diagTexts(diags), "\n")
+		cache := &ModuleCache{}
+		for _, pass := range []string{"filling", "using"} {
+			_, cached := Load(".", Options{Dialect: d, WorkDir: dir, Sandbox: dir, MaxDepth: 4, Cache: cache})
+			if got := strings.Join(diagTexts(cached), "\n"); got != want {
+				t.Fatalf("%s a module cache, the load reported:\n%s\nwant:\n%s", pass, got, want)
 			}
 		}
 	})

@@ -20,6 +20,10 @@ type Options struct {
 	// file name, which stay relative in diagnostics and path.module) is
 	// resolved against; "" means the process working directory.
 	WorkDir string
+	// Cache, when not nil, keeps the modules read for later loads, which
+	// then parse again only the module directories whose files changed
+	// (see ModuleCache).
+	Cache *ModuleCache
 }
 
 // DefaultMaxDepth is the module nesting limit when Options.MaxDepth is 0.
@@ -34,7 +38,7 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 		opts.MaxDepth = DefaultMaxDepth
 	}
 	sourceDir := sourceDirOf(dir)
-	mod, diags := loadModule(opts.WorkDir, dir, sourceDir, opts.Dialect)
+	mod, diags := loadModule(opts.WorkDir, dir, sourceDir, opts.Dialect, opts.Cache)
 	root := &Config{Children: map[string]*Config{}, Module: mod}
 	root.Root = root
 

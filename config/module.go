@@ -2,19 +2,47 @@ package config
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
+
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
-// loadModule reads, decodes and merges the files of one module directory.
+// loadModule reads, decodes and merges the files of one module directory,
+// or takes the module from cache (when not nil) if its files are the same.
 // dir is relative to workDir (or absolute); sourceDir is its path.module form.
-func loadModule(workDir, dir, sourceDir string, d dialect.Dialect) (*Module, hcl.Diagnostics) {
-	m := newModule(sourceDir)
+func loadModule(workDir, dir, sourceDir string, d dialect.Dialect, cache *ModuleCache) (*Module, hcl.Diagnostics) {
 	files, diags := moduleFiles(workDir, dir, d)
+	srcs := make([][]byte, len(files))
+	readErrs := make([]error, len(files))
+	for i, cf := range files {
+		srcs[i], readErrs[i] = limit.ReadSource(resolve(workDir, cf.Path), 0, false)
+	}
+	// Only a module read whole from a listed directory is worth keeping:
+	// a read that failed may not fail the next time.
+	if cache == nil || diags.HasErrors() || slices.ContainsFunc(readErrs, func(err error) bool { return err != nil }) {
+		return decodeModule(sourceDir, files, srcs, readErrs, diags, d)
+	}
+	key := moduleKey{abs: absDir(resolve(workDir, dir)), dir: dir, sourceDir: sourceDir, dialect: d}
+	sums := digests(files, srcs)
+	if mod, mDiags, ok := cache.get(key, sums); ok {
+		return mod, mDiags
+	}
+	mod, mDiags := decodeModule(sourceDir, files, srcs, readErrs, diags, d)
+	cache.put(key, sums, mod, mDiags)
+	return mod, mDiags
+}
+
+// decodeModule parses and decodes the files of a module directory, read
+// into srcs (or failed with readErrs), and merges them into one module;
+// diags are the directory's diagnostics so far.
+func decodeModule(sourceDir string, files []configFile, srcs [][]byte, readErrs []error, diags hcl.Diagnostics, d dialect.Dialect) (*Module, hcl.Diagnostics) {
+	m := newModule(sourceDir)
 	var decoded []*file
-	for _, cf := range files {
-		body, pDiags := parseFile(workDir, cf)
+	for i, cf := range files {
+		body, pDiags := parseFile(cf, srcs[i], readErrs[i])
 		diags = append(diags, pDiags...)
 		dec := &decoder{dialect: d, override: cf.Override}
 		f, fDiags := dec.decodeFile(cf.Path, body)

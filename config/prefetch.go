@@ -86,7 +86,7 @@ func (p *prefetcher) start(sourceDir string) {
 	go func() {
 		defer p.wg.Done()
 		p.sem <- struct{}{}
-		f.mod, f.diags = loadModule(p.workDir, dir, sourceDir, p.opts.Dialect)
+		f.mod, f.diags = loadModule(p.workDir, dir, sourceDir, p.opts.Dialect, p.opts.Cache)
 		<-p.sem
 		close(f.done)
 		p.children(f.mod)

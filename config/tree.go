@@ -84,7 +84,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 		}
 		mod, mDiags, ok := l.prefetch.take(sourceDir)
 		if !ok {
-			mod, mDiags = loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect)
+			mod, mDiags = loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect, l.opts.Cache)
 		}
 		diags = append(diags, mDiags...)
 		child := &Config{

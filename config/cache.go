@@ -1,0 +1,113 @@
+package config
+
+import (
+	"crypto/sha256"
+	"slices"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// ModuleCache keeps the modules that loads have read, so that a later load
+// in the same process skips parsing and decoding any module directory
+// whose configuration files are unchanged. A tool that evaluates many root
+// modules calling the same shared modules, an editor evaluating again after
+// every change, or a test evaluating one module with many sets of inputs
+// then parses each module once.
+//
+// Every load still lists each directory and reads each of its
+// configuration files, and uses a kept module only when the same files
+// (by name) have the same contents (by SHA-256): an edited, added, removed
+// or renamed file is never answered from the cache, whatever its
+// modification time says. A directory is kept once per path it is reached
+// by, since file names in source ranges and path.module follow that path.
+//
+// The modules a cache hands out are shared by every load that gets them,
+// and by concurrent evaluations of those loads: they must not be modified.
+// A directory whose files could not all be read is not kept. The zero
+// value is an empty cache ready to use; it is safe for concurrent use, and
+// it holds what it keeps until it is dropped.
+type ModuleCache struct {
+	mu      sync.Mutex
+	modules map[moduleKey]*cachedModule
+}
+
+// moduleKey is a module directory as one load reaches it.
+type moduleKey struct {
+	// abs is the directory's absolute path: which files are read.
+	abs string
+	// dir and sourceDir are the path it was reached by: how the module's
+	// file names and path.module are written. Each path has its own
+	// entry, so loads alternating between two paths do not evict each
+	// other.
+	dir, sourceDir string
+	dialect        dialect.Dialect
+}
+
+// cachedModule is one directory's loadModule result and the files it was made from.
+type cachedModule struct {
+	files []fileDigest
+	mod   *Module
+	diags hcl.Diagnostics
+}
+
+// fileDigest is one configuration file as a module was made from it.
+type fileDigest struct {
+	file configFile
+	sum  [sha256.Size]byte
+}
+
+// digests fingerprints files by their sources, in the order given.
+func digests(files []configFile, srcs [][]byte) []fileDigest {
+	out := make([]fileDigest, len(files))
+	for i, f := range files {
+		out[i] = fileDigest{file: f, sum: sha256.Sum256(srcs[i])}
+	}
+	return out
+}
+
+// get returns the module kept for key when it was made from the same files.
+func (c *ModuleCache) get(key moduleKey, files []fileDigest) (*Module, hcl.Diagnostics, bool) {
+	c.mu.Lock()
+	cm := c.modules[key]
+	c.mu.Unlock()
+	if cm == nil || !slices.Equal(cm.files, files) {
+		return nil, nil, false
+	}
+	return cm.mod, copyDiagnostics(cm.diags), true
+}
+
+// put keeps a module for key, replacing what was kept for it before.
+func (c *ModuleCache) put(key moduleKey, files []fileDigest, mod *Module, diags hcl.Diagnostics) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.modules == nil {
+		c.modules = map[moduleKey]*cachedModule{}
+	}
+	c.modules[key] = &cachedModule{files: files, mod: mod, diags: copyDiagnostics(diags)}
+}
+
+// copyDiagnostics copies a list of diagnostics and each diagnostic in it,
+// so that what a caller appends to or changes is not seen by the next load.
+func copyDiagnostics(diags hcl.Diagnostics) hcl.Diagnostics {
+	if diags == nil {
+		return nil
+	}
+	out := make(hcl.Diagnostics, len(diags))
+	for i, d := range diags {
+		c := *d
+		c.Subject, c.Context = copyRange(d.Subject), copyRange(d.Context)
+		out[i] = &c
+	}
+	return out
+}
+
+func copyRange(r *hcl.Range) *hcl.Range {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	return &c
+}

@@ -1,0 +1,317 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// cacheTree is a root calling one shared module twice and another module
+// once; the other module has a warning-free error so that cached
+// diagnostics are exercised too.
+var cacheTree = map[string]string{
+	"main.tf": `
+module "a" {
+  source = "./modules/shared"
+  name   = "a"
+}
+module "b" {
+  source = "./modules/shared"
+  name   = "b"
+}
+module "other" {
+  source = "./modules/other"
+}
+`,
+	"modules/shared/main.tf": `
+variable "name" {
+  type = string
+}
+variable "size" {
+  default = 1
+}
+output "name" {
+  value = var.name
+}
+`,
+	"modules/other/main.tf": `
+locals {
+  x = 1
+  x = 2
+}
+`,
+}
+
+// diagTexts renders diagnostics for comparison, ranges included.
+func diagTexts(diags hcl.Diagnostics) []string {
+	var out []string
+	for _, d := range diags {
+		s := fmt.Sprintf("%d %s: %s", d.Severity, d.Summary, d.Detail)
+		if d.Subject != nil {
+			s += " @ " + d.Subject.String()
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func loadCached(t *testing.T, workDir, dir string, cache *ModuleCache) (*Config, hcl.Diagnostics) {
+	t.Helper()
+	cfg, diags := Load(dir, Options{WorkDir: workDir, Cache: cache})
+	if cfg == nil || cfg.Module == nil {
+		t.Fatalf("loading %s gave no configuration: %v", dir, diags)
+	}
+	return cfg, diags
+}
+
+func TestModuleCacheReusesUnchangedModules(t *testing.T) {
+	dir := writeFiles(t, cacheTree)
+	fresh, freshDiags := Load(".", Options{WorkDir: dir})
+	cache := &ModuleCache{}
+	first, firstDiags := loadCached(t, dir, ".", cache)
+	second, secondDiags := loadCached(t, dir, ".", cache)
+
+	want := strings.Join(diagTexts(freshDiags), "\n")
+	if len(freshDiags) == 0 {
+		t.Fatal("the tree was meant to have a diagnostic")
+	}
+	for name, got := range map[string]hcl.Diagnostics{"first": firstDiags, "second": secondDiags} {
+		if s := strings.Join(diagTexts(got), "\n"); s != want {
+			t.Errorf("%s cached load's diagnostics:\n%s\nwant, as without a cache:\n%s", name, s, want)
+		}
+	}
+	if first.Module != second.Module {
+		t.Error("the root module was parsed again although its files did not change")
+	}
+	for _, name := range []string{"a", "b", "other"} {
+		if first.Children[name].Module != second.Children[name].Module {
+			t.Errorf("module %s was parsed again although its files did not change", name)
+		}
+		if got, want := second.Children[name].Module.Files, fresh.Children[name].Module.Files; strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("module %s files %v, want %v", name, got, want)
+		}
+	}
+	// The tree itself is built for every load: only modules are shared.
+	if first == second || first.Children["a"] == second.Children["a"] {
+		t.Error("a cached load returned the tree of an earlier load")
+	}
+}
+
+func TestModuleCacheDiagnosticsAreCopies(t *testing.T) {
+	dir := writeFiles(t, cacheTree)
+	cache := &ModuleCache{}
+	loadCached(t, dir, ".", cache)
+	// The second load's diagnostics are those the cache kept.
+	_, diags := loadCached(t, dir, ".", cache)
+	want := diagTexts(diags)
+	for _, d := range diags {
+		d.Summary = "changed by the caller"
+		if d.Subject != nil {
+			d.Subject.Start.Line = 999
+		}
+	}
+	_ = append(diags, &hcl.Diagnostic{Summary: "appended by the caller"})
+	_, again := loadCached(t, dir, ".", cache)
+	if got := diagTexts(again); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after the caller changed its diagnostics, the next load gave:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// sharedDefault is the default of variable "size" in the shared module of
+// the loaded tree, or cty.NilVal.
+func sharedDefault(cfg *Config, name string) cty.Value {
+	v := cfg.Children["a"].Module.Variables[name]
+	if v == nil {
+		return cty.NilVal
+	}
+	return v.Default
+}
+
+func TestModuleCacheSeesChangedFiles(t *testing.T) {
+	shared := filepath.Join("modules", "shared")
+	tests := []struct {
+		name   string
+		change func(t *testing.T, dir string)
+		check  func(t *testing.T, cfg *Config)
+	}{
+		{
+			name: "edited in place, same size and time",
+			change: func(t *testing.T, dir string) {
+				p := filepath.Join(dir, shared, "main.tf")
+				info, err := os.Stat(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				src := strings.Replace(cacheTree["modules/shared/main.tf"], "default = 1", "default = 7", 1)
+				write(t, p, src)
+				if err := os.Chtimes(p, info.ModTime(), info.ModTime()); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: func(t *testing.T, cfg *Config) {
+				if got := sharedDefault(cfg, "size"); !got.RawEquals(cty.NumberIntVal(7)) {
+					t.Errorf("default of size = %#v, want 7", got)
+				}
+			},
+		},
+		{
+			name: "file added",
+			change: func(t *testing.T, dir string) {
+				write(t, filepath.Join(dir, shared, "extra.tf"), `variable "extra" { default = "x" }`)
+			},
+			check: func(t *testing.T, cfg *Config) {
+				if got := sharedDefault(cfg, "extra"); !got.RawEquals(cty.StringVal("x")) {
+					t.Errorf("default of extra = %#v, want \"x\"", got)
+				}
+			},
+		},
+		{
+			name: "override file added",
+			change: func(t *testing.T, dir string) {
+				write(t, filepath.Join(dir, shared, "main_override.tf"), `variable "size" { default = 3 }`)
+			},
+			check: func(t *testing.T, cfg *Config) {
+				if got := sharedDefault(cfg, "size"); !got.RawEquals(cty.NumberIntVal(3)) {
+					t.Errorf("default of size = %#v, want 3", got)
+				}
+			},
+		},
+		{
+			name: "file renamed",
+			change: func(t *testing.T, dir string) {
+				if err := os.Rename(filepath.Join(dir, shared, "main.tf"), filepath.Join(dir, shared, "vars.tf")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: func(t *testing.T, cfg *Config) {
+				if got := cfg.Children["a"].Module.Files; len(got) != 1 || filepath.Base(got[0]) != "vars.tf" {
+					t.Errorf("files %v, want only vars.tf", got)
+				}
+			},
+		},
+		{
+			name: "file removed",
+			change: func(t *testing.T, dir string) {
+				if err := os.Remove(filepath.Join(dir, "modules", "other", "main.tf")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: func(t *testing.T, cfg *Config) {
+				if got := cfg.Children["other"].Module.Locals; len(got) != 0 {
+					t.Errorf("locals %v of a module whose only file was removed", got)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeFiles(t, cacheTree)
+			cache := &ModuleCache{}
+			before, _ := loadCached(t, dir, ".", cache)
+			tt.change(t, dir)
+			after, diags := loadCached(t, dir, ".", cache)
+			fresh, freshDiags := Load(".", Options{WorkDir: dir})
+			tt.check(t, after)
+			tt.check(t, fresh)
+			if got, want := strings.Join(diagTexts(diags), "\n"), strings.Join(diagTexts(freshDiags), "\n"); got != want {
+				t.Errorf("diagnostics after the change:\n%s\nwant, as without a cache:\n%s", got, want)
+			}
+			if after.Module != before.Module {
+				t.Error("the unchanged root module was parsed again")
+			}
+			// What changed is kept in turn.
+			again, _ := loadCached(t, dir, ".", cache)
+			for _, name := range []string{"a", "other"} {
+				if again.Children[name].Module != after.Children[name].Module {
+					t.Errorf("module %s was parsed again on the load after the change", name)
+				}
+			}
+		})
+	}
+}
+
+func write(t *testing.T, path, src string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestModuleCacheFollowsThePath loads one module directory by two paths:
+// the file names in its ranges must be those of the path each load took.
+func TestModuleCacheFollowsThePath(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"envs/prod/main.tf":     `module "m" { source = "../../modules/m" }`,
+		"modules/m/main.tf":     `variable "v" { default = 1 }`,
+		"modules/m/versions.tf": `terraform {}`,
+	})
+	cache := &ModuleCache{}
+	fromTop, _ := loadCached(t, dir, filepath.Join("envs", "prod"), cache)
+	fromEnv, _ := loadCached(t, filepath.Join(dir, "envs", "prod"), ".", cache)
+	// Each path keeps its own copy: loads that alternate between them do
+	// not parse the module again.
+	again, _ := loadCached(t, dir, filepath.Join("envs", "prod"), cache)
+	if again.Children["m"].Module != fromTop.Children["m"].Module {
+		t.Error("loading by the first path again parsed the module again")
+	}
+	for _, tc := range []struct {
+		cfg  *Config
+		want string
+	}{{fromTop, "modules/m/main.tf"}, {fromEnv, "../../modules/m/main.tf"}} {
+		v := tc.cfg.Children["m"].Module.Variables["v"]
+		if got := filepath.ToSlash(v.DeclRange.Filename); got != tc.want {
+			t.Errorf("variable v declared in %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestModuleCacheSkipsUnreadableFiles keeps no module with a file that
+// could not be read: the next load reads it again.
+func TestModuleCacheSkipsUnreadableFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"main.tf": `locals { a = 1 }`})
+	target := filepath.Join(dir, "later.txt")
+	if err := os.Symlink(target, filepath.Join(dir, "more.tf")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	cache := &ModuleCache{}
+	_, diags := loadCached(t, dir, ".", cache)
+	if !diags.HasErrors() || diags[0].Summary != "Failed to read file" {
+		t.Fatalf("diagnostics %v, want Failed to read file", diags)
+	}
+	write(t, target, `locals { b = 2 }`)
+	cfg, diags := loadCached(t, dir, ".", cache)
+	if diags.HasErrors() || cfg.Module.Locals["b"] == nil {
+		t.Errorf("after the file became readable: locals %v, diagnostics %v", cfg.Module.Locals, diags)
+	}
+}
+
+// TestModuleCacheConcurrentLoads loads one tree from several goroutines
+// with one cache (run with -race in CI).
+func TestModuleCacheConcurrentLoads(t *testing.T) {
+	dir := writeFiles(t, cacheTree)
+	cache := &ModuleCache{}
+	done := make(chan *Config)
+	for range 8 {
+		go func() {
+			cfg, _ := Load(".", Options{WorkDir: dir, Cache: cache})
+			done <- cfg
+		}()
+	}
+	timeout := time.After(time.Minute)
+	for range 8 {
+		select {
+		case cfg := <-done:
+			if cfg == nil || cfg.Children["a"] == nil || cfg.Children["a"].Module.Variables["name"] == nil {
+				t.Error("a concurrent load gave an incomplete tree")
+			}
+		case <-timeout:
+			t.Fatal("concurrent loads did not finish")
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package tfeval_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/config"
+)
+
+// corpusDirs are the module directories of the conformance corpus and the
+// examples.
+func corpusDirs(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	for _, pattern := range []string{"testdata/conformance/*", "testdata/examples/*"} {
+		matches, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range matches {
+			if tf, _ := filepath.Glob(filepath.Join(m, "*.tf")); len(tf) > 0 {
+				dirs = append(dirs, m)
+			}
+		}
+	}
+	if len(dirs) < 50 {
+		t.Fatalf("found only %d module directories", len(dirs))
+	}
+	return dirs
+}
+
+// evaluationText is everything an evaluation of dir reports, as bytes:
+// its diagnostics and the eval -json document. Clock and randomness are
+// fixed, so two evaluations of the same files give the same text.
+func evaluationText(t *testing.T, dir string, cache *config.ModuleCache) string {
+	t.Helper()
+	schemas, err := os.ReadFile(filepath.Join(dir, "providers-schema.json"))
+	if err != nil {
+		schemas = nil
+	}
+	ev := tfeval.Evaluate(tfeval.Options{
+		WorkDir:     dir,
+		Schemas:     schemas,
+		Now:         func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		Rand:        rand.New(rand.NewSource(1)),
+		ModuleCache: cache,
+	})
+	var b bytes.Buffer
+	for _, d := range ev.Diagnostics {
+		fmt.Fprintf(&b, "%d %s: %s", d.Severity, d.Summary, d.Detail)
+		if d.Subject != nil {
+			fmt.Fprintf(&b, " @ %s", d.Subject)
+		}
+		b.WriteByte('\n')
+	}
+	if err := ev.Result.WriteDocument(&b, nil); err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	return b.String()
+}
+
+// TestModuleCacheGivesSameResults evaluates every corpus and example
+// directory without a cache, then twice with one (filling it, then served
+// by it), and requires the same diagnostics and values each time.
+func TestModuleCacheGivesSameResults(t *testing.T) {
+	// With a cache, every call of one directory shares its module, within
+	// one evaluation too.
+	twice := t.TempDir()
+	writeFiles(t, twice, map[string]string{
+		"main.tf": `
+module "a" {
+  source = "./shared"
+  name   = "a"
+}
+module "b" {
+  source   = "./shared"
+  for_each = toset(["x", "y"])
+  name     = "b-${each.key}"
+}
+module "c" {
+  source = "./shared"
+  name   = module.a.names[0]
+}
+output "names" {
+  value = [module.a.names, module.b["y"].names, module.c.names]
+}
+`,
+		"shared/main.tf": `
+variable "name" {
+  type = string
+}
+resource "terraform_data" "r" {
+  count = 2
+  input = "${var.name}-${count.index}"
+}
+output "names" {
+  value = terraform_data.r[*].input
+}
+`,
+	})
+	cache := &config.ModuleCache{}
+	for _, dir := range append(corpusDirs(t), twice) {
+		want := evaluationText(t, dir, nil)
+		for _, pass := range []string{"filling the cache", "from the cache"} {
+			if got := evaluationText(t, dir, cache); got != want {
+				t.Errorf("%s, %s:\n%s\nwant, as without a cache:\n%s", dir, pass, got, want)
+			}
+		}
+	}
+}
+
+// TestConcurrentEvaluationWithModuleCache evaluates every corpus and
+// example directory on several goroutines at once, all with one cache, and
+// requires what each evaluation without a cache gives; CI runs it with
+// -race.
+func TestConcurrentEvaluationWithModuleCache(t *testing.T) {
+	dirs := corpusDirs(t)
+	want := make([]string, len(dirs))
+	for i, dir := range dirs {
+		want[i] = evaluationText(t, dir, nil)
+	}
+	cache := &config.ModuleCache{}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for k := range dirs {
+				i := (k + g*len(dirs)/4) % len(dirs)
+				if got := evaluationText(t, dirs[i], cache); got != want[i] {
+					t.Errorf("goroutine %d, %s:\n%s\nwant:\n%s", g, dirs[i], got, want[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
