@@ -204,7 +204,12 @@ func BenchmarkValidate(b *testing.B) {
 // evaluateTree is what `tfeval eval -schemas=providers-schema.json` does
 // before printing: load, collect variables, evaluate everything.
 func evaluateTree(tb testing.TB, dir string, schemas []byte) *tfeval.Evaluation {
-	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: schemas})
+	return evaluateCached(tb, dir, schemas, nil)
+}
+
+// evaluateCached is evaluateTree with a module cache (nil for none).
+func evaluateCached(tb testing.TB, dir string, schemas []byte, cache *config.ModuleCache) *tfeval.Evaluation {
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: schemas, ModuleCache: cache})
 	if ev.Diagnostics.HasErrors() {
 		tb.Fatalf("evaluating %s: %s", dir, ev.Diagnostics.Error())
 	}
@@ -226,6 +231,21 @@ func BenchmarkEvaluate(b *testing.B) {
 		floor := parseTime(b, dir)
 		for b.Loop() {
 			evaluateTree(b, dir, schemas)
+		}
+		reportParseRatio(b, floor)
+	})
+}
+
+// BenchmarkEvaluateCached is BenchmarkEvaluate with a module cache an
+// earlier evaluation filled (see BenchmarkLoadCached).
+func BenchmarkEvaluateCached(b *testing.B) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		schemas := readSchemas(b, dir)
+		floor := parseTime(b, dir)
+		cache := &config.ModuleCache{}
+		evaluateCached(b, dir, schemas, cache)
+		for b.Loop() {
+			evaluateCached(b, dir, schemas, cache)
 		}
 		reportParseRatio(b, floor)
 	})
