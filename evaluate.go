@@ -63,9 +63,13 @@ type Options struct {
 	// evaluation reads for later evaluations given the same cache, which
 	// then parse again only the directories whose files changed. Evaluating
 	// many root modules that call the same modules, or one module with many
-	// sets of inputs, then parses each module once. See config.ModuleCache.
-	ModuleCache *config.ModuleCache
+	// sets of inputs, then parses each module once.
+	ModuleCache *ModuleCache
 }
+
+// ModuleCache keeps loaded modules for later evaluations in the same
+// process; its zero value is ready to use. See config.ModuleCache.
+type ModuleCache = config.ModuleCache
 
 // Evaluation is the outcome of Evaluate: the loaded configuration and its
 // evaluated values. Either may be partial, or nil, when Diagnostics has

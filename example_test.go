@@ -10,7 +10,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval"
-	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
@@ -77,7 +76,7 @@ func ExampleEvaluate_variables() {
 // does: with a module cache, its files are parsed once, and read again on
 // every evaluation only to check that they did not change.
 func ExampleEvaluate_moduleCache() {
-	cache := &config.ModuleCache{}
+	cache := &tfeval.ModuleCache{}
 	for _, env := range []string{"dev", "staging", "prod"} {
 		ev := tfeval.Evaluate(tfeval.Options{
 			WorkDir:     quickstart,
