@@ -2,8 +2,6 @@ package tfeval_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -119,20 +117,11 @@ output "names" {
 func writeGrowthTree(t *testing.T, groups int) (dir string, schemas []byte) {
 	t.Helper()
 	dir = t.TempDir()
-	files := map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"main.tf":          growthModule,
 		"terraform.tfvars": fmt.Sprintf("groups = %d\n", groups),
 		"unit/main.tf":     growthUnit,
-	}
-	for name, text := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	tree, err := benchgen.Files(benchgen.Small, benchgen.Options{})
 	if err != nil {
 		t.Fatal(err)
