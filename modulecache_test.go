@@ -6,12 +6,14 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/render"
 )
 
 // corpusDirs are the module directories of the conformance corpus and the
@@ -66,15 +68,10 @@ func evaluationText(t *testing.T, dir string, cache *config.ModuleCache) string 
 	return b.String()
 }
 
-// TestModuleCacheGivesSameResults evaluates every corpus and example
-// directory without a cache, then twice with one (filling it, then served
-// by it), and requires the same diagnostics and values each time.
-func TestModuleCacheGivesSameResults(t *testing.T) {
-	// With a cache, every call of one directory shares its module, within
-	// one evaluation too.
-	twice := t.TempDir()
-	writeFiles(t, twice, map[string]string{
-		"main.tf": `
+// sharedModuleCalls is a root module calling one directory from three
+// module blocks, one of them with for_each.
+var sharedModuleCalls = map[string]string{
+	"main.tf": `
 module "a" {
   source = "./shared"
   name   = "a"
@@ -92,7 +89,7 @@ output "names" {
   value = [module.a.names, module.b["y"].names, module.c.names]
 }
 `,
-		"shared/main.tf": `
+	"shared/main.tf": `
 variable "name" {
   type = string
 }
@@ -104,7 +101,52 @@ output "names" {
   value = terraform_data.r[*].input
 }
 `,
-	})
+}
+
+// TestSharedModuleCalls evaluates three calls of one module directory,
+// which share one loaded module: each call has its own instances and
+// values.
+func TestSharedModuleCalls(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, sharedModuleCalls)
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
+	if ev.HasErrors() {
+		t.Fatal(ev.Diagnostics)
+	}
+	out, _ := ev.Output("names")
+	if got, want := render.Value(out.Value), `[
+  [
+    "a-0",
+    "a-1",
+  ],
+  [
+    "b-y-0",
+    "b-y-1",
+  ],
+  [
+    "a-0-0",
+    "a-0-1",
+  ],
+]`; got != want {
+		t.Errorf("names = %s, want %s", got, want)
+	}
+	var addrs []string
+	for _, r := range ev.Resources() {
+		addrs = append(addrs, r.Addr)
+	}
+	if got, want := strings.Join(addrs, " "), `module.a.terraform_data.r[0] module.a.terraform_data.r[1] module.b["x"].terraform_data.r[0] module.b["x"].terraform_data.r[1] module.b["y"].terraform_data.r[0] module.b["y"].terraform_data.r[1] module.c.terraform_data.r[0] module.c.terraform_data.r[1]`; got != want {
+		t.Errorf("resources %s, want %s", got, want)
+	}
+}
+
+// TestModuleCacheGivesSameResults evaluates every corpus and example
+// directory without a cache, then twice with one (filling it, then served
+// by it), and requires the same diagnostics and values each time.
+func TestModuleCacheGivesSameResults(t *testing.T) {
+	// Every call of one directory shares its module, within one
+	// evaluation too.
+	twice := t.TempDir()
+	writeFiles(t, twice, sharedModuleCalls)
 	cache := &config.ModuleCache{}
 	for _, dir := range append(corpusDirs(t), twice) {
 		want := evaluationText(t, dir, nil)

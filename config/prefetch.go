@@ -93,8 +93,8 @@ func (p *prefetcher) start(sourceDir string) {
 	}()
 }
 
-// take returns the prefetched module of a directory, once: a second call
-// of the same directory loads its own copy, as without prefetching.
+// take returns the prefetched module of a directory, once (the tree
+// loader keeps what it takes).
 func (p *prefetcher) take(sourceDir string) (*Module, hcl.Diagnostics, bool) {
 	if p == nil {
 		return nil, nil, false

@@ -21,6 +21,27 @@ type treeLoader struct {
 	manifest      manifest
 	rootSourceDir string
 	prefetch      *prefetcher // nil on one CPU
+	// loaded are the modules read so far, by source directory: a directory
+	// that several module blocks call is read and decoded once per load, and
+	// its module shared by the calls (it is not modified once loaded).
+	loaded map[string]*cachedModule
+}
+
+// module returns the module in sourceDir with its diagnostics, read once
+// per load; every call after the first gets copies of the diagnostics.
+func (l *treeLoader) module(dir, sourceDir string) (*Module, hcl.Diagnostics) {
+	if cm, ok := l.loaded[sourceDir]; ok {
+		return cm.mod, copyDiagnostics(cm.diags)
+	}
+	mod, diags, ok := l.prefetch.take(sourceDir)
+	if !ok {
+		mod, diags = loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect, l.opts.Cache)
+	}
+	if l.loaded == nil {
+		l.loaded = map[string]*cachedModule{}
+	}
+	l.loaded[sourceDir] = &cachedModule{mod: mod, diags: copyDiagnostics(diags)}
+	return mod, diags
 }
 
 // loadChildren loads the modules called by parent, depth first in call name
@@ -82,10 +103,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			})
 			continue
 		}
-		mod, mDiags, ok := l.prefetch.take(sourceDir)
-		if !ok {
-			mod, mDiags = loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect, l.opts.Cache)
-		}
+		mod, mDiags := l.module(dir, sourceDir)
 		diags = append(diags, mDiags...)
 		child := &Config{
 			Root:       parent.Root,

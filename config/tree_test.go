@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/tfeval/tfeval/dialect"
@@ -127,4 +128,40 @@ func TestModuleDepthLimit(t *testing.T) {
 	}
 	_, diags = Load(".", Options{MaxDepth: 3, WorkDir: dir})
 	checkDiags(t, diags, []wantDiag{{"Module nesting too deep", "", "n/n/n/main.tf:1,1-11"}})
+}
+
+// TestLoadReadsEachModuleOnce calls one directory from three module
+// blocks: it is read once, its module shared by the calls, and its
+// diagnostics are still reported for every call, as when each call read
+// the directory itself.
+func TestLoadReadsEachModuleOnce(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.tf": `
+module "a" { source = "./m" }
+module "b" { source = "./m" }
+module "c" { source = "./m/" }
+`,
+		"m/main.tf": `
+locals {
+  x = 1
+  x = 2
+}
+`,
+	})
+	cfg, diags := Load(".", Options{WorkDir: dir})
+	a, b, c := cfg.Children["a"], cfg.Children["b"], cfg.Children["c"]
+	if a.Module != b.Module || a.Module != c.Module {
+		t.Error("the calls of one directory got modules of their own")
+	}
+	if len(diags) != 3 {
+		t.Fatalf("got %d diagnostics, want the duplicate local once per call: %v", len(diags), diags)
+	}
+	for _, d := range diags {
+		if d.Summary != "Attribute redefined" || d.Subject == nil || filepath.ToSlash(d.Subject.Filename) != "m/main.tf" {
+			t.Errorf("unexpected diagnostic %v", d)
+		}
+	}
+	if diags[0] == diags[1] || diags[1] == diags[2] {
+		t.Error("the calls share diagnostic values, which a caller may change")
+	}
 }
