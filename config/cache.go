@@ -36,7 +36,8 @@ type ModuleCache struct {
 
 // moduleKey is a module directory as one load reaches it.
 type moduleKey struct {
-	// abs is the directory's absolute path: which files are read.
+	// abs is the directory's absolute path: which files are read. Symbolic
+	// links are left as they are, since the files are compared anyway.
 	abs string
 	// dir and sourceDir are the path it was reached by: how the module's
 	// file names and path.module are written. Each path has its own

@@ -196,6 +196,28 @@ func TestModuleCacheSeesChangedFiles(t *testing.T) {
 			},
 		},
 		{
+			name: "directory replaced by a symbolic link",
+			change: func(t *testing.T, dir string) {
+				alt := filepath.Join(dir, "modules", "alt")
+				if err := os.MkdirAll(alt, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				src := strings.Replace(cacheTree["modules/shared/main.tf"], "default = 1", "default = 5", 1)
+				write(t, filepath.Join(alt, "main.tf"), src)
+				if err := os.RemoveAll(filepath.Join(dir, shared)); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(alt, filepath.Join(dir, shared)); err != nil {
+					t.Skip("no symbolic links here:", err)
+				}
+			},
+			check: func(t *testing.T, cfg *Config) {
+				if got := sharedDefault(cfg, "size"); !got.RawEquals(cty.NumberIntVal(5)) {
+					t.Errorf("default of size = %#v, want 5", got)
+				}
+			},
+		},
+		{
 			name: "file removed",
 			change: func(t *testing.T, dir string) {
 				if err := os.Remove(filepath.Join(dir, "modules", "other", "main.tf")); err != nil {

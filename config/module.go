@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
@@ -25,7 +26,11 @@ func loadModule(workDir, dir, sourceDir string, d dialect.Dialect, cache *Module
 	if cache == nil || diags.HasErrors() || slices.ContainsFunc(readErrs, func(err error) bool { return err != nil }) {
 		return decodeModule(sourceDir, files, srcs, readErrs, diags, d)
 	}
-	key := moduleKey{abs: absDir(resolve(workDir, dir)), dir: dir, sourceDir: sourceDir, dialect: d}
+	full := resolve(workDir, dir)
+	if abs, err := filepath.Abs(full); err == nil {
+		full = abs
+	}
+	key := moduleKey{abs: full, dir: dir, sourceDir: sourceDir, dialect: d}
 	sums := digests(files, srcs)
 	if mod, mDiags, ok := cache.get(key, sums); ok {
 		return mod, mDiags
