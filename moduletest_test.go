@@ -63,12 +63,17 @@ func TestWebappModule(t *testing.T) {
 		},
 	}
 
+	// One module cache for the table: the module is parsed for the first
+	// row only, and read again for the others just to see that it did not change.
+	modules := &tfeval.ModuleCache{}
+
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev := tfeval.Evaluate(tfeval.Options{
-				WorkDir:   "testdata/examples/webapp",
-				Variables: tt.vars,
-				Schemas:   schemas,
+				WorkDir:     "testdata/examples/webapp",
+				Variables:   tt.vars,
+				Schemas:     schemas,
+				ModuleCache: modules,
 			})
 			if tt.wantError != "" {
 				if !ev.HasErrors() || ev.Diagnostics[0].Summary != tt.wantError {
