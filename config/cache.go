@@ -24,7 +24,9 @@ import (
 // modification time says. A directory is kept once per path it is reached
 // by, since file names in source ranges and path.module follow that path.
 //
-// The modules a cache hands out are shared by every load that gets them,
+// Loads running at the same time that need the same directory wait for
+// the first one to decode it. The modules a cache hands out are shared by
+// every load that gets them,
 // and by concurrent evaluations of those loads: they must not be modified.
 // A directory whose files could not all be read is not kept. The zero
 // value is an empty cache ready to use; it is safe for concurrent use, and
@@ -47,9 +49,11 @@ type moduleKey struct {
 	dialect        dialect.Dialect
 }
 
-// cachedModule is one directory's loadModule result and the files it was made from.
+// cachedModule is one directory's loadModule result and the files it was
+// made from; mod and diags are set before done is closed.
 type cachedModule struct {
 	files []fileDigest
+	done  chan struct{}
 	mod   *Module
 	diags hcl.Diagnostics
 }
@@ -69,25 +73,42 @@ func digests(files []configFile, srcs [][]byte) []fileDigest {
 	return out
 }
 
-// get returns the module kept for key when it was made from the same files.
-func (c *ModuleCache) get(key moduleKey, files []fileDigest) (*Module, hcl.Diagnostics, bool) {
+// load returns the module kept for key when it was made from the same
+// files, and otherwise makes it with decode and keeps it, replacing what
+// was kept for key before. Loads of the same files at the same time wait
+// for the first one's decode instead of each decoding the directory.
+func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Module, hcl.Diagnostics)) (*Module, hcl.Diagnostics) {
 	c.mu.Lock()
 	cm := c.modules[key]
-	c.mu.Unlock()
-	if cm == nil || !slices.Equal(cm.files, files) {
-		return nil, nil, false
+	if cm != nil && slices.Equal(cm.files, files) {
+		c.mu.Unlock()
+		<-cm.done
+		if cm.mod == nil {
+			// The decode that was to fill it did not finish.
+			return decode()
+		}
+		return cm.mod, copyDiagnostics(cm.diags)
 	}
-	return cm.mod, copyDiagnostics(cm.diags), true
-}
-
-// put keeps a module for key, replacing what was kept for it before.
-func (c *ModuleCache) put(key moduleKey, files []fileDigest, mod *Module, diags hcl.Diagnostics) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	cm = &cachedModule{files: files, done: make(chan struct{})}
 	if c.modules == nil {
 		c.modules = map[moduleKey]*cachedModule{}
 	}
-	c.modules[key] = &cachedModule{files: files, mod: mod, diags: copyDiagnostics(diags)}
+	c.modules[key] = cm
+	c.mu.Unlock()
+	defer func() {
+		if cm.mod == nil {
+			// decode panicked: keep nothing for key.
+			c.mu.Lock()
+			if c.modules[key] == cm {
+				delete(c.modules, key)
+			}
+			c.mu.Unlock()
+		}
+		close(cm.done)
+	}()
+	mod, diags := decode()
+	cm.mod, cm.diags = mod, copyDiagnostics(diags)
+	return mod, diags
 }
 
 // copyDiagnostics copies a list of diagnostics and each diagnostic in it,

@@ -314,26 +314,57 @@ func TestModuleCacheSkipsUnreadableFiles(t *testing.T) {
 }
 
 // TestModuleCacheConcurrentLoads loads one tree from several goroutines
-// with one cache (run with -race in CI).
+// at once with one cache: the loads that find a directory being decoded
+// wait for it, so all of them get the same modules (run with -race in CI).
 func TestModuleCacheConcurrentLoads(t *testing.T) {
 	dir := writeFiles(t, cacheTree)
 	cache := &ModuleCache{}
+	const loads = 8
+	start := make(chan struct{})
 	done := make(chan *Config)
-	for range 8 {
+	for range loads {
 		go func() {
+			<-start
 			cfg, _ := Load(".", Options{WorkDir: dir, Cache: cache})
 			done <- cfg
 		}()
 	}
+	close(start)
 	timeout := time.After(time.Minute)
-	for range 8 {
+	var shared *Module
+	for range loads {
 		select {
 		case cfg := <-done:
 			if cfg == nil || cfg.Children["a"] == nil || cfg.Children["a"].Module.Variables["name"] == nil {
-				t.Error("a concurrent load gave an incomplete tree")
+				t.Fatal("a concurrent load gave an incomplete tree")
+			}
+			if shared == nil {
+				shared = cfg.Children["a"].Module
+			} else if cfg.Children["a"].Module != shared {
+				t.Error("concurrent loads decoded the shared module more than once")
 			}
 		case <-timeout:
 			t.Fatal("concurrent loads did not finish")
 		}
+	}
+}
+
+// TestModuleCacheAfterPanic keeps nothing for a directory whose decode
+// panicked: the loads waiting for it and the next ones decode it
+// themselves.
+func TestModuleCacheAfterPanic(t *testing.T) {
+	cache := &ModuleCache{}
+	key := moduleKey{abs: "/m", dir: "m", sourceDir: "m"}
+	files := []fileDigest{{file: configFile{Path: "m/main.tf"}}}
+	func() {
+		defer func() { _ = recover() }()
+		cache.load(key, files, func() (*Module, hcl.Diagnostics) { panic("decode failed") })
+	}()
+	decoded := 0
+	decode := func() (*Module, hcl.Diagnostics) { decoded++; return newModule("m"), nil }
+	first, _ := cache.load(key, files, decode)
+	second, _ := cache.load(key, files, decode)
+	if first == nil || first != second || decoded != 1 {
+		t.Errorf("after a panic: modules %p and %p, %d decodes; want one module, decoded once", first, second, decoded)
 	}
 }

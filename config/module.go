@@ -31,13 +31,9 @@ func loadModule(workDir, dir, sourceDir string, d dialect.Dialect, cache *Module
 		full = abs
 	}
 	key := moduleKey{abs: full, dir: dir, sourceDir: sourceDir, dialect: d}
-	sums := digests(files, srcs)
-	if mod, mDiags, ok := cache.get(key, sums); ok {
-		return mod, mDiags
-	}
-	mod, mDiags := decodeModule(sourceDir, files, srcs, readErrs, diags, d)
-	cache.put(key, sums, mod, mDiags)
-	return mod, mDiags
+	return cache.load(key, digests(files, srcs), func() (*Module, hcl.Diagnostics) {
+		return decodeModule(sourceDir, files, srcs, readErrs, diags, d)
+	})
 }
 
 // decodeModule parses and decodes the files of a module directory, read
