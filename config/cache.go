@@ -26,11 +26,10 @@ import (
 //
 // Loads running at the same time that need the same directory wait for
 // the first one to decode it. The modules a cache hands out are shared by
-// every load that gets them,
-// and by concurrent evaluations of those loads: they must not be modified.
-// A directory whose files could not all be read is not kept. The zero
-// value is an empty cache ready to use; it is safe for concurrent use, and
-// it holds what it keeps until it is dropped.
+// every load that gets them, and by concurrent evaluations of those loads:
+// they must not be modified. A directory whose files could not all be
+// read is not kept. The zero value is an empty cache ready to use; it is
+// safe for concurrent use, and it holds what it keeps until it is dropped.
 type ModuleCache struct {
 	mu      sync.Mutex
 	modules map[moduleKey]*cachedModule
