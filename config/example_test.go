@@ -2,6 +2,8 @@ package config_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/tfeval/tfeval/config"
@@ -28,4 +30,40 @@ func ExampleLoad() {
 	// Output:
 	// [terraform_data.replica terraform_data.server]
 	// module network from ./modules/network declares 3 variables
+}
+
+// A module cache lets later loads skip parsing the module directories
+// whose files did not change: here two root modules call one shared
+// module, and the second load reuses what the first one read.
+func ExampleModuleCache() {
+	dir, err := os.MkdirTemp("", "tfeval-example-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	files := map[string]string{
+		"envs/dev/main.tf":  `module "net" { source = "../../modules/net" }`,
+		"envs/prod/main.tf": `module "net" { source = "../../modules/net" }`,
+		"modules/net/main.tf": `variable "cidr" {
+  default = "10.0.0.0/16"
+}`,
+	}
+	for name, src := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			panic(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			panic(err)
+		}
+	}
+
+	cache := &config.ModuleCache{}
+	dev, _ := config.Load("envs/dev", config.Options{WorkDir: dir, Cache: cache})
+	prod, _ := config.Load("envs/prod", config.Options{WorkDir: dir, Cache: cache})
+	fmt.Println("shared module read once:", dev.Children["net"].Module == prod.Children["net"].Module)
+	fmt.Println("declared in", filepath.ToSlash(prod.Children["net"].Module.Variables["cidr"].DeclRange.Filename))
+	// Output:
+	// shared module read once: true
+	// declared in modules/net/main.tf
 }
