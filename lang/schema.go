@@ -173,6 +173,7 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 		return nil, fmt.Errorf("invalid provider schemas document: %w", err)
 	}
 	out := &ProviderSchemas{Providers: map[string]*ProviderSchema{}}
+	d := &schemaDecoder{types: map[string]cty.Type{}}
 	for addr, p := range doc.ProviderSchemas {
 		ps := &ProviderSchema{
 			Resources:          map[string]*Block{},
@@ -182,7 +183,7 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 		}
 		var err error
 		if p.Provider != nil {
-			if ps.Provider, err = convertBlock(p.Provider.Block); err != nil {
+			if ps.Provider, err = d.block(p.Provider.Block); err != nil {
 				return nil, fmt.Errorf("provider %s: %w", addr, err)
 			}
 		}
@@ -194,7 +195,7 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 				if s == nil {
 					continue
 				}
-				b, err := convertBlock(s.Block)
+				b, err := d.block(s.Block)
 				if err != nil {
 					return nil, fmt.Errorf("provider %s, %s: %w", addr, name, err)
 				}
@@ -204,14 +205,14 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 		for name, f := range p.Functions {
 			sig := &FunctionSignature{ReturnType: cty.DynamicPseudoType}
 			if len(f.ReturnType) > 0 {
-				if sig.ReturnType, err = ctyjson.UnmarshalType(f.ReturnType); err != nil {
+				if sig.ReturnType, err = d.typeOf(f.ReturnType); err != nil {
 					return nil, fmt.Errorf("provider %s, function %s: %w", addr, name, err)
 				}
 			}
 			conv := func(jp jsonParam) (FunctionParam, error) {
 				fp := FunctionParam{Name: jp.Name, Type: cty.DynamicPseudoType, AllowNull: jp.IsNullable || jp.AllowNullValue, AllowUnknown: jp.AllowUnknownValues}
 				if len(jp.Type) > 0 {
-					t, err := ctyjson.UnmarshalType(jp.Type)
+					t, err := d.typeOf(jp.Type)
 					if err != nil {
 						return fp, err
 					}
@@ -240,20 +241,42 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 	return out, nil
 }
 
-func convertBlock(jb *jsonBlock) (*Block, error) {
+// schemaDecoder converts the blocks of one schema document. Attribute
+// types repeat throughout a provider's schemas (most are a string, a
+// number, a list or map of strings), so each distinct type text is decoded
+// once: go-cty's decoder makes a JSON decoder for every call.
+type schemaDecoder struct {
+	types map[string]cty.Type
+}
+
+// typeOf decodes a type as the document writes it.
+func (d *schemaDecoder) typeOf(raw json.RawMessage) (cty.Type, error) {
+	if t, ok := d.types[string(raw)]; ok {
+		return t, nil
+	}
+	t, err := ctyjson.UnmarshalType(raw)
+	if err != nil {
+		return cty.NilType, err
+	}
+	d.types[string(raw)] = t
+	return t, nil
+}
+
+// block converts a block of the document.
+func (d *schemaDecoder) block(jb *jsonBlock) (*Block, error) {
 	b := &Block{Attributes: map[string]*Attribute{}, BlockTypes: map[string]*NestedBlock{}}
 	if jb == nil {
 		return b, nil
 	}
 	for name, ja := range jb.Attributes {
-		a, err := convertAttribute(ja)
+		a, err := d.attribute(ja)
 		if err != nil {
 			return nil, fmt.Errorf("attribute %s: %w", name, err)
 		}
 		b.Attributes[name] = a
 	}
 	for name, jt := range jb.BlockTypes {
-		nb, err := convertBlock(jt.Block)
+		nb, err := d.block(jt.Block)
 		if err != nil {
 			return nil, fmt.Errorf("block %s: %w", name, err)
 		}
@@ -262,14 +285,15 @@ func convertBlock(jb *jsonBlock) (*Block, error) {
 	return b, nil
 }
 
-func convertAttribute(ja *jsonAttribute) (*Attribute, error) {
+// attribute converts an attribute of the document.
+func (d *schemaDecoder) attribute(ja *jsonAttribute) (*Attribute, error) {
 	if ja == nil {
 		return &Attribute{Type: cty.DynamicPseudoType, Optional: true}, nil
 	}
 	a := &Attribute{Required: ja.Required, Optional: ja.Optional, Computed: ja.Computed, Sensitive: ja.Sensitive, WriteOnly: ja.WriteOnly}
 	switch {
 	case len(ja.Type) > 0:
-		t, err := ctyjson.UnmarshalType(ja.Type)
+		t, err := d.typeOf(ja.Type)
 		if err != nil {
 			return nil, err
 		}
@@ -282,7 +306,7 @@ func convertAttribute(ja *jsonAttribute) (*Attribute, error) {
 			return nil, fmt.Errorf("unsupported nesting mode %q", n.Nesting)
 		}
 		for name, nja := range ja.NestedType.Attributes {
-			na, err := convertAttribute(nja)
+			na, err := d.attribute(nja)
 			if err != nil {
 				return nil, fmt.Errorf("attribute %s: %w", name, err)
 			}

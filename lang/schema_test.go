@@ -2,10 +2,12 @@ package lang
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tfeval/tfeval/marks"
 )
@@ -120,5 +122,97 @@ resource "mock_net" "n" {
 	}
 	if diags[0].Subject == nil || diags[0].Subject.Start.Line != 2 {
 		t.Errorf("subject %v, want the resource block on line 2", diags[0].Subject)
+	}
+}
+
+// schemaTypeTexts are attribute types as schema documents write them, some
+// differing only in spacing.
+var schemaTypeTexts = []string{
+	`"string"`, `"number"`, `"bool"`, `"dynamic"`,
+	`["list","string"]`, `["list", "string"]`, `["set","number"]`, `["map","bool"]`,
+	`["list",["object",{"a":"string","b":["set","number"]}]]`,
+	`["object",{"a":"string","b":"number"},["b"]]`,
+	`["tuple",["string","number"]]`,
+}
+
+// largeSchemaDocument writes a schema document with resources resources
+// whose attributes cycle through schemaTypeTexts, each with a nested block.
+func largeSchemaDocument(resources int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"format_version":"1.0","provider_schemas":{"registry.terraform.io/tfeval/big":{"resource_schemas":{`)
+	for r := range resources {
+		if r > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"big_r%d":{"version":0,"block":{"attributes":{`, r)
+		for a := range 40 {
+			if a > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"attr_%d":{"type":%s,"description":"What attr_%d of big_r%d is for, as providers describe it.","description_kind":"plain","optional":true}`,
+				a, schemaTypeTexts[(r+a)%len(schemaTypeTexts)], a, r)
+		}
+		b.WriteString(`},"block_types":{"nested":{"nesting_mode":"list","block":{"attributes":{`)
+		for a := range 8 {
+			if a > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"inner_%d":{"type":%s,"computed":true}`, a, schemaTypeTexts[(r*a)%len(schemaTypeTexts)])
+		}
+		b.WriteString(`}}}}}}`)
+	}
+	b.WriteString(`}}}}`)
+	return []byte(b.String())
+}
+
+// TestSchemaTypesDecoded checks every attribute type of a document whose
+// type texts repeat (each distinct text is decoded once) against go-cty's
+// decoding of the same text.
+func TestSchemaTypesDecoded(t *testing.T) {
+	const resources = 30
+	schemas, err := ParseProviderSchemas(largeSchemaDocument(resources))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(text string) cty.Type {
+		ty, err := ctyjson.UnmarshalType([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ty
+	}
+	ps := schemas.Providers["tfeval/big"]
+	if ps == nil || len(ps.Resources) != resources {
+		t.Fatalf("parsed %v", schemas.Providers)
+	}
+	for r := range resources {
+		b := ps.Resources[fmt.Sprintf("big_r%d", r)]
+		for a := range 40 {
+			text := schemaTypeTexts[(r+a)%len(schemaTypeTexts)]
+			if got := b.Attributes[fmt.Sprintf("attr_%d", a)].Type; !got.Equals(want(text)) {
+				t.Errorf("big_r%d.attr_%d: %s, want %s (%s)", r, a, got.GoString(), want(text).GoString(), text)
+			}
+		}
+		inner := b.BlockTypes["nested"].Block
+		for a := range 8 {
+			text := schemaTypeTexts[(r*a)%len(schemaTypeTexts)]
+			if got := inner.Attributes[fmt.Sprintf("inner_%d", a)].Type; !got.Equals(want(text)) {
+				t.Errorf("big_r%d.nested.inner_%d: %s, want %s", r, a, got.GoString(), want(text).GoString())
+			}
+		}
+	}
+}
+
+// BenchmarkParseProviderSchemas parses a document of 1,000 resource types
+// of 48 attributes each (about 10 MB), the size of a large cloud
+// provider's.
+func BenchmarkParseProviderSchemas(b *testing.B) {
+	doc := largeSchemaDocument(1000)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseProviderSchemas(doc); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
