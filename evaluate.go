@@ -43,6 +43,11 @@ type Options struct {
 	// Schemas is a provider schema document as written by
 	// `terraform providers schema -json`; nil means no provider schemas.
 	Schemas []byte
+	// ProviderSchemas, when not nil, is used instead of Schemas: the
+	// document already parsed by lang.ParseProviderSchemas. A large
+	// provider's document takes longer to parse than most modules take to
+	// evaluate, so evaluations that share one should parse it once.
+	ProviderSchemas *lang.ProviderSchemas
 	// Console evaluates as `terraform console` does (impure functions give
 	// real values, type() is available); otherwise as `terraform plan`.
 	Console bool
@@ -113,17 +118,9 @@ func Evaluate(opts Options) *Evaluation {
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	ev.rawVariables = raw
 
-	var schemas *lang.ProviderSchemas
-	if opts.Schemas != nil {
-		s, err := lang.ParseProviderSchemas(opts.Schemas)
-		if err != nil {
-			ev.Diagnostics = append(ev.Diagnostics, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid provider schema document",
-				Detail:   err.Error(),
-			})
-		}
-		schemas = s
+	schemas, diag := providerSchemas(opts)
+	if diag != nil {
+		ev.Diagnostics = append(ev.Diagnostics, diag)
 	}
 
 	workspace := opts.Workspace
@@ -150,6 +147,19 @@ func Evaluate(opts Options) *Evaluation {
 	ev.Result = res
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	return ev
+}
+
+// providerSchemas are the provider schemas opts gives, parsed or as a
+// document; nil when it gives none or the document does not parse.
+func providerSchemas(opts Options) (*lang.ProviderSchemas, *hcl.Diagnostic) {
+	if opts.ProviderSchemas != nil || opts.Schemas == nil {
+		return opts.ProviderSchemas, nil
+	}
+	s, err := lang.ParseProviderSchemas(opts.Schemas)
+	if err != nil {
+		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: err.Error()}
+	}
+	return s, nil
 }
 
 // load reads the module tree opts names; it returns the absolute working directory too.

@@ -10,20 +10,17 @@ import (
 // a node for every variable, local value, module call, resource, data
 // source, output and check block of every module, and an edge from each to
 // the objects its expressions refer to. Nothing is evaluated, so variable
-// values are not needed; Dir, WorkDir, Dialect, Sandbox and Schemas are
-// used. Render it with the graph's DOT or Mermaid method.
+// values are not needed; Dir, WorkDir, Dialect, Sandbox, Schemas (or
+// ProviderSchemas) and ModuleCache are used. Render it with the graph's
+// DOT or Mermaid method.
 func Graph(opts Options) (*lang.Graph, hcl.Diagnostics) {
 	cfg, _, diags := load(opts)
 	if cfg == nil || cfg.Module == nil || diags.HasErrors() {
 		return &lang.Graph{}, diags
 	}
-	lopts := lang.Options{Dialect: opts.Dialect}
-	if opts.Schemas != nil {
-		s, err := lang.ParseProviderSchemas(opts.Schemas)
-		if err != nil {
-			return &lang.Graph{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: err.Error()})
-		}
-		lopts.Schemas = s
+	schemas, diag := providerSchemas(opts)
+	if diag != nil {
+		return &lang.Graph{}, append(diags, diag)
 	}
-	return lang.BuildGraph(cfg, lopts), diags
+	return lang.BuildGraph(cfg, lang.Options{Dialect: opts.Dialect, Schemas: schemas}), diags
 }

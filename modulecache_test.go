@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/render"
 )
 
@@ -38,21 +39,33 @@ func corpusDirs(t *testing.T) []string {
 	return dirs
 }
 
-// evaluationText is everything an evaluation of dir reports, as bytes:
-// its diagnostics and the eval -json document. Clock and randomness are
-// fixed, so two evaluations of the same files give the same text.
-func evaluationText(t *testing.T, dir string, cache *config.ModuleCache) string {
-	t.Helper()
+// dirSchemas is the provider schema document of a corpus directory, or nil.
+func dirSchemas(dir string) []byte {
 	schemas, err := os.ReadFile(filepath.Join(dir, "providers-schema.json"))
 	if err != nil {
-		schemas = nil
+		return nil
+	}
+	return schemas
+}
+
+// evaluationText is everything an evaluation of dir reports, as bytes:
+// its diagnostics and the eval -json document. Clock and randomness are
+// fixed, so two evaluations of the same files give the same text. The
+// evaluation is given cache, and schemas parsed already unless nil (the
+// directory's document otherwise).
+func evaluationText(t *testing.T, dir string, cache *config.ModuleCache, schemas *lang.ProviderSchemas) string {
+	t.Helper()
+	var doc []byte
+	if schemas == nil {
+		doc = dirSchemas(dir)
 	}
 	ev := tfeval.Evaluate(tfeval.Options{
-		WorkDir:     dir,
-		Schemas:     schemas,
-		Now:         func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
-		Rand:        rand.New(rand.NewSource(1)),
-		ModuleCache: cache,
+		WorkDir:         dir,
+		Schemas:         doc,
+		ProviderSchemas: schemas,
+		Now:             func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		Rand:            rand.New(rand.NewSource(1)),
+		ModuleCache:     cache,
 	})
 	var b bytes.Buffer
 	for _, d := range ev.Diagnostics {
@@ -149,9 +162,9 @@ func TestModuleCacheGivesSameResults(t *testing.T) {
 	writeFiles(t, twice, sharedModuleCalls)
 	cache := &config.ModuleCache{}
 	for _, dir := range append(corpusDirs(t), twice) {
-		want := evaluationText(t, dir, nil)
+		want := evaluationText(t, dir, nil, nil)
 		for _, pass := range []string{"filling the cache", "from the cache"} {
-			if got := evaluationText(t, dir, cache); got != want {
+			if got := evaluationText(t, dir, cache, nil); got != want {
 				t.Errorf("%s, %s:\n%s\nwant, as without a cache:\n%s", dir, pass, got, want)
 			}
 		}
@@ -159,14 +172,22 @@ func TestModuleCacheGivesSameResults(t *testing.T) {
 }
 
 // TestConcurrentEvaluationWithModuleCache evaluates every corpus and
-// example directory on several goroutines at once, all with one cache, and
-// requires what each evaluation without a cache gives; CI runs it with
-// -race.
+// example directory on several goroutines at once, all with one module
+// cache and, for each directory, one parsed schema document, and requires
+// what each evaluation without them gives; CI runs it with -race.
 func TestConcurrentEvaluationWithModuleCache(t *testing.T) {
 	dirs := corpusDirs(t)
 	want := make([]string, len(dirs))
+	parsed := make([]*lang.ProviderSchemas, len(dirs))
 	for i, dir := range dirs {
-		want[i] = evaluationText(t, dir, nil)
+		want[i] = evaluationText(t, dir, nil, nil)
+		if doc := dirSchemas(dir); doc != nil {
+			s, err := lang.ParseProviderSchemas(doc)
+			if err != nil {
+				t.Fatalf("%s: %v", dir, err)
+			}
+			parsed[i] = s
+		}
 	}
 	cache := &config.ModuleCache{}
 	var wg sync.WaitGroup
@@ -174,11 +195,40 @@ func TestConcurrentEvaluationWithModuleCache(t *testing.T) {
 		wg.Go(func() {
 			for k := range dirs {
 				i := (k + g*len(dirs)/4) % len(dirs)
-				if got := evaluationText(t, dirs[i], cache); got != want[i] {
+				if got := evaluationText(t, dirs[i], cache, parsed[i]); got != want[i] {
 					t.Errorf("goroutine %d, %s:\n%s\nwant:\n%s", g, dirs[i], got, want[i])
 				}
 			}
 		})
 	}
 	wg.Wait()
+}
+
+// TestParsedProviderSchemas evaluates and graphs every corpus directory
+// that has a schema document with the document and with it parsed already:
+// the two give the same reports.
+func TestParsedProviderSchemas(t *testing.T) {
+	checked := 0
+	for _, dir := range corpusDirs(t) {
+		doc := dirSchemas(dir)
+		if doc == nil {
+			continue
+		}
+		parsed, err := lang.ParseProviderSchemas(doc)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		if got, want := evaluationText(t, dir, nil, parsed), evaluationText(t, dir, nil, nil); got != want {
+			t.Errorf("%s with parsed schemas:\n%s\nwant, as with the document:\n%s", dir, got, want)
+		}
+		fromDoc, _ := tfeval.Graph(tfeval.Options{WorkDir: dir, Schemas: doc})
+		fromParsed, _ := tfeval.Graph(tfeval.Options{WorkDir: dir, ProviderSchemas: parsed})
+		if fromDoc.DOT() != fromParsed.DOT() {
+			t.Errorf("%s: the graph with parsed schemas differs", dir)
+		}
+		checked++
+	}
+	if checked < 5 {
+		t.Fatalf("only %d directories have schema documents", checked)
+	}
 }

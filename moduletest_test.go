@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/render"
 )
 
@@ -18,7 +19,12 @@ func TestWebappModule(t *testing.T) {
 	// The schema document `terraform providers schema -json` wrote for the
 	// module's providers: with it, unset optional attributes are null,
 	// computed ones unknown and sensitive ones marked, as in a real plan.
-	schemas, err := os.ReadFile("testdata/examples/webapp/providers-schema.json")
+	// Parsed once for all rows: a real provider's document is large.
+	doc, err := os.ReadFile("testdata/examples/webapp/providers-schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := lang.ParseProviderSchemas(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,10 +76,10 @@ func TestWebappModule(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev := tfeval.Evaluate(tfeval.Options{
-				WorkDir:     "testdata/examples/webapp",
-				Variables:   tt.vars,
-				Schemas:     schemas,
-				ModuleCache: modules,
+				WorkDir:         "testdata/examples/webapp",
+				Variables:       tt.vars,
+				ProviderSchemas: schemas,
+				ModuleCache:     modules,
 			})
 			if tt.wantError != "" {
 				if !ev.HasErrors() || ev.Diagnostics[0].Summary != tt.wantError {
