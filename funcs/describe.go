@@ -1,7 +1,5 @@
 package funcs
 
-import "github.com/zclconf/go-cty/cty/function"
-
 // descriptions holds one line of help per built-in function name, shared by
 // both dialects; names missing from a dialect's table are simply unused.
 var descriptions = map[string]string{
@@ -139,22 +137,4 @@ func Description(name string) string {
 		name = name[len(CoreNamespace):]
 	}
 	return descriptions[name]
-}
-
-// withDescription attaches the help text of name to fn, keeping whatever
-// parameter descriptions fn already has.
-func withDescription(name string, fn function.Function) function.Function {
-	desc, ok := descriptions[name]
-	if !ok {
-		return fn
-	}
-	params := fn.Params()
-	paramDescs := make([]string, 0, len(params)+1)
-	for _, p := range params {
-		paramDescs = append(paramDescs, p.Description)
-	}
-	if vp := fn.VarParam(); vp != nil {
-		paramDescs = append(paramDescs, vp.Description)
-	}
-	return fn.WithNewDescriptions(desc, paramDescs)
 }

@@ -90,6 +90,10 @@ func (e *env) checkTemplateSource(src []byte, filename string) hcl.Diagnostics {
 	return limit.CheckSource(src, filename, hcl.InitialPos, limit.Template, e.limits.MaxNesting)
 }
 
+// dynamicReturnType is the return type function of every wrapper that
+// limited makes: one function value for all of them.
+var dynamicReturnType = function.StaticReturnType(cty.DynamicPseudoType)
+
 // limited wraps fn so that every call charges a step, is refused when its
 // arguments would build something over the limits, and fails when its
 // result is over them anyway. The wrapper accepts every argument as it is
@@ -130,20 +134,22 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 		}
 		return v, e.postCheck(v)
 	}
+	desc, ok := descriptions[name]
+	if !ok {
+		desc = fn.Description()
+	}
 	wrapped := function.New(&function.Spec{
-		Description: fn.Description(),
+		Description: desc,
 		Params:      params,
 		VarParam:    varParam,
 		// fn.Call below checks the arguments and works out the result type;
 		// doing it here too would type-check every call twice.
-		Type: function.StaticReturnType(cty.DynamicPseudoType),
+		Type: dynamicReturnType,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			return call(args)
 		},
 	})
-	if e.opts.Direct != nil {
-		e.opts.Direct.m.Store(wrapped, call)
-	}
+	e.opts.Direct.store(wrapped, call)
 	return wrapped
 }
 
@@ -153,7 +159,23 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 // twice; an evaluator that has already converted the arguments to the
 // parameter types can call the wrapper's logic directly and get the same
 // result. The zero value is ready to use, and it is safe for concurrent use.
-type DirectCalls struct{ m sync.Map }
+type DirectCalls struct {
+	mu sync.RWMutex
+	m  map[function.Function]func([]cty.Value) (cty.Value, error)
+}
+
+// store records the direct form of a wrapper; a nil d records nothing.
+func (d *DirectCalls) store(f function.Function, call func([]cty.Value) (cty.Value, error)) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.m == nil {
+		d.m = map[function.Function]func([]cty.Value) (cty.Value, error){}
+	}
+	d.m[f] = call
+}
 
 // Lookup returns the direct form of f, a function of a table built with
 // Options.Direct set to d.
@@ -161,11 +183,10 @@ func (d *DirectCalls) Lookup(f function.Function) (func(args []cty.Value) (cty.V
 	if d == nil {
 		return nil, false
 	}
-	call, ok := d.m.Load(f)
-	if !ok {
-		return nil, false
-	}
-	return call.(func([]cty.Value) (cty.Value, error)), true
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	call, ok := d.m[f]
+	return call, ok
 }
 
 // postCheck refuses results over the element and string limits.

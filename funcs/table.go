@@ -240,7 +240,7 @@ func (e *env) table(depth int) map[string]function.Function {
 		}
 	}
 	for name, fn := range t {
-		t[name] = e.limited(name, withDescription(name, fn), shortcutOf(fn))
+		t[name] = e.limited(name, fn, shortcutOf(fn))
 	}
 	return t
 }

@@ -94,3 +94,13 @@ func TestProviderFunctionNames(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFunctionTable builds a plan-mode function table, as every
+// evaluation does for its modules: for small modules evaluated often (a
+// table of module tests), a large part of each evaluation.
+func BenchmarkFunctionTable(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		Functions(Options{PureOnly: true, Direct: &DirectCalls{}})
+	}
+}
