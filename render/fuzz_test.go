@@ -7,6 +7,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -63,7 +64,10 @@ func (r *valueReader) value() cty.Value {
 	case 1:
 		return cty.NumberIntVal(int64(int8(r.byte())) * int64(r.byte()))
 	case 2:
-		if v, err := cty.ParseNumberVal(r.string()); err == nil {
+		// Numbers beyond limit.MaxNumberExponent take hours to write out;
+		// sources, variables and conversions refuse them before they can
+		// reach a renderer, so the reader does not make them either.
+		if v, err := cty.ParseNumberVal(r.string()); err == nil && !hugeNumber(v) {
 			return v
 		}
 		return cty.NumberFloatVal(0.5)
@@ -115,6 +119,17 @@ func (r *valueReader) value() cty.Value {
 	default:
 		return cty.StringVal(strings.Repeat(r.string(), int(r.byte()%8)))
 	}
+}
+
+// hugeNumber reports whether a finite number is beyond the exponent
+// evaluation allows (a string such as "1p99999999" parses to one).
+func hugeNumber(v cty.Value) bool {
+	f := v.AsBigFloat()
+	if f.IsInf() || f.Sign() == 0 {
+		return false
+	}
+	exp := f.MantExp(nil)
+	return exp > limit.MaxNumberExponent || exp < -limit.MaxNumberExponent
 }
 
 // FuzzValue renders arbitrary values, types included, as terraform console does.
