@@ -204,7 +204,7 @@ func TestSchemaTypesDecoded(t *testing.T) {
 }
 
 // BenchmarkParseProviderSchemas parses a document of 1,000 resource types
-// of 48 attributes each (about 10 MB), the size of a large cloud
+// of 48 attributes each (6.9 MB), about the size of a large cloud
 // provider's.
 func BenchmarkParseProviderSchemas(b *testing.B) {
 	doc := largeSchemaDocument(1000)
