@@ -48,13 +48,18 @@ type moduleKey struct {
 	dialect        dialect.Dialect
 }
 
+// loadedModule is a directory's module with the diagnostics of reading it.
+type loadedModule struct {
+	mod   *Module
+	diags hcl.Diagnostics
+}
+
 // cachedModule is one directory's loadModule result and the files it was
-// made from; mod and diags are set before done is closed.
+// made from; the result is set before done is closed.
 type cachedModule struct {
 	files []fileDigest
 	done  chan struct{}
-	mod   *Module
-	diags hcl.Diagnostics
+	loadedModule
 }
 
 // fileDigest is one configuration file as a module was made from it.

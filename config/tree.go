@@ -24,7 +24,7 @@ type treeLoader struct {
 	// loaded are the modules read so far, by source directory: a directory
 	// that several module blocks call is read and decoded once per load, and
 	// its module shared by the calls (it is not modified once loaded).
-	loaded map[string]*cachedModule
+	loaded map[string]loadedModule
 }
 
 // module returns the module in sourceDir with its diagnostics, read once
@@ -38,9 +38,9 @@ func (l *treeLoader) module(dir, sourceDir string) (*Module, hcl.Diagnostics) {
 		mod, diags = loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect, l.opts.Cache)
 	}
 	if l.loaded == nil {
-		l.loaded = map[string]*cachedModule{}
+		l.loaded = map[string]loadedModule{}
 	}
-	l.loaded[sourceDir] = &cachedModule{mod: mod, diags: copyDiagnostics(diags)}
+	l.loaded[sourceDir] = loadedModule{mod: mod, diags: copyDiagnostics(diags)}
 	return mod, diags
 }
 
