@@ -64,6 +64,11 @@ type evalShared struct {
 	ephemeral atomic.Bool
 	// moduleFuncs is the function table of each module, from evaluator.funcs.
 	moduleFuncs map[*config.Module]map[string]function.Function
+
+	// readPaths is what the configuration reads from resources (reads.go),
+	// worked out when the first resource without a schema is planned.
+	readsOnce sync.Once
+	readPaths *readAnalysis
 }
 
 func newEvalShared() *evalShared {

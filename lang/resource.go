@@ -153,7 +153,7 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 	var v cty.Value
 	switch {
 	case schema == nil:
-		v = d.value()
+		v = openObject(d.value(), info.spec, s.ev.reads().tree(res), unreadMarks(s.mod.Config, res, unreadCause(res)))
 	case res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type):
 		ev.checkReadOnly(res, info, d)
 		v = planObjectWith(schema, d, planTerraformData)
@@ -174,7 +174,11 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 		ev.madeEphemeral()
 		return v.Mark(marks.Ephemeral)
 	}
-	ev.checkEphemeral(res, v)
+	if schema != nil || res.Mode != config.ManagedResourceMode {
+		// Without a schema an argument may be write-only, which takes
+		// ephemeral values.
+		ev.checkEphemeral(res, v)
+	}
 	return v
 }
 

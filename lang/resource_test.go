@@ -137,22 +137,31 @@ resource "terraform_data" "r" {
 }`}, true},
 		// Without a provider schema, an attribute the configuration does
 		// not set is added as unknown; that must keep the ephemeral mark
-		// (it used to panic on the marked value).
+		// (it used to panic on the marked value). A resource without a
+		// schema may take it, since the attribute may be write-only; one
+		// with a schema may not.
 		"ephemeral resource without schema": {map[string]string{"main.tf": `
 ephemeral "mock_token" "t" {
   name = "x"
 }
-resource "mock_thing" "a" {
-  name = ephemeral.mock_token.t.token
+resource "terraform_data" "a" {
+  input = ephemeral.mock_token.t.token
 }`}, true},
 		"counted ephemeral resource without schema": {map[string]string{"main.tf": `
 ephemeral "mock_token" "t" {
   count = 2
   name  = "x"
 }
-resource "mock_thing" "a" {
-  name = ephemeral.mock_token.t[1].token
+resource "terraform_data" "a" {
+  input = ephemeral.mock_token.t[1].token
 }`}, true},
+		"into a resource without schema": {map[string]string{"main.tf": `
+ephemeral "mock_token" "t" {
+  name = "x"
+}
+resource "mock_thing" "a" {
+  password_wo = ephemeral.mock_token.t.token
+}`}, false},
 		"none": {map[string]string{"main.tf": `
 variable "v" { default = "x" }
 resource "terraform_data" "r" {

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/tfvars"
@@ -105,6 +106,8 @@ type ModuleInstance struct {
 	// finalCtx defines var and local once evaluation has finished; it is
 	// only read, so expressions evaluated concurrently can share it.
 	finalCtx *hcl.EvalContext
+	// unread keeps the Unread marks found in named values (unreadOf).
+	unread map[string][]marks.Unread
 }
 
 // finalContext returns the shared context with the whole var and local
@@ -253,6 +256,7 @@ type resourceState struct {
 	expansion expansion
 	instances []*ResourceInstance
 	whole     cty.Value // what TYPE.NAME evaluates to
+	resourceUnread
 }
 
 // callState is the expansion of one module call in one module instance.

@@ -39,6 +39,10 @@ type scope struct {
 	// variable and local then has its last value, so whole var and local
 	// objects are built once per module instance and shared.
 	final bool
+	// adHocReads are the paths an expression evaluated after the
+	// configuration reads from resources without schema, beyond those the
+	// configuration reads (readAnalysis.adHoc).
+	adHocReads map[*config.Resource]*readTree
 }
 
 func (ev *evaluator) scope(mi *ModuleInstance) *scope {
@@ -68,7 +72,13 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	if expr == nil {
 		return cty.NullVal(want), nil
 	}
-	ctx, diags := s.refContext(s.ev.exprRefs(expr))
+	if s.final && s.adHocReads == nil && !s.ev.opts.Console {
+		c := *s
+		c.adHocReads = s.ev.reads().adHoc(s.mod.Config, expr)
+		s = &c
+	}
+	refs := s.ev.exprRefs(expr)
+	ctx, diags := s.refContext(refs)
 	if diags.HasErrors() {
 		return cty.UnknownVal(want), diags
 	}
@@ -92,6 +102,9 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 			return cty.UnknownVal(want), diags
 		}
 		v = cv
+	}
+	if !moreDiags.HasErrors() {
+		v = s.withUnread(v, refs)
 	}
 	return v, diags
 }
@@ -145,6 +158,15 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		d.v, moreDiags = hcldec.Decode(typedBodyFor(body, info.spec), info.spec, ctx)
 	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
+	if !moreDiags.HasErrors() {
+		if d.attrs != nil {
+			for name, v := range d.attrs {
+				d.attrs[name] = s.withUnread(v, info.bodyRefs)
+			}
+		} else {
+			d.v = s.withUnread(d.v, info.bodyRefs)
+		}
+	}
 	return d, diags
 }
 
@@ -353,10 +375,7 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 			}
 			put("module", ref.name, s.ev.callValue(s.mod, call))
 		case refResource:
-			// Another reference to the same resource may have added an
-			// attribute already (see augment); this one adds to that value.
-			prior := resources[ref.mode][ref.typ][ref.name]
-			v, rdiags := s.resourceValue(ref, prior)
+			v, rdiags := s.resourceValue(ref)
 			diags = append(diags, rdiags...)
 			if rdiags.HasErrors() {
 				continue
@@ -473,9 +492,8 @@ func (s *scope) countObject() cty.Value {
 }
 
 // resourceValue is what a resource reference evaluates to, after checking
-// that the resource is declared and visible here. prior, unless NilVal, is
-// the value other references in the same context made of the resource.
-func (s *scope) resourceValue(ref *reference, prior cty.Value) (cty.Value, hcl.Diagnostics) {
+// that the resource is declared and visible here.
+func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 	mod := s.mod.Config.Module
 	addr := ref.addr()
 	cfg := findResource(mod, addr)
@@ -501,7 +519,10 @@ func (s *scope) resourceValue(ref *reference, prior cty.Value) (cty.Value, hcl.D
 	if diags := s.validateResourceAttr(rs, ref); diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	return s.augment(rs, ref, prior), nil
+	if t := s.adHocReads[cfg]; t != nil && rs.schema == nil {
+		return fillWhole(rs, t, unreadMarks(s.mod.Config, cfg, unreadCause(cfg))), nil
+	}
+	return rs.whole, nil
 }
 
 // validateResourceAttr checks, with a schema, that the attribute a
@@ -531,65 +552,6 @@ func (s *scope) validateResourceAttr(rs *resourceState, ref *reference) hcl.Diag
 		detail += fmt.Sprintf(" Did you mean %q?", sug)
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported attribute", Detail: detail, Subject: attr.SrcRange.Ptr()}}
-}
-
-// augment gives a resource without schema an unknown value for each
-// attribute a reference reads that its configuration does not set, since a
-// provider would compute it. It adds to prior, the value earlier references
-// in the same context made, when there is one: every reference's attribute
-// must be there whatever order the references come in.
-func (s *scope) augment(rs *resourceState, ref *reference, prior cty.Value) cty.Value {
-	v := rs.whole
-	if prior != cty.NilVal {
-		v = prior
-	}
-	if rs.schema != nil || len(ref.remaining) == 0 || !v.IsKnown() {
-		return v
-	}
-	rest := ref.remaining
-	multi := rs.expansion.mode == expandCount || rs.expansion.mode == expandForEach
-	if multi {
-		if ref.key == cty.NilVal || len(rest) == 0 {
-			return v
-		}
-	}
-	attr, ok := rest[0].(hcl.TraverseAttr)
-	if !ok {
-		return v
-	}
-	// Marks (an ephemeral resource's, say) are taken off to rebuild the
-	// value and put back on what replaces it.
-	add := func(obj cty.Value) cty.Value {
-		if !obj.IsKnown() || obj.IsNull() || !obj.Type().IsObjectType() || obj.Type().HasAttribute(attr.Name) {
-			return obj
-		}
-		obj, objMarks := obj.Unmark()
-		m := obj.AsValueMap()
-		if m == nil {
-			m = map[string]cty.Value{}
-		}
-		m[attr.Name] = cty.DynamicVal
-		return cty.ObjectVal(m).WithMarks(objMarks)
-	}
-	if !multi {
-		return add(v)
-	}
-	v, vMarks := v.Unmark()
-	switch {
-	case v.Type().IsTupleType():
-		elems := v.AsValueSlice()
-		for i := range elems {
-			elems[i] = add(elems[i])
-		}
-		return cty.TupleVal(elems).WithMarks(vMarks)
-	case v.Type().IsObjectType():
-		m := v.AsValueMap()
-		for k := range m {
-			m[k] = add(m[k])
-		}
-		return cty.ObjectVal(m).WithMarks(vMarks)
-	}
-	return v.WithMarks(vMarks)
 }
 
 // sourceDir is path.module for a module.

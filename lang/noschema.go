@@ -1,0 +1,220 @@
+package lang
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
+)
+
+// This file plans the objects of resources whose provider schema tfeval
+// was not given. Terraform would know every attribute such a resource has;
+// tfeval knows only what the block sets. So an object is planned as what
+// the configuration sets, where an argument set to null and every
+// attribute the configuration reads but does not set are unknown (the
+// provider may compute them), marked as Unread so that what they decide is
+// not reported as an error Terraform would not report.
+
+// unreadMarks is the mark set of the unknowns of a resource without
+// schema, or of a data source tfeval does not read, in module c.
+func unreadMarks(c *config.Config, res *config.Resource, cause marks.Cause) cty.ValueMarks {
+	return marks.UnreadSet([]marks.Unread{{Cause: cause, Addr: configAddr(c, res.Addr())}})
+}
+
+// configAddr is addr inside module c, with the module path and no instance keys.
+func configAddr(c *config.Config, addr string) string {
+	if c == nil || len(c.Path) == 0 {
+		return addr
+	}
+	return "module." + strings.Join(c.Path, ".module.") + "." + addr
+}
+
+// unreadCause is why the unknowns of a resource without schema are unknown.
+func unreadCause(res *config.Resource) marks.Cause {
+	if res.Mode == config.ManagedResourceMode {
+		return marks.NoSchema
+	}
+	return marks.DataNotRead
+}
+
+// fillWhole is a resource's whole value with the paths t reads filled in
+// every instance.
+func fillWhole(rs *resourceState, t *readTree, ms cty.ValueMarks) cty.Value {
+	if rs.expansion.mode == expandCount || rs.expansion.mode == expandForEach {
+		t = &readTree{elems: t}
+	}
+	v, _ := t.fill(rs.whole, ms)
+	return v
+}
+
+// reads returns the read analysis of the configuration, made on first use.
+func (ev *evaluator) reads() *readAnalysis {
+	sh := ev.share()
+	sh.readsOnce.Do(func() { sh.readPaths = analyzeReads(ev.cfg) })
+	return sh.readPaths
+}
+
+// openObject turns a decoded object of a body without schema into a
+// planned one: arguments set to null become unknown, block types that only
+// dynamic blocks without elements produced are left out (as though absent),
+// and every path t reads is added, unknown where the body does not set it.
+// The unknowns carry ms.
+func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
+	v = openArguments(v, spec, ms)
+	if t != nil {
+		v, _ = t.fill(v, ms)
+	}
+	return v
+}
+
+// openArguments is the first part of openObject, for a block and,
+// recursively, the blocks nested in it.
+func openArguments(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) cty.Value {
+	obj, ok := spec.(hcldec.ObjectSpec)
+	if !ok || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
+		return v
+	}
+	v, vm := v.Unmark()
+	attrs := v.AsValueMap()
+	changed := false
+	for name, s := range obj {
+		av, ok := attrs[name]
+		if !ok {
+			continue
+		}
+		switch s := s.(type) {
+		case *hcldec.AttrSpec:
+			if av.IsNull() {
+				attrs[name] = cty.UnknownVal(av.Type()).WithMarks(ms)
+				changed = true
+			}
+		case *hcldec.BlockTupleSpec:
+			if !av.IsKnown() || av.IsNull() {
+				continue
+			}
+			if av.LengthInt() == 0 {
+				delete(attrs, name)
+				changed = true
+				continue
+			}
+			elems, em := av.Unmark()
+			vals := elems.AsValueSlice()
+			for i, e := range vals {
+				vals[i] = openArguments(e, s.Nested, ms)
+			}
+			attrs[name] = cty.TupleVal(vals).WithMarks(em)
+			changed = true
+		}
+	}
+	if !changed {
+		return v.WithMarks(vm)
+	}
+	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// fill returns v with every path t reads present: an attribute v lacks is
+// added as unknown with marks ms; what is read inside an attribute or an
+// element that v has is filled in the same way. It also reports whether v
+// changed. Unknown and null values, and sets, are returned as they are.
+func (t *readTree) fill(v cty.Value, ms cty.ValueMarks) (cty.Value, bool) {
+	if t == nil || !v.IsKnown() || v.IsNull() {
+		return v, false
+	}
+	inner, vm := v.Unmark()
+	ty := inner.Type()
+	changed := false
+	switch {
+	case ty.IsObjectType():
+		attrs := inner.AsValueMap()
+		if attrs == nil {
+			attrs = map[string]cty.Value{}
+		}
+		for name, sub := range t.attrs {
+			av, ok := attrs[name]
+			if !ok {
+				attrs[name] = cty.DynamicVal.WithMarks(ms)
+				changed = true
+				continue
+			}
+			if nv, ok := sub.fill(av, ms); ok {
+				attrs[name] = nv
+				changed = true
+			}
+		}
+		if t.elems != nil {
+			// An object read with an index is read as a map.
+			for name, av := range attrs {
+				if nv, ok := t.elems.fill(av, ms); ok {
+					attrs[name] = nv
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			return v, false
+		}
+		return cty.ObjectVal(attrs).WithMarks(vm), true
+	case ty.IsTupleType() || ty.IsListType():
+		if t.elems == nil || inner.LengthInt() == 0 {
+			return v, false
+		}
+		vals := inner.AsValueSlice()
+		for i, e := range vals {
+			if nv, ok := t.elems.fill(e, ms); ok {
+				vals[i] = nv
+				changed = true
+			}
+		}
+		if !changed {
+			return v, false
+		}
+		if ty.IsListType() && sameTypes(vals) {
+			return cty.ListVal(vals).WithMarks(vm), true
+		}
+		return cty.TupleVal(vals).WithMarks(vm), true
+	case ty.IsMapType():
+		if t.elems == nil || inner.LengthInt() == 0 {
+			return v, false
+		}
+		vals := inner.AsValueMap()
+		for k, e := range vals {
+			if nv, ok := t.elems.fill(e, ms); ok {
+				vals[k] = nv
+				changed = true
+			}
+		}
+		if !changed {
+			return v, false
+		}
+		if sameTypesMap(vals) {
+			return cty.MapVal(vals).WithMarks(vm), true
+		}
+		return cty.ObjectVal(vals).WithMarks(vm), true
+	}
+	return v, false
+}
+
+// sameTypes reports whether every value has the first one's type.
+func sameTypes(vals []cty.Value) bool {
+	for _, v := range vals[1:] {
+		if !v.Type().Equals(vals[0].Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameTypesMap(vals map[string]cty.Value) bool {
+	var first cty.Type
+	for _, v := range vals {
+		if first == cty.NilType {
+			first = v.Type()
+		} else if !v.Type().Equals(first) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,334 @@
+package lang
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/marks"
+)
+
+// unknownOut stands, in the wanted outputs of TestNoSchemaReads, for an
+// output that must be wholly unknown and marked as unread.
+var unknownOut = cty.StringVal("\x00unknown")
+
+// TestNoSchemaReads: without a provider schema, an attribute the
+// configuration does not set reads as unknown through every way of
+// reaching it, and what the configuration sets stays known.
+func TestNoSchemaReads(t *testing.T) {
+	for name, tc := range map[string]struct {
+		src  string
+		want map[string]cty.Value
+	}{
+		"direct reference": {`
+resource "aws_vpc" "a" {
+  cidr_block = "10.0.0.0/16"
+}
+output "arn" { value = aws_vpc.a.arn }
+output "cidr" { value = aws_vpc.a.cidr_block }`, map[string]cty.Value{"arn": unknownOut, "cidr": cty.StringVal("10.0.0.0/16")}},
+
+		"splats": {`
+resource "aws_subnet" "s" {
+  count = 2
+  name  = "s${count.index}"
+}
+output "ids" { value = aws_subnet.s[*].id }
+output "legacy" { value = aws_subnet.s.*.arn }
+output "n" { value = length(aws_subnet.s[*].id) }
+output "names" { value = aws_subnet.s[*].name }`, map[string]cty.Value{
+			"ids":    unknownTuple(2),
+			"legacy": unknownTuple(2),
+			"n":      cty.NumberIntVal(2),
+			"names":  cty.TupleVal([]cty.Value{cty.StringVal("s0"), cty.StringVal("s1")}),
+		}},
+
+		"splat of a single instance": {`
+resource "aws_eip" "e" {}
+output "ips" { value = aws_eip.e[*].public_ip }`, map[string]cty.Value{"ips": unknownTuple(1)}},
+
+		"dynamic index": {`
+locals { i = 1 }
+resource "aws_subnet" "s" {
+  count = 2
+}
+resource "aws_route" "r" {
+  count     = 2
+  subnet_id = aws_subnet.s[count.index].id
+}
+output "by_local" { value = aws_subnet.s[local.i].id }
+output "route" { value = aws_route.r[0].subnet_id }`, map[string]cty.Value{"by_local": unknownOut, "route": unknownOut}},
+
+		"each.key index and each.value": {`
+resource "aws_subnet" "s" {
+  for_each = toset(["a", "b"])
+}
+resource "aws_route" "r" {
+  for_each  = aws_subnet.s
+  subnet_id = aws_subnet.s[each.key].id
+  vpc_id    = each.value.vpc_id
+}
+output "route" { value = aws_route.r["a"].subnet_id }
+output "vpc" { value = aws_route.r["b"].vpc_id }`, map[string]cty.Value{"route": unknownOut, "vpc": unknownOut}},
+
+		"for over instances, values and one": {`
+resource "aws_subnet" "s" {
+  for_each = toset(["a", "b"])
+  name     = each.key
+}
+resource "aws_vpc" "single" {
+  count = 1
+}
+output "arns" { value = [for s in aws_subnet.s : s.arn] }
+output "names" { value = [for s in aws_subnet.s : s.name] }
+output "first" { value = values(aws_subnet.s)[0].owner }
+output "one" { value = one(aws_vpc.single[*]).id }
+output "by_key" { value = { for k, s in aws_subnet.s : k => s.zone } }`, map[string]cty.Value{
+			"arns":   unknownTuple(2),
+			"names":  cty.TupleVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}),
+			"first":  unknownOut,
+			"one":    unknownOut,
+			"by_key": cty.ObjectVal(map[string]cty.Value{"a": unknownOut, "b": unknownOut}),
+		}},
+
+		"nested blocks": {`
+resource "aws_instance" "i" {
+  ebs_block_device {
+    device_name = "sda"
+  }
+}
+output "volume" { value = aws_instance.i.ebs_block_device[0].volume_id }
+output "device" { value = aws_instance.i.ebs_block_device[0].device_name }
+output "computed_block" { value = aws_instance.i.root_block_device[0].volume_id }`, map[string]cty.Value{
+			"volume":         unknownOut,
+			"device":         cty.StringVal("sda"),
+			"computed_block": unknownOut,
+		}},
+
+		"dynamic block without elements reads like an absent one": {`
+resource "aws_lb" "l" {
+  dynamic "subnet_mapping" {
+    for_each = []
+    content {
+      subnet_id = subnet_mapping.value
+    }
+  }
+}
+output "n" { value = length(aws_lb.l.subnet_mapping) }
+output "absent" { value = length(aws_lb.l.access_logs) }`, map[string]cty.Value{"n": unknownOut, "absent": unknownOut}},
+
+		"dynamic block iterator over a resource": {`
+resource "aws_subnet" "s" {
+  count = 2
+}
+resource "aws_lb" "l" {
+  dynamic "subnet_mapping" {
+    for_each = aws_subnet.s
+    content {
+      subnet_id = subnet_mapping.value.id
+    }
+  }
+}
+output "first" { value = aws_lb.l.subnet_mapping[0].subnet_id }`, map[string]cty.Value{"first": unknownOut}},
+
+		"argument set to null": {`
+variable "name" {
+  type    = string
+  default = null
+}
+resource "aws_s3_bucket" "b" {
+  bucket = var.name
+}
+output "bucket" { value = aws_s3_bucket.b.bucket }
+output "tmpl" { value = "arn:${aws_s3_bucket.b.bucket}" }`, map[string]cty.Value{"bucket": unknownOut, "tmpl": unknownOut}},
+
+		"try and can": {`
+resource "aws_vpc" "a" {}
+output "tried" { value = try(aws_vpc.a.arn, "") }
+output "can" { value = can(aws_vpc.a.arn) }`, map[string]cty.Value{"tried": unknownOut, "can": unknownOut}},
+
+		"through locals and module outputs": {`
+resource "aws_vpc" "a" {}
+locals {
+  vpc  = aws_vpc.a
+  vpcs = { main = aws_vpc.a }
+}
+module "m" {
+  source = "./m"
+  vpc    = aws_vpc.a
+}
+output "local" { value = local.vpc.arn }
+output "nested_local" { value = local.vpcs.main.owner_id }
+output "module" { value = module.m.vpc_id }
+output "module_whole" { value = module.m.vpc.default_route_table_id }`, map[string]cty.Value{
+			"local":        unknownOut,
+			"nested_local": unknownOut,
+			"module":       unknownOut,
+			"module_whole": unknownOut,
+		}},
+
+		"module variable with an object type": {`
+resource "aws_vpc" "a" {
+  cidr_block = "10.0.0.0/16"
+}
+module "t" {
+  source = "./t"
+  vpc    = aws_vpc.a
+}
+output "typed" { value = module.t.cidr }`, map[string]cty.Value{"typed": cty.StringVal("10.0.0.0/16")}},
+
+		"self in conditions and provisioners": {`
+resource "aws_instance" "i" {
+  ami = "ami-1"
+  lifecycle {
+    postcondition {
+      condition     = self.public_ip != ""
+      error_message = "no address"
+    }
+  }
+  connection {
+    host = self.public_ip
+  }
+  provisioner "remote-exec" {
+    inline = ["echo ${self.private_ip}"]
+  }
+}
+output "ip" { value = aws_instance.i.private_ip }`, map[string]cty.Value{"ip": unknownOut}},
+
+		"data source": {`
+data "aws_availability_zones" "z" {
+  state = "available"
+}
+output "names" { value = data.aws_availability_zones.z.names }
+output "state" { value = data.aws_availability_zones.z.state }`, map[string]cty.Value{"names": unknownOut, "state": cty.StringVal("available")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			files := map[string]string{"main.tf": tc.src,
+				"m/main.tf": `
+variable "vpc" {}
+output "vpc_id" { value = var.vpc.id }
+output "vpc" { value = var.vpc }`,
+				"t/main.tf": `
+variable "vpc" {
+  type = object({ id = string, cidr_block = string })
+}
+output "cidr" { value = var.vpc.cidr_block }`,
+			}
+			res, diags := evalFiles(t, files, Options{})
+			for _, d := range diags {
+				if d.Severity == hcl.DiagError {
+					t.Errorf("error: %s", d.Error())
+				}
+			}
+			outs := res.Root().Outputs
+			for out, want := range tc.want {
+				got, ok := outs[out]
+				if !ok {
+					t.Errorf("output %s missing", out)
+					continue
+				}
+				checkNoSchemaValue(t, out, got, want)
+			}
+		})
+	}
+}
+
+func unknownTuple(n int) cty.Value {
+	vals := make([]cty.Value, n)
+	for i := range vals {
+		vals[i] = unknownOut
+	}
+	return cty.TupleVal(vals)
+}
+
+// checkNoSchemaValue compares got with want, where unknownOut in want
+// stands for an unknown value with an Unread mark.
+func checkNoSchemaValue(t *testing.T, path string, got, want cty.Value) {
+	t.Helper()
+	if want.RawEquals(unknownOut) {
+		if got.IsKnown() {
+			t.Errorf("%s = %#v, want unknown", path, got)
+		} else if us := marks.UnreadMarks(got); len(us) == 0 {
+			t.Errorf("%s is unknown without an Unread mark: %#v", path, got)
+		}
+		return
+	}
+	gotU, _ := got.UnmarkDeep()
+	switch {
+	case want.Type().IsTupleType() && gotU.IsKnown() && (gotU.Type().IsTupleType() || gotU.Type().IsListType()):
+		if gotU.LengthInt() != want.LengthInt() {
+			t.Errorf("%s = %#v, want %#v", path, got, want)
+			return
+		}
+		for i, w := range want.AsValueSlice() {
+			checkNoSchemaValue(t, path+"["+string(rune('0'+i))+"]", got.Index(cty.NumberIntVal(int64(i))), w)
+		}
+	case want.Type().IsObjectType() && gotU.IsKnown() && gotU.Type().IsObjectType():
+		for k, w := range want.AsValueMap() {
+			if !gotU.Type().HasAttribute(k) {
+				t.Errorf("%s has no %s: %#v", path, k, got)
+				continue
+			}
+			checkNoSchemaValue(t, path+"."+k, got.GetAttr(k), w)
+		}
+	default:
+		if !gotU.RawEquals(want) {
+			t.Errorf("%s = %#v, want %#v", path, got, want)
+		}
+	}
+}
+
+// TestNoSchemaAfterUnknown: the JSON document lists, as unknown, every
+// attribute the configuration reads from an instance without a schema, so
+// that an unknown attribute and an absent one can be told apart.
+func TestNoSchemaAfterUnknown(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "aws_subnet" "s" {
+  count      = 2
+  cidr_block = "10.0.${count.index}.0/24"
+  tags = {
+    Name = "s"
+  }
+}
+output "ids" { value = aws_subnet.s[*].id }
+output "arn" { value = [for s in aws_subnet.s : s.arn] }
+output "zone" { value = aws_subnet.s[1].availability_zone }`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	doc := res.Document(nil)
+	for _, r := range doc.Resources {
+		b, _ := json.Marshal(r.AfterUnknown)
+		for _, attr := range []string{`"id":true`, `"arn":true`, `"availability_zone":true`} {
+			if !strings.Contains(string(b), attr) {
+				t.Errorf("%s after_unknown %s lacks %s", r.Address, b, attr)
+			}
+		}
+		if strings.Contains(string(b), "cidr_block") || strings.Contains(string(b), `"tags":true`) {
+			t.Errorf("%s after_unknown %s names a configured attribute", r.Address, b)
+		}
+	}
+}
+
+// TestNoSchemaAdHoc: an expression evaluated after the configuration
+// (console input, EvalExpr) reads attributes the configuration never read.
+func TestNoSchemaAdHoc(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "aws_subnet" "s" {
+  count = 2
+  name  = "s${count.index}"
+}`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for _, src := range []string{"aws_subnet.s[0].arn", "(aws_subnet.s[*].owner_id)[1]", "[for s in aws_subnet.s : s.vpc_id][0]"} {
+		if v := mustEval(t, res, src, nil); v.IsKnown() {
+			t.Errorf("%s = %#v, want unknown", src, v)
+		}
+	}
+	if v := mustEval(t, res, "aws_subnet.s[1].name", nil); !v.RawEquals(cty.StringVal("s1")) {
+		t.Errorf("configured name = %#v", v)
+	}
+}

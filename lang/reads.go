@@ -1,0 +1,796 @@
+package lang
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+)
+
+// This file works out, before evaluation, which attribute paths the
+// configuration reads from the objects of each resource. Without a
+// provider schema tfeval does not know which attributes a resource has
+// beyond those its block sets, and hcl refuses to read an attribute an
+// object lacks; every path read somewhere is therefore added to the
+// planned objects, as unknown where the configuration does not set it (see
+// readTree.fill). The analysis follows values through every named value
+// they can flow through (locals, module outputs and variables, for_each's
+// each.value, dynamic block iterators, for expressions and splats) and
+// over-approximates where it cannot tell (function results, values built
+// from several branches): reading a path that does not exist costs one
+// unknown attribute, missing one a false error.
+
+// readStep is one step of a path read from a value: an attribute name, or
+// "" for an index or any element.
+type readStep = string
+
+// anyElement is the readStep of an index, a splat or a for expression's element.
+const anyElement readStep = ""
+
+// Bounds on the analysis, so that a hostile configuration cannot make it
+// slow: paths longer than maxReadPath steps are cut (the prefix is still
+// read), and one expression yields at most maxOrigins origins.
+const (
+	maxReadPath = 12
+	maxOrigins  = 64
+)
+
+// valueKind says what a valueKey names.
+type valueKind uint8
+
+const (
+	vkResource valueKind = iota // a resource's whole value (all instances)
+	vkLocal
+	vkVar
+	vkOutput
+	vkCall // a module call's whole value (all instances, their outputs)
+	vkEach // each.value in a resource or module block with for_each
+)
+
+// valueKey names a value the analysis follows: a resource, or a named
+// value of one module in the tree.
+type valueKey struct {
+	kind valueKind
+	cfg  *config.Config
+	name string
+	res  *config.Resource   // vkResource; vkEach of a resource
+	call *config.ModuleCall // vkEach of a module call
+}
+
+// frame is a container an origin was put in by the expression that built
+// the value: an object constructor's attribute key, or any element of a
+// tuple or for expression. A later step into the container takes it off.
+type frame struct {
+	key string // the attribute, when not any
+	any bool
+}
+
+// origin is where (part of) a value comes from: the named value key, at
+// path, inside frames containers.
+type origin struct {
+	key    valueKey
+	path   []readStep
+	frames []frame
+}
+
+// readAnalysis holds what the walk over the configuration found.
+type readAnalysis struct {
+	// defs are the origins of each named value's expression.
+	defs map[valueKey][]origin
+	// pending are the reads recorded while walking, resolved once every
+	// definition is known.
+	pending []pendingRead
+	// resolved marks (key, path) pairs already resolved.
+	resolved map[string]bool
+	// trees are the paths read from each resource's instances.
+	trees map[*config.Resource]*readTree
+}
+
+type pendingRead struct {
+	key  valueKey
+	path []readStep
+}
+
+// analyzeReads walks the whole configuration tree.
+func analyzeReads(root *config.Config) *readAnalysis {
+	a := &readAnalysis{defs: map[valueKey][]origin{}, resolved: map[string]bool{}, trees: map[*config.Resource]*readTree{}}
+	if root == nil || root.Module == nil {
+		return a
+	}
+	a.walkConfig(root)
+	for _, r := range a.pending {
+		a.resolve(r.key, r.path, 0)
+	}
+	a.pending = nil
+	a.resolved = nil
+	return a
+}
+
+// adHoc works out what an expression evaluated after the configuration
+// (console input, Result.EvalExpr) reads from resources, following the
+// configuration's named values; a is not changed.
+func (a *readAnalysis) adHoc(c *config.Config, e hcl.Expression) map[*config.Resource]*readTree {
+	b := &readAnalysis{defs: a.defs, resolved: map[string]bool{}, trees: map[*config.Resource]*readTree{}}
+	(&readWalker{a: b, cfg: c}).val(e)
+	for _, r := range b.pending {
+		b.resolve(r.key, r.path, 0)
+	}
+	return b.trees
+}
+
+// tree returns the paths read from the instances of res, nil when none are.
+func (a *readAnalysis) tree(res *config.Resource) *readTree {
+	if a == nil {
+		return nil
+	}
+	return a.trees[res]
+}
+
+// walkConfig records the definitions and reads of one module and, through
+// its calls, of the modules below it.
+func (a *readAnalysis) walkConfig(c *config.Config) {
+	m := c.Module
+	w := &readWalker{a: a, cfg: c}
+	for _, name := range sortedKeys(m.Variables) {
+		w.rules(m.Variables[name].Validations)
+	}
+	for _, name := range sortedKeys(m.Locals) {
+		a.define(valueKey{kind: vkLocal, cfg: c, name: name}, w.val(m.Locals[name].Expr))
+	}
+	for _, name := range sortedKeys(m.Outputs) {
+		o := m.Outputs[name]
+		key := valueKey{kind: vkOutput, cfg: c, name: name}
+		a.define(key, w.val(o.Expr))
+		w.rules(o.Preconditions)
+		if o.ConstraintType != cty.NilType {
+			a.typeReads(key, o.ConstraintType)
+		}
+	}
+	for _, res := range moduleResourcesAll(m) {
+		a.walkResource(c, res)
+	}
+	for _, name := range sortedKeys(m.Checks) {
+		w.rules(m.Checks[name].Asserts)
+	}
+	for _, name := range sortedKeys(m.ModuleCalls) {
+		a.walkCall(c, m.ModuleCalls[name])
+	}
+}
+
+// moduleResourcesAll lists a module's resources, check blocks' data
+// resources included, in address order.
+func moduleResourcesAll(m *config.Module) []*config.Resource {
+	var out []*config.Resource
+	for _, set := range []map[string]*config.Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
+		for _, k := range sortedKeys(set) {
+			out = append(out, set[k])
+		}
+	}
+	return out
+}
+
+func (a *readAnalysis) walkCall(c *config.Config, call *config.ModuleCall) {
+	w := &readWalker{a: a, cfg: c}
+	w.val(call.Count)
+	if call.ForEach != nil {
+		each := valueKey{kind: vkEach, cfg: c, call: call}
+		a.define(each, applySteps(w.val(call.ForEach), []readStep{anyElement}, nil))
+		w.each = &each
+	}
+	child := c.Children[call.Name]
+	for name, attr := range callAttributes(call) {
+		origins := w.val(attr.Expr)
+		if child == nil || child.Module == nil {
+			continue
+		}
+		key := valueKey{kind: vkVar, cfg: child, name: name}
+		a.define(key, origins)
+		if decl := child.Module.Variables[name]; decl != nil && decl.ConstraintType != cty.NilType {
+			a.typeReads(key, decl.ConstraintType)
+		}
+	}
+	if child != nil && child.Module != nil {
+		a.walkConfig(child)
+	}
+}
+
+func (a *readAnalysis) walkResource(c *config.Config, res *config.Resource) {
+	w := &readWalker{a: a, cfg: c}
+	w.val(res.Count)
+	if res.ForEach != nil {
+		each := valueKey{kind: vkEach, cfg: c, res: res}
+		a.define(each, applySteps(w.val(res.ForEach), []readStep{anyElement}, nil))
+		w.each = &each
+	}
+	if res.Config != nil {
+		w.body(res.Config)
+	}
+	w.rules(res.Preconditions)
+	// self is the resource's own instance in postconditions, connection
+	// and provisioner blocks.
+	w.self = res
+	w.rules(res.Postconditions)
+	for _, body := range provisionerBodies(res) {
+		w.body(body)
+	}
+	if res.Managed != nil {
+		for _, e := range res.Managed.ReplaceTriggeredBy {
+			w.val(e)
+		}
+	}
+}
+
+// define adds origins to the definition of a named value.
+func (a *readAnalysis) define(key valueKey, origins []origin) {
+	if len(origins) > 0 {
+		a.defs[key] = append(a.defs[key], origins...)
+	}
+}
+
+// read records that path is read from the value key names.
+func (a *readAnalysis) read(key valueKey, path []readStep) {
+	if len(path) > 0 {
+		a.pending = append(a.pending, pendingRead{key, path})
+	}
+}
+
+// typeReads records the reads a conversion to ty makes of a value: every
+// attribute an object type requires, at every depth.
+func (a *readAnalysis) typeReads(key valueKey, ty cty.Type) {
+	var walk func(ty cty.Type, path []readStep)
+	walk = func(ty cty.Type, path []readStep) {
+		if len(path) >= maxReadPath {
+			return
+		}
+		switch {
+		case ty.IsObjectType():
+			for _, name := range sortedKeys(ty.AttributeTypes()) {
+				if ty.AttributeOptional(name) {
+					continue
+				}
+				p := append(slices.Clip(path), name)
+				a.read(key, p)
+				walk(ty.AttributeType(name), p)
+			}
+		case ty.IsCollectionType():
+			walk(ty.ElementType(), append(slices.Clip(path), anyElement))
+		}
+	}
+	walk(ty, nil)
+}
+
+// resolve follows a read of path from key to the resources it reads.
+func (a *readAnalysis) resolve(key valueKey, path []readStep, depth int) {
+	if len(path) == 0 || depth > 64 {
+		return
+	}
+	if len(path) > maxReadPath {
+		path = path[:maxReadPath]
+	}
+	id := key.id() + "\x00" + strings.Join(path, "\x01")
+	if a.resolved[id] {
+		return
+	}
+	a.resolved[id] = true
+	switch key.kind {
+	case vkResource:
+		t := a.trees[key.res]
+		if t == nil {
+			t = &readTree{}
+			a.trees[key.res] = t
+		}
+		t.addResourcePath(key.res, path)
+	case vkCall:
+		c := key.cfg
+		call := c.Module.ModuleCalls[key.name]
+		child := c.Children[key.name]
+		if call == nil || child == nil || child.Module == nil {
+			return
+		}
+		if call.Count != nil || call.ForEach != nil {
+			if path[0] != anyElement {
+				return
+			}
+			path = path[1:]
+		}
+		if len(path) > 0 && path[0] != anyElement {
+			a.resolve(valueKey{kind: vkOutput, cfg: child, name: path[0]}, path[1:], depth+1)
+		}
+	default:
+		for _, o := range a.defs[key] {
+			for _, r := range applySteps([]origin{o}, path, nil) {
+				a.resolve(r.key, r.path, depth+1)
+			}
+		}
+	}
+}
+
+// id is a text naming the key, unique within one configuration tree.
+func (k valueKey) id() string {
+	var b strings.Builder
+	b.WriteByte(byte('0' + k.kind))
+	if k.cfg != nil {
+		b.WriteString(strings.Join(k.cfg.Path, "."))
+	}
+	b.WriteByte('|')
+	b.WriteString(k.name)
+	if k.res != nil {
+		b.WriteString("|r" + k.res.Addr() + "@" + k.res.DeclRange.String())
+	}
+	if k.call != nil {
+		b.WriteString("|c" + k.call.Name)
+	}
+	return b.String()
+}
+
+// applySteps applies steps to each origin: a step into a container an
+// origin was put in takes the container off, any other step is added to
+// the origin's path. Each origin whose path grew is read at its new path
+// when a is not nil. An attribute step into an object constructor's other
+// attribute does not reach the origin, which is dropped.
+func applySteps(origins []origin, steps []readStep, a *readAnalysis) []origin {
+	if len(steps) == 0 {
+		return origins
+	}
+	out := make([]origin, 0, len(origins))
+next:
+	for _, o := range origins {
+		path, frames := o.path, o.frames
+		grew := false
+		for _, s := range steps {
+			if n := len(frames); n > 0 {
+				f := frames[n-1]
+				if s != anyElement && !f.any && f.key != s {
+					continue next
+				}
+				frames = frames[:n-1]
+				continue
+			}
+			if len(path) < maxReadPath {
+				path = append(slices.Clip(path), s)
+				grew = true
+			}
+		}
+		r := origin{key: o.key, path: path, frames: frames}
+		if grew && a != nil {
+			a.read(r.key, r.path)
+		}
+		out = append(out, r)
+		if len(out) >= maxOrigins {
+			break
+		}
+	}
+	return out
+}
+
+// inFrame puts every origin into one more container.
+func inFrame(origins []origin, f frame) []origin {
+	out := make([]origin, len(origins))
+	for i, o := range origins {
+		out[i] = origin{key: o.key, path: o.path, frames: append(slices.Clip(o.frames), f)}
+	}
+	return out
+}
+
+// union joins origin lists, keeping at most maxOrigins.
+func union(lists ...[]origin) []origin {
+	var out []origin
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	if len(out) > maxOrigins {
+		out = out[:maxOrigins]
+	}
+	return out
+}
+
+// readWalker walks the expressions of one block of one module.
+type readWalker struct {
+	a   *readAnalysis
+	cfg *config.Config
+	// each is what each.value names here, nil outside a for_each block.
+	each *valueKey
+	// self is the resource self names here, nil where it is not available.
+	self *config.Resource
+	// binds are the names for expressions, splats and dynamic blocks bind,
+	// innermost last.
+	binds []binding
+}
+
+// binding is a name bound inside an expression or a dynamic block: a for
+// expression's value variable, a splat's element (anon set), or a dynamic
+// block's iterator (iterator set: the element is its "value" attribute).
+type binding struct {
+	name     string
+	anon     *hclsyntax.AnonSymbolExpr
+	iterator bool
+	origins  []origin
+}
+
+func (w *readWalker) bind(b binding) { w.binds = append(w.binds, b) }
+func (w *readWalker) unbind()        { w.binds = w.binds[:len(w.binds)-1] }
+
+func (w *readWalker) rules(rules []*config.CheckRule) {
+	for _, r := range rules {
+		if r != nil {
+			w.val(r.Condition)
+			w.val(r.ErrorMessage)
+		}
+	}
+}
+
+// body walks a block body: its attributes and nested blocks, dynamic
+// blocks with their iterators bound.
+func (w *readWalker) body(body hcl.Body) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		// Other syntaxes have no structure to follow without a schema:
+		// each attribute is walked as an expression.
+		attrs, _ := body.JustAttributes()
+		for _, name := range sortedKeys(attrs) {
+			w.val(attrs[name].Expr)
+		}
+		return
+	}
+	for _, name := range sortedKeys(sb.Attributes) {
+		w.val(sb.Attributes[name].Expr)
+	}
+	for _, blk := range sb.Blocks {
+		if blk.Type != "dynamic" || len(blk.Labels) == 0 {
+			w.body(blk.Body)
+			continue
+		}
+		var elems []origin
+		name := blk.Labels[0]
+		if a, ok := blk.Body.Attributes["for_each"]; ok {
+			elems = applySteps(w.val(a.Expr), []readStep{anyElement}, nil)
+		}
+		if a, ok := blk.Body.Attributes["iterator"]; ok {
+			if trav, diags := hcl.AbsTraversalForExpr(a.Expr); !diags.HasErrors() && len(trav) == 1 {
+				name = trav.RootName()
+			}
+		}
+		w.bind(binding{name: name, iterator: true, origins: elems})
+		if a, ok := blk.Body.Attributes["labels"]; ok {
+			w.val(a.Expr)
+		}
+		for _, inner := range blk.Body.Blocks {
+			if inner.Type == "content" {
+				w.body(inner.Body)
+			}
+		}
+		w.unbind()
+	}
+}
+
+// val walks an expression, recording what it reads, and returns the
+// origins of its value.
+func (w *readWalker) val(e hcl.Expression) []origin {
+	if e == nil {
+		return nil
+	}
+	x, ok := e.(hclsyntax.Expression)
+	if !ok {
+		var out []origin
+		for _, t := range e.Variables() {
+			out = union(out, w.traversal(t))
+		}
+		return out
+	}
+	switch x := x.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return nil
+	case *hclsyntax.ScopeTraversalExpr:
+		return w.traversal(x.Traversal)
+	case *hclsyntax.RelativeTraversalExpr:
+		return applySteps(w.val(x.Source), traversalSteps(x.Traversal), w.a)
+	case *hclsyntax.IndexExpr:
+		w.val(x.Key)
+		return applySteps(w.val(x.Collection), []readStep{anyElement}, w.a)
+	case *hclsyntax.SplatExpr:
+		src := w.val(x.Source)
+		// A splat of a single object treats it as a list of one.
+		elems := union(applySteps(src, []readStep{anyElement}, nil), src)
+		w.bind(binding{anon: x.Item, origins: elems})
+		each := w.val(x.Each)
+		w.unbind()
+		return inFrame(each, frame{any: true})
+	case *hclsyntax.AnonSymbolExpr:
+		for i := len(w.binds) - 1; i >= 0; i-- {
+			if w.binds[i].anon == x {
+				return w.binds[i].origins
+			}
+		}
+		return nil
+	case *hclsyntax.ForExpr:
+		elems := applySteps(w.val(x.CollExpr), []readStep{anyElement}, nil)
+		if x.KeyVar != "" {
+			w.bind(binding{name: x.KeyVar})
+		}
+		w.bind(binding{name: x.ValVar, origins: elems})
+		w.val(x.KeyExpr)
+		w.val(x.CondExpr)
+		v := w.val(x.ValExpr)
+		w.unbind()
+		if x.KeyVar != "" {
+			w.unbind()
+		}
+		return inFrame(v, frame{any: true})
+	case *hclsyntax.FunctionCallExpr:
+		return w.call(x)
+	case *hclsyntax.ConditionalExpr:
+		w.val(x.Condition)
+		return union(w.val(x.TrueResult), w.val(x.FalseResult))
+	case *hclsyntax.TupleConsExpr:
+		var out []origin
+		for _, item := range x.Exprs {
+			out = union(out, inFrame(w.val(item), frame{any: true}))
+		}
+		return out
+	case *hclsyntax.ObjectConsExpr:
+		var out []origin
+		for _, item := range x.Items {
+			f := frame{any: true}
+			if key, ok := objectKey(item.KeyExpr); ok {
+				f = frame{key: key}
+			} else {
+				w.val(item.KeyExpr)
+			}
+			out = union(out, inFrame(w.val(item.ValueExpr), f))
+		}
+		return out
+	case *hclsyntax.TemplateWrapExpr:
+		return w.val(x.Wrapped)
+	case *hclsyntax.ParenthesesExpr:
+		return w.val(x.Expression)
+	case *hclsyntax.ObjectConsKeyExpr:
+		if hcl.ExprAsKeyword(x.Wrapped) != "" {
+			return nil
+		}
+		return w.val(x.Wrapped)
+	}
+	// Everything else (operators, templates) builds a new primitive value
+	// from its operands, which are still walked for what they read.
+	known := exprChildren(x, func(c hclsyntax.Expression, _ *hclsyntax.ForExpr) { w.val(c) })
+	if !known {
+		for _, t := range hclsyntax.Variables(x) {
+			w.traversal(t)
+		}
+	}
+	return nil
+}
+
+// objectKey is the static key of an object constructor item.
+func objectKey(e hclsyntax.Expression) (string, bool) {
+	if k, ok := e.(*hclsyntax.ObjectConsKeyExpr); ok {
+		if kw := hcl.ExprAsKeyword(k.Wrapped); kw != "" {
+			return kw, true
+		}
+		e = k.Wrapped
+	}
+	if s, ok := literalString(e); ok {
+		return s, true
+	}
+	return "", false
+}
+
+// literalString is the value of a string literal, also written as a
+// template of one literal part.
+func literalString(e hclsyntax.Expression) (string, bool) {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		if e.Val.Type() == cty.String && e.Val.IsKnown() && !e.Val.IsNull() {
+			return e.Val.AsString(), true
+		}
+	case *hclsyntax.TemplateExpr:
+		if len(e.Parts) == 1 {
+			return literalString(e.Parts[0])
+		}
+	}
+	return "", false
+}
+
+// call walks a function call. Functions that return one of their
+// arguments' elements step into it; those that build a primitive value
+// pass nothing on; all others may return their arguments' values.
+func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
+	args := make([][]origin, len(x.Args))
+	for i, arg := range x.Args {
+		args[i] = w.val(arg)
+	}
+	name := x.Name
+	if i := strings.LastIndex(name, "::"); i >= 0 && strings.HasPrefix(name, "core::") {
+		name = name[i+2:]
+	}
+	switch name {
+	case "lookup":
+		if len(args) < 2 {
+			return nil
+		}
+		step := anyElement
+		if key, ok := literalString(x.Args[1]); ok {
+			step = key
+		}
+		out := applySteps(args[0], []readStep{step}, w.a)
+		if len(args) > 2 {
+			out = union(out, args[2])
+		}
+		return out
+	case "element", "one":
+		if len(args) == 0 {
+			return nil
+		}
+		return applySteps(args[0], []readStep{anyElement}, w.a)
+	case "values":
+		// The elements of the argument, in a list.
+		if len(args) == 0 {
+			return nil
+		}
+		return inFrame(applySteps(args[0], []readStep{anyElement}, nil), frame{any: true})
+	case "can", "length", "keys", "jsonencode", "yamlencode", "tostring", "tonumber", "tobool",
+		"format", "formatlist", "join", "contains", "alltrue", "anytrue", "sum", "max", "min",
+		"base64encode", "md5", "sha1", "sha256", "sha512", "upper", "lower", "title", "trimspace",
+		"replace", "substr", "split", "regex", "regexall", "startswith", "endswith", "strcontains",
+		"type", "issensitive":
+		return nil
+	}
+	return union(args...)
+}
+
+// traversal resolves a reference and records what it reads.
+func (w *readWalker) traversal(t hcl.Traversal) []origin {
+	if len(t) == 0 {
+		return nil
+	}
+	root := t.RootName()
+	for i := len(w.binds) - 1; i >= 0; i-- {
+		b := w.binds[i]
+		if b.anon != nil || b.name != root {
+			continue
+		}
+		steps := traversalSteps(t[1:])
+		if b.iterator {
+			if len(steps) == 0 || steps[0] != "value" {
+				return nil
+			}
+			steps = steps[1:]
+		}
+		return applySteps(b.origins, steps, w.a)
+	}
+	m := w.cfg.Module
+	var base []origin
+	var rest hcl.Traversal
+	named := func(kind valueKind) {
+		if len(t) < 2 {
+			return
+		}
+		if a, ok := t[1].(hcl.TraverseAttr); ok {
+			base = []origin{{key: valueKey{kind: kind, cfg: w.cfg, name: a.Name}}}
+			rest = t[2:]
+		}
+	}
+	resource := func(mode config.ResourceMode, typeAt int) {
+		if len(t) < typeAt+2 {
+			return
+		}
+		typ, name := traversalName(t[typeAt]), traversalName(t[typeAt+1])
+		if typ == "" || name == "" {
+			return
+		}
+		addr := typ + "." + name
+		switch mode {
+		case config.DataResourceMode:
+			addr = "data." + addr
+		case config.EphemeralResourceMode:
+			addr = "ephemeral." + addr
+		}
+		if res := findResource(m, addr); res != nil {
+			base = []origin{{key: valueKey{kind: vkResource, res: res}}}
+			rest = t[typeAt+2:]
+		}
+	}
+	switch root {
+	case "var":
+		named(vkVar)
+	case "local":
+		named(vkLocal)
+	case "module":
+		named(vkCall)
+	case "each":
+		if w.each != nil && len(t) >= 2 && traversalName(t[1]) == "value" {
+			base = []origin{{key: *w.each}}
+			rest = t[2:]
+		}
+	case "self":
+		if w.self != nil {
+			o := origin{key: valueKey{kind: vkResource, res: w.self}}
+			if w.self.Count != nil || w.self.ForEach != nil {
+				o.path = []readStep{anyElement}
+			}
+			base = []origin{o}
+			rest = t[1:]
+		}
+	case "count", "path", "terraform", "tofu":
+	case "data":
+		resource(config.DataResourceMode, 1)
+	case "ephemeral":
+		resource(config.EphemeralResourceMode, 1)
+	case "resource":
+		resource(config.ManagedResourceMode, 1)
+	default:
+		resource(config.ManagedResourceMode, 0)
+	}
+	return applySteps(base, traversalSteps(rest), w.a)
+}
+
+// traversalName is the name a root or attribute step gives, "" for others.
+func traversalName(s hcl.Traverser) string {
+	switch s := s.(type) {
+	case hcl.TraverseRoot:
+		return s.Name
+	case hcl.TraverseAttr:
+		return s.Name
+	}
+	return ""
+}
+
+// traversalSteps turns traversal steps into read steps.
+func traversalSteps(t hcl.Traversal) []readStep {
+	steps := make([]readStep, 0, len(t))
+	for _, s := range t {
+		if a, ok := s.(hcl.TraverseAttr); ok {
+			steps = append(steps, a.Name)
+		} else {
+			steps = append(steps, anyElement)
+		}
+	}
+	return steps
+}
+
+// readTree is the set of paths read from a resource's instances: the
+// attributes read, each with what is read inside it, and what is read
+// from any element.
+type readTree struct {
+	attrs map[string]*readTree
+	elems *readTree
+}
+
+// addResourcePath adds a path read from a resource's whole value: for a
+// resource with count or for_each, its first step selects an instance; a
+// resource without either is also read as a list of its one instance by a
+// splat.
+func (t *readTree) addResourcePath(res *config.Resource, path []readStep) {
+	multi := res.Count != nil || res.ForEach != nil
+	switch {
+	case path[0] == anyElement:
+		path = path[1:]
+	case multi:
+		return // an attribute of all instances: an error of its own
+	}
+	t.add(path)
+}
+
+func (t *readTree) add(path []readStep) {
+	for _, s := range path {
+		if s == anyElement {
+			if t.elems == nil {
+				t.elems = &readTree{}
+			}
+			t = t.elems
+			continue
+		}
+		if t.attrs == nil {
+			t.attrs = map[string]*readTree{}
+		}
+		next := t.attrs[s]
+		if next == nil {
+			next = &readTree{}
+			t.attrs[s] = next
+		}
+		t = next
+	}
+}

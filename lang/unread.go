@@ -1,0 +1,135 @@
+package lang
+
+import (
+	"sync"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/marks"
+)
+
+// This file keeps the Unread mark on values derived from unread ones.
+// go-cty and hcl carry marks from operands to results, except in a few
+// places where an unknown result is made afresh: try() and can(), a
+// function whose argument has no exact type yet, a for expression over a
+// value of unknown type, the ! operator. There, an unknown result would
+// lose the mark and a count it decides would fail where Terraform (which
+// knows the value) plans. So the unknowns of every evaluated value that
+// carry no Unread mark get the Unread marks of the values the expression
+// refers to. The values' marks are found once per named value and kept.
+
+// unreadIn returns the Unread marks in the values refs name in scope s.
+func (s *scope) unreadIn(refs []parsedRef) cty.ValueMarks {
+	var found []marks.Unread
+	add := func(us []marks.Unread) {
+		for _, u := range us {
+			if !containsUnread(found, u) {
+				found = append(found, u)
+			}
+		}
+	}
+	mi := s.mod
+	for _, pr := range refs {
+		ref := pr.ref
+		if ref == nil {
+			continue
+		}
+		switch ref.kind {
+		case refVar:
+			add(mi.unreadOf("var."+ref.name, func() cty.Value { v, _ := mi.variable(ref.name); return v }))
+		case refLocal:
+			add(mi.unreadOf("local."+ref.name, func() cty.Value { v, _ := mi.local(ref.name); return v }))
+		case refModule:
+			if call := mi.Config.Module.ModuleCalls[ref.name]; call != nil {
+				add(mi.unreadOf("module."+ref.name, func() cty.Value { return s.ev.callValue(mi, call) }))
+			}
+		case refResource:
+			if rs := s.resourceState(ref); rs != nil {
+				add(rs.unreadMarks())
+			}
+		case refEach:
+			if s.eachValue != cty.NilVal && ref.name == "value" {
+				add(marks.UnreadMarks(s.eachValue))
+			}
+			if s.eachKey != cty.NilVal {
+				add(marks.UnreadMarks(s.eachKey))
+			}
+		case refCount:
+			if s.countIndex != cty.NilVal {
+				add(marks.UnreadMarks(s.countIndex))
+			}
+		case refSelf:
+			if s.self != cty.NilVal {
+				add(marks.UnreadMarks(s.self))
+			}
+		}
+	}
+	return marks.UnreadSet(found)
+}
+
+func containsUnread(us []marks.Unread, u marks.Unread) bool {
+	for _, x := range us {
+		if x == u {
+			return true
+		}
+	}
+	return false
+}
+
+// withUnread gives the unknowns of v that carry no Unread mark the Unread
+// marks of what refs name.
+func (s *scope) withUnread(v cty.Value, refs []parsedRef) cty.Value {
+	if !marks.HasUnmarkedUnknown(v) {
+		return v
+	}
+	return marks.MarkUnknowns(v, s.unreadIn(refs))
+}
+
+// resourceState finds the state of the resource a reference names, nil
+// when it has none (yet).
+func (s *scope) resourceState(ref *reference) *resourceState {
+	cfg := findResource(s.mod.Config.Module, ref.addr())
+	if cfg == nil {
+		return nil
+	}
+	if cfg.Check != "" {
+		return s.mod.scopedResource(ref.addr())
+	}
+	return s.mod.resource(ref.addr())
+}
+
+// unreadOf returns the Unread marks in the named value name, found with
+// value on first use and kept: a named value does not change once set.
+func (mi *ModuleInstance) unreadOf(name string, value func() cty.Value) []marks.Unread {
+	mi.mu.RLock()
+	us, ok := mi.unread[name]
+	mi.mu.RUnlock()
+	if ok {
+		return us
+	}
+	v := value()
+	if v == cty.NilVal {
+		return nil
+	}
+	us = marks.UnreadMarks(v)
+	mi.mu.Lock()
+	if mi.unread == nil {
+		mi.unread = map[string][]marks.Unread{}
+	}
+	mi.unread[name] = us
+	mi.mu.Unlock()
+	return us
+}
+
+// unreadMarks returns the Unread marks in a resource's whole value, found
+// on first use.
+func (rs *resourceState) unreadMarks() []marks.Unread {
+	rs.unreadOnce.Do(func() { rs.unread = marks.UnreadMarks(rs.whole) })
+	return rs.unread
+}
+
+// resourceUnread is what a resourceState keeps of its Unread marks.
+type resourceUnread struct {
+	unreadOnce sync.Once
+	unread     []marks.Unread
+}
