@@ -10,9 +10,9 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
-	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
 )
 
