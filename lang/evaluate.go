@@ -35,6 +35,8 @@ type evaluator struct {
 
 	// limits enforces Options.Limits and Options.Context (limits.go).
 	limits *limiter
+	// data are the data source results given (Options.DataSources).
+	data *dataResults
 
 	// shared is what the concurrent node evaluations of one Evaluate share.
 	shared *evalShared
@@ -121,6 +123,9 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	if cfg == nil || cfg.Module == nil {
 		return res, nil
 	}
+	var dataDiags hcl.Diagnostics
+	ev.data, dataDiags = newDataResults(opts.DataSources, opts.DataSourceRanges)
+	ev.addDiags(dataDiags)
 	root := ev.newInstance(cfg, nil, "", cty.NilVal, cty.NilVal)
 	ev.instances[""] = []*ModuleInstance{root}
 
@@ -137,6 +142,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	} else {
 		ev.run(order)
 	}
+	ev.addDiags(ev.data.unusedWarnings())
 	ev.collect(res)
 	ev.done = true
 	ev.share().adHocLeft.Store(2 * maxAdHocCached) // references and namespaced calls

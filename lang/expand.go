@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -38,6 +39,7 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 	if marks.Contains(v, marks.Sensitive) {
 		return bad("Sensitive values, or values derived from sensitive values, cannot be used as count arguments. If used, the sensitive value could be exposed as a resource instance key.")
 	}
+	marked := v
 	v, _ = v.UnmarkDeep()
 	if v.IsNull() {
 		return bad(`The given "count" argument value is null. An integer is required.`)
@@ -47,6 +49,9 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 		return bad(fmt.Sprintf(`The given "count" argument value is unsuitable: %s.`, err))
 	}
 	if !cv.IsKnown() {
+		if us := marks.UnreadMarks(marked); len(us) > 0 {
+			return s.placeholder(expr, addr, us, true), append(diags, placeholderWarning(s.mod, expr, addr, us, true))
+		}
 		return bad(s.ev.texts().countUnknown(addr))
 	}
 	bf := cv.AsBigFloat()
@@ -84,8 +89,14 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 	if v.HasMark(marks.Ephemeral) {
 		return bad(summary, "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key.")
 	}
+	marked := v
 	v, _ = v.Unmark()
 	ty := v.Type()
+	if !v.IsWhollyKnown() && !v.IsNull() {
+		if us := marks.UnreadMarks(marked); len(us) > 0 && (ty == cty.DynamicPseudoType || ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) && (!v.IsKnown() || ty.IsSetType()) {
+			return s.placeholder(expr, addr, us, false), append(diags, placeholderWarning(s.mod, expr, addr, us, false))
+		}
+	}
 	switch {
 	case v.IsNull():
 		return bad(summary, `The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A map, or set of strings is allowed.`)
@@ -126,6 +137,69 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 	return exp, diags
 }
 
+// placeholder is the expansion of an object whose count (counted) or
+// for_each depends on the unread values us: one instance, with an unknown
+// key and each.value.
+func (s *scope) placeholder(expr hcl.Expression, addr string, us []marks.Unread, counted bool) expansion {
+	ms := marks.UnreadSet(us)
+	exp := expansion{mode: expandPlaceholder, counted: counted, unread: us}
+	if counted {
+		exp.keys = []cty.Value{cty.UnknownVal(cty.Number).WithMarks(ms)}
+		exp.values = []cty.Value{cty.NilVal}
+	} else {
+		exp.keys = []cty.Value{cty.UnknownVal(cty.String).WithMarks(ms)}
+		exp.values = []cty.Value{cty.DynamicVal.WithMarks(ms)}
+	}
+	return exp
+}
+
+// placeholderWarning says why an object has a placeholder instead of its
+// instances, naming what tfeval did not read.
+func placeholderWarning(mi *ModuleInstance, expr hcl.Expression, addr string, us []marks.Unread, counted bool) *hcl.Diagnostic {
+	arg, key := "for_each", "each.key and each.value"
+	if counted {
+		arg, key = "count", "count.index"
+	}
+	what := configAddr(mi.Config, addr)
+	names := make([]string, len(us))
+	var hints []string
+	hint := func(h string) {
+		for _, x := range hints {
+			if x == h {
+				return
+			}
+		}
+		hints = append(hints, h)
+	}
+	for i, u := range us {
+		names[i] = u.Describe()
+		switch u.Cause {
+		case marks.DataNotRead:
+			hint("give data source results with -data=FILE (Options.DataSources)")
+		case marks.NoSchema:
+			hint("give provider schemas with -schemas=FILE (Options.Schemas)")
+		case marks.ModuleNotInstalled:
+			hint("install the modules (terraform init)")
+		}
+	}
+	detail := fmt.Sprintf("The %q value of %s depends on %s, which tfeval does not know although Terraform would when planning, so the instances are not known. One placeholder, %s[*], stands for them, evaluated with %s unknown.", arg, what, joinNames(names), what, key)
+	if len(hints) > 0 {
+		detail += " To know them, " + strings.Join(hints, ", or ") + "."
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Instances not known", Detail: detail, Subject: expr.Range().Ptr()}
+}
+
+// joinNames lists names as a sentence does: "a", "a and b", "a, b and c".
+func joinNames(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // keyString renders an instance key as it appears in addresses: [0] or ["k"].
 func keyString(k cty.Value) string {
 	return instanceAddr("", k)
@@ -136,6 +210,9 @@ func keyString(k cty.Value) string {
 func instanceAddr(prefix string, k cty.Value) string {
 	if k == cty.NilVal {
 		return prefix
+	}
+	if !k.IsKnown() {
+		return prefix + "[*]"
 	}
 	if k.Type() == cty.Number {
 		return prefix + "[" + numtext.String(k) + "]"
@@ -175,6 +252,8 @@ func wholeValue(exp expansion, vals []cty.Value) cty.Value {
 			m[k.AsString()] = vals[i]
 		}
 		return cty.ObjectVal(m)
+	case expandPlaceholder:
+		return cty.DynamicVal.WithMarks(marks.UnreadSet(exp.unread))
 	}
 	return cty.DynamicVal
 }

@@ -47,6 +47,9 @@ type ResourceJSON struct {
 	After          any    `json:"after"`
 	AfterUnknown   any    `json:"after_unknown"`
 	AfterSensitive any    `json:"after_sensitive"`
+	// Placeholder is set on an instance that stands for instances tfeval
+	// cannot count (ResourceInstance.Placeholder).
+	Placeholder bool `json:"placeholder,omitempty"`
 }
 
 // DiagnosticJSON is a diagnostic as terraform validate -json writes it.
@@ -155,6 +158,7 @@ func resourceJSON(ri *ResourceInstance) ResourceJSON {
 		After:          knownJSON(ri.Value),
 		AfterUnknown:   unknownAsBool(ri.Value),
 		AfterSensitive: sensitiveAsBool(ri.Value),
+		Placeholder:    ri.Placeholder,
 	}
 }
 
@@ -374,8 +378,12 @@ func (r ResourceJSON) marshalIndent(prefix string) ([]byte, error) {
 		key string
 		v   any
 	}{{"address", r.Address}, {"mode", r.Mode}, {"type", r.Type}, {"name", r.Name},
-		{"after", r.After}, {"after_unknown", r.AfterUnknown}, {"after_sensitive", r.AfterSensitive}}
-	b, ok := appendIndentedObject(make([]byte, 0, 256), prefix, 0, len(fields),
+		{"after", r.After}, {"after_unknown", r.AfterUnknown}, {"after_sensitive", r.AfterSensitive}, {"placeholder", true}}
+	n := len(fields)
+	if !r.Placeholder {
+		n--
+	}
+	b, ok := appendIndentedObject(make([]byte, 0, 256), prefix, 0, n,
 		func(i int) string { return fields[i].key },
 		func(b []byte, i int) ([]byte, bool) { return appendJSONIndented(b, fields[i].v, prefix, 1) })
 	if !ok {

@@ -42,16 +42,23 @@ func (r *Result) WriteDocument(w io.Writer, diags hcl.Diagnostics) error {
 func resourceIndented(ri *ResourceInstance, hint int) ([]byte, error) {
 	w := documentWriters.Get().(*documentWriter)
 	defer documentWriters.Put(w)
-	fields := [...]string{"address", "mode", "type", "name", "after", "after_unknown", "after_sensitive"}
+	fields := [...]string{"address", "mode", "type", "name", "after", "after_unknown", "after_sensitive", "placeholder"}
 	names := [...]string{ri.Addr, resourceModeJSON(ri.Mode), ri.Type, ri.Name}
 	writers := [...]elementWriter{(*documentWriter).known, (*documentWriter).unknown, (*documentWriter).sensitive}
-	b, ok := appendIndentedObject(make([]byte, 0, hint), resourceIndent, 0, len(fields),
+	n := len(fields)
+	if !ri.Placeholder {
+		n--
+	}
+	b, ok := appendIndentedObject(make([]byte, 0, hint), resourceIndent, 0, n,
 		func(i int) string { return fields[i] },
 		func(b []byte, i int) ([]byte, bool) {
-			if i < len(names) {
+			switch {
+			case i < len(names):
 				return appendJSONString(b, names[i]), true
+			case i < len(names)+len(writers):
+				return writers[i-len(names)](w, b, ri.Value, 1)
 			}
-			return writers[i-len(names)](w, b, ri.Value, 1)
+			return append(b, "true"...), true
 		})
 	if !ok {
 		return resourceJSON(ri).marshalIndent(resourceIndent)

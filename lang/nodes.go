@@ -71,10 +71,11 @@ func (s *scope) withCall(child *ModuleInstance) *scope {
 	if call == nil {
 		return &c
 	}
-	switch call.expansion.mode {
-	case expandCount:
+	counted := call.expansion.mode == expandCount || call.expansion.mode == expandPlaceholder && call.expansion.counted
+	switch {
+	case counted:
 		c.countIndex, c.countSlot = child.callKey, 0
-	case expandForEach:
+	case call.expansion.mode == expandForEach || call.expansion.mode == expandPlaceholder:
 		c.eachKey = child.callKey
 		c.eachValue = child.callEach
 	}
@@ -303,6 +304,7 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 			addr = mi.Addr + "." + addr
 		}
 		inst := ev.newInstance(child, mi, addr, k, exp.values[i])
+		inst.Placeholder = mi.Placeholder || exp.mode == expandPlaceholder
 		cs.children = append(cs.children, inst)
 		ev.addModuleInstance(inst)
 	}
@@ -335,6 +337,9 @@ func (ev *evaluator) callValue(mi *ModuleInstance, call *config.ModuleCall) cty.
 	cs := mi.call(call.Name)
 	if cs == nil || cs.expansion.mode == expandUnknown {
 		return cty.DynamicVal
+	}
+	if cs.expansion.mode == expandPlaceholder {
+		return wholeValue(cs.expansion, nil)
 	}
 	child := mi.Config.Children[call.Name]
 	vals := make([]cty.Value, len(cs.children))

@@ -43,7 +43,7 @@ func unreadCause(res *config.Resource) marks.Cause {
 // fillWhole is a resource's whole value with the paths t reads filled in
 // every instance.
 func fillWhole(rs *resourceState, t *readTree, ms cty.ValueMarks) cty.Value {
-	if rs.expansion.mode == expandCount || rs.expansion.mode == expandForEach {
+	if rs.expansion.multi() {
 		t = &readTree{elems: t}
 	}
 	v, _ := t.fill(rs.whole, ms)

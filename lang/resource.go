@@ -52,9 +52,9 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		prefix = mi.Addr + "." + prefix
 	}
 	plan := func(ev *evaluator, i int) {
-		vals[i] = ev.planKey(mi, res, info, s.withKeys(exp, i), ictx)
+		vals[i] = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx)
 		addr := instanceAddr(prefix, exp.keys[i])
-		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange}
+		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder}
 	}
 	if len(exp.keys) > 0 {
 		// The first instance resolves the references the others share.
@@ -107,7 +107,8 @@ func (ev *evaluator) inParallel(from, to int, ok bool, plan func(*evaluator, int
 
 // planKey checks the preconditions of one instance, plans it, and checks
 // its postconditions and provisioners.
-func (ev *evaluator) planKey(mi *ModuleInstance, res *config.Resource, info *resourceInfo, is *scope, ictx *instanceContext) cty.Value {
+func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, key cty.Value, ictx *instanceContext) cty.Value {
+	res := rs.cfg
 	ok := true
 	for _, rule := range res.Preconditions {
 		if !ev.checkRule(is, rule, hcl.DiagError, "Resource precondition failed") {
@@ -117,7 +118,7 @@ func (ev *evaluator) planKey(mi *ModuleInstance, res *config.Resource, info *res
 	if !ok {
 		return cty.DynamicVal
 	}
-	v := ev.planInstance(is, res, info, ictx)
+	v := ev.planInstance(is, rs, info, key, ictx)
 	if len(res.Postconditions) > 0 {
 		ps := *is
 		ps.self = v
@@ -132,7 +133,8 @@ func (ev *evaluator) planKey(mi *ModuleInstance, res *config.Resource, info *res
 // planInstance evaluates one instance's configuration and turns it into the
 // planned value: what the configuration sets is known, what the provider
 // computes is unknown.
-func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resourceInfo, ictx *instanceContext) cty.Value {
+func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInfo, key cty.Value, ictx *instanceContext) cty.Value {
+	res := rs.cfg
 	if res.Config == nil {
 		return cty.DynamicVal
 	}
@@ -150,6 +152,13 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 		ucfg, _ := d.value().UnmarkDeep()
 		configKnown = ucfg.IsWhollyKnown()
 	}
+	var read dataReadState
+	if res.Mode == config.DataResourceMode {
+		read = ev.dataRead(s.mod, res, d.value())
+		if read.deferred {
+			rs.deferred.Store(true)
+		}
+	}
 	var v cty.Value
 	switch {
 	case schema == nil:
@@ -163,6 +172,10 @@ func (ev *evaluator) planInstance(s *scope, res *config.Resource, info *resource
 	}
 	// The decoded attributes are in v now, copied by cty.ObjectVal.
 	releaseAttrMap(d.attrs)
+	if res.Mode == config.DataResourceMode {
+		v, diags = ev.planData(s.mod, res, key, schema, v, read)
+		ev.addDiags(diags)
+	}
 	if res.Mode == config.EphemeralResourceMode {
 		if !configKnown {
 			// Not opened during plan: nothing is known about its result.

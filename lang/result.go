@@ -2,6 +2,7 @@ package lang
 
 import (
 	"context"
+	"sync/atomic"
 
 	"sync"
 
@@ -40,6 +41,14 @@ type Options struct {
 	// Limits bounds the evaluation's work and memory (limits.go); zero
 	// fields mean the defaults.
 	Limits Limits
+	// DataSources are results of data source instances to use as though
+	// read, by address: an instance's (`data.aws_ami.a["k"]`,
+	// `module.net[0].data.aws_vpc.v`), or without instance keys, every
+	// instance's. Each is an object of the data source's attributes.
+	DataSources map[string]cty.Value
+	// DataSourceRanges, when set, says where each address of DataSources
+	// was written, for the diagnostics about it.
+	DataSourceRanges map[string]hcl.Range
 }
 
 // Result is everything an evaluation produced.
@@ -90,6 +99,11 @@ type ModuleInstance struct {
 	Variables map[string]cty.Value
 	Locals    map[string]cty.Value
 	Outputs   map[string]cty.Value
+
+	// Placeholder says the instance stands for the instances of a module
+	// call whose count or for_each depends on a value tfeval did not read
+	// (or is inside such an instance); its key is unknown, written [*].
+	Placeholder bool
 
 	parent    *ModuleInstance
 	callKey   cty.Value // instance key in the parent's call; NilVal without count/for_each
@@ -247,6 +261,11 @@ type ResourceInstance struct {
 	Value cty.Value
 	// DeclRange is the resource block's range.
 	DeclRange hcl.Range
+	// Placeholder says the instance stands for instances tfeval cannot
+	// count: the count or for_each of its resource, or of a module call
+	// around it, depends on a value tfeval did not read (see
+	// marks.Unread). Its key is unknown and its address has [*] for it.
+	Placeholder bool
 }
 
 // resourceState is the evaluated state of one resource block in one module instance.
@@ -257,6 +276,9 @@ type resourceState struct {
 	instances []*ResourceInstance
 	whole     cty.Value // what TYPE.NAME evaluates to
 	resourceUnread
+	// deferred is set on a data resource of which Terraform would read an
+	// instance only during apply.
+	deferred atomic.Bool
 }
 
 // callState is the expansion of one module call in one module instance.
@@ -274,6 +296,10 @@ const (
 	expandCount
 	expandForEach
 	expandUnknown // count or for_each unknown or invalid: the whole value is unknown
+	// expandPlaceholder: count or for_each unknown because it depends on a
+	// value tfeval did not read (marks.Unread). One placeholder instance,
+	// whose key is unknown, stands for the instances.
+	expandPlaceholder
 )
 
 // expansion is the evaluated count or for_each of a block.
@@ -281,4 +307,15 @@ type expansion struct {
 	mode   expansionMode
 	keys   []cty.Value // instance keys in order
 	values []cty.Value // each.value per key (for_each)
+	// counted says a placeholder stands for the instances of count (its
+	// key is a number), not of for_each.
+	counted bool
+	// unread are the marks of what a placeholder's count or for_each
+	// depends on.
+	unread []marks.Unread
+}
+
+// multi reports whether the expansion's instances have keys.
+func (e expansion) multi() bool {
+	return e.mode == expandCount || e.mode == expandForEach || e.mode == expandPlaceholder
 }

@@ -59,6 +59,13 @@ func (s *scope) withKeys(exp expansion, i int) *scope {
 	case expandForEach:
 		c.eachKey = exp.keys[i]
 		c.eachValue = exp.values[i]
+	case expandPlaceholder:
+		if exp.counted {
+			c.countIndex, c.countSlot = exp.keys[i], 0
+		} else {
+			c.eachKey = exp.keys[i]
+			c.eachValue = exp.values[i]
+		}
 	}
 	return &c
 }
