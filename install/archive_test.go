@@ -40,7 +40,9 @@ func TestExtractArchive(t *testing.T) {
 		{"link chain out", "tar.gz", func(t *testing.T) []byte {
 			return tarGz(t, []tarEntry{{name: "self", kind: tar.TypeSymlink, link: "."}, {name: "out", kind: tar.TypeSymlink, link: "self/.."}})
 		}, nil, "outside the package"},
-		{"zip link out", "zip", func(t *testing.T) []byte { return zipArchive(t, map[string]string{"a.tf": ""}, map[string]string{"l": "../../x"}) }, nil, "outside the module directory"},
+		{"zip link out", "zip", func(t *testing.T) []byte {
+			return zipArchive(t, map[string]string{"a.tf": ""}, map[string]string{"l": "../../x"})
+		}, nil, "outside the module directory"},
 		{"hard link out", "tar.gz", func(t *testing.T) []byte {
 			return tarGz(t, []tarEntry{{name: "h", kind: tar.TypeLink, link: "../x"}})
 		}, nil, "outside the module directory"},
