@@ -435,7 +435,7 @@ func (in *installer) remote(key string, call *config.ModuleCall, src *source) (R
 		return Record{}, 0, hcl.Diagnostics{callDiag(call, "Failed to download module", "Could not download module %q (%s) %s: %s.", call.Name, at(call.DeclRange), what, strings.TrimSuffix(err.Error(), "."))}
 	}
 	dest := filepath.Join(in.root, filepath.FromSlash(installedDir(key)))
-	if err := in.materialize(pkg, dest); err != nil {
+	if err := in.materialize(src, version, pkg, dest); err != nil {
 		return Record{}, 0, hcl.Diagnostics{callDiag(call, "Failed to install module", "Could not install module %q (%s) into %s: %s.", call.Name, at(call.DeclRange), installedDir(key), strings.TrimSuffix(err.Error(), "."))}
 	}
 	sub, err := resolveSubdir(dest, src.subdir)
@@ -723,8 +723,10 @@ func (in *installer) download(src *source, dst string, hops int) (string, string
 }
 
 // materialize copies a package (the part its location selected) to dest,
-// replacing what an earlier installation left there.
-func (in *installer) materialize(pkg fetchedPackage, dest string) error {
+// replacing what an earlier installation left there. A package staged by
+// this run and kept in no cache is moved instead, and later calls of the
+// run copy it from dest.
+func (in *installer) materialize(src *source, version string, pkg fetchedPackage, dest string) error {
 	from := pkg.dir
 	if pkg.subdir != "" {
 		sub, err := resolveSubdir(pkg.dir, pkg.subdir)
@@ -735,6 +737,12 @@ func (in *installer) materialize(pkg fetchedPackage, dest string) error {
 	}
 	if err := os.RemoveAll(dest); err != nil {
 		return err
+	}
+	if within(in.stageRoot, from) && from != in.stageRoot {
+		if err := os.Rename(from, dest); err == nil {
+			in.fetched[src.packageKey()+"@"+version] = fetchedPackage{dest, ""}
+			return nil
+		}
 	}
 	return copyTree(from, dest)
 }

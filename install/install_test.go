@@ -128,3 +128,23 @@ func TestInstallLocalOnly(t *testing.T) {
 		t.Errorf("modules.json: %s", readFile(dir, ".terraform/modules/modules.json"))
 	}
 }
+
+// TestInstallSharedPackage checks that two calls of one module version
+// download it once, the second copying the first's files.
+func TestInstallSharedPackage(t *testing.T) {
+	l := newLoopback(t)
+	l.serveRegistry("registry.example.com", map[string]registryModule{"acme/net/aws": netModules})
+	dir := t.TempDir()
+	call := "module \"%s\" {\n  source  = \"registry.example.com/acme/net/aws\"\n  version = \"1.0.0\"\n  cidr    = \"x\"\n}\n"
+	writeFiles(t, dir, map[string]string{"main.tf": strings.ReplaceAll(call, "%s", "a") + strings.ReplaceAll(call, "%s", "b")})
+	res, diags := Modules(Options{WorkDir: dir, HTTPClient: l.client()})
+	if diags.HasErrors() {
+		t.Fatal(summaries(diags))
+	}
+	if res.Modules[0].Origin != Downloaded || res.Modules[1].Origin != Cached || l.hitsOf("registry.example.com/archives/acme/net/aws/1.0.0.tar.gz") != 1 {
+		t.Errorf("got %+v after %d downloads", res.Modules, l.hitsOf("registry.example.com/archives/acme/net/aws/1.0.0.tar.gz"))
+	}
+	if a, b := readFile(dir, ".terraform/modules/a/main.tf"), readFile(dir, ".terraform/modules/b/main.tf"); a == "" || a != b {
+		t.Errorf("a: %q, b: %q", a, b)
+	}
+}
