@@ -44,7 +44,11 @@ func runInit(c *common, env Env) int {
 		fmt.Fprintln(env.Stderr, "\ntfeval init failed: the modules above were installed, the others were not.")
 		return exitError
 	}
-	fmt.Fprintf(env.Stdout, "\ntfeval has installed %d module calls%s. Run \"tfeval validate\" or \"tfeval eval\" now.\n", len(res.Modules), requestsNote(res.Requests))
+	calls := "module calls"
+	if len(res.Modules) == 1 {
+		calls = "module call"
+	}
+	fmt.Fprintf(env.Stdout, "\ntfeval has installed %d %s%s. Run \"tfeval validate\" or \"tfeval eval\" now.\n", len(res.Modules), calls, requestsNote(res.Requests))
 	return exitOK
 }
 

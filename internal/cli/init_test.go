@@ -39,7 +39,7 @@ func TestInit(t *testing.T) {
 	}
 	cache := filepath.Join(t.TempDir(), "cache")
 	rc, out, errText := run(t, dir, "", gitEnv, "init", "-no-color", "-cache-dir="+cache)
-	wantOut := "Initializing modules...\nDownloading git::" + repo + "?ref=v1.0.0 for greeter...\n- greeter in .terraform/modules/greeter\n\ntfeval has installed 1 module calls (2 network requests). Run \"tfeval validate\" or \"tfeval eval\" now.\n"
+	wantOut := "Initializing modules...\nDownloading git::" + repo + "?ref=v1.0.0 for greeter...\n- greeter in .terraform/modules/greeter\n\ntfeval has installed 1 module call (2 network requests). Run \"tfeval validate\" or \"tfeval eval\" now.\n"
 	if rc != exitOK || out != wantOut || errText != "" {
 		t.Fatalf("init: rc=%d\n%s\nwant\n%s\nstderr: %s", rc, out, wantOut, errText)
 	}
