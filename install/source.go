@@ -291,6 +291,9 @@ func parseGit(rest, orig string) (*source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%q is not a valid git URL: %s", orig, err)
 	}
+	if strings.Contains(raw, "#") {
+		return nil, fmt.Errorf("the git URL %q has a fragment (#...), which names nothing in a repository", orig)
+	}
 	switch u.Scheme {
 	case "https", "http", "ssh", "file", "git":
 	default:
@@ -299,15 +302,16 @@ func parseGit(rest, orig string) (*source, error) {
 	if u.Scheme != "file" && u.Host == "" {
 		return nil, fmt.Errorf("the git URL %q has no host", orig)
 	}
-	if len(values) > 0 {
-		u.RawQuery = values.Encode()
-	}
-	s.url = u.String()
-	s.text = "git::" + s.url
+	s.text = "git::" + u.String()
 	if sub != "" {
 		s.text += "//" + sub
 	}
 	var q []string
+	if len(values) > 0 {
+		u.RawQuery = values.Encode()
+		q = append(q, u.RawQuery)
+	}
+	s.url = u.String()
 	if s.ref != "" {
 		q = append(q, "ref="+url.QueryEscape(s.ref))
 	}
