@@ -26,11 +26,16 @@ var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
 // shortCommit is what may be an abbreviated commit hash.
 var shortCommit = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
 
-// gitEnv is the environment git runs in: the caller's, without prompts.
+// gitEnv is the environment git runs in: Options.Env (the process's
+// when that is nil, since git and ssh need PATH and HOME), without prompts.
 func (f *fetcher) gitEnv() []string {
-	env := append([]string(nil), f.env...)
+	base := f.env
+	if base == nil {
+		base = os.Environ()
+	}
+	env := append([]string(nil), base...)
 	env = append(env, "GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never")
-	if lookup(f.env, "GIT_SSH_COMMAND") == "" && lookup(f.env, "GIT_SSH") == "" {
+	if lookup(base, "GIT_SSH_COMMAND") == "" && lookup(base, "GIT_SSH") == "" {
 		env = append(env, "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
 	}
 	return env

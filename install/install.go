@@ -44,8 +44,10 @@ type Options struct {
 	Offline bool
 	// Env is the environment in os.Environ form: TF_TOKEN_<host> tokens,
 	// TF_CLI_CONFIG_FILE and HOME (for the CLI configuration's credentials
-	// blocks), and what git needs (HOME, SSH_AUTH_SOCK, GIT_SSH_COMMAND).
-	// nil means none; the command line passes its own environment.
+	// blocks), and what git needs (PATH, HOME, SSH_AUTH_SOCK,
+	// GIT_SSH_COMMAND). nil means no tokens and no CLI configuration, and
+	// git then runs in the process's environment; the command line passes
+	// its own environment.
 	Env []string
 	// HTTPClient sends registry and archive requests; nil means a client
 	// with proxy settings from Env's process and sane timeouts.
@@ -87,6 +89,8 @@ const (
 	Downloaded
 )
 
+// String names the origin as the command line's output does: local,
+// kept, cached or downloaded.
 func (o Origin) String() string {
 	return [...]string{"local", "kept", "cached", "downloaded"}[o]
 }
@@ -412,7 +416,8 @@ func (in *installer) remote(key string, call *config.ModuleCall, src *source) (R
 	if rec, ok := in.keep(key, src, cons); ok {
 		return rec, Kept, nil
 	}
-	if src.kind == fileKind && in.sandbox != "" && !within(in.sandbox, absClean(src.url)) {
+	if in.sandbox != "" && (src.kind == fileKind || src.kind == gitKind && strings.HasPrefix(src.url, "file://")) &&
+		!within(in.sandbox, absClean(filepath.FromSlash(strings.TrimPrefix(src.url, "file://")))) {
 		return Record{}, 0, hcl.Diagnostics{callDiag(call, "Module source outside the allowed directory", "The module source %q is outside the directory modules may be read from.", call.SourceAddr)}
 	}
 	version := ""

@@ -30,6 +30,7 @@ func TestInstallProblems(t *testing.T) {
 		{name: "local cycle", files: map[string]string{"main.tf": "module \"m\" {\n  source = \"./a\"\n}\n", "a/main.tf": "module \"again\" {\n  source = \"../a\"\n}\n"}, summary: "Module call cycle", line: 2},
 		{name: "local source outside the sandbox", sandbox: true, files: map[string]string{"main.tf": "module \"m\" {\n  source = \"./OUTSIDE\"\n}\n"}, summary: "Module source outside the allowed directory", line: 2},
 		{name: "absolute source outside the sandbox", sandbox: true, files: map[string]string{"main.tf": "module \"m\" {\n  source = \"" + filepath.ToSlash(outside) + "\"\n}\n"}, summary: "Module source outside the allowed directory", line: 2},
+		{name: "git repository outside the sandbox", sandbox: true, files: map[string]string{"main.tf": "module \"m\" {\n  source = \"git::file://" + filepath.ToSlash(outside) + "\"\n}\n"}, summary: "Module source outside the allowed directory", line: 2},
 		{name: "cache outside the sandbox", sandbox: true, cache: outside, files: map[string]string{"main.tf": ""}, summary: "Installation outside the allowed directory"},
 		{name: ".terraform is a link", files: map[string]string{"main.tf": ""}, prepare: func(t *testing.T, dir string) {
 			os.Symlink(outside, filepath.Join(dir, ".terraform"))
