@@ -92,6 +92,9 @@ const (
 // String names the origin as the command line's output does: local,
 // kept, cached or downloaded.
 func (o Origin) String() string {
+	if o < Local || o > Downloaded {
+		return fmt.Sprintf("Origin(%d)", int(o))
+	}
 	return [...]string{"local", "kept", "cached", "downloaded"}[o]
 }
 
