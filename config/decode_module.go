@@ -38,7 +38,7 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["version"]; ok {
 		v, vDiags := literalString(attr)
 		diags = append(diags, vDiags...)
-		mc.Version = v
+		mc.Version, mc.VersionRange = v, attr.Expr.Range()
 	}
 	if attr, ok := content.Attributes["count"]; ok {
 		mc.Count = attr.Expr

@@ -254,7 +254,7 @@ func mergeModuleCall(mc, o *ModuleCall) hcl.Diagnostics {
 		mc.ForEach = o.ForEach
 	}
 	if o.Version != "" {
-		mc.Version = o.Version
+		mc.Version, mc.VersionRange = o.Version, o.VersionRange
 	}
 	mc.Config = override.MergeBodies(mc.Config, o.Config)
 	if len(o.Providers) != 0 {

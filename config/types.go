@@ -127,6 +127,9 @@ type ModuleCall struct {
 	SourceAddr  string
 	SourceRange hcl.Range
 	Version     string
+	// VersionRange is where the version argument's value is; the zero
+	// range when there is no version argument.
+	VersionRange hcl.Range
 	// Config holds the module's input arguments (everything that is not a
 	// meta-argument).
 	Config    hcl.Body

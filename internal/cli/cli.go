@@ -54,6 +54,9 @@ Commands:
              printing each value as "terraform console" does
   eval       Evaluate the whole module tree: outputs and resource instances
   graph      Print the dependency graph of the module tree (-format=dot|mermaid)
+  init       Install the modules the tree calls (registry, git, archives)
+             into .terraform/modules, as "terraform init" does without
+             providers; the only command that uses the network
   validate   Load and statically check a module tree
   vars       List the root module's variables with their final values and sources
   version    Print the tfeval version
@@ -68,6 +71,10 @@ Options (every command):
   -sandbox=DIR         File functions and module sources may read only under DIR
   -json                Machine-readable output (eval, validate, vars)
   -format=FORMAT       graph only: dot (default, for Graphviz) or mermaid
+  -upgrade             init only: choose versions and download again
+  -cache-dir=DIR       init only: shared module cache reused across roots and
+                       runs (default: $TFEVAL_MODULE_CACHE_DIR, else none)
+  -offline             init only: install from the cache alone, no network
 
 Exit status: 0 success, 1 errors in the configuration or an expression,
 2 a wrong command line.
@@ -82,6 +89,8 @@ faster on big trees; GOGC=100 restores Go's default pace.
 type common struct {
 	chdir, dialectName, schemas, sandbox string
 	format                               string // graph: dot or mermaid
+	cacheDir                             string // init: the shared module cache
+	upgrade, offline                     bool   // init
 	noColor, json                        bool
 	color                                bool // colour diagnostics: a terminal, and not turned off
 	varArgs                              []tfvars.Arg
@@ -145,6 +154,11 @@ func Run(args []string, env Env) int {
 	if cmd == "graph" {
 		fs.StringVar(&c.format, "format", "dot", "dot or mermaid")
 	}
+	if cmd == "init" {
+		fs.BoolVar(&c.upgrade, "upgrade", false, "choose versions and download again")
+		fs.BoolVar(&c.offline, "offline", false, "install from the module cache alone")
+		fs.StringVar(&c.cacheDir, "cache-dir", lookupEnv(env.Environ, "TFEVAL_MODULE_CACHE_DIR"), "shared module cache")
+	}
 	if err := fs.Parse(rest); err != nil {
 		if err == flag.ErrHelp {
 			return exitOK
@@ -189,6 +203,7 @@ var commands = map[string]func(*common, Env) int{
 	"console":  runConsole,
 	"eval":     runEval,
 	"graph":    runGraph,
+	"init":     runInit,
 	"validate": runValidate,
 	"vars":     runVars,
 }

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tfeval/tfeval/install"
+)
+
+// runInit installs the module sources of the tree into .terraform/modules
+// and reports each module call as terraform init does.
+func runInit(c *common, env Env) int {
+	if c.offline && c.cacheDir == "" {
+		fmt.Fprintln(env.Stderr, "tfeval init: -offline needs a module cache: -cache-dir=DIR or TFEVAL_MODULE_CACHE_DIR")
+		return exitUsage
+	}
+	res, diags := install.Modules(install.Options{
+		WorkDir:  env.WorkDir,
+		Dialect:  c.dialect,
+		Upgrade:  c.upgrade,
+		CacheDir: c.cacheDir,
+		Offline:  c.offline,
+		Env:      env.Environ,
+		Sandbox:  c.sandbox,
+	})
+	var out strings.Builder
+	out.WriteString("Initializing modules...\n")
+	for _, m := range res.Modules {
+		version := ""
+		if m.Version != "" {
+			version = " " + m.Version
+		}
+		switch m.Origin {
+		case install.Downloaded:
+			fmt.Fprintf(&out, "Downloading %s%s for %s...\n", m.Source, version, m.Key)
+		case install.Cached:
+			fmt.Fprintf(&out, "Copying %s%s from the module cache for %s...\n", m.Source, version, m.Key)
+		}
+		fmt.Fprintf(&out, "- %s in %s\n", m.Key, m.Dir)
+	}
+	fmt.Fprint(env.Stdout, out.String())
+	newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
+	if diags.HasErrors() {
+		fmt.Fprintln(env.Stderr, "\ntfeval init failed: the modules above were installed, the others were not.")
+		return exitError
+	}
+	calls := "module calls"
+	if len(res.Modules) == 1 {
+		calls = "module call"
+	}
+	fmt.Fprintf(env.Stdout, "\ntfeval has installed %d %s%s. Run \"tfeval validate\" or \"tfeval eval\" now.\n", len(res.Modules), calls, requestsNote(res.Requests))
+	return exitOK
+}
+
+// requestsNote says how many network requests the installation made.
+func requestsNote(n int) string {
+	if n == 1 {
+		return " (1 network request)"
+	}
+	return fmt.Sprintf(" (%d network requests)", n)
+}
