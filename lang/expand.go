@@ -49,7 +49,11 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 		return bad(fmt.Sprintf(`The given "count" argument value is unsuitable: %s.`, err))
 	}
 	if !cv.IsKnown() {
-		if us := marks.UnreadMarks(marked); len(us) > 0 {
+		us := marks.UnreadMarks(marked)
+		if erroredUpstream(us) {
+			return unknown, diags
+		}
+		if len(us) > 0 {
 			return s.placeholder(expr, addr, us, true), append(diags, placeholderWarning(s.mod, expr, addr, us, true))
 		}
 		return bad(s.ev.texts().countUnknown(addr))
@@ -93,7 +97,11 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 	v, _ = v.Unmark()
 	ty := v.Type()
 	if !v.IsWhollyKnown() && !v.IsNull() {
-		if us := marks.UnreadMarks(marked); len(us) > 0 && (ty == cty.DynamicPseudoType || ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) && (!v.IsKnown() || ty.IsSetType()) {
+		us := marks.UnreadMarks(marked)
+		if len(us) > 0 && (ty == cty.DynamicPseudoType || ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) && (!v.IsKnown() || ty.IsSetType()) {
+			if erroredUpstream(us) {
+				return unknown, diags
+			}
 			return s.placeholder(expr, addr, us, false), append(diags, placeholderWarning(s.mod, expr, addr, us, false))
 		}
 	}

@@ -292,9 +292,7 @@ func (a *readAnalysis) resolve(key valueKey, path []readStep, depth int) {
 			return
 		}
 		if call.Count != nil || call.ForEach != nil {
-			if path[0] != anyElement {
-				return
-			}
+			// The first step selects an instance, by any key.
 			path = path[1:]
 		}
 		if len(path) > 0 && path[0] != anyElement {
@@ -490,7 +488,12 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 		return applySteps(w.val(x.Source), traversalSteps(x.Traversal), w.a)
 	case *hclsyntax.IndexExpr:
 		w.val(x.Key)
-		return applySteps(w.val(x.Collection), []readStep{anyElement}, w.a)
+		step := anyElement
+		if key, ok := literalString(x.Key); ok {
+			// An object indexed by a string reads that attribute.
+			step = key
+		}
+		return applySteps(w.val(x.Collection), []readStep{step}, w.a)
 	case *hclsyntax.SplatExpr:
 		src := w.val(x.Source)
 		// A splat of a single object treats it as a list of one.
@@ -742,9 +745,16 @@ func traversalName(s hcl.Traverser) string {
 func traversalSteps(t hcl.Traversal) []readStep {
 	steps := make([]readStep, 0, len(t))
 	for _, s := range t {
-		if a, ok := s.(hcl.TraverseAttr); ok {
-			steps = append(steps, a.Name)
-		} else {
+		switch s := s.(type) {
+		case hcl.TraverseAttr:
+			steps = append(steps, s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String && s.Key.IsKnown() && !s.Key.IsNull() {
+				steps = append(steps, s.Key.AsString())
+			} else {
+				steps = append(steps, anyElement)
+			}
+		default:
 			steps = append(steps, anyElement)
 		}
 	}
@@ -760,16 +770,13 @@ type readTree struct {
 }
 
 // addResourcePath adds a path read from a resource's whole value: for a
-// resource with count or for_each, its first step selects an instance; a
-// resource without either is also read as a list of its one instance by a
-// splat.
+// resource with count or for_each, its first step selects an instance (an
+// attribute read from all of them is an error of its own); a resource
+// without either is also read as a list of its one instance by a splat.
 func (t *readTree) addResourcePath(res *config.Resource, path []readStep) {
-	multi := res.Count != nil || res.ForEach != nil
-	switch {
-	case path[0] == anyElement:
+	if res.Count != nil || res.ForEach != nil || path[0] == anyElement {
+		// The first step selects an instance (by any key).
 		path = path[1:]
-	case multi:
-		return // an attribute of all instances: an error of its own
 	}
 	t.add(path)
 }

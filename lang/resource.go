@@ -20,7 +20,7 @@ func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
 	res := findResource(mi.Config.Module, n.name)
 	if n.selfRef {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referential block", Detail: fmt.Sprintf("Configuration for %s may not refer to itself.", res.Addr()), Subject: res.DeclRange.Ptr()})
-		mi.setResource(n.name, &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: cty.DynamicVal})
+		mi.setResource(n.name, &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)})
 		return
 	}
 	mi.setResource(n.name, ev.planResource(mi, res, ev.scope(mi)))
@@ -40,7 +40,7 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	ev.addDiags(diags)
 	rs.expansion = exp
 	if exp.mode == expandUnknown {
-		rs.whole = cty.DynamicVal
+		rs.whole = errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)
 		return rs
 	}
 	vals := make([]cty.Value, len(exp.keys))
@@ -116,7 +116,7 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 		}
 	}
 	if !ok {
-		return cty.DynamicVal
+		return errorStandIn(is.mod.Config, res.Addr(), cty.DynamicPseudoType)
 	}
 	v := ev.planInstance(is, rs, info, key, ictx)
 	if len(res.Postconditions) > 0 {
@@ -142,10 +142,11 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 	d, diags := s.evalResourceBody(res.Config, info, ictx)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
+		ty := cty.DynamicPseudoType
 		if schema != nil {
-			return cty.UnknownVal(schema.ImpliedType())
+			ty = schema.ImpliedType()
 		}
-		return cty.DynamicVal
+		return errorStandIn(s.mod.Config, res.Addr(), ty)
 	}
 	configKnown := true
 	if res.Mode == config.EphemeralResourceMode {

@@ -3,6 +3,7 @@ package lang
 import (
 	"sync"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/marks"
@@ -132,4 +133,26 @@ func (rs *resourceState) unreadMarks() []marks.Unread {
 type resourceUnread struct {
 	unreadOnce sync.Once
 	unread     []marks.Unread
+}
+
+// errorStandIn is what an object whose evaluation failed with an error
+// evaluates to: unknown, marked as unread for that reason, so that what is
+// derived from it (a count, a for_each, a condition) is not reported as a
+// further error. Terraform stops at the first error of an object and does
+// not evaluate what depends on it.
+func errorStandIn(c *config.Config, addr string, ty cty.Type) cty.Value {
+	if ty == cty.NilType {
+		ty = cty.DynamicPseudoType
+	}
+	return cty.UnknownVal(ty).WithMarks(marks.UnreadSet([]marks.Unread{{Cause: marks.Errored, Addr: configAddr(c, addr)}}))
+}
+
+// erroredUpstream reports whether any of us is an error stand-in's mark.
+func erroredUpstream(us []marks.Unread) bool {
+	for _, u := range us {
+		if u.Cause == marks.Errored {
+			return true
+		}
+	}
+	return false
 }

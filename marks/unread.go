@@ -42,6 +42,10 @@ const (
 	// ModuleNotInstalled is an output of a module call whose source is not
 	// installed.
 	ModuleNotInstalled
+	// Errored is the stand-in value of an object whose evaluation failed
+	// with an error. Terraform stops at such an error, so nothing derived
+	// from the stand-in is reported as a further error.
+	Errored
 )
 
 // GoString names the mark in %#v output, as the other marks do.
@@ -57,6 +61,8 @@ func (c Cause) String() string {
 		return "NoSchema"
 	case ModuleNotInstalled:
 		return "ModuleNotInstalled"
+	case Errored:
+		return "Errored"
 	}
 	return "Cause(?)"
 }
@@ -71,6 +77,8 @@ func (u Unread) Describe() string {
 		return u.Addr + " (no provider schema)"
 	case ModuleNotInstalled:
 		return u.Addr + " (module not installed)"
+	case Errored:
+		return u.Addr + " (failed)"
 	}
 	return u.Addr
 }
