@@ -64,6 +64,26 @@ type Options struct {
 	// Limits bounds the work and memory of loading and evaluation; zero
 	// fields mean the defaults (see lang.Limits and the README's Security section).
 	Limits lang.Limits
+	// DataSources are results of data source instances, used as though
+	// Terraform had read them while planning: by address, an instance's
+	// (`data.aws_ami.ubuntu`, `data.aws_subnet.s["a"]`,
+	// `module.net[0].data.aws_vpc.v`) or, without instance keys, every
+	// instance's; each an object of the data source's attributes. Without
+	// one, what a data source would read is unknown (marks.Unread). A data
+	// source Terraform reads only during apply (its configuration depends
+	// on something unknown, or depends_on names a pending change) stays
+	// unknown, as in Terraform's plan.
+	DataSources map[string]cty.Value
+	// MissingModules says what a module call whose source is not installed
+	// is: MissingModulesError (the zero value) is Terraform's error and
+	// nothing is evaluated; with MissingModulesUnknown the call's outputs
+	// are unknown (marks.Unread) and the rest of the tree is evaluated.
+	MissingModules MissingModules
+	// DataFiles are JSON files of data source results (the CLI's
+	// -data=FILE), relative to WorkDir: an object from addresses to
+	// results. DataSources take precedence over them, later files over
+	// earlier ones.
+	DataFiles []string
 	// ModuleCache, when not nil, keeps the module directories this
 	// evaluation reads for later evaluations given the same cache, which
 	// then parse again only the directories whose files changed. Evaluating
@@ -71,6 +91,16 @@ type Options struct {
 	// sets of inputs, then parses each module once.
 	ModuleCache *ModuleCache
 }
+
+// MissingModules says what loading makes of a module call whose source
+// is not installed; see config.MissingModules.
+type MissingModules = config.MissingModules
+
+// The values of Options.MissingModules.
+const (
+	MissingModulesError   = config.MissingModulesError
+	MissingModulesUnknown = config.MissingModulesUnknown
+)
 
 // ModuleCache keeps loaded modules for later evaluations in the same
 // process; its zero value is ready to use. See config.ModuleCache.
@@ -84,7 +114,8 @@ type Evaluation struct {
 	// Config is the loaded module tree; nil when the root module could not be read.
 	Config *config.Config
 	// Result holds every module instance's values; nil when the
-	// configuration did not load.
+	// configuration did not load, or (as terraform plan stops there) a
+	// required root variable has no value.
 	Result *lang.Result
 	// Diagnostics are the errors and warnings of loading and evaluating, in
 	// a deterministic order, each with Terraform's wording and (mostly) a
@@ -117,6 +148,14 @@ func Evaluate(opts Options) *Evaluation {
 	}, cfg.Module.Variables)
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	ev.rawVariables = raw
+	if !opts.Console {
+		// terraform plan stops at a required variable without a value,
+		// before it evaluates anything.
+		if missing := tfvars.Missing(raw, cfg.Module.Variables); missing.HasErrors() {
+			ev.Diagnostics = append(ev.Diagnostics, missing...)
+			return ev
+		}
+	}
 
 	schemas, diag := providerSchemas(opts)
 	if diag != nil {
@@ -127,15 +166,19 @@ func Evaluate(opts Options) *Evaluation {
 	if workspace == "" {
 		workspace = "default"
 	}
+	data, dataRanges, diags := dataResults(opts, workDir)
+	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	res, diags := lang.Evaluate(cfg, lang.Options{
-		Dialect:       opts.Dialect,
-		Cwd:           workDir,
-		Workspace:     workspace,
-		RootVariables: raw,
-		Schemas:       schemas,
-		Console:       opts.Console,
-		Context:       opts.Context,
-		Limits:        opts.Limits,
+		Dialect:          opts.Dialect,
+		Cwd:              workDir,
+		Workspace:        workspace,
+		RootVariables:    raw,
+		Schemas:          schemas,
+		Console:          opts.Console,
+		Context:          opts.Context,
+		Limits:           opts.Limits,
+		DataSources:      data,
+		DataSourceRanges: dataRanges,
 		Functions: funcs.Options{
 			Dialect: opts.Dialect,
 			BaseDir: workDir,
@@ -175,7 +218,7 @@ func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
 	if dir == "" {
 		dir = "."
 	}
-	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, Cache: opts.ModuleCache})
+	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, Cache: opts.ModuleCache, MissingModules: opts.MissingModules})
 	return cfg, workDir, diags
 }
 

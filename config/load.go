@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"path"
 	"path/filepath"
 
@@ -24,6 +25,34 @@ type Options struct {
 	// then parse again only the module directories whose files changed
 	// (see ModuleCache).
 	Cache *ModuleCache
+	// MissingModules says what a module call whose source is not installed
+	// (not local, and not in .terraform/modules/modules.json) is.
+	MissingModules MissingModules
+}
+
+// MissingModules says what loading makes of a module call whose source is
+// not installed.
+type MissingModules string
+
+const (
+	// MissingModulesError is Terraform's answer (also the zero value): the
+	// error "Module not installed", and nothing is evaluated.
+	MissingModulesError MissingModules = "error"
+	// MissingModulesUnknown loads the rest of the tree: the call is listed
+	// in Config.NotInstalled with a warning, and evaluation gives it
+	// unknown outputs (marked as unread, see marks.Unread).
+	MissingModulesUnknown MissingModules = "unknown"
+)
+
+// ParseMissingModules reads the -missing-modules option: error or unknown.
+func ParseMissingModules(s string) (MissingModules, error) {
+	switch MissingModules(s) {
+	case "", MissingModulesError:
+		return MissingModulesError, nil
+	case MissingModulesUnknown:
+		return MissingModulesUnknown, nil
+	}
+	return "", fmt.Errorf("-missing-modules must be error or unknown, not %q", s)
 }
 
 // DefaultMaxDepth is the module nesting limit when Options.MaxDepth is 0.

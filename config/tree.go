@@ -72,6 +72,9 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 		sourceDir, ok, sDiags := l.childSourceDir(parent, call, childPath)
 		diags = append(diags, sDiags...)
 		if !ok {
+			if !sDiags.HasErrors() {
+				parent.NotInstalled = append(parent.NotInstalled, name)
+			}
 			continue
 		}
 		dir := filepath.FromSlash(sourceDir)
@@ -163,10 +166,18 @@ func (l *treeLoader) childSourceDir(parent *Config, call *ModuleCall, childPath 
 	dir, ok := l.manifest[strings.Join(childPath, ".")]
 	if !ok {
 		command := l.opts.Dialect.String()
+		if l.opts.MissingModules == MissingModulesUnknown {
+			return "", false, hcl.Diagnostics{{
+				Severity: hcl.DiagWarning,
+				Summary:  "Module not installed",
+				Detail:   fmt.Sprintf("This module is not installed (\"%s init\" installs it), so its outputs are unknown: tfeval evaluates the rest of the configuration without it (-missing-modules=unknown).", command),
+				Subject:  call.SourceRange.Ptr(),
+			}}
+		}
 		return "", false, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Module not installed",
-			Detail:   fmt.Sprintf("This module is not yet installed. Run \"%s init\" to install all modules required by this configuration.", command),
+			Detail:   fmt.Sprintf("This module is not yet installed. Run \"%s init\" to install all modules required by this configuration. (tfeval evaluates the rest of the configuration with this module's outputs unknown when given -missing-modules=unknown.)", command),
 			Subject:  call.SourceRange.Ptr(),
 		}}
 	}

@@ -14,6 +14,10 @@ type Config struct {
 	Path     []string // module call names from the root, e.g. ["network", "subnets"]
 	Children map[string]*Config
 	Module   *Module
+	// NotInstalled lists, in name order, the module calls of Module whose
+	// source is not installed, when Options.MissingModules let the load go
+	// on without them; they have no entry in Children.
+	NotInstalled []string
 
 	// CallRange is the declaration range of the module block that called this
 	// module (zero for the root).

@@ -192,7 +192,12 @@ func (ev *evaluator) resourceRefs(c *config.Config, res *config.Resource) []pars
 	var refs []parsedRef
 	refs = ev.exprRefsTo(refs, res.Count)
 	refs = ev.exprRefsTo(refs, res.ForEach)
-	refs = append(refs, parseRefs(res.DependsOn, ev.opts.Dialect)...)
+	for _, r := range parseRefs(res.DependsOn, ev.opts.Dialect) {
+		// Terraform accepts a depends_on that names its own resource.
+		if r.ref == nil || r.ref.kind != refResource || r.ref.addr() != res.Addr() {
+			refs = append(refs, r)
+		}
+	}
 	if res.Config != nil {
 		// Parsed once per block, with the rest evaluation needs of it.
 		refs = append(refs, ev.resourceInfo(c, res).bodyRefs...)

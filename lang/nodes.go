@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -251,7 +252,9 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, sev hcl.Diagnos
 		return false
 	}
 	if ok == nil {
-		if sev == hcl.DiagWarning {
+		// An assertion tfeval cannot decide for lack of what Terraform
+		// would know is not one Terraform defers to apply.
+		if sev == hcl.DiagWarning && !marks.HasUnread(cond) {
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", Subject: rule.Condition.Range().Ptr()})
 		}
 		return true
@@ -337,6 +340,10 @@ func (ev *evaluator) callValue(mi *ModuleInstance, call *config.ModuleCall) cty.
 	cs := mi.call(call.Name)
 	if cs == nil {
 		return cty.DynamicVal
+	}
+	if slices.Contains(mi.Config.NotInstalled, call.Name) {
+		// Terraform would know the module's outputs; tfeval has no module.
+		return cty.DynamicVal.WithMarks(marks.UnreadSet([]marks.Unread{{Cause: marks.ModuleNotInstalled, Addr: configAddr(mi.Config, "module."+call.Name)}}))
 	}
 	if cs.expansion.mode == expandUnknown {
 		return errorStandIn(mi.Config, "module."+call.Name, cty.DynamicPseudoType)

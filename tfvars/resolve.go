@@ -21,12 +21,7 @@ import (
 func Resolve(in Inputs, decls map[string]*config.Variable) (final map[string]cty.Value, raw map[string]*Value, diags hcl.Diagnostics) {
 	raw, diags = Collect(in, decls)
 	names := sortedNames(decls)
-	for _, name := range names {
-		decl := decls[name]
-		if _, ok := raw[name]; !ok && decl.Required() {
-			diags = append(diags, missingDiag(decl, "var."+name))
-		}
-	}
+	diags = append(diags, Missing(raw, decls)...)
 
 	final = make(map[string]cty.Value, len(decls))
 	if diags.HasErrors() {
@@ -41,6 +36,20 @@ func Resolve(in Inputs, decls map[string]*config.Variable) (final map[string]cty
 		final[name] = v
 	}
 	return final, raw, diags
+}
+
+// Missing reports, in name order, every required root variable raw (what
+// Collect returned) has no value for: "No value for required variable",
+// which stops terraform plan before it evaluates anything.
+func Missing(raw map[string]*Value, decls map[string]*config.Variable) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedNames(decls) {
+		decl := decls[name]
+		if _, ok := raw[name]; !ok && decl.Required() {
+			diags = append(diags, missingDiag(decl, "var."+name))
+		}
+	}
+	return diags
 }
 
 func sortedNames[T any](m map[string]T) []string {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/tfvars"
 )
@@ -68,6 +69,11 @@ Options (every command):
   -var NAME=VALUE      Set a root variable (repeatable; order matters)
   -var-file=FILE       Read root variables from FILE (repeatable; order matters)
   -schemas=FILE        Provider schema document (terraform providers schema -json)
+  -data=FILE           Data source results to use as though read (JSON object
+                       from data source addresses to results; repeatable)
+  -missing-modules=M   error (default): a module call that is not installed is
+                       Terraform's error; unknown: its outputs are unknown and
+                       the rest of the tree is evaluated
   -sandbox=DIR         File functions and module sources may read only under DIR
   -json                Machine-readable output (eval, validate, vars)
   -format=FORMAT       graph only: dot (default, for Graphviz) or mermaid
@@ -95,6 +101,9 @@ type common struct {
 	color                                bool // colour diagnostics: a terminal, and not turned off
 	varArgs                              []tfvars.Arg
 	dialect                              dialect.Dialect
+	dataFiles                            []string // -data
+	missingModules                       string   // -missing-modules
+	missing                              config.MissingModules
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -113,6 +122,11 @@ func (c *common) register(fs *flag.FlagSet) {
 		c.varArgs = append(c.varArgs, tfvars.Arg{Kind: tfvars.VarFileFlag, Text: s})
 		return nil
 	})
+	fs.Func("data", "FILE", func(s string) error {
+		c.dataFiles = append(c.dataFiles, s)
+		return nil
+	})
+	fs.StringVar(&c.missingModules, "missing-modules", "error", "error or unknown")
 }
 
 // Run executes one tfeval command line and returns its exit status.
@@ -184,6 +198,10 @@ func Run(args []string, env Env) int {
 		return exitUsage
 	}
 	c.dialect = d
+	if c.missing, err = config.ParseMissingModules(c.missingModules); err != nil {
+		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+		return exitUsage
+	}
 	if c.chdir != "" {
 		dir := c.chdir
 		if !filepath.IsAbs(dir) {

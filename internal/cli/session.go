@@ -26,6 +26,9 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		Console: console,
 		Sandbox: c.sandbox,
 		Rand:    env.Rand,
+
+		DataFiles:      c.dataFiles,
+		MissingModules: c.missing,
 	}
 	if c.schemas != "" {
 		path := c.schemas

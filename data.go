@@ -1,0 +1,92 @@
+package tfeval
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tfeval/tfeval/internal/limit"
+)
+
+// A data source results file (the CLI's -data=FILE, Options.DataFiles)
+// is a JSON object from data resource addresses to their results:
+//
+//	{
+//	  "data.aws_availability_zones.available": {"names": ["eu-west-1a", "eu-west-1b"]},
+//	  "module.vpc.data.aws_region.current": {"name": "eu-west-1"},
+//	  "data.aws_ami.image[\"web\"]": {"id": "ami-123"}
+//	}
+//
+// Strings are taken literally (no ${} templates), numbers exactly.
+
+// dataResults gathers the data source results opts gives: the files in
+// order, then Options.DataSources, each later one replacing an earlier
+// result for the same address.
+func dataResults(opts Options, workDir string) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
+	if len(opts.DataFiles) == 0 && len(opts.DataSources) == 0 {
+		return nil, nil, nil
+	}
+	values := map[string]cty.Value{}
+	ranges := map[string]hcl.Range{}
+	var diags hcl.Diagnostics
+	for _, name := range opts.DataFiles {
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(workDir, path)
+		}
+		src, err := limit.ReadSource(path, 0, true)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read data source results", Detail: fmt.Sprintf("Cannot read the file %s given with -data: %s.", name, err)})
+			continue
+		}
+		vals, rngs, moreDiags := parseDataResults(src, name)
+		diags = append(diags, moreDiags...)
+		for k, v := range vals {
+			values[k] = v
+			ranges[k] = rngs[k]
+		}
+	}
+	for k, v := range opts.DataSources {
+		values[k] = v
+		delete(ranges, k)
+	}
+	return values, ranges, diags
+}
+
+// parseDataResults reads a data source results file: one JSON object whose
+// attributes are addresses and whose values are objects. Each result comes
+// back with the range of its address.
+func parseDataResults(src []byte, filename string) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
+	f, diags := hcljson.Parse(src, filename)
+	if diags.HasErrors() {
+		return nil, nil, diags
+	}
+	attrs, moreDiags := f.Body.JustAttributes()
+	diags = append(diags, moreDiags...)
+	values := map[string]cty.Value{}
+	ranges := map[string]hcl.Range{}
+	for _, name := range sortedNames(attrs) {
+		a := attrs[name]
+		rng := a.Expr.Range()
+		raw := src[rng.Start.Byte:rng.End.Byte]
+		ty, err := ctyjson.ImpliedType(raw)
+		if err == nil && !(ty.IsObjectType() || ty.IsMapType()) {
+			err = fmt.Errorf("a data source's result must be a JSON object of its attributes")
+		}
+		var v cty.Value
+		if err == nil {
+			v, err = ctyjson.Unmarshal(raw, ty)
+		}
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid data source result", Detail: fmt.Sprintf("The result for %s is not usable: %s.", name, err), Subject: rng.Ptr()})
+			continue
+		}
+		values[name] = v
+		ranges[name] = a.NameRange
+	}
+	return values, ranges, diags
+}
