@@ -191,7 +191,7 @@ func (dr *dataResults) unusedWarnings() hcl.Diagnostics {
 		if e.used {
 			continue
 		}
-		d := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Data source result not used", Detail: fmt.Sprintf("No data source instance of the configuration has the address %s, so the result given for it was not used.", e.given)}
+		d := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Data source result not used", Detail: fmt.Sprintf("The result given for %s was not used: no data source instance of the configuration has that address, or each one it names was given a result of its own.", e.given)}
 		if e.rng.Filename != "" {
 			d.Subject = e.rng.Ptr()
 		}

@@ -2,8 +2,11 @@ package lang
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/internal/numtext"
@@ -26,5 +29,235 @@ func TestInstanceAddr(t *testing.T) {
 		if got := instanceAddr("aws_x.y", k); got != want {
 			t.Errorf("instanceAddr(%#v) = %s, want %s", k, got, want)
 		}
+	}
+}
+
+// placeholderRun evaluates files without schemas and returns the result,
+// the error summaries and the warnings about placeholders.
+func placeholderRun(t *testing.T, files map[string]string, opts Options) (*Result, []string, []*hcl.Diagnostic) {
+	t.Helper()
+	res, diags := evalFiles(t, files, opts)
+	var errs []string
+	var warns []*hcl.Diagnostic
+	for _, d := range diags {
+		switch {
+		case d.Severity == hcl.DiagError:
+			errs = append(errs, d.Summary+": "+d.Detail)
+		case d.Summary == "Instances not known":
+			warns = append(warns, d)
+		}
+	}
+	return res, errs, warns
+}
+
+// TestPlaceholders: a count or for_each that depends on a value tfeval
+// did not read gives one placeholder instance with an unknown key, and
+// one warning that names what was not read.
+func TestPlaceholders(t *testing.T) {
+	for name, tc := range map[string]struct {
+		src        string
+		addrs      []string // placeholder instances
+		warnNames  []string // in the warnings, one per placeholder object
+		knownAttrs map[string]cty.Value
+	}{
+		"count from a data source": {`
+data "aws_availability_zones" "az" {}
+resource "aws_subnet" "s" {
+  count             = length(data.aws_availability_zones.az.names)
+  availability_zone = data.aws_availability_zones.az.names[count.index]
+  cidr_block        = "10.0.0.0/16"
+}
+resource "aws_route" "r" {
+  count     = length(aws_subnet.s)
+  subnet_id = aws_subnet.s[count.index].id
+}`, []string{"aws_route.r[*]", "aws_subnet.s[*]"}, []string{"data source data.aws_availability_zones.az (not read)"},
+			map[string]cty.Value{"aws_subnet.s[*].cidr_block": cty.StringVal("10.0.0.0/16")}},
+
+		"for_each from a data source through try": {`
+data "aws_subnets" "all" {}
+resource "aws_instance" "i" {
+  for_each  = toset(try(data.aws_subnets.all.ids, []))
+  subnet_id = each.key
+  ami       = "ami-1"
+}`, []string{"aws_instance.i[*]"}, []string{"data.aws_subnets.all"},
+			map[string]cty.Value{"aws_instance.i[*].ami": cty.StringVal("ami-1")}},
+
+		"count from an attribute without schema": {`
+resource "aws_vpc" "v" {}
+resource "aws_subnet" "s" {
+  count  = aws_vpc.v.ipv6_cidr_block == null ? 0 : 1
+  vpc_id = aws_vpc.v.id
+}`, []string{"aws_subnet.s[*]"}, []string{"aws_vpc.v (no provider schema)"}, nil},
+
+		"module call": {`
+data "aws_availability_zones" "az" {}
+module "m" {
+  source = "./m"
+  count  = length(data.aws_availability_zones.az.names)
+  name   = "n-${count.index}"
+}
+output "names" { value = module.m[*].name }`, []string{"module.m[*].aws_s3_bucket.b"}, []string{"data.aws_availability_zones.az"}, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			files := map[string]string{"main.tf": tc.src, "m/main.tf": `
+variable "name" {}
+resource "aws_s3_bucket" "b" {
+  bucket = var.name
+}
+output "name" { value = aws_s3_bucket.b.bucket }`}
+			res, errs, warns := placeholderRun(t, files, Options{})
+			if len(errs) > 0 {
+				t.Errorf("errors: %v", errs)
+			}
+			var got []string
+			for _, r := range res.Resources {
+				if r.Placeholder {
+					got = append(got, r.Addr)
+					if r.Key != cty.NilVal && r.Key.IsKnown() {
+						t.Errorf("%s has a known key %#v", r.Addr, r.Key)
+					}
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.addrs) {
+				t.Errorf("placeholders %v, want %v", got, tc.addrs)
+			}
+			if len(warns) == 0 {
+				t.Fatal("no warning about the placeholder")
+			}
+			for _, w := range warns {
+				for _, n := range tc.warnNames {
+					if !strings.Contains(w.Detail, n) {
+						t.Errorf("warning %q does not name %s", w.Detail, n)
+					}
+				}
+				if w.Subject == nil {
+					t.Errorf("warning without a range: %s", w.Detail)
+				}
+			}
+			for path, want := range tc.knownAttrs {
+				addr, attr, _ := strings.Cut(path, "].")
+				v := resourceValue(t, res, addr+"]").GetAttr(attr)
+				if !v.RawEquals(want) {
+					t.Errorf("%s = %#v, want %#v", path, v, want)
+				}
+			}
+		})
+	}
+}
+
+// TestPlaceholderModule: the instances of a module call whose count is not
+// known are one placeholder module instance, whose values are evaluated
+// with count.index unknown.
+func TestPlaceholderModule(t *testing.T) {
+	res, errs, _ := placeholderRun(t, map[string]string{"main.tf": `
+data "aws_availability_zones" "az" {}
+module "m" {
+  source   = "./m"
+  for_each = toset(data.aws_availability_zones.az.names)
+  name     = "fixed"
+  zone     = each.key
+}`, "m/main.tf": `
+variable "name" {}
+variable "zone" {}
+locals {
+  upper = upper(var.name)
+}`}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	mi := res.Module("module.m[*]")
+	if mi == nil || !mi.Placeholder {
+		t.Fatalf("no placeholder module instance: %v", res.Modules)
+	}
+	if got := mi.Locals["upper"]; !got.RawEquals(cty.StringVal("FIXED")) {
+		t.Errorf("local.upper = %#v, want FIXED", got)
+	}
+	if got := mi.Variables["zone"]; got.IsKnown() {
+		t.Errorf("var.zone = %#v, want unknown", got)
+	}
+}
+
+// TestUnreadConditionsAndIndexes: an unread unknown in a condition or an
+// index is neither an error nor a failed check, and a check assertion
+// tfeval cannot decide is not said to be known only after apply.
+func TestUnreadConditionsAndIndexes(t *testing.T) {
+	_, diags := evalFiles(t, map[string]string{"main.tf": `
+data "aws_caller_identity" "me" {}
+variable "v" {
+  default = "x"
+  validation {
+    condition     = var.v != ""
+    error_message = "empty"
+  }
+}
+locals {
+  accounts = { a = 1 }
+  picked   = local.accounts[data.aws_caller_identity.me.account_id]
+  listed   = ["a"][data.aws_caller_identity.me.index]
+}
+resource "aws_s3_bucket" "b" {
+  bucket = "b-${data.aws_caller_identity.me.account_id}"
+  lifecycle {
+    precondition {
+      condition     = data.aws_caller_identity.me.account_id == "123"
+      error_message = "wrong account"
+    }
+    postcondition {
+      condition     = self.arn != ""
+      error_message = "no arn"
+    }
+  }
+}
+check "account" {
+  assert {
+    condition     = startswith(data.aws_caller_identity.me.arn, "arn:aws:iam::123")
+    error_message = "wrong account"
+  }
+}`}, Options{})
+	if len(diags) > 0 {
+		t.Errorf("diagnostics: %s", diags.Error())
+	}
+}
+
+// TestNoCascade: what depends on an object whose evaluation failed is not
+// reported again, as Terraform stops at the first error.
+func TestNoCascade(t *testing.T) {
+	_, errs, warns := placeholderRun(t, map[string]string{"main.tf": `
+locals {
+  zones = var.undeclared
+  count = length(local.zones)
+}
+resource "terraform_data" "each" {
+  for_each = toset(local.zones)
+}
+resource "terraform_data" "counted" {
+  count = local.count
+}
+module "m" {
+  source   = "./m"
+  for_each = toset(local.zones)
+}
+output "o" { value = terraform_data.counted[0].id }`, "m/main.tf": ``}, Options{})
+	if len(errs) != 1 || !strings.HasPrefix(errs[0], "Reference to undeclared input variable") {
+		t.Errorf("want the one error, got %v", errs)
+	}
+	if len(warns) > 0 {
+		t.Errorf("a failed object is not unread: %v", warns)
+	}
+}
+
+// TestUnknownCountWithSchema: with a schema, a count that depends on what
+// the provider computes keeps Terraform's error.
+func TestUnknownCountWithSchema(t *testing.T) {
+	_, errs, _ := placeholderRun(t, map[string]string{"main.tf": `
+resource "terraform_data" "t" {
+  input = "x"
+}
+resource "terraform_data" "u" {
+  count = length(terraform_data.t.output)
+}`}, Options{})
+	if len(errs) != 1 || !strings.HasPrefix(errs[0], "Invalid count argument") {
+		t.Errorf("want Terraform's error, got %v", errs)
 	}
 }

@@ -30,8 +30,9 @@ func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
 func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *scope) *resourceState {
 	info := ev.resourceInfo(mi.Config, res)
 	rs := &resourceState{cfg: res, schema: info.schema}
-	if ev.opts.Console {
-		// The console evaluates against an empty state: no resource has a value yet.
+	if ev.opts.Console && !(res.Mode == config.DataResourceMode && ev.data != nil) {
+		// The console evaluates against an empty state: no resource has a
+		// value yet, but for data sources whose results were given.
 		rs.expansion = expansion{mode: expandUnknown}
 		rs.whole = cty.DynamicVal
 		return rs

@@ -253,3 +253,46 @@ func TestOptionsBeforeCommand(t *testing.T) {
 		t.Errorf("-dialect before the command: rc=%d out=%q", rc, out)
 	}
 }
+
+// TestDataAndMissingModules: -data gives data source results to eval and
+// console, -missing-modules=unknown evaluates past a module that is not
+// installed, and a wrong value of it is a usage error.
+func TestDataAndMissingModules(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"main.tf": `
+module "net" {
+  source = "example/net/aws"
+}
+data "aws_region" "r" {}
+resource "aws_s3_bucket" "b" {
+  count  = length(data.aws_region.r.name) > 0 ? 1 : 0
+  bucket = "logs-${data.aws_region.r.name}"
+  tags   = { vpc = module.net.vpc_id }
+}`,
+		"data.json": `{"data.aws_region.r": {"name": "eu-west-1"}}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rc, out, errText := run(t, dir, "", nil, "eval", "-json", "-missing-modules=unknown", "-data=data.json")
+	if rc != exitOK {
+		t.Fatalf("exit %d: %s %s", rc, out, errText)
+	}
+	for _, want := range []string{`"address": "aws_s3_bucket.b[0]"`, `"bucket": "logs-eu-west-1"`, `"summary": "Module not installed"`, `"severity": "warning"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("eval -json lacks %s:\n%s", want, out)
+		}
+	}
+	rc, out, _ = run(t, dir, "data.aws_region.r.name\n", nil, "console", "-missing-modules=unknown", "-data=data.json")
+	if rc != exitOK || strings.TrimSpace(out) != `"eu-west-1"` {
+		t.Errorf("console: exit %d, %q", rc, out)
+	}
+	if rc, _, errText := run(t, dir, "", nil, "eval", "-no-color"); rc != exitError || !strings.Contains(errText, "-missing-modules=unknown") {
+		t.Errorf("without the option: exit %d, %s", rc, errText)
+	}
+	if rc, _, errText := run(t, dir, "", nil, "eval", "-missing-modules=maybe"); rc != exitUsage || !strings.Contains(errText, "error or unknown") {
+		t.Errorf("a wrong -missing-modules: exit %d, %s", rc, errText)
+	}
+}

@@ -1,0 +1,160 @@
+package tfeval_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/marks"
+)
+
+// missingModuleRoot calls a registry module that is not installed, next to
+// resources of its own.
+var missingModuleRoot = map[string]string{"main.tf": `
+module "vpc" {
+  source  = "terraform-aws-modules/vpc/aws"
+  version = "~> 5.0"
+  name    = "main"
+}
+resource "aws_subnet" "s" {
+  count  = length(module.vpc.azs)
+  vpc_id = module.vpc.vpc_id
+}
+resource "aws_s3_bucket" "logs" {
+  bucket = "logs"
+}
+output "vpc_id" { value = module.vpc.vpc_id }`}
+
+// TestMissingModules: by default a module that is not installed is
+// Terraform's error, which names the option; with MissingModulesUnknown the
+// rest of the tree is evaluated and the call's outputs are unknown.
+func TestMissingModules(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, missingModuleRoot)
+
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
+	if !ev.Diagnostics.HasErrors() || ev.Diagnostics[0].Summary != "Module not installed" || !strings.Contains(ev.Diagnostics[0].Detail, "-missing-modules=unknown") {
+		t.Fatalf("want Terraform's error naming the option, got %s", ev.Diagnostics.Error())
+	}
+
+	ev = tfeval.Evaluate(tfeval.Options{WorkDir: dir, MissingModules: tfeval.MissingModulesUnknown})
+	if ev.Diagnostics.HasErrors() {
+		t.Fatal(ev.Diagnostics.Error())
+	}
+	var warned []string
+	for _, d := range ev.Diagnostics {
+		warned = append(warned, d.Summary)
+	}
+	if n := strings.Count(strings.Join(warned, "\n"), "Module not installed"); n != 1 {
+		t.Errorf("%d warnings that the module is not installed, want one: %v", n, warned)
+	}
+	var addrs []string
+	for _, r := range ev.Resources() {
+		addrs = append(addrs, r.Addr)
+	}
+	if !slices.Equal(addrs, []string{"aws_s3_bucket.logs", "aws_subnet.s[*]"}) {
+		t.Errorf("resources %v", addrs)
+	}
+	out := ev.Outputs()
+	if len(out) != 1 || out[0].Value.IsKnown() {
+		t.Fatalf("outputs %v, want vpc_id unknown", out)
+	}
+	want := []marks.Unread{{Cause: marks.ModuleNotInstalled, Addr: "module.vpc"}}
+	if got := marks.UnreadMarks(out[0].Value); !slices.Equal(got, want) {
+		t.Errorf("vpc_id marks %v, want %v", got, want)
+	}
+}
+
+// TestDataFiles: -data files give data source results, a later file and
+// Options.DataSources overriding earlier ones; a broken file is an error
+// with a range in it.
+func TestDataFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `
+data "aws_region" "r" {}
+data "aws_availability_zones" "az" {}
+data "aws_caller_identity" "me" {}
+output "region" { value = data.aws_region.r.name }
+output "zones" { value = data.aws_availability_zones.az.names }
+output "account" { value = data.aws_caller_identity.me.account_id }`,
+		"first.json":  `{"data.aws_region.r": {"name": "eu-west-1"}, "data.aws_availability_zones.az": {"names": ["a"]}}`,
+		"second.json": `{"data.aws_availability_zones.az": {"names": ["b", "c"]}}`,
+		"broken.json": "{\n  \"data.aws_region.r\": [1, 2]\n}",
+		"syntax.json": "{\n  \"data.aws_region.r\": {\n}",
+	})
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, DataFiles: []string{"first.json", "second.json"}, DataSources: map[string]cty.Value{
+		"data.aws_caller_identity.me": cty.ObjectVal(map[string]cty.Value{"account_id": cty.StringVal("123")}),
+	}})
+	if len(ev.Diagnostics) > 0 {
+		t.Fatal(ev.Diagnostics.Error())
+	}
+	got := map[string]cty.Value{}
+	for _, o := range ev.Outputs() {
+		got[o.Name] = o.Value
+	}
+	for name, want := range map[string]cty.Value{
+		"region":  cty.StringVal("eu-west-1"),
+		"zones":   cty.TupleVal([]cty.Value{cty.StringVal("b"), cty.StringVal("c")}),
+		"account": cty.StringVal("123"),
+	} {
+		if !got[name].RawEquals(want) {
+			t.Errorf("%s = %#v, want %#v", name, got[name], want)
+		}
+	}
+
+	for file, line := range map[string]int{"broken.json": 2, "syntax.json": 1, "absent.json": 0} {
+		ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, DataFiles: []string{file}})
+		var found *hcl.Diagnostic
+		for _, d := range ev.Diagnostics {
+			if d.Severity == hcl.DiagError {
+				found = d
+				break
+			}
+		}
+		switch {
+		case found == nil:
+			t.Errorf("%s: no error", file)
+		case line == 0 && found.Subject != nil:
+			t.Errorf("%s: a file that cannot be read has no range in it: %v", file, found.Subject)
+		case line > 0 && (found.Subject == nil || found.Subject.Filename != file || found.Subject.Start.Line != line):
+			t.Errorf("%s: error %q at %v, want line %d of the file", file, found.Summary, found.Subject, line)
+		}
+	}
+}
+
+// TestMissingRootVariableStops: terraform plan stops at a required root
+// variable without a value, before it evaluates anything.
+func TestMissingRootVariableStops(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `
+variable "needed" {}
+locals {
+  broken = var.undeclared
+}
+resource "terraform_data" "t" {
+  count = local.broken
+}`})
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
+	if len(ev.Diagnostics) != 1 || ev.Diagnostics[0].Summary != "No value for required variable" {
+		t.Errorf("want the missing variable alone, got %s", ev.Diagnostics.Error())
+	}
+}
+
+// TestDependsOnItself: Terraform accepts a depends_on that names its own
+// resource.
+func TestDependsOnItself(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `
+resource "terraform_data" "t" {
+  input      = "x"
+  depends_on = [terraform_data.t]
+}`})
+	if ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir}); len(ev.Diagnostics) > 0 {
+		t.Error(ev.Diagnostics.Error())
+	}
+}
