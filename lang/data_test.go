@@ -136,15 +136,15 @@ output "regions" { value = module.m[*].name }`,
 data "aws_region" "r" {}
 output "name" { value = data.aws_region.r.name }`}
 	res, diags := evalFiles(t, files, Options{Schemas: amiSchema(t), DataSources: map[string]cty.Value{
-		`data.aws_ami.one`:                   cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-1"), "secret": cty.StringVal("s")}),
-		`data.aws_ami.each["a"]`:             cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-a")}),
-		`data.aws_ami.each`:                  cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-any")}),
-		`module.m.data.aws_region.r`:         cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("eu-west-1")}),
-		`module.m[1].data.aws_region.r`:      cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("us-east-1")}),
-		`module.nothing.data.aws_region.r`:   cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("x")}),
-		`data.aws_ami.one["no such key"]`:    cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("x")}),
-		`data.aws_ami.each  [ "b" ]  `:       cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-b")}),
-		`data.aws_ami.each["c"]`:             cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-c")}),
+		`data.aws_ami.one`:                    cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-1"), "secret": cty.StringVal("s")}),
+		`data.aws_ami.each["a"]`:              cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-a")}),
+		`data.aws_ami.each`:                   cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-any")}),
+		`module.m.data.aws_region.r`:          cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("eu-west-1")}),
+		`module.m[1].data.aws_region.r`:       cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("us-east-1")}),
+		`module.nothing.data.aws_region.r`:    cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("x")}),
+		`data.aws_ami.one["no such key"]`:     cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("x")}),
+		`data.aws_ami.each  [ "b" ]  `:        cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-b")}),
+		`data.aws_ami.each["c"]`:              cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-c")}),
 		`module.m[0].module.x.data.aws_ami.z`: cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("z")}),
 	}})
 	if diags.HasErrors() {
