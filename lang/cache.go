@@ -130,13 +130,20 @@ func (ev *evaluator) hasNamespacedCalls(expr hclsyntax.Expression) bool {
 // providerFunctionsKey names the set of provider functions a module sees,
 // so that modules seeing the same set share a function table.
 func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
-	if ev.opts.Schemas == nil || m == nil || len(m.RequiredProviders) == 0 {
+	if m == nil || len(m.RequiredProviders) == 0 {
 		return ""
 	}
 	var b strings.Builder
 	for _, local := range sortedKeys(m.RequiredProviders) {
 		ps := ev.opts.Schemas.provider(m, local)
-		if ps == nil || len(ps.Functions) == 0 {
+		if ps == nil {
+			// Stand-ins for the functions the module calls.
+			if names := ev.unschemaedFunctions(m, local); len(names) > 0 {
+				b.WriteString(local + "?" + strings.Join(names, ",") + ";")
+			}
+			continue
+		}
+		if len(ps.Functions) == 0 {
 			continue
 		}
 		src := "hashicorp/" + local

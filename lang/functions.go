@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -10,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // providerFunctions builds stand-ins for the functions of the providers a
@@ -20,6 +22,15 @@ func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]f
 	for _, local := range sortedKeys(m.RequiredProviders) {
 		ps := ev.opts.Schemas.provider(m, local)
 		if ps == nil {
+			// Without the provider's schema its functions are not known:
+			// each one the module calls returns an unknown value.
+			if names := ev.unschemaedFunctions(m, local); len(names) > 0 {
+				fns := map[string]function.Function{}
+				for _, name := range names {
+					fns[name] = standInFunction("provider::" + local + "::" + name)
+				}
+				out[local] = fns
+			}
 			continue
 		}
 		fns := map[string]function.Function{}
@@ -29,6 +40,34 @@ func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]f
 		out[local] = fns
 	}
 	return out
+}
+
+// unschemaedFunctions lists, sorted, the functions of provider local that
+// module m calls, for a provider whose schema was not given.
+func (ev *evaluator) unschemaedFunctions(m *config.Module, local string) []string {
+	prefix := "provider::" + local + "::"
+	var names []string
+	for full := range ev.reads().providerCalls[m] {
+		if name, ok := strings.CutPrefix(full, prefix); ok && !strings.Contains(name, "::") {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// standInFunction stands for a provider function whose signature is not
+// known: it takes any arguments and returns an unknown value, marked as
+// unread for lack of the schema.
+func standInFunction(name string) function.Function {
+	ms := marks.UnreadSet([]marks.Unread{{Cause: marks.NoSchema, Addr: name}})
+	return function.New(&function.Spec{
+		VarParam: &function.Parameter{Name: "args", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
+		Type:     function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+			return cty.DynamicVal.WithMarks(ms), nil
+		},
+	})
 }
 
 func unknownFunction(sig *FunctionSignature) function.Function {

@@ -63,7 +63,7 @@ func (ev *evaluator) reads() *readAnalysis {
 // and every path t reads is added, unknown where the body does not set it.
 // The unknowns carry ms.
 func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
-	v = openArguments(v, spec, ms)
+	v = openArguments(v, spec, t, ms)
 	if t != nil {
 		v, _ = t.fill(v, ms)
 	}
@@ -71,8 +71,11 @@ func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) c
 }
 
 // openArguments is the first part of openObject, for a block and,
-// recursively, the blocks nested in it.
-func openArguments(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) cty.Value {
+// recursively, the blocks nested in it. A block type written once whose
+// attributes the configuration reads directly (x.block.attr), and never by
+// index, is a single block: its value is the block's object, not a list of
+// one, as the provider's schema must say for that configuration to work.
+func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
 		return v
@@ -102,8 +105,20 @@ func openArguments(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) cty.Value {
 			}
 			elems, em := av.Unmark()
 			vals := elems.AsValueSlice()
+			var sub *readTree
+			if t != nil {
+				sub = t.attrs[name]
+			}
+			if len(vals) == 1 && sub != nil && sub.elems == nil && len(sub.attrs) > 0 {
+				attrs[name] = openArguments(vals[0], s.Nested, sub, ms).WithMarks(em)
+				changed = true
+				continue
+			}
+			if sub != nil {
+				sub = sub.elems
+			}
 			for i, e := range vals {
-				vals[i] = openArguments(e, s.Nested, ms)
+				vals[i] = openArguments(e, s.Nested, sub, ms)
 			}
 			attrs[name] = cty.TupleVal(vals).WithMarks(em)
 			changed = true

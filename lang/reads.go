@@ -88,6 +88,9 @@ type readAnalysis struct {
 	resolved map[string]bool
 	// trees are the paths read from each resource's instances.
 	trees map[*config.Resource]*readTree
+	// providerCalls are the provider functions (provider::LOCAL::NAME)
+	// each module calls, found on the way.
+	providerCalls map[*config.Module]map[string]bool
 }
 
 type pendingRead struct {
@@ -97,7 +100,7 @@ type pendingRead struct {
 
 // analyzeReads walks the whole configuration tree.
 func analyzeReads(root *config.Config) *readAnalysis {
-	a := &readAnalysis{defs: map[valueKey][]origin{}, resolved: map[string]bool{}, trees: map[*config.Resource]*readTree{}}
+	a := &readAnalysis{defs: map[valueKey][]origin{}, resolved: map[string]bool{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}}
 	if root == nil || root.Module == nil {
 		return a
 	}
@@ -608,6 +611,13 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 	name := x.Name
 	if i := strings.LastIndex(name, "::"); i >= 0 && strings.HasPrefix(name, "core::") {
 		name = name[i+2:]
+	}
+	if strings.HasPrefix(name, "provider::") && w.a.providerCalls != nil {
+		m := w.cfg.Module
+		if w.a.providerCalls[m] == nil {
+			w.a.providerCalls[m] = map[string]bool{}
+		}
+		w.a.providerCalls[m][name] = true
 	}
 	switch name {
 	case "lookup":
