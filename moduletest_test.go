@@ -35,6 +35,9 @@ func TestWebappModule(t *testing.T) {
 		wantNames []string          // output "names"
 		wantArgs  map[string]string // resource address + "." + path -> rendered value
 		wantError string            // summary of the expected error, if any
+		// data are data source results to use as though read: without
+		// them the data source's computed attributes are unknown.
+		data map[string]cty.Value
 	}{
 		{
 			name:      "defaults",
@@ -63,6 +66,19 @@ func TestWebappModule(t *testing.T) {
 			},
 		},
 		{
+			name: "image pinned by a data source result",
+			vars: map[string]cty.Value{"name": cty.StringVal("shop")},
+			data: map[string]cty.Value{"data.mock_lookup.image": cty.ObjectVal(map[string]cty.Value{
+				"value":  cty.StringVal("ami-0123"),
+				"length": cty.NumberIntVal(8),
+			})},
+			wantNames: []string{"shop-01"},
+			wantArgs: map[string]string{
+				`mock_thing.web[0].size`:       `8`,
+				`data.mock_lookup.image.value`: `"ami-0123"`,
+			},
+		},
+		{
 			name:      "name is required",
 			vars:      map[string]cty.Value{},
 			wantError: "No value for required variable",
@@ -78,6 +94,7 @@ func TestWebappModule(t *testing.T) {
 			ev := tfeval.Evaluate(tfeval.Options{
 				WorkDir:         "testdata/examples/webapp",
 				Variables:       tt.vars,
+				DataSources:     tt.data,
 				ProviderSchemas: schemas,
 				ModuleCache:     modules,
 			})
@@ -123,8 +140,12 @@ func TestWebappModule(t *testing.T) {
 				}
 			}
 
-			// The data source is never read: what the provider would compute
-			// is unknown, and so is everything derived from it.
+			if tt.data != nil {
+				return
+			}
+			// Without a result the data source is not read: what the
+			// provider would compute is unknown, and so is everything
+			// derived from it.
 			image, _ := ev.Resource("data.mock_lookup.image")
 			if got := image.UnknownPaths(); !slices.Equal(got, []string{"items", "length", "secret", "value"}) {
 				t.Errorf("data source unknown paths = %q", got)

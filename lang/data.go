@@ -40,6 +40,9 @@ type dataEntry struct {
 	rng   hcl.Range // where it was written, when known
 	mu    sync.Mutex
 	used  bool
+	// deferred is set when an instance the address names is one Terraform
+	// reads only during apply, which keeps its result unknown.
+	deferred bool
 }
 
 // newDataResults indexes the given results by canonical address; an
@@ -161,6 +164,12 @@ func canonicalDataAddr(addr string) (string, string) {
 // instance address, by the resource's address in its module instance, by
 // its address in the configuration with the instance key, or without it.
 func (dr *dataResults) lookup(mi *ModuleInstance, res *config.Resource, key cty.Value) *dataEntry {
+	return dr.find(mi, res, key, false)
+}
+
+// find is lookup; with deferred set it records that the instance is read
+// only during apply instead of taking the result.
+func (dr *dataResults) find(mi *ModuleInstance, res *config.Resource, key cty.Value, deferred bool) *dataEntry {
 	if dr == nil {
 		return nil
 	}
@@ -172,7 +181,11 @@ func (dr *dataResults) lookup(mi *ModuleInstance, res *config.Resource, key cty.
 	for _, addr := range []string{prefix + res.Addr() + keyString(key), prefix + res.Addr(), cfgAddr + keyString(key), cfgAddr} {
 		if e := dr.entries[addr]; e != nil {
 			e.mu.Lock()
-			e.used = true
+			if deferred {
+				e.deferred = true
+			} else {
+				e.used = true
+			}
 			e.mu.Unlock()
 			return e
 		}
@@ -191,7 +204,11 @@ func (dr *dataResults) unusedWarnings() hcl.Diagnostics {
 		if e.used {
 			continue
 		}
-		d := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Data source result not used", Detail: fmt.Sprintf("The result given for %s was not used: no data source instance of the configuration has that address, or each one it names was given a result of its own.", e.given)}
+		detail := fmt.Sprintf("The result given for %s was not used: no data source instance of the configuration has that address, or each one it names was given a result of its own.", e.given)
+		if e.deferred {
+			detail = fmt.Sprintf("The result given for %s was not used: Terraform reads that data source only during apply, because its configuration depends on values known only then or its depends_on names a pending change, so its result is unknown in the plan.", e.given)
+		}
+		d := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Data source result not used", Detail: detail}
 		if e.rng.Filename != "" {
 			d.Subject = e.rng.Ptr()
 		}
@@ -291,6 +308,7 @@ func hasManagedResources(c *config.Config) bool {
 func (ev *evaluator) planData(mi *ModuleInstance, res *config.Resource, key cty.Value, schema *Block, planned cty.Value, st dataReadState) (cty.Value, hcl.Diagnostics) {
 	own := unreadMarks(mi.Config, res, marks.DataNotRead)
 	if st.deferred {
+		ev.data.find(mi, res, key, true)
 		if st.unread == nil {
 			if schema == nil {
 				// Without a schema the unknowns stand for attributes that

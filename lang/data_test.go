@@ -221,3 +221,27 @@ data "aws_ami" "two" {}`}
 		}
 	}
 }
+
+// TestDeferredDataSourceResult: a result given for a data source that
+// Terraform reads only during apply is not used, and the warning says why.
+func TestDeferredDataSourceResult(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "trigger" {
+  input = "go"
+}
+data "aws_ami" "late" {
+  owners     = ["self"]
+  depends_on = [terraform_data.trigger]
+}`}, Options{Schemas: amiSchema(t), DataSources: map[string]cty.Value{
+		"data.aws_ami.late": cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-1")}),
+	}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if v := resourceValue(t, res, "data.aws_ami.late").GetAttr("id"); v.IsKnown() {
+		t.Errorf("id = %#v, want unknown as in Terraform's plan", v)
+	}
+	if len(diags) != 1 || diags[0].Summary != "Data source result not used" || !strings.Contains(diags[0].Detail, "only during apply") {
+		t.Errorf("want one warning that the result was not used during plan, got %s", diags.Error())
+	}
+}
