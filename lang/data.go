@@ -306,7 +306,7 @@ func hasManagedResources(c *config.Config) bool {
 // the given one, or the planned object with Unread marks where Terraform
 // would have read it.
 func (ev *evaluator) planData(mi *ModuleInstance, res *config.Resource, key cty.Value, schema *Block, planned cty.Value, st dataReadState) (cty.Value, hcl.Diagnostics) {
-	own := unreadMarks(mi.Config, res, marks.DataNotRead)
+	own := ev.unreadMarks(mi.Config, res, marks.DataNotRead)
 	if st.deferred {
 		ev.data.find(mi, res, key, true)
 		if st.unread == nil {

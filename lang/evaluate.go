@@ -64,6 +64,9 @@ type evalShared struct {
 	// ephemeral is set once a value is marked ephemeral: until then no
 	// value can carry the mark, and resources need not be searched for it.
 	ephemeral atomic.Bool
+	// unread is set once a value is marked unread (marks.Unread): until
+	// then results need not be searched for unknowns that lost the mark.
+	unread atomic.Bool
 	// moduleFuncs is the function table of each module, from evaluator.funcs.
 	moduleFuncs map[*config.Module]map[string]function.Function
 

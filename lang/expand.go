@@ -96,9 +96,11 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 	marked := v
 	v, _ = v.Unmark()
 	ty := v.Type()
-	if !v.IsWhollyKnown() && !v.IsNull() {
+	// Unknown keys: the whole value, or an element of a set. (Walking a
+	// known map for unknowns would cost every for_each.)
+	if !v.IsNull() && (!v.IsKnown() || ty.IsSetType() && !v.IsWhollyKnown()) {
 		us := marks.UnreadMarks(marked)
-		if len(us) > 0 && (ty == cty.DynamicPseudoType || ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) && (!v.IsKnown() || ty.IsSetType()) {
+		if len(us) > 0 && (ty == cty.DynamicPseudoType || ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) {
 			if erroredUpstream(us) {
 				return unknown, diags
 			}

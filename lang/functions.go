@@ -25,6 +25,7 @@ func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]f
 			// Without the provider's schema its functions are not known:
 			// each one the module calls returns an unknown value.
 			if names := ev.unschemaedFunctions(m, local); len(names) > 0 {
+				ev.madeUnread()
 				fns := map[string]function.Function{}
 				for _, name := range names {
 					fns[name] = standInFunction("provider::" + local + "::" + name)

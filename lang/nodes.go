@@ -33,7 +33,7 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 			v, diags := ps.evalExpr(a.Expr, cty.DynamicPseudoType)
 			ev.addDiags(diags)
 			if diags.HasErrors() {
-				mi.setVariable(n.name, errorStandIn(mi.Config, "var."+n.name, decl.Type))
+				mi.setVariable(n.name, ev.errorStandIn(mi.Config, "var."+n.name, decl.Type))
 				return
 			}
 			given = tfvars.FromModuleArg(v, a.Expr.Range())
@@ -162,13 +162,13 @@ func (ev *evaluator) evalLocal(mi *ModuleInstance, n *node) {
 	l := mi.Config.Module.Locals[n.name]
 	if n.selfRef {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referencing local value", Detail: fmt.Sprintf("Local value local.%s cannot use its own result as part of its definition.", n.name), Subject: l.Expr.Range().Ptr()})
-		mi.setLocal(n.name, errorStandIn(mi.Config, "local."+n.name, cty.DynamicPseudoType))
+		mi.setLocal(n.name, ev.errorStandIn(mi.Config, "local."+n.name, cty.DynamicPseudoType))
 		return
 	}
 	v, diags := ev.scope(mi).evalExpr(l.Expr, cty.DynamicPseudoType)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
-		v = errorStandIn(mi.Config, "local."+n.name, cty.DynamicPseudoType)
+		v = ev.errorStandIn(mi.Config, "local."+n.name, cty.DynamicPseudoType)
 	}
 	mi.setLocal(n.name, v)
 }
@@ -182,26 +182,26 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 	if root && o.Ephemeral {
 		sum, det := t.ephemeralRootOutput()
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: o.DeclRange.Ptr()})
-		mi.setOutput(n.name, errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
+		mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 		return
 	}
 	for _, rule := range o.Preconditions {
 		if !ev.checkRule(s, rule, hcl.DiagError, "Module output value precondition failed") {
-			mi.setOutput(n.name, errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
+			mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 			return
 		}
 	}
 	v, diags := s.evalExpr(o.Expr, cty.DynamicPseudoType)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
-		mi.setOutput(n.name, errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
+		mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 		return
 	}
 	if o.ConstraintType != cty.NilType && !t.tofu() {
 		cv, err := typeexpr.Convert(v, o.ConstraintType, o.TypeDefaults)
 		if err != nil {
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid output value", Detail: fmt.Sprintf("The value expression does not match this output value's type constraint: %s.", err), Subject: o.Expr.Range().Ptr()})
-			mi.setOutput(n.name, errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
+			mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 			return
 		}
 		v = cv
@@ -209,12 +209,12 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 	if !o.Ephemeral && marks.Contains(v, marks.Ephemeral) {
 		sum, det := t.ephemeralOutputValue()
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: o.Expr.Range().Ptr()})
-		mi.setOutput(n.name, errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
+		mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 		return
 	}
 	if root && !o.Sensitive && marks.Contains(v, marks.Sensitive) {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Output refers to sensitive values", Detail: t.outputSensitive(), Subject: o.DeclRange.Ptr()})
-		mi.setOutput(n.name, errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
+		mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 		return
 	}
 	if o.Sensitive {
@@ -343,10 +343,11 @@ func (ev *evaluator) callValue(mi *ModuleInstance, call *config.ModuleCall) cty.
 	}
 	if slices.Contains(mi.Config.NotInstalled, call.Name) {
 		// Terraform would know the module's outputs; tfeval has no module.
+		ev.madeUnread()
 		return cty.DynamicVal.WithMarks(marks.UnreadSet([]marks.Unread{{Cause: marks.ModuleNotInstalled, Addr: configAddr(mi.Config, "module."+call.Name)}}))
 	}
 	if cs.expansion.mode == expandUnknown {
-		return errorStandIn(mi.Config, "module."+call.Name, cty.DynamicPseudoType)
+		return ev.errorStandIn(mi.Config, "module."+call.Name, cty.DynamicPseudoType)
 	}
 	if cs.expansion.mode == expandPlaceholder {
 		return wholeValue(cs.expansion, nil)

@@ -20,7 +20,8 @@ import (
 
 // unreadMarks is the mark set of the unknowns of a resource without
 // schema, or of a data source tfeval does not read, in module c.
-func unreadMarks(c *config.Config, res *config.Resource, cause marks.Cause) cty.ValueMarks {
+func (ev *evaluator) unreadMarks(c *config.Config, res *config.Resource, cause marks.Cause) cty.ValueMarks {
+	ev.madeUnread()
 	return marks.UnreadSet([]marks.Unread{{Cause: cause, Addr: configAddr(c, res.Addr())}})
 }
 

@@ -20,7 +20,7 @@ func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
 	res := findResource(mi.Config.Module, n.name)
 	if n.selfRef {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referential block", Detail: fmt.Sprintf("Configuration for %s may not refer to itself.", res.Addr()), Subject: res.DeclRange.Ptr()})
-		mi.setResource(n.name, &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)})
+		mi.setResource(n.name, &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: ev.errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)})
 		return
 	}
 	mi.setResource(n.name, ev.planResource(mi, res, ev.scope(mi)))
@@ -41,7 +41,7 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	ev.addDiags(diags)
 	rs.expansion = exp
 	if exp.mode == expandUnknown {
-		rs.whole = errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)
+		rs.whole = ev.errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)
 		return rs
 	}
 	vals := make([]cty.Value, len(exp.keys))
@@ -117,7 +117,7 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 		}
 	}
 	if !ok {
-		return errorStandIn(is.mod.Config, res.Addr(), cty.DynamicPseudoType)
+		return ev.errorStandIn(is.mod.Config, res.Addr(), cty.DynamicPseudoType)
 	}
 	v := ev.planInstance(is, rs, info, key, ictx)
 	if len(res.Postconditions) > 0 {
@@ -147,7 +147,7 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		if schema != nil {
 			ty = schema.ImpliedType()
 		}
-		return errorStandIn(s.mod.Config, res.Addr(), ty)
+		return ev.errorStandIn(s.mod.Config, res.Addr(), ty)
 	}
 	configKnown := true
 	if res.Mode == config.EphemeralResourceMode {
@@ -164,7 +164,7 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 	var v cty.Value
 	switch {
 	case schema == nil:
-		v = openObject(d.value(), info.spec, s.ev.reads().tree(res), unreadMarks(s.mod.Config, res, unreadCause(res)))
+		v = openObject(d.value(), info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
 	case res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type):
 		ev.checkReadOnly(res, info, d)
 		v = planObjectWith(schema, d, planTerraformData)

@@ -80,7 +80,7 @@ func containsUnread(us []marks.Unread, u marks.Unread) bool {
 // withUnread gives the unknowns of v that carry no Unread mark the Unread
 // marks of what refs name.
 func (s *scope) withUnread(v cty.Value, refs []parsedRef) cty.Value {
-	if !marks.HasUnmarkedUnknown(v) {
+	if !s.ev.share().unread.Load() || !marks.HasUnmarkedUnknown(v) {
 		return v
 	}
 	return marks.MarkUnknowns(v, s.unreadIn(refs))
@@ -140,7 +140,8 @@ type resourceUnread struct {
 // derived from it (a count, a for_each, a condition) is not reported as a
 // further error. Terraform stops at the first error of an object and does
 // not evaluate what depends on it.
-func errorStandIn(c *config.Config, addr string, ty cty.Type) cty.Value {
+func (ev *evaluator) errorStandIn(c *config.Config, addr string, ty cty.Type) cty.Value {
+	ev.madeUnread()
 	if ty == cty.NilType {
 		ty = cty.DynamicPseudoType
 	}
@@ -155,4 +156,11 @@ func erroredUpstream(us []marks.Unread) bool {
 		}
 	}
 	return false
+}
+
+// madeUnread records that a value has been marked unread. Every place that
+// makes the mark afresh calls it first, and whatever derives a value from
+// one is evaluated after it.
+func (ev *evaluator) madeUnread() {
+	ev.share().unread.Store(true)
 }
