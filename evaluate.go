@@ -2,6 +2,7 @@ package tfeval
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tfvars"
 )
@@ -157,7 +159,7 @@ func Evaluate(opts Options) *Evaluation {
 		}
 	}
 
-	schemas, diag := providerSchemas(opts)
+	schemas, diag := providerSchemas(opts, workDir)
 	if diag != nil {
 		ev.Diagnostics = append(ev.Diagnostics, diag)
 	}
@@ -179,34 +181,62 @@ func Evaluate(opts Options) *Evaluation {
 		Limits:           opts.Limits,
 		DataSources:      data,
 		DataSourceRanges: dataRanges,
-		Functions: funcs.Options{
-			Dialect: opts.Dialect,
-			BaseDir: workDir,
-			Sandbox: opts.Sandbox,
-			Now:     opts.Now,
-			Rand:    opts.Rand,
-		},
+		Functions:        funcOptions(opts, workDir),
 	})
 	ev.Result = res
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	return ev
 }
 
+// funcOptions are the function table options of an evaluation.
+func funcOptions(opts Options, workDir string) funcs.Options {
+	return funcs.Options{
+		Dialect: opts.Dialect,
+		BaseDir: workDir,
+		Sandbox: opts.Sandbox,
+		Now:     opts.Now,
+		Rand:    opts.Rand,
+	}
+}
+
+// SchemaFile is the file in a root module directory that gives the
+// provider schemas when Options gives none: the document `terraform
+// providers schema -json` writes, committed next to the module.
+const SchemaFile = "providers-schema.json"
+
 // providerSchemas are the provider schemas opts gives, parsed or as a
-// document; nil when it gives none or the document does not parse.
-func providerSchemas(opts Options) (*lang.ProviderSchemas, *hcl.Diagnostic) {
-	if opts.ProviderSchemas != nil || opts.Schemas == nil {
+// document, or those of the root module's SchemaFile; nil when there are
+// none. A document that does not parse is an error.
+func providerSchemas(opts Options, workDir string) (*lang.ProviderSchemas, *hcl.Diagnostic) {
+	if opts.ProviderSchemas != nil {
 		return opts.ProviderSchemas, nil
 	}
-	s, err := lang.ParseProviderSchemas(opts.Schemas)
+	doc, name := opts.Schemas, "the provider schema document"
+	if doc == nil {
+		path := filepath.Join(workDir, opts.Dir, SchemaFile)
+		if _, err := os.Stat(path); err != nil {
+			return nil, nil
+		}
+		src, err := limit.ReadSource(path, 0, false)
+		if err != nil {
+			return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: fmt.Sprintf("Cannot read %s: %s.", SchemaFile, err)}
+		}
+		doc, name = src, SchemaFile
+	}
+	s, err := lang.ParseProviderSchemas(doc)
 	if err != nil {
-		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: err.Error()}
+		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: fmt.Sprintf("%s: %s", name, err)}
 	}
 	return s, nil
 }
 
 // load reads the module tree opts names; it returns the absolute working directory too.
 func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
+	return loadWith(opts, nil)
+}
+
+// loadWith is load with more loader options set by adjust, when not nil.
+func loadWith(opts Options, adjust func(*config.Options)) (*config.Config, string, hcl.Diagnostics) {
 	workDir := opts.WorkDir
 	if workDir == "" {
 		workDir, _ = os.Getwd()
@@ -218,7 +248,11 @@ func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
 	if dir == "" {
 		dir = "."
 	}
-	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, Cache: opts.ModuleCache, MissingModules: opts.MissingModules})
+	copts := config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, Cache: opts.ModuleCache, MissingModules: opts.MissingModules}
+	if adjust != nil {
+		adjust(&copts)
+	}
+	cfg, diags := config.Load(dir, copts)
 	return cfg, workDir, diags
 }
 

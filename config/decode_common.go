@@ -31,22 +31,27 @@ func literalString(attr *hcl.Attribute) (string, hcl.Diagnostics) {
 	return s, diags
 }
 
-// countAndForEach reports the mutually exclusive count and for_each meta-arguments.
-func (d *decoder) countAndForEach(attrs hcl.Attributes) hcl.Diagnostics {
-	_, hasCount := attrs["count"]
+// countAndForEach reports the mutually exclusive count and for_each
+// meta-arguments; OpenTofu reports a resource's at count, Terraform at for_each.
+func (d *decoder) countAndForEach(attrs hcl.Attributes, resource bool) hcl.Diagnostics {
+	count, hasCount := attrs["count"]
 	forEach, hasForEach := attrs["for_each"]
 	if !hasCount || !hasForEach {
 		return nil
 	}
 	detail := `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`
+	subject := forEach.NameRange
 	if d.dialect == dialect.Tofu {
 		detail = `The "count" and "for_each" meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.`
+		if resource {
+			subject = count.NameRange
+		}
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  `Invalid combination of "count" and "for_each"`,
 		Detail:   detail,
-		Subject:  forEach.NameRange.Ptr(),
+		Subject:  subject.Ptr(),
 	}}
 }
 

@@ -71,7 +71,7 @@ func (d *decoder) resource(block *hcl.Block, mode ResourceMode) (*Resource, hcl.
 	if attr, ok := content.Attributes["for_each"]; ok {
 		r.ForEach = attr.Expr
 	}
-	diags = append(diags, d.countAndForEach(content.Attributes)...)
+	diags = append(diags, d.countAndForEach(content.Attributes, true)...)
 	if attr, ok := content.Attributes["provider"]; ok {
 		ref, pDiags := providerRef(attr.Expr, "provider")
 		diags = append(diags, pDiags...)

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -98,7 +100,15 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		val, vDiags := attr.Expr.Value(nil)
 		diags = append(diags, vDiags...)
 		// An override without a type leaves checking to the merge, which knows the final type.
+		v.DefaultRange = attr.Expr.Range()
 		if v.ConstraintType != cty.NilType {
+			if v.ConstraintType.IsObjectType() && val.IsKnown() && !val.IsNull() && val.Type().IsObjectType() {
+				for _, name := range slices.Sorted(maps.Keys(val.Type().AttributeTypes())) {
+					if !v.ConstraintType.HasAttribute(name) {
+						v.IgnoredDefaultAttrs = append(v.IgnoredDefaultAttrs, name)
+					}
+				}
+			}
 			conv, err := typeexpr.Convert(val, v.ConstraintType, v.TypeDefaults)
 			if err != nil {
 				diags = append(diags, &hcl.Diagnostic{

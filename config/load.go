@@ -28,6 +28,11 @@ type Options struct {
 	// MissingModules says what a module call whose source is not installed
 	// (not local, and not in .terraform/modules/modules.json) is.
 	MissingModules MissingModules
+	// Uninitialized loads the root module as Terraform sees a directory
+	// whose `terraform init` failed: no module call is installed, local
+	// ones included, so each is "Module not installed" (with Terraform's
+	// own text) and no child module is read.
+	Uninitialized bool
 }
 
 // MissingModules says what loading makes of a module call whose source is

@@ -88,6 +88,12 @@ type Variable struct {
 	ConstSet, NullableSet, TypeSet             bool
 	Deprecated                                 string
 	DeclRange                                  hcl.Range
+	// DefaultRange is where the default is written (zero without one).
+	DefaultRange hcl.Range
+	// IgnoredDefaultAttrs are, in name order, the attributes the default
+	// gives that the variable's object type does not have: conversion
+	// drops them.
+	IgnoredDefaultAttrs []string
 }
 
 // Required reports whether the variable has no default.

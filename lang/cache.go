@@ -143,6 +143,10 @@ func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
 			}
 			continue
 		}
+		if ev.texts().tofu() && ev.opts.Validate {
+			// Stand-ins for the functions called that the schema lacks.
+			b.WriteString(local + "?" + strings.Join(ev.unschemaedFunctions(m, local), ",") + ";")
+		}
 		if len(ps.Functions) == 0 {
 			continue
 		}

@@ -37,7 +37,7 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 				return
 			}
 			given = tfvars.FromModuleArg(v, a.Expr.Range())
-		} else if decl.Required() {
+		} else if decl.Required() && !ev.opts.Validate {
 			// The call's check reports the missing argument.
 			mi.setVariable(n.name, placeholder(decl))
 			return
@@ -45,6 +45,14 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 	}
 	if decl.Ephemeral {
 		ev.madeEphemeral() // Prepare marks the value
+	}
+	if ev.opts.Validate {
+		// terraform validate knows no variable's value.
+		mi.setVariable(n.name, tfvars.Unknown(decl))
+		for _, rule := range decl.Validations {
+			ev.checkValidation(mi, decl, rule)
+		}
+		return
 	}
 	v, diags := tfvars.Prepare(decl, given, addr)
 	ev.addDiags(diags)
@@ -253,8 +261,9 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, sev hcl.Diagnos
 	}
 	if ok == nil {
 		// An assertion tfeval cannot decide for lack of what Terraform
-		// would know is not one Terraform defers to apply.
-		if sev == hcl.DiagWarning && !marks.HasUnread(cond) {
+		// would know is not one Terraform defers to apply; validate
+		// decides none.
+		if sev == hcl.DiagWarning && !ev.opts.Validate && !marks.HasUnread(cond) {
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", Subject: rule.Condition.Range().Ptr()})
 		}
 		return true

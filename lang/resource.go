@@ -63,6 +63,22 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	}
 	ev.inParallel(1, len(exp.keys), ictx.ready(), plan)
 	rs.whole = wholeValue(exp, vals)
+	if ev.opts.Validate && exp.mode == expandSingle {
+		// terraform validate plans nothing: a resource's value is unknown.
+		rs.whole = cty.DynamicVal
+		if info.schema != nil {
+			rs.whole = cty.UnknownVal(info.schema.ImpliedType())
+			if ev.texts().tofu() {
+				// OpenTofu's validate keeps the schema's sensitive
+				// attributes marked in the unknown object.
+				rs.whole = unknownObject(info.schema)
+			}
+		}
+		if res.Mode == config.EphemeralResourceMode {
+			ev.madeEphemeral()
+			rs.whole = rs.whole.Mark(marks.Ephemeral)
+		}
+	}
 	return rs
 }
 
@@ -181,6 +197,8 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 	if res.Mode == config.EphemeralResourceMode {
 		if !configKnown {
 			// Not opened during plan: nothing is known about its result.
+			// (Terraform does not mark this stand-in ephemeral: what it
+			// gives ephemeralasnull stays unknown.)
 			if schema != nil {
 				return cty.UnknownVal(schema.ImpliedType())
 			}
@@ -396,6 +414,23 @@ func planTerraformData(attrs map[string]cty.Value) {
 		attrs["output"] = cty.UnknownVal(input.Type())
 	}
 	attrs["id"] = unknownID
+}
+
+// unknownObject is an object of a schema whose every attribute is unknown,
+// the sensitive ones marked.
+func unknownObject(b *Block) cty.Value {
+	attrs := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
+	ty := b.ImpliedType()
+	for name, a := range b.Attributes {
+		attrs[name] = cty.UnknownVal(ty.AttributeType(name))
+		if a.Sensitive {
+			attrs[name] = attrs[name].Mark(marks.Sensitive)
+		}
+	}
+	for name := range b.BlockTypes {
+		attrs[name] = cty.UnknownVal(ty.AttributeType(name))
+	}
+	return cty.ObjectVal(attrs)
 }
 
 // unknownID is the planned id of a new object: unknown, and never null.

@@ -49,6 +49,12 @@ type Options struct {
 	// DataSourceRanges, when set, says where each address of DataSources
 	// was written, for the diagnostics about it.
 	DataSourceRanges map[string]hcl.Range
+	// Validate evaluates as terraform validate does: every input variable
+	// is unknown (of its type, marked as declared), a count or for_each is
+	// checked but not expanded (each block is evaluated once, with
+	// count.index and each unknown), and a resource's value is unknown.
+	// RootVariables are not used.
+	Validate bool
 }
 
 // Result is everything an evaluation produced.

@@ -51,6 +51,18 @@ func autoVarsFiles(dir string) []string {
 	return out
 }
 
+// ParseAutoFiles parses the variables files in dir that Terraform loads
+// without being asked and returns only the problems of reading and
+// parsing them: what OpenTofu's validate reports of them.
+func ParseAutoFiles(dir string, d dialect.Dialect) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range autoVarsFiles(dir) {
+		_, more := readVarsFile(dir, name, d)
+		diags = append(diags, more...)
+	}
+	return diags
+}
+
 // fileAttr is one assignment read from a variables file.
 type fileAttr struct {
 	name string

@@ -1,0 +1,110 @@
+package tfeval
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/diagsort"
+	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// Validate checks the module tree at opts.Dir as terraform validate does:
+// it loads every module, reads the root module's variable files for their
+// own problems (Terraform; OpenTofu does not read them), and evaluates
+// every block once with every input variable unknown, count and for_each
+// checked but not expanded, and no resource planned. So it reports what is
+// wrong whatever the variables' values: undeclared references, references
+// out of their context, wrong calls of functions, a count or for_each that
+// no value could make valid, sensitive and ephemeral values where they may
+// not go, and, with provider schemas, arguments and blocks the schema does
+// not have. VarArgs, Variables and the data source options are not used.
+func Validate(opts Options) hcl.Diagnostics {
+	cfg, workDir, diags := load(opts)
+	if initFails(diags) && opts.Dialect == dialect.Terraform && cfg != nil && cfg.Module != nil && len(cfg.Module.ModuleCalls) > 0 {
+		// terraform init loads the configuration too, and stops at these
+		// errors before it installs a module: validate then sees no
+		// module installed, not even a local one.
+		return loadUninitialized(opts)
+	}
+	if cfg == nil || cfg.Module == nil || diags.HasErrors() {
+		return diags
+	}
+	if opts.Dialect == dialect.Terraform {
+		_, moreDiags := tfvars.Collect(tfvars.Inputs{Dir: workDir, Env: opts.Env}, cfg.Module.Variables)
+		for _, d := range moreDiags {
+			if d.Summary == "Value for undeclared variable" {
+				// validate names the variable, not where its value is.
+				c := *d
+				c.Subject, c.Context = nil, nil
+				d = &c
+			}
+			diags = append(diags, d)
+		}
+	} else {
+		diags = append(diags, tfvars.ParseAutoFiles(workDir, opts.Dialect)...)
+		diags = append(diags, ignoredDefaultAttrs(cfg)...)
+	}
+	schemas, diag := providerSchemas(opts, workDir)
+	if diag != nil {
+		return append(diags, diag)
+	}
+	_, moreDiags := lang.Evaluate(cfg, lang.Options{
+		Dialect:   opts.Dialect,
+		Cwd:       workDir,
+		Schemas:   schemas,
+		Context:   opts.Context,
+		Limits:    opts.Limits,
+		Validate:  true,
+		Functions: funcOptions(opts, workDir),
+	})
+	return append(diags, moreDiags...)
+}
+
+// initFails reports whether terraform init would stop at one of the load
+// errors diags has: every one but a module call's missing argument, which
+// Terraform finds only while validating.
+func initFails(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary != "Missing required argument" {
+			return true
+		}
+	}
+	return false
+}
+
+// loadUninitialized is the load of a directory whose init failed.
+func loadUninitialized(opts Options) hcl.Diagnostics {
+	opts.MissingModules = MissingModulesError
+	_, _, diags := loadWith(opts, func(o *config.Options) { o.Uninitialized = true })
+	return diags
+}
+
+// ignoredDefaultAttrs warns, as OpenTofu's validate does, of the
+// attributes of variable defaults that the variables' object types drop.
+func ignoredDefaultAttrs(cfg *config.Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	var walk func(c *config.Config)
+	walk = func(c *config.Config) {
+		for _, name := range sortedNames(c.Module.Variables) {
+			v := c.Module.Variables[name]
+			for _, attr := range v.IgnoredDefaultAttrs {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Object attribute is ignored",
+					Detail:   fmt.Sprintf("The object type for this variable does not include an attribute named %q, so this definition is unused.", attr),
+					Subject:  v.DefaultRange.Ptr(),
+				})
+			}
+		}
+		for _, name := range sortedNames(c.Children) {
+			walk(c.Children[name])
+		}
+	}
+	walk(cfg)
+	diagsort.ByPosition(diags)
+	return diags
+}
