@@ -257,9 +257,9 @@ var lookupFunc = function.New(&function.Spec{
 		keyVal, keyMarks := args[1].Unmark()
 		marks := []cty.ValueMarks{collMarks, keyMarks}
 		key := keyVal.AsString()
-		if !coll.IsWhollyKnown() {
-			return cty.UnknownVal(retType).WithMarks(marks...), nil
-		}
+		// The collection is known (its parameter takes no unknown value);
+		// unknown elements are looked up like others, as Terraform does
+		// since v1.11.
 		if coll.Type().IsObjectType() {
 			if coll.Type().HasAttribute(key) {
 				return coll.GetAttr(key).WithMarks(marks...), nil

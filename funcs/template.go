@@ -113,6 +113,13 @@ func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]functi
 }
 
 // templateFileFunc renders a template file with the given variables.
+// TemplateSource reads a template file as templatefile would read it: path
+// resolved against opts.BaseDir, refused outside opts.Sandbox, and bounded
+// by opts.Limits.
+func TemplateSource(opts Options, path string) (string, error) {
+	return newEnv(opts).readUTF8File(path, nil)
+}
+
 func (e *env) templateFileFunc(depth int) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{

@@ -247,6 +247,29 @@ output "o" { value = terraform_data.counted[0].id }`, "m/main.tf": ``}, Options{
 	}
 }
 
+// TestNoCascadeFromModuleInput: a module input that its variable refuses
+// is one error; the for_each built from it is not another.
+func TestNoCascadeFromModuleInput(t *testing.T) {
+	_, errs, warns := placeholderRun(t, map[string]string{"main.tf": `
+module "m" {
+  source = "./m"
+  items  = "not a list"
+}`, "m/main.tf": `
+variable "items" {
+  type = list(any)
+}
+resource "aws_thing" "a" {
+  for_each = { for i in var.items : i.k => i }
+  name     = each.key
+}`}, Options{})
+	if len(errs) != 1 || !strings.HasPrefix(errs[0], "Invalid value for input variable") {
+		t.Errorf("want the one error, got %v", errs)
+	}
+	if len(warns) > 0 {
+		t.Errorf("warnings: %v", warns)
+	}
+}
+
 // TestUnknownCountWithSchema: with a schema, a count that depends on what
 // the provider computes keeps Terraform's error.
 func TestUnknownCountWithSchema(t *testing.T) {

@@ -56,10 +56,13 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 	}
 	v, diags := tfvars.Prepare(decl, given, addr)
 	ev.addDiags(diags)
-	mi.setVariable(n.name, v)
 	if diags.HasErrors() {
+		// An unsuitable value: what depends on it is not evaluated into
+		// further errors.
+		mi.setVariable(n.name, ev.errorStandIn(mi.Config, "var."+n.name, decl.Type))
 		return
 	}
+	mi.setVariable(n.name, v)
 	for _, rule := range decl.Validations {
 		ev.checkValidation(mi, decl, rule)
 	}

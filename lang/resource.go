@@ -528,13 +528,29 @@ func impliedSpec(body hcl.Body) hcldec.ObjectSpec {
 	for _, typ := range order {
 		nested := hcldec.ObjectSpec{}
 		for _, b := range blocks[typ] {
-			for k, v := range impliedSpec(b) {
-				nested[k] = v
-			}
+			mergeImpliedSpec(nested, impliedSpec(b))
 		}
 		spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
 	}
 	return spec
+}
+
+// mergeImpliedSpec adds to dst what the implied spec of another block of
+// the same type has: blocks of one type may set different arguments and
+// nested blocks, at every depth, which the provider's schema all allows.
+func mergeImpliedSpec(dst, src hcldec.ObjectSpec) {
+	for k, v := range src {
+		if prev, ok := dst[k].(*hcldec.BlockTupleSpec); ok {
+			if next, ok := v.(*hcldec.BlockTupleSpec); ok {
+				merged := hcldec.ObjectSpec{}
+				mergeImpliedSpec(merged, prev.Nested.(hcldec.ObjectSpec))
+				mergeImpliedSpec(merged, next.Nested.(hcldec.ObjectSpec))
+				dst[k] = &hcldec.BlockTupleSpec{TypeName: k, Nested: merged}
+				continue
+			}
+		}
+		dst[k] = v
+	}
 }
 
 // provisionerBodies lists the connection and provisioner bodies of a managed
