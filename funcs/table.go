@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -82,8 +83,17 @@ type env struct {
 	opts   Options
 	limits Limits // opts.Limits with defaults
 
-	mu             sync.Mutex                              // guards templateTables
+	mu             sync.Mutex                              // guards templateTables and templates
 	templateTables map[string]map[string]function.Function // by caller and depth, built on first use
+	// templates are the template files templatefile has parsed, by path:
+	// a module that renders one file for many instances parses it once.
+	templates map[string]parsedTemplate
+}
+
+// parsedTemplate is a template file's source and its parse.
+type parsedTemplate struct {
+	src  string
+	expr hclsyntax.Expression
 }
 
 func newEnv(opts Options) *env {
