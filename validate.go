@@ -2,12 +2,18 @@ package tfeval
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/diagsort"
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tfvars"
 )
@@ -48,6 +54,7 @@ func Validate(opts Options) hcl.Diagnostics {
 		diags = append(diags, tfvars.ParseAutoFiles(workDir, opts.Dialect)...)
 		diags = append(diags, ignoredDefaultAttrs(cfg)...)
 	}
+	diags = append(diags, testFiles(filepath.Join(workDir, opts.Dir))...)
 	schemas, diag := providerSchemas(opts, workDir)
 	if diag != nil {
 		return append(diags, diag)
@@ -106,5 +113,69 @@ func ignoredDefaultAttrs(cfg *config.Config) hcl.Diagnostics {
 	}
 	walk(cfg)
 	diagsort.ByPosition(diags)
+	return diags
+}
+
+// testFiles checks the test files terraform validate reads along with the
+// root module (*.tftest.hcl and *.tftest.json, there and in tests/): each
+// run block needs a valid name of its own.
+func testFiles(rootDir string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, dir := range []string{rootDir, filepath.Join(rootDir, "tests")} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !(strings.HasSuffix(name, ".tftest.hcl") || strings.HasSuffix(name, ".tftest.json")) {
+				continue
+			}
+			path := filepath.Join(dir, name)
+			src, err := limit.ReadSource(path, 0, false)
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read test file", Detail: fmt.Sprintf("Cannot read %s: %s.", name, err)})
+				continue
+			}
+			rel := filepath.ToSlash(filepath.Join(filepath.Base(dir), name))
+			if dir == rootDir {
+				rel = name
+			}
+			var f *hcl.File
+			var pDiags hcl.Diagnostics
+			if strings.HasSuffix(name, ".json") {
+				f, pDiags = hcljson.Parse(src, rel)
+			} else {
+				f, pDiags = hclsyntax.ParseConfig(src, rel, hcl.InitialPos)
+			}
+			diags = append(diags, pDiags...)
+			if f == nil || pDiags.HasErrors() {
+				continue
+			}
+			content, _, _ := f.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "run", LabelNames: []string{"name"}}}})
+			seen := map[string]hcl.Range{}
+			for _, b := range content.Blocks {
+				runName := b.Labels[0]
+				if !hclsyntax.ValidIdentifier(runName) {
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Invalid run block name",
+						Detail:   fmt.Sprintf("%q is not a valid run block name: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", runName),
+						Subject:  b.LabelRanges[0].Ptr(),
+					})
+				}
+				if prev, dup := seen[runName]; dup {
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Duplicate run block",
+						Detail:   fmt.Sprintf("This test file already has a run block named %q at %s.", runName, prev),
+						Subject:  b.DefRange.Ptr(),
+					})
+					continue
+				}
+				seen[runName] = b.DefRange
+			}
+		}
+	}
 	return diags
 }

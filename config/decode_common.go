@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/tfeval/tfeval/dialect"
 )
@@ -60,7 +61,10 @@ func dependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 	exprs, diags := hcl.ExprList(attr.Expr)
 	var refs []hcl.Traversal
 	for _, expr := range exprs {
-		trav, tDiags := hcl.AbsTraversalForExpr(expr)
+		trav, tDiags := quotedTraversal(expr)
+		if trav == nil {
+			trav, tDiags = hcl.AbsTraversalForExpr(expr)
+		}
 		diags = append(diags, tDiags...)
 		if len(trav) == 0 {
 			continue
@@ -76,6 +80,27 @@ func dependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 		refs = append(refs, trav)
 	}
 	return refs, diags
+}
+
+// quotedTraversal reads a reference written in quotes, as Terraform 0.11
+// required: Terraform still takes it, with a deprecation warning. It is nil
+// for anything else.
+func quotedTraversal(expr hcl.Expression) (hcl.Traversal, hcl.Diagnostics) {
+	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || !tmpl.IsStringLiteral() {
+		return nil, nil
+	}
+	v, _ := tmpl.Value(nil)
+	trav, diags := hclsyntax.ParseTraversalAbs([]byte(v.AsString()), expr.Range().Filename, expr.Range().Start)
+	if diags.HasErrors() {
+		return nil, nil
+	}
+	return trav, hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Quoted references are deprecated",
+		Detail:   "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.",
+		Subject:  expr.Range().Ptr(),
+	}}
 }
 
 // referenceRemainder returns the steps of trav after the object it names
@@ -135,6 +160,9 @@ func providerRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.D
 		return nil, invalid
 	}
 	ref := &ProviderConfigRef{Name: trav.RootName(), NameRange: trav[0].SourceRange()}
+	if d := localNameDiag(ref.Name, ref.NameRange); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
 	if len(trav) == 2 {
 		attr, ok := trav[1].(hcl.TraverseAttr)
 		if !ok {

@@ -84,7 +84,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 			Severity: hcl.DiagError,
 			Summary:  "Const variable cannot be sensitive",
 			Detail:   "A const variable's value is used while loading the configuration, so it cannot be marked as sensitive.",
-			Subject:  content.Attributes["sensitive"].Range.Ptr(),
+			Subject:  v.DeclRange.Ptr(),
 		})
 	}
 	if v.Const && v.Ephemeral {
@@ -92,7 +92,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 			Severity: hcl.DiagError,
 			Summary:  "Const variable cannot be ephemeral",
 			Detail:   "A const variable's value is used while loading the configuration, so it cannot be marked as ephemeral.",
-			Subject:  content.Attributes["ephemeral"].Range.Ptr(),
+			Subject:  v.DeclRange.Ptr(),
 		})
 	}
 

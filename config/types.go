@@ -184,11 +184,13 @@ type RequiredProvider struct {
 
 // Backend is a backend or cloud block inside the terraform block.
 type Backend struct {
-	// Type is the backend type label; "cloud" for a cloud block (Cloud true).
-	Type      string
-	Cloud     bool
-	Config    hcl.Body
-	DeclRange hcl.Range
+	// Type is the backend type label; "cloud" for a cloud block (Cloud
+	// true); the store type for a state_store block (StateStore true).
+	Type       string
+	Cloud      bool
+	StateStore bool
+	Config     hcl.Body
+	DeclRange  hcl.Range
 }
 
 // ResourceMode tells managed resources, data sources and ephemeral resources apart.
@@ -293,7 +295,9 @@ type Removed struct {
 // Import is an import block.
 type Import struct {
 	To, ID, Identity hcl.Expression
-	ForEach          hcl.Expression
-	ProviderRef      *ProviderConfigRef
-	DeclRange        hcl.Range
+	// Target is the resource To names, nil when To is not an address.
+	Target      *ImportTarget
+	ForEach     hcl.Expression
+	ProviderRef *ProviderConfigRef
+	DeclRange   hcl.Range
 }

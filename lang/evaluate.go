@@ -144,6 +144,9 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		}
 	} else {
 		ev.run(order)
+		if !opts.Console && !opts.Validate {
+			ev.checkImports(root)
+		}
 	}
 	ev.addDiags(ev.data.unusedWarnings())
 	ev.collect(res)
