@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -31,7 +32,8 @@ type Options struct {
 	// (the zero value) or dialect.Tofu. It selects the function table, the
 	// .tofu files, tofu.workspace and the wording of diagnostics.
 	Dialect dialect.Dialect
-	// Workspace is terraform.workspace; "" means "default".
+	// Workspace is terraform.workspace; "" means the TF_WORKSPACE variable
+	// of Env, or "default" without one.
 	Workspace string
 
 	// Env is the environment in os.Environ form, searched for TF_VAR_ values.
@@ -164,10 +166,7 @@ func Evaluate(opts Options) *Evaluation {
 		ev.Diagnostics = append(ev.Diagnostics, diag)
 	}
 
-	workspace := opts.Workspace
-	if workspace == "" {
-		workspace = "default"
-	}
+	workspace := workspaceName(opts)
 	data, dataRanges, diags := dataResults(opts, workDir)
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	res, diags := lang.Evaluate(cfg, lang.Options{
@@ -181,7 +180,7 @@ func Evaluate(opts Options) *Evaluation {
 		Limits:           opts.Limits,
 		DataSources:      data,
 		DataSourceRanges: dataRanges,
-		Functions:        funcOptions(opts, workDir),
+		Functions:        planFuncOptions(opts, workDir),
 	})
 	ev.Result = res
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
@@ -197,6 +196,35 @@ func funcOptions(opts Options, workDir string) funcs.Options {
 		Now:     opts.Now,
 		Rand:    opts.Rand,
 	}
+}
+
+// planFuncOptions are funcOptions for terraform plan: plantimestamp() is
+// the time the evaluation starts, one for the whole plan (the console has
+// no plantimestamp).
+func planFuncOptions(opts Options, workDir string) funcs.Options {
+	o := funcOptions(opts, workDir)
+	if !opts.Console {
+		now := time.Now
+		if opts.Now != nil {
+			now = opts.Now
+		}
+		o.PlanTimestamp = now().UTC()
+	}
+	return o
+}
+
+// workspaceName is terraform.workspace: Options.Workspace, else the
+// TF_WORKSPACE environment variable Terraform reads, else "default".
+func workspaceName(opts Options) string {
+	if opts.Workspace != "" {
+		return opts.Workspace
+	}
+	for _, kv := range opts.Env {
+		if v, ok := strings.CutPrefix(kv, "TF_WORKSPACE="); ok && v != "" {
+			return v
+		}
+	}
+	return "default"
 }
 
 // SchemaFile is the file in a root module directory that gives the

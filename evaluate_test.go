@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -156,5 +157,36 @@ resource "terraform_data" "t" {
 }`})
 	if ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir}); len(ev.Diagnostics) > 0 {
 		t.Error(ev.Diagnostics.Error())
+	}
+}
+
+// TestPlanTimestampAndWorkspace: plantimestamp() is known while planning,
+// the same wherever it is called, from Options.Now; TF_WORKSPACE names the
+// workspace when Options.Workspace does not.
+func TestPlanTimestampAndWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `
+locals {
+  at = plantimestamp()
+}
+output "same" { value = local.at == plantimestamp() }
+output "at" { value = local.at }
+output "workspace" { value = terraform.workspace }`})
+	now := time.Date(2026, 11, 25, 10, 30, 0, 0, time.FixedZone("CET", 3600))
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Now: func() time.Time { return now }, Env: []string{"TF_WORKSPACE=staging"}})
+	if len(ev.Diagnostics) > 0 {
+		t.Fatal(ev.Diagnostics.Error())
+	}
+	want := map[string]cty.Value{"same": cty.True, "at": cty.StringVal("2026-11-25T09:30:00Z"), "workspace": cty.StringVal("staging")}
+	for _, o := range ev.Outputs() {
+		if !o.Value.RawEquals(want[o.Name]) {
+			t.Errorf("%s = %#v, want %#v", o.Name, o.Value, want[o.Name])
+		}
+	}
+	ev = tfeval.Evaluate(tfeval.Options{WorkDir: dir, Workspace: "prod", Env: []string{"TF_WORKSPACE=staging"}})
+	for _, o := range ev.Outputs() {
+		if o.Name == "workspace" && !o.Value.RawEquals(cty.StringVal("prod")) {
+			t.Errorf("Options.Workspace is overridden: %#v", o.Value)
+		}
 	}
 }

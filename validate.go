@@ -62,6 +62,7 @@ func Validate(opts Options) hcl.Diagnostics {
 	_, moreDiags := lang.Evaluate(cfg, lang.Options{
 		Dialect:   opts.Dialect,
 		Cwd:       workDir,
+		Workspace: workspaceName(opts),
 		Schemas:   schemas,
 		Context:   opts.Context,
 		Limits:    opts.Limits,
