@@ -142,7 +142,11 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 			}
 			e, _ = e.Unmark()
 			if e.IsNull() {
-				return bad(summary, `The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
+				setSummary := summary
+				if !s.ev.texts().tofu() {
+					setSummary = "Invalid for_each set argument"
+				}
+				return bad(setSummary, `The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
 			}
 			exp.keys = append(exp.keys, e)
 			exp.values = append(exp.values, e)

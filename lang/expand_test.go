@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/numtext"
 )
 
@@ -282,5 +283,19 @@ resource "terraform_data" "u" {
 }`}, Options{})
 	if len(errs) != 1 || !strings.HasPrefix(errs[0], "Invalid count argument") {
 		t.Errorf("want Terraform's error, got %v", errs)
+	}
+}
+
+// TestForEachSetWithNull: a for_each set with a null element is refused,
+// with each dialect's summary.
+func TestForEachSetWithNull(t *testing.T) {
+	for d, want := range map[dialect.Dialect]string{dialect.Terraform: "Invalid for_each set argument", dialect.Tofu: "Invalid for_each argument"} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "t" {
+  for_each = toset(["a", null])
+}`}, Options{Dialect: d})
+		if len(diags) != 1 || diags[0].Summary != want || !strings.Contains(diags[0].Detail, "must not contain null values") {
+			t.Errorf("%s: got %s, want %q", d, diags.Error(), want)
+		}
 	}
 }
