@@ -183,8 +183,33 @@ func Evaluate(opts Options) *Evaluation {
 		Functions:        planFuncOptions(opts, workDir),
 	})
 	ev.Result = res
+	if !opts.Console && failedChecks(diags) {
+		// terraform plan validates the configuration first and stops
+		// there at an error, before it checks variable values and
+		// conditions: when the configuration has such errors, they alone
+		// are what it reports.
+		if vdiags := validateTree(cfg, opts, workDir, schemas); vdiags.HasErrors() {
+			diags = vdiags
+		}
+	}
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	return ev
+}
+
+// failedChecks reports whether diags have a failed variable validation or
+// condition, which terraform plan checks only once the configuration has
+// validated.
+func failedChecks(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		switch d.Summary {
+		case "Invalid value for variable", "Resource precondition failed", "Resource postcondition failed", "Module output value precondition failed":
+			return true
+		}
+	}
+	return false
 }
 
 // funcOptions are the function table options of an evaluation.

@@ -190,3 +190,78 @@ output "workspace" { value = terraform.workspace }`})
 		}
 	}
 }
+
+// TestVariableValidationRules: rules that read other variables (Terraform
+// 1.9 and later), messages that cannot be shown, and the order of
+// Terraform's phases.
+func TestVariableValidationRules(t *testing.T) {
+	summaries := func(ev *tfeval.Evaluation) []string {
+		var out []string
+		for _, d := range ev.Diagnostics {
+			if d.Severity == hcl.DiagError {
+				out = append(out, d.Summary)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	for name, tc := range map[string]struct {
+		src  string
+		want []string
+	}{
+		"a rule reading a variable whose own validation failed is skipped": {`
+variable "low" {
+  default = 5
+  validation {
+    condition     = var.low < 3
+    error_message = "low too high"
+  }
+}
+variable "high" {
+  default = 4
+  validation {
+    condition     = var.high > var.low
+    error_message = "high must exceed low"
+  }
+}`, []string{"Invalid value for variable"}},
+		"a sensitive error message": {`
+variable "secret" {
+  default   = "s"
+  sensitive = true
+}
+variable "v" {
+  default = "x"
+  validation {
+    condition     = var.v == "y"
+    error_message = "not ${var.secret}"
+  }
+}`, []string{"Error message refers to sensitive values", "Invalid value for variable"}},
+		"an error message that is not a string": {`
+variable "v" {
+  default = "x"
+  validation {
+    condition     = var.v == "y"
+    error_message = null
+  }
+}`, []string{"Invalid error message", "Invalid value for variable"}},
+		"a configuration error stops before variable validation": {`
+variable "v" {
+  default = "x"
+  validation {
+    condition     = var.v == "y"
+    error_message = "wrong"
+  }
+}
+locals {
+  l = var.undeclared
+}`, []string{"Reference to undeclared input variable"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{"main.tf": tc.src})
+			if got := summaries(tfeval.Evaluate(tfeval.Options{WorkDir: dir})); !slices.Equal(got, tc.want) {
+				t.Errorf("errors %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -59,7 +59,13 @@ func Validate(opts Options) hcl.Diagnostics {
 	if diag != nil {
 		return append(diags, diag)
 	}
-	_, moreDiags := lang.Evaluate(cfg, lang.Options{
+	return append(diags, validateTree(cfg, opts, workDir, schemas)...)
+}
+
+// validateTree is the evaluation terraform validate makes of a loaded
+// tree (also the first phase of terraform plan).
+func validateTree(cfg *config.Config, opts Options, workDir string, schemas *lang.ProviderSchemas) hcl.Diagnostics {
+	_, diags := lang.Evaluate(cfg, lang.Options{
 		Dialect:   opts.Dialect,
 		Cwd:       workDir,
 		Workspace: workspaceName(opts),
@@ -69,7 +75,7 @@ func Validate(opts Options) hcl.Diagnostics {
 		Validate:  true,
 		Functions: funcOptions(opts, workDir),
 	})
-	return append(diags, moreDiags...)
+	return diags
 }
 
 // initFails reports whether terraform init would stop at one of the load

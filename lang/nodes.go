@@ -94,8 +94,15 @@ func (s *scope) withCall(child *ModuleInstance) *scope {
 	return &c
 }
 
-// checkValidation evaluates one validation rule of a variable.
+// checkValidation evaluates one validation rule of a variable. A rule that
+// reads another variable whose own validation failed is skipped, as
+// Terraform skips it: that value is already known to be wrong.
 func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, rule *config.CheckRule) {
+	for _, pr := range ev.exprRefs(rule.Condition) {
+		if pr.ref != nil && pr.ref.kind == refVar && pr.ref.name != decl.Name && mi.validationFailed(pr.ref.name) {
+			return
+		}
+	}
 	s := ev.scope(mi)
 	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
 	ev.addDiags(diags)
@@ -110,16 +117,48 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 	if ok == nil || *ok {
 		return
 	}
-	msg, ok2 := ev.errorMessage(s, rule, "Invalid error message")
-	if !ok2 {
-		return
-	}
+	mi.failValidation(decl.Name)
+	msg := ev.validationMessage(s, rule)
 	ev.addDiag(&hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid value for variable",
 		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
 		Subject:  decl.DeclRange.Ptr(),
 	})
+}
+
+// validationMessage evaluates the error_message of a failed validation
+// rule. One that cannot be shown (it failed, is not a known string, or is
+// sensitive or ephemeral) gets a diagnostic of its own, and the rule's
+// error a sentence saying so.
+func (ev *evaluator) validationMessage(s *scope, rule *config.CheckRule) string {
+	const hidden = "The error message could not be displayed."
+	v, diags := s.evalExpr(rule.ErrorMessage, cty.DynamicPseudoType)
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		return hidden
+	}
+	product := ev.opts.Dialect.Product()
+	subject := rule.ErrorMessage.Range().Ptr()
+	switch {
+	case marks.Contains(v, marks.Sensitive):
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Error message refers to sensitive values", Detail: fmt.Sprintf("The error expression used to explain this condition refers to sensitive values. %s will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.", product), Subject: subject})
+		return "The error message included a sensitive value, so it will not be displayed."
+	case marks.Contains(v, marks.Ephemeral):
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Error message refers to ephemeral values", Detail: fmt.Sprintf("The error expression used to explain this condition refers to ephemeral values. %s will not display the resulting message.\n\nYou can correct this by removing references to ephemeral values, or by using the ephemeralasnull() function on the references to not reveal ephemeral data.", product), Subject: subject})
+		return "The error message included an ephemeral value, so it will not be displayed."
+	}
+	v, _ = v.UnmarkDeep()
+	sv, err := convert.Convert(v, cty.String)
+	switch {
+	case err != nil || sv.IsNull():
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid error message", Detail: "Unsuitable value for error message: string required.", Subject: subject})
+		return hidden
+	case !sv.IsKnown():
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid error message", Detail: "Unsuitable value for error message: expression refers to values that won't be known until the apply phase.", Subject: subject})
+		return hidden
+	}
+	return strings.TrimSpace(sv.AsString())
 }
 
 // conditionResult interprets a condition value: nil when unknown, or a

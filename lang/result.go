@@ -128,6 +128,25 @@ type ModuleInstance struct {
 	finalCtx *hcl.EvalContext
 	// unread keeps the Unread marks found in named values (unreadOf).
 	unread map[string][]marks.Unread
+	// invalid names the variables whose validation failed.
+	invalid map[string]bool
+}
+
+// failValidation records that a variable's validation failed.
+func (mi *ModuleInstance) failValidation(name string) {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	if mi.invalid == nil {
+		mi.invalid = map[string]bool{}
+	}
+	mi.invalid[name] = true
+}
+
+// validationFailed reports whether a variable's validation failed.
+func (mi *ModuleInstance) validationFailed(name string) bool {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	return mi.invalid[name]
 }
 
 // finalContext returns the shared context with the whole var and local
