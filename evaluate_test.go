@@ -265,3 +265,66 @@ locals {
 		})
 	}
 }
+
+// TestNormalFormCollisions: two names that are the same in Unicode normal
+// form C cannot both be attributes of one object. Wherever such names come
+// from (a type constraint, jsondecode, a -data file, a provider schema),
+// the result is a value or a diagnostic, never a panic.
+func TestNormalFormCollisions(t *testing.T) {
+	const composed, decomposed = "\u00e9", "e\u0301"
+	schema := `{"format_version": "1.0", "provider_schemas": {"registry.terraform.io/hashicorp/aws": {"resource_schemas": {"aws_thing": {"version": 0, "block": {"attributes": {
+		"` + composed + `": {"type": "string", "optional": true},
+		"` + decomposed + `": {"type": "string", "optional": true}}}}}}}}`
+	cases := map[string]struct {
+		files   map[string]string
+		opts    tfeval.Options
+		summary string // the error wanted; "" wants none
+	}{
+		"type constraint": {
+			files:   map[string]string{"main.tf": `variable "v" { type = object({ ` + composed + ` = string, ` + decomposed + ` = number }) }`},
+			summary: "Invalid type specification",
+		},
+		"jsondecode": {
+			files: map[string]string{"main.tf": `output "o" { value = jsondecode("{\"` + composed + `\": 1, \"` + decomposed + `\": 2}") }`},
+		},
+		"data file": {
+			files: map[string]string{
+				"main.tf":   `data "aws_region" "r" {}` + "\n" + `output "o" { value = data.aws_region.r }`,
+				"data.json": `{"data.aws_region.r": {"` + composed + `": 1, "` + decomposed + `": 2}}`,
+			},
+			opts:    tfeval.Options{DataFiles: []string{"data.json"}},
+			summary: "Invalid data source result",
+		},
+		"provider schema": {
+			files:   map[string]string{"main.tf": `resource "aws_thing" "t" {}`},
+			opts:    tfeval.Options{Schemas: []byte(schema)},
+			summary: "Invalid provider schema document",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			opts := tc.opts
+			opts.WorkDir = dir
+			ev := tfeval.Evaluate(opts)
+			var errs []string
+			for _, d := range ev.Diagnostics {
+				if d.Severity == hcl.DiagError {
+					errs = append(errs, d.Summary)
+				}
+			}
+			switch {
+			case tc.summary == "" && len(errs) > 0:
+				t.Errorf("errors %v, want none", errs)
+			case tc.summary != "" && !slices.Contains(errs, tc.summary):
+				t.Errorf("errors %v, want %q", errs, tc.summary)
+			}
+			for _, e := range errs {
+				if strings.Contains(e, "Evaluation failed") {
+					t.Errorf("a panic was caught: %s", ev.Diagnostics.Error())
+				}
+			}
+		})
+	}
+}

@@ -471,3 +471,17 @@ func (e *env) transposeFunc() function.Function {
 		},
 	})
 }
+
+// containsFunc is go-cty's contains, which since v1.18.1 takes a null
+// value to look for; Terraform's contains refuses it.
+var containsFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "list", Type: cty.DynamicPseudoType},
+		{Name: "value", Type: cty.DynamicPseudoType},
+	},
+	Type:         function.StaticReturnType(cty.Bool),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return stdlib.ContainsFunc.Call(args)
+	},
+})

@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -130,7 +131,7 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 		}
 		v, err := fn.Call(args)
 		if err != nil {
-			return v, err
+			return v, cleanPanic(err)
 		}
 		return v, e.postCheck(v)
 	}
@@ -483,4 +484,17 @@ func (e *env) hashFile(f *os.File, h io.Writer, path string) error {
 			return fmt.Errorf("failed to read file: %w", err)
 		}
 	}
+}
+
+// cleanPanic turns go-cty's report of a panic inside a function (with a
+// Go stack trace in its text) into the panic's own message: a user's
+// input reached it, and deserves an error, not a program dump. go-cty
+// v1.20 panics, for one, on an object whose attribute names are the same
+// in Unicode normal form C, which jsondecode can be given.
+func cleanPanic(err error) error {
+	var pe function.PanicError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%v", pe.Value)
 }

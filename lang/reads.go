@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/tfeval/tfeval/config"
 )
@@ -580,7 +581,7 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 func objectKey(e hclsyntax.Expression) (string, bool) {
 	if k, ok := e.(*hclsyntax.ObjectConsKeyExpr); ok {
 		if kw := hcl.ExprAsKeyword(k.Wrapped); kw != "" {
-			return kw, true
+			return norm.NFC.String(kw), true
 		}
 		e = k.Wrapped
 	}
@@ -596,7 +597,8 @@ func literalString(e hclsyntax.Expression) (string, bool) {
 	switch e := e.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		if e.Val.Type() == cty.String && e.Val.IsKnown() && !e.Val.IsNull() {
-			return e.Val.AsString(), true
+			// In normal form C, as go-cty keeps attribute names.
+			return norm.NFC.String(e.Val.AsString()), true
 		}
 	case *hclsyntax.TemplateExpr:
 		if len(e.Parts) == 1 {
@@ -830,10 +832,10 @@ func traversalSteps(t hcl.Traversal) []readStep {
 	for _, s := range t {
 		switch s := s.(type) {
 		case hcl.TraverseAttr:
-			steps = append(steps, s.Name)
+			steps = append(steps, norm.NFC.String(s.Name))
 		case hcl.TraverseIndex:
 			if s.Key.Type() == cty.String && s.Key.IsKnown() && !s.Key.IsNull() {
-				steps = append(steps, s.Key.AsString())
+				steps = append(steps, norm.NFC.String(s.Key.AsString()))
 			} else {
 				steps = append(steps, anyElement)
 			}

@@ -110,10 +110,16 @@ func (ev *evaluator) inParallel(from, to int, ok bool, plan func(*evaluator, int
 			task := *ev
 			task.buffered = true
 			task.diags = nil
+			defer func() {
+				// As evalNodeIn does for the node: a panic is an error.
+				if r := recover(); r != nil {
+					task.diags = append(task.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Evaluation failed", Detail: fmt.Sprintf("tfeval could not plan an instance: %v. This is a bug in tfeval: please report it with the configuration that caused it.", r)})
+				}
+				diags[w] = task.diags
+			}()
 			for i := lo; i < hi; i++ {
 				plan(&task, i)
 			}
-			diags[w] = task.diags
 		}()
 	}
 	wg.Wait()
