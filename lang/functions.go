@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -20,6 +21,12 @@ import (
 func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]function.Function {
 	out := map[string]map[string]function.Function{}
 	for _, local := range sortedKeys(m.RequiredProviders) {
+		if declaresBuiltinProvider(m, local) {
+			// The provider built into Terraform needs no schema: its
+			// functions are tfeval's own.
+			out[local] = funcs.BuiltinProviderFunctions(ev.opts.Dialect)
+			continue
+		}
 		ps := ev.opts.Schemas.provider(m, local)
 		if ps == nil {
 			// Without the provider's schema its functions are not known:
@@ -49,6 +56,13 @@ func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]f
 		out[local] = fns
 	}
 	return out
+}
+
+// declaresBuiltinProvider reports whether module m's provider local is the
+// provider built into Terraform.
+func declaresBuiltinProvider(m *config.Module, local string) bool {
+	rp := m.RequiredProviders[local]
+	return rp != nil && strings.EqualFold(rp.Source, funcs.BuiltinProviderSource)
 }
 
 // unschemaedFunctions lists, sorted, the functions of provider local that
