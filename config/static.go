@@ -447,3 +447,27 @@ func bodyAttributes(body hcl.Body) []*hcl.Attribute {
 	attrs, _ := body.JustAttributes()
 	return sortedAttributes(attrs)
 }
+
+// SourceResolver evaluates module sources and versions built from
+// variables as Load does, for a program that walks the module calls
+// itself (an installer). Give it each module's Config, with Parent and
+// Path set, as the walk goes down.
+type SourceResolver struct{ l *treeLoader }
+
+// NewSourceResolver resolves calls below the root module whose directory
+// is rootDir (as path.root gives it); opts gives the dialect, the working
+// directory, the sandbox, RootVariables and Workspace.
+func NewSourceResolver(rootDir string, opts Options) *SourceResolver {
+	return &SourceResolver{l: &treeLoader{opts: opts, rootSourceDir: sourceDirOf(rootDir)}}
+}
+
+// Resolve returns call with its source and version evaluated in cfg, the
+// module that makes the call; a call whose source is a literal is returned
+// as it is. A source that cannot be evaluated stays empty, and why is in
+// the diagnostics (once, where first met).
+func (r *SourceResolver) Resolve(cfg *Config, call *ModuleCall) (*ModuleCall, hcl.Diagnostics) {
+	if call.SourceExpr == nil && call.VersionExpr == nil {
+		return call, nil
+	}
+	return r.l.staticScope(cfg).resolveCall(call)
+}
