@@ -37,6 +37,9 @@ func Type(t cty.Type) string {
 
 func writeType(b *strings.Builder, t cty.Type, indent int) {
 	switch {
+	case t == cty.NilType:
+		// No type at all (cty.NilType); FriendlyName would panic.
+		b.WriteString("(no type)")
 	case t == cty.DynamicPseudoType:
 		b.WriteString("dynamic")
 	case t.IsPrimitiveType():

@@ -14,7 +14,11 @@ import (
 	"github.com/tfeval/tfeval/marks"
 )
 
-// Value renders v as terraform console prints it.
+// Value renders v as terraform console prints it. It accepts any value:
+// cty.NilVal (what a failed lookup returns) is "(no value)", and a value of
+// a type the console never shows (a capsule other than type()'s) is written
+// by its type's name, so that a tool printing whatever it was given cannot
+// crash.
 func Value(v cty.Value) string {
 	b := buffers.Get().(*bytes.Buffer)
 	b.Reset()
@@ -36,6 +40,11 @@ var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const maxPooledBuffer = 1 << 20
 
 func writeValue(b *bytes.Buffer, v cty.Value, indent int) {
+	// cty.NilVal has no type: every method that looks at the type panics.
+	if v.Type() == cty.NilType {
+		b.WriteString(noValue)
+		return
+	}
 	// Unknown is checked before marks, so an unknown secret still prints as unknown.
 	if !v.IsKnown() {
 		b.WriteString("(known after apply)")
@@ -89,6 +98,10 @@ func writeValue(b *bytes.Buffer, v cty.Value, indent int) {
 		b.WriteString(v.GoString())
 	}
 }
+
+// noValue is the rendering of cty.NilVal, which is no value at all (not
+// null): the console never prints it, and it must not read as a value.
+const noValue = "(no value)"
 
 func writeNull(b *bytes.Buffer, ty cty.Type) {
 	switch {

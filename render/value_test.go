@@ -1,6 +1,7 @@
 package render
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,6 +72,11 @@ func TestValue(t *testing.T) {
 			"{\n  \"a\" = \"x\"\n  \"b\" = 1\n  \"with space\" = true\n}"},
 		{"long string", cty.StringVal(strings.Repeat("ab\"", 60)), strconv.Quote(strings.Repeat("ab\"", 60))},
 		{"deeper than the indentation buffer", deepTuple(70), deepTupleText(70)},
+		{"no value", cty.NilVal, "(no value)"},
+		{"no value inside an object", cty.ObjectVal(map[string]cty.Value{"a": cty.NilVal}), "{\n  \"a\" = (no value)\n}"},
+		{"no value marked", cty.NilVal.Mark(marks.Sensitive), "(no value)"},
+		{"foreign capsule", cty.CapsuleVal(cty.Capsule("thing", reflect.TypeOf(0)), new(int)), "thing"},
+		{"null foreign capsule", cty.NullVal(cty.Capsule("thing", reflect.TypeOf(0))), "null /* thing */"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,6 +104,8 @@ func TestType(t *testing.T) {
 		{cty.Object(map[string]cty.Type{"b": cty.String, "a": cty.Object(map[string]cty.Type{"c": cty.Tuple([]cty.Type{cty.Number})})}),
 			"object({\n    a: object({\n        c: tuple([\n            number,\n        ]),\n    }),\n    b: string,\n})"},
 		{TypeType, "type"},
+		{cty.NilType, "(no type)"},
+		{cty.List(cty.NilType), "list((no type))"},
 	}
 	for _, tt := range tests {
 		if got := Type(tt.in); got != tt.want {
