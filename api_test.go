@@ -12,46 +12,6 @@ import (
 	"github.com/tfeval/tfeval/marks"
 )
 
-func TestLookup(t *testing.T) {
-	v := cty.ObjectVal(map[string]cty.Value{
-		"id":   cty.UnknownVal(cty.String),
-		"name": cty.StringVal("web").Mark(marks.Sensitive),
-		"tags": cty.MapVal(map[string]cty.Value{"k8s.io/role": cty.StringVal("node")}),
-		"list": cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"x": cty.NumberIntVal(1)})}),
-		"null": cty.NullVal(cty.String),
-		"dyn":  cty.DynamicVal,
-	})
-	tests := []struct {
-		path    string
-		want    cty.Value
-		wantErr bool
-	}{
-		{"", v, false},
-		{"id", cty.UnknownVal(cty.String), false},
-		{"name", cty.StringVal("web").Mark(marks.Sensitive), false},
-		{`tags["k8s.io/role"]`, cty.StringVal("node"), false},
-		{"list[0].x", cty.NumberIntVal(1), false},
-		{"null", cty.NullVal(cty.String), false},
-		{"dyn.anything[3]", cty.DynamicVal, false},
-		{"missing", cty.NilVal, true},
-		{"list[5]", cty.NilVal, true},
-		{"list[", cty.NilVal, true},
-	}
-	for _, tt := range tests {
-		got, err := Lookup(v, tt.path)
-		if (err != nil) != tt.wantErr {
-			t.Errorf("Lookup(%q) error = %v, want error %v", tt.path, err, tt.wantErr)
-			continue
-		}
-		if !tt.wantErr && !got.RawEquals(tt.want) {
-			t.Errorf("Lookup(%q) = %#v, want %#v", tt.path, got, tt.want)
-		}
-	}
-	if got, err := Lookup(cty.TupleVal([]cty.Value{cty.True}), "[0]"); err != nil || !got.RawEquals(cty.True) {
-		t.Errorf("Lookup([0]) = %#v, %v", got, err)
-	}
-}
-
 func TestUnknownAndSensitivePaths(t *testing.T) {
 	tests := []struct {
 		name                string
@@ -77,13 +37,6 @@ func TestUnknownAndSensitivePaths(t *testing.T) {
 		if got := SensitivePaths(tt.v); !slices.Equal(got, tt.sensitives) {
 			t.Errorf("%s: SensitivePaths = %q, want %q", tt.name, got, tt.sensitives)
 		}
-	}
-}
-
-func TestFormatPath(t *testing.T) {
-	p := cty.GetAttrPath("a").Index(cty.NumberIntVal(2)).Index(cty.StringVal(`x"y`)).GetAttr("b c").GetAttr("d")
-	if got, want := FormatPath(p), `a[2]["x\"y"]["b c"].d`; got != want {
-		t.Errorf("FormatPath = %s, want %s", got, want)
 	}
 }
 

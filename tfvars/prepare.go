@@ -171,7 +171,7 @@ func ephemeralDiag(decl *config.Variable, val cty.Value, rng hcl.Range) *hcl.Dia
 			return &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Ephemeral value not allowed",
-				Detail:   fmt.Sprintf("The input variable %q does not accept ephemeral values, so the value for %s is not compatible.", decl.Name, typeexpr.FormatPath(pvm.Path)),
+				Detail:   fmt.Sprintf("The input variable %q does not accept ephemeral values, so the value for %s is not compatible.", decl.Name, typeexpr.MessagePath(pvm.Path)),
 				Subject:  rng.Ptr(),
 			}
 		}

@@ -109,11 +109,14 @@ func FormatError(err error) string {
 	if !ok || len(perr.Path) == 0 {
 		return err.Error()
 	}
-	return fmt.Sprintf("%s: %s", FormatPath(perr.Path), perr.Error())
+	return fmt.Sprintf("%s: %s", MessagePath(perr.Path), perr.Error())
 }
 
-// FormatPath renders a cty.Path as attribute and index steps: .a["k"][0].
-func FormatPath(path cty.Path) string {
+// MessagePath writes a cty.Path as Terraform's diagnostics name a place in
+// a value, `.a["k"][0]`, with a leading dot and unknown keys as `[...]`.
+// It is wording, not a path syntax to read back: that is the root
+// package's FormatPath and ParsePath.
+func MessagePath(path cty.Path) string {
 	var b strings.Builder
 	for _, step := range path {
 		switch s := step.(type) {
