@@ -172,6 +172,28 @@ func ExampleResource_Attr() {
 	// [] true
 }
 
+// Point at the expression that produced an attribute's value, as a linter
+// reports a finding: inside the for_each resource's input object here; an
+// attribute the configuration does not set (id) points at the block.
+func ExampleResource_AttrRange() {
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: quickstart})
+	r, _ := ev.Resource(`terraform_data.server["web"]`)
+	for _, path := range []string{"input.size", "input.tags", "id"} {
+		rng := r.AttrRange(path)
+		fmt.Printf("%s: %s:%d:%d\n", path, rng.Filename, rng.Start.Line, rng.Start.Column)
+	}
+	fmt.Println(r.Config.DeclRange, r.Schema().Attributes["id"].Computed)
+
+	out, _ := ev.Output("subnet_cidrs")
+	fmt.Println(out.AttrRange(""))
+	// Output:
+	// input.size: main.tf:22:14
+	// input.tags: main.tf:24:14
+	// id: main.tf:17:1
+	// main.tf:17,1-35 true
+	// outputs.tf:3,17-44
+}
+
 // List the root variables with their final values and where each came from.
 func ExampleEvaluation_Variables() {
 	ev := tfeval.Evaluate(tfeval.Options{

@@ -1,6 +1,8 @@
 package tfeval
 
 import (
+	"errors"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -46,6 +48,26 @@ type Output struct {
 	Sensitive bool
 	// Range is the output block's range.
 	Range hcl.Range
+
+	// module is the root module instance, for AttrRange.
+	module *lang.ModuleInstance
+}
+
+// AttrRange is the range of the expression that produced the value at
+// path inside the output's value (see ParsePath for the syntax; "" is the
+// whole value): the output's value argument, or the item of an object or
+// tuple constructor in it that writes the place path names, as far as the
+// syntax goes. A path that does not parse gives the value argument's
+// range.
+func (o Output) AttrRange(path string) hcl.Range {
+	p, err := ParsePath(path)
+	if err != nil {
+		p = nil
+	}
+	if rng := o.module.OutputRange(o.Name, p); rng.Filename != "" {
+		return rng
+	}
+	return o.Range
 }
 
 // Outputs lists the root module's outputs sorted by name.
@@ -57,7 +79,7 @@ func (e *Evaluation) Outputs() []Output {
 	decls := root.Config.Module.Outputs
 	out := make([]Output, 0, len(root.Outputs))
 	for _, name := range sortedNames(root.Outputs) {
-		o := Output{Name: name, Value: root.Outputs[name]}
+		o := Output{Name: name, Value: root.Outputs[name], module: root}
 		if d := decls[name]; d != nil {
 			o.Description, o.Sensitive, o.Range = d.Description, d.Sensitive, d.DeclRange
 			if d.Sensitive && !o.Value.HasMark(marks.Sensitive) {
@@ -82,26 +104,80 @@ func (e *Evaluation) Output(name string) (Output, bool) {
 // Resource is one planned managed or data resource instance: its address,
 // mode, type, name, instance key and Value, the object of its evaluated
 // arguments as terraform plan would propose it (attributes the provider
-// computes are unknown, sensitive ones marked).
+// computes are unknown, sensitive ones marked). Config is the block it was
+// made from, Schema its type's schema, AttrRange where each of its values
+// was written.
+//
+// The zero Resource (what Evaluation.Resource returns for an address it
+// does not have) has no instance: its methods return nothing, or an error.
 type Resource struct {
 	*lang.ResourceInstance
+
+	// result is the evaluation the instance belongs to.
+	result *lang.Result
 }
 
 // Attr returns the value at a path inside the resource's object, written
 // as in the configuration: `tags.Name`, `ingress[0].cidr_blocks`,
-// `tags["kubernetes.io/role"]`. Walking into an unknown value gives an
-// unknown value; an attribute the object does not have is an error.
+// `tags["kubernetes.io/role"]` (see ParsePath). Walking into an unknown
+// value gives an unknown value; an attribute the object does not have is
+// an error, and the value is then cty.NilVal.
 func (r Resource) Attr(path string) (cty.Value, error) {
+	if r.ResourceInstance == nil {
+		return cty.NilVal, errNoInstance
+	}
 	return Lookup(r.Value, path)
+}
+
+// errNoInstance is the error of reading from the zero Resource.
+var errNoInstance = errors.New("no resource instance")
+
+// AttrRange is the range of the expression in the configuration that
+// produced the value at path inside the resource's object (see ParsePath
+// for the syntax): the argument's expression, the item of an object or
+// tuple constructor inside it, the argument of a nested block, or of the
+// content of the dynamic block that made the nested block; in native
+// syntax and JSON alike. Where the configuration does not write the place
+// (an argument left unset, a value the provider computes, a part of a
+// value a function built) it is the range of the nearest expression or
+// block around it, the resource block's at worst; a path that does not
+// parse gives the resource block's range too. A linter reports a finding
+// about an attribute at AttrRange(path).Start.
+func (r Resource) AttrRange(path string) hcl.Range {
+	if r.ResourceInstance == nil {
+		return hcl.Range{}
+	}
+	p, err := ParsePath(path)
+	if err != nil {
+		return r.DeclRange
+	}
+	return r.result.AttrRange(r.ResourceInstance, p)
+}
+
+// Schema is the schema of the instance's resource type: its provider's,
+// from the schema document the evaluation was given (Options.Schemas,
+// Options.ProviderSchemas or the module's SchemaFile), or the built-in
+// terraform_data's; nil without one.
+func (r Resource) Schema() *lang.Block {
+	if r.ResourceInstance == nil {
+		return nil
+	}
+	return r.result.ResourceSchema(r.ResourceInstance)
 }
 
 // UnknownPaths lists the paths of the resource's value known only after apply.
 func (r Resource) UnknownPaths() []string {
+	if r.ResourceInstance == nil {
+		return nil
+	}
 	return UnknownPaths(r.Value)
 }
 
 // SensitivePaths lists the paths of the resource's value that are sensitive.
 func (r Resource) SensitivePaths() []string {
+	if r.ResourceInstance == nil {
+		return nil
+	}
 	return SensitivePaths(r.Value)
 }
 
@@ -114,7 +190,7 @@ func (e *Evaluation) Resources() []Resource {
 	}
 	out := make([]Resource, 0, len(e.Result.Resources))
 	for _, ri := range e.Result.Resources {
-		out = append(out, Resource{ri})
+		out = append(out, Resource{ri, e.Result})
 	}
 	return out
 }
@@ -127,7 +203,7 @@ func (e *Evaluation) Resource(addr string) (Resource, bool) {
 	}
 	for _, ri := range e.Result.Resources {
 		if ri.Addr == addr {
-			return Resource{ri}, true
+			return Resource{ri, e.Result}, true
 		}
 	}
 	return Resource{}, false

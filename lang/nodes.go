@@ -358,6 +358,7 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 			addr = mi.Addr + "." + addr
 		}
 		inst := ev.newInstance(child, mi, addr, k, exp.values[i])
+		inst.Call = call
 		inst.Placeholder = mi.Placeholder || exp.mode == expandPlaceholder
 		cs.children = append(cs.children, inst)
 		ev.addModuleInstance(inst)

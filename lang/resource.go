@@ -55,7 +55,7 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	plan := func(ev *evaluator, i int) {
 		vals[i] = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx)
 		addr := instanceAddr(prefix, exp.keys[i])
-		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder}
+		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Config: res, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder}
 	}
 	if len(exp.keys) > 0 {
 		// The first instance resolves the references the others share.

@@ -101,6 +101,9 @@ type ModuleInstance struct {
 	// Path is the module's path in the configuration tree (call names).
 	Path   []string
 	Config *config.Config
+	// Call is the module block that made the instance; nil for the root.
+	// VariableRange finds its arguments.
+	Call *config.ModuleCall
 
 	Variables map[string]cty.Value
 	Locals    map[string]cty.Value
@@ -286,6 +289,10 @@ type ResourceInstance struct {
 	Value cty.Value
 	// DeclRange is the resource block's range.
 	DeclRange hcl.Range
+	// Config is the resource (or data) block the instance was made from;
+	// Result.AttrRange finds where in it each attribute was written, and
+	// Result.ResourceSchema finds its schema.
+	Config *config.Resource
 	// Placeholder says the instance stands for instances tfeval cannot
 	// count: the count or for_each of its resource, or of a module call
 	// around it, depends on a value tfeval did not read (see

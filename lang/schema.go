@@ -419,6 +419,13 @@ var terraformDataSchema = &Block{
 // "terraform" provider.
 func isBuiltinType(typ string) bool { return typ == "terraform_data" }
 
+// ResourceSchema finds the schema of a resource, data or ephemeral block
+// of module m: the built-in terraform_data's, or its provider's from the
+// document; nil when the document has none.
+func (s *ProviderSchemas) ResourceSchema(m *config.Module, r *config.Resource) *Block {
+	return s.resourceSchema(m, r)
+}
+
 // resourceSchema finds the schema of a resource in module m, or nil.
 func (s *ProviderSchemas) resourceSchema(m *config.Module, r *config.Resource) *Block {
 	if r.Mode == config.ManagedResourceMode && isBuiltinType(r.Type) {
