@@ -151,6 +151,10 @@ func Evaluate(opts Options) *Evaluation {
 		Values: opts.Variables,
 	}, cfg.Module.Variables)
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
+	if raw == nil {
+		// Not nil: Variables tells collected from not collected by it.
+		raw = map[string]*tfvars.Value{}
+	}
 	ev.rawVariables = raw
 	if !opts.Console {
 		// terraform plan stops at a required variable without a value,

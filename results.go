@@ -15,13 +15,13 @@ import (
 // HasErrors reports whether loading or evaluating produced an error
 // diagnostic; values may then be incomplete.
 func (e *Evaluation) HasErrors() bool {
-	return e.Diagnostics.HasErrors()
+	return e != nil && e.Diagnostics.HasErrors()
 }
 
 // Modules lists every module instance, the root first (address ""), then
 // the others in address order, e.g. `module.network`, `module.app["eu"]`.
 func (e *Evaluation) Modules() []*lang.ModuleInstance {
-	if e.Result == nil {
+	if e == nil || e.Result == nil {
 		return nil
 	}
 	return e.Result.Modules
@@ -30,7 +30,7 @@ func (e *Evaluation) Modules() []*lang.ModuleInstance {
 // Module finds a module instance by address ("" for the root, e.g.
 // `module.app["eu"].module.db`); nil when there is none.
 func (e *Evaluation) Module(addr string) *lang.ModuleInstance {
-	if e.Result == nil {
+	if e == nil || e.Result == nil {
 		return nil
 	}
 	return e.Result.Module(addr)
@@ -185,7 +185,7 @@ func (r Resource) SensitivePaths() []string {
 // instance in address order (ephemeral resources are not planned objects
 // and are left out).
 func (e *Evaluation) Resources() []Resource {
-	if e.Result == nil {
+	if e == nil || e.Result == nil {
 		return nil
 	}
 	out := make([]Resource, 0, len(e.Result.Resources))
@@ -198,7 +198,7 @@ func (e *Evaluation) Resources() []Resource {
 // Resource finds a resource instance by its full address, e.g.
 // `terraform_data.server["web"]` or `module.network.terraform_data.subnet[0]`.
 func (e *Evaluation) Resource(addr string) (Resource, bool) {
-	if e.Result == nil {
+	if e == nil || e.Result == nil {
 		return Resource{}, false
 	}
 	for _, ri := range e.Result.Resources {
@@ -215,13 +215,33 @@ func (e *Evaluation) Resource(addr string) (Resource, bool) {
 type Variable = tfvars.Entry
 
 // Variables lists the root module's variables sorted by name with their
-// final values and provenance.
+// final values and provenance (Source: a file and range, a -var option,
+// the environment, the default, Go). When the evaluation stopped before
+// evaluating anything because a required variable has no value, as
+// terraform plan stops, the others still have their values (that one's
+// Value is cty.NilVal); when the configuration did not load, there are
+// none.
 func (e *Evaluation) Variables() []Variable {
-	root := e.Module("")
-	if root == nil {
+	if e == nil || e.Config == nil || e.Config.Module == nil || e.rawVariables == nil {
 		return nil
 	}
-	return tfvars.Describe(root.Config.Module.Variables, root.Variables, e.rawVariables)
+	decls := e.Config.Module.Variables
+	if root := e.Module(""); root != nil {
+		return tfvars.Describe(decls, root.Variables, e.rawVariables)
+	}
+	// Nothing was evaluated: each variable's value is prepared from what
+	// was given, as evaluation would have.
+	final := make(map[string]cty.Value, len(decls))
+	for name, decl := range decls {
+		raw := e.rawVariables[name]
+		if raw == nil && decl.Required() {
+			continue
+		}
+		if v, diags := tfvars.Prepare(decl, raw, "var."+name); !diags.HasErrors() {
+			final[name] = v
+		}
+	}
+	return tfvars.Describe(decls, final, e.rawVariables)
 }
 
 // Checks gives the status of every custom condition (check block
@@ -229,7 +249,7 @@ func (e *Evaluation) Variables() []Variable {
 // resource postconditions) in every module instance, passing ones included.
 // Failed ones are also among Diagnostics, with Terraform's wording.
 func (e *Evaluation) Checks() []lang.CheckResult {
-	if e.Result == nil {
+	if e == nil || e.Result == nil {
 		return nil
 	}
 	return e.Result.Checks()
@@ -244,7 +264,7 @@ func (e *Evaluation) Eval(expr string, moduleAddr string) (cty.Value, hcl.Diagno
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if e.Result == nil {
+	if e == nil || e.Result == nil {
 		return cty.DynamicVal, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No configuration", Detail: "The configuration did not load, so there is nothing to evaluate the expression in."})
 	}
 	v, more := e.Result.EvalExprInModule(x, moduleAddr)

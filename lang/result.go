@@ -75,7 +75,7 @@ type Result struct {
 
 // Root is the root module instance.
 func (r *Result) Root() *ModuleInstance {
-	if len(r.Modules) == 0 {
+	if r == nil || len(r.Modules) == 0 {
 		return nil
 	}
 	return r.Modules[0]
@@ -83,6 +83,9 @@ func (r *Result) Root() *ModuleInstance {
 
 // Module finds a module instance by address ("" is the root, e.g. `module.a[0].module.b`).
 func (r *Result) Module(addr string) *ModuleInstance {
+	if r == nil {
+		return nil
+	}
 	if r.byAddr != nil {
 		return r.byAddr[addr]
 	}

@@ -19,7 +19,9 @@ type Entry struct {
 	// TypeString is Type in type-constraint syntax, optional attributes included.
 	TypeString string
 	// Value is the final value, carrying the sensitive and ephemeral marks:
-	// renderers must not show a sensitive value's content.
+	// renderers must not show a sensitive value's content. It is cty.NilVal
+	// for a required variable nobody set, and unknown (of the variable's
+	// type) for a value that could not be used.
 	Value cty.Value
 	// Source says where Value came from; SourceDefault when the default
 	// applied, SourceNone for a required variable nobody set.
@@ -30,7 +32,9 @@ type Entry struct {
 }
 
 // Describe lists every declared variable sorted by name, with the final
-// values and raw values Resolve returned.
+// values (as Resolve or an evaluation made them; a variable without one
+// is unknown, or cty.NilVal when it is required and unset) and the raw
+// values Collect returned.
 func Describe(decls map[string]*config.Variable, final map[string]cty.Value, raw map[string]*Value) []Entry {
 	out := make([]Entry, 0, len(decls))
 	for _, name := range sortedNames(decls) {
@@ -45,10 +49,11 @@ func Describe(decls map[string]*config.Variable, final map[string]cty.Value, raw
 			Sensitive:   decl.Sensitive,
 			Ephemeral:   decl.Ephemeral,
 		}
-		if e.Value == cty.NilVal {
+		rv := raw[name]
+		if e.Value == cty.NilVal && (rv != nil || !decl.Required()) {
 			e.Value = cty.UnknownVal(concreteType(decl))
 		}
-		switch rv := raw[name]; {
+		switch {
 		case rv != nil:
 			e.Source = rv.Source
 		case decl.Required():

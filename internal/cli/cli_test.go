@@ -205,6 +205,48 @@ func TestVarsJSON(t *testing.T) {
 	}
 }
 
+// TestVarsHuman: vars runs eval's evaluation, so with one required
+// variable unset the others still show their values; each variable is a
+// block of labelled lines, wrapped to the terminal's width, with values
+// laid out as the console prints them.
+func TestVarsHuman(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.tf": `
+variable "a" { type = string }
+variable "b" { default = { k = "bee" } }
+variable "c" {
+  type        = number
+  description = "A number with a description long enough that it has to be wrapped on a narrow terminal."
+}
+`})
+	rc, out, errText := run(t, dir, "", []string{"COLUMNS=50"}, "vars", "-no-color", "-var", "c=3")
+	if rc != exitError || !strings.Contains(errText, "No value for required variable") {
+		t.Errorf("rc=%d stderr=%s", rc, errText)
+	}
+	want := `a
+  type:   string
+  value:  (not set)
+  source: not set
+
+b
+  type:   any
+  value:  {
+            "k" = "bee"
+          }
+  source: default value declared at main.tf:3,1-13
+
+c
+  type:   number
+  value:  3
+  source: set using -var="c=..."
+  about:  A number with a description long enough
+          that it has to be wrapped on a narrow
+          terminal.
+`
+	if out != want {
+		t.Errorf("vars output:\n%s\nwant:\n%s", out, want)
+	}
+}
+
 func TestUsageAndExitCodes(t *testing.T) {
 	tests := []struct {
 		args []string

@@ -3,13 +3,14 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
@@ -33,15 +34,18 @@ type jsonSource struct {
 	Range       *lang.RangeJSON `json:"range,omitempty"`
 }
 
-// runVars lists each root variable with its final value and where it came from.
+// runVars lists each root variable with its final value and where it came
+// from. It runs the same evaluation as eval (tfeval.Evaluate), so the
+// values are those eval uses; when a required variable has no value the
+// evaluation stops there, as terraform plan does, and the others are
+// still listed with theirs.
 func runVars(c *common, env Env) int {
-	cfg, diags := config.Load(".", config.Options{Dialect: c.dialect, WorkDir: env.WorkDir, Sandbox: c.sandbox, MissingModules: c.missing})
-	var entries []tfvars.Entry
-	if cfg != nil && cfg.Module != nil {
-		final, raw, more := tfvars.Resolve(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs}, cfg.Module.Variables)
-		diags = append(diags, more...)
-		entries = tfvars.Describe(cfg.Module.Variables, final, raw)
+	ev, err := evaluate(c, env, false)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+		return exitError
 	}
+	entries, diags := ev.Variables(), ev.Diagnostics
 	if c.json {
 		out := struct {
 			Variables   []jsonVariable        `json:"variables"`
@@ -54,16 +58,7 @@ func runVars(c *common, env Env) int {
 		fmt.Fprintln(env.Stdout, string(b))
 	} else {
 		newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tTYPE\tVALUE\tSOURCE")
-		for _, e := range entries {
-			val := "(not set)"
-			if e.Value.Type() != cty.NilType {
-				val = render.Value(e.Value)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, e.TypeString, oneLine(val), e.Source)
-		}
-		tw.Flush()
+		writeVariables(env.Stdout, entries, terminalWidth(env))
 	}
 	if diags.HasErrors() {
 		return exitError
@@ -90,7 +85,62 @@ func variableJSON(e tfvars.Entry) jsonVariable {
 	return jv
 }
 
-// oneLine folds a rendered value onto one line for the table.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+// writeVariables lists variables for a person: one block each, its name,
+// then its type, value, source and description on labelled lines, long
+// ones wrapped to width and values laid out as the console prints them.
+func writeVariables(w io.Writer, entries []tfvars.Entry, width int) {
+	const label = "  %-8s"
+	indent := strings.Repeat(" ", len(fmt.Sprintf(label, "")))
+	for i, e := range entries {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, e.Name)
+		line := func(name, text string) {
+			fmt.Fprintf(w, label+"%s\n", name+":", strings.ReplaceAll(text, "\n", "\n"+indent))
+		}
+		line("type", wrap(e.TypeString, width-len(indent)))
+		val := "(not set)"
+		if e.Value.Type() != cty.NilType {
+			val = render.Value(e.Value)
+		}
+		line("value", val)
+		line("source", wrap(e.Source.String(), width-len(indent)))
+		if e.Description != "" {
+			line("about", wrap(strings.Join(strings.Fields(e.Description), " "), width-len(indent)))
+		}
+	}
+}
+
+// wrap breaks text at spaces into lines of at most width characters where
+// it can (a longer word stays whole).
+func wrap(text string, width int) string {
+	if width < 20 {
+		width = 20
+	}
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Split(text, " ") {
+		switch {
+		case i == 0:
+		case n+1+utf8.RuneCountInString(word) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += utf8.RuneCountInString(word)
+	}
+	return b.String()
+}
+
+// terminalWidth is the width to wrap text for: the COLUMNS variable a
+// shell sets for a terminal, else 80.
+func terminalWidth(env Env) int {
+	if n, err := strconv.Atoi(lookupEnv(env.Environ, "COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 80
 }
