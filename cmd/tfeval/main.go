@@ -43,6 +43,9 @@ func main() {
 		WorkDir:  wd,
 		Terminal: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd())),
 	}
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		env.Width = w
+	}
 	if env.Terminal {
 		fd := int(os.Stdin.Fd())
 		env.MakeRaw = func() (func(), error) {

@@ -24,6 +24,10 @@ type Env struct {
 	WorkDir string
 	// Terminal says stdin and stderr are a terminal: prompts and colour.
 	Terminal bool
+	// Width is the width of the terminal standard output goes to, in
+	// columns; 0 when it is not a terminal (the COLUMNS variable, else
+	// 80, is then the width text is wrapped to).
+	Width int
 	// MakeRaw, when not nil on a terminal, puts it in raw mode and returns
 	// the function that restores it; the console then edits lines itself
 	// and recalls earlier ones with the arrow keys.
@@ -41,55 +45,6 @@ const (
 	exitError = 1 // the configuration or an expression has errors
 	exitUsage = 2 // the command line itself is wrong
 )
-
-const usage = `Usage: tfeval [options] <command> [options] [DIR]
-
-DIR, when given, is the module directory; it works as -chdir=DIR.
-Options before the command must be written -name=value.
-
-Evaluates Terraform and OpenTofu configurations as the real tools would,
-without running them and without providers.
-
-Commands:
-  console    Evaluate expressions read from standard input, one a line,
-             printing each value as "terraform console" does
-  eval       Evaluate the whole module tree: outputs and resource instances
-  graph      Print the dependency graph of the module tree (-format=dot|mermaid)
-  init       Install the modules the tree calls (registry, git, archives)
-             into .terraform/modules, as "terraform init" does without
-             providers; the only command that uses the network
-  validate   Load and statically check a module tree
-  vars       List the root module's variables with their final values and sources
-  version    Print the tfeval version
-
-Options (every command):
-  -chdir=DIR           Switch to DIR before doing anything else
-  -dialect=NAME        terraform (default) or tofu
-  -no-color            No colour in diagnostics (also when NO_COLOR is set)
-  -var NAME=VALUE      Set a root variable (repeatable; order matters)
-  -var-file=FILE       Read root variables from FILE (repeatable; order matters)
-  -schemas=FILE        Provider schema document (terraform providers schema -json)
-  -data=FILE           Data source results to use as though read (JSON object
-                       from data source addresses to results; repeatable)
-  -missing-modules=M   error (default): a module call that is not installed is
-                       Terraform's error; unknown: its outputs are unknown and
-                       the rest of the tree is evaluated
-  -sandbox=DIR         File functions and module sources may read only under DIR
-  -json                Machine-readable output (eval, validate, vars)
-  -format=FORMAT       graph only: dot (default, for Graphviz) or mermaid
-  -upgrade             init only: choose versions and download again
-  -cache-dir=DIR       init only: shared module cache reused across roots and
-                       runs (default: $TFEVAL_MODULE_CACHE_DIR, else none)
-  -offline             init only: install from the cache alone, no network
-
-Exit status: 0 success, 1 errors in the configuration or an expression,
-2 a wrong command line.
-
-Memory: unless GOGC or GOMEMLIMIT is set, tfeval lets up to 1 GiB of
-garbage (at most 4x the live data, and an eighth of the memory of a
-smaller machine or container) build up between collections, which is
-faster on big trees; GOGC=100 restores Go's default pace.
-`
 
 // common holds the options every command accepts.
 type common struct {
@@ -144,25 +99,36 @@ func Run(args []string, env Env) int {
 		}
 		args = args[1:]
 	}
-	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
-		fmt.Fprint(env.Stdout, usage)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
+	if len(args) == 0 {
+		fmt.Fprint(env.Stdout, usage())
+		return exitUsage
 	}
 	cmd, rest := args[0], append(global, args[1:]...)
-	if cmd == "version" || cmd == "-version" || cmd == "--version" {
+	switch cmd {
+	case "-help", "--help", "-h":
+		fmt.Fprint(env.Stdout, usage())
+		return exitOK
+	case "help":
+		return runHelp(args[1:], env)
+	case "version", "-version", "--version":
 		fmt.Fprintf(env.Stdout, "tfeval v%s\nEvaluates as Terraform v1.15.9 (-dialect=terraform) and OpenTofu v1.12.6 (-dialect=tofu)\n", Version)
 		return exitOK
 	}
-	run, ok := commands[cmd]
-	if !ok {
-		fmt.Fprintf(env.Stderr, "tfeval: unknown command %q\n\n%s", cmd, usage)
+	spec, ok := commands[cmd]
+	if !ok || spec.run == nil {
+		fmt.Fprintf(env.Stderr, "tfeval: unknown command %q", cmd)
+		if sug := suggestCommand(cmd); sug != "" {
+			fmt.Fprintf(env.Stderr, "; did you mean %q?", sug)
+		}
+		fmt.Fprintf(env.Stderr, "\nRun \"tfeval -help\" for the list of commands.\n")
 		return exitUsage
 	}
 	fs := flag.NewFlagSet("tfeval "+cmd, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
+	// Go's own usage lists every flag with its type; the command's help
+	// is written for people. A wrong option gets the error and a pointer
+	// to it.
+	fs.Usage = func() {}
 	var c common
 	c.register(fs)
 	if cmd == "graph" {
@@ -173,10 +139,13 @@ func Run(args []string, env Env) int {
 		fs.BoolVar(&c.offline, "offline", false, "install from the module cache alone")
 		fs.StringVar(&c.cacheDir, "cache-dir", lookupEnv(env.Environ, "TFEVAL_MODULE_CACHE_DIR"), "shared module cache")
 	}
-	if err := fs.Parse(rest); err != nil {
+	dirs, err := parseInterspersed(fs, rest)
+	if err != nil {
 		if err == flag.ErrHelp {
+			writeCommandHelp(env.Stdout, cmd)
 			return exitOK
 		}
+		fmt.Fprintf(env.Stderr, "Run \"tfeval help %s\" for its options.\n", cmd)
 		return exitUsage
 	}
 	if c.chdir == "" {
@@ -184,12 +153,12 @@ func Run(args []string, env Env) int {
 	}
 	// A directory argument (tfeval eval DIR) is a shorthand for -chdir=DIR, so
 	// the module's own terraform.tfvars is found as a user expects.
-	switch fs.NArg() {
+	switch len(dirs) {
 	case 0:
 	case 1:
-		c.chdir = filepath.Join(c.chdir, fs.Arg(0))
+		c.chdir = filepath.Join(c.chdir, dirs[0])
 	default:
-		fmt.Fprintf(env.Stderr, "tfeval %s: unexpected argument %q\n", cmd, fs.Arg(1))
+		fmt.Fprintf(env.Stderr, "tfeval %s: unexpected argument %q: only one directory may be given\n", cmd, dirs[1])
 		return exitUsage
 	}
 	d, err := dialect.Parse(c.dialectName)
@@ -214,16 +183,50 @@ func Run(args []string, env Env) int {
 		env.WorkDir = dir
 	}
 	c.color = env.Terminal && !c.noColor && lookupEnv(env.Environ, "NO_COLOR") == ""
-	return run(&c, env)
+	return spec.run(&c, env)
 }
 
-var commands = map[string]func(*common, Env) int{
-	"console":  runConsole,
-	"eval":     runEval,
-	"graph":    runGraph,
-	"init":     runInit,
-	"validate": runValidate,
-	"vars":     runVars,
+// parseInterspersed parses options that may come before and after the
+// arguments (tfeval eval DIR -var x=1), which Go's flag package stops at;
+// it returns the arguments. After "--" everything is an argument.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// runHelp is `tfeval help [COMMAND]`.
+func runHelp(args []string, env Env) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(env.Stdout, usage())
+		return exitOK
+	case len(args) > 1:
+		fmt.Fprintf(env.Stderr, "tfeval help: one command at a time, not %q\n", strings.Join(args, " "))
+		return exitUsage
+	}
+	if _, ok := commands[args[0]]; !ok {
+		fmt.Fprintf(env.Stderr, "tfeval help: unknown command %q", args[0])
+		if sug := suggestCommand(args[0]); sug != "" {
+			fmt.Fprintf(env.Stderr, "; did you mean %q?", sug)
+		}
+		fmt.Fprintln(env.Stderr)
+		return exitUsage
+	}
+	writeCommandHelp(env.Stdout, args[0])
+	return exitOK
 }
 
 func lookupEnv(environ []string, name string) string {

@@ -33,7 +33,13 @@ func runEval(c *common, env Env) int {
 		out.WriteByte('\n')
 	} else {
 		newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(ev.Diagnostics)
-		if ev.Result != nil {
+		switch {
+		case ev.Diagnostics.HasErrors():
+			// Next to an error, values stand in for what failed (unknown,
+			// or what evaluation went on with) and would read as results;
+			// terraform plan prints no plan either.
+			fmt.Fprintln(env.Stderr, "No values are printed because the configuration has errors; -json writes what could be evaluated, with the diagnostics.")
+		case ev.Result != nil:
 			writeHuman(out, ev.Result)
 		}
 	}

@@ -136,9 +136,12 @@ func wrap(text string, width int) string {
 	return b.String()
 }
 
-// terminalWidth is the width to wrap text for: the COLUMNS variable a
-// shell sets for a terminal, else 80.
+// terminalWidth is the width to wrap text for: the terminal's, else the
+// COLUMNS variable, else 80.
 func terminalWidth(env Env) int {
+	if env.Width > 0 {
+		return env.Width
+	}
 	if n, err := strconv.Atoi(lookupEnv(env.Environ, "COLUMNS")); err == nil && n > 0 {
 		return n
 	}

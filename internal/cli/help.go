@@ -1,0 +1,314 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// command is one tfeval command and what its help says of it.
+type command struct {
+	run func(*common, Env) int
+	// summary is its line in the list of commands.
+	summary string
+	// usage is what follows "tfeval NAME" in its usage line.
+	usage string
+	// about says what it does, in paragraphs.
+	about string
+	// args describes its arguments, a line each, as in the help text.
+	args []string
+	// options names the options it uses, in the order its help lists them.
+	options []string
+	// examples are command lines, each after a comment line ("# ...").
+	examples []string
+}
+
+// dirArgument is the directory argument every command that reads a module
+// takes.
+const dirArgument = "DIR   The root module directory (default: the current directory);\n      the same as -chdir=DIR. Options may come before or after it."
+
+// commands are the commands by name; help lists them in name order.
+var commands = map[string]*command{
+	"console": {
+		run:     runConsole,
+		summary: "Evaluate expressions read from standard input, printing each\nvalue as \"terraform console\" does",
+		usage:   "[options] [DIR]",
+		about: `Reads expressions from standard input, one a line (an expression goes on
+over several lines while brackets or a heredoc are open), evaluates each in
+the root module as "terraform console" does against an empty state, and
+prints its value exactly as the console would. Diagnostics go to standard
+error in Terraform's layout. On a terminal it edits lines and recalls
+earlier ones with the arrow keys; "exit" or Control-D ends it.
+
+Exit status 1 when the configuration or any expression had errors.`,
+		args:    []string{dirArgument},
+		options: []string{"chdir", "dialect", "var", "var-file", "data", "missing-modules", "schemas", "sandbox", "no-color"},
+		examples: []string{
+			"# One expression, in the module in ./infra:",
+			`echo 'local.subnet_cidrs' | tfeval console ./infra`,
+			"# A session, with a variable set as on terraform's command line:",
+			"tfeval console -var environment=prod ./infra",
+		},
+	},
+	"eval": {
+		run:     runEval,
+		summary: "Evaluate the whole module tree: outputs and resource instances",
+		usage:   "[options] [DIR]",
+		about: `Evaluates the module tree as "terraform plan" would (variables from every
+source in Terraform's order, modules, count and for_each, every function)
+and prints each resource instance's planned arguments, grouped by module,
+then the root module's outputs. Values known only after apply print as
+(known after apply), secrets as (sensitive value).
+
+When the configuration has errors, only the diagnostics are printed, as
+terraform plan prints no plan then; -json still writes what could be
+evaluated, next to the diagnostics.`,
+		args:    []string{dirArgument},
+		options: []string{"chdir", "dialect", "var", "var-file", "data", "missing-modules", "schemas", "sandbox", "json", "no-color"},
+		examples: []string{
+			"# Evaluate the module in ./infra with its terraform.tfvars:",
+			"tfeval eval ./infra",
+			"# Variables as on terraform's command line, after the directory too:",
+			"tfeval eval ./infra -var environment=prod -var-file=ci.tfvars",
+			"# The JSON document for a policy engine, with provider schemas:",
+			"tfeval eval -json -schemas=schema.json ./infra > plan.json",
+		},
+	},
+	"graph": {
+		run:     runGraph,
+		summary: "Print the dependency graph of the module tree (DOT or Mermaid)",
+		usage:   "[options] [DIR]",
+		about: `Prints the dependency graph of the module tree: a node for every variable,
+local value, module call, resource, data source, output and check block of
+every module, and an edge from each to what its expressions refer to.
+Nothing is evaluated, so no variable values are needed.`,
+		args:    []string{dirArgument},
+		options: []string{"chdir", "dialect", "format", "schemas", "sandbox"},
+		examples: []string{
+			"# A picture with Graphviz:",
+			"tfeval graph ./infra | dot -Tpng -o graph.png",
+			"# Mermaid, for a Markdown page:",
+			"tfeval graph -format=mermaid ./infra",
+		},
+	},
+	"help": {
+		summary: "Print this help, or a command's: tfeval help COMMAND",
+		usage:   "[COMMAND]",
+		about:   `Prints the list of commands, or what one command does, its options and examples.`,
+		args:    []string{"COMMAND   The command to describe."},
+		examples: []string{
+			"tfeval help eval",
+		},
+	},
+	"init": {
+		run:     runInit,
+		summary: "Install the modules the tree calls (registry, git, archives)\ninto .terraform/modules; the only command that uses the network",
+		usage:   "[options] [DIR]",
+		about: `Installs the module sources the tree calls (from registries, git and HTTP(S)
+archives, and local directories) into .terraform/modules with a modules.json
+that Terraform and OpenTofu read as their own, as "terraform init" does
+without providers. It is the only command that uses the network.`,
+		args:    []string{dirArgument},
+		options: []string{"chdir", "dialect", "upgrade", "cache-dir", "offline", "sandbox", "no-color"},
+		examples: []string{
+			"# Install, sharing downloads with other checkouts and runs:",
+			"tfeval init -cache-dir=$HOME/.cache/tfeval ./infra",
+			"# Install from that cache alone, without the network:",
+			"tfeval init -offline -cache-dir=$HOME/.cache/tfeval ./infra",
+		},
+	},
+	"validate": {
+		run:     runValidate,
+		summary: "Load and statically check a module tree",
+		usage:   "[options] [DIR]",
+		about: `Checks the module tree as "terraform validate" does: every block is
+evaluated once with every input variable unknown, so it reports what is
+wrong whatever the variables' values, without needing any.`,
+		args:    []string{dirArgument},
+		options: []string{"chdir", "dialect", "schemas", "sandbox", "json", "no-color"},
+		examples: []string{
+			"tfeval validate ./infra",
+			"# The document terraform validate -json writes:",
+			"tfeval validate -json ./infra",
+		},
+	},
+	"vars": {
+		run:     runVars,
+		summary: "List the root module's variables with their final values and sources",
+		usage:   "[options] [DIR]",
+		about: `Lists each variable of the root module: its type, its final value (sensitive
+ones redacted) and where the value came from (its default, a variables file
+and the place in it, -var, the environment), from the same evaluation eval
+makes. When a required variable has no value, the others are still listed.`,
+		args:    []string{dirArgument},
+		options: []string{"chdir", "dialect", "var", "var-file", "sandbox", "json", "no-color"},
+		examples: []string{
+			"tfeval vars ./infra",
+			"# Which file sets each variable in CI:",
+			"tfeval vars -var-file=ci.tfvars ./infra",
+		},
+	},
+	"version": {
+		summary: "Print the tfeval version",
+		about:   `Prints tfeval's version and the versions of Terraform and OpenTofu it evaluates as.`,
+	},
+}
+
+// optionHelp describes each option: its form, then what it does.
+var optionHelp = map[string][2]string{
+	"chdir":           {"-chdir=DIR", "Switch to DIR before doing anything else"},
+	"dialect":         {"-dialect=NAME", "terraform (default) or tofu"},
+	"no-color":        {"-no-color", "No colour in diagnostics (also when NO_COLOR is set)"},
+	"var":             {"-var NAME=VALUE", "Set a root variable (repeatable; order matters)"},
+	"var-file":        {"-var-file=FILE", "Read root variables from FILE (repeatable; order matters)"},
+	"schemas":         {"-schemas=FILE", "Provider schema document (terraform providers schema -json)"},
+	"data":            {"-data=FILE", "Data source results to use as though read (JSON object\nfrom data source addresses to results; repeatable)"},
+	"missing-modules": {"-missing-modules=M", "error (default): a module call that is not installed is\nTerraform's error; unknown: its outputs are unknown and\nthe rest of the tree is evaluated"},
+	"sandbox":         {"-sandbox=DIR", "File functions and module sources may read only under DIR"},
+	"json":            {"-json", "Machine-readable output"},
+	"format":          {"-format=FORMAT", "dot (default, for Graphviz) or mermaid"},
+	"upgrade":         {"-upgrade", "Choose versions and download again"},
+	"cache-dir":       {"-cache-dir=DIR", "Shared module cache reused across roots and runs\n(default: $TFEVAL_MODULE_CACHE_DIR, else none)"},
+	"offline":         {"-offline", "Install from the cache alone, no network"},
+}
+
+// usage is `tfeval -help`: the commands, and how to learn more.
+func usage() string {
+	var b strings.Builder
+	b.WriteString(`Usage: tfeval [options] <command> [options] [DIR]
+
+Evaluates Terraform and OpenTofu configurations as the real tools would,
+without running them and without providers.
+
+Commands:
+`)
+	for _, name := range commandNames() {
+		lines := strings.Split(commands[name].summary, "\n")
+		fmt.Fprintf(&b, "  %-10s %s\n", name, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(&b, "  %-10s %s\n", "", l)
+		}
+	}
+	b.WriteString(`
+DIR, when given, is the module directory; it works as -chdir=DIR. Options
+may come before or after it; before the command they must be written
+-name=value.
+
+Run "tfeval help COMMAND" (or "tfeval COMMAND -help") for what a command
+does, its options and examples.
+
+Exit status: 0 success, 1 errors in the configuration or an expression,
+2 a wrong command line.
+
+Memory: unless GOGC or GOMEMLIMIT is set, tfeval lets up to 1 GiB of
+garbage (at most 4x the live data, and an eighth of the memory of a
+smaller machine or container) build up between collections, which is
+faster on big trees; GOGC=100 restores Go's default pace.
+`)
+	return b.String()
+}
+
+// commandNames are the commands in name order.
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// writeCommandHelp writes a command's help: usage, what it does, its
+// arguments, options and examples.
+func writeCommandHelp(w io.Writer, name string) {
+	cmd := commands[name]
+	fmt.Fprintf(w, "Usage: tfeval %s %s\n\n", name, cmd.usage)
+	fmt.Fprintf(w, "%s\n", indentLines(cmd.about, "  "))
+	if len(cmd.args) > 0 {
+		fmt.Fprintf(w, "\nArguments:\n")
+		for _, a := range cmd.args {
+			fmt.Fprintf(w, "%s\n", indentLines(a, "  "))
+		}
+	}
+	if len(cmd.options) > 0 {
+		fmt.Fprintf(w, "\nOptions:\n")
+		for _, o := range cmd.options {
+			h := optionHelp[o]
+			lines := strings.Split(h[1], "\n")
+			fmt.Fprintf(w, "  %-20s %s\n", h[0], lines[0])
+			for _, l := range lines[1:] {
+				fmt.Fprintf(w, "  %-20s %s\n", "", l)
+			}
+		}
+	}
+	if len(cmd.examples) > 0 {
+		fmt.Fprintf(w, "\nExamples:\n")
+		for _, e := range cmd.examples {
+			fmt.Fprintf(w, "  %s\n", e)
+		}
+	}
+}
+
+// indentLines puts prefix before every line of text but empty ones.
+func indentLines(text, prefix string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// suggestCommand is the command a mistyped name most likely meant, or ""
+// when none is close: one within two edits (one for short names), or
+// one the name begins.
+func suggestCommand(given string) string {
+	best, bestDist := "", 3
+	for _, name := range commandNames() {
+		d := editDistance(given, name)
+		limit := 2
+		if len(name) <= 4 {
+			limit = 1
+		}
+		if d <= limit && d < bestDist {
+			best, bestDist = name, d
+		}
+	}
+	if best == "" && len(given) >= 2 {
+		for _, name := range commandNames() {
+			if strings.HasPrefix(name, given) {
+				return name
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the number of single-character insertions, deletions,
+// substitutions and swaps of neighbours that turn a into b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
