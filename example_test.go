@@ -350,3 +350,22 @@ func ExampleUnknownPaths() {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Walk a value with the paths Lookup and Resource.AttrRange take back,
+// sets' elements by position.
+func ExampleWalk() {
+	v := cty.ObjectVal(map[string]cty.Value{
+		"ports": cty.SetVal([]cty.Value{cty.NumberIntVal(443), cty.NumberIntVal(22)}),
+		"tags":  cty.MapVal(map[string]cty.Value{"k8s.io/role": cty.StringVal("node")}),
+	})
+	tfeval.Walk(v, func(path string, v cty.Value) bool {
+		if v.Type().IsPrimitiveType() {
+			fmt.Printf("%s = %s\n", path, render.Value(v))
+		}
+		return true
+	})
+	// Output:
+	// ports[0] = 22
+	// ports[1] = 443
+	// tags["k8s.io/role"] = "node"
+}

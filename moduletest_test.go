@@ -35,6 +35,9 @@ func TestWebappModule(t *testing.T) {
 		wantNames []string          // output "names"
 		wantArgs  map[string]string // resource address + "." + path -> rendered value
 		wantError string            // summary of the expected error, if any
+		// wantFailure is the error_message of a validation rule or
+		// condition that must fail, if any.
+		wantFailure string
 		// data are data source results to use as though read: without
 		// them the data source's computed attributes are unknown.
 		data map[string]cty.Value
@@ -83,6 +86,11 @@ func TestWebappModule(t *testing.T) {
 			vars:      map[string]cty.Value{},
 			wantError: "No value for required variable",
 		},
+		{
+			name:        "too many instances",
+			vars:        map[string]cty.Value{"name": cty.StringVal("shop"), "instances": cty.NumberIntVal(11)},
+			wantFailure: "Between 1 and 10 instances, not 11.",
+		},
 	}
 
 	// One module cache for the table: the module is parsed for the first
@@ -98,6 +106,20 @@ func TestWebappModule(t *testing.T) {
 				ProviderSchemas: schemas,
 				ModuleCache:     modules,
 			})
+			if tt.wantFailure != "" {
+				// A rule of the module rejected the inputs: find it by its
+				// error_message among the checks that failed.
+				var failed []string
+				for _, c := range ev.Checks() {
+					if c.Status == lang.CheckFail {
+						failed = append(failed, c.ErrorMessage)
+					}
+				}
+				if !slices.Contains(failed, tt.wantFailure) {
+					t.Fatalf("want a failure %q, got %q", tt.wantFailure, failed)
+				}
+				return
+			}
 			if tt.wantError != "" {
 				if !ev.HasErrors() || ev.Diagnostics[0].Summary != tt.wantError {
 					t.Fatalf("want error %q, got %v", tt.wantError, ev.Diagnostics)

@@ -44,9 +44,20 @@ func SensitivePaths(v cty.Value) []string {
 	return out
 }
 
-// walkPaths calls visit for v and, while visit returns true, for every
-// attribute and element inside it, with its path. Sets' elements are named
-// by position, in the set's order.
+// Walk calls visit for v and for every attribute and element inside it,
+// outermost first, each with its path in the path syntax (see ParsePath;
+// a set's element by its position, so that Lookup and Resource.AttrRange
+// take the path back). visit gets the values as they are, marks
+// included; returning false skips what is inside that value. Unknown and
+// null values have nothing inside.
+//
+// It is cty.Walk for tools that report paths: cty names a set's element
+// by the element itself, which no path syntax can write.
+func Walk(v cty.Value, visit func(path string, v cty.Value) bool) {
+	walkPaths(v, "", func(v cty.Value, path string) bool { return visit(path, v) })
+}
+
+// walkPaths is Walk with the path first built from path.
 func walkPaths(v cty.Value, path string, visit func(v cty.Value, path string) bool) {
 	if v.Type() == cty.NilType || !visit(v, path) {
 		return

@@ -17,7 +17,8 @@ import (
 // recorded while evaluating, so they cost nothing until they are called.
 //
 // A path goes into a value as cty.Path does; a set's element is named by
-// its position in the set's order, an index step with a number. Each
+// its position in the set's order, an index step with a number, or (as in
+// the paths cty.Walk gives) by the element itself. Each
 // function follows the path as far as the configuration writes it and
 // returns the range of the innermost expression that produced the value
 // there: an attribute's expression, an item of an object or tuple
@@ -340,6 +341,20 @@ func exprRange(expr hcl.Expression, path cty.Path, v cty.Value) hcl.Range {
 // stepExpr is the part of expr that writes the value one step in, or nil
 // when expr is not a constructor that writes it.
 func stepExpr(expr hcl.Expression, step cty.PathStep, v, next cty.Value) hcl.Expression {
+	if plain, _ := v.Unmark(); plain.Type().IsSetType() {
+		// A set's order is not the constructor's: find the element.
+		exprs, diags := hcl.ExprList(expr)
+		if diags.HasErrors() {
+			return nil
+		}
+		for _, e := range exprs {
+			c, diags := e.Value(nil)
+			if !diags.HasErrors() && c.IsWhollyKnown() && next.IsWhollyKnown() && sameValue(c, next) {
+				return e
+			}
+		}
+		return nil
+	}
 	if key, ok := stepName(step); ok {
 		pairs, diags := hcl.ExprMap(expr)
 		if diags.HasErrors() {
@@ -369,16 +384,6 @@ func stepExpr(expr hcl.Expression, step cty.PathStep, v, next cty.Value) hcl.Exp
 	}
 	exprs, diags := hcl.ExprList(expr)
 	if diags.HasErrors() {
-		return nil
-	}
-	if plain, _ := v.Unmark(); plain.Type().IsSetType() {
-		// A set's order is not the constructor's: find the element.
-		for _, e := range exprs {
-			c, diags := e.Value(nil)
-			if !diags.HasErrors() && c.IsWhollyKnown() && next.IsWhollyKnown() && sameValue(c, next) {
-				return e
-			}
-		}
 		return nil
 	}
 	if i >= len(exprs) {
@@ -429,6 +434,11 @@ func stepValue(v cty.Value, step cty.PathStep) cty.Value {
 		return cty.DynamicVal
 	}
 	ty := v.Type()
+	if s, ok := step.(cty.IndexStep); ok && ty.IsSetType() && s.Key.Type() != cty.Number {
+		// cty's own paths name a set's element by the element itself.
+		k, _ := s.Key.UnmarkDeep()
+		return k
+	}
 	if name, ok := stepName(step); ok {
 		switch {
 		case ty.IsObjectType() && ty.HasAttribute(name):

@@ -252,6 +252,11 @@ func TestAttrRange(t *testing.T) {
 					if got := rangeText(t, files, res.AttrRange(ri, p.GetAttr("nested").Index(cty.NumberIntVal(0)).GetAttr("deep"))); got != wantDeep {
 						t.Errorf("rule[%d].nested[0].deep (port %d) = %q, want %q", i, port, got, wantDeep)
 					}
+					// cty's own paths name the element by itself.
+					byElement := cty.GetAttrPath("rule").Index(rule).GetAttr("port")
+					if got := rangeText(t, files, res.AttrRange(ri, byElement)); got != wantPort {
+						t.Errorf("rule[<element>].port (port %d) = %q, want %q", port, got, wantPort)
+					}
 					// arn is computed: the rule block is the nearest place.
 					if got, block := res.AttrRange(ri, p.GetAttr("arn")), res.AttrRange(ri, p); got != block || got == ri.DeclRange {
 						t.Errorf("rule[%d].arn (port %d) = %s, want the rule block", i, port, got)
@@ -259,6 +264,9 @@ func TestAttrRange(t *testing.T) {
 				}
 				if i != 3 {
 					t.Errorf("rule has %d elements, want 3", i)
+				}
+				if got := rangeText(t, files, res.AttrRange(ri, cty.GetAttrPath("list").Index(cty.StringVal("zeta")))); got != `"zeta"` {
+					t.Errorf("list[<element zeta>] = %q", got)
 				}
 			})
 		}

@@ -5,6 +5,11 @@ variable "name" {
 variable "instances" {
   type    = number
   default = 1
+
+  validation {
+    condition     = var.instances >= 1 && var.instances <= 10
+    error_message = "Between 1 and 10 instances, not ${var.instances}."
+  }
 }
 
 variable "tags" {
