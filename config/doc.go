@@ -19,4 +19,31 @@
 // A ModuleCache (Options.Cache) keeps loaded modules for later loads in
 // the same process, keyed by directory and path and checked against the
 // contents of the directory's files on every load (cache.go).
+//
+// # Adding a block type
+//
+// A new top-level block type (as moved, import or check were added) is
+// read here and evaluated in lang; the files to touch, in order:
+//
+//   - schema.go: its header (type and labels) in newFileSchema, for the
+//     dialects that have it (a block one dialect lacks is "Unsupported
+//     block type" there, as in that tool).
+//   - types.go: the struct it decodes to, with its expressions kept as
+//     hcl.Expression and its ranges, and its field in Module.
+//   - decode_file.go: its field in file and its case in decodeFile;
+//     decode_module.go (or a decode_NAME.go of its own, when it is large):
+//     the decoder, with Terraform's diagnostics for what is wrong in it.
+//   - module.go: appendFile adds it to the Module (duplicates reported
+//     there); merge.go: mergeFile, for what an override file may change
+//     of it.
+//   - names.go: the check of its name, when it has one.
+//   - in package lang, if it has expressions to evaluate: graph.go (a
+//     nodeKind, its nodes in buildGraph and their references in
+//     nodeRefs), evaluate.go (evalNodeIn), nodes.go (what evaluating it
+//     does), refs.go (when expressions may refer to it) and
+//     graph_export.go (the kind tfeval graph prints).
+//
+// Each of those files has a twin _test.go for the new case, and the
+// conformance corpus (testdata/conformance) records what Terraform and
+// OpenTofu do with the block.
 package config
