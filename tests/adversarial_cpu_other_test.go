@@ -1,6 +1,6 @@
 //go:build !unix
 
-package tfeval_test
+package tests
 
 import "time"
 

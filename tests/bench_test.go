@@ -1,4 +1,4 @@
-package tfeval_test
+package tests
 
 import (
 	"fmt"
@@ -637,7 +637,7 @@ func TestEvaluateAllocations(t *testing.T) {
 func TestSmallModuleAllocations(t *testing.T) {
 	cache := &tfeval.ModuleCache{}
 	evaluate := func() {
-		ev := tfeval.Evaluate(tfeval.Options{WorkDir: "testdata/examples/quickstart", ModuleCache: cache})
+		ev := tfeval.Evaluate(tfeval.Options{WorkDir: quickstart, ModuleCache: cache})
 		if ev.HasErrors() {
 			t.Fatal(ev.Diagnostics)
 		}

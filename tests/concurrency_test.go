@@ -1,9 +1,8 @@
-package tfeval_test
+package tests
 
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"sync"
 	"testing"
@@ -152,7 +151,7 @@ func hclParseExpr(src string) (hcl.Expression, hcl.Diagnostics) {
 // TestConcurrentEvalOnOneEvaluation calls Eval and Checks on one finished
 // evaluation from many goroutines, as an IDE answering hovers would.
 func TestConcurrentEvalOnOneEvaluation(t *testing.T) {
-	ev := tfeval.Evaluate(tfeval.Options{WorkDir: filepath.Join("testdata", "examples", "quickstart")})
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: quickstart})
 	if ev.HasErrors() {
 		t.Fatal(ev.Diagnostics)
 	}

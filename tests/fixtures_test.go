@@ -1,4 +1,4 @@
-package tfeval_test
+package tests
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package tfeval_test
+package tests
 
 import (
 	"bytes"
@@ -22,14 +22,14 @@ import (
 // must give the same values and the same diagnostics in the same order.
 // The seeds are the corpus' own modules.
 func FuzzEvaluate(f *testing.F) {
-	dirs, _ := filepath.Glob("testdata/conformance/*")
+	dirs, _ := filepath.Glob("../testdata/conformance/*")
 	for _, d := range dirs {
 		if src := concatTF(f, d); src != "" {
 			f.Add(src, uint8(0))
 			f.Add(src, uint8(3))
 		}
 	}
-	schemas, err := os.ReadFile("testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
+	schemas, err := os.ReadFile("../testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func FuzzEvaluate(f *testing.F) {
 // that call a local module: module calls, their arguments' conversion to
 // the child's variable types, and variable values from tfvars.
 func FuzzEvaluateTree(f *testing.F) {
-	dirs, _ := filepath.Glob("testdata/conformance/*")
+	dirs, _ := filepath.Glob("../testdata/conformance/*")
 	for _, d := range dirs {
 		mods, _ := filepath.Glob(filepath.Join(d, "modules", "*"))
 		if len(mods) == 0 {
@@ -58,7 +58,7 @@ func FuzzEvaluateTree(f *testing.F) {
 		f.Add(root, filepath.ToSlash(rel), module, string(tfvars), uint8(0))
 		f.Add(root, filepath.ToSlash(rel), module, string(tfvars), uint8(3))
 	}
-	schemas, err := os.ReadFile("testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
+	schemas, err := os.ReadFile("../testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func lineDiff(a, b string) string {
 // not accept, with two schema names equally close to it ("arn" and "id"
 // for "a0"), "Did you mean" names the first in name order, every run.
 func TestSuggestionDeterministic(t *testing.T) {
-	schemas, err := os.ReadFile("testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
+	schemas, err := os.ReadFile("../testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}

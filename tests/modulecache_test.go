@@ -1,4 +1,4 @@
-package tfeval_test
+package tests
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 func corpusDirs(t *testing.T) []string {
 	t.Helper()
 	var dirs []string
-	for _, pattern := range []string{"testdata/conformance/*", "testdata/examples/*"} {
+	for _, pattern := range []string{"../testdata/conformance/*", "../testdata/examples/*"} {
 		matches, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,6 @@
 //go:build !race
 
-package tfeval_test
+package tests
 
 // raceSlowdown scales timing bounds: the race detector slows evaluation several times.
 const raceSlowdown = 1

@@ -1,4 +1,4 @@
-package tfeval
+package tests
 
 import (
 	"os"
@@ -9,18 +9,19 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/render"
 )
 
 // TestSeedBuckets checks the types chapter's buckets example: optional()
 // defaults applied at every depth give exactly the value the seed prints.
 func TestSeedBuckets(t *testing.T) {
-	dir := filepath.Join("testdata", "seeds", "buckets")
+	dir := filepath.Join("..", "testdata", "seeds", "buckets")
 	want, err := os.ReadFile(filepath.Join(dir, "expected.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := Evaluate(Options{WorkDir: dir, Console: true})
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Console: true})
 	if ev.Diagnostics.HasErrors() {
 		t.Fatal(ev.Diagnostics.Error())
 	}

@@ -1,4 +1,4 @@
-package tfeval_test
+package moduletest
 
 import (
 	"os"
@@ -12,15 +12,16 @@ import (
 	"github.com/tfeval/tfeval/render"
 )
 
-// TestWebappModule unit-tests the module in testdata/examples/webapp: each
-// row gives input variables and the outputs and resource arguments they
-// must produce. docs/testing-modules.md shows this file verbatim.
+// TestWebappModule unit-tests the module in webapp/: each row gives input
+// variables and the outputs and resource arguments they must produce, or
+// the error or failed rule that rejects them. docs/testing-modules.md
+// shows this file verbatim.
 func TestWebappModule(t *testing.T) {
 	// The schema document `terraform providers schema -json` wrote for the
 	// module's providers: with it, unset optional attributes are null,
 	// computed ones unknown and sensitive ones marked, as in a real plan.
 	// Parsed once for all rows: a real provider's document is large.
-	doc, err := os.ReadFile("testdata/examples/webapp/providers-schema.json")
+	doc, err := os.ReadFile("webapp/providers-schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestWebappModule(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev := tfeval.Evaluate(tfeval.Options{
-				WorkDir:         "testdata/examples/webapp",
+				WorkDir:         "webapp",
 				Variables:       tt.vars,
 				DataSources:     tt.data,
 				ProviderSchemas: schemas,
