@@ -25,7 +25,7 @@ import (
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/benchgen"
 	"github.com/tfeval/tfeval/internal/cli"
-	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/fastexpr"
 )
 
 // benchConsoleFile is added to every generated tree so the console
@@ -396,7 +396,7 @@ func benchInstances() (counted, byKey cty.Value) {
 func BenchmarkFunctions(b *testing.B) {
 	direct := &funcs.DirectCalls{}
 	table := funcs.Functions(funcs.Options{BaseDir: b.TempDir(), PureOnly: true, Direct: direct})
-	guard := &limit.Guard{Direct: direct.Lookup}
+	guard := &fastexpr.Guard{Direct: direct.Lookup}
 	instances, byKey := benchInstances()
 	ctx := &hcl.EvalContext{
 		Functions: map[string]function.Function(table),

@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/internal/limit"
 )
 
@@ -81,8 +82,8 @@ func (e *env) step() error {
 }
 
 // guard is the template guard for this table's limits.
-func (e *env) guard() *limit.Guard {
-	return &limit.Guard{MaxElements: e.limits.MaxElements, MaxStringLength: e.limits.MaxStringLength, Step: e.opts.Step}
+func (e *env) guard() *fastexpr.Guard {
+	return &fastexpr.Guard{MaxElements: e.limits.MaxElements, MaxStringLength: e.limits.MaxStringLength, Step: e.opts.Step}
 }
 
 // checkTemplateSource checks a template's nesting and numbers before hcl parses it.

@@ -12,7 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
-	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/fastexpr"
 )
 
 // defaultTemplateDepth is OpenTofu's default limit on nested templatefile calls.
@@ -84,7 +84,7 @@ func failingFunc(fn function.Function, msg string) function.Function {
 
 // renderTemplate evaluates a parsed template with vars (a map or object)
 // as its only variables.
-func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]function.Function, guard *limit.Guard) (cty.Value, error) {
+func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]function.Function, guard *fastexpr.Guard) (cty.Value, error) {
 	vars, varsMarks := vars.Unmark()
 	if ty := vars.Type(); !(ty.IsMapType() || ty.IsObjectType()) {
 		return cty.DynamicVal, function.NewArgErrorf(1, "invalid vars value: must be a map")

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/internal/limit"
 )
 
@@ -88,7 +89,7 @@ type limiter struct {
 	limits Limits
 	done   <-chan struct{}
 	steps  atomic.Int64
-	guard  *limit.Guard
+	guard  *fastexpr.Guard
 	// direct holds the direct forms of the functions of this evaluation's tables.
 	direct *funcs.DirectCalls
 	// guarded caches each expression's guarded copy (an hcl.Expression to hcl.Expression map).
@@ -115,7 +116,7 @@ func newLimiter(ctx context.Context, l Limits) *limiter {
 	if ctx != nil {
 		lim.done = ctx.Done()
 	}
-	lim.guard = &limit.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Direct: lim.direct.Lookup}
+	lim.guard = &fastexpr.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Direct: lim.direct.Lookup}
 	return lim
 }
 

@@ -52,6 +52,24 @@ func hugeValue(v cty.Value) bool {
 	return finite(v) // at or beyond the upper bound, unless infinite
 }
 
+// HugePlainNumber is HugeNumber for a known, unmarked, non-null number,
+// without the checks HugeNumber makes first: for evaluators that have
+// already made them.
+func HugePlainNumber(v cty.Value) bool {
+	return hugeValue(v)
+}
+
+// isTrue reports whether v is the known, unmarked true (comparing with
+// cty.True is exact, where Value.True walks the value for marks).
+func isTrue(v cty.Value) bool {
+	return v == cty.True
+}
+
+// finite reports whether a known, unmarked number is neither infinity.
+func finite(v cty.Value) bool {
+	return isTrue(v.LessThan(cty.PositiveInfinity)) && isTrue(cty.NegativeInfinity.LessThan(v))
+}
+
 // HugeNumber reports whether v is, or contains, a known number beyond
 // MaxNumberExponent.
 func HugeNumber(v cty.Value) bool {
