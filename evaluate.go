@@ -2,6 +2,7 @@ package tfeval
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tfvars"
 )
@@ -51,7 +53,13 @@ type Options struct {
 	// Console evaluates as `terraform console` does (impure functions give
 	// real values, type() is available); otherwise as `terraform plan`.
 	Console bool
-	// Sandbox, when not empty, is the only directory file functions and module sources may read.
+	// Sandbox, when not empty, is the only directory the evaluation reads:
+	// configuration files and module directories, the variables files
+	// loaded without being asked (terraform.tfvars, *.auto.tfvars), file
+	// functions and templates. Symbolic links are followed before the
+	// check. A relative path is resolved against WorkDir, as Terraform
+	// resolves every path after -chdir. Files named in VarArgs and
+	// DataFiles are the caller's choice and are read wherever they are.
 	Sandbox string
 	// Now is the clock for timestamp(); nil means time.Now.
 	Now func() time.Time
@@ -131,6 +139,13 @@ type Evaluation struct {
 // evaluate together with all diagnostics, in a deterministic order.
 func Evaluate(opts Options) *Evaluation {
 	ev := &Evaluation{}
+	opts.WorkDir = absWorkDir(opts.WorkDir)
+	box, diags := resolveSandbox(opts)
+	if diags.HasErrors() {
+		ev.Diagnostics = diags
+		return ev
+	}
+	opts.Sandbox = box
 	cfg, workDir, diags := load(opts)
 	ev.Config = cfg
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
@@ -141,10 +156,11 @@ func Evaluate(opts Options) *Evaluation {
 	}
 
 	raw, diags := tfvars.Collect(tfvars.Inputs{
-		Dir:    workDir,
-		Env:    opts.Env,
-		Args:   opts.VarArgs,
-		Values: opts.Variables,
+		Dir:     workDir,
+		Env:     opts.Env,
+		Args:    opts.VarArgs,
+		Values:  opts.Variables,
+		Sandbox: opts.Sandbox,
 	}, cfg.Module.Variables)
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	ev.rawVariables = raw
@@ -205,15 +221,32 @@ func providerSchemas(opts Options) (*lang.ProviderSchemas, *hcl.Diagnostic) {
 	return s, nil
 }
 
-// load reads the module tree opts names; it returns the absolute working directory too.
-func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
-	workDir := opts.WorkDir
+// absWorkDir is the absolute form of a working directory option ("" is
+// the process directory).
+func absWorkDir(workDir string) string {
 	if workDir == "" {
 		workDir, _ = os.Getwd()
 	}
 	if abs, err := filepath.Abs(workDir); err == nil {
 		workDir = abs
 	}
+	return workDir
+}
+
+// resolveSandbox is the sandbox option resolved, once, against the working
+// directory, every symbolic link followed: the loader, the variables files
+// and the file functions then all get the same absolute directory.
+func resolveSandbox(opts Options) (string, hcl.Diagnostics) {
+	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
+	if err != nil {
+		return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
+	}
+	return box.Root(), nil
+}
+
+// load reads the module tree opts names; it returns the absolute working directory too.
+func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
+	workDir := absWorkDir(opts.WorkDir)
 	dir := opts.Dir
 	if dir == "" {
 		dir = "."

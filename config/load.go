@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // Options controls how a module tree is loaded.
@@ -14,8 +15,9 @@ type Options struct {
 	Dialect dialect.Dialect
 	// MaxDepth bounds module nesting; 0 means the default.
 	MaxDepth int
-	// Sandbox, when not empty, is a directory outside which no module source
-	// may be read.
+	// Sandbox, when not empty, is a directory outside which nothing is read:
+	// no module directory, configuration file or module manifest. A
+	// relative path is resolved against WorkDir.
 	Sandbox string
 	// WorkDir is the directory a relative dir (and every module path and
 	// file name, which stay relative in diagnostics and path.module) is
@@ -66,18 +68,35 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
+	box, diags := sandboxOf(opts)
+	if diags.HasErrors() {
+		return nil, diags
+	}
 	sourceDir := sourceDirOf(dir)
-	mod, diags := loadModule(opts.WorkDir, dir, sourceDir, opts.Dialect, opts.Cache)
+	mod, diags := loadModule(opts, box, dir, sourceDir)
 	root := &Config{Children: map[string]*Config{}, Module: mod}
 	root.Root = root
 
-	man, mDiags := readManifest(opts.WorkDir, dir)
+	man, mDiags := readManifest(box, opts.WorkDir, dir)
 	diags = append(diags, mDiags...)
-	l := &treeLoader{opts: opts, manifest: man, rootSourceDir: sourceDir, prefetch: newPrefetcher(opts)}
+	l := &treeLoader{opts: opts, box: box, manifest: man, rootSourceDir: sourceDir, prefetch: newPrefetcher(opts, box)}
 	l.prefetch.children(mod)
 	diags = append(diags, l.loadChildren(root, []string{absDir(resolve(opts.WorkDir, dir))})...)
 	l.prefetch.wait()
 	return root, diags
+}
+
+// sandboxOf resolves opts.Sandbox once, for everything the load reads.
+func sandboxOf(opts Options) (sandbox.Dir, hcl.Diagnostics) {
+	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
+	if err != nil {
+		return box, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid sandbox directory",
+			Detail:   fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err),
+		}}
+	}
+	return box, nil
 }
 
 // sourceDirOf is the path.module form of a directory: forward slashes,

@@ -9,17 +9,20 @@ import (
 
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // loadModule reads, decodes and merges the files of one module directory,
-// or takes the module from cache (when not nil) if its files are the same.
-// dir is relative to workDir (or absolute); sourceDir is its path.module form.
-func loadModule(workDir, dir, sourceDir string, d dialect.Dialect, cache *ModuleCache) (*Module, hcl.Diagnostics) {
+// or takes the module from opts.Cache (when not nil) if its files are the
+// same. dir is relative to opts.WorkDir (or absolute); sourceDir is its
+// path.module form. Files outside box are not read.
+func loadModule(opts Options, box sandbox.Dir, dir, sourceDir string) (*Module, hcl.Diagnostics) {
+	workDir, d, cache := opts.WorkDir, opts.Dialect, opts.Cache
 	files, diags := moduleFiles(workDir, dir, d)
 	srcs := make([][]byte, len(files))
 	readErrs := make([]error, len(files))
 	for i, cf := range files {
-		srcs[i], readErrs[i] = limit.ReadSource(resolve(workDir, cf.Path), 0, false)
+		srcs[i], readErrs[i] = limit.ReadSource(box, resolve(workDir, cf.Path), 0, false)
 	}
 	// Only a module read whole from a listed directory is worth keeping:
 	// a read that failed may not fail the next time.

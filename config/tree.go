@@ -13,11 +13,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval/internal/diagsort"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // treeLoader builds the module tree below the root.
 type treeLoader struct {
 	opts          Options
+	box           sandbox.Dir // opts.Sandbox, resolved
 	manifest      manifest
 	rootSourceDir string
 	prefetch      *prefetcher // nil on one CPU
@@ -35,7 +37,7 @@ func (l *treeLoader) module(dir, sourceDir string) (*Module, hcl.Diagnostics) {
 	}
 	mod, diags, ok := l.prefetch.take(sourceDir)
 	if !ok {
-		mod, diags = loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect, l.opts.Cache)
+		mod, diags = loadModule(l.opts, l.box, dir, sourceDir)
 	}
 	if l.loaded == nil {
 		l.loaded = map[string]loadedModule{}
@@ -88,7 +90,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			})
 			continue
 		}
-		if l.opts.Sandbox != "" && !within(absDir(resolve(l.opts.WorkDir, l.opts.Sandbox)), abs) {
+		if l.box.Set() && !sandbox.Within(l.box.Root(), abs) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Module source outside the allowed directory",

@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -16,6 +17,7 @@ import (
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // Limits bounds what one function call may build or read, so that hostile
@@ -29,7 +31,7 @@ type Limits struct {
 	// join, indent, replace, templates, ...).
 	MaxStringLength int
 	// MaxFileSize bounds, in bytes, what file, filebase64 and templatefile
-	// read, and what the hash functions read from anything but a regular file.
+	// read (the hash functions stream files of any size).
 	MaxFileSize int64
 	// MaxNesting bounds the nesting depth of templates and decoded JSON/YAML.
 	MaxNesting int
@@ -441,42 +443,36 @@ func dataNesting(s string, yaml bool) int {
 	return deepest
 }
 
-// readLimited reads at most limit bytes from r, failing beyond.
-func readLimited(r io.Reader, limit int64, path string) ([]byte, error) {
-	src, err := io.ReadAll(io.LimitReader(r, limit+1))
+// readLimited reads a regular file of the given size, failing beyond limit
+// bytes.
+func readLimited(r io.Reader, size, limit int64, path string) ([]byte, error) {
+	if size > limit {
+		return nil, tooLargeFile(path, limit)
+	}
+	src, err := sandbox.ReadLimited(r, path, limit, make([]byte, 0, size+1))
+	if errors.Is(err, sandbox.ErrTooLarge) {
+		return nil, tooLargeFile(path, limit)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to read file: %w", err)
-	}
-	if int64(len(src)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes, the limit on what file functions read (Limits.MaxFileSize)", path, limit)
 	}
 	return src, nil
 }
 
-// hashFile streams a file into h; regular files of any size are read (in
-// chunks, each charging a step), anything else at most MaxFileSize bytes.
-func (e *env) hashFile(f *os.File, h io.Writer, path string) error {
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	r := io.Reader(f)
-	capped := !fi.Mode().IsRegular()
-	if capped {
-		r = io.LimitReader(f, e.limits.MaxFileSize+1)
-	}
-	var read int64
+func tooLargeFile(path string, limit int64) error {
+	return fmt.Errorf("%s is larger than %d bytes, the limit on what file functions read (Limits.MaxFileSize)", path, limit)
+}
+
+// hashFile streams a regular file into h in chunks, each charging a step,
+// so files of any size need no memory.
+func (e *env) hashFile(f *os.File, h io.Writer) error {
 	buf := make([]byte, 1<<20)
 	for {
 		if err := e.step(); err != nil {
 			return err
 		}
-		n, err := r.Read(buf)
-		read += int64(n)
+		n, err := f.Read(buf)
 		h.Write(buf[:n])
-		if capped && read > e.limits.MaxFileSize {
-			return fmt.Errorf("%s is larger than %d bytes, the limit on what file functions read from anything but a regular file (Limits.MaxFileSize)", path, e.limits.MaxFileSize)
-		}
 		if err == io.EOF {
 			return nil
 		}

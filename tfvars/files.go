@@ -15,6 +15,7 @@ import (
 
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // Names of the variables files Terraform loads without being asked.
@@ -58,13 +59,15 @@ type fileAttr struct {
 }
 
 // readVarsFile parses one variables file. filename is what diagnostics and
-// sources show; dir is where relative names are resolved.
-func readVarsFile(dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diagnostics) {
+// sources show; dir is where relative names are resolved. A file outside
+// box is not read, and a pipe only when named (-var-file=<(script)):
+// nothing else that is not a regular file.
+func readVarsFile(box sandbox.Dir, named bool, dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diagnostics) {
 	path := filename
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, filename)
 	}
-	src, err := limit.ReadSource(path, 0, true)
+	src, err := limit.ReadSource(box, path, 0, named)
 	if err != nil {
 		detail := fmt.Sprintf("Error while reading %s: %s.", filename, err)
 		if errors.Is(err, fs.ErrNotExist) {

@@ -28,7 +28,7 @@ Control-D.
 // are open. On a terminal it prompts, and with Env.MakeRaw it edits lines
 // and keeps a history.
 func runConsole(c *common, env Env) int {
-	dp := newDiagPrinter(env.Stderr, c.color, env.WorkDir)
+	dp := newDiagPrinter(env.Stderr, c, env)
 	ev, err := evaluate(c, env, true)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)

@@ -32,7 +32,7 @@ func runEval(c *common, env Env) int {
 		}
 		out.WriteByte('\n')
 	} else {
-		newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(ev.Diagnostics)
+		newDiagPrinter(env.Stderr, c, env).print(ev.Diagnostics)
 		if ev.Result != nil {
 			writeHuman(out, ev.Result)
 		}

@@ -39,7 +39,7 @@ func runInit(c *common, env Env) int {
 		fmt.Fprintf(&out, "- %s in %s\n", m.Key, m.Dir)
 	}
 	fmt.Fprint(env.Stdout, out.String())
-	newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
+	newDiagPrinter(env.Stderr, c, env).print(diags)
 	if diags.HasErrors() {
 		fmt.Fprintln(env.Stderr, "\ntfeval init failed: the modules above were installed, the others were not.")
 		return exitError

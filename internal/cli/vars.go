@@ -53,7 +53,7 @@ func runVars(c *common, env Env) int {
 		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintln(env.Stdout, string(b))
 	} else {
-		newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
+		newDiagPrinter(env.Stderr, c, env).print(diags)
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tTYPE\tVALUE\tSOURCE")
 		for _, e := range entries {
