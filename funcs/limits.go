@@ -352,6 +352,18 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 				if d := dataNesting(s.AsString(), name == "yamldecode"); d > e.limits.MaxNesting {
 					return function.NewArgErrorf(0, "the document nests more than %d levels deep, the limit for untrusted input (Limits.MaxNesting)", e.limits.MaxNesting)
 				}
+				if limit.LongNumberText(s.AsString()) {
+					return function.NewArgErrorf(0, "the document holds a number written with more than %d characters, which tfeval refuses because reading it could take hours", limit.MaxNumberText)
+				}
+			}
+			return nil
+		}
+	case "tonumber":
+		return func(args []cty.Value) error {
+			if len(args) == 1 {
+				if s, ok := known(args[0]); ok && s.Type() == cty.String && limit.LongNumberText(s.AsString()) {
+					return function.NewArgErrorf(0, "a number written with more than %d characters is refused, because reading it could take hours", limit.MaxNumberText)
+				}
 			}
 			return nil
 		}

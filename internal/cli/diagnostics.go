@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/mitchellh/go-wordwrap"
@@ -117,7 +118,7 @@ func (p *diagPrinter) snippet(rng hcl.Range) string {
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	for n := 1; sc.Scan(); n++ {
 		if n >= rng.Start.Line && n <= rng.End.Line {
-			lines = append(lines, fmt.Sprintf("%4d: %s", n, strings.TrimRight(sc.Text(), "\r")))
+			lines = append(lines, fmt.Sprintf("%4d: %s", n, excerptLine(strings.TrimRight(sc.Text(), "\r"))))
 		}
 		if n > rng.End.Line || len(lines) >= 5 {
 			break
@@ -127,6 +128,23 @@ func (p *diagPrinter) snippet(rng hcl.Range) string {
 		return ""
 	}
 	return fmt.Sprintf("  on %s line %d:\n%s\n", rng.Filename, rng.Start.Line, strings.Join(lines, "\n"))
+}
+
+// maxExcerptLine bounds, in bytes, a source line shown under a diagnostic:
+// a line of a generated or hostile file can be megabytes long.
+const maxExcerptLine = 1000
+
+// excerptLine is line, cut at maxExcerptLine bytes (at a character
+// boundary) with an ellipsis.
+func excerptLine(line string) string {
+	if len(line) <= maxExcerptLine {
+		return line
+	}
+	cut := maxExcerptLine
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return line[:cut] + "…"
 }
 
 func (p *diagPrinter) source(name string) []byte {
