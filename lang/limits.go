@@ -3,6 +3,7 @@ package lang
 import (
 	"context"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 
@@ -40,6 +41,45 @@ type Limits struct {
 	// MaxSteps bounds the total evaluation steps: expressions evaluated,
 	// function calls and for-expression elements. Default 20,000,000.
 	MaxSteps int64
+	// MaxValueSize bounds the size of the result of one expression,
+	// counting each value in it every time it appears and once more for
+	// each level it is nested (limit.ExpandedSize): values that repeat
+	// others, {a = local.x, b = local.x} chained, double at each step while
+	// their memory barely grows, and every walk over them (marks,
+	// conversions) and their printed form with them. Default 1,000,000.
+	MaxValueSize int
+	// MaxOutputSize bounds, in bytes, the document Result.WriteDocument
+	// writes (eval -json) and the text the command line prints. Default
+	// 256 MiB.
+	MaxOutputSize int64
+}
+
+// DefaultMaxOutputSize is the output bound when Limits.MaxOutputSize is 0:
+// far above the tens of megabytes a tree of 100,000 resource instances
+// writes.
+const DefaultMaxOutputSize = 256 << 20
+
+// OutputTooLarge is the error of writing more than max bytes of output.
+type OutputTooLarge struct{ Max int64 }
+
+func (e *OutputTooLarge) Error() string {
+	return fmt.Sprintf("the output would be larger than %d bytes, the limit (Limits.MaxOutputSize)", e.Max)
+}
+
+// cappedWriter passes writes on until more than max bytes in all would
+// have been written; from then on every write fails with OutputTooLarge.
+type cappedWriter struct {
+	w         io.Writer
+	max, left int64
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) > c.left {
+		c.left = -1
+		return 0, &OutputTooLarge{Max: c.max}
+	}
+	c.left -= int64(len(p))
+	return c.w.Write(p)
 }
 
 // DefaultMaxSteps is the step budget when Limits.MaxSteps is 0. A generated
@@ -58,6 +98,12 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxSteps <= 0 {
 		l.MaxSteps = DefaultMaxSteps
+	}
+	if l.MaxValueSize <= 0 {
+		l.MaxValueSize = limit.DefaultMaxValueSize
+	}
+	if l.MaxOutputSize <= 0 {
+		l.MaxOutputSize = DefaultMaxOutputSize
 	}
 	return l
 }
@@ -116,7 +162,7 @@ func newLimiter(ctx context.Context, l Limits) *limiter {
 	if ctx != nil {
 		lim.done = ctx.Done()
 	}
-	lim.guard = &fastexpr.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Direct: lim.direct.Lookup}
+	lim.guard = &fastexpr.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Direct: lim.direct.Lookup, MaxValueSize: lim.limits.MaxValueSize}
 	return lim
 }
 

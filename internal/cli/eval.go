@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tfeval/tfeval/internal/parallel"
 	"github.com/tfeval/tfeval/lang"
@@ -34,7 +35,10 @@ func runEval(c *common, env Env) int {
 	} else {
 		newDiagPrinter(env.Stderr, c, env).print(ev.Diagnostics)
 		if ev.Result != nil {
-			writeHuman(out, ev.Result)
+			if err := writeHuman(out, ev.Result, maxOutput); err != nil {
+				fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+				return exitError
+			}
 		}
 	}
 	if ev.Diagnostics.HasErrors() {
@@ -43,10 +47,14 @@ func runEval(c *common, env Env) int {
 	return exitOK
 }
 
+// maxOutput bounds what one command prints (lang.Limits.MaxOutputSize).
+var maxOutput = lang.Limits{}.WithDefaults().MaxOutputSize
+
 // writeHuman lists resource instances grouped by module, then the root
 // outputs, in the console's rendering so unknown and sensitive values read
-// as Terraform shows them.
-func writeHuman(w io.Writer, res *lang.Result) {
+// as Terraform shows them; it stops with OutputTooLarge once the text
+// would pass max bytes.
+func writeHuman(w io.Writer, res *lang.Result, max int64) error {
 	byModule := map[string][]*lang.ResourceInstance{}
 	var modules []string
 	for _, ri := range res.Resources {
@@ -63,7 +71,18 @@ func writeHuman(w io.Writer, res *lang.Result) {
 	// Rendering is most of the cost of printing; each value is rendered on
 	// its own and written in order.
 	rendered := make([]string, len(ordered))
-	parallel.For(len(ordered), func(i int) { rendered[i] = render.Value(ordered[i].Value) })
+	var total atomic.Int64
+	parallel.For(len(ordered), func(i int) {
+		if total.Load() > max {
+			return
+		}
+		s, _ := render.ValueWithin(ordered[i].Value, int(max))
+		rendered[i] = s
+		total.Add(int64(len(s)))
+	})
+	if total.Load() > max {
+		return &lang.OutputTooLarge{Max: max}
+	}
 	for i, ri := range ordered {
 		if i == 0 || ri.Module != ordered[i-1].Module {
 			title := "Root module"
@@ -76,7 +95,7 @@ func writeHuman(w io.Writer, res *lang.Result) {
 	}
 	root := res.Root()
 	if root == nil || len(root.Outputs) == 0 {
-		return
+		return nil
 	}
 	fmt.Fprintf(w, "# Outputs\n\n")
 	names := make([]string, 0, len(root.Outputs))
@@ -89,6 +108,12 @@ func writeHuman(w io.Writer, res *lang.Result) {
 		if d := root.Config.Module.Outputs[n]; d != nil && d.Sensitive {
 			v = v.Mark(marks.Sensitive)
 		}
-		fmt.Fprintf(w, "%s = %s\n", n, strings.TrimRight(render.Value(v), "\n"))
+		s, ok := render.ValueWithin(v, int(max-total.Load()))
+		if !ok {
+			return &lang.OutputTooLarge{Max: max}
+		}
+		total.Add(int64(len(s)))
+		fmt.Fprintf(w, "%s = %s\n", n, strings.TrimRight(s, "\n"))
 	}
+	return nil
 }

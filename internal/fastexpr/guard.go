@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // Guard bounds the evaluation of expressions it has wrapped. hcl evaluates
@@ -30,6 +31,12 @@ type Guard struct {
 	// call with the same result that skips the checks hcl has already made
 	// on its arguments (funcs.DirectCalls.Lookup).
 	Direct func(function.Function) (func([]cty.Value) (cty.Value, error), bool)
+	// MaxValueSize, when not 0, bounds the result of each expression Expr
+	// returns, counted by limit.ExpandedSize: values that repeat others
+	// (an object whose attributes are each the same large object) would
+	// otherwise grow exponentially along a chain of references, and every
+	// walk over them with it.
+	MaxValueSize int
 }
 
 // counterKey names the variable holding a for expression's element counter
@@ -62,10 +69,51 @@ type forCounter struct {
 func (g *Guard) Expr(expr hcl.Expression) hcl.Expression {
 	x, ok := expr.(hclsyntax.Expression)
 	if !ok {
+		if g.MaxValueSize > 0 {
+			return &sizedExpr{Expression: expr, max: g.MaxValueSize}
+		}
 		return expr
 	}
 	fast, _ := g.compile(x, false, nil)
+	if g.MaxValueSize > 0 {
+		return &sizedSyntax{Expression: fast, max: g.MaxValueSize}
+	}
 	return fast
+}
+
+// sizedExpr refuses a result larger than max (limit.ExpandedSize). It
+// unwraps to the expression it wraps, so that hcl's static analysis
+// (hcl.ExprList, hcl.AbsTraversalForExpr, ...) sees through it.
+type sizedExpr struct {
+	hcl.Expression
+	max int
+}
+
+func (s *sizedExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	return sized(s.Expression, s.max, ctx)
+}
+
+func (s *sizedExpr) UnwrapExpression() hcl.Expression { return s.Expression }
+
+// sizedSyntax is sizedExpr for native syntax, which stays an
+// hclsyntax.Expression.
+type sizedSyntax struct {
+	hclsyntax.Expression
+	max int
+}
+
+func (s *sizedSyntax) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	return sized(s.Expression, s.max, ctx)
+}
+
+func (s *sizedSyntax) UnwrapExpression() hcl.Expression { return s.Expression }
+
+func sized(expr hcl.Expression, max int, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := expr.Value(ctx)
+	if !diags.HasErrors() && limit.ExpandedSize(v, max) > max {
+		return cty.DynamicVal, append(diags, limit.ValueTooLarge(expr.Range(), max))
+	}
+	return v, diags
 }
 
 // compile returns two guarded copies of x. slow uses hcl's own nodes, and is

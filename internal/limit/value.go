@@ -9,33 +9,37 @@ import (
 	"github.com/tfeval/tfeval/internal/elements"
 )
 
-// DefaultMaxValueSize bounds, when a limit is 0, the nodes of one value
-// counted as a walk over it visits them (ExpandedSize). The largest value
-// of a generated tree of 100,000 resource instances has about 800,000.
-const DefaultMaxValueSize = 4_000_000
+// DefaultMaxValueSize bounds, when a limit is 0, the size of one value as
+// ExpandedSize counts it. The largest value of a generated tree of
+// 100,000 resource instances counts under a thousand; a million is a
+// resource of 100,000 instances of four attributes taken whole. cty's deep
+// walks copy a value (UnmarkDeep), which at that size takes about 100 MB,
+// and its indented JSON as much.
+const DefaultMaxValueSize = 1_000_000
 
-// ExpandedSize counts the values in v, v itself included, as a walk that
-// does not notice shared structure visits them: an object whose two
-// attributes are the same object of n values counts 2n+1, although it
-// takes the memory of n+1. Everything that walks a value (cty's own walks
-// for marks, unknowns, equality and conversion, rendering, JSON) takes
-// time in proportion to this count, and values that share structure make
-// it exponential in their memory: {a = local.x, b = local.x} chained 30
-// times is a few hundred bytes of source.
+// ExpandedSize measures v as the work of walking it and of printing it
+// grows: each value in v counts once for every time it appears (a walk
+// does not notice shared structure) and as many times more as it is
+// nested deep (each printed line is indented by its depth). An object
+// whose two attributes are the same object counts that object twice,
+// although it takes its memory once: values that repeat others,
+// {a = local.x, b = local.x} chained 30 times, are a few hundred bytes of
+// source and would otherwise take exponential time to walk or print.
 //
 // An unknown or null value counts the values of its type instead, for the
 // same reason. The walk stops once the count passes max and returns
-// max+1, so it never costs more than max steps.
+// max+1, so it never visits more than max values.
 func ExpandedSize(v cty.Value, max int) int {
 	w := sizeWalk{left: max + 1}
-	w.value(v)
-	return max + 1 - w.left
+	w.value(v, 1)
+	return min(max+1-w.left, max+1)
 }
 
 // sizeWalk counts down from a budget; once left reaches 0 it stops.
 type sizeWalk struct{ left int }
 
-func (w *sizeWalk) value(v cty.Value) {
+// value counts v, at depth (1 for the value itself), and what it holds.
+func (w *sizeWalk) value(v cty.Value, depth int) {
 	if w.left <= 0 {
 		return
 	}
@@ -44,47 +48,47 @@ func (w *sizeWalk) value(v cty.Value) {
 	}
 	ty := v.Type()
 	if !v.IsKnown() || v.IsNull() {
-		w.typ(ty)
+		w.typ(ty, depth)
 		return
 	}
-	w.left--
+	w.left -= depth
 	switch {
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
-			if w.value(v.GetAttr(name)); w.left <= 0 {
+			if w.value(v.GetAttr(name), depth+1); w.left <= 0 {
 				return
 			}
 		}
 	case ty.IsCollectionType() || ty.IsTupleType():
 		for it := elements.Of(v); it.Next(); {
 			_, e := it.Element()
-			if w.value(e); w.left <= 0 {
+			if w.value(e, depth+1); w.left <= 0 {
 				return
 			}
 		}
 	}
 }
 
-func (w *sizeWalk) typ(ty cty.Type) {
+func (w *sizeWalk) typ(ty cty.Type, depth int) {
 	if w.left <= 0 {
 		return
 	}
-	w.left--
+	w.left -= depth
 	switch {
 	case ty.IsObjectType():
 		for _, at := range ty.AttributeTypes() {
-			if w.typ(at); w.left <= 0 {
+			if w.typ(at, depth+1); w.left <= 0 {
 				return
 			}
 		}
 	case ty.IsTupleType():
 		for _, et := range ty.TupleElementTypes() {
-			if w.typ(et); w.left <= 0 {
+			if w.typ(et, depth+1); w.left <= 0 {
 				return
 			}
 		}
 	case ty.IsCollectionType():
-		w.typ(ty.ElementType())
+		w.typ(ty.ElementType(), depth+1)
 	}
 }
 
@@ -94,7 +98,7 @@ func ValueTooLarge(rng hcl.Range, max int) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Value too large",
-		Detail:   fmt.Sprintf("This value holds more than %d values counting each nested value every time it appears (values that repeat others, such as {a = local.x, b = local.x}, count them again); working with it could exhaust time and memory, so tfeval refuses it (Limits.MaxValueSize).", max),
+		Detail:   fmt.Sprintf("This value is larger than %d, counting each value in it every time it appears and once more for each level it is nested (values that repeat others, such as {a = local.x, b = local.x}, count them again); walking or printing it could exhaust time and memory, so tfeval refuses it (Limits.MaxValueSize).", max),
 		Subject:  rng.Ptr(),
 	}
 }
