@@ -59,6 +59,10 @@ func (w *sizeWalk) value(v cty.Value, depth int) {
 				return
 			}
 		}
+	case ty.IsCollectionType() && ty.ElementType().IsPrimitiveType():
+		// Every element counts depth+1, known or not: no need to visit
+		// them (cty's iterators over maps and sets allocate).
+		w.left -= v.LengthInt() * (depth + 1)
 	case ty.IsCollectionType() || ty.IsTupleType():
 		for it := elements.Of(v); it.Next(); {
 			_, e := it.Element()

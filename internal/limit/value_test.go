@@ -24,6 +24,8 @@ func TestExpandedSize(t *testing.T) {
 		{"marked parts", cty.ListVal([]cty.Value{leaf.Mark("s"), leaf}).Mark("s"), 100, 1 + 2*2},
 		{"an unknown object counts its type", cty.UnknownVal(cty.Object(map[string]cty.Type{"a": cty.String, "b": cty.List(cty.Number)})), 100, 1 + 2 + 2 + 3},
 		{"a null list", cty.NullVal(cty.List(cty.String)), 100, 1 + 2},
+		{"a map of strings", cty.MapVal(map[string]cty.Value{"a": leaf, "b": cty.UnknownVal(cty.String), "c": leaf.Mark("s")}), 100, 1 + 3*2},
+		{"a set of objects", cty.SetVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"a": leaf})}), 100, 1 + 2 + 3},
 		{"shared structure stops at the bound", shared, 1000, 1001},
 	}
 	for _, tt := range tests {
