@@ -251,7 +251,7 @@ func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
 	if dir == "" {
 		dir = "."
 	}
-	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, Cache: opts.ModuleCache, MissingModules: opts.MissingModules})
+	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules})
 	return cfg, workDir, diags
 }
 

@@ -15,6 +15,10 @@ type Options struct {
 	Dialect dialect.Dialect
 	// MaxDepth bounds module nesting; 0 means the default.
 	MaxDepth int
+	// MaxModules bounds the module calls in the tree, each counted once
+	// for every path it is reached by (two calls per level for twenty
+	// levels is a million modules); 0 means DefaultMaxModules.
+	MaxModules int
 	// Sandbox, when not empty, is a directory outside which nothing is read:
 	// no module directory, configuration file or module manifest. A
 	// relative path is resolved against WorkDir.
@@ -60,6 +64,10 @@ func ParseMissingModules(s string) (MissingModules, error) {
 // DefaultMaxDepth is the module nesting limit when Options.MaxDepth is 0.
 const DefaultMaxDepth = 64
 
+// DefaultMaxModules is the module limit when Options.MaxModules is 0: a
+// tree of 1,000 modules is a large monorepo.
+const DefaultMaxModules = 10_000
+
 // Load reads the module in dir and every module it calls, returning the tree
 // and every problem found without evaluating anything. dir is kept as given
 // (relative stays relative) because Terraform reports path.module that way.
@@ -67,6 +75,9 @@ const DefaultMaxDepth = 64
 func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
+	}
+	if opts.MaxModules <= 0 {
+		opts.MaxModules = DefaultMaxModules
 	}
 	box, diags := sandboxOf(opts)
 	if diags.HasErrors() {

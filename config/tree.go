@@ -23,6 +23,8 @@ type treeLoader struct {
 	manifest      manifest
 	rootSourceDir string
 	prefetch      *prefetcher // nil on one CPU
+	// modules counts the module calls loaded so far (Options.MaxModules).
+	modules int
 	// loaded are the modules read so far, by source directory: a directory
 	// that several module blocks call is read and decoded once per load, and
 	// its module shared by the calls (it is not modified once loaded).
@@ -62,6 +64,18 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			continue // already reported while decoding
 		}
 		childPath := append(append([]string(nil), parent.Path...), name)
+		if l.modules++; l.modules > l.opts.MaxModules {
+			if l.modules > l.opts.MaxModules+1 {
+				return diags // reported once, at the first call past the limit
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Too many modules",
+				Detail:   fmt.Sprintf("The module tree has more than %d module calls, counting a module once for every path of calls that reaches it (Limits.MaxModules); module.%s is not loaded.", l.opts.MaxModules, strings.Join(childPath, ".module.")),
+				Subject:  call.DeclRange.Ptr(),
+			})
+			return diags
+		}
 		if len(childPath) > l.opts.MaxDepth {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

@@ -33,6 +33,7 @@ type Options struct {
 	ProviderFunctions map[string]map[string]function.Function // local name -> func name -> impl
 	Limits            Limits                                  // bounds on what one call builds or reads (limits.go)
 	Step              func() error                            // charged once per call; an error stops evaluation
+	Charge            func(n int64) error                     // charged n steps for what a call built (see chargeResult)
 	Direct            *DirectCalls                            // when set, records each function's direct form
 }
 

@@ -233,7 +233,7 @@ func (ev *evaluator) functionsFor(m *config.Module) map[string]function.Function
 	o.ConsoleMode = ev.opts.Console
 	o.PureOnly = !ev.opts.Console
 	o.ProviderFunctions = ev.providerFunctions(m)
-	o.Limits, o.Step, o.Direct = ev.limits.funcOptions()
+	o.Limits, o.Step, o.Charge, o.Direct = ev.limits.funcOptions()
 	f := funcs.Functions(o)
 	ev.funcs[key] = f
 	return f

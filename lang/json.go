@@ -321,6 +321,10 @@ func (d *PlanDocument) WriteIndented(w io.Writer) error {
 	})
 }
 
+// writeWindow is how many resource instances are made before they are
+// written: enough to keep every CPU busy.
+const writeWindow = 256
+
 // resourceIndent is the prefix of every line of a resource instance in the
 // indented document.
 const resourceIndent = "    "
@@ -394,26 +398,30 @@ func (d *PlanDocument) writeIndentedWith(w io.Writer, names []string, output fun
 		_, err := fmt.Fprintf(w, "%s\"resources\": []\n}", b)
 		return err
 	}
-	items := make([][]byte, n)
-	errs := make([]error, n)
-	parallel.For(n, func(i int) {
-		items[i], errs[i] = item(i)
-	})
-	for _, err := range errs {
-		if err != nil {
-			return err // the first: a limit fails every instance after it
-		}
-	}
 	if _, err := fmt.Fprintf(w, "%s\"resources\": [\n", b); err != nil {
 		return err
 	}
-	for i, item := range items {
-		sep := ",\n"
-		if i == len(items)-1 {
-			sep = "\n"
-		}
-		if _, err := fmt.Fprintf(w, "%s%s%s", resourceIndent, item, sep); err != nil {
-			return err
+	// The instances are made on every CPU a window at a time and written
+	// in order, so memory holds one window of them, not the document.
+	items := make([][]byte, min(n, writeWindow))
+	errs := make([]error, len(items))
+	for start := 0; start < n; start += len(items) {
+		window := min(len(items), n-start)
+		parallel.For(window, func(i int) {
+			items[i], errs[i] = item(start + i)
+		})
+		for i := range window {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			sep := ",\n"
+			if start+i == n-1 {
+				sep = "\n"
+			}
+			if _, err := fmt.Fprintf(w, "%s%s%s", resourceIndent, items[i], sep); err != nil {
+				return err
+			}
+			items[i] = nil
 		}
 	}
 	_, err = io.WriteString(w, "  ]\n}")

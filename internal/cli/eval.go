@@ -26,16 +26,22 @@ func runEval(c *common, env Env) int {
 	// resource instance would be a system call each.
 	out := bufio.NewWriterSize(env.Stdout, 1<<16)
 	defer out.Flush()
+	res := ev.Result
+	if res.Stopped() {
+		// What a stopped evaluation made is partial, and can be as large
+		// as the limit that stopped it: only the diagnostics are written.
+		res = nil
+	}
 	if c.json {
-		if err := ev.Result.WriteDocument(out, ev.Diagnostics); err != nil {
+		if err := res.WriteDocument(out, ev.Diagnostics); err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError
 		}
 		out.WriteByte('\n')
 	} else {
 		newDiagPrinter(env.Stderr, c, env).print(ev.Diagnostics)
-		if ev.Result != nil {
-			if err := writeHuman(out, ev.Result, maxOutput); err != nil {
+		if res != nil {
+			if err := writeHuman(out, res, maxOutput); err != nil {
 				fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 				return exitError
 			}
@@ -68,30 +74,37 @@ func writeHuman(w io.Writer, res *lang.Result, max int64) error {
 	for _, m := range modules {
 		ordered = append(ordered, byModule[m]...)
 	}
-	// Rendering is most of the cost of printing; each value is rendered on
-	// its own and written in order.
-	rendered := make([]string, len(ordered))
+	// Rendering is most of the cost of printing; values are rendered on
+	// every CPU a window at a time and written in order, so memory holds
+	// one window of text, not the whole plan's.
+	const window = 256
+	rendered := make([]string, min(len(ordered), window))
 	var total atomic.Int64
-	parallel.For(len(ordered), func(i int) {
-		if total.Load() > max {
-			return
-		}
-		s, _ := render.ValueWithin(ordered[i].Value, int(max))
-		rendered[i] = s
-		total.Add(int64(len(s)))
-	})
-	if total.Load() > max {
-		return &lang.OutputTooLarge{Max: max}
-	}
-	for i, ri := range ordered {
-		if i == 0 || ri.Module != ordered[i-1].Module {
-			title := "Root module"
-			if ri.Module != "" {
-				title = ri.Module
+	for start := 0; start < len(ordered); start += window {
+		n := min(window, len(ordered)-start)
+		parallel.For(n, func(i int) {
+			if total.Load() > max {
+				return
 			}
-			fmt.Fprintf(w, "# %s\n\n", title)
+			s, _ := render.ValueWithin(ordered[start+i].Value, int(max))
+			rendered[i] = s
+			total.Add(int64(len(s)))
+		})
+		if total.Load() > max {
+			return &lang.OutputTooLarge{Max: max}
 		}
-		fmt.Fprintf(w, "%s = %s\n\n", ri.Addr, rendered[i])
+		for i := range n {
+			ri := ordered[start+i]
+			if start+i == 0 || ri.Module != ordered[start+i-1].Module {
+				title := "Root module"
+				if ri.Module != "" {
+					title = ri.Module
+				}
+				fmt.Fprintf(w, "# %s\n\n", title)
+			}
+			fmt.Fprintf(w, "%s = %s\n\n", ri.Addr, rendered[i])
+			rendered[i] = ""
+		}
 	}
 	root := res.Root()
 	if root == nil || len(root.Outputs) == 0 {
