@@ -106,6 +106,14 @@ func (e *env) chargeResult(v cty.Value) error {
 	return e.opts.Charge(n)
 }
 
+// charge charges n units of the caller's evaluation budget, if it has one.
+func (e *env) charge(n int64) error {
+	if e.opts.Charge == nil {
+		return nil
+	}
+	return e.opts.Charge(n)
+}
+
 // step charges one unit of the caller's evaluation budget, if it has one.
 func (e *env) step() error {
 	if e.opts.Step == nil {
