@@ -66,8 +66,10 @@ type Options struct {
 	// Rand is the randomness behind uuid() and bcrypt() salts; nil means
 	// crypto/rand. Tests give a fixed source to get the same values each run.
 	Rand io.Reader
-	// Context, when set, cancels evaluation: it stops within milliseconds
-	// with an "Evaluation cancelled" error.
+	// Context, when set, cancels loading and evaluation: they stop within
+	// a second (usually milliseconds) with a "Loading cancelled" or
+	// "Evaluation cancelled" error. A file being parsed when it is done
+	// is left to finish in the background.
 	Context context.Context
 	// Limits bounds the work and memory of loading and evaluation; zero
 	// fields mean the defaults (see lang.Limits and the README's Security section).
@@ -251,7 +253,7 @@ func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
 	if dir == "" {
 		dir = "."
 	}
-	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules})
+	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules, Context: opts.Context})
 	return cfg, workDir, diags
 }
 

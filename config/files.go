@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -151,6 +152,34 @@ func parseFile(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnosti
 		return hcl.EmptyBody(), diags
 	}
 	return file.Body, diags
+}
+
+// parseFileWithin is parseFile that returns as soon as ctx is done: the
+// parse goes on in the background and its result is dropped, since hcl's
+// parser cannot be stopped (a file of the largest size it is given takes
+// about a second).
+func parseFileWithin(ctx context.Context, f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnostics) {
+	if ctx == nil || ctx.Done() == nil {
+		return parseFile(f, src, readErr)
+	}
+	if d := cancelled(ctx); d != nil {
+		return hcl.EmptyBody(), hcl.Diagnostics{d}
+	}
+	type parsed struct {
+		body  hcl.Body
+		diags hcl.Diagnostics
+	}
+	done := make(chan parsed, 1)
+	go func() {
+		body, diags := parseFile(f, src, readErr)
+		done <- parsed{body, diags}
+	}()
+	select {
+	case p := <-done:
+		return p.body, p.diags
+	case <-ctx.Done():
+		return hcl.EmptyBody(), hcl.Diagnostics{cancelled(ctx)}
+	}
 }
 
 // describeReadError says why a file was refused without reading it: it is

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -34,6 +35,10 @@ type Options struct {
 	// MissingModules says what a module call whose source is not installed
 	// (not local, and not in .terraform/modules/modules.json) is.
 	MissingModules MissingModules
+	// Context, when set, cancels the load: no module or file is read once
+	// it is done, and a file being parsed is left to finish on its own
+	// (every file is bounded) while Load returns with "Loading cancelled".
+	Context context.Context
 }
 
 // MissingModules says what loading makes of a module call whose source is
@@ -95,6 +100,18 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	diags = append(diags, l.loadChildren(root, []string{absDir(resolve(opts.WorkDir, dir))})...)
 	l.prefetch.wait()
 	return root, diags
+}
+
+// cancelled is the diagnostic of a load whose context is done, or nil.
+func cancelled(ctx context.Context) *hcl.Diagnostic {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Loading cancelled",
+		Detail:   "Loading the configuration was cancelled before it finished (its context is done).",
+	}
 }
 
 // sandboxOf resolves opts.Sandbox once, for everything the load reads.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -22,12 +23,15 @@ func loadModule(opts Options, box sandbox.Dir, dir, sourceDir string) (*Module, 
 	srcs := make([][]byte, len(files))
 	readErrs := make([]error, len(files))
 	for i, cf := range files {
+		if d := cancelled(opts.Context); d != nil {
+			return newModule(sourceDir), append(diags, d)
+		}
 		srcs[i], readErrs[i] = limit.ReadSource(box, resolve(workDir, cf.Path), 0, false)
 	}
 	// Only a module read whole from a listed directory is worth keeping:
 	// a read that failed may not fail the next time.
 	if cache == nil || diags.HasErrors() || slices.ContainsFunc(readErrs, func(err error) bool { return err != nil }) {
-		return decodeModule(sourceDir, files, srcs, readErrs, diags, d)
+		return decodeModule(opts.Context, sourceDir, files, srcs, readErrs, diags, d)
 	}
 	full := resolve(workDir, dir)
 	if abs, err := filepath.Abs(full); err == nil {
@@ -35,18 +39,18 @@ func loadModule(opts Options, box sandbox.Dir, dir, sourceDir string) (*Module, 
 	}
 	key := moduleKey{abs: full, dir: dir, sourceDir: sourceDir, dialect: d}
 	return cache.load(key, digests(files, srcs), func() (*Module, hcl.Diagnostics) {
-		return decodeModule(sourceDir, files, srcs, readErrs, diags, d)
+		return decodeModule(opts.Context, sourceDir, files, srcs, readErrs, diags, d)
 	})
 }
 
 // decodeModule parses and decodes the files of a module directory, read
 // into srcs (or failed with readErrs), and merges them into one module;
 // diags are the directory's diagnostics so far.
-func decodeModule(sourceDir string, files []configFile, srcs [][]byte, readErrs []error, diags hcl.Diagnostics, d dialect.Dialect) (*Module, hcl.Diagnostics) {
+func decodeModule(ctx context.Context, sourceDir string, files []configFile, srcs [][]byte, readErrs []error, diags hcl.Diagnostics, d dialect.Dialect) (*Module, hcl.Diagnostics) {
 	m := newModule(sourceDir)
 	var decoded []*file
 	for i, cf := range files {
-		body, pDiags := parseFile(cf, srcs[i], readErrs[i])
+		body, pDiags := parseFileWithin(ctx, cf, srcs[i], readErrs[i])
 		diags = append(diags, pDiags...)
 		dec := &decoder{dialect: d, override: cf.Override}
 		f, fDiags := dec.decodeFile(cf.Path, body)

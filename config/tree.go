@@ -25,6 +25,8 @@ type treeLoader struct {
 	prefetch      *prefetcher // nil on one CPU
 	// modules counts the module calls loaded so far (Options.MaxModules).
 	modules int
+	// cancelled is set once the context's end has been reported.
+	cancelled bool
 	// loaded are the modules read so far, by source directory: a directory
 	// that several module blocks call is read and decoded once per load, and
 	// its module shared by the calls (it is not modified once loaded).
@@ -64,6 +66,13 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			continue // already reported while decoding
 		}
 		childPath := append(append([]string(nil), parent.Path...), name)
+		if d := cancelled(l.opts.Context); d != nil {
+			if !l.cancelled {
+				l.cancelled = true
+				diags = append(diags, d)
+			}
+			return diags
+		}
 		if l.modules++; l.modules > l.opts.MaxModules {
 			if l.modules > l.opts.MaxModules+1 {
 				return diags // reported once, at the first call past the limit

@@ -49,6 +49,9 @@ func (r *Result) WriteDocument(w io.Writer, diags hcl.Diagnostics) error {
 		if total.Load() > max {
 			return nil, &OutputTooLarge{Max: max}
 		}
+		if r.ev.contextDone() {
+			return nil, errCancelled
+		}
 		b, err := resourceIndented(r.Resources[i], int(last.Load())+64)
 		last.Store(int64(len(b)))
 		total.Add(int64(len(b)))

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -388,6 +389,22 @@ func (l *limiter) funcOptions() (funcs.Limits, func() error, func(int64) error, 
 		return Limits{}.Funcs(), nil, nil, nil
 	}
 	return l.limits.Funcs(), l.step, l.charge, l.direct
+}
+
+// errCancelled is the error of writing output once the context is done.
+var errCancelled = errors.New("cancelled: the evaluation's context is done")
+
+// contextDone reports whether the evaluation's context is done.
+func (ev *evaluator) contextDone() bool {
+	if ev == nil || ev.limits == nil || ev.limits.done == nil {
+		return false
+	}
+	select {
+	case <-ev.limits.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // Stopped reports whether evaluation stopped before it finished: at the

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -41,7 +42,7 @@ func runEval(c *common, env Env) int {
 	} else {
 		newDiagPrinter(env.Stderr, c, env).print(ev.Diagnostics)
 		if res != nil {
-			if err := writeHuman(out, res, maxOutput); err != nil {
+			if err := writeHuman(c.ctx, out, res, maxOutput); err != nil {
 				fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 				return exitError
 			}
@@ -60,7 +61,7 @@ var maxOutput = lang.Limits{}.WithDefaults().MaxOutputSize
 // outputs, in the console's rendering so unknown and sensitive values read
 // as Terraform shows them; it stops with OutputTooLarge once the text
 // would pass max bytes.
-func writeHuman(w io.Writer, res *lang.Result, max int64) error {
+func writeHuman(ctx context.Context, w io.Writer, res *lang.Result, max int64) error {
 	byModule := map[string][]*lang.ResourceInstance{}
 	var modules []string
 	for _, ri := range res.Resources {
@@ -81,6 +82,9 @@ func writeHuman(w io.Writer, res *lang.Result, max int64) error {
 	rendered := make([]string, min(len(ordered), window))
 	var total atomic.Int64
 	for start := 0; start < len(ordered); start += window {
+		if ctx != nil && ctx.Err() != nil {
+			return fmt.Errorf("output stopped: %w", ctx.Err())
+		}
 		n := min(window, len(ordered)-start)
 		parallel.For(n, func(i int) {
 			if total.Load() > max {

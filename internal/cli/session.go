@@ -26,6 +26,7 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		Console: console,
 		Sandbox: c.sandbox,
 		Rand:    env.Rand,
+		Context: c.ctx,
 
 		DataFiles:      c.dataFiles,
 		MissingModules: c.missing,

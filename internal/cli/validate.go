@@ -13,7 +13,7 @@ import (
 // runValidate loads and statically checks the module tree without needing
 // variable values.
 func runValidate(c *common, env Env) int {
-	_, diags := config.Load(".", config.Options{Dialect: c.dialect, WorkDir: env.WorkDir, Sandbox: c.sandbox, MissingModules: c.missing})
+	_, diags := config.Load(".", config.Options{Dialect: c.dialect, WorkDir: env.WorkDir, Sandbox: c.sandbox, MissingModules: c.missing, Context: c.ctx})
 	if c.json {
 		var nerr, nwarn int
 		for _, d := range diags {

@@ -35,7 +35,7 @@ type jsonSource struct {
 
 // runVars lists each root variable with its final value and where it came from.
 func runVars(c *common, env Env) int {
-	cfg, diags := config.Load(".", config.Options{Dialect: c.dialect, WorkDir: env.WorkDir, Sandbox: c.sandbox, MissingModules: c.missing})
+	cfg, diags := config.Load(".", config.Options{Dialect: c.dialect, WorkDir: env.WorkDir, Sandbox: c.sandbox, MissingModules: c.missing, Context: c.ctx})
 	var entries []tfvars.Entry
 	if cfg != nil && cfg.Module != nil {
 		final, raw, more := tfvars.Resolve(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs}, cfg.Module.Variables)
