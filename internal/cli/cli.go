@@ -109,7 +109,7 @@ type common struct {
 	dataFiles                            []string // -data
 	missingModules                       string   // -missing-modules
 	missing                              config.MissingModules
-	timeout                              time.Duration // -timeout; 0 for none
+	timeout                              time.Duration   // -timeout; 0 for none
 	ctx                                  context.Context // ends at -timeout
 }
 
