@@ -53,6 +53,11 @@ type Options struct {
 	// Console evaluates as `terraform console` does (impure functions give
 	// real values, type() is available); otherwise as `terraform plan`.
 	Console bool
+	// Lazy, for a console session, evaluates each object only when an
+	// expression given to Eval first needs it (see lang.Options.Lazy):
+	// a session that prints 1 then evaluates nothing else. Outputs,
+	// Resources and the other accessors see only what has been evaluated.
+	Lazy bool
 	// Sandbox, when not empty, is the only directory the evaluation reads:
 	// configuration files and module directories, the variables files
 	// loaded without being asked (terraform.tfvars, *.auto.tfvars), file
@@ -193,6 +198,7 @@ func Evaluate(opts Options) *Evaluation {
 		RootVariables:    raw,
 		Schemas:          schemas,
 		Console:          opts.Console,
+		Lazy:             opts.Lazy,
 		Context:          opts.Context,
 		Limits:           opts.Limits,
 		DataSources:      data,
