@@ -46,6 +46,9 @@ var benchTrees struct {
 }
 
 func TestMain(m *testing.M) {
+	if cli := os.Getenv(rlimitExecEnv); cli != "" {
+		execWithDataLimit(cli) // TestAdversarialCLI's child; does not return
+	}
 	code := m.Run()
 	if benchTrees.root != "" {
 		os.RemoveAll(benchTrees.root)

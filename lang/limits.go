@@ -407,6 +407,15 @@ func (ev *evaluator) contextDone() bool {
 	}
 }
 
+// Steps is how many steps of Limits.MaxSteps the evaluation has taken (the
+// expressions a console session evaluates later reset it).
+func (r *Result) Steps() int64 {
+	if r == nil || r.ev == nil || r.ev.limits == nil {
+		return 0
+	}
+	return r.ev.limits.steps.Load()
+}
+
 // Stopped reports whether evaluation stopped before it finished: at the
 // step or memory limit, or because its context was done. Its values are
 // then partly unknown, and a program printing them may prefer not to.
