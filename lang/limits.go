@@ -115,8 +115,8 @@ func (c *cappedWriter) Write(p []byte) (int, error) {
 
 // DefaultMaxSteps is the step budget when Limits.MaxSteps is 0. A generated
 // monorepo of 1,000 modules and 100,000 resource instances takes about
-// 1.6 million steps, so the default leaves room for trees almost twice that
-// size (larger ones must raise it), and stops hostile input (count = 99999
+// 1.9 million steps, so the default leaves room for trees half as large
+// again (larger ones must raise it), and stops hostile input (count = 99999
 // over a 1,000-element for expression is two hundred million) within about
 // a second and a few hundred megabytes; a service should also set a
 // Context deadline.
