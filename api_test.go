@@ -153,10 +153,13 @@ resource "terraform_data" "r" {
     }
   }
 }
+variable "on" {
+  default = true
+}
 output "o" {
   value = 1
   precondition {
-    condition     = true
+    condition     = var.on
     error_message = "Never."
   }
 }`})

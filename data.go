@@ -73,15 +73,7 @@ func parseDataResults(src []byte, filename string) (map[string]cty.Value, map[st
 	for _, name := range sortedNames(attrs) {
 		a := attrs[name]
 		rng := a.Expr.Range()
-		raw := src[rng.Start.Byte:rng.End.Byte]
-		ty, err := ctyjson.ImpliedType(raw)
-		if err == nil && !(ty.IsObjectType() || ty.IsMapType()) {
-			err = fmt.Errorf("a data source's result must be a JSON object of its attributes")
-		}
-		var v cty.Value
-		if err == nil {
-			v, err = ctyjson.Unmarshal(raw, ty)
-		}
+		v, err := decodeResult(src[rng.Start.Byte:rng.End.Byte])
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid data source result", Detail: fmt.Sprintf("The result for %s is not usable: %s.", name, err), Subject: rng.Ptr()})
 			continue
@@ -90,4 +82,23 @@ func parseDataResults(src []byte, filename string) (map[string]cty.Value, map[st
 		ranges[name] = a.NameRange
 	}
 	return values, ranges, diags
+}
+
+// decodeResult decodes one result as JSON with literal strings. go-cty
+// panics on an object whose attribute names are the same in Unicode
+// normal form C; that is an error here.
+func decodeResult(raw []byte) (v cty.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = cty.NilVal, fmt.Errorf("%v", r)
+		}
+	}()
+	ty, err := ctyjson.ImpliedType(raw)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	if !ty.IsObjectType() && !ty.IsMapType() {
+		return cty.NilVal, fmt.Errorf("a data source's result must be a JSON object of its attributes")
+	}
+	return ctyjson.Unmarshal(raw, ty)
 }

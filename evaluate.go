@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -14,6 +15,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tfvars"
@@ -31,7 +33,8 @@ type Options struct {
 	// (the zero value) or dialect.Tofu. It selects the function table, the
 	// .tofu files, tofu.workspace and the wording of diagnostics.
 	Dialect dialect.Dialect
-	// Workspace is terraform.workspace; "" means "default".
+	// Workspace is terraform.workspace; "" means the TF_WORKSPACE variable
+	// of Env, or "default" without one.
 	Workspace string
 
 	// Env is the environment in os.Environ form, searched for TF_VAR_ values.
@@ -180,15 +183,12 @@ func Evaluate(opts Options) *Evaluation {
 		}
 	}
 
-	schemas, diag := providerSchemas(opts)
+	schemas, diag := providerSchemas(opts, workDir)
 	if diag != nil {
 		ev.Diagnostics = append(ev.Diagnostics, diag)
 	}
 
-	workspace := opts.Workspace
-	if workspace == "" {
-		workspace = "default"
-	}
+	workspace := workspaceName(opts)
 	data, dataRanges, diags := dataResults(opts, workDir)
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	res, diags := lang.Evaluate(cfg, lang.Options{
@@ -203,28 +203,107 @@ func Evaluate(opts Options) *Evaluation {
 		Limits:           opts.Limits,
 		DataSources:      data,
 		DataSourceRanges: dataRanges,
-		Functions: funcs.Options{
-			Dialect: opts.Dialect,
-			BaseDir: workDir,
-			Sandbox: opts.Sandbox,
-			Now:     opts.Now,
-			Rand:    opts.Rand,
-		},
+		Functions:        planFuncOptions(opts, workDir),
 	})
 	ev.Result = res
+	if !opts.Console && failedChecks(diags) {
+		// terraform plan validates the configuration first and stops
+		// there at an error, before it checks variable values and
+		// conditions: when the configuration has such errors, they alone
+		// are what it reports.
+		if vdiags := validateTree(cfg, opts, workDir, schemas); vdiags.HasErrors() {
+			diags = vdiags
+		}
+	}
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	return ev
 }
 
+// failedChecks reports whether diags have a failed variable validation or
+// condition, which terraform plan checks only once the configuration has
+// validated.
+func failedChecks(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		switch d.Summary {
+		case "Invalid value for variable", "Resource precondition failed", "Resource postcondition failed", "Module output value precondition failed":
+			return true
+		}
+	}
+	return false
+}
+
+// funcOptions are the function table options of an evaluation.
+func funcOptions(opts Options, workDir string) funcs.Options {
+	return funcs.Options{
+		Dialect: opts.Dialect,
+		BaseDir: workDir,
+		Sandbox: opts.Sandbox,
+		Now:     opts.Now,
+		Rand:    opts.Rand,
+	}
+}
+
+// planFuncOptions are funcOptions for terraform plan: plantimestamp() is
+// the time the evaluation starts, one for the whole plan (the console has
+// no plantimestamp).
+func planFuncOptions(opts Options, workDir string) funcs.Options {
+	o := funcOptions(opts, workDir)
+	if !opts.Console {
+		now := time.Now
+		if opts.Now != nil {
+			now = opts.Now
+		}
+		o.PlanTimestamp = now().UTC()
+	}
+	return o
+}
+
+// workspaceName is terraform.workspace: Options.Workspace, else the
+// TF_WORKSPACE environment variable Terraform reads, else "default".
+func workspaceName(opts Options) string {
+	if opts.Workspace != "" {
+		return opts.Workspace
+	}
+	for _, kv := range opts.Env {
+		if v, ok := strings.CutPrefix(kv, "TF_WORKSPACE="); ok && v != "" {
+			return v
+		}
+	}
+	return "default"
+}
+
+// SchemaFile is the file in a root module directory that gives the
+// provider schemas when Options gives none: the document `terraform
+// providers schema -json` writes, committed next to the module.
+const SchemaFile = "providers-schema.json"
+
 // providerSchemas are the provider schemas opts gives, parsed or as a
-// document; nil when it gives none or the document does not parse.
-func providerSchemas(opts Options) (*lang.ProviderSchemas, *hcl.Diagnostic) {
-	if opts.ProviderSchemas != nil || opts.Schemas == nil {
+// document, or those of the root module's SchemaFile; nil when there are
+// none. A document that does not parse is an error.
+func providerSchemas(opts Options, workDir string) (*lang.ProviderSchemas, *hcl.Diagnostic) {
+	if opts.ProviderSchemas != nil {
 		return opts.ProviderSchemas, nil
 	}
-	s, err := lang.ParseProviderSchemas(opts.Schemas)
+	doc, name := opts.Schemas, "the provider schema document"
+	if doc == nil {
+		path := filepath.Join(workDir, opts.Dir, SchemaFile)
+		if _, err := os.Stat(path); err != nil {
+			return nil, nil
+		}
+		// The file is part of the module, so the sandbox applies.
+		box, _ := sandbox.New(opts.Sandbox, workDir)
+		src, err := limit.ReadSource(box, path, 0, false)
+		if err != nil {
+			return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: fmt.Sprintf("Cannot read %s: %s.", SchemaFile, err)}
+		}
+		doc, name = src, SchemaFile
+	}
+	s, err := lang.ParseProviderSchemas(doc)
 	if err != nil {
-		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: err.Error()}
+		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: fmt.Sprintf("%s: %s", name, err)}
 	}
 	return s, nil
 }
@@ -254,12 +333,21 @@ func resolveSandbox(opts Options) (string, hcl.Diagnostics) {
 
 // load reads the module tree opts names; it returns the absolute working directory too.
 func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
+	return loadWith(opts, nil)
+}
+
+// loadWith is load with more loader options set by adjust, when not nil.
+func loadWith(opts Options, adjust func(*config.Options)) (*config.Config, string, hcl.Diagnostics) {
 	workDir := absWorkDir(opts.WorkDir)
 	dir := opts.Dir
 	if dir == "" {
 		dir = "."
 	}
-	cfg, diags := config.Load(dir, config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules, Context: opts.Context})
+	copts := config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules, Context: opts.Context}
+	if adjust != nil {
+		adjust(&copts)
+	}
+	cfg, diags := config.Load(dir, copts)
 	return cfg, workDir, diags
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -156,5 +157,174 @@ resource "terraform_data" "t" {
 }`})
 	if ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir}); len(ev.Diagnostics) > 0 {
 		t.Error(ev.Diagnostics.Error())
+	}
+}
+
+// TestPlanTimestampAndWorkspace: plantimestamp() is known while planning,
+// the same wherever it is called, from Options.Now; TF_WORKSPACE names the
+// workspace when Options.Workspace does not.
+func TestPlanTimestampAndWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `
+locals {
+  at = plantimestamp()
+}
+output "same" { value = local.at == plantimestamp() }
+output "at" { value = local.at }
+output "workspace" { value = terraform.workspace }`})
+	now := time.Date(2026, 11, 25, 10, 30, 0, 0, time.FixedZone("CET", 3600))
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Now: func() time.Time { return now }, Env: []string{"TF_WORKSPACE=staging"}})
+	if len(ev.Diagnostics) > 0 {
+		t.Fatal(ev.Diagnostics.Error())
+	}
+	want := map[string]cty.Value{"same": cty.True, "at": cty.StringVal("2026-11-25T09:30:00Z"), "workspace": cty.StringVal("staging")}
+	for _, o := range ev.Outputs() {
+		if !o.Value.RawEquals(want[o.Name]) {
+			t.Errorf("%s = %#v, want %#v", o.Name, o.Value, want[o.Name])
+		}
+	}
+	ev = tfeval.Evaluate(tfeval.Options{WorkDir: dir, Workspace: "prod", Env: []string{"TF_WORKSPACE=staging"}})
+	for _, o := range ev.Outputs() {
+		if o.Name == "workspace" && !o.Value.RawEquals(cty.StringVal("prod")) {
+			t.Errorf("Options.Workspace is overridden: %#v", o.Value)
+		}
+	}
+}
+
+// TestVariableValidationRules: rules that read other variables (Terraform
+// 1.9 and later), messages that cannot be shown, and the order of
+// Terraform's phases.
+func TestVariableValidationRules(t *testing.T) {
+	summaries := func(ev *tfeval.Evaluation) []string {
+		var out []string
+		for _, d := range ev.Diagnostics {
+			if d.Severity == hcl.DiagError {
+				out = append(out, d.Summary)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	for name, tc := range map[string]struct {
+		src  string
+		want []string
+	}{
+		"a rule reading a variable whose own validation failed is skipped": {`
+variable "low" {
+  default = 5
+  validation {
+    condition     = var.low < 3
+    error_message = "low too high"
+  }
+}
+variable "high" {
+  default = 4
+  validation {
+    condition     = var.high > var.low
+    error_message = "high must exceed low"
+  }
+}`, []string{"Invalid value for variable"}},
+		"a sensitive error message": {`
+variable "secret" {
+  default   = "s"
+  sensitive = true
+}
+variable "v" {
+  default = "x"
+  validation {
+    condition     = var.v == "y"
+    error_message = "not ${var.secret}"
+  }
+}`, []string{"Error message refers to sensitive values", "Invalid value for variable"}},
+		"an error message that is not a string": {`
+variable "v" {
+  default = "x"
+  validation {
+    condition     = var.v == "y"
+    error_message = null
+  }
+}`, []string{"Invalid error message", "Invalid value for variable"}},
+		"a configuration error stops before variable validation": {`
+variable "v" {
+  default = "x"
+  validation {
+    condition     = var.v == "y"
+    error_message = "wrong"
+  }
+}
+locals {
+  l = var.undeclared
+}`, []string{"Reference to undeclared input variable"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{"main.tf": tc.src})
+			if got := summaries(tfeval.Evaluate(tfeval.Options{WorkDir: dir})); !slices.Equal(got, tc.want) {
+				t.Errorf("errors %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNormalFormCollisions: two names that are the same in Unicode normal
+// form C cannot both be attributes of one object. Wherever such names come
+// from (a type constraint, jsondecode, a -data file, a provider schema),
+// the result is a value or a diagnostic, never a panic.
+func TestNormalFormCollisions(t *testing.T) {
+	const composed, decomposed = "\u00e9", "e\u0301"
+	schema := `{"format_version": "1.0", "provider_schemas": {"registry.terraform.io/hashicorp/aws": {"resource_schemas": {"aws_thing": {"version": 0, "block": {"attributes": {
+		"` + composed + `": {"type": "string", "optional": true},
+		"` + decomposed + `": {"type": "string", "optional": true}}}}}}}}`
+	cases := map[string]struct {
+		files   map[string]string
+		opts    tfeval.Options
+		summary string // the error wanted; "" wants none
+	}{
+		"type constraint": {
+			files:   map[string]string{"main.tf": `variable "v" { type = object({ ` + composed + ` = string, ` + decomposed + ` = number }) }`},
+			summary: "Invalid type specification",
+		},
+		"jsondecode": {
+			files: map[string]string{"main.tf": `output "o" { value = jsondecode("{\"` + composed + `\": 1, \"` + decomposed + `\": 2}") }`},
+		},
+		"data file": {
+			files: map[string]string{
+				"main.tf":   `data "aws_region" "r" {}` + "\n" + `output "o" { value = data.aws_region.r }`,
+				"data.json": `{"data.aws_region.r": {"` + composed + `": 1, "` + decomposed + `": 2}}`,
+			},
+			opts:    tfeval.Options{DataFiles: []string{"data.json"}},
+			summary: "Invalid data source result",
+		},
+		"provider schema": {
+			files:   map[string]string{"main.tf": `resource "aws_thing" "t" {}`},
+			opts:    tfeval.Options{Schemas: []byte(schema)},
+			summary: "Invalid provider schema document",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			opts := tc.opts
+			opts.WorkDir = dir
+			ev := tfeval.Evaluate(opts)
+			var errs []string
+			for _, d := range ev.Diagnostics {
+				if d.Severity == hcl.DiagError {
+					errs = append(errs, d.Summary)
+				}
+			}
+			switch {
+			case tc.summary == "" && len(errs) > 0:
+				t.Errorf("errors %v, want none", errs)
+			case tc.summary != "" && !slices.Contains(errs, tc.summary):
+				t.Errorf("errors %v, want %q", errs, tc.summary)
+			}
+			for _, e := range errs {
+				if strings.Contains(e, "Evaluation failed") {
+					t.Errorf("a panic was caught: %s", ev.Diagnostics.Error())
+				}
+			}
+		})
 	}
 }

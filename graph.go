@@ -14,11 +14,11 @@ import (
 // ProviderSchemas) and ModuleCache are used. Render it with the graph's
 // DOT or Mermaid method.
 func Graph(opts Options) (*lang.Graph, hcl.Diagnostics) {
-	cfg, _, diags := load(opts)
+	cfg, workDir, diags := load(opts)
 	if cfg == nil || cfg.Module == nil || diags.HasErrors() {
 		return &lang.Graph{}, diags
 	}
-	schemas, diag := providerSchemas(opts)
+	schemas, diag := providerSchemas(opts, workDir)
 	if diag != nil {
 		return &lang.Graph{}, append(diags, diag)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tfeval/tfeval/dialect"
 )
 
@@ -31,22 +32,27 @@ func literalString(attr *hcl.Attribute) (string, hcl.Diagnostics) {
 	return s, diags
 }
 
-// countAndForEach reports the mutually exclusive count and for_each meta-arguments.
-func (d *decoder) countAndForEach(attrs hcl.Attributes) hcl.Diagnostics {
-	_, hasCount := attrs["count"]
+// countAndForEach reports the mutually exclusive count and for_each
+// meta-arguments; OpenTofu reports a resource's at count, Terraform at for_each.
+func (d *decoder) countAndForEach(attrs hcl.Attributes, resource bool) hcl.Diagnostics {
+	count, hasCount := attrs["count"]
 	forEach, hasForEach := attrs["for_each"]
 	if !hasCount || !hasForEach {
 		return nil
 	}
 	detail := `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`
+	subject := forEach.NameRange
 	if d.dialect == dialect.Tofu {
 		detail = `The "count" and "for_each" meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.`
+		if resource {
+			subject = count.NameRange
+		}
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  `Invalid combination of "count" and "for_each"`,
 		Detail:   detail,
-		Subject:  forEach.NameRange.Ptr(),
+		Subject:  subject.Ptr(),
 	}}
 }
 
@@ -55,7 +61,10 @@ func dependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 	exprs, diags := hcl.ExprList(attr.Expr)
 	var refs []hcl.Traversal
 	for _, expr := range exprs {
-		trav, tDiags := hcl.AbsTraversalForExpr(expr)
+		trav, tDiags := quotedTraversal(expr)
+		if trav == nil {
+			trav, tDiags = hcl.AbsTraversalForExpr(expr)
+		}
 		diags = append(diags, tDiags...)
 		if len(trav) == 0 {
 			continue
@@ -71,6 +80,27 @@ func dependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 		refs = append(refs, trav)
 	}
 	return refs, diags
+}
+
+// quotedTraversal reads a reference written in quotes, as Terraform 0.11
+// required: Terraform still takes it, with a deprecation warning. It is nil
+// for anything else.
+func quotedTraversal(expr hcl.Expression) (hcl.Traversal, hcl.Diagnostics) {
+	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || !tmpl.IsStringLiteral() {
+		return nil, nil
+	}
+	v, _ := tmpl.Value(nil)
+	trav, diags := hclsyntax.ParseTraversalAbs([]byte(v.AsString()), expr.Range().Filename, expr.Range().Start)
+	if diags.HasErrors() {
+		return nil, nil
+	}
+	return trav, hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Quoted references are deprecated",
+		Detail:   "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.",
+		Subject:  expr.Range().Ptr(),
+	}}
 }
 
 // referenceRemainder returns the steps of trav after the object it names
@@ -130,6 +160,9 @@ func providerRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.D
 		return nil, invalid
 	}
 	ref := &ProviderConfigRef{Name: trav.RootName(), NameRange: trav[0].SourceRange()}
+	if d := localNameDiag(ref.Name, ref.NameRange); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
 	if len(trav) == 2 {
 		attr, ok := trav[1].(hcl.TraverseAttr)
 		if !ok {

@@ -41,7 +41,12 @@ func (d *decoder) decodeFile(path string, body hcl.Body) (*file, hcl.Diagnostics
 		case "terraform":
 			bDiags = d.terraformBlock(block, f)
 		case "required_providers":
-			// A legacy top-level form Terraform never acted on; nothing to keep.
+			bDiags = hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid required_providers block",
+				Detail:   "A \"required_providers\" block must be nested inside a \"terraform\" block.",
+				Subject:  block.DefRange.Ptr(),
+			}}
 		case "variable":
 			var v *Variable
 			v, bDiags = d.variable(block)
@@ -98,12 +103,22 @@ func (d *decoder) terraformBlock(block *hcl.Block, f *file) hcl.Diagnostics {
 	if attr, ok := content.Attributes["required_version"]; ok {
 		f.RequiredVersion = append(f.RequiredVersion, attr.Expr)
 	}
+	if attr, ok := content.Attributes["language"]; ok {
+		diags = append(diags, languageEdition(attr)...)
+	}
+	if attr, ok := content.Attributes["experiments"]; ok {
+		diags = append(diags, experiments(attr)...)
+	}
 	for _, block := range content.Blocks {
 		switch block.Type {
 		case "backend":
 			f.Backends = append(f.Backends, &Backend{Type: block.Labels[0], Config: block.Body, DeclRange: block.DefRange})
 		case "cloud":
 			f.Backends = append(f.Backends, &Backend{Type: "cloud", Cloud: true, Config: block.Body, DeclRange: block.DefRange})
+		case "state_store":
+			f.Backends = append(f.Backends, &Backend{Type: block.Labels[0], StateStore: true, Config: block.Body, DeclRange: block.DefRange})
+		case "provider_meta":
+			diags = append(diags, providerMeta(block)...)
 		case "required_providers":
 			f.RequiredProvidersBlock = append(f.RequiredProvidersBlock, block.DefRange)
 			rps, rDiags := requiredProviders(block)
@@ -127,6 +142,8 @@ func requiredProviders(block *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics) 
 				Detail:   fmt.Sprintf("%q is an invalid provider local name. %s", attr.Name, badIdentifierDetail),
 				Subject:  attr.NameRange.Ptr(),
 			})
+		} else if d := localNameDiag(attr.Name, attr.NameRange); d != nil {
+			diags = append(diags, d)
 		}
 		pairs, mDiags := hcl.ExprMap(attr.Expr)
 		if mDiags.HasErrors() {
@@ -170,6 +187,9 @@ func requiredProviders(block *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics) 
 				}
 				if key == "source" {
 					rp.Source = val.AsString()
+					if d := sourceAddrDiag(rp.Source, pair.Value.Range()); d != nil {
+						diags = append(diags, d)
+					}
 				} else {
 					rp.Version = val.AsString()
 				}
@@ -195,4 +215,75 @@ func requiredProviders(block *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics) 
 		list = append(list, rp)
 	}
 	return list, diags
+}
+
+// languageEdition checks the terraform block's language argument: a bare
+// keyword naming an edition this version supports, of which there is one.
+func languageEdition(attr *hcl.Attribute) hcl.Diagnostics {
+	kw := hcl.ExprAsKeyword(attr.Expr)
+	switch {
+	case kw == "":
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid language edition",
+			Detail:   "The language argument takes a language edition keyword, such as TF2021, without quotes.",
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	case kw != "TF2021":
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported language edition",
+			Detail:   fmt.Sprintf("The language edition %s is not supported; this version supports only TF2021.", kw),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	return nil
+}
+
+// experiments checks the terraform block's experiments argument: a
+// release has no experiment to opt in to.
+func experiments(attr *hcl.Attribute) hcl.Diagnostics {
+	exprs, diags := hcl.ExprList(attr.Expr)
+	for _, e := range exprs {
+		kw := hcl.ExprAsKeyword(e)
+		if kw == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid experiment keyword",
+				Detail:   "An experiment is named by a bare keyword, without quotes.",
+				Subject:  e.Range().Ptr(),
+			})
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Experiments are not available",
+			Detail:   fmt.Sprintf("The experiment %q cannot be enabled: experimental features are available only in alpha releases, and this is not one.", kw),
+			Subject:  e.Range().Ptr(),
+		})
+	}
+	return diags
+}
+
+// providerMeta checks a provider_meta block: its arguments are given to
+// the provider before anything is evaluated, so they may not refer to
+// anything.
+func providerMeta(block *hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if d := localNameDiag(block.Labels[0], block.LabelRanges[0]); d != nil {
+		diags = append(diags, d)
+	}
+	attrs, aDiags := block.Body.JustAttributes()
+	diags = append(diags, aDiags...)
+	for _, attr := range sortedAttributes(attrs) {
+		if len(attr.Expr.Variables()) > 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider_meta argument",
+				Detail:   "The arguments of a provider_meta block may not refer to variables or other objects: they are read before anything is evaluated.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	return diags
 }

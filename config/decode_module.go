@@ -46,7 +46,7 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["for_each"]; ok {
 		mc.ForEach = attr.Expr
 	}
-	diags = append(diags, d.countAndForEach(content.Attributes)...)
+	diags = append(diags, d.countAndForEach(content.Attributes, false)...)
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, dDiags := dependsOn(attr)
 		diags = append(diags, dDiags...)
@@ -82,10 +82,22 @@ func (d *decoder) provider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 			Detail:   fmt.Sprintf("%q is an invalid provider local name. %s", p.Name, badIdentifierDetail),
 			Subject:  block.LabelRanges[0].Ptr(),
 		})
+	} else if d := localNameDiag(p.Name, block.LabelRanges[0]); d != nil {
+		diags = append(diags, d)
 	}
 	content, remain, cDiags := block.Body.PartialContent(providerMetaSchema())
 	diags = append(diags, cDiags...)
 	p.Config = remain
+	for _, name := range []string{"count", "depends_on", "for_each", "source"} {
+		if attr, ok := content.Attributes[name]; ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reserved argument name in provider block",
+				Detail:   fmt.Sprintf("The provider argument name %q is reserved for use by Terraform in a future version.", name),
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
 	if attr, ok := content.Attributes["alias"]; ok {
 		alias, aDiags := literalString(attr)
 		diags = append(diags, aDiags...)
@@ -182,9 +194,6 @@ func (d *decoder) moved(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 func (d *decoder) importBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	content, diags := block.Body.Content(importBlockSchema(d.dialect))
 	im := &Import{DeclRange: block.DefRange}
-	if attr, ok := content.Attributes["to"]; ok {
-		im.To = attr.Expr
-	}
 	if attr, ok := content.Attributes["id"]; ok {
 		im.ID = attr.Expr
 	}
@@ -193,6 +202,14 @@ func (d *decoder) importBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
 		im.ForEach = attr.Expr
+	}
+	if attr, ok := content.Attributes["to"]; ok {
+		im.To = attr.Expr
+		target, d := importTarget(attr.Expr, im.ForEach != nil)
+		if d != nil {
+			diags = append(diags, d)
+		}
+		im.Target = target
 	}
 	if attr, ok := content.Attributes["provider"]; ok {
 		ref, pDiags := providerRef(attr.Expr, "provider")

@@ -63,6 +63,9 @@ func (d *decoder) output(block *hcl.Block) (*Output, hcl.Diagnostics) {
 		case "precondition":
 			rule, rDiags := d.checkRule(block)
 			diags = append(diags, rDiags...)
+			if dg := constantCondition(rule, "precondition"); dg != nil && !d.override {
+				diags = append(diags, dg)
+			}
 			o.Preconditions = append(o.Preconditions, rule)
 		case "postcondition":
 			diags = append(diags, &hcl.Diagnostic{

@@ -71,7 +71,7 @@ func (d *decoder) resource(block *hcl.Block, mode ResourceMode) (*Resource, hcl.
 	if attr, ok := content.Attributes["for_each"]; ok {
 		r.ForEach = attr.Expr
 	}
-	diags = append(diags, d.countAndForEach(content.Attributes)...)
+	diags = append(diags, d.countAndForEach(content.Attributes, true)...)
 	if attr, ok := content.Attributes["provider"]; ok {
 		ref, pDiags := providerRef(attr.Expr, "provider")
 		diags = append(diags, pDiags...)
@@ -113,10 +113,21 @@ func (d *decoder) resource(block *hcl.Block, mode ResourceMode) (*Resource, hcl.
 		case "provisioner":
 			p, pDiags := d.provisioner(block)
 			diags = append(diags, pDiags...)
+			if removedProvisioners[p.Type] {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("The %q provisioner has been removed", p.Type),
+					Detail:   fmt.Sprintf("The %q provisioner is no longer part of Terraform: run the tool with a local-exec or remote-exec provisioner instead.", p.Type),
+					Subject:  block.TypeRange.Ptr(),
+				})
+			}
 			r.Managed.Provisioners = append(r.Managed.Provisioners, p)
 		default:
 			diags = append(diags, reservedBlock(block, "resource"))
 		}
+	}
+	if !d.override {
+		diags = append(diags, checkResource(r)...)
 	}
 	return r, diags
 }
@@ -157,6 +168,15 @@ func (d *decoder) lifecycle(block *hcl.Block, r *Resource) hcl.Diagnostics {
 	}
 	for _, block := range content.Blocks {
 		switch block.Type {
+		case "action_trigger":
+			if r.Mode != ManagedResourceMode {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Unsupported block type",
+					Detail:   fmt.Sprintf("Blocks of type \"action_trigger\" are not expected here: actions are triggered only by managed resources, not by %ss.", r.Mode.noun()),
+					Subject:  block.TypeRange.Ptr(),
+				})
+			}
 		case "precondition":
 			rule, rDiags := d.checkRule(block)
 			diags = append(diags, rDiags...)

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -82,7 +84,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 			Severity: hcl.DiagError,
 			Summary:  "Const variable cannot be sensitive",
 			Detail:   "A const variable's value is used while loading the configuration, so it cannot be marked as sensitive.",
-			Subject:  content.Attributes["sensitive"].Range.Ptr(),
+			Subject:  v.DeclRange.Ptr(),
 		})
 	}
 	if v.Const && v.Ephemeral {
@@ -90,7 +92,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 			Severity: hcl.DiagError,
 			Summary:  "Const variable cannot be ephemeral",
 			Detail:   "A const variable's value is used while loading the configuration, so it cannot be marked as ephemeral.",
-			Subject:  content.Attributes["ephemeral"].Range.Ptr(),
+			Subject:  v.DeclRange.Ptr(),
 		})
 	}
 
@@ -98,7 +100,15 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		val, vDiags := attr.Expr.Value(nil)
 		diags = append(diags, vDiags...)
 		// An override without a type leaves checking to the merge, which knows the final type.
+		v.DefaultRange = attr.Expr.Range()
 		if v.ConstraintType != cty.NilType {
+			if v.ConstraintType.IsObjectType() && val.IsKnown() && !val.IsNull() && val.Type().IsObjectType() {
+				for _, name := range slices.Sorted(maps.Keys(val.Type().AttributeTypes())) {
+					if !v.ConstraintType.HasAttribute(name) {
+						v.IgnoredDefaultAttrs = append(v.IgnoredDefaultAttrs, name)
+					}
+				}
+			}
 			conv, err := typeexpr.Convert(val, v.ConstraintType, v.TypeDefaults)
 			if err != nil {
 				diags = append(diags, &hcl.Diagnostic{

@@ -137,7 +137,7 @@ resource "aws_instance" "web" {
   lifecycle {
     replace_triggered_by = [aws_instance.other.id]
     precondition {
-      condition     = true
+      condition     = var.s != ""
       error_message = "pre"
     }
     postcondition {

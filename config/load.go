@@ -39,6 +39,11 @@ type Options struct {
 	// it is done, and a file being parsed is left to finish on its own
 	// (every file is bounded) while Load returns with "Loading cancelled".
 	Context context.Context
+	// Uninitialized loads the root module as Terraform sees a directory
+	// whose `terraform init` failed: no module call is installed, local
+	// ones included, so each is "Module not installed" (with Terraform's
+	// own text) and no child module is read.
+	Uninitialized bool
 }
 
 // MissingModules says what loading makes of a module call whose source is

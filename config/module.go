@@ -68,6 +68,8 @@ func decodeModule(ctx context.Context, sourceDir string, files []configFile, src
 			diags = append(diags, m.mergeFile(f, d)...)
 		}
 	}
+	diags = append(diags, m.checkImports()...)
+	diags = append(diags, m.checkRemoved(d)...)
 	return m, diags
 }
 
@@ -145,6 +147,18 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 		m.RequiredProviders[rp.Name] = rp
 	}
 	for _, b := range f.Backends {
+		if m.Backend != nil && (b.StateStore || m.Backend.StateStore) {
+			if b.StateStore && m.Backend.StateStore {
+				diags = append(diags, duplicate("Duplicate state_store configuration",
+					fmt.Sprintf("A module may have only one state_store block. State storage was previously configured at %s.", m.Backend.DeclRange),
+					b.DeclRange))
+			} else {
+				diags = append(diags, duplicate("Conflicting state storage configuration",
+					fmt.Sprintf("A module may configure state storage with one state_store, backend or cloud block, not several. The other is at %s.", m.Backend.DeclRange),
+					b.DeclRange))
+			}
+			continue
+		}
 		if m.Backend != nil {
 			if b.Cloud || m.Backend.Cloud {
 				if b.Cloud && m.Backend.Cloud {

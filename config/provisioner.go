@@ -3,6 +3,8 @@ package config
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfeval/tfeval/override"
 )
 
 // VisibleContent returns what a body holds without knowing its schema:
@@ -15,23 +17,39 @@ func VisibleContent(body hcl.Body) *hcl.BodyContent {
 		return &hcl.BodyContent{}
 	}
 	schema := &hcl.BodySchema{}
-	if sb, ok := body.(*hclsyntax.Body); ok {
-		for name := range sb.Attributes {
-			schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
+	seenAttrs, seenBlocks := map[string]bool{}, map[string]bool{}
+	var collect func(body hcl.Body)
+	collect = func(body hcl.Body) {
+		if base, over, ok := override.Layers(body); ok {
+			// A body an override file was merged into: what either has.
+			collect(base)
+			collect(over)
+			return
 		}
-		seen := map[string]bool{}
-		for _, b := range sb.Blocks {
-			if !seen[b.Type] {
-				seen[b.Type] = true
-				schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: b.Type, LabelNames: make([]string, len(b.Labels))})
+		if sb, ok := body.(*hclsyntax.Body); ok {
+			for name := range sb.Attributes {
+				if !seenAttrs[name] {
+					seenAttrs[name] = true
+					schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
+				}
 			}
+			for _, b := range sb.Blocks {
+				if !seenBlocks[b.Type] {
+					seenBlocks[b.Type] = true
+					schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: b.Type, LabelNames: make([]string, len(b.Labels))})
+				}
+			}
+			return
 		}
-	} else {
 		attrs, _ := body.JustAttributes()
 		for name := range attrs {
-			schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
+			if !seenAttrs[name] {
+				seenAttrs[name] = true
+				schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
+			}
 		}
 	}
+	collect(body)
 	content, _, _ := body.PartialContent(schema)
 	return content
 }
@@ -62,6 +80,26 @@ func checkDestroyProvisionerRefs(p *Provisioner) hcl.Diagnostics {
 	if p.Connection != nil {
 		travs = append(travs, BodyTraversals(p.Connection.Config)...)
 	}
+	return destroyTimeRefs(travs)
+}
+
+// checkDestroyConnection applies the same rule to a resource's own
+// connection block when one of its provisioners runs at destroy time.
+func checkDestroyConnection(r *Resource) hcl.Diagnostics {
+	if r.Managed == nil || r.Managed.Connection == nil {
+		return nil
+	}
+	for _, p := range r.Managed.Provisioners {
+		if p.When == "destroy" {
+			return destroyTimeRefs(BodyTraversals(r.Managed.Connection.Config))
+		}
+	}
+	return nil
+}
+
+// destroyTimeRefs reports the references a destroy-time configuration may
+// not make.
+func destroyTimeRefs(travs []hcl.Traversal) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, t := range travs {
 		switch t.RootName() {

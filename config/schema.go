@@ -149,10 +149,13 @@ func moduleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
 	return s
 }
 
+// providerMetaSchema holds a provider block's meta-arguments and the names
+// reserved in it; everything else is the provider's configuration.
 func providerMetaSchema() *hcl.BodySchema {
 	return &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}},
-		Blocks:     []hcl.BlockHeaderSchema{{Type: "_"}},
+		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"},
+			{Name: "count"}, {Name: "depends_on"}, {Name: "for_each"}, {Name: "source"}},
+		Blocks: []hcl.BlockHeaderSchema{{Type: "_"}, {Type: "lifecycle"}, {Type: "locals"}},
 	}
 }
 

@@ -185,6 +185,14 @@ func isEmptyBody(body hcl.Body) bool {
 // childSourceDir finds the directory of a called module: relative to the
 // caller for local paths, from init's manifest for anything installed.
 func (l *treeLoader) childSourceDir(parent *Config, call *ModuleCall, childPath []string) (string, bool, hcl.Diagnostics) {
+	if l.opts.Uninitialized {
+		return "", false, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module not installed",
+			Detail:   fmt.Sprintf("This module is not yet installed. Run \"%s init\" to install all modules required by this configuration.", l.opts.Dialect.String()),
+			Subject:  call.DeclRange.Ptr(),
+		}}
+	}
 	if isLocalSource(call.SourceAddr) {
 		return path.Join(parent.Module.SourceDir, filepath.ToSlash(call.SourceAddr)), true, nil
 	}
@@ -196,14 +204,14 @@ func (l *treeLoader) childSourceDir(parent *Config, call *ModuleCall, childPath 
 				Severity: hcl.DiagWarning,
 				Summary:  "Module not installed",
 				Detail:   fmt.Sprintf("This module is not installed (\"%s init\" installs it), so its outputs are unknown: tfeval evaluates the rest of the configuration without it (-missing-modules=unknown).", command),
-				Subject:  call.SourceRange.Ptr(),
+				Subject:  call.DeclRange.Ptr(),
 			}}
 		}
 		return "", false, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Module not installed",
 			Detail:   fmt.Sprintf("This module is not yet installed. Run \"%s init\" to install all modules required by this configuration. (tfeval evaluates the rest of the configuration with this module's outputs unknown when given -missing-modules=unknown.)", command),
-			Subject:  call.SourceRange.Ptr(),
+			Subject:  call.DeclRange.Ptr(),
 		}}
 	}
 	if !path.IsAbs(dir) {

@@ -54,7 +54,7 @@ func TestModuleTreeErrors(t *testing.T) {
 			name:  "remote module not installed",
 			files: map[string]string{"main.tf": "module \"vpc\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n}\n"},
 			want: []wantDiag{{"Module not installed",
-				`This module is not yet installed. Run "terraform init" to install all modules required by this configuration. (tfeval evaluates the rest of the configuration with this module's outputs unknown when given -missing-modules=unknown.)`, "main.tf:2,12-43"}},
+				`This module is not yet installed. Run "terraform init" to install all modules required by this configuration. (tfeval evaluates the rest of the configuration with this module's outputs unknown when given -missing-modules=unknown.)`, "main.tf:1,1-13"}},
 		},
 		{
 			name: "count on a module that configures its own provider",

@@ -88,6 +88,12 @@ type Variable struct {
 	ConstSet, NullableSet, TypeSet             bool
 	Deprecated                                 string
 	DeclRange                                  hcl.Range
+	// DefaultRange is where the default is written (zero without one).
+	DefaultRange hcl.Range
+	// IgnoredDefaultAttrs are, in name order, the attributes the default
+	// gives that the variable's object type does not have: conversion
+	// drops them.
+	IgnoredDefaultAttrs []string
 }
 
 // Required reports whether the variable has no default.
@@ -178,11 +184,13 @@ type RequiredProvider struct {
 
 // Backend is a backend or cloud block inside the terraform block.
 type Backend struct {
-	// Type is the backend type label; "cloud" for a cloud block (Cloud true).
-	Type      string
-	Cloud     bool
-	Config    hcl.Body
-	DeclRange hcl.Range
+	// Type is the backend type label; "cloud" for a cloud block (Cloud
+	// true); the store type for a state_store block (StateStore true).
+	Type       string
+	Cloud      bool
+	StateStore bool
+	Config     hcl.Body
+	DeclRange  hcl.Range
 }
 
 // ResourceMode tells managed resources, data sources and ephemeral resources apart.
@@ -287,7 +295,9 @@ type Removed struct {
 // Import is an import block.
 type Import struct {
 	To, ID, Identity hcl.Expression
-	ForEach          hcl.Expression
-	ProviderRef      *ProviderConfigRef
-	DeclRange        hcl.Range
+	// Target is the resource To names, nil when To is not an address.
+	Target      *ImportTarget
+	ForEach     hcl.Expression
+	ProviderRef *ProviderConfigRef
+	DeclRange   hcl.Range
 }

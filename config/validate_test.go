@@ -128,8 +128,8 @@ func TestStaticValidation(t *testing.T) {
 		},
 		{
 			name:  "depends_on not a reference",
-			files: map[string]string{"main.tf": "resource \"t\" \"b\" {\n  depends_on = [\"t.a\"]\n}\n"},
-			want:  []wantDiag{{"Invalid expression", "", "main.tf:2,17-22"}},
+			files: map[string]string{"main.tf": "resource \"t\" \"b\" {\n  depends_on = [\"t.${1}\"]\n}\n"},
+			want:  []wantDiag{{"Invalid expression", "", "main.tf:2,17-25"}},
 		},
 		{
 			name:  "provider reference too long",

@@ -257,9 +257,9 @@ var lookupFunc = function.New(&function.Spec{
 		keyVal, keyMarks := args[1].Unmark()
 		marks := []cty.ValueMarks{collMarks, keyMarks}
 		key := keyVal.AsString()
-		if !coll.IsWhollyKnown() {
-			return cty.UnknownVal(retType).WithMarks(marks...), nil
-		}
+		// The collection is known (its parameter takes no unknown value);
+		// unknown elements are looked up like others, as Terraform does
+		// since v1.11.
 		if coll.Type().IsObjectType() {
 			if coll.Type().HasAttribute(key) {
 				return coll.GetAttr(key).WithMarks(marks...), nil
@@ -471,3 +471,17 @@ func (e *env) transposeFunc() function.Function {
 		},
 	})
 }
+
+// containsFunc is go-cty's contains, which since v1.18.1 takes a null
+// value to look for; Terraform's contains refuses it.
+var containsFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "list", Type: cty.DynamicPseudoType},
+		{Name: "value", Type: cty.DynamicPseudoType},
+	},
+	Type:         function.StaticReturnType(cty.Bool),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return stdlib.ContainsFunc.Call(args)
+	},
+})

@@ -44,6 +44,11 @@ func TestCollection(t *testing.T) {
 		{expr: `lookup("x", "a")`, err: `lookup() requires a map as the first argument.`},
 		{expr: `lookup(secret_map, "a")`, want: `(sensitive value)`},
 		{expr: `lookup({a = 1}, unk_str)`, want: `(known after apply)`},
+		// Terraform v1.11 and later look up a partly unknown collection.
+		{expr: `lookup({a = unk_str, b = "x"}, "b", null)`, want: `"x"`},
+		{expr: `lookup({a = unk_str}, "missing", null) == null`, want: `true`},
+		{expr: `lookup(tomap({a = unk_str, b = "x"}), "b")`, want: `"x"`},
+		{expr: `lookup({a = unk_str}, "a")`, want: `(known after apply)`},
 		{expr: `matchkeys(["i-1", "i-2", "i-3"], ["w", "e", "e"], ["e"])`, want: "tolist([\n  \"i-2\",\n  \"i-3\",\n])"},
 		{expr: `matchkeys(["a"], ["x"], [])`, want: `tolist([])`},
 		{expr: `matchkeys(["a", "b"], ["x"], ["x"])`, err: `length of keys and values should be equal.`},

@@ -13,6 +13,9 @@
 // table, Description gives each function's help line, TypeType/TypeFromVal
 // recognise type() results, and UnknownFunctionDiags rewrites HCL's
 // unknown-function diagnostics for namespaced names into each tool's texts.
+// BuiltinProviderFunctions are the functions of the provider built into
+// both tools (encode_tfvars, decode_tfvars, encode_expr), which a module
+// calls as provider::LOCAL::NAME once it declares BuiltinProviderSource.
 //
 // Most functions come straight from go-cty's stdlib, hcl's tryfunc and
 // go-cty-yaml, as upstream uses them; the rest live here, one file per

@@ -172,7 +172,7 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 		if !ok {
 			var err error
 			if v, err = fn.Call(args); err != nil {
-				return v, err
+				return v, cleanPanic(err)
 			}
 		}
 		if err := e.postCheck(v); err != nil {
@@ -535,4 +535,17 @@ func (e *env) hashFile(f *os.File, h io.Writer) error {
 			return fmt.Errorf("failed to read file: %w", err)
 		}
 	}
+}
+
+// cleanPanic turns go-cty's report of a panic inside a function (with a
+// Go stack trace in its text) into the panic's own message: a user's
+// input reached it, and deserves an error, not a program dump. go-cty
+// v1.20 panics, for one, on an object whose attribute names are the same
+// in Unicode normal form C, which jsondecode can be given.
+func cleanPanic(err error) error {
+	var pe function.PanicError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%v", pe.Value)
 }

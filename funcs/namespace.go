@@ -54,8 +54,6 @@ func rewriteTerraform(diag *hcl.Diagnostic, name, ns string, fns map[string]func
 			sort.Strings(candidates)
 			diag.Detail = fmt.Sprintf("There is no function named %q. Did you mean %q?", name, candidates[0])
 		}
-	case ns == CoreNamespace:
-		return
 	case ns == ProviderNamespace:
 		diag.Summary = "Unknown provider function"
 		diag.Detail = `The function call must include the provider name after the "provider::" prefix.`

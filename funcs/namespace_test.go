@@ -23,6 +23,9 @@ func TestUnknownFunctionDiags(t *testing.T) {
 		{dialect.Terraform, `provider::mock::lower("A")`, "Unknown provider function", `The function "lower" is not available from the provider "mock".`},
 		{dialect.Terraform, `provider::nope::upper("a")`, "Unknown provider function", `There is no function named "provider::nope::upper". Ensure that provider name "nope" is declared in this module's required_providers block, and that this provider offers a function named "upper".`},
 		{dialect.Terraform, `nope::upper("x")`, "Unknown provider function", `The function namespace "nope" is not valid. Provider function calls must use the "provider::" namespace prefix.`},
+		// Terraform accepts no namespace but provider:: for a name it does
+		// not know, core:: included.
+		{dialect.Terraform, `core::nope("x")`, "Unknown provider function", `The function namespace "core" is not valid. Provider function calls must use the "provider::" namespace prefix.`},
 		{dialect.Terraform, `provider::upper("x")`, "Unknown provider function", `The function call must include the provider name after the "provider::" prefix.`},
 		{dialect.Terraform, `upper2("x")`, "Call to unknown function", `There is no function named "upper2". Did you mean "upper"?`},
 		{dialect.Terraform, `nosuch("x")`, "Call to unknown function", `There is no function named "nosuch".`},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -87,8 +88,17 @@ type env struct {
 	box    sandbox.Dir
 	boxErr error
 
-	mu             sync.Mutex                              // guards templateTables
+	mu             sync.Mutex                              // guards templateTables and templates
 	templateTables map[string]map[string]function.Function // by caller and depth, built on first use
+	// templates are the template files templatefile has parsed, by path:
+	// a module that renders one file for many instances parses it once.
+	templates map[string]parsedTemplate
+}
+
+// parsedTemplate is a template file's source and its parse.
+type parsedTemplate struct {
+	src  string
+	expr hclsyntax.Expression
 }
 
 func newEnv(opts Options) *env {
@@ -132,7 +142,7 @@ func (e *env) table(depth int) map[string]function.Function {
 		"coalescelist":     stdlib.CoalesceListFunc,
 		"compact":          stdlib.CompactFunc,
 		"concat":           stdlib.ConcatFunc,
-		"contains":         stdlib.ContainsFunc,
+		"contains":         containsFunc,
 		"csvdecode":        stdlib.CSVDecodeFunc,
 		"dirname":          dirnameFunc,
 		"distinct":         stdlib.DistinctFunc,
@@ -191,7 +201,7 @@ func (e *env) table(depth int) map[string]function.Function {
 		"sha1":             sha1Func,
 		"sha256":           sha256Func,
 		"sha512":           sha512Func,
-		"signum":           stdlib.SignumFunc,
+		"signum":           signumFunc,
 		"slice":            stdlib.SliceFunc,
 		"sort":             stdlib.SortFunc,
 		"split":            stdlib.SplitFunc,

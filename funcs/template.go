@@ -122,6 +122,39 @@ func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]functi
 }
 
 // templateFileFunc renders a template file with the given variables.
+// parseTemplateFile parses the source of the template file at path, or
+// returns the parse kept from an earlier call that read the same source.
+// Parse errors are not kept: they stop the evaluation anyway.
+func (e *env) parseTemplateFile(path, src string) (hclsyntax.Expression, hcl.Diagnostics) {
+	e.mu.Lock()
+	t, ok := e.templates[path]
+	e.mu.Unlock()
+	if ok && t.src == src {
+		return t.expr, nil
+	}
+	if diags := e.checkTemplateSource([]byte(src), path); diags.HasErrors() {
+		return nil, diags
+	}
+	expr, diags := hclsyntax.ParseTemplate([]byte(src), path, hcl.Pos{Line: 1, Column: 1})
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	e.mu.Lock()
+	if e.templates == nil {
+		e.templates = map[string]parsedTemplate{}
+	}
+	e.templates[path] = parsedTemplate{src: src, expr: expr}
+	e.mu.Unlock()
+	return expr, nil
+}
+
+// TemplateSource reads a template file as templatefile would read it: path
+// resolved against opts.BaseDir, refused outside opts.Sandbox, and bounded
+// by opts.Limits.
+func TemplateSource(opts Options, path string) (string, error) {
+	return newEnv(opts).readUTF8File(path, nil)
+}
+
 func (e *env) templateFileFunc(depth int) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{
@@ -150,10 +183,7 @@ func (e *env) templateFileFunc(depth int) function.Function {
 					return cty.DynamicVal, fmt.Errorf("maximum recursion depth %d reached in %s", limit, path)
 				}
 			}
-			if diags := e.checkTemplateSource([]byte(src), path); diags.HasErrors() {
-				return cty.DynamicVal, diags
-			}
-			expr, diags := hclsyntax.ParseTemplate([]byte(src), path, hcl.Pos{Line: 1, Column: 1})
+			expr, diags := e.parseTemplateFile(path, src)
 			if diags.HasErrors() {
 				return cty.DynamicVal, diags
 			}

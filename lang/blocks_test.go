@@ -207,3 +207,32 @@ func FuzzBlockDecoder(f *testing.F) {
 		}
 	})
 }
+
+// TestDynamicBlockUnknownForEach: a dynamic block whose for_each is not
+// known makes the whole block type unknown, as Terraform plans it, not a
+// list of one block of unknown arguments.
+func TestDynamicBlockUnknownForEach(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"versions.tf": mockVersions, "main.tf": `
+resource "terraform_data" "u" {
+  input = ["a"]
+}
+resource "mock_thing" "t" {
+  name = "x"
+  dynamic "setting" {
+    for_each = terraform_data.u.output
+    content {
+      name = setting.value
+    }
+  }
+}
+output "n" { value = length(mock_thing.t.setting) }`}, Options{Schemas: parseMock(t)})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if v := resourceValue(t, res, "mock_thing.t").GetAttr("setting"); v.IsKnown() {
+		t.Errorf("setting = %#v, want unknown", v)
+	}
+	if n := res.Root().Outputs["n"]; n.IsKnown() {
+		t.Errorf("length = %#v, want unknown", n)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/funcs"
 )
 
 // resourceInfo is what evaluating a resource block needs that is the same
@@ -135,6 +136,10 @@ func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
 	}
 	var b strings.Builder
 	for _, local := range sortedKeys(m.RequiredProviders) {
+		if declaresBuiltinProvider(m, local) {
+			b.WriteString(local + "=" + funcs.BuiltinProviderSource + ";")
+			continue
+		}
 		ps := ev.opts.Schemas.provider(m, local)
 		if ps == nil {
 			// Stand-ins for the functions the module calls.
@@ -142,6 +147,10 @@ func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
 				b.WriteString(local + "?" + strings.Join(names, ",") + ";")
 			}
 			continue
+		}
+		if ev.texts().tofu() && ev.opts.Validate {
+			// Stand-ins for the functions called that the schema lacks.
+			b.WriteString(local + "?" + strings.Join(ev.unschemaedFunctions(m, local), ",") + ";")
 		}
 		if len(ps.Functions) == 0 {
 			continue

@@ -149,6 +149,9 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		ev.startLazy(g, order)
 	} else {
 		ev.run(order)
+		if !opts.Console && !opts.Validate {
+			ev.checkImports(root)
+		}
 	}
 	ev.addDiags(ev.data.unusedWarnings())
 	ev.collect(res)
@@ -321,21 +324,37 @@ func (ev *evaluator) evalNode(n *node) {
 		// hcl reports some diagnostics in map order; each instance's are
 		// put in source order (in parallel runs, the buffer is the node's).
 		start := len(ev.diags)
-		switch n.kind {
-		case nodeVar:
-			ev.evalVariable(mi, n)
-		case nodeLocal:
-			ev.evalLocal(mi, n)
-		case nodeCall:
-			ev.evalCall(mi, n)
-		case nodeResource:
-			ev.evalResource(mi, n)
-		case nodeOutput:
-			ev.evalOutput(mi, n)
-		case nodeCheck:
-			ev.evalCheck(mi, n)
-		}
+		ev.evalNodeIn(mi, n)
 		diagsort.ByPosition(ev.diags[start:])
+	}
+}
+
+// evalNodeIn evaluates one object in one module instance. A panic on the
+// way (a bug, or an input a library below refuses by panicking) is an
+// error of that object, not the end of the process.
+func (ev *evaluator) evalNodeIn(mi *ModuleInstance, n *node) {
+	defer func() {
+		if r := recover(); r != nil {
+			ev.addDiag(&hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Evaluation failed",
+				Detail:   fmt.Sprintf("tfeval could not evaluate %s: %v. This is a bug in tfeval: please report it with the configuration that caused it.", n.id, r),
+			})
+		}
+	}()
+	switch n.kind {
+	case nodeVar:
+		ev.evalVariable(mi, n)
+	case nodeLocal:
+		ev.evalLocal(mi, n)
+	case nodeCall:
+		ev.evalCall(mi, n)
+	case nodeResource:
+		ev.evalResource(mi, n)
+	case nodeOutput:
+		ev.evalOutput(mi, n)
+	case nodeCheck:
+		ev.evalCheck(mi, n)
 	}
 }
 

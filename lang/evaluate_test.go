@@ -279,7 +279,8 @@ locals {
   b = local.a
 }
 `}, Options{})
-	if len(diags) != 1 || diags[0].Summary != "Cycle: local.a (expand), local.b (expand)" {
+	// Terraform names a cycle's objects in the order its search left them.
+	if len(diags) != 1 || diags[0].Summary != "Cycle: local.b (expand), local.a (expand)" {
 		t.Fatalf("got %v", diags)
 	}
 	_, diags = evalFiles(t, map[string]string{"main.tf": `

@@ -53,6 +53,10 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 	if err != nil {
 		return bad(fmt.Sprintf(`The given "count" argument value is unsuitable: %s.`, err))
 	}
+	if !cv.IsKnown() && s.ev.opts.Validate {
+		// terraform validate evaluates the block once, whatever the count.
+		return s.placeholder(expr, "", nil, true), diags
+	}
 	if !cv.IsKnown() {
 		us := marks.UnreadMarks(marked)
 		if erroredUpstream(us) {
@@ -73,6 +77,9 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 	}
 	if n < 0 {
 		return bad(`The given "count" argument value is unsuitable: must be greater than or equal to zero.`)
+	}
+	if s.ev.opts.Validate {
+		return s.checkedOnly(expr, expansion{mode: expandCount}), diags
 	}
 	exp := expansion{mode: expandCount}
 	for i := int64(0); i < n; i++ {
@@ -104,6 +111,9 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 	// Unknown keys: the whole value, or an element of a set. (Walking a
 	// known map for unknowns would cost every for_each.)
 	if !v.IsNull() && (!v.IsKnown() || ty.IsSetType() && !v.IsWhollyKnown()) {
+		if s.ev.opts.Validate {
+			return s.placeholder(expr, "", nil, false), diags
+		}
 		us := marks.UnreadMarks(marked)
 		if len(us) > 0 && (ty == cty.DynamicPseudoType || ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) {
 			if erroredUpstream(us) {
@@ -137,19 +147,32 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 			}
 			e, _ = e.Unmark()
 			if e.IsNull() {
-				return bad(summary, `The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
+				setSummary := summary
+				if !s.ev.texts().tofu() {
+					setSummary = "Invalid for_each set argument"
+				}
+				return bad(setSummary, `The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
 			}
 			exp.keys = append(exp.keys, e)
 			exp.values = append(exp.values, e)
 		}
-		return exp, diags
+		return s.checkedOnly(expr, exp), diags
 	}
 	for it := elements.Of(v); it.Next(); {
 		k, e := it.Element()
 		exp.keys = append(exp.keys, k)
 		exp.values = append(exp.values, e)
 	}
-	return exp, diags
+	return s.checkedOnly(expr, exp), diags
+}
+
+// checkedOnly is exp, but for terraform validate, which checks a count or
+// for_each and evaluates the block once, with unknown keys.
+func (s *scope) checkedOnly(expr hcl.Expression, exp expansion) expansion {
+	if !s.ev.opts.Validate {
+		return exp
+	}
+	return s.placeholder(expr, "", nil, exp.mode == expandCount)
 }
 
 // placeholder is the expansion of an object whose count (counted) or

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/numtext"
 )
 
@@ -247,6 +248,29 @@ output "o" { value = terraform_data.counted[0].id }`, "m/main.tf": ``}, Options{
 	}
 }
 
+// TestNoCascadeFromModuleInput: a module input that its variable refuses
+// is one error; the for_each built from it is not another.
+func TestNoCascadeFromModuleInput(t *testing.T) {
+	_, errs, warns := placeholderRun(t, map[string]string{"main.tf": `
+module "m" {
+  source = "./m"
+  items  = "not a list"
+}`, "m/main.tf": `
+variable "items" {
+  type = list(any)
+}
+resource "aws_thing" "a" {
+  for_each = { for i in var.items : i.k => i }
+  name     = each.key
+}`}, Options{})
+	if len(errs) != 1 || !strings.HasPrefix(errs[0], "Invalid value for input variable") {
+		t.Errorf("want the one error, got %v", errs)
+	}
+	if len(warns) > 0 {
+		t.Errorf("warnings: %v", warns)
+	}
+}
+
 // TestUnknownCountWithSchema: with a schema, a count that depends on what
 // the provider computes keeps Terraform's error.
 func TestUnknownCountWithSchema(t *testing.T) {
@@ -259,5 +283,19 @@ resource "terraform_data" "u" {
 }`}, Options{})
 	if len(errs) != 1 || !strings.HasPrefix(errs[0], "Invalid count argument") {
 		t.Errorf("want Terraform's error, got %v", errs)
+	}
+}
+
+// TestForEachSetWithNull: a for_each set with a null element is refused,
+// with each dialect's summary.
+func TestForEachSetWithNull(t *testing.T) {
+	for d, want := range map[dialect.Dialect]string{dialect.Terraform: "Invalid for_each set argument", dialect.Tofu: "Invalid for_each argument"} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "t" {
+  for_each = toset(["a", null])
+}`}, Options{Dialect: d})
+		if len(diags) != 1 || diags[0].Summary != want || !strings.Contains(diags[0].Detail, "must not contain null values") {
+			t.Errorf("%s: got %s, want %q", d, diags.Error(), want)
+		}
 	}
 }

@@ -256,7 +256,8 @@ func (ev *evaluator) connect(g *graph, n *node, c *config.Config, refs []parsedR
 }
 
 // order returns the nodes in an evaluation order (dependencies first,
-// otherwise declaration order) and the cycles found, each as sorted node ids.
+// otherwise declaration order) and the cycles found, each in the order the
+// search took its objects off its stack.
 func (g *graph) order() ([]*node, [][]*node) {
 	// Tarjan's algorithm yields strongly connected components in reverse
 	// topological order of the condensation, i.e. dependencies first.
@@ -296,7 +297,8 @@ func (g *graph) order() ([]*node, [][]*node) {
 				}
 			}
 			if len(comp) > 1 {
-				sort.Slice(comp, func(i, j int) bool { return comp[i].id < comp[j].id })
+				// In the order the search left them, as Terraform names
+				// a cycle's objects.
 				cycles = append(cycles, comp)
 			}
 			out = append(out, comp...)

@@ -37,7 +37,7 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 				return
 			}
 			given = tfvars.FromModuleArg(v, a.Expr.Range())
-		} else if decl.Required() {
+		} else if decl.Required() && !ev.opts.Validate {
 			// The call's check reports the missing argument.
 			mi.setVariable(n.name, placeholder(decl))
 			return
@@ -46,12 +46,23 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 	if decl.Ephemeral {
 		ev.madeEphemeral() // Prepare marks the value
 	}
-	v, diags := tfvars.Prepare(decl, given, addr)
-	ev.addDiags(diags)
-	mi.setVariable(n.name, v)
-	if diags.HasErrors() {
+	if ev.opts.Validate {
+		// terraform validate knows no variable's value.
+		mi.setVariable(n.name, tfvars.Unknown(decl))
+		for _, rule := range decl.Validations {
+			ev.checkValidation(mi, decl, rule)
+		}
 		return
 	}
+	v, diags := tfvars.Prepare(decl, given, addr)
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		// An unsuitable value: what depends on it is not evaluated into
+		// further errors.
+		mi.setVariable(n.name, ev.errorStandIn(mi.Config, "var."+n.name, decl.Type))
+		return
+	}
+	mi.setVariable(n.name, v)
 	for _, rule := range decl.Validations {
 		ev.checkValidation(mi, decl, rule)
 	}
@@ -83,8 +94,15 @@ func (s *scope) withCall(child *ModuleInstance) *scope {
 	return &c
 }
 
-// checkValidation evaluates one validation rule of a variable.
+// checkValidation evaluates one validation rule of a variable. A rule that
+// reads another variable whose own validation failed is skipped, as
+// Terraform skips it: that value is already known to be wrong.
 func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, rule *config.CheckRule) {
+	for _, pr := range ev.exprRefs(rule.Condition) {
+		if pr.ref != nil && pr.ref.kind == refVar && pr.ref.name != decl.Name && mi.validationFailed(pr.ref.name) {
+			return
+		}
+	}
 	s := ev.scope(mi)
 	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
 	ev.addDiags(diags)
@@ -99,16 +117,48 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 	if ok == nil || *ok {
 		return
 	}
-	msg, ok2 := ev.errorMessage(s, rule, "Invalid error message")
-	if !ok2 {
-		return
-	}
+	mi.failValidation(decl.Name)
+	msg := ev.validationMessage(s, rule)
 	ev.addDiag(&hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid value for variable",
 		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
 		Subject:  decl.DeclRange.Ptr(),
 	})
+}
+
+// validationMessage evaluates the error_message of a failed validation
+// rule. One that cannot be shown (it failed, is not a known string, or is
+// sensitive or ephemeral) gets a diagnostic of its own, and the rule's
+// error a sentence saying so.
+func (ev *evaluator) validationMessage(s *scope, rule *config.CheckRule) string {
+	const hidden = "The error message could not be displayed."
+	v, diags := s.evalExpr(rule.ErrorMessage, cty.DynamicPseudoType)
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		return hidden
+	}
+	product := ev.opts.Dialect.Product()
+	subject := rule.ErrorMessage.Range().Ptr()
+	switch {
+	case marks.Contains(v, marks.Sensitive):
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Error message refers to sensitive values", Detail: fmt.Sprintf("The error expression used to explain this condition refers to sensitive values. %s will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.", product), Subject: subject})
+		return "The error message included a sensitive value, so it will not be displayed."
+	case marks.Contains(v, marks.Ephemeral):
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Error message refers to ephemeral values", Detail: fmt.Sprintf("The error expression used to explain this condition refers to ephemeral values. %s will not display the resulting message.\n\nYou can correct this by removing references to ephemeral values, or by using the ephemeralasnull() function on the references to not reveal ephemeral data.", product), Subject: subject})
+		return "The error message included an ephemeral value, so it will not be displayed."
+	}
+	v, _ = v.UnmarkDeep()
+	sv, err := convert.Convert(v, cty.String)
+	switch {
+	case err != nil || sv.IsNull():
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid error message", Detail: "Unsuitable value for error message: string required.", Subject: subject})
+		return hidden
+	case !sv.IsKnown():
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid error message", Detail: "Unsuitable value for error message: expression refers to values that won't be known until the apply phase.", Subject: subject})
+		return hidden
+	}
+	return strings.TrimSpace(sv.AsString())
 }
 
 // conditionResult interprets a condition value: nil when unknown, or a
@@ -253,8 +303,9 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, sev hcl.Diagnos
 	}
 	if ok == nil {
 		// An assertion tfeval cannot decide for lack of what Terraform
-		// would know is not one Terraform defers to apply.
-		if sev == hcl.DiagWarning && !marks.HasUnread(cond) {
+		// would know is not one Terraform defers to apply; validate
+		// decides none.
+		if sev == hcl.DiagWarning && !ev.opts.Validate && !marks.HasUnread(cond) {
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", Subject: rule.Condition.Range().Ptr()})
 		}
 		return true

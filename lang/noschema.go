@@ -3,10 +3,13 @@ package lang
 import (
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -54,7 +57,21 @@ func fillWhole(rs *resourceState, t *readTree, ms cty.ValueMarks) cty.Value {
 // reads returns the read analysis of the configuration, made on first use.
 func (ev *evaluator) reads() *readAnalysis {
 	sh := ev.share()
-	sh.readsOnce.Do(func() { sh.readPaths = analyzeReads(ev.cfg) })
+	sh.readsOnce.Do(func() {
+		fopts := ev.opts.Functions
+		fopts.Dialect = ev.opts.Dialect
+		sh.readPaths = analyzeReads(ev.cfg, func(path string) hclsyntax.Expression {
+			src, err := funcs.TemplateSource(fopts, path)
+			if err != nil {
+				return nil
+			}
+			expr, diags := hclsyntax.ParseTemplate([]byte(src), path, hcl.InitialPos)
+			if diags.HasErrors() {
+				return nil
+			}
+			return expr
+		})
+	})
 	return sh.readPaths
 }
 

@@ -197,6 +197,37 @@ resource "aws_instance" "i" {
 }
 output "ip" { value = aws_instance.i.private_ip }`, map[string]cty.Value{"ip": unknownOut}},
 
+		"a template given a whole resource": {`
+resource "aws_vpc" "v" {
+  cidr_block = "10.0.0.0/16"
+}
+output "rendered" { value = templatefile("${path.module}/t.tftpl", { vpc = aws_vpc.v }) }
+output "cidr" { value = templatefile("${path.module}/c.tftpl", { vpc = aws_vpc.v }) }`, map[string]cty.Value{"rendered": unknownOut, "cidr": cty.StringVal("cidr=10.0.0.0/16")}},
+
+		"blocks of one type with different nested content": {`
+resource "aws_doc" "d" {
+  statement {
+    operation {
+      audit {}
+    }
+    value {
+      number = 1
+    }
+  }
+  statement {
+    operation {
+      deidentify {
+        kind = "mask"
+      }
+    }
+    value {
+      text = "a"
+    }
+  }
+}
+output "kind" { value = aws_doc.d.statement[1].operation[0].deidentify[0].kind }
+output "number" { value = aws_doc.d.statement[0].value[0].number }`, map[string]cty.Value{"kind": cty.StringVal("mask"), "number": cty.NumberIntVal(1)}},
+
 		"data source": {`
 data "aws_availability_zones" "z" {
   state = "available"
@@ -210,6 +241,8 @@ output "state" { value = data.aws_availability_zones.z.state }`, map[string]cty.
 variable "vpc" {}
 output "vpc_id" { value = var.vpc.id }
 output "vpc" { value = var.vpc }`,
+				"t.tftpl": "link=${vpc.arn}",
+				"c.tftpl": "cidr=${vpc.cidr_block}",
 				"t/main.tf": `
 variable "vpc" {
   type = object({ id = string, cidr_block = string })

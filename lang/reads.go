@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/tfeval/tfeval/config"
 )
@@ -91,6 +92,11 @@ type readAnalysis struct {
 	// providerCalls are the provider functions (provider::LOCAL::NAME)
 	// each module calls, found on the way.
 	providerCalls map[*config.Module]map[string]bool
+	// template, when not nil, reads and parses a template file, for what
+	// templatefile's templates read of the values given them.
+	template func(path string) hclsyntax.Expression
+	// templates caches template, by path.
+	templates map[string]hclsyntax.Expression
 }
 
 type pendingRead struct {
@@ -98,9 +104,10 @@ type pendingRead struct {
 	path []readStep
 }
 
-// analyzeReads walks the whole configuration tree.
-func analyzeReads(root *config.Config) *readAnalysis {
-	a := &readAnalysis{defs: map[valueKey][]origin{}, resolved: map[string]bool{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}}
+// analyzeReads walks the whole configuration tree; template, when not
+// nil, reads the template files templatefile calls name.
+func analyzeReads(root *config.Config, template func(path string) hclsyntax.Expression) *readAnalysis {
+	a := &readAnalysis{defs: map[valueKey][]origin{}, resolved: map[string]bool{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
 	if root == nil || root.Module == nil {
 		return a
 	}
@@ -574,7 +581,7 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 func objectKey(e hclsyntax.Expression) (string, bool) {
 	if k, ok := e.(*hclsyntax.ObjectConsKeyExpr); ok {
 		if kw := hcl.ExprAsKeyword(k.Wrapped); kw != "" {
-			return kw, true
+			return norm.NFC.String(kw), true
 		}
 		e = k.Wrapped
 	}
@@ -590,7 +597,8 @@ func literalString(e hclsyntax.Expression) (string, bool) {
 	switch e := e.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		if e.Val.Type() == cty.String && e.Val.IsKnown() && !e.Val.IsNull() {
-			return e.Val.AsString(), true
+			// In normal form C, as go-cty keeps attribute names.
+			return norm.NFC.String(e.Val.AsString()), true
 		}
 	case *hclsyntax.TemplateExpr:
 		if len(e.Parts) == 1 {
@@ -633,6 +641,11 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 			out = union(out, args[2])
 		}
 		return out
+	case "templatefile":
+		if len(args) == 2 {
+			w.templateReads(x.Args[0], args[1])
+		}
+		return nil
 	case "element", "one":
 		if len(args) == 0 {
 			return nil
@@ -652,6 +665,68 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 		return nil
 	}
 	return union(args...)
+}
+
+// templateReads walks the template a templatefile call names, when its
+// path is known without evaluation, with each of its variables bound to
+// what the call gives it: a template reads attributes of the values it is
+// given as an expression does.
+func (w *readWalker) templateReads(pathExpr hclsyntax.Expression, vars []origin) {
+	if w.a.template == nil || len(vars) == 0 {
+		return
+	}
+	path, ok := w.staticPath(pathExpr)
+	if !ok {
+		return
+	}
+	tmpl, seen := w.a.templates[path]
+	if !seen {
+		tmpl = w.a.template(path)
+		w.a.templates[path] = tmpl
+	}
+	if tmpl == nil {
+		return
+	}
+	tw := &readWalker{a: w.a, cfg: w.cfg}
+	for _, t := range hclsyntax.Variables(tmpl) {
+		name := t.RootName()
+		if !slices.ContainsFunc(tw.binds, func(b binding) bool { return b.name == name }) {
+			tw.bind(binding{name: name, origins: applySteps(vars, []readStep{name}, nil)})
+		}
+	}
+	// Only the template's own variables are in scope in it.
+	tw.val(tmpl)
+}
+
+// staticPath is the value of a template path written with literals and
+// path.module, path.root and path.cwd only.
+func (w *readWalker) staticPath(e hclsyntax.Expression) (string, bool) {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return literalString(e)
+	case *hclsyntax.TemplateWrapExpr:
+		return w.staticPath(e.Wrapped)
+	case *hclsyntax.TemplateExpr:
+		var b strings.Builder
+		for _, p := range e.Parts {
+			s, ok := w.staticPath(p)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(s)
+		}
+		return b.String(), true
+	case *hclsyntax.ScopeTraversalExpr:
+		if len(e.Traversal) == 2 && e.Traversal.RootName() == "path" {
+			switch traversalName(e.Traversal[1]) {
+			case "module":
+				return sourceDir(w.cfg), true
+			case "root":
+				return sourceDir(w.cfg.Root), true
+			}
+		}
+	}
+	return "", false
 }
 
 // traversal resolves a reference and records what it reads.
@@ -757,10 +832,10 @@ func traversalSteps(t hcl.Traversal) []readStep {
 	for _, s := range t {
 		switch s := s.(type) {
 		case hcl.TraverseAttr:
-			steps = append(steps, s.Name)
+			steps = append(steps, norm.NFC.String(s.Name))
 		case hcl.TraverseIndex:
 			if s.Key.Type() == cty.String && s.Key.IsKnown() && !s.Key.IsNull() {
-				steps = append(steps, s.Key.AsString())
+				steps = append(steps, norm.NFC.String(s.Key.AsString()))
 			} else {
 				steps = append(steps, anyElement)
 			}

@@ -67,6 +67,22 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	}
 	ev.inParallel(1, len(exp.keys), ictx.ready(), plan)
 	rs.whole = wholeValue(exp, vals)
+	if ev.opts.Validate && exp.mode == expandSingle {
+		// terraform validate plans nothing: a resource's value is unknown.
+		rs.whole = cty.DynamicVal
+		if info.schema != nil {
+			rs.whole = cty.UnknownVal(info.schema.ImpliedType())
+			if ev.texts().tofu() {
+				// OpenTofu's validate keeps the schema's sensitive
+				// attributes marked in the unknown object.
+				rs.whole = unknownObject(info.schema)
+			}
+		}
+		if res.Mode == config.EphemeralResourceMode {
+			ev.madeEphemeral()
+			rs.whole = rs.whole.Mark(marks.Ephemeral)
+		}
+	}
 	return rs
 }
 
@@ -98,10 +114,16 @@ func (ev *evaluator) inParallel(from, to int, ok bool, plan func(*evaluator, int
 			task := *ev
 			task.buffered = true
 			task.diags = nil
+			defer func() {
+				// As evalNodeIn does for the node: a panic is an error.
+				if r := recover(); r != nil {
+					task.diags = append(task.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Evaluation failed", Detail: fmt.Sprintf("tfeval could not plan an instance: %v. This is a bug in tfeval: please report it with the configuration that caused it.", r)})
+				}
+				diags[w] = task.diags
+			}()
 			for i := lo; i < hi; i++ {
 				plan(&task, i)
 			}
-			diags[w] = task.diags
 		}()
 	}
 	wg.Wait()
@@ -185,6 +207,8 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 	if res.Mode == config.EphemeralResourceMode {
 		if !configKnown {
 			// Not opened during plan: nothing is known about its result.
+			// (Terraform does not mark this stand-in ephemeral: what it
+			// gives ephemeralasnull stays unknown.)
 			if schema != nil {
 				return cty.UnknownVal(schema.ImpliedType())
 			}
@@ -402,6 +426,23 @@ func planTerraformData(attrs map[string]cty.Value) {
 	attrs["id"] = unknownID
 }
 
+// unknownObject is an object of a schema whose every attribute is unknown,
+// the sensitive ones marked.
+func unknownObject(b *Block) cty.Value {
+	attrs := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
+	ty := b.ImpliedType()
+	for name, a := range b.Attributes {
+		attrs[name] = cty.UnknownVal(ty.AttributeType(name))
+		if a.Sensitive {
+			attrs[name] = attrs[name].Mark(marks.Sensitive)
+		}
+	}
+	for name := range b.BlockTypes {
+		attrs[name] = cty.UnknownVal(ty.AttributeType(name))
+	}
+	return cty.ObjectVal(attrs)
+}
+
 // unknownID is the planned id of a new object: unknown, and never null.
 // Refining allocates, so every instance shares this one value.
 var unknownID = cty.UnknownVal(cty.String).RefineNotNull()
@@ -497,13 +538,29 @@ func impliedSpec(body hcl.Body) hcldec.ObjectSpec {
 	for _, typ := range order {
 		nested := hcldec.ObjectSpec{}
 		for _, b := range blocks[typ] {
-			for k, v := range impliedSpec(b) {
-				nested[k] = v
-			}
+			mergeImpliedSpec(nested, impliedSpec(b))
 		}
 		spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
 	}
 	return spec
+}
+
+// mergeImpliedSpec adds to dst what the implied spec of another block of
+// the same type has: blocks of one type may set different arguments and
+// nested blocks, at every depth, which the provider's schema all allows.
+func mergeImpliedSpec(dst, src hcldec.ObjectSpec) {
+	for k, v := range src {
+		if prev, ok := dst[k].(*hcldec.BlockTupleSpec); ok {
+			if next, ok := v.(*hcldec.BlockTupleSpec); ok {
+				merged := hcldec.ObjectSpec{}
+				mergeImpliedSpec(merged, prev.Nested.(hcldec.ObjectSpec))
+				mergeImpliedSpec(merged, next.Nested.(hcldec.ObjectSpec))
+				dst[k] = &hcldec.BlockTupleSpec{TypeName: k, Nested: merged}
+				continue
+			}
+		}
+		dst[k] = v
+	}
 }
 
 // provisionerBodies lists the connection and provisioner bodies of a managed

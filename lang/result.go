@@ -55,6 +55,12 @@ type Options struct {
 	// DataSourceRanges, when set, says where each address of DataSources
 	// was written, for the diagnostics about it.
 	DataSourceRanges map[string]hcl.Range
+	// Validate evaluates as terraform validate does: every input variable
+	// is unknown (of its type, marked as declared), a count or for_each is
+	// checked but not expanded (each block is evaluated once, with
+	// count.index and each unknown), and a resource's value is unknown.
+	// RootVariables are not used.
+	Validate bool
 }
 
 // Result is everything an evaluation produced.
@@ -128,6 +134,25 @@ type ModuleInstance struct {
 	finalCtx *hcl.EvalContext
 	// unread keeps the Unread marks found in named values (unreadOf).
 	unread map[string][]marks.Unread
+	// invalid names the variables whose validation failed.
+	invalid map[string]bool
+}
+
+// failValidation records that a variable's validation failed.
+func (mi *ModuleInstance) failValidation(name string) {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	if mi.invalid == nil {
+		mi.invalid = map[string]bool{}
+	}
+	mi.invalid[name] = true
+}
+
+// validationFailed reports whether a variable's validation failed.
+func (mi *ModuleInstance) validationFailed(name string) bool {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	return mi.invalid[name]
 }
 
 // finalContext returns the shared context with the whole var and local

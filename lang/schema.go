@@ -8,6 +8,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/tfeval/tfeval/config"
 )
@@ -254,12 +255,23 @@ func (d *schemaDecoder) typeOf(raw json.RawMessage) (cty.Type, error) {
 	if t, ok := d.types[string(raw)]; ok {
 		return t, nil
 	}
-	t, err := ctyjson.UnmarshalType(raw)
+	t, err := unmarshalType(raw)
 	if err != nil {
 		return cty.NilType, err
 	}
 	d.types[string(raw)] = t
 	return t, nil
+}
+
+// unmarshalType is go-cty's, with its panic on an object type whose
+// attribute names are the same in Unicode normal form C as an error.
+func unmarshalType(raw json.RawMessage) (t cty.Type, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = cty.NilType, fmt.Errorf("%v", r)
+		}
+	}()
+	return ctyjson.UnmarshalType(raw)
 }
 
 // block converts a block of the document.
@@ -281,6 +293,18 @@ func (d *schemaDecoder) block(jb *jsonBlock) (*Block, error) {
 			return nil, fmt.Errorf("block %s: %w", name, err)
 		}
 		b.BlockTypes[name] = &NestedBlock{Nesting: NestingMode(jt.NestingMode), Block: nb, MinItems: jt.MinItems, MaxItems: jt.MaxItems}
+	}
+	// The block's object type must be buildable: no two of its names the
+	// same in Unicode normal form C.
+	seen := make(map[string]bool, len(b.Attributes)+len(b.BlockTypes))
+	for _, names := range [][]string{sortedKeys(b.Attributes), sortedKeys(b.BlockTypes)} {
+		for _, name := range names {
+			n := norm.NFC.String(name)
+			if seen[n] {
+				return nil, fmt.Errorf("two attributes or block types are named %q", n)
+			}
+			seen[n] = true
+		}
 	}
 	return b, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
@@ -100,6 +101,9 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	moreDiags = s.ev.limits.stoppedDiags(moreDiags, expr.Range())
 	for i, d := range moreDiags {
 		moreDiags[i] = orderedSuggestion(d)
+	}
+	if moreDiags.HasErrors() {
+		moreDiags = funcs.UnknownFunctionDiags(s.ev.opts.Dialect, ctx.Functions, s.declaresProvider, moreDiags)
 	}
 	diags = append(diags, moreDiags...)
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
@@ -598,4 +602,11 @@ func instanceKeyProblem(cfg *config.Resource, ref *reference) *hcl.Diagnostic {
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unexpected resource instance key", Detail: fmt.Sprintf(`Because %s does not have "count" or "for_each" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource.`, addr), Subject: ref.trav.SourceRange().Ptr()}
 	}
 	return nil
+}
+
+// declaresProvider reports whether the scope's module declares a provider
+// local name in its required_providers.
+func (s *scope) declaresProvider(local string) bool {
+	_, ok := s.mod.Config.Module.RequiredProviders[local]
+	return ok
 }

@@ -106,6 +106,12 @@ func (b *typedBody) typed(content *hcl.BodyContent) *hcl.BodyContent {
 	if len(content.Blocks) > 0 {
 		out.Blocks = make(hcl.Blocks, len(content.Blocks))
 		for i, blk := range content.Blocks {
+			if u, ok := blk.Body.(hcldec.UnknownBody); ok && u.Unknown() {
+				// A dynamic block whose for_each is unknown: hcldec makes
+				// the whole block type unknown when it sees this body.
+				out.Blocks[i] = blk
+				continue
+			}
 			if nested, ok := b.blocks[blk.Type]; ok {
 				c := *blk
 				c.Body = typedBodyFor(blk.Body, nested)

@@ -18,6 +18,17 @@ type mergedBody struct {
 	base, override hcl.Body
 }
 
+// Layers returns the base and override bodies of a body MergeBodies made,
+// and false for any other body: a reader that cannot know its schema (a
+// resource without a provider schema) reads the layers' own contents.
+func Layers(b hcl.Body) (base, override hcl.Body, ok bool) {
+	m, ok := b.(*mergedBody)
+	if !ok {
+		return nil, nil, false
+	}
+	return m.base, m.override, true
+}
+
 var _ hcl.Body = (*mergedBody)(nil)
 
 func (b *mergedBody) Content(schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {

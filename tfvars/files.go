@@ -52,6 +52,27 @@ func autoVarsFiles(dir string) []string {
 	return out
 }
 
+// ParseAutoFiles parses the variables files in in.Dir that Terraform
+// loads without being asked (none outside in.Sandbox) and returns only the
+// problems of reading and parsing them: what OpenTofu's validate reports
+// of them. The other fields of in are not used.
+func ParseAutoFiles(in Inputs) hcl.Diagnostics {
+	dir := in.Dir
+	if dir == "" {
+		dir = "."
+	}
+	box, err := sandbox.New(in.Sandbox, dir)
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
+	}
+	var diags hcl.Diagnostics
+	for _, name := range autoVarsFiles(dir) {
+		_, more := readVarsFile(box, false, dir, name, in.Dialect)
+		diags = append(diags, more...)
+	}
+	return diags
+}
+
 // fileAttr is one assignment read from a variables file.
 type fileAttr struct {
 	name string

@@ -180,6 +180,13 @@ func ephemeralDiag(decl *config.Variable, val cty.Value, rng hcl.Range) *hcl.Dia
 }
 
 // markValue applies the marks a declaration puts on every value of the variable.
+// Unknown is a variable's value where Terraform does not know it, as in
+// its validate walk: unknown of the variable's type, marked sensitive or
+// ephemeral as declared.
+func Unknown(decl *config.Variable) cty.Value {
+	return markValue(decl, cty.UnknownVal(concreteType(decl)))
+}
+
 func markValue(decl *config.Variable, val cty.Value) cty.Value {
 	if decl.Sensitive {
 		val = val.Mark(marks.Sensitive)

@@ -57,11 +57,29 @@ func TypeConstraint(expr hcl.Expression) (ty cty.Type, defaults *hcltypeexpr.Def
 		return cty.Map(cty.DynamicPseudoType), nil, true, nil
 	}
 
-	ty, defaults, diags = hcltypeexpr.TypeConstraintWithDefaults(expr)
+	ty, defaults, diags = typeConstraintWithDefaults(expr)
 	if diags.HasErrors() {
 		return cty.DynamicPseudoType, nil, true, diags
 	}
 	return ty, defaults, !ty.IsPrimitiveType(), diags
+}
+
+// typeConstraintWithDefaults is hcl's, with a panic in building the type
+// as an error: go-cty refuses an object type whose attribute names are
+// the same in Unicode normal form C, and hcl does not check for that.
+func typeConstraintWithDefaults(expr hcl.Expression) (ty cty.Type, defaults *hcltypeexpr.Defaults, diags hcl.Diagnostics) {
+	defer func() {
+		if r := recover(); r != nil {
+			ty, defaults = cty.DynamicPseudoType, nil
+			diags = hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid type specification",
+				Detail:   fmt.Sprintf("This type cannot be built: %v.", r),
+				Subject:  expr.Range().Ptr(),
+			}}
+		}
+	}()
+	return hcltypeexpr.TypeConstraintWithDefaults(expr)
 }
 
 // nativeQuotedString returns the text of a native-syntax string literal

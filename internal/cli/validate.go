@@ -6,14 +6,19 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/lang"
 )
 
 // runValidate loads and statically checks the module tree without needing
 // variable values.
 func runValidate(c *common, env Env) int {
-	_, diags := config.Load(".", config.Options{Dialect: c.dialect, WorkDir: env.WorkDir, Sandbox: c.sandbox, MissingModules: c.missing, Context: c.ctx})
+	opts, err := options(c, env, false)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+		return exitError
+	}
+	diags := tfeval.Validate(opts)
 	if c.json {
 		var nerr, nwarn int
 		for _, d := range diags {

@@ -1,0 +1,196 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// ImportTarget is the resource an import block's to names: its module
+// path (call names, empty for the root module) and TYPE.NAME address.
+type ImportTarget struct {
+	Module []string
+	Addr   string
+}
+
+// importTarget reads an import block's to: a resource address whose
+// instance keys (and module instance keys) are constants or, with
+// for_each, each.key and each.value. JSON gives it as a string.
+func importTarget(e hcl.Expression, forEach bool) (*ImportTarget, *hcl.Diagnostic) {
+	bad := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid import address expression",
+		Detail:   "An import block's to must be the address of a resource, such as aws_instance.web or module.app[\"a\"].aws_instance.web[0]; its keys may be constants or, with for_each, each.key and each.value.",
+		Subject:  e.Range().Ptr(),
+	}
+	x, ok := e.(hclsyntax.Expression)
+	if !ok {
+		v, diags := e.Value(nil)
+		if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
+			return nil, bad
+		}
+		parsed, pDiags := hclsyntax.ParseExpression([]byte(v.AsString()), e.Range().Filename, e.Range().Start)
+		if pDiags.HasErrors() {
+			return nil, bad
+		}
+		x = parsed
+	}
+	var names []string
+	var walk func(x hclsyntax.Expression) bool
+	walk = func(x hclsyntax.Expression) bool {
+		switch x := x.(type) {
+		case *hclsyntax.ScopeTraversalExpr:
+			for _, step := range x.Traversal {
+				switch s := step.(type) {
+				case hcl.TraverseRoot:
+					names = append(names, s.Name)
+				case hcl.TraverseAttr:
+					names = append(names, s.Name)
+				case hcl.TraverseIndex:
+					names = append(names, "[]")
+				default:
+					return false
+				}
+			}
+			return true
+		case *hclsyntax.RelativeTraversalExpr:
+			if !walk(x.Source) {
+				return false
+			}
+			for _, step := range x.Traversal {
+				switch s := step.(type) {
+				case hcl.TraverseAttr:
+					names = append(names, s.Name)
+				case hcl.TraverseIndex:
+					names = append(names, "[]")
+				default:
+					return false
+				}
+			}
+			return true
+		case *hclsyntax.IndexExpr:
+			if !walk(x.Collection) || !importKey(x.Key, forEach) {
+				return false
+			}
+			names = append(names, "[]")
+			return true
+		}
+		return false
+	}
+	if !walk(x) {
+		return nil, bad
+	}
+	t := &ImportTarget{}
+	for len(names) >= 2 && names[0] == "module" {
+		t.Module = append(t.Module, names[1])
+		names = names[2:]
+		if len(names) > 0 && names[0] == "[]" {
+			names = names[1:]
+		}
+	}
+	if len(names) > 0 && names[0] == "resource" {
+		names = names[1:]
+	}
+	if len(names) == 3 && names[2] == "[]" {
+		names = names[:2]
+	}
+	if len(names) != 2 || names[0] == "[]" || names[1] == "[]" || names[0] == "data" {
+		return nil, bad
+	}
+	t.Addr = names[0] + "." + names[1]
+	return t, nil
+}
+
+// importKey reports whether an index of an import address is allowed.
+func importKey(k hclsyntax.Expression, forEach bool) bool {
+	switch k := k.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return true
+	case *hclsyntax.TemplateExpr:
+		return k.IsStringLiteral()
+	case *hclsyntax.ScopeTraversalExpr:
+		t := k.Traversal
+		if !forEach || len(t) != 2 || t.RootName() != "each" {
+			return false
+		}
+		name := traversalAttrName(t[1])
+		return name == "key" || name == "value"
+	}
+	return false
+}
+
+// checkRemoved reports removed blocks whose resource is still configured:
+// a resource is either declared or removed.
+func (m *Module) checkRemoved(d dialect.Dialect) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, rm := range m.Removed {
+		if rm.From == nil {
+			continue
+		}
+		trav, tDiags := hcl.AbsTraversalForExpr(rm.From)
+		if tDiags.HasErrors() || len(trav) < 2 || trav.RootName() == "module" {
+			continue
+		}
+		addr := trav.RootName() + "." + traversalAttrName(trav[1])
+		if trav.RootName() == "data" || m.ManagedResources[addr] == nil {
+			continue
+		}
+		summary, detail := "Removed resource block still exists", fmt.Sprintf("This statement declares that %s was removed, but it is still declared in configuration.", addr)
+		if d == dialect.Tofu {
+			summary, detail = "Removed resource still in configuration", fmt.Sprintf("The removed block targets %s, which the configuration still declares: remove the resource block or the removed block.", addr)
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rm.From.Range().Ptr()})
+	}
+	return diags
+}
+
+// checkImports checks a module's import blocks against its resources once
+// every file is merged: an import's provider must be its target's.
+func (m *Module) checkImports() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, im := range m.Import {
+		if im.Target == nil || im.ProviderRef == nil {
+			continue
+		}
+		if len(im.Target.Module) > 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid import provider argument",
+				Detail:   "An import block whose target is in a child module cannot choose its provider: the module's resource block does, with the module call's providers argument.",
+				Subject:  im.ProviderRef.NameRange.Ptr(),
+			})
+			continue
+		}
+		r := m.ManagedResources[im.Target.Addr]
+		if r == nil {
+			continue
+		}
+		name, alias := resourceProviderName(r.Type), ""
+		if r.ProviderRef != nil {
+			name, alias = r.ProviderRef.Name, r.ProviderRef.Alias
+		}
+		if name != im.ProviderRef.Name || alias != im.ProviderRef.Alias {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid import provider argument",
+				Detail:   fmt.Sprintf("The import block's provider must be the provider configuration of its target, %s.", r.Addr()),
+				Subject:  im.ProviderRef.NameRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+// resourceProviderName is the provider local name a resource type implies:
+// the part before the first underscore.
+func resourceProviderName(typ string) string {
+	if i := strings.IndexByte(typ, '_'); i > 0 {
+		return typ[:i]
+	}
+	return typ
+}

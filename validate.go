@@ -1,0 +1,196 @@
+package tfeval
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/diagsort"
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
+	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// Validate checks the module tree at opts.Dir as terraform validate does:
+// it loads every module, reads the root module's variable files for their
+// own problems (Terraform; OpenTofu does not read them), and evaluates
+// every block once with every input variable unknown, count and for_each
+// checked but not expanded, and no resource planned. So it reports what is
+// wrong whatever the variables' values: undeclared references, references
+// out of their context, wrong calls of functions, a count or for_each that
+// no value could make valid, sensitive and ephemeral values where they may
+// not go, and, with provider schemas, arguments and blocks the schema does
+// not have. VarArgs, Variables and the data source options are not used.
+func Validate(opts Options) hcl.Diagnostics {
+	opts.WorkDir = absWorkDir(opts.WorkDir)
+	box, diags := resolveSandbox(opts)
+	if diags.HasErrors() {
+		return diags
+	}
+	opts.Sandbox = box
+	cfg, workDir, diags := load(opts)
+	if initFails(diags) && opts.Dialect == dialect.Terraform && cfg != nil && cfg.Module != nil && len(cfg.Module.ModuleCalls) > 0 {
+		// terraform init loads the configuration too, and stops at these
+		// errors before it installs a module: validate then sees no
+		// module installed, not even a local one.
+		return loadUninitialized(opts)
+	}
+	if cfg == nil || cfg.Module == nil || diags.HasErrors() {
+		return diags
+	}
+	if opts.Dialect == dialect.Terraform {
+		_, moreDiags := tfvars.Collect(tfvars.Inputs{Dir: workDir, Env: opts.Env, Sandbox: opts.Sandbox}, cfg.Module.Variables)
+		for _, d := range moreDiags {
+			if d.Summary == "Value for undeclared variable" {
+				// validate names the variable, not where its value is.
+				c := *d
+				c.Subject, c.Context = nil, nil
+				d = &c
+			}
+			diags = append(diags, d)
+		}
+	} else {
+		diags = append(diags, tfvars.ParseAutoFiles(tfvars.Inputs{Dir: workDir, Dialect: opts.Dialect, Sandbox: opts.Sandbox})...)
+		diags = append(diags, ignoredDefaultAttrs(cfg)...)
+	}
+	testBox, _ := sandbox.New(opts.Sandbox, workDir)
+	diags = append(diags, testFiles(testBox, filepath.Join(workDir, opts.Dir))...)
+	schemas, diag := providerSchemas(opts, workDir)
+	if diag != nil {
+		return append(diags, diag)
+	}
+	return append(diags, validateTree(cfg, opts, workDir, schemas)...)
+}
+
+// validateTree is the evaluation terraform validate makes of a loaded
+// tree (also the first phase of terraform plan).
+func validateTree(cfg *config.Config, opts Options, workDir string, schemas *lang.ProviderSchemas) hcl.Diagnostics {
+	_, diags := lang.Evaluate(cfg, lang.Options{
+		Dialect:   opts.Dialect,
+		Cwd:       workDir,
+		Workspace: workspaceName(opts),
+		Schemas:   schemas,
+		Context:   opts.Context,
+		Limits:    opts.Limits,
+		Validate:  true,
+		Functions: funcOptions(opts, workDir),
+	})
+	return diags
+}
+
+// initFails reports whether terraform init would stop at one of the load
+// errors diags has: every one but a module call's missing argument, which
+// Terraform finds only while validating.
+func initFails(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary != "Missing required argument" {
+			return true
+		}
+	}
+	return false
+}
+
+// loadUninitialized is the load of a directory whose init failed.
+func loadUninitialized(opts Options) hcl.Diagnostics {
+	opts.MissingModules = MissingModulesError
+	_, _, diags := loadWith(opts, func(o *config.Options) { o.Uninitialized = true })
+	return diags
+}
+
+// ignoredDefaultAttrs warns, as OpenTofu's validate does, of the
+// attributes of variable defaults that the variables' object types drop.
+func ignoredDefaultAttrs(cfg *config.Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	var walk func(c *config.Config)
+	walk = func(c *config.Config) {
+		for _, name := range sortedNames(c.Module.Variables) {
+			v := c.Module.Variables[name]
+			for _, attr := range v.IgnoredDefaultAttrs {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Object attribute is ignored",
+					Detail:   fmt.Sprintf("The object type for this variable does not include an attribute named %q, so this definition is unused.", attr),
+					Subject:  v.DefaultRange.Ptr(),
+				})
+			}
+		}
+		for _, name := range sortedNames(c.Children) {
+			walk(c.Children[name])
+		}
+	}
+	walk(cfg)
+	diagsort.ByPosition(diags)
+	return diags
+}
+
+// testFiles checks the test files terraform validate reads along with the
+// root module (*.tftest.hcl and *.tftest.json, there and in tests/): each
+// run block needs a valid name of its own.
+func testFiles(box sandbox.Dir, rootDir string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, dir := range []string{rootDir, filepath.Join(rootDir, "tests")} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !(strings.HasSuffix(name, ".tftest.hcl") || strings.HasSuffix(name, ".tftest.json")) {
+				continue
+			}
+			path := filepath.Join(dir, name)
+			src, err := limit.ReadSource(box, path, 0, false)
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read test file", Detail: fmt.Sprintf("Cannot read %s: %s.", name, err)})
+				continue
+			}
+			rel := filepath.ToSlash(filepath.Join(filepath.Base(dir), name))
+			if dir == rootDir {
+				rel = name
+			}
+			var f *hcl.File
+			var pDiags hcl.Diagnostics
+			if strings.HasSuffix(name, ".json") {
+				f, pDiags = hcljson.Parse(src, rel)
+			} else {
+				f, pDiags = hclsyntax.ParseConfig(src, rel, hcl.InitialPos)
+			}
+			diags = append(diags, pDiags...)
+			if f == nil || pDiags.HasErrors() {
+				continue
+			}
+			content, _, _ := f.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "run", LabelNames: []string{"name"}}}})
+			seen := map[string]hcl.Range{}
+			for _, b := range content.Blocks {
+				runName := b.Labels[0]
+				if !hclsyntax.ValidIdentifier(runName) {
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Invalid run block name",
+						Detail:   fmt.Sprintf("%q is not a valid run block name: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", runName),
+						Subject:  b.LabelRanges[0].Ptr(),
+					})
+				}
+				if prev, dup := seen[runName]; dup {
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Duplicate run block",
+						Detail:   fmt.Sprintf("This test file already has a run block named %q at %s.", runName, prev),
+						Subject:  b.DefRange.Ptr(),
+					})
+					continue
+				}
+				seen[runName] = b.DefRange
+			}
+		}
+	}
+	return diags
+}
