@@ -170,9 +170,9 @@ output "x" { value = length(jsonencode([for i in range(8) : local.g])) }
 
 		// Conversions of large tuples.
 		{
-			name: "toset of 30,000 strings",
+			name: "toset of 20,000 strings",
 			files: map[string]string{"main.tf": `locals {
-  s = toset(flatten([for i in range(300) : [for j in range(100) : "${i}-${j}"]]))
+  s = toset(flatten([for i in range(200) : [for j in range(100) : "${i}-${j}"]]))
   l = tolist([for k in local.s : { k = k }])
   m = tomap({ for k in local.s : k => k })
 }

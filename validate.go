@@ -88,14 +88,20 @@ func validateTree(cfg *config.Config, opts Options, workDir string, schemas *lan
 
 // initFails reports whether terraform init would stop at one of the load
 // errors diags has: every one but a module call's missing argument, which
-// Terraform finds only while validating.
+// Terraform finds only while validating. A load that stopped at one of
+// tfeval's own limits, or was cancelled, is reported as it is.
 func initFails(diags hcl.Diagnostics) bool {
+	fails := false
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError && d.Summary != "Missing required argument" {
-			return true
+		switch {
+		case d.Severity != hcl.DiagError:
+		case d.Summary == "Too many modules" || d.Summary == "Loading cancelled":
+			return false
+		case d.Summary != "Missing required argument":
+			fails = true
 		}
 	}
-	return false
+	return fails
 }
 
 // loadUninitialized is the load of a directory whose init failed.
