@@ -410,6 +410,40 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 			}
 			return nil
 		}
+	case "jsonencode", "yamlencode":
+		return func(args []cty.Value) error {
+			if len(args) == 1 {
+				return e.encodedSize(args[0])
+			}
+			return nil
+		}
+	case "urlencode", "base64encode", "textencodebase64", "base64gzip":
+		// What each writes, at most, for n bytes of input.
+		return func(args []cty.Value) error {
+			if len(args) == 0 {
+				return nil
+			}
+			sv, ok := known(args[0])
+			if !ok || sv.Type() != cty.String {
+				return nil
+			}
+			n := int64(len(sv.AsString()))
+			var out int64
+			switch name {
+			case "urlencode":
+				out = urlEncodedLen(sv.AsString())
+			case "base64encode":
+				out = (n + 2) / 3 * 4
+			case "base64gzip":
+				out = (n + n/1000 + 64 + 2) / 3 * 4 // gzip grows what it cannot shrink by a little
+			default:
+				out = (4*n + 2) / 3 * 4 // an encoding of up to four bytes a character
+			}
+			if out > int64(maxStr) {
+				return e.stringTooLong(int(min(out, 1<<62)))
+			}
+			return nil
+		}
 	case "bcrypt":
 		return func(args []cty.Value) error {
 			if len(args) < 2 {
@@ -422,6 +456,72 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 			}
 			return nil
 		}
+	}
+	return nil
+}
+
+// urlEncodedLen is the length of urlencode's result: three bytes for every
+// byte but letters, digits, "-", "_", ".", "~" and the space.
+func urlEncodedLen(s string) int64 {
+	n := int64(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' || c == ' ') {
+			n += 2
+		}
+	}
+	return n
+}
+
+// encodedSize refuses a value whose JSON or YAML text would be longer than
+// MaxStringLength, before it is written: a value whose parts repeat one
+// another writes far more text than it takes memory. It adds up the least
+// each part writes (its string or key and a separator), visiting at most
+// limit.DefaultMaxValueSize parts.
+func (e *env) encodedSize(v cty.Value) error {
+	max := int64(e.limits.MaxStringLength)
+	var total int64
+	visits := 0
+	var walk func(v cty.Value) bool
+	walk = func(v cty.Value) bool {
+		if visits++; visits > limit.DefaultMaxValueSize || total > max {
+			return false
+		}
+		v, _ = v.Unmark()
+		total += 2 // the least a value and its separator take
+		if !v.IsKnown() || v.IsNull() {
+			return true
+		}
+		ty := v.Type()
+		switch {
+		case ty == cty.String:
+			total += int64(len(v.AsString()))
+		case ty.IsObjectType():
+			for name, at := range ty.AttributeTypes() {
+				_ = at
+				total += int64(len(name)) + 3
+				if !walk(v.GetAttr(name)) {
+					return false
+				}
+			}
+		case ty.IsMapType() || ty.IsSetType() || ty.IsListType() || ty.IsTupleType():
+			for it := elements.Of(v); it.Next(); {
+				k, el := it.Element()
+				if ty.IsMapType() {
+					total += int64(len(k.AsString())) + 3
+				}
+				if !walk(el) {
+					return false
+				}
+			}
+		}
+		return total <= max
+	}
+	if !walk(v) {
+		if total > max {
+			return e.stringTooLong(int(min(total, 1<<62)))
+		}
+		return fmt.Errorf("the value holds more than %d values counting each every time it appears, more than the encoded text of one value may hold", limit.DefaultMaxValueSize)
 	}
 	return nil
 }
