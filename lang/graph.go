@@ -210,9 +210,9 @@ func (ev *evaluator) resourceRefs(c *config.Config, res *config.Resource) []pars
 	return refs
 }
 
-// targets are the nodes a reference in module c names (some may be nil).
-func (g *graph) targets(c *config.Config, ref *reference) []*node {
-	var targets []*node
+// targets appends to targets the nodes a reference in module c names
+// (some may be nil); connect reuses one slice for all its references.
+func (g *graph) targets(targets []*node, c *config.Config, ref *reference) []*node {
 	switch ref.kind {
 	case refVar:
 		targets = append(targets, g.get(c, nodeVar, ref.name))
@@ -237,12 +237,14 @@ func (g *graph) targets(c *config.Config, ref *reference) []*node {
 
 // connect adds an edge from n to every node the references (in module c) name.
 func (ev *evaluator) connect(g *graph, n *node, c *config.Config, refs []parsedRef) {
+	var buf []*node
 	for _, r := range refs {
 		ref := r.ref
 		if ref == nil {
 			continue
 		}
-		for _, t := range g.targets(c, ref) {
+		buf = g.targets(buf[:0], c, ref)
+		for _, t := range buf {
 			if t == nil {
 				continue
 			}

@@ -48,7 +48,7 @@ func (ev *evaluator) badReference(g *graph, n *node) bool {
 			if pr.ref == nil {
 				continue
 			}
-			for _, t := range g.targets(c, pr.ref) {
+			for _, t := range g.targets(nil, c, pr.ref) {
 				if t == nil {
 					return true
 				}
@@ -97,7 +97,7 @@ func (r *Result) ensureFor(c *config.Config, expr hcl.Expression) hcl.Diagnostic
 	var roots []*node
 	for _, pr := range ev.exprRefs(expr) {
 		if pr.ref != nil {
-			roots = append(roots, ev.lazy.g.targets(c, pr.ref)...)
+			roots = ev.lazy.g.targets(roots, c, pr.ref)
 		}
 	}
 	before := len(ev.diags)

@@ -75,10 +75,33 @@ func (g *Guard) Expr(expr hcl.Expression) hcl.Expression {
 		return expr
 	}
 	fast, _ := g.compile(x, false, nil)
-	if g.MaxValueSize > 0 {
+	if g.MaxValueSize > 0 && mayBeLarge(x) {
 		return &sizedSyntax{Expression: fast, max: g.MaxValueSize}
 	}
 	return fast
+}
+
+// boundedRoots are the names whose values every expression that refers
+// to them whole has already had bounded: variables and locals were the
+// results of expressions themselves (or of variables files and options,
+// whose values are no larger than their text), and the others are
+// instance keys and small objects.
+var boundedRoots = map[string]bool{"var": true, "local": true, "each": true, "count": true, "path": true, "terraform": true, "tofu": true}
+
+// mayBeLarge reports whether the value of expr may be larger than the
+// values it refers to were when they were made, and so must be measured:
+// not for a literal, nor for a reference to a variable or a local value
+// (or a part of one), which are the most common expressions of all.
+func mayBeLarge(expr hclsyntax.Expression) bool {
+	switch e := expr.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return false
+	case *hclsyntax.ScopeTraversalExpr:
+		return !boundedRoots[e.Traversal.RootName()]
+	case *hclsyntax.TemplateWrapExpr:
+		return mayBeLarge(e.Wrapped)
+	}
+	return true
 }
 
 // sizedExpr refuses a result larger than max (limit.ExpandedSize). It
