@@ -197,6 +197,22 @@ output "n" { value = [length(local.l), length(local.m)] }
 		{name: "two module calls per level for 20 levels", want: "Too many modules", files: nestedModules(20, "module \"a\" { source = \"./m\" }\nmodule \"b\" { source = \"./m\" }\n")},
 		{name: "two module calls per level for 20 levels, validate", command: "validate", want: "Too many modules", files: nestedModules(20, "module \"a\" { source = \"./m\" }\nmodule \"b\" { source = \"./m\" }\n")},
 
+		{
+			name: "a module source built from a costly local", want: "Too many elements",
+			files: map[string]string{"main.tf": `locals {
+  n = length(flatten([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]]))
+}
+module "m" { source = "./m${local.n}" }
+`},
+		},
+		{
+			name: "vars with terraform.tfvars linked outside the sandbox", command: "vars", sandbox: true, want: "outside the directory",
+			files: map[string]string{"main.tf": "variable \"v\" {\n  default = \"x\"\n}\n"},
+			setup: func(t *testing.T, box, outside string) {
+				symlinkOrSkip(t, filepath.Join(outside, "secret.txt"), filepath.Join(box, "terraform.tfvars"))
+			},
+		},
+
 		// Recursive templates, and a console that evaluates what it needs.
 		{
 			name: "recursive templatefile (OpenTofu)", tofu: true, want: "Evaluation step limit reached",

@@ -343,7 +343,12 @@ func loadWith(opts Options, adjust func(*config.Options)) (*config.Config, strin
 	if dir == "" {
 		dir = "."
 	}
-	copts := config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules, Context: opts.Context}
+	copts := config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules, Context: opts.Context,
+		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
+			return tfvars.InitValues(tfvars.Inputs{Dir: workDir, Env: opts.Env, Args: opts.VarArgs, Values: opts.Variables, Sandbox: opts.Sandbox}, decls)
+		},
+		Workspace: workspaceName(opts),
+	}
 	if adjust != nil {
 		adjust(&copts)
 	}

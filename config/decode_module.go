@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/dialect"
 )
 
 // moduleCall decodes a module block; Config keeps the input arguments.
@@ -22,7 +24,10 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	diags = append(diags, cDiags...)
 	mc.Config = remain
 
-	if attr, ok := content.Attributes["source"]; ok {
+	if attr, ok := content.Attributes["source"]; ok && !isConstant(attr.Expr) {
+		// Built from variables or locals: resolved while the tree loads.
+		mc.SourceExpr, mc.SourceRange = attr.Expr, attr.Expr.Range()
+	} else if ok {
 		src, sDiags := literalString(attr)
 		diags = append(diags, sDiags...)
 		mc.SourceAddr, mc.SourceRange = src, attr.Expr.Range()
@@ -35,7 +40,9 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 			})
 		}
 	}
-	if attr, ok := content.Attributes["version"]; ok {
+	if attr, ok := content.Attributes["version"]; ok && !isConstant(attr.Expr) {
+		mc.VersionExpr, mc.VersionRange = attr.Expr, attr.Expr.Range()
+	} else if ok {
 		v, vDiags := literalString(attr)
 		diags = append(diags, vDiags...)
 		mc.Version, mc.VersionRange = v, attr.Expr.Range()
@@ -58,7 +65,7 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		for _, pair := range pairs {
 			child, cDiags := providerRef(pair.Key, "providers")
 			diags = append(diags, cDiags...)
-			parent, pDiags := providerRef(pair.Value, "providers")
+			parent, pDiags := d.providerInstanceRef(pair.Value, "providers")
 			diags = append(diags, pDiags...)
 			if child != nil && parent != nil {
 				mc.Providers = append(mc.Providers, PassedProvider{InChild: *child, InParent: *parent})
@@ -88,7 +95,13 @@ func (d *decoder) provider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	content, remain, cDiags := block.Body.PartialContent(providerMetaSchema())
 	diags = append(diags, cDiags...)
 	p.Config = remain
+	if attr, ok := content.Attributes["for_each"]; ok && d.dialect == dialect.Tofu {
+		p.ForEach = attr.Expr
+	}
 	for _, name := range []string{"count", "depends_on", "for_each", "source"} {
+		if name == "for_each" && p.ForEach != nil {
+			continue
+		}
 		if attr, ok := content.Attributes[name]; ok {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -227,4 +240,11 @@ func (d *decoder) removed(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		rm.From = attr.Expr
 	}
 	return rm, diags
+}
+
+// isConstant reports whether an expression has a value without any
+// variable or function: a literal, or a template of literals.
+func isConstant(expr hcl.Expression) bool {
+	_, diags := expr.Value(nil)
+	return !diags.HasErrors()
 }

@@ -9,10 +9,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/internal/diagsort"
+	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
@@ -27,6 +31,16 @@ type treeLoader struct {
 	modules int
 	// cancelled is set once the context's end has been reported.
 	cancelled bool
+	// scopes evaluate module sources and versions built from variables,
+	// one per module of the tree, made when first needed.
+	scopes map[*Config]*staticScope
+	// rootVals are Options.RootVariables' values; funcs the built-in
+	// functions for those expressions.
+	rootVals map[string]cty.Value
+	funcs    map[string]function.Function
+	// guard and steps bound the work of those expressions.
+	guard *fastexpr.Guard
+	steps atomic.Int64
 	// loaded are the modules read so far, by source directory: a directory
 	// that several module blocks call is read and decoded once per load, and
 	// its module shared by the calls (it is not modified once loaded).
@@ -62,6 +76,14 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 	sort.Strings(names)
 	for _, name := range names {
 		call := parent.Module.ModuleCalls[name]
+		if call.SourceExpr != nil || call.VersionExpr != nil {
+			resolved, rDiags := l.staticScope(parent).resolveCall(call)
+			diags = append(diags, rDiags...)
+			if rDiags.HasErrors() {
+				continue
+			}
+			call = resolved
+		}
 		if call.SourceAddr == "" {
 			continue // already reported while decoding
 		}
@@ -141,6 +163,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			Module:     mod,
 			CallRange:  call.DeclRange,
 			SourceAddr: call.SourceAddr,
+			Version:    call.Version,
 		}
 		parent.Children[name] = child
 		diags = append(diags, checkCallArguments(call, mod)...)

@@ -38,7 +38,7 @@ func runVars(c *common, env Env) int {
 	cfg, diags := config.Load(".", config.Options{Dialect: c.dialect, WorkDir: env.WorkDir, Sandbox: c.sandbox, MissingModules: c.missing, Context: c.ctx})
 	var entries []tfvars.Entry
 	if cfg != nil && cfg.Module != nil {
-		final, raw, more := tfvars.Resolve(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs}, cfg.Module.Variables)
+		final, raw, more := tfvars.Resolve(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs, Sandbox: c.sandbox}, cfg.Module.Variables)
 		diags = append(diags, more...)
 		entries = tfvars.Describe(cfg.Module.Variables, final, raw)
 	}
