@@ -173,7 +173,7 @@ func TestAdversarialCLI(t *testing.T) {
 
 // TestAdversarialDeadline evaluates every adversarial input through the
 // library with a Context deadline, and checks that each returns within a
-// second of it (five under the race detector, which slows everything).
+// second of it (ten under the race detector, which slows everything).
 // The deadline is short: most inputs are refused sooner by a limit, the
 // rest are stopped by it.
 func TestAdversarialDeadline(t *testing.T) {
@@ -206,7 +206,13 @@ func TestAdversarialDeadline(t *testing.T) {
 			}
 			took := time.Since(start)
 			t.Logf("returned after %s", took.Round(time.Millisecond))
-			if limit := deadline + raceSlowdown*time.Second; took > limit {
+			limit := deadline + time.Second
+			if raceSlowdown > 1 {
+				// The race detector slows the uninterruptible parts (a
+				// conversion, a walk) up to tenfold, and the machine may be busy.
+				limit = deadline + 10*time.Second
+			}
+			if took > limit {
 				t.Errorf("returned %s after it started, more than a second after its deadline", took)
 			}
 			for _, d := range ev.Diagnostics {
