@@ -3,7 +3,6 @@ package lang
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/internal/elements"
@@ -120,23 +118,11 @@ func (r *Result) documentHead(diags hcl.Diagnostics) *PlanDocument {
 		return doc
 	}
 	if root := r.Root(); root != nil {
-		decls := root.Config.Module.Outputs
 		for _, name := range sortedKeys(root.Outputs) {
-			v := root.Outputs[name]
-			oj := OutputJSON{Sensitive: decls[name] != nil && decls[name].Sensitive}
-			oj.Unknown = false
-			if !v.IsWhollyKnown() {
-				oj.Unknown = unknownAsBool(v)
-			} else {
-				uv, _ := v.UnmarkDeep()
-				ty := uv.Type()
-				if uv.IsNull() {
-					ty = cty.DynamicPseudoType
-					uv = cty.NullVal(ty)
-				}
-				tj, _ := ctyjson.MarshalType(ty)
-				vj, err := ctyjson.Marshal(uv, ty)
-				if err == nil {
+			oj, uv, ok := r.outputJSON(name, root.Outputs[name])
+			if ok {
+				tj, _ := appendTypeJSON(nil, uv.Type())
+				if vj, err := outputValueJSON(uv, uv.Type()); err == nil {
 					raw := json.RawMessage(vj)
 					oj.Type = tj
 					oj.Value = &raw
@@ -146,6 +132,23 @@ func (r *Result) documentHead(diags hcl.Diagnostics) *PlanDocument {
 		}
 	}
 	return doc
+}
+
+// outputJSON is the OutputJSON of a root output without its type and
+// value, and, when it has them (ok), the unmarked value to write them
+// from (a null of the dynamic type for null).
+func (r *Result) outputJSON(name string, v cty.Value) (oj OutputJSON, uv cty.Value, ok bool) {
+	decl := r.Root().Config.Module.Outputs[name]
+	oj = OutputJSON{Sensitive: decl != nil && decl.Sensitive, Unknown: false}
+	if !v.IsWhollyKnown() {
+		oj.Unknown = unknownAsBool(v)
+		return oj, cty.NilVal, false
+	}
+	uv, _ = v.UnmarkDeep()
+	if uv.IsNull() {
+		uv = cty.NullVal(cty.DynamicPseudoType)
+	}
+	return oj, uv, true
 }
 
 // resourceJSON is one resource instance of the document.
@@ -318,6 +321,10 @@ func (d *PlanDocument) WriteIndented(w io.Writer) error {
 	})
 }
 
+// writeWindow is how many resource instances are made before they are
+// written: enough to keep every CPU busy.
+const writeWindow = 256
+
 // resourceIndent is the prefix of every line of a resource instance in the
 // indented document.
 const resourceIndent = "    "
@@ -326,18 +333,63 @@ const resourceIndent = "    "
 // resource instances as item gives them, marshalled with resourceIndent;
 // n < 0 writes the resources as null.
 func (d *PlanDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byte, error)) error {
+	var names []string // nil writes null
+	if d.Outputs != nil {
+		names = sortedKeys(d.Outputs)
+	}
+	return d.writeIndentedWith(w, names, func(b []byte, i int) ([]byte, error) {
+		m, err := json.MarshalIndent(d.Outputs[names[i]], outputIndent, "  ")
+		return append(b, m...), err
+	}, n, item)
+}
+
+// outputIndent is the prefix of every line of an output in the indented
+// document.
+const outputIndent = "    "
+
+// writeIndentedWith is writeIndented with the outputs named in names (in
+// order; nil for null) written one at a time by output, each as
+// json.MarshalIndent writes its OutputJSON with outputIndent; d.Outputs is
+// not used. An
+// output is written out before the next is made, so a large one is in
+// memory once, not in every copy MarshalIndent makes of the document.
+func (d *PlanDocument) writeIndentedWith(w io.Writer, names []string, output func(b []byte, i int) ([]byte, error), n int, item func(i int) ([]byte, error)) error {
 	head := *d
-	head.Resources = nil
+	head.Outputs, head.Resources = nil, nil
 	b, err := json.MarshalIndent(head, "", "  ")
 	if err != nil {
 		return err
 	}
-	// The head ends with the resources field, marshalled as null.
-	const tail = "\"resources\": null\n}"
+	// The head ends with the outputs and resources fields, marshalled as null.
+	const tail = "\"outputs\": null,\n  \"resources\": null\n}"
 	if !bytes.HasSuffix(b, []byte(tail)) {
 		return fmt.Errorf("lang: unexpected JSON document layout")
 	}
-	b = b[:len(b)-len(tail)]
+	b = append(b[:len(b)-len(tail)], "\"outputs\": {"...)
+	switch {
+	case names == nil:
+		b = append(b[:len(b)-1], "null"...)
+	case len(names) == 0:
+		b = append(b, '}')
+	}
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendIndentLine(b, outputIndent, 0)
+		b = append(appendJSONString(b, name), ": "...)
+		if b, err = output(b, i); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		b = b[:0]
+	}
+	if len(names) > 0 {
+		b = append(b, "\n  }"...)
+	}
+	b = append(b, ",\n  "...)
 	if n < 0 {
 		_, err := fmt.Fprintf(w, "%s\"resources\": null\n}", b)
 		return err
@@ -346,24 +398,30 @@ func (d *PlanDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byt
 		_, err := fmt.Fprintf(w, "%s\"resources\": []\n}", b)
 		return err
 	}
-	items := make([][]byte, n)
-	errs := make([]error, n)
-	parallel.For(n, func(i int) {
-		items[i], errs[i] = item(i)
-	})
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
 	if _, err := fmt.Fprintf(w, "%s\"resources\": [\n", b); err != nil {
 		return err
 	}
-	for i, item := range items {
-		sep := ",\n"
-		if i == len(items)-1 {
-			sep = "\n"
-		}
-		if _, err := fmt.Fprintf(w, "%s%s%s", resourceIndent, item, sep); err != nil {
-			return err
+	// The instances are made on every CPU a window at a time and written
+	// in order, so memory holds one window of them, not the document.
+	items := make([][]byte, min(n, writeWindow))
+	errs := make([]error, len(items))
+	for start := 0; start < n; start += len(items) {
+		window := min(len(items), n-start)
+		parallel.For(window, func(i int) {
+			items[i], errs[i] = item(start + i)
+		})
+		for i := range window {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			sep := ",\n"
+			if start+i == n-1 {
+				sep = "\n"
+			}
+			if _, err := fmt.Fprintf(w, "%s%s%s", resourceIndent, items[i], sep); err != nil {
+				return err
+			}
+			items[i] = nil
 		}
 	}
 	_, err = io.WriteString(w, "  ]\n}")

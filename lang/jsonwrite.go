@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"slices"
 	"strconv"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
@@ -29,11 +32,86 @@ func (r *Result) WriteDocument(w io.Writer, diags hcl.Diagnostics) error {
 	// about the same size: each starts with room for the last one's.
 	var last atomic.Int64
 	last.Store(512)
-	return r.documentHead(diags).writeIndented(w, len(r.Resources), func(i int) ([]byte, error) {
+	// The instances are written to memory before the document is
+	// written out, so their total is bounded as they are made.
+	max := r.ev.outputLimit()
+	var total atomic.Int64
+	head := &PlanDocument{Diagnostics: DiagnosticsJSON(diags)}
+	var outputs map[string]cty.Value
+	if root := r.Root(); root != nil {
+		outputs = root.Outputs
+	}
+	names := sortedKeys(outputs)
+	writeOutput := func(b []byte, i int) ([]byte, error) {
+		return r.appendOutputIndented(b, names[i], outputs[names[i]])
+	}
+	return head.writeIndentedWith(&cappedWriter{w: w, max: max, left: max}, names, writeOutput, len(r.Resources), func(i int) ([]byte, error) {
+		if total.Load() > max {
+			return nil, &OutputTooLarge{Max: max}
+		}
+		if r.ev.contextDone() {
+			return nil, errCancelled
+		}
 		b, err := resourceIndented(r.Resources[i], int(last.Load())+64)
 		last.Store(int64(len(b)))
+		total.Add(int64(len(b)))
 		return b, err
 	})
+}
+
+// appendOutputIndented appends the OutputJSON of a root output as
+// json.MarshalIndent writes it with outputIndent, written from its value.
+func (r *Result) appendOutputIndented(b []byte, name string, v cty.Value) ([]byte, error) {
+	oj, uv, ok := r.outputJSON(name, v)
+	m, err := json.MarshalIndent(oj, outputIndent, "  ")
+	if err != nil || !ok {
+		return append(b, m...), err
+	}
+	// The type and value are written here rather than marshalled into
+	// the OutputJSON, which MarshalIndent would copy twice more.
+	ty := uv.Type()
+	tj, err := appendTypeJSON(nil, ty)
+	if err != nil {
+		return append(b, m...), nil // as Document leaves them out
+	}
+	var vj []byte
+	w := documentWriters.Get().(*documentWriter)
+	defer documentWriters.Put(w)
+	direct := false
+	if !hasDynamic(ty) {
+		vj, direct = w.known(nil, uv, 1)
+	}
+	if !direct {
+		if vj, err = ctyjson.Marshal(uv, ty); err != nil {
+			return append(b, m...), nil
+		}
+	}
+	b = append(b, m[:len(m)-len("\n"+outputIndent+"}")]...)
+	b = append(appendIndentLine(append(b, ','), outputIndent, 1), `"type": `...)
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, tj, outputIndent+"  ", "  "); err != nil {
+		return b, err
+	}
+	b = append(b, ind.Bytes()...)
+	b = append(appendIndentLine(append(b, ','), outputIndent, 1), `"value": `...)
+	if direct {
+		b = append(b, vj...)
+	} else {
+		ind.Reset()
+		if err := json.Indent(&ind, vj, outputIndent+"  ", "  "); err != nil {
+			return b, err
+		}
+		b = append(b, ind.Bytes()...)
+	}
+	return append(appendIndentLine(b, outputIndent, 0), '}'), nil
+}
+
+// outputLimit is the evaluation's Limits.MaxOutputSize.
+func (ev *evaluator) outputLimit() int64 {
+	if ev == nil || ev.limits == nil {
+		return DefaultMaxOutputSize
+	}
+	return ev.limits.limits.MaxOutputSize
 }
 
 // resourceIndented is resourceJSON(ri).marshalIndent(resourceIndent),

@@ -133,3 +133,40 @@ output "o" {
 		t.Errorf("PlanJSON:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestWriteDocumentOutputs: outputs written from their values are what
+// MarshalIndent writes for Document's, whatever their shape.
+func TestWriteDocumentOutputs(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "u" {
+  type    = string
+  default = null
+}
+resource "terraform_data" "r" { input = "x" }
+output "str" { value = "<a & b>\n" }
+output "num" { value = 12345678901234567890.125 }
+output "nested" { value = { b = [1, 2, { c = true }], a = tomap({ x = "1", y = "2" }), s = toset(["q", "p"]) } }
+output "with_null" { value = { d = null, e = [] } }
+output "null" { value = var.u }
+output "unknown" { value = terraform_data.r.id }
+output "partly" { value = { known = 1, unknown = terraform_data.r.id } }
+output "secret" {
+  value     = "s"
+  sensitive = true
+}
+`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want, err := json.MarshalIndent(res.Document(nil), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := res.WriteDocument(&got, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(want) {
+		t.Errorf("WriteDocument:\n%s\nwant\n%s", got.String(), want)
+	}
+}

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
@@ -59,6 +61,8 @@ type common struct {
 	dataFiles                            []string // -data
 	missingModules                       string   // -missing-modules
 	missing                              config.MissingModules
+	timeout                              time.Duration   // -timeout; 0 for none
+	ctx                                  context.Context // ends at -timeout
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -82,6 +86,15 @@ func (c *common) register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&c.missingModules, "missing-modules", "error", "error or unknown")
+	fs.DurationVar(&c.timeout, "timeout", 0, "stop loading and evaluating after this long (0: no limit)")
+}
+
+// context is the context of a command: with -timeout, one that ends then.
+func (c *common) context() (context.Context, context.CancelFunc) {
+	if c.timeout > 0 {
+		return context.WithTimeout(context.Background(), c.timeout)
+	}
+	return context.WithCancel(context.Background())
 }
 
 // Run executes one tfeval command line and returns its exit status.
@@ -183,6 +196,9 @@ func Run(args []string, env Env) int {
 		env.WorkDir = dir
 	}
 	c.color = env.Terminal && !c.noColor && lookupEnv(env.Environ, "NO_COLOR") == ""
+	ctx, cancel := c.context()
+	defer cancel()
+	c.ctx = ctx
 	return spec.run(&c, env)
 }
 

@@ -5,12 +5,14 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/mitchellh/go-wordwrap"
+
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // diagPrinter writes diagnostics in Terraform's human layout: a blank line,
@@ -19,13 +21,33 @@ type diagPrinter struct {
 	w       io.Writer
 	color   bool
 	workDir string
+	// box is the sandbox: no source excerpt is read from outside it, so a
+	// diagnostic about a file that links outside cannot show what is there.
+	box sandbox.Dir
+	// named are the files the command line names (-var-file, -data), which
+	// the user chose and may be anywhere.
+	named map[string]bool
 	// sources holds text that is not on disk, such as the console input line.
 	sources map[string][]byte
 	cache   map[string][]byte
 }
 
-func newDiagPrinter(w io.Writer, color bool, workDir string) *diagPrinter {
-	return &diagPrinter{w: w, color: color, workDir: workDir, sources: map[string][]byte{}, cache: map[string][]byte{}}
+// newDiagPrinter prints to w for a command run with c in env.
+func newDiagPrinter(w io.Writer, c *common, env Env) *diagPrinter {
+	p := &diagPrinter{w: w, color: c.color, workDir: env.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}}
+	// An unusable sandbox fails the command itself; excerpts then show nothing.
+	box, err := sandbox.New(c.sandbox, env.WorkDir)
+	if err != nil {
+		box, _ = sandbox.New(env.WorkDir, "")
+	}
+	p.box = box
+	for _, a := range c.varArgs {
+		p.named[a.Text] = true
+	}
+	for _, f := range c.dataFiles {
+		p.named[f] = true
+	}
+	return p
 }
 
 // detailWidth is where Terraform wraps detail text when not on a terminal:
@@ -96,7 +118,7 @@ func (p *diagPrinter) snippet(rng hcl.Range) string {
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	for n := 1; sc.Scan(); n++ {
 		if n >= rng.Start.Line && n <= rng.End.Line {
-			lines = append(lines, fmt.Sprintf("%4d: %s", n, strings.TrimRight(sc.Text(), "\r")))
+			lines = append(lines, fmt.Sprintf("%4d: %s", n, excerptLine(strings.TrimRight(sc.Text(), "\r"))))
 		}
 		if n > rng.End.Line || len(lines) >= 5 {
 			break
@@ -106,6 +128,23 @@ func (p *diagPrinter) snippet(rng hcl.Range) string {
 		return ""
 	}
 	return fmt.Sprintf("  on %s line %d:\n%s\n", rng.Filename, rng.Start.Line, strings.Join(lines, "\n"))
+}
+
+// maxExcerptLine bounds, in bytes, a source line shown under a diagnostic:
+// a line of a generated or hostile file can be megabytes long.
+const maxExcerptLine = 1000
+
+// excerptLine is line, cut at maxExcerptLine bytes (at a character
+// boundary) with an ellipsis.
+func excerptLine(line string) string {
+	if len(line) <= maxExcerptLine {
+		return line
+	}
+	cut := maxExcerptLine
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return line[:cut] + "…"
 }
 
 func (p *diagPrinter) source(name string) []byte {
@@ -119,10 +158,11 @@ func (p *diagPrinter) source(name string) []byte {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(p.workDir, path)
 	}
-	var src []byte
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() < 8<<20 {
-		src, _ = os.ReadFile(path)
+	box := p.box
+	if p.named[name] {
+		box = sandbox.Dir{}
 	}
+	src, _ := box.ReadFile(path, 8<<20)
 	p.cache[name] = src
 	return src
 }

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tfeval/tfeval/internal/parallel"
 	"github.com/tfeval/tfeval/lang"
@@ -25,22 +27,31 @@ func runEval(c *common, env Env) int {
 	// resource instance would be a system call each.
 	out := bufio.NewWriterSize(env.Stdout, 1<<16)
 	defer out.Flush()
+	res := ev.Result
+	if res.Stopped() {
+		// What a stopped evaluation made is partial, and can be as large
+		// as the limit that stopped it: only the diagnostics are written.
+		res = nil
+	}
 	if c.json {
-		if err := ev.Result.WriteDocument(out, ev.Diagnostics); err != nil {
+		if err := res.WriteDocument(out, ev.Diagnostics); err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError
 		}
 		out.WriteByte('\n')
 	} else {
-		newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(ev.Diagnostics)
+		newDiagPrinter(env.Stderr, c, env).print(ev.Diagnostics)
 		switch {
 		case ev.Diagnostics.HasErrors():
 			// Next to an error, values stand in for what failed (unknown,
 			// or what evaluation went on with) and would read as results;
 			// terraform plan prints no plan either.
 			fmt.Fprintln(env.Stderr, "No values are printed because the configuration has errors; -json writes what could be evaluated, with the diagnostics.")
-		case ev.Result != nil:
-			writeHuman(out, ev.Result)
+		case res != nil:
+			if err := writeHuman(c.ctx, out, res, maxOutput); err != nil {
+				fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+				return exitError
+			}
 		}
 	}
 	if ev.Diagnostics.HasErrors() {
@@ -49,10 +60,14 @@ func runEval(c *common, env Env) int {
 	return exitOK
 }
 
+// maxOutput bounds what one command prints (lang.Limits.MaxOutputSize).
+var maxOutput = lang.Limits{}.WithDefaults().MaxOutputSize
+
 // writeHuman lists resource instances grouped by module, then the root
 // outputs, in the console's rendering so unknown and sensitive values read
-// as Terraform shows them.
-func writeHuman(w io.Writer, res *lang.Result) {
+// as Terraform shows them; it stops with OutputTooLarge once the text
+// would pass max bytes.
+func writeHuman(ctx context.Context, w io.Writer, res *lang.Result, max int64) error {
 	byModule := map[string][]*lang.ResourceInstance{}
 	var modules []string
 	for _, ri := range res.Resources {
@@ -66,23 +81,44 @@ func writeHuman(w io.Writer, res *lang.Result) {
 	for _, m := range modules {
 		ordered = append(ordered, byModule[m]...)
 	}
-	// Rendering is most of the cost of printing; each value is rendered on
-	// its own and written in order.
-	rendered := make([]string, len(ordered))
-	parallel.For(len(ordered), func(i int) { rendered[i] = render.Value(ordered[i].Value) })
-	for i, ri := range ordered {
-		if i == 0 || ri.Module != ordered[i-1].Module {
-			title := "Root module"
-			if ri.Module != "" {
-				title = ri.Module
-			}
-			fmt.Fprintf(w, "# %s\n\n", title)
+	// Rendering is most of the cost of printing; values are rendered on
+	// every CPU a window at a time and written in order, so memory holds
+	// one window of text, not the whole plan's.
+	const window = 256
+	rendered := make([]string, min(len(ordered), window))
+	var total atomic.Int64
+	for start := 0; start < len(ordered); start += window {
+		if ctx != nil && ctx.Err() != nil {
+			return fmt.Errorf("output stopped: %w", ctx.Err())
 		}
-		fmt.Fprintf(w, "%s = %s\n\n", ri.Addr, rendered[i])
+		n := min(window, len(ordered)-start)
+		parallel.For(n, func(i int) {
+			if total.Load() > max {
+				return
+			}
+			s, _ := render.ValueWithin(ordered[start+i].Value, int(max))
+			rendered[i] = s
+			total.Add(int64(len(s)))
+		})
+		if total.Load() > max {
+			return &lang.OutputTooLarge{Max: max}
+		}
+		for i := range n {
+			ri := ordered[start+i]
+			if start+i == 0 || ri.Module != ordered[start+i-1].Module {
+				title := "Root module"
+				if ri.Module != "" {
+					title = ri.Module
+				}
+				fmt.Fprintf(w, "# %s\n\n", title)
+			}
+			fmt.Fprintf(w, "%s = %s\n\n", ri.Addr, rendered[i])
+			rendered[i] = ""
+		}
 	}
 	root := res.Root()
 	if root == nil || len(root.Outputs) == 0 {
-		return
+		return nil
 	}
 	fmt.Fprintf(w, "# Outputs\n\n")
 	names := make([]string, 0, len(root.Outputs))
@@ -95,6 +131,12 @@ func writeHuman(w io.Writer, res *lang.Result) {
 		if d := root.Config.Module.Outputs[n]; d != nil && d.Sensitive {
 			v = v.Mark(marks.Sensitive)
 		}
-		fmt.Fprintf(w, "%s = %s\n", n, strings.TrimRight(render.Value(v), "\n"))
+		s, ok := render.ValueWithin(v, int(max-total.Load()))
+		if !ok {
+			return &lang.OutputTooLarge{Max: max}
+		}
+		total.Add(int64(len(s)))
+		fmt.Fprintf(w, "%s = %s\n", n, strings.TrimRight(s, "\n"))
 	}
+	return nil
 }

@@ -18,7 +18,7 @@ func runGraph(c *common, env Env) int {
 		return exitError
 	}
 	g, diags := tfeval.Graph(opts)
-	newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
+	newDiagPrinter(env.Stderr, c, env).print(diags)
 	if diags.HasErrors() {
 		return exitError
 	}

@@ -43,7 +43,7 @@ earlier ones with the arrow keys; "exit" or Control-D ends it.
 
 Exit status 1 when the configuration or any expression had errors.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "var", "var-file", "data", "missing-modules", "schemas", "sandbox", "no-color"},
+		options: []string{"chdir", "dialect", "var", "var-file", "data", "missing-modules", "schemas", "sandbox", "timeout", "no-color"},
 		examples: []string{
 			"# One expression, in the module in ./infra:",
 			`echo 'local.subnet_cidrs' | tfeval console ./infra`,
@@ -65,7 +65,7 @@ When the configuration has errors, only the diagnostics are printed, as
 terraform plan prints no plan then; -json still writes what could be
 evaluated, next to the diagnostics.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "var", "var-file", "data", "missing-modules", "schemas", "sandbox", "json", "no-color"},
+		options: []string{"chdir", "dialect", "var", "var-file", "data", "missing-modules", "schemas", "sandbox", "timeout", "json", "no-color"},
 		examples: []string{
 			"# Evaluate the module in ./infra with its terraform.tfvars:",
 			"tfeval eval ./infra",
@@ -84,7 +84,7 @@ local value, module call, resource, data source, output and check block of
 every module, and an edge from each to what its expressions refer to.
 Nothing is evaluated, so no variable values are needed.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "format", "schemas", "sandbox"},
+		options: []string{"chdir", "dialect", "format", "schemas", "sandbox", "timeout"},
 		examples: []string{
 			"# A picture with Graphviz:",
 			"tfeval graph ./infra | dot -Tpng -o graph.png",
@@ -110,7 +110,7 @@ archives, and local directories) into .terraform/modules with a modules.json
 that Terraform and OpenTofu read as their own, as "terraform init" does
 without providers. It is the only command that uses the network.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "upgrade", "cache-dir", "offline", "sandbox", "no-color"},
+		options: []string{"chdir", "dialect", "upgrade", "cache-dir", "offline", "sandbox", "timeout", "no-color"},
 		examples: []string{
 			"# Install, sharing downloads with other checkouts and runs:",
 			"tfeval init -cache-dir=$HOME/.cache/tfeval ./infra",
@@ -126,7 +126,7 @@ without providers. It is the only command that uses the network.`,
 evaluated once with every input variable unknown, so it reports what is
 wrong whatever the variables' values, without needing any.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "schemas", "sandbox", "json", "no-color"},
+		options: []string{"chdir", "dialect", "schemas", "sandbox", "timeout", "json", "no-color"},
 		examples: []string{
 			"tfeval validate ./infra",
 			"# The document terraform validate -json writes:",
@@ -142,7 +142,7 @@ ones redacted) and where the value came from (its default, a variables file
 and the place in it, -var, the environment), from the same evaluation eval
 makes. When a required variable has no value, the others are still listed.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "var", "var-file", "sandbox", "json", "no-color"},
+		options: []string{"chdir", "dialect", "var", "var-file", "sandbox", "timeout", "json", "no-color"},
 		examples: []string{
 			"tfeval vars ./infra",
 			"# Which file sets each variable in CI:",
@@ -165,7 +165,8 @@ var optionHelp = map[string][2]string{
 	"schemas":         {"-schemas=FILE", "Provider schema document (terraform providers schema -json)"},
 	"data":            {"-data=FILE", "Data source results to use as though read (JSON object\nfrom data source addresses to results; repeatable)"},
 	"missing-modules": {"-missing-modules=M", "error (default): a module call that is not installed is\nTerraform's error; unknown: its outputs are unknown and\nthe rest of the tree is evaluated"},
-	"sandbox":         {"-sandbox=DIR", "File functions and module sources may read only under DIR"},
+	"sandbox":         {"-sandbox=DIR", "Read nothing outside DIR: configuration files, module\nsources, terraform.tfvars and *.auto.tfvars, file\nfunctions (a relative DIR is relative to -chdir)"},
+	"timeout":         {"-timeout=DURATION", "Stop loading and evaluating after DURATION (30s, 2m)"},
 	"json":            {"-json", "Machine-readable output"},
 	"format":          {"-format=FORMAT", "dot (default, for Graphviz) or mermaid"},
 	"upgrade":         {"-upgrade", "Choose versions and download again"},

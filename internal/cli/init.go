@@ -27,7 +27,7 @@ func runInit(c *common, env Env) int {
 		Env:      env.Environ,
 		Sandbox:  c.sandbox,
 		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
-			return tfvars.InitValues(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs}, decls)
+			return tfvars.InitValues(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs, Sandbox: c.sandbox}, decls)
 		},
 	})
 	var out strings.Builder
@@ -46,7 +46,7 @@ func runInit(c *common, env Env) int {
 		fmt.Fprintf(&out, "- %s in %s\n", m.Key, m.Dir)
 	}
 	fmt.Fprint(env.Stdout, out.String())
-	newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
+	newDiagPrinter(env.Stderr, c, env).print(diags)
 	if diags.HasErrors() {
 		fmt.Fprintln(env.Stderr, "\ntfeval init failed: the modules above were installed, the others were not.")
 		return exitError

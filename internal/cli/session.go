@@ -24,8 +24,10 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		Env:     env.Environ,
 		VarArgs: c.varArgs,
 		Console: console,
+		Lazy:    console, // a session evaluates what its expressions need
 		Sandbox: c.sandbox,
 		Rand:    env.Rand,
+		Context: c.ctx,
 
 		DataFiles:      c.dataFiles,
 		MissingModules: c.missing,

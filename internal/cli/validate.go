@@ -38,7 +38,7 @@ func runValidate(c *common, env Env) int {
 		b, _ := json.MarshalIndent(doc, "", "  ")
 		fmt.Fprintln(env.Stdout, string(b))
 	} else {
-		newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
+		newDiagPrinter(env.Stderr, c, env).print(diags)
 		if !diags.HasErrors() {
 			fmt.Fprintln(env.Stdout, "Success! The configuration is valid.")
 		}

@@ -57,7 +57,7 @@ func runVars(c *common, env Env) int {
 		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintln(env.Stdout, string(b))
 	} else {
-		newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
+		newDiagPrinter(env.Stderr, c, env).print(diags)
 		writeVariables(env.Stdout, entries, terminalWidth(env))
 	}
 	if diags.HasErrors() {

@@ -62,19 +62,18 @@ func TestReadmeLibrary(t *testing.T) {
 func TestEmbeddingLoad(t *testing.T) {
 	t.Chdir(t.TempDir())
 	writeFiles(t, ".", map[string]string{
-		"path/to/module/main.tf":    `variable "region" {}` + "\n" + `variable "size" {}` + "\n" + `output "where" { value = "${var.region}/${var.size}" }`,
-		"path/to/module/ci.tfvars":  `size = "large"`,
-		"path/to/repo/.placeholder": "",
+		"repo/infra/prod/main.tf":   `variable "region" {}` + "\n" + `variable "size" {}` + "\n" + `output "where" { value = "${var.region}/${var.size}" }`,
+		"repo/infra/prod/ci.tfvars": `size = "large"`,
 	})
 	var schemaJSON []byte // no provider schemas: see the guide
 	ev := tfeval.Evaluate(tfeval.Options{
-		WorkDir:   "path/to/module",  // where terraform would run; "" = process working directory
+		WorkDir:   "repo/infra/prod", // where terraform would run; "" = process working directory
 		Dialect:   dialect.Terraform, // or dialect.Tofu
 		Workspace: "default",
 		Env:       os.Environ(), // TF_VAR_* values
 		VarArgs:   []tfeval.Arg{tfeval.VarFile("ci.tfvars"), tfeval.Var("region=eu-west-1")},
-		Schemas:   schemaJSON,     // optional: `terraform providers schema -json` output
-		Sandbox:   "path/to/repo", // optional: file functions may not read outside it
+		Schemas:   schemaJSON, // optional: `terraform providers schema -json` output
+		Sandbox:   "../..",    // optional: read nothing outside it (relative to WorkDir: the checkout)
 	})
 
 	if out, _ := ev.Output("where"); ev.HasErrors() || !out.Value.RawEquals(cty.StringVal("eu-west-1/large")) {
