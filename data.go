@@ -34,12 +34,14 @@ func dataResults(opts Options, workDir string) (map[string]cty.Value, map[string
 	values := map[string]cty.Value{}
 	ranges := map[string]hcl.Range{}
 	var diags hcl.Diagnostics
+	// Named by the user, so read wherever they are (from the FS, when there is one).
+	box, _ := sandbox.NewFS(opts.FS, "", workDir)
 	for _, name := range opts.DataFiles {
 		path := name
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(workDir, path)
 		}
-		src, err := limit.ReadSource(sandbox.Dir{}, path, 0, true) // named by the user
+		src, err := limit.ReadSource(box.Unconfined(), path, 0, true)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read data source results", Detail: fmt.Sprintf("Cannot read the file %s given with -data: %s.", name, err)})
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,6 +103,19 @@ type Options struct {
 	// results. DataSources take precedence over them, later files over
 	// earlier ones.
 	DataFiles []string
+	// FS, when not nil, is where every file is read from instead of the
+	// operating system: the configuration files of every module, the
+	// variables files (terraform.tfvars, *.auto.tfvars, and those VarArgs
+	// name), the module manifest, the provider schema file, DataFiles,
+	// and what file functions read. An editor gives its unsaved buffers
+	// this way, a test its files from memory (testing/fstest.MapFS).
+	// WorkDir and Dir are then slash-separated paths inside FS ("" is
+	// its root), and FS is a sandbox: nothing outside it is read (a path
+	// that leaves it is refused as one outside Sandbox is), and Sandbox,
+	// inside it, narrows that further. Paths in diagnostics stay relative
+	// to WorkDir; path.cwd is WorkDir under the directory sandbox.FSRoot
+	// the FS stands for.
+	FS fs.FS
 	// ModuleCache, when not nil, keeps the module directories this
 	// evaluation reads for later evaluations given the same cache, which
 	// then parse again only the directories whose files changed. Evaluating
@@ -149,7 +163,7 @@ type Evaluation struct {
 // evaluate together with all diagnostics, in a deterministic order.
 func Evaluate(opts Options) *Evaluation {
 	ev := &Evaluation{}
-	opts.WorkDir = absWorkDir(opts.WorkDir)
+	opts.WorkDir = absWorkDir(opts)
 	box, diags := resolveSandbox(opts)
 	if diags.HasErrors() {
 		ev.Diagnostics = diags
@@ -171,6 +185,7 @@ func Evaluate(opts Options) *Evaluation {
 		Args:    opts.VarArgs,
 		Values:  opts.Variables,
 		Sandbox: opts.Sandbox,
+		FS:      opts.FS,
 	}, cfg.Module.Variables)
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	if raw == nil {
@@ -244,6 +259,7 @@ func funcOptions(opts Options, workDir string) funcs.Options {
 	return funcs.Options{
 		Dialect: opts.Dialect,
 		BaseDir: workDir,
+		FS:      opts.FS,
 		Sandbox: opts.Sandbox,
 		Now:     opts.Now,
 		Rand:    opts.Rand,
@@ -294,11 +310,11 @@ func providerSchemas(opts Options, workDir string) (*lang.ProviderSchemas, *hcl.
 	doc, name := opts.Schemas, "the provider schema document"
 	if doc == nil {
 		path := filepath.Join(workDir, opts.Dir, SchemaFile)
-		if _, err := os.Stat(path); err != nil {
+		// The file is part of the module, so the sandbox applies.
+		box, _ := sandbox.NewFS(opts.FS, opts.Sandbox, workDir)
+		if _, err := box.Stat(path); err != nil {
 			return nil, nil
 		}
-		// The file is part of the module, so the sandbox applies.
-		box, _ := sandbox.New(opts.Sandbox, workDir)
 		src, err := limit.ReadSource(box, path, 0, false)
 		if err != nil {
 			return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: fmt.Sprintf("Cannot read %s: %s.", SchemaFile, err)}
@@ -312,9 +328,16 @@ func providerSchemas(opts Options, workDir string) (*lang.ProviderSchemas, *hcl.
 	return s, nil
 }
 
-// absWorkDir is the absolute form of a working directory option ("" is
-// the process directory).
-func absWorkDir(workDir string) string {
+// absWorkDir is the absolute form of the working directory option ("" is
+// the process directory, or with an FS its root).
+func absWorkDir(opts Options) string {
+	workDir := opts.WorkDir
+	if opts.FS != nil {
+		if filepath.IsAbs(workDir) {
+			return filepath.Clean(workDir)
+		}
+		return filepath.Join(sandbox.FSRoot, filepath.FromSlash(workDir))
+	}
 	if workDir == "" {
 		workDir, _ = os.Getwd()
 	}
@@ -328,7 +351,7 @@ func absWorkDir(workDir string) string {
 // directory, every symbolic link followed: the loader, the variables files
 // and the file functions then all get the same absolute directory.
 func resolveSandbox(opts Options) (string, hcl.Diagnostics) {
-	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
+	box, err := sandbox.NewFS(opts.FS, opts.Sandbox, opts.WorkDir)
 	if err != nil {
 		return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
 	}
@@ -342,14 +365,14 @@ func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
 
 // loadWith is load with more loader options set by adjust, when not nil.
 func loadWith(opts Options, adjust func(*config.Options)) (*config.Config, string, hcl.Diagnostics) {
-	workDir := absWorkDir(opts.WorkDir)
-	dir := opts.Dir
+	workDir := absWorkDir(opts)
+	dir := filepath.FromSlash(opts.Dir)
 	if dir == "" {
 		dir = "."
 	}
-	copts := config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules, Context: opts.Context,
+	copts := config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules, Context: opts.Context, FS: opts.FS,
 		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
-			return tfvars.InitValues(tfvars.Inputs{Dir: workDir, Env: opts.Env, Args: opts.VarArgs, Values: opts.Variables, Sandbox: opts.Sandbox}, decls)
+			return tfvars.InitValues(tfvars.Inputs{Dir: workDir, Env: opts.Env, Args: opts.VarArgs, Values: opts.Variables, Sandbox: opts.Sandbox, FS: opts.FS}, decls)
 		},
 		Workspace: workspaceName(opts),
 	}

@@ -1,9 +1,14 @@
 package tfeval_test
 
 import (
+	"crypto/md5"
+	"fmt"
+	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,7 +16,9 @@ import (
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/render"
 )
 
 // missingModuleRoot calls a registry module that is not installed, next to
@@ -387,5 +394,127 @@ output "picked" { value = module.picked.name }`,
 	ev = tfeval.Evaluate(tfeval.Options{WorkDir: dir, Dialect: dialect.Tofu})
 	if ev.Diagnostics.HasErrors() {
 		t.Errorf("OpenTofu: %s", ev.Diagnostics.Error())
+	}
+}
+
+// fsModule is a tree given from memory: a root module in envs/prod that
+// calls a shared module, reads files with every kind of file function,
+// and takes variables from its terraform.tfvars and a named file.
+var fsModule = fstest.MapFS{
+	"envs/prod/main.tf": {Data: []byte(`variable "name" {}
+variable "size" {}
+module "net" {
+  source = "../../modules/net"
+  name   = var.name
+}
+output "net" { value = module.net.cidr }
+output "greeting" { value = templatefile("${path.module}/hello.tftpl", { name = var.name }) }
+output "files" { value = fileset(path.module, "*.tf*") }
+output "exists" { value = [fileexists("hello.tftpl"), fileexists("nope.txt")] }
+output "hash" { value = filemd5("hello.tftpl") }
+output "size" { value = var.size }
+output "cwd" { value = path.cwd }
+`)},
+	"envs/prod/terraform.tfvars": {Data: []byte(`name = "shop"`)},
+	"envs/prod/ci.tfvars":        {Data: []byte(`size = "large"`)},
+	"envs/prod/hello.tftpl":      {Data: []byte(`Hello, ${name}!`)},
+	"modules/net/main.tf": {Data: []byte(`variable "name" {}
+output "cidr" { value = "${var.name}: ${file("${path.module}/cidr.txt")}" }
+`)},
+	"modules/net/cidr.txt": {Data: []byte("10.0.0.0/16")},
+	"secret.txt":           {Data: []byte("s3cret")},
+}
+
+// TestFSInput evaluates a tree given as an fs.FS: modules, variables
+// files, templates and file functions all read from it, and the files of
+// the process's own directory are not read.
+func TestFSInput(t *testing.T) {
+	// A directory of the same shape on disk, which must not be read.
+	t.Chdir(t.TempDir())
+	writeFiles(t, ".", map[string]string{"envs/prod/main.tf": `output "wrong" { value = "read from disk" }`})
+
+	ev := tfeval.Evaluate(tfeval.Options{FS: fsModule, WorkDir: "envs/prod", VarArgs: []tfeval.Arg{tfeval.VarFile("ci.tfvars")}})
+	if ev.HasErrors() {
+		t.Fatal(ev.Diagnostics)
+	}
+	want := map[string]string{
+		"net":      `"shop: 10.0.0.0/16"`,
+		"greeting": `"Hello, shop!"`,
+		"files":    "toset([ \"ci.tfvars\", \"hello.tftpl\", \"main.tf\", \"terraform.tfvars\", ])",
+		"exists":   "[ true, false, ]",
+		"hash":     `"` + fmt.Sprintf("%x", md5.Sum([]byte("Hello, ${name}!"))) + `"`,
+		"size":     `"large"`,
+		"cwd":      `"` + filepath.ToSlash(filepath.Join(sandbox.FSRoot, "envs", "prod")) + `"`,
+	}
+	got := map[string]string{}
+	for _, o := range ev.Outputs() {
+		got[o.Name] = strings.Join(strings.Fields(render.Value(o.Value)), " ")
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("outputs:\n%q\nwant:\n%q", got, want)
+	}
+	for _, v := range ev.Variables() {
+		if v.Source.Range.Filename == "" || strings.Contains(v.Source.Range.Filename, "tfeval-fs") {
+			t.Errorf("%s: source range %s should name the file relative to the working directory", v.Name, v.Source.Range)
+		}
+	}
+	if diags := tfeval.Validate(tfeval.Options{FS: fsModule, WorkDir: "envs/prod"}); diags.HasErrors() {
+		t.Errorf("validate: %s", diags)
+	}
+	if g, diags := tfeval.Graph(tfeval.Options{FS: fsModule, WorkDir: "envs/prod"}); diags.HasErrors() || len(g.Nodes) == 0 {
+		t.Errorf("graph: %d nodes, %s", len(g.Nodes), diags)
+	}
+}
+
+// TestFSSandbox: the FS is a sandbox of its own (nothing outside it is
+// read, absolute paths and ".." included), and Sandbox narrows it, with
+// the same refusals as on disk.
+func TestFSSandbox(t *testing.T) {
+	// What a path outside the FS would find on disk, were it read.
+	disk := t.TempDir()
+	writeFiles(t, disk, map[string]string{"secret.txt": "from disk"})
+	tests := []struct {
+		name, sandbox, expr, want string
+	}{
+		{"absolute path on disk", "", `file("` + filepath.ToSlash(filepath.Join(disk, "secret.txt")) + `")`, "outside the directory this evaluation may read"},
+		{"up out of the FS", "", `file("../../../secret.txt")`, "outside the directory this evaluation may read"},
+		{"home directory", "", `file("~/.bashrc")`, "outside the directory this evaluation may read"},
+		{"inside the FS", "", `file("../../secret.txt")`, ""},
+		{"outside the sandbox", ".", `file("../../secret.txt")`, "outside the directory this evaluation may read"},
+		{"fileset outside the sandbox", ".", `fileset("../..", "*.txt")`, "outside the directory this evaluation may read"},
+		{"template outside the sandbox", ".", `templatefile("../../secret.txt", {})`, "outside the directory this evaluation may read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{
+				"envs/prod/main.tf": {Data: []byte(`output "x" { value = ` + tt.expr + ` }`)},
+				"secret.txt":        {Data: []byte("s3cret")},
+			}
+			ev := tfeval.Evaluate(tfeval.Options{FS: fsys, WorkDir: "envs/prod", Sandbox: tt.sandbox})
+			if tt.want == "" {
+				if out, _ := ev.Output("x"); ev.HasErrors() || render.Value(out.Value) != `"s3cret"` {
+					t.Errorf("got %s, %s", render.Value(out.Value), ev.Diagnostics)
+				}
+				return
+			}
+			if !ev.HasErrors() || !strings.Contains(ev.Diagnostics.Error(), tt.want) {
+				t.Errorf("want an error %q, got %s", tt.want, ev.Diagnostics)
+			}
+			if strings.Contains(ev.Diagnostics.Error(), "from disk") {
+				t.Error("a file on disk was read")
+			}
+		})
+	}
+	// Module sources leave neither.
+	for _, source := range []string{"../../../outside", "../shared"} {
+		fsys := fstest.MapFS{
+			"envs/prod/main.tf":   {Data: []byte(`module "m" { source = "` + source + `" }`)},
+			"envs/shared/main.tf": {Data: []byte(`output "x" { value = 1 }`)},
+		}
+		sb := "."
+		ev := tfeval.Evaluate(tfeval.Options{FS: fsys, WorkDir: "envs/prod", Sandbox: sb})
+		if !ev.HasErrors() || !strings.Contains(ev.Diagnostics.Error(), "outside the directory modules may be read from") {
+			t.Errorf("module source %s: %s", source, ev.Diagnostics)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing/fstest"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -71,6 +72,35 @@ func ExampleEvaluate_variables() {
 	// tolist([
 	//   "web-prod-one",
 	// ])
+}
+
+// Evaluate files given from memory, as a test with inline files or an
+// editor with unsaved buffers does: every file comes from the fs.FS, and
+// nothing outside it is read.
+func ExampleEvaluate_fromMemory() {
+	files := fstest.MapFS{
+		"main.tf": {Data: []byte(`
+variable "env" {}
+module "app" {
+  source = "./modules/app"
+  name   = "shop-${var.env}"
+}
+output "greeting" { value = module.app.greeting }
+`)},
+		"terraform.tfvars":           {Data: []byte(`env = "dev"`)},
+		"modules/app/main.tf":        {Data: []byte(`variable "name" {}` + "\n" + `output "greeting" { value = templatefile("${path.module}/hello.tftpl", { name = var.name }) }`)},
+		"modules/app/hello.tftpl":    {Data: []byte(`Hello from ${name}`)},
+		"modules/app/unused/main.tf": {Data: []byte(`this is not read`)},
+	}
+	ev := tfeval.Evaluate(tfeval.Options{FS: files})
+	out, _ := ev.Output("greeting")
+	fmt.Println(render.Value(out.Value), ev.Diagnostics.HasErrors())
+	for _, v := range ev.Variables() {
+		fmt.Println(v.Name, v.Source)
+	}
+	// Output:
+	// "Hello from shop-dev" false
+	// env set in terraform.tfvars:1,7-12
 }
 
 // Evaluate one module with many sets of inputs, as a table-driven test

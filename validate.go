@@ -2,7 +2,6 @@ package tfeval
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -30,7 +29,7 @@ import (
 // not go, and, with provider schemas, arguments and blocks the schema does
 // not have. VarArgs, Variables and the data source options are not used.
 func Validate(opts Options) hcl.Diagnostics {
-	opts.WorkDir = absWorkDir(opts.WorkDir)
+	opts.WorkDir = absWorkDir(opts)
 	box, diags := resolveSandbox(opts)
 	if diags.HasErrors() {
 		return diags
@@ -47,7 +46,7 @@ func Validate(opts Options) hcl.Diagnostics {
 		return diags
 	}
 	if opts.Dialect == dialect.Terraform {
-		_, moreDiags := tfvars.Collect(tfvars.Inputs{Dir: workDir, Env: opts.Env, Sandbox: opts.Sandbox}, cfg.Module.Variables)
+		_, moreDiags := tfvars.Collect(tfvars.Inputs{Dir: workDir, Env: opts.Env, Sandbox: opts.Sandbox, FS: opts.FS}, cfg.Module.Variables)
 		for _, d := range moreDiags {
 			if d.Summary == "Value for undeclared variable" {
 				// validate names the variable, not where its value is.
@@ -58,10 +57,10 @@ func Validate(opts Options) hcl.Diagnostics {
 			diags = append(diags, d)
 		}
 	} else {
-		diags = append(diags, tfvars.ParseAutoFiles(tfvars.Inputs{Dir: workDir, Dialect: opts.Dialect, Sandbox: opts.Sandbox})...)
+		diags = append(diags, tfvars.ParseAutoFiles(tfvars.Inputs{Dir: workDir, Dialect: opts.Dialect, Sandbox: opts.Sandbox, FS: opts.FS})...)
 		diags = append(diags, ignoredDefaultAttrs(cfg)...)
 	}
-	testBox, _ := sandbox.New(opts.Sandbox, workDir)
+	testBox, _ := sandbox.NewFS(opts.FS, opts.Sandbox, workDir)
 	diags = append(diags, testFiles(testBox, filepath.Join(workDir, opts.Dir))...)
 	schemas, diag := providerSchemas(opts, workDir)
 	if diag != nil {
@@ -143,7 +142,7 @@ func ignoredDefaultAttrs(cfg *config.Config) hcl.Diagnostics {
 func testFiles(box sandbox.Dir, rootDir string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, dir := range []string{rootDir, filepath.Join(rootDir, "tests")} {
-		entries, err := os.ReadDir(dir)
+		entries, err := box.ReadDir(dir)
 		if err != nil {
 			continue
 		}

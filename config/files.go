@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -64,8 +63,8 @@ func isOverrideName(stem string) bool {
 // moduleFiles lists the configuration files of dir, primaries first and then
 // overrides, each group in lexical order. In the tofu dialect a .tofu(.json)
 // file hides the .tf(.json) file of the same stem.
-func moduleFiles(workDir, dir string, d dialect.Dialect) ([]configFile, hcl.Diagnostics) {
-	entries, err := os.ReadDir(resolve(workDir, dir))
+func moduleFiles(box sandbox.Dir, workDir, dir string, d dialect.Dialect) ([]configFile, hcl.Diagnostics) {
+	entries, err := box.ReadDir(resolve(workDir, dir))
 	if err != nil {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,

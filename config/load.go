@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 
@@ -54,6 +55,20 @@ type Options struct {
 	// Workspace is terraform.workspace in OpenTofu's module sources; ""
 	// means "default".
 	Workspace string
+	// FS, when not nil, is where every file is read from (the module
+	// directories, their files, the module manifest) instead of the
+	// operating system: WorkDir is then a directory inside it ("" its
+	// root), and FS is a sandbox of its own, which Sandbox (inside it)
+	// narrows further. See sandbox.FSRoot for the paths FS stands for.
+	FS fs.FS
+}
+
+// inFS makes WorkDir a path under the root an FS stands for.
+func (o Options) inFS() Options {
+	if o.FS != nil && !filepath.IsAbs(o.WorkDir) {
+		o.WorkDir = filepath.Join(sandbox.FSRoot, o.WorkDir)
+	}
+	return o
 }
 
 // MissingModules says what loading makes of a module call whose source is
@@ -93,6 +108,7 @@ const DefaultMaxModules = 10_000
 // (relative stays relative) because Terraform reports path.module that way.
 // The tree is returned even with errors, as complete as the errors allow.
 func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
+	opts = opts.inFS()
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
@@ -112,7 +128,7 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	diags = append(diags, mDiags...)
 	l := &treeLoader{opts: opts, box: box, manifest: man, rootSourceDir: sourceDir, prefetch: newPrefetcher(opts, box)}
 	l.prefetch.children(mod)
-	diags = append(diags, l.loadChildren(root, []string{absDir(resolve(opts.WorkDir, dir))})...)
+	diags = append(diags, l.loadChildren(root, []string{absDir(box, resolve(opts.WorkDir, dir))})...)
 	l.prefetch.wait()
 	diags = append(diags, l.checkEarlyValues(root)...)
 	return root, diags
@@ -132,7 +148,7 @@ func cancelled(ctx context.Context) *hcl.Diagnostic {
 
 // sandboxOf resolves opts.Sandbox once, for everything the load reads.
 func sandboxOf(opts Options) (sandbox.Dir, hcl.Diagnostics) {
-	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
+	box, err := sandbox.NewFS(opts.FS, opts.Sandbox, opts.WorkDir)
 	if err != nil {
 		return box, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -154,12 +170,16 @@ func sourceDirOf(dir string) string {
 
 // absDir is the absolute, symlink-free form of dir, used to recognise a
 // module directory already being loaded.
-func absDir(dir string) string {
+func absDir(box sandbox.Dir, dir string) string {
+	if box.FS() != nil {
+		abs, _ := box.RealPath(dir)
+		return abs
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return filepath.Clean(dir)
 	}
-	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+	if resolved, err := box.EvalSymlinks(abs); err == nil {
 		return resolved
 	}
 	return abs

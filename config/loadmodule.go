@@ -8,6 +8,7 @@ import "github.com/hashicorp/hcl/v2"
 // opts.WorkDir and kept as given in the module's SourceDir; opts.Dialect
 // opts.Cache and opts.Sandbox apply, the other options do not.
 func LoadModule(dir string, opts Options) (*Module, hcl.Diagnostics) {
+	opts = opts.inFS()
 	box, diags := sandboxOf(opts)
 	if diags.HasErrors() {
 		return nil, diags

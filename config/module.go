@@ -19,7 +19,7 @@ import (
 // path.module form. Files outside box are not read.
 func loadModule(opts Options, box sandbox.Dir, dir, sourceDir string) (*Module, hcl.Diagnostics) {
 	workDir, d, cache := opts.WorkDir, opts.Dialect, opts.Cache
-	files, diags := moduleFiles(workDir, dir, d)
+	files, diags := moduleFiles(box, workDir, dir, d)
 	srcs := make([][]byte, len(files))
 	readErrs := make([]error, len(files))
 	for i, cf := range files {

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -64,11 +63,11 @@ func (p *prefetcher) children(m *Module) {
 func (p *prefetcher) start(sourceDir string) {
 	dir := filepath.FromSlash(sourceDir)
 	full := resolve(p.workDir, dir)
-	abs := absDir(full)
+	abs := absDir(p.box, full)
 	if p.box.Set() && !sandbox.Within(p.box.Root(), abs) {
 		return
 	}
-	if info, err := os.Stat(full); err != nil || !info.IsDir() {
+	if info, err := p.box.Stat(full); err != nil || !info.IsDir() {
 		return
 	}
 	p.mu.Lock()

@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -125,7 +124,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			continue
 		}
 		dir := filepath.FromSlash(sourceDir)
-		abs := absDir(resolve(l.opts.WorkDir, dir))
+		abs := absDir(l.box, resolve(l.opts.WorkDir, dir))
 		if cycle := indexOf(ancestors, abs); cycle >= 0 {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -144,7 +143,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			})
 			continue
 		}
-		if info, err := os.Stat(resolve(l.opts.WorkDir, dir)); err != nil || !info.IsDir() {
+		if info, err := l.box.Stat(resolve(l.opts.WorkDir, dir)); err != nil || !info.IsDir() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unreadable module directory",

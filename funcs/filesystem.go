@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"unicode/utf8"
@@ -69,12 +70,12 @@ func (e *env) checkSandbox(resolved, given string, m cty.ValueMarks) error {
 // openFile opens the regular file a path argument names. Anything else (a
 // FIFO, a device such as /dev/stdin, a directory) is refused before it is
 // opened, since opening or reading it could block forever.
-func (e *env) openFile(path string, m cty.ValueMarks) (*os.File, os.FileInfo, error) {
+func (e *env) openFile(path string, m cty.ValueMarks) (fs.File, fs.FileInfo, error) {
 	resolved, err := e.resolvePath(path, m)
 	if err != nil {
 		return nil, nil, err
 	}
-	f, fi, err := sandbox.OpenRegular(resolved)
+	f, fi, err := e.box.Open(resolved)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", redactIfSensitive(displayPath(path), m))
@@ -169,7 +170,7 @@ func (e *env) fileExistsFunc() function.Function {
 			if err != nil {
 				return cty.UnknownVal(cty.Bool), err
 			}
-			fi, err := os.Stat(path)
+			fi, err := e.box.Stat(path)
 			if err != nil {
 				if os.IsNotExist(err) {
 					return cty.False.WithMarks(m), nil
@@ -216,7 +217,7 @@ func (e *env) fileSetFunc() function.Function {
 			}
 			var vals []cty.Value
 			for _, match := range matches {
-				fi, err := os.Stat(match)
+				fi, err := e.box.Stat(match)
 				if err != nil {
 					return unknown, fmt.Errorf("failed to stat (%s): %w", redactIfSensitive(match, allMarks...), err)
 				}

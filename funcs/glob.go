@@ -2,7 +2,7 @@ package funcs
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -45,18 +45,19 @@ func (g *globber) walk(dir string, components []string) error {
 		dir = filepath.Join(dir, filepath.Join(components[:static]...))
 		components = components[static:]
 	}
-	if _, err := os.Lstat(dir); err != nil {
+	box := g.e.box
+	if _, err := box.Lstat(dir); err != nil {
 		return nil
 	}
 	if len(components) == 0 {
 		g.matches = append(g.matches, dir)
 		return nil
 	}
-	fi, err := os.Stat(dir)
+	fi, err := box.Stat(dir)
 	if err != nil || !fi.IsDir() {
 		return nil
 	}
-	real, err := filepath.EvalSymlinks(dir)
+	real, err := box.EvalSymlinks(dir)
 	if err != nil || g.walking[real] {
 		return nil
 	}
@@ -68,12 +69,10 @@ func (g *globber) walk(dir string, components []string) error {
 	}
 	g.walking[real] = true
 	defer delete(g.walking, real)
-	f, err := os.Open(dir)
-	if err != nil {
+	entries, err := box.ReadDir(dir)
+	if err != nil && len(entries) == 0 {
 		return nil
 	}
-	entries, _ := f.Readdir(-1)
-	f.Close()
 	g.visited += len(entries)
 	if g.visited > g.e.limits.MaxFilesetEntries {
 		return fmt.Errorf("the pattern visits more than %d files and directories, the limit for one call (Limits.MaxFilesetEntries)", g.e.limits.MaxFilesetEntries)
@@ -82,15 +81,18 @@ func (g *globber) walk(dir string, components []string) error {
 	if components[0] == "**" {
 		for _, entry := range entries {
 			path := filepath.Join(dir, entry.Name())
-			if entry.Mode()&os.ModeSymlink != 0 {
-				if entry, err = os.Stat(path); err != nil {
+			isDir := entry.IsDir()
+			if entry.Type()&fs.ModeSymlink != 0 {
+				fi, err := box.Stat(path)
+				if err != nil {
 					continue
 				}
+				isDir = fi.IsDir()
 			}
 			if last {
 				g.matches = append(g.matches, path)
 			}
-			if entry.IsDir() {
+			if isDir {
 				if err := g.walk(path, components); err != nil {
 					return err
 				}

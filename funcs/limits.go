@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -620,7 +619,7 @@ func tooLargeFile(path string, limit int64) error {
 
 // hashFile streams a regular file into h in chunks, each charging a step,
 // so files of any size need no memory.
-func (e *env) hashFile(f *os.File, h io.Writer) error {
+func (e *env) hashFile(f io.Reader, h io.Writer) error {
 	buf := make([]byte, 1<<20)
 	for {
 		if err := e.step(); err != nil {

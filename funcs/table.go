@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"io"
+	"io/fs"
 	"sort"
 	"sync"
 	"time"
@@ -33,9 +34,13 @@ type Options struct {
 	PlanTimestamp     time.Time                               // zero = plantimestamp() unknown
 	ProviderFunctions map[string]map[string]function.Function // local name -> func name -> impl
 	Limits            Limits                                  // bounds on what one call builds or reads (limits.go)
-	Step              func() error                            // charged once per call; an error stops evaluation
-	Charge            func(n int64) error                     // charged n steps for what a call built (see chargeResult)
-	Direct            *DirectCalls                            // when set, records each function's direct form
+	// FS, when not nil, is where file functions read files from (BaseDir
+	// is then a path under sandbox.FSRoot): nothing is read from the
+	// operating system, and nothing outside FS can be.
+	FS     fs.FS
+	Step   func() error        // charged once per call; an error stops evaluation
+	Charge func(n int64) error // charged n steps for what a call built (see chargeResult)
+	Direct *DirectCalls        // when set, records each function's direct form
 }
 
 // CoreNamespace prefixes the second name every built-in is registered under.
@@ -109,7 +114,7 @@ func newEnv(opts Options) *env {
 		opts.Now = time.Now
 	}
 	e := &env{opts: opts, limits: opts.Limits.withDefaults(), templateTables: map[string]map[string]function.Function{}}
-	e.box, e.boxErr = sandbox.New(opts.Sandbox, opts.BaseDir)
+	e.box, e.boxErr = sandbox.NewFS(opts.FS, opts.Sandbox, opts.BaseDir)
 	return e
 }
 

@@ -2,6 +2,7 @@ package tfvars
 
 import (
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 
@@ -50,6 +51,10 @@ type Inputs struct {
 	// read; a relative path is resolved against Dir. Files named by
 	// -var-file are the user's choice and are read wherever they are.
 	Sandbox string
+	// FS, when not nil, is where every variables file is read from, named
+	// ones included, instead of the operating system; Dir is then a
+	// directory inside it (see sandbox.FSRoot).
+	FS fs.FS
 }
 
 // Collect gathers the raw values for the root module's variables from every
@@ -145,7 +150,7 @@ func gather(in Inputs) (map[string]*Value, hcl.Diagnostics) {
 		dir = "."
 	}
 	ret := map[string]*Value{}
-	box, err := sandbox.New(in.Sandbox, dir)
+	box, err := sandbox.NewFS(in.FS, in.Sandbox, dir)
 	if err != nil {
 		return ret, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
 	}
@@ -175,7 +180,7 @@ func gather(in Inputs) (map[string]*Value, hcl.Diagnostics) {
 		}
 	}
 
-	for _, name := range autoVarsFiles(dir) {
+	for _, name := range autoVarsFiles(box, dir) {
 		addFile(name, Source{Kind: SourceAutoFile}, box)
 	}
 
@@ -189,7 +194,7 @@ func gather(in Inputs) (map[string]*Value, hcl.Diagnostics) {
 			}
 			ret[name] = &Value{Source: Source{Kind: SourceVarFlag, Name: name, Index: i}, Raw: val, Unparsed: true}
 		case VarFileFlag:
-			addFile(arg.Text, Source{Kind: SourceVarFile, Index: i}, sandbox.Dir{})
+			addFile(arg.Text, Source{Kind: SourceVarFile, Index: i}, box.Unconfined())
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

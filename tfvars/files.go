@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,15 +31,15 @@ func IsAutoVarsFile(name string) bool {
 
 // autoVarsFiles lists the automatically loaded files present in dir, in
 // Terraform's order, as Terraform names them (relative to dir).
-func autoVarsFiles(dir string) []string {
+func autoVarsFiles(box sandbox.Dir, dir string) []string {
 	var out []string
 	for _, name := range []string{DefaultVarsFile, DefaultVarsFileJSON} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+		if _, err := box.Stat(filepath.Join(dir, name)); err == nil {
 			out = append(out, name)
 		}
 	}
-	// os.ReadDir sorts by file name, which is the lexical order Terraform uses.
-	entries, err := os.ReadDir(dir)
+	// ReadDir sorts by file name, which is the lexical order Terraform uses.
+	entries, err := box.ReadDir(dir)
 	if err != nil {
 		return out
 	}
@@ -61,12 +60,12 @@ func ParseAutoFiles(in Inputs) hcl.Diagnostics {
 	if dir == "" {
 		dir = "."
 	}
-	box, err := sandbox.New(in.Sandbox, dir)
+	box, err := sandbox.NewFS(in.FS, in.Sandbox, dir)
 	if err != nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
 	}
 	var diags hcl.Diagnostics
-	for _, name := range autoVarsFiles(dir) {
+	for _, name := range autoVarsFiles(box, dir) {
 		_, more := readVarsFile(box, false, dir, name, in.Dialect)
 		diags = append(diags, more...)
 	}

@@ -20,7 +20,7 @@ func ReadSource(box sandbox.Dir, path string, max int64, allowPipe bool) ([]byte
 	if max <= 0 {
 		max = DefaultMaxSourceSize
 	}
-	if allowPipe {
+	if allowPipe && box.FS() == nil {
 		if fi, err := os.Stat(path); err == nil && fi.Mode()&os.ModeNamedPipe != 0 {
 			f, err := os.Open(path)
 			if err != nil {

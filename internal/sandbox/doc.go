@@ -14,4 +14,9 @@
 // /dev/zero or /dev/stdin never ends), and opens without blocking, so that
 // a file replaced by a FIFO between the check and the open still cannot
 // hang the reader. It applies whether or not a sandbox is set.
+//
+// A Dir may also read from an fs.FS instead of the operating system
+// (NewFS, fs.go): the FS stands for the directory FSRoot, is a sandbox of
+// its own, and every read, listing and stat goes to it, so that
+// evaluating files given from memory reads nothing else.
 package sandbox

@@ -10,11 +10,15 @@ import (
 	"strings"
 )
 
-// Dir is the directory reading is confined to; the zero value confines
-// nothing.
+// Dir is the directory reading is confined to, and where files come from:
+// the operating system's file system, or an fs.FS (see NewFS). The zero
+// value reads the operating system's and confines nothing.
 type Dir struct {
 	// root is the real, absolute path of the directory; "" for none.
 	root string
+	// fsys, when not nil, is where every file is read from: its root
+	// stands for the path FSRoot, and root is FSRoot or below it.
+	fsys fs.FS
 }
 
 // New resolves a sandbox option: dir relative to workDir (itself relative
@@ -45,6 +49,9 @@ func (d Dir) Root() string { return d.root }
 // path that does not exist yet is judged by its longest existing prefix.
 // Every path is inside the zero Dir.
 func (d Dir) Contains(path string) (bool, error) {
+	if d.fsys != nil {
+		return Within(d.root, fsAbs(path)), nil
+	}
 	if d.root == "" {
 		return true, nil
 	}
@@ -77,9 +84,12 @@ func (d Dir) Check(path string) error {
 // anything but a regular file (a FIFO, a device, a directory, a socket) is
 // ErrNotRegular, found before opening (opening a FIFO blocks) and again on
 // the opened file. The FileInfo is the opened file's.
-func (d Dir) Open(path string) (*os.File, fs.FileInfo, error) {
+func (d Dir) Open(path string) (fs.File, fs.FileInfo, error) {
 	if err := d.Check(path); err != nil {
 		return nil, nil, err
+	}
+	if d.fsys != nil {
+		return d.openFS(path)
 	}
 	return OpenRegular(path)
 }
