@@ -423,6 +423,9 @@ func isBuiltinType(typ string) bool { return typ == "terraform_data" }
 // of module m: the built-in terraform_data's, or its provider's from the
 // document; nil when the document has none.
 func (s *ProviderSchemas) ResourceSchema(m *config.Module, r *config.Resource) *Block {
+	if r == nil {
+		return nil
+	}
 	return s.resourceSchema(m, r)
 }
 
