@@ -58,6 +58,8 @@ Commands:
   init       Install the modules the tree calls (registry, git, archives)
              into .terraform/modules, as "terraform init" does without
              providers; the only command that uses the network
+  show       With -json: the document "terraform show -json" writes for a
+             plan of the module tree, from an empty state
   validate   Load and statically check a module tree
   vars       List the root module's variables with their final values and sources
   version    Print the tfeval version
@@ -75,7 +77,7 @@ Options (every command):
                        Terraform's error; unknown: its outputs are unknown and
                        the rest of the tree is evaluated
   -sandbox=DIR         File functions and module sources may read only under DIR
-  -json                Machine-readable output (eval, validate, vars)
+  -json                Machine-readable output (eval, show, validate, vars)
   -format=FORMAT       graph only: dot (default, for Graphviz) or mermaid
   -upgrade             init only: choose versions and download again
   -cache-dir=DIR       init only: shared module cache reused across roots and
@@ -222,6 +224,7 @@ var commands = map[string]func(*common, Env) int{
 	"eval":     runEval,
 	"graph":    runGraph,
 	"init":     runInit,
+	"show":     runShow,
 	"validate": runValidate,
 	"vars":     runVars,
 }

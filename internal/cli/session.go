@@ -13,7 +13,12 @@ func evaluate(c *common, env Env, console bool) (*tfeval.Evaluation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tfeval.Evaluate(opts), nil
+	return evaluateWith(opts), nil
+}
+
+// evaluateWith runs the whole pipeline with options already translated.
+func evaluateWith(opts tfeval.Options) *tfeval.Evaluation {
+	return tfeval.Evaluate(opts)
 }
 
 // options translates the common command-line options for the library.

@@ -1,0 +1,200 @@
+package format
+
+import (
+	"encoding/json"
+	"regexp"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/lang"
+)
+
+// relevantAttributes lists the resource attributes that the configuration's
+// values refer to (the arguments of resources and module calls, their
+// count and for_each, local values and outputs; not conditions, which
+// Terraform leaves out), each once, in order.
+func relevantAttributes(res *lang.Result, schemas *lang.ProviderSchemas, d dialect.Dialect) []ResourceAttr {
+	seen := map[string]bool{}
+	var out []ResourceAttr
+	add := func(mi *lang.ModuleInstance, prefix string, t hcl.Traversal) {
+		ref, ok := parseReference(t)
+		if !ok || ref.resource == "" {
+			return
+		}
+		r := resourceByAddr(mi.Config.Module, ref.resource)
+		if r == nil || r.Mode == config.EphemeralResourceMode {
+			return
+		}
+		ra := ResourceAttr{Resource: prefix + ref.subject, Attribute: attributePath(ref.rest, schemas.ResourceSchema(mi.Config.Module, r))}
+		key, _ := json.Marshal(ra)
+		if !seen[string(key)] {
+			seen[string(key)] = true
+			out = append(out, ra)
+		}
+	}
+	for _, mi := range res.Modules {
+		m := mi.Config.Module
+		prefix := ""
+		if mi.Addr != "" {
+			prefix = mi.Addr + "."
+		}
+		var exprs []hcl.Expression
+		for _, set := range []map[string]*config.Resource{m.ManagedResources, m.DataResources} {
+			for _, key := range sortedKeys(set) {
+				r := set[key]
+				if r.Check != "" {
+					continue
+				}
+				exprs = append(exprs, r.Count, r.ForEach)
+				exprs = append(exprs, bodyExpressions(r.Config, resourceMeta)...)
+			}
+		}
+		for _, name := range sortedKeys(m.Locals) {
+			exprs = append(exprs, m.Locals[name].Expr)
+		}
+		for _, name := range sortedKeys(m.ModuleCalls) {
+			call := m.ModuleCalls[name]
+			exprs = append(exprs, call.Count, call.ForEach)
+			exprs = append(exprs, bodyExpressions(call.Config, moduleMeta)...)
+		}
+		var outputs []hcl.Expression
+		for _, name := range sortedKeys(m.Outputs) {
+			outputs = append(outputs, m.Outputs[name].Expr)
+		}
+		for _, e := range append(exprs, outputs...) {
+			if e == nil {
+				continue
+			}
+			for _, t := range e.Variables() {
+				add(mi, prefix, t)
+			}
+		}
+		// Terraform also evaluates the outputs of a module called with
+		// count or for_each once for the call as a whole, and reports what
+		// they refer to under the unexpanded module's address.
+		if whole := unkeyed(mi.Addr); whole != mi.Addr {
+			for _, e := range outputs {
+				if e == nil {
+					continue
+				}
+				for _, t := range e.Variables() {
+					add(mi, whole+".", t)
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Resource != out[j].Resource {
+			return out[i].Resource < out[j].Resource
+		}
+		a, _ := json.Marshal(out[i].Attribute)
+		b, _ := json.Marshal(out[j].Attribute)
+		return string(a) < string(b)
+	})
+	return out
+}
+
+// instanceKeys matches the instance keys of a module instance address.
+var instanceKeys = regexp.MustCompile(`\[("(\\.|[^"\\])*"|[^\]]*)\]`)
+
+// unkeyed is a module instance address without its instance keys.
+func unkeyed(addr string) string {
+	return instanceKeys.ReplaceAllString(addr, "")
+}
+
+// resourceByAddr finds a resource block by its address in a module.
+func resourceByAddr(m *config.Module, addr string) *config.Resource {
+	if r := m.ManagedResources[addr]; r != nil {
+		return r
+	}
+	if r := m.DataResources[addr]; r != nil {
+		return r
+	}
+	return m.EphemeralResources[addr]
+}
+
+// attributePath is the part of a traversal into a resource's object that
+// names an attribute: nested blocks (and their indexes) down to one
+// attribute, whose own content is not followed.
+func attributePath(rest hcl.Traversal, schema *lang.Block) []any {
+	out := []any{}
+	b := schema
+	for i := 0; i < len(rest); i++ {
+		a, ok := rest[i].(hcl.TraverseAttr)
+		if !ok {
+			break
+		}
+		out = append(out, a.Name)
+		if b == nil {
+			break
+		}
+		if _, ok := b.Attributes[a.Name]; ok {
+			break
+		}
+		nb, ok := b.BlockTypes[a.Name]
+		if !ok {
+			break
+		}
+		b = nb.Block
+		if nb.Nesting == lang.NestingSingle || nb.Nesting == lang.NestingGroup {
+			continue
+		}
+		if i+1 >= len(rest) {
+			break
+		}
+		ix, ok := rest[i+1].(hcl.TraverseIndex)
+		if !ok || nb.Nesting == lang.NestingSet {
+			break
+		}
+		i++
+		if ix.Key.Type() == cty.Number {
+			out = append(out, instanceKey(ix.Key))
+		} else {
+			out = append(out, knownJSON(ix.Key))
+		}
+	}
+	return out
+}
+
+// The meta-arguments of resource and module blocks. A body the loader
+// has taken them out of still holds them when it is walked as syntax.
+var (
+	resourceMeta = map[string]bool{"count": true, "for_each": true, "provider": true, "depends_on": true, "lifecycle": true, "connection": true, "provisioner": true}
+	moduleMeta   = map[string]bool{"source": true, "version": true, "count": true, "for_each": true, "providers": true, "depends_on": true}
+)
+
+// bodyExpressions lists every expression of a body: its arguments and those
+// of its nested blocks, dynamic ones included, but not the meta-arguments
+// and meta-blocks named in skip.
+func bodyExpressions(body hcl.Body, skip map[string]bool) []hcl.Expression {
+	if body == nil {
+		return nil
+	}
+	if sb, ok := body.(*hclsyntax.Body); ok {
+		var out []hcl.Expression
+		for _, name := range sortedKeys(sb.Attributes) {
+			if !skip[name] {
+				out = append(out, sb.Attributes[name].Expr)
+			}
+		}
+		for _, b := range sb.Blocks {
+			if !skip[b.Type] {
+				out = append(out, bodyExpressions(b.Body, nil)...)
+			}
+		}
+		return out
+	}
+	attrs, _ := body.JustAttributes()
+	var out []hcl.Expression
+	for _, name := range sortedKeys(attrs) {
+		if !skip[name] {
+			out = append(out, attrs[name].Expr)
+		}
+	}
+	return out
+}
