@@ -13,6 +13,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
 )
 
@@ -175,7 +176,14 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 
 	// Resource instances, in address order.
 	instances := append([]*lang.ResourceInstance(nil), res.Resources...)
-	sort.SliceStable(instances, func(i, j int) bool { return instances[i].Addr < instances[j].Addr })
+	// The root module's first, then each module instance's in turn.
+	sort.SliceStable(instances, func(i, j int) bool {
+		a, b := instances[i], instances[j]
+		if a.Module != b.Module {
+			return a.Module < b.Module
+		}
+		return a.Addr < b.Addr
+	})
 	modules := map[string]*Module{"": &p.PlannedValues.RootModule}
 	var prior map[string]*Module
 	changed := false
@@ -183,6 +191,11 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 		mi := res.Module(ri.Module)
 		pr := resourceValues(ri, mi, lo.Schemas, d)
 		rc := resourceChange(ri, pr)
+		if d == dialect.Tofu && ri.Mode == config.DataResourceMode {
+			// OpenTofu's planned values of a data source leave out the
+			// attributes its schema alone makes sensitive.
+			pr.SensitiveValues = sensitiveAsBool(withoutSchemaSensitivity(ri.Value, lo.Schemas, mi, ri))
+		}
 		if ri.Placeholder {
 			p.DeferredChanges = append(p.DeferredChanges, DeferredChange{Reason: "instance_count_unknown", ResourceChange: rc})
 			continue
@@ -416,9 +429,17 @@ func valueChange(v cty.Value, sensitive bool) Change {
 	ch := Change{
 		Actions:         []string{"create"},
 		Before:          json.RawMessage("null"),
-		AfterUnknown:    unknownAsBool(v),
+		AfterUnknown:    false,
 		BeforeSensitive: false,
-		AfterSensitive:  sensitiveAsBool(v),
+		AfterSensitive:  false,
+	}
+	// Unlike a resource's, an output's value is described as a whole
+	// (false) unless some part of it is unknown or sensitive.
+	if !v.IsWhollyKnown() {
+		ch.AfterUnknown = unknownAsBool(v)
+	}
+	if marks.Contains(v, marks.Sensitive) {
+		ch.AfterSensitive = sensitiveAsBool(v)
 	}
 	if sensitive {
 		ch.BeforeSensitive, ch.AfterSensitive = true, true
@@ -472,3 +493,28 @@ func findResource(m *config.Module, ri *lang.ResourceInstance) *config.Resource 
 	return m.ManagedResources[ri.Type+"."+ri.Name]
 }
 
+// withoutSchemaSensitivity is a resource instance's value without the
+// sensitive marks of the attributes its schema declares sensitive.
+func withoutSchemaSensitivity(v cty.Value, schemas *lang.ProviderSchemas, mi *lang.ModuleInstance, ri *lang.ResourceInstance) cty.Value {
+	if mi == nil {
+		return v
+	}
+	res := findResource(mi.Config.Module, ri)
+	if res == nil {
+		return v
+	}
+	s := schemas.ResourceSchema(mi.Config.Module, res)
+	uv, vm := v.Unmark()
+	if s == nil || !uv.IsKnown() || uv.IsNull() || !uv.Type().IsObjectType() {
+		return v
+	}
+	attrs := uv.AsValueMap()
+	for name, a := range s.Attributes {
+		if av, ok := attrs[name]; ok && a.Sensitive {
+			inner, am := av.Unmark()
+			delete(am, marks.Sensitive)
+			attrs[name] = inner.WithMarks(am)
+		}
+	}
+	return cty.ObjectVal(attrs).WithMarks(vm)
+}

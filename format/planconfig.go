@@ -138,6 +138,9 @@ func (w *configWriter) module(c *config.Config) ConfigModule {
 		}
 		out.Variables[name] = w.variable(m.Variables[name])
 	}
+	for _, name := range providerFunctionProviders(m) {
+		w.impliedProvider(c, name, "")
+	}
 	for _, name := range sortedKeys(m.Outputs) {
 		o := m.Outputs[name]
 		if out.Outputs == nil {
@@ -258,21 +261,17 @@ func (w *configWriter) expression(e hcl.Expression) Expression {
 	if w.d == dialect.Tofu {
 		refs = append(refs, providerFunctions(e)...)
 	}
-	if len(refs) > 0 {
-		return Expression{References: refs}
-	}
+	// The binaries try every expression as a constant too: one that
+	// refers to something may still have a value without it (true || x).
+	x := Expression{References: refs}
 	v, diags := e.Value(nil)
-	if diags.HasErrors() {
-		return Expression{}
+	if diags.HasErrors() || !v.IsWhollyKnown() {
+		return x
 	}
-	if !v.IsWhollyKnown() {
-		return Expression{}
+	if b, err := ctyjson.Marshal(v, v.Type()); err == nil {
+		x.ConstantValue = b
 	}
-	b, err := ctyjson.Marshal(v, v.Type())
-	if err != nil {
-		return Expression{}
-	}
-	return Expression{ConstantValue: b}
+	return x
 }
 
 // attributes describes the arguments of a body without a schema: a
@@ -445,6 +444,12 @@ func (w *configWriter) providerKey(c *config.Config, r *config.Resource) string 
 		}
 		c = c.Parent
 	}
+	return w.impliedProvider(c, name, alias)
+}
+
+// impliedProvider records the configuration of a provider that the root
+// module configures without a block, and returns its key.
+func (w *configWriter) impliedProvider(c *config.Config, name, alias string) string {
 	key := name
 	if alias != "" {
 		key += "." + alias
@@ -461,6 +466,40 @@ func (w *configWriter) providerKey(c *config.Config, r *config.Resource) string 
 		w.providers[key] = pc
 	}
 	return key
+}
+
+// providerFunctionProviders lists the local names of the providers whose
+// functions a module calls: calling one needs the provider configured.
+func providerFunctionProviders(m *config.Module) []string {
+	var exprs []hcl.Expression
+	for _, l := range m.Locals {
+		exprs = append(exprs, l.Expr)
+	}
+	for _, o := range m.Outputs {
+		exprs = append(exprs, o.Expr)
+	}
+	for _, set := range []map[string]*config.Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
+		for _, r := range set {
+			exprs = append(exprs, r.Count, r.ForEach)
+			exprs = append(exprs, bodyExpressions(r.Config, resourceMeta)...)
+		}
+	}
+	for _, call := range m.ModuleCalls {
+		exprs = append(exprs, call.Count, call.ForEach)
+		exprs = append(exprs, bodyExpressions(call.Config, moduleMeta)...)
+	}
+	seen := map[string]bool{}
+	for _, e := range exprs {
+		if e == nil {
+			continue
+		}
+		for _, f := range providerFunctions(e) {
+			if parts := strings.Split(f, "::"); len(parts) >= 3 {
+				seen[parts[1]] = true
+			}
+		}
+	}
+	return sortedKeys(seen)
 }
 
 // providerFullName is the source address of the provider a module calls

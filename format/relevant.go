@@ -20,6 +20,10 @@ import (
 // Terraform leaves out), each once, in order.
 func relevantAttributes(res *lang.Result, schemas *lang.ProviderSchemas, d dialect.Dialect) []ResourceAttr {
 	seen := map[string]bool{}
+	values := make(map[string]cty.Value, len(res.Resources))
+	for _, ri := range res.Resources {
+		values[ri.Addr] = ri.Value
+	}
 	var out []ResourceAttr
 	add := func(mi *lang.ModuleInstance, prefix string, t hcl.Traversal) {
 		ref, ok := parseReference(t)
@@ -27,10 +31,19 @@ func relevantAttributes(res *lang.Result, schemas *lang.ProviderSchemas, d diale
 			return
 		}
 		r := resourceByAddr(mi.Config.Module, ref.resource)
-		if r == nil || r.Mode == config.EphemeralResourceMode {
+		if r == nil {
 			return
 		}
-		ra := ResourceAttr{Resource: prefix + ref.subject, Attribute: attributePath(ref.rest, schemas.ResourceSchema(mi.Config.Module, r))}
+		ty := cty.NilType
+		if s := schemas.ResourceSchema(mi.Config.Module, r); s != nil {
+			ty = s.ImpliedType()
+		}
+		ra := ResourceAttr{Resource: prefix + ref.subject, Attribute: attributePath(ref.rest, ty, d)}
+		if v, ok := values[ra.Resource]; ok && nullAt(v, ra.Attribute) {
+			// An attribute that is null in the plan is no attribute the
+			// configuration depends on.
+			return
+		}
 		key, _ := json.Marshal(ra)
 		if !seen[string(key)] {
 			seen[string(key)] = true
@@ -44,6 +57,8 @@ func relevantAttributes(res *lang.Result, schemas *lang.ProviderSchemas, d diale
 			prefix = mi.Addr + "."
 		}
 		var exprs []hcl.Expression
+		// An ephemeral resource's arguments are not planned values: what
+		// they refer to is not listed (what refers to it is).
 		for _, set := range []map[string]*config.Resource{m.ManagedResources, m.DataResources} {
 			for _, key := range sortedKeys(set) {
 				r := set[key]
@@ -118,47 +133,85 @@ func resourceByAddr(m *config.Module, addr string) *config.Resource {
 	return m.EphemeralResources[addr]
 }
 
-// attributePath is the part of a traversal into a resource's object that
-// names an attribute: nested blocks (and their indexes) down to one
-// attribute, whose own content is not followed.
-func attributePath(rest hcl.Traversal, schema *lang.Block) []any {
+// attributePath is the path into a resource's object that a traversal
+// follows: attribute names, and the keys of lists and maps. Terraform stops
+// at an attribute of dynamic type (whose content the schema does not
+// describe); OpenTofu follows the whole traversal, and so does tfeval
+// without the resource's schema (ty is cty.NilType).
+func attributePath(rest hcl.Traversal, ty cty.Type, d dialect.Dialect) []any {
 	out := []any{}
-	b := schema
-	for i := 0; i < len(rest); i++ {
-		a, ok := rest[i].(hcl.TraverseAttr)
-		if !ok {
+	for _, step := range rest {
+		if d != dialect.Tofu && ty == cty.DynamicPseudoType {
 			break
 		}
-		out = append(out, a.Name)
-		if b == nil {
-			break
-		}
-		if _, ok := b.Attributes[a.Name]; ok {
-			break
-		}
-		nb, ok := b.BlockTypes[a.Name]
-		if !ok {
-			break
-		}
-		b = nb.Block
-		if nb.Nesting == lang.NestingSingle || nb.Nesting == lang.NestingGroup {
-			continue
-		}
-		if i+1 >= len(rest) {
-			break
-		}
-		ix, ok := rest[i+1].(hcl.TraverseIndex)
-		if !ok || nb.Nesting == lang.NestingSet {
-			break
-		}
-		i++
-		if ix.Key.Type() == cty.Number {
-			out = append(out, instanceKey(ix.Key))
-		} else {
-			out = append(out, knownJSON(ix.Key))
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			out = append(out, s.Name)
+			switch {
+			case ty == cty.NilType:
+			case ty.IsObjectType() && ty.HasAttribute(s.Name):
+				ty = ty.AttributeType(s.Name)
+			case ty.IsMapType():
+				ty = ty.ElementType()
+			default:
+				ty = cty.DynamicPseudoType
+			}
+		case hcl.TraverseIndex:
+			k, _ := s.Key.Unmark()
+			if !k.IsKnown() || k.IsNull() {
+				return out
+			}
+			if k.Type() == cty.Number {
+				out = append(out, instanceKey(k))
+			} else {
+				out = append(out, knownJSON(k))
+			}
+			switch {
+			case ty == cty.NilType:
+			case ty.IsListType() || ty.IsMapType() || ty.IsSetType():
+				ty = ty.ElementType()
+			case ty.IsObjectType() && k.Type() == cty.String && ty.HasAttribute(k.AsString()):
+				ty = ty.AttributeType(k.AsString())
+			default:
+				ty = cty.DynamicPseudoType
+			}
+		default:
+			return out
 		}
 	}
 	return out
+}
+
+// nullAt reports whether a value has a known null at a path.
+func nullAt(v cty.Value, path []any) bool {
+	for _, step := range path {
+		v, _ = v.Unmark()
+		if !v.IsKnown() || v.IsNull() {
+			return false
+		}
+		ty := v.Type()
+		switch k := step.(type) {
+		case string:
+			switch {
+			case ty.IsObjectType() && ty.HasAttribute(k):
+				v = v.GetAttr(k)
+			case ty.IsMapType() && v.HasIndex(cty.StringVal(k)).True():
+				v = v.Index(cty.StringVal(k))
+			default:
+				return false
+			}
+		case int64:
+			idx := cty.NumberIntVal(k)
+			if !(ty.IsListType() || ty.IsTupleType()) || !v.HasIndex(idx).True() {
+				return false
+			}
+			v = v.Index(idx)
+		default:
+			return false
+		}
+	}
+	v, _ = v.Unmark()
+	return v.IsKnown() && v.IsNull()
 }
 
 // The meta-arguments of resource and module blocks. A body the loader
