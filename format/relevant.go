@@ -25,6 +25,13 @@ func relevantAttributes(res *lang.Result, schemas *lang.ProviderSchemas, d diale
 		values[ri.Addr] = ri.Value
 	}
 	var out []ResourceAttr
+	addAttr := func(ra ResourceAttr) {
+		key, _ := json.Marshal(ra)
+		if !seen[string(key)] {
+			seen[string(key)] = true
+			out = append(out, ra)
+		}
+	}
 	add := func(mi *lang.ModuleInstance, prefix string, t hcl.Traversal) {
 		ref, ok := parseReference(t)
 		if !ok || ref.resource == "" {
@@ -44,11 +51,7 @@ func relevantAttributes(res *lang.Result, schemas *lang.ProviderSchemas, d diale
 			// configuration depends on.
 			return
 		}
-		key, _ := json.Marshal(ra)
-		if !seen[string(key)] {
-			seen[string(key)] = true
-			out = append(out, ra)
-		}
+		addAttr(ra)
 	}
 	for _, mi := range res.Modules {
 		m := mi.Config.Module
@@ -67,6 +70,11 @@ func relevantAttributes(res *lang.Result, schemas *lang.ProviderSchemas, d diale
 				}
 				exprs = append(exprs, r.Count, r.ForEach)
 				exprs = append(exprs, bodyExpressions(r.Config, resourceMeta)...)
+				if d == dialect.Tofu {
+					for _, ra := range singleDynamicIterators(r.Config, schemas.ResourceSchema(m, r)) {
+						addAttr(ra)
+					}
+				}
 			}
 		}
 		for _, name := range sortedKeys(m.Locals) {
@@ -247,6 +255,59 @@ func bodyExpressions(body hcl.Body, skip map[string]bool) []hcl.Expression {
 	for _, name := range sortedKeys(attrs) {
 		if !skip[name] {
 			out = append(out, attrs[name].Expr)
+		}
+	}
+	return out
+}
+
+// singleDynamicIterators is what OpenTofu lists for the dynamic blocks of a
+// block type that nests a single block: it takes the iterator's references
+// in their content (`config.value`) for references to a resource of that
+// name, with the rest of the traversal as the attribute.
+func singleDynamicIterators(body hcl.Body, schema *lang.Block) []ResourceAttr {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok || schema == nil {
+		return nil
+	}
+	var out []ResourceAttr
+	for _, b := range sb.Blocks {
+		if b.Type != "dynamic" || len(b.Labels) != 1 {
+			continue
+		}
+		nb := schema.BlockTypes[b.Labels[0]]
+		if nb == nil {
+			continue
+		}
+		if nb.Nesting != lang.NestingSingle && nb.Nesting != lang.NestingGroup {
+			for _, c := range b.Body.Blocks {
+				if c.Type == "content" {
+					out = append(out, singleDynamicIterators(c.Body, nb.Block)...)
+				}
+			}
+			continue
+		}
+		iterator := b.Labels[0]
+		if a, ok := b.Body.Attributes["iterator"]; ok {
+			if t, diags := hcl.AbsTraversalForExpr(a.Expr); !diags.HasErrors() {
+				iterator = t.RootName()
+			}
+		}
+		for _, c := range b.Body.Blocks {
+			if c.Type != "content" {
+				continue
+			}
+			for _, e := range bodyExpressions(c.Body, nil) {
+				for _, t := range e.Variables() {
+					if t.RootName() != iterator || len(t) < 2 {
+						continue
+					}
+					a, ok := t[1].(hcl.TraverseAttr)
+					if !ok {
+						continue
+					}
+					out = append(out, ResourceAttr{Resource: iterator + "." + a.Name, Attribute: attributePath(t[2:], cty.NilType, dialect.Tofu)})
+				}
+			}
 		}
 	}
 	return out
