@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -326,5 +327,65 @@ func TestNormalFormCollisions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestModuleSourceFromVariables: a module source built from a const
+// variable picks its module from the value init would read (-var, a
+// .tfvars file, TF_VAR_, the default); OpenTofu reads any variable there.
+func TestModuleSourceFromVariables(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `
+variable "flavour" {
+  type    = string
+  default = "plain"
+  const   = true
+}
+variable "size" {
+  type    = string
+  default = "small"
+}
+module "picked" { source = "./flavours/${var.flavour}" }
+output "picked" { value = module.picked.name }`,
+		"flavours/plain/main.tf": `output "name" { value = "plain" }`,
+		"flavours/spicy/main.tf": `output "name" { value = "spicy" }`,
+		"flavours/small/main.tf": `output "name" { value = "small" }`,
+		"spicy.tfvars":           `flavour = "spicy"`,
+	})
+	picked := func(opts tfeval.Options) string {
+		t.Helper()
+		opts.WorkDir = dir
+		ev := tfeval.Evaluate(opts)
+		if ev.Diagnostics.HasErrors() {
+			t.Fatalf("%+v: %s", opts, ev.Diagnostics.Error())
+		}
+		return ev.Outputs()[0].Value.AsString()
+	}
+	for want, opts := range map[string]tfeval.Options{
+		"plain": {},
+		"spicy": {VarArgs: []tfeval.Arg{tfeval.VarFile("spicy.tfvars")}},
+	} {
+		if got := picked(opts); got != want {
+			t.Errorf("%+v: picked %q, want %q", opts.VarArgs, got, want)
+		}
+	}
+	if got := picked(tfeval.Options{VarArgs: []tfeval.Arg{tfeval.Var("flavour=plain")}, Env: []string{"TF_VAR_flavour=spicy"}}); got != "plain" {
+		t.Errorf("-var must win over TF_VAR_: picked %q", got)
+	}
+	if got := picked(tfeval.Options{Env: []string{"TF_VAR_flavour=spicy"}}); got != "spicy" {
+		t.Errorf("TF_VAR_: picked %q", got)
+	}
+
+	// A variable that is not const is unknown to Terraform's init, and
+	// read by OpenTofu's static evaluation.
+	writeFiles(t, dir, map[string]string{"sized.tf": `module "sized" { source = "./flavours/${var.size}" }`})
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
+	if len(ev.Diagnostics) != 1 || ev.Diagnostics[0].Summary != "Unknown module source" {
+		t.Errorf("Terraform: %v, want Unknown module source", ev.Diagnostics)
+	}
+	ev = tfeval.Evaluate(tfeval.Options{WorkDir: dir, Dialect: dialect.Tofu})
+	if ev.Diagnostics.HasErrors() {
+		t.Errorf("OpenTofu: %s", ev.Diagnostics.Error())
 	}
 }

@@ -42,13 +42,14 @@ func TestConfigurationChecks(t *testing.T) {
     reserved  = { source = "org/terraform-x" }
     my_name   = { source = "org/name" }
     bad       = { source = "a/b/c/d" }
+    short     = { source = "short" }
   }
 }
 provider "Upper" {}
 resource "x_thing" "a" {
   provider = bad_name
 }
-`}, []string{"Invalid provider type@4", "Invalid provider type@5", "Invalid provider local name@6", "Invalid provider source address@7", "Invalid provider local name@10", "Invalid provider local name@12"}},
+`}, []string{"Invalid provider type@4", "Invalid provider type@5", "Invalid provider local name@6", "Invalid provider source address@7", "Invalid provider local name@11", "Invalid provider local name@13"}},
 		"reserved provider arguments": {map[string]string{"main.tf": "provider \"p\" {\n  alias = \"a\"\n  count = 2\n  source = \"x\"\n  locals {}\n}\n"},
 			[]string{"Reserved argument name in provider block@3", "Reserved argument name in provider block@4", "Reserved block type name in provider block@5"}},
 		"state storage conflicts": {map[string]string{"a.tf": "terraform {\n  state_store \"s\" {}\n}\n", "b.tf": "terraform {\n  backend \"local\" {}\n}\n", "c.tf": "terraform {\n  state_store \"t\" {}\n}\n"},

@@ -22,7 +22,10 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	diags = append(diags, cDiags...)
 	mc.Config = remain
 
-	if attr, ok := content.Attributes["source"]; ok {
+	if attr, ok := content.Attributes["source"]; ok && !isConstant(attr.Expr) {
+		// Built from variables or locals: resolved while the tree loads.
+		mc.SourceExpr, mc.SourceRange = attr.Expr, attr.Expr.Range()
+	} else if ok {
 		src, sDiags := literalString(attr)
 		diags = append(diags, sDiags...)
 		mc.SourceAddr, mc.SourceRange = src, attr.Expr.Range()
@@ -35,7 +38,9 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 			})
 		}
 	}
-	if attr, ok := content.Attributes["version"]; ok {
+	if attr, ok := content.Attributes["version"]; ok && !isConstant(attr.Expr) {
+		mc.VersionExpr, mc.VersionRange = attr.Expr, attr.Expr.Range()
+	} else if ok {
 		v, vDiags := literalString(attr)
 		diags = append(diags, vDiags...)
 		mc.Version, mc.VersionRange = v, attr.Expr.Range()
@@ -227,4 +232,11 @@ func (d *decoder) removed(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		rm.From = attr.Expr
 	}
 	return rm, diags
+}
+
+// isConstant reports whether an expression has a value without any
+// variable or function: a literal, or a template of literals.
+func isConstant(expr hcl.Expression) bool {
+	_, diags := expr.Value(nil)
+	return !diags.HasErrors()
 }

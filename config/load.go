@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/tfeval/tfeval/dialect"
 )
 
@@ -33,6 +35,14 @@ type Options struct {
 	// ones included, so each is "Module not installed" (with Terraform's
 	// own text) and no child module is read.
 	Uninitialized bool
+	// RootVariables, when not nil, gives the root module's variable values
+	// (as given or defaulted) for module sources and versions built from
+	// variables, as init reads them: it is called at most once, with the
+	// root module's declarations. Without it only defaults are known.
+	RootVariables func(decls map[string]*Variable) map[string]cty.Value
+	// Workspace is terraform.workspace in OpenTofu's module sources; ""
+	// means "default".
+	Workspace string
 }
 
 // MissingModules says what loading makes of a module call whose source is

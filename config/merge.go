@@ -244,8 +244,8 @@ func mergeOutput(out, o *Output) hcl.Diagnostics {
 }
 
 func mergeModuleCall(mc, o *ModuleCall) hcl.Diagnostics {
-	if o.SourceAddr != "" {
-		mc.SourceAddr, mc.SourceRange = o.SourceAddr, o.SourceRange
+	if o.SourceAddr != "" || o.SourceExpr != nil {
+		mc.SourceAddr, mc.SourceExpr, mc.SourceRange = o.SourceAddr, o.SourceExpr, o.SourceRange
 	}
 	if o.Count != nil {
 		mc.Count = o.Count
@@ -253,8 +253,8 @@ func mergeModuleCall(mc, o *ModuleCall) hcl.Diagnostics {
 	if o.ForEach != nil {
 		mc.ForEach = o.ForEach
 	}
-	if o.Version != "" {
-		mc.Version, mc.VersionRange = o.Version, o.VersionRange
+	if o.Version != "" || o.VersionExpr != nil {
+		mc.Version, mc.VersionExpr, mc.VersionRange = o.Version, o.VersionExpr, o.VersionRange
 	}
 	mc.Config = override.MergeBodies(mc.Config, o.Config)
 	if len(o.Providers) != 0 {

@@ -59,7 +59,9 @@ func localNameDiag(name string, rng hcl.Range) *hcl.Diagnostic {
 // sourceAddrDiag checks a required_providers source address.
 func sourceAddrDiag(src string, rng hcl.Range) *hcl.Diagnostic {
 	parts := strings.Split(src, "/")
-	if len(parts) < 2 || len(parts) > 3 {
+	// One part is a type alone, in the default namespace: "test" is
+	// hashicorp/test, as Terraform's own fixtures use it.
+	if len(parts) > 3 {
 		return &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid provider source address",

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/internal/diagsort"
 )
@@ -21,6 +23,13 @@ type treeLoader struct {
 	manifest      manifest
 	rootSourceDir string
 	prefetch      *prefetcher // nil on one CPU
+	// scopes evaluate module sources and versions built from variables,
+	// one per module of the tree, made when first needed.
+	scopes map[*Config]*staticScope
+	// rootVals are Options.RootVariables' values; funcs the built-in
+	// functions for those expressions.
+	rootVals map[string]cty.Value
+	funcs    map[string]function.Function
 	// loaded are the modules read so far, by source directory: a directory
 	// that several module blocks call is read and decoded once per load, and
 	// its module shared by the calls (it is not modified once loaded).
@@ -56,6 +65,14 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 	sort.Strings(names)
 	for _, name := range names {
 		call := parent.Module.ModuleCalls[name]
+		if call.SourceExpr != nil || call.VersionExpr != nil {
+			resolved, rDiags := l.staticScope(parent).resolveCall(call)
+			diags = append(diags, rDiags...)
+			if rDiags.HasErrors() {
+				continue
+			}
+			call = resolved
+		}
 		if call.SourceAddr == "" {
 			continue // already reported while decoding
 		}
@@ -116,6 +133,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			Module:     mod,
 			CallRange:  call.DeclRange,
 			SourceAddr: call.SourceAddr,
+			Version:    call.Version,
 		}
 		parent.Children[name] = child
 		diags = append(diags, checkCallArguments(call, mod)...)

@@ -24,6 +24,9 @@ type Config struct {
 	CallRange hcl.Range
 	// SourceAddr is the source argument of the calling module block ("" for the root).
 	SourceAddr string
+	// Version is the version constraint of the calling module block ("" for
+	// the root and for a call without one).
+	Version string
 }
 
 // Module is the merged content of one module directory.
@@ -136,7 +139,15 @@ type ModuleCall struct {
 	Name        string
 	SourceAddr  string
 	SourceRange hcl.Range
-	Version     string
+	// SourceExpr is the source argument when it is not a literal but
+	// built from variables or locals (Terraform 1.15's const variables,
+	// OpenTofu's static evaluation); SourceAddr is then empty, and the
+	// address each call resolves to is its child Config's SourceAddr.
+	SourceExpr hcl.Expression
+	Version    string
+	// VersionExpr is the version argument when it is not a literal; the
+	// constraint it resolves to is the child Config's Version.
+	VersionExpr hcl.Expression
 	// VersionRange is where the version argument's value is; the zero
 	// range when there is no version argument.
 	VersionRange hcl.Range

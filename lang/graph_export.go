@@ -79,6 +79,10 @@ func BuildGraph(cfg *config.Config, opts Options) *Graph {
 			gn.Kind, gn.Range = GraphLocal, m.Locals[n.name].DeclRange
 		case nodeCall:
 			gn.Kind, gn.Range, gn.Source = GraphModuleCall, m.ModuleCalls[n.name].DeclRange, m.ModuleCalls[n.name].SourceAddr
+			if child := n.cfg.Children[n.name]; child != nil {
+				// A source built from variables is known once loaded.
+				gn.Source = child.SourceAddr
+			}
 		case nodeOutput:
 			gn.Kind, gn.Range = GraphOutput, m.Outputs[n.name].DeclRange
 		case nodeCheck:

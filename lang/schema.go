@@ -354,6 +354,10 @@ func (d *schemaDecoder) attribute(ja *jsonAttribute) (*Attribute, error) {
 // OpenTofu's names for the same provider find the same schema.
 func providerKey(addr string) string {
 	addr = strings.ToLower(addr)
+	if !strings.Contains(addr, "/") {
+		// A type alone is in the default namespace.
+		return "hashicorp/" + addr
+	}
 	for _, host := range []string{"registry.terraform.io/", "registry.opentofu.org/"} {
 		if strings.HasPrefix(addr, host) {
 			return strings.TrimPrefix(addr, host)

@@ -11,8 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
-	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/typeexpr"
