@@ -9,6 +9,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -184,7 +185,7 @@ func TestGraphDeterministic(t *testing.T) {
 	first, _ := Graph(Options{WorkDir: "testdata/examples/quickstart"})
 	for range 5 {
 		g, _ := Graph(Options{WorkDir: "testdata/examples/quickstart"})
-		if g.DOT() != first.DOT() || g.Mermaid() != first.Mermaid() {
+		if format.DOT(g) != format.DOT(first) || format.Mermaid(g) != format.Mermaid(first) {
 			t.Fatal("graph output differs between runs")
 		}
 	}

@@ -7,142 +7,16 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/tfeval/tfeval/internal/elements"
-	"github.com/tfeval/tfeval/internal/numtext"
-	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/internal/shape"
 )
 
-// The three shapes below are how terraform show -json describes a planned
-// value that may be partly unknown and partly sensitive: the known parts
-// (after), where it is unknown (after_unknown) and where it is sensitive
-// (after_sensitive). Every document of this package that reports planned
-// values uses them.
-
-// knownJSON is the JSON form of a value with unknown parts left out of
-// objects and written as null in sequences (show -json's after).
-func knownJSON(v cty.Value) any {
-	v, _ = v.Unmark()
-	if !v.IsKnown() || v.IsNull() {
-		return nil
-	}
-	ty := v.Type()
-	switch {
-	case ty == cty.String:
-		return v.AsString()
-	case ty == cty.Bool:
-		return v.True()
-	case ty == cty.Number:
-		return json.Number(numtext.String(v))
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		out := []any{}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
-			out = append(out, knownJSON(e))
-		}
-		return out
-	case ty.IsMapType() || ty.IsObjectType():
-		out := map[string]any{}
-		eachElement(v, func(name string, e cty.Value) {
-			if eu, _ := e.Unmark(); !eu.IsKnown() {
-				return
-			}
-			out[name] = knownJSON(e)
-		})
-		return out
-	}
-	return nil
-}
-
-// unknownAsBool describes where a value is unknown: true for an unknown
-// value, false for a known one, and for collections the same shape with
-// known parts left out of objects (show -json's after_unknown).
-func unknownAsBool(v cty.Value) any {
-	v, _ = v.Unmark()
-	if !v.IsKnown() {
-		return true
-	}
-	if v.IsNull() {
-		return false
-	}
-	ty := v.Type()
-	switch {
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		out := []any{}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
-			out = append(out, unknownAsBool(e))
-		}
-		return out
-	case ty.IsMapType() || ty.IsObjectType():
-		out := map[string]any{}
-		eachElement(v, func(name string, e cty.Value) {
-			if b := unknownAsBool(e); b != false {
-				out[name] = b
-			}
-		})
-		return out
-	}
-	return false
-}
-
-// sensitiveAsBool describes where a value is sensitive, shaped as
-// unknownAsBool (show -json's after_sensitive).
-func sensitiveAsBool(v cty.Value) any {
-	if v.HasMark(marks.Sensitive) {
-		return true
-	}
-	v, _ = v.Unmark()
-	ty := v.Type()
-	if v.IsNull() || ty.IsPrimitiveType() || ty == cty.DynamicPseudoType {
-		return false
-	}
-	switch {
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		out := []any{}
-		if !v.IsKnown() {
-			return out
-		}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
-			out = append(out, sensitiveAsBool(e))
-		}
-		return out
-	case ty.IsMapType() || ty.IsObjectType():
-		out := map[string]any{}
-		if !v.IsKnown() {
-			return out
-		}
-		eachElement(v, func(name string, e cty.Value) {
-			if b := sensitiveAsBool(e); b != false {
-				out[name] = b
-			}
-		})
-		return out
-	}
-	return false
-}
-
-// eachElement calls fn for every element of a known, non-null map or
-// object, with its key; objects are walked without sorting attribute names,
-// which an element iterator does on every call.
-func eachElement(v cty.Value, fn func(name string, e cty.Value)) {
-	ty := v.Type()
-	if ty.IsObjectType() {
-		for name := range ty.AttributeTypes() {
-			fn(name, v.GetAttr(name))
-		}
-		return
-	}
-	keyed := ty.IsMapType()
-	for it := elements.Of(v); it.Next(); {
-		k, e := it.Element()
-		name := ""
-		if keyed {
-			name = k.AsString()
-		}
-		fn(name, e)
-	}
-}
+// The three parts of a planned value in show -json's terms.
+var (
+	knownJSON       = shape.Known
+	unknownAsBool   = shape.Unknown
+	sensitiveAsBool = shape.Sensitive
+	eachElement     = shape.EachElement
+)
 
 // typedJSON is a wholly known value with its type as cty's JSON encoding
 // writes them (terraform output -json's "type" and "value"): null is of

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
@@ -28,13 +29,13 @@ Control-D.
 // are open. On a terminal it prompts, and with Env.MakeRaw it edits lines
 // and keeps a history.
 func runConsole(c *common, env Env) int {
-	dp := newDiagPrinter(env.Stderr, c.color, env.WorkDir)
+	dp := format.NewDiagnosticPrinter(env.Stderr, c.color, env.WorkDir)
 	ev, err := evaluate(c, env, true)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 		return exitError
 	}
-	dp.print(ev.Diagnostics)
+	dp.Print(ev.Diagnostics)
 	if ev.Diagnostics.HasErrors() || ev.Result == nil {
 		return exitError
 	}
@@ -62,9 +63,9 @@ func runConsole(c *common, env Env) int {
 			fmt.Fprint(env.Stdout, consoleHelp)
 			continue
 		}
-		dp.sources["<console-input>"] = []byte(line)
+		dp.SetSource("<console-input>", []byte(line))
 		out, diags := consoleEval(ev.Result, line)
-		dp.print(diags)
+		dp.Print(diags)
 		if diags.HasErrors() {
 			status = exitError
 			continue

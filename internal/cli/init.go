@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/install"
 )
 
@@ -39,7 +40,7 @@ func runInit(c *common, env Env) int {
 		fmt.Fprintf(&out, "- %s in %s\n", m.Key, m.Dir)
 	}
 	fmt.Fprint(env.Stdout, out.String())
-	newDiagPrinter(env.Stderr, c.color, env.WorkDir).print(diags)
+	format.NewDiagnosticPrinter(env.Stderr, c.color, env.WorkDir).Print(diags)
 	if diags.HasErrors() {
 		fmt.Fprintln(env.Stderr, "\ntfeval init failed: the modules above were installed, the others were not.")
 		return exitError

@@ -1,4 +1,4 @@
-package cli
+package format
 
 import (
 	"bufio"
@@ -13,9 +13,10 @@ import (
 	"github.com/mitchellh/go-wordwrap"
 )
 
-// diagPrinter writes diagnostics in Terraform's human layout: a blank line,
-// "Error: summary", the source excerpt, then the detail wrapped at 77 columns.
-type diagPrinter struct {
+// DiagnosticPrinter writes diagnostics in Terraform's human layout: a blank
+// line, "Error: summary", the source excerpt, then the detail wrapped at 77
+// columns; with colour, framed as Terraform frames them on a terminal.
+type DiagnosticPrinter struct {
 	w       io.Writer
 	color   bool
 	workDir string
@@ -24,21 +25,30 @@ type diagPrinter struct {
 	cache   map[string][]byte
 }
 
-func newDiagPrinter(w io.Writer, color bool, workDir string) *diagPrinter {
-	return &diagPrinter{w: w, color: color, workDir: workDir, sources: map[string][]byte{}, cache: map[string][]byte{}}
+// NewDiagnosticPrinter prints on w, with colour or not; source excerpts
+// are read from files relative to workDir.
+func NewDiagnosticPrinter(w io.Writer, color bool, workDir string) *DiagnosticPrinter {
+	return &DiagnosticPrinter{w: w, color: color, workDir: workDir, sources: map[string][]byte{}, cache: map[string][]byte{}}
+}
+
+// SetSource gives the text of a "file" that is not on disk, such as a
+// console input line, for the excerpts of diagnostics in it.
+func (p *DiagnosticPrinter) SetSource(name string, src []byte) {
+	p.sources[name] = src
 }
 
 // detailWidth is where Terraform wraps detail text when not on a terminal:
 // lines of at most 77 columns, one less than its default 78-column width.
 const detailWidth = 77
 
-func (p *diagPrinter) print(diags hcl.Diagnostics) {
+// Print writes each diagnostic in turn.
+func (p *DiagnosticPrinter) Print(diags hcl.Diagnostics) {
 	for _, d := range diags {
 		p.printOne(d)
 	}
 }
 
-func (p *diagPrinter) printOne(d *hcl.Diagnostic) {
+func (p *DiagnosticPrinter) printOne(d *hcl.Diagnostic) {
 	var buf bytes.Buffer
 	sev := "Error"
 	if d.Severity == hcl.DiagWarning {
@@ -86,7 +96,7 @@ func boxed(text string, sev hcl.DiagnosticSeverity) string {
 	return b.String()
 }
 
-func (p *diagPrinter) snippet(rng hcl.Range) string {
+func (p *DiagnosticPrinter) snippet(rng hcl.Range) string {
 	src := p.source(rng.Filename)
 	if src == nil || rng.Start.Line < 1 {
 		return ""
@@ -108,7 +118,7 @@ func (p *diagPrinter) snippet(rng hcl.Range) string {
 	return fmt.Sprintf("  on %s line %d:\n%s\n", rng.Filename, rng.Start.Line, strings.Join(lines, "\n"))
 }
 
-func (p *diagPrinter) source(name string) []byte {
+func (p *DiagnosticPrinter) source(name string) []byte {
 	if s, ok := p.sources[name]; ok {
 		return s
 	}

@@ -1,4 +1,4 @@
-package lang
+package format
 
 import (
 	"io"
@@ -13,37 +13,38 @@ import (
 
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
+	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 )
 
-// WriteDocument writes Document(diags) as its WriteIndented method would,
-// byte for byte, without building the document: every resource instance
-// is written straight from its value, on every CPU. For a large tree that
-// is most of the work of `eval -json`, and the document's generic maps
-// and slices would only be made to be written once.
-func (r *Result) WriteDocument(w io.Writer, diags hcl.Diagnostics) error {
+// WriteEval writes NewEvalDocument(r, diags) as its WriteIndented method
+// would, byte for byte, without building the document: every resource
+// instance is written straight from its value, on every CPU. For a large
+// tree that is most of the work of `eval -json`, and the document's generic
+// maps and slices would only be made to be written once.
+func WriteEval(w io.Writer, r *lang.Result, diags hcl.Diagnostics) error {
 	if r == nil {
-		return r.Document(diags).WriteIndented(w)
+		return NewEvalDocument(r, diags).WriteIndented(w)
 	}
 	// Instances of one resource are written one after another and are
 	// about the same size: each starts with room for the last one's.
 	var last atomic.Int64
 	last.Store(512)
-	return r.documentHead(diags).writeIndented(w, len(r.Resources), func(i int) ([]byte, error) {
+	return evalHead(r, diags).writeIndented(w, len(r.Resources), func(i int) ([]byte, error) {
 		b, err := resourceIndented(r.Resources[i], int(last.Load())+64)
 		last.Store(int64(len(b)))
 		return b, err
 	})
 }
 
-// resourceIndented is resourceJSON(ri).marshalIndent(resourceIndent),
+// resourceIndented is evalResource(ri).marshalIndent(resourceIndent),
 // written from the instance's value; anything the direct writers do not
 // cover goes through the document's own path.
-func resourceIndented(ri *ResourceInstance, hint int) ([]byte, error) {
+func resourceIndented(ri *lang.ResourceInstance, hint int) ([]byte, error) {
 	w := documentWriters.Get().(*documentWriter)
 	defer documentWriters.Put(w)
 	fields := [...]string{"address", "mode", "type", "name", "after", "after_unknown", "after_sensitive", "placeholder"}
-	names := [...]string{ri.Addr, resourceModeJSON(ri.Mode), ri.Type, ri.Name}
+	names := [...]string{ri.Addr, modeName(ri.Mode), ri.Type, ri.Name}
 	writers := [...]elementWriter{(*documentWriter).known, (*documentWriter).unknown, (*documentWriter).sensitive}
 	n := len(fields)
 	if !ri.Placeholder {
@@ -61,7 +62,7 @@ func resourceIndented(ri *ResourceInstance, hint int) ([]byte, error) {
 			return append(b, "true"...), true
 		})
 	if !ok {
-		return resourceJSON(ri).marshalIndent(resourceIndent)
+		return evalResource(ri).marshalIndent(resourceIndent)
 	}
 	return b, nil
 }

@@ -1,4 +1,4 @@
-package lang
+package format
 
 import (
 	"bytes"
@@ -10,26 +10,25 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/tfeval/tfeval/config"
-	"github.com/tfeval/tfeval/internal/elements"
-	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/internal/parallel"
-	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/lang"
 )
 
-// PlanDocument is the `eval -json` document: what terraform plan -json and
+// EvalFormatVersion is the version of the `eval -json` document.
+const EvalFormatVersion = "1.0"
+
+// EvalDocument is the `eval -json` document: what terraform plan -json and
 // show -json report about outputs and resources, plus diagnostics.
-type PlanDocument struct {
-	Diagnostics []DiagnosticJSON      `json:"diagnostics"`
-	Outputs     map[string]OutputJSON `json:"outputs"`
-	Resources   []ResourceJSON        `json:"resources"`
+type EvalDocument struct {
+	FormatVersion string                `json:"format_version"`
+	Diagnostics   []Diagnostic          `json:"diagnostics"`
+	Outputs       map[string]EvalOutput `json:"outputs"`
+	Resources     []EvalResource        `json:"resources"`
 }
 
-// OutputJSON is one root module output.
-type OutputJSON struct {
+// EvalOutput is one root module output.
+type EvalOutput struct {
 	Sensitive bool `json:"sensitive"`
 	// Unknown is false, true, or booleans shaped like the value marking its unknown parts.
 	Unknown any `json:"unknown"`
@@ -38,8 +37,8 @@ type OutputJSON struct {
 	Value *json.RawMessage `json:"value,omitempty"`
 }
 
-// ResourceJSON is one planned resource instance as show -json writes it.
-type ResourceJSON struct {
+// EvalResource is one planned resource instance as show -json writes it.
+type EvalResource struct {
 	Address        string `json:"address"`
 	Mode           string `json:"mode"`
 	Type           string `json:"type"`
@@ -48,74 +47,28 @@ type ResourceJSON struct {
 	AfterUnknown   any    `json:"after_unknown"`
 	AfterSensitive any    `json:"after_sensitive"`
 	// Placeholder is set on an instance that stands for instances tfeval
-	// cannot count (ResourceInstance.Placeholder).
+	// cannot count (lang.ResourceInstance.Placeholder).
 	Placeholder bool `json:"placeholder,omitempty"`
 }
 
-// DiagnosticJSON is a diagnostic as terraform validate -json writes it.
-type DiagnosticJSON struct {
-	Severity string     `json:"severity"`
-	Summary  string     `json:"summary"`
-	Detail   string     `json:"detail"`
-	Range    *RangeJSON `json:"range,omitempty"`
-}
-
-// RangeJSON is a source range.
-type RangeJSON struct {
-	Filename string  `json:"filename"`
-	Start    PosJSON `json:"start"`
-	End      PosJSON `json:"end"`
-}
-
-// PosJSON is a source position.
-type PosJSON struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
-}
-
-// RangeOf converts a source range for the JSON documents.
-func RangeOf(r hcl.Range) *RangeJSON {
-	return &RangeJSON{
-		Filename: r.Filename,
-		Start:    PosJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
-		End:      PosJSON{r.End.Line, r.End.Column, r.End.Byte},
-	}
-}
-
-// DiagnosticsJSON converts diagnostics for the JSON documents.
-func DiagnosticsJSON(diags hcl.Diagnostics) []DiagnosticJSON {
-	out := make([]DiagnosticJSON, 0, len(diags))
-	for _, d := range diags {
-		dj := DiagnosticJSON{Severity: "error", Summary: d.Summary, Detail: d.Detail}
-		if d.Severity == hcl.DiagWarning {
-			dj.Severity = "warning"
-		}
-		if d.Subject != nil {
-			dj.Range = RangeOf(*d.Subject)
-		}
-		out = append(out, dj)
-	}
-	return out
-}
-
-// Document builds the `eval -json` document with the given diagnostics
-// (those of loading and of evaluation).
-func (r *Result) Document(diags hcl.Diagnostics) *PlanDocument {
-	doc := r.documentHead(diags)
+// NewEvalDocument builds the `eval -json` document of an evaluation's
+// result (which may be nil) with the given diagnostics (those of loading
+// and of evaluation).
+func NewEvalDocument(r *lang.Result, diags hcl.Diagnostics) *EvalDocument {
+	doc := evalHead(r, diags)
 	if r == nil {
 		return doc
 	}
-	doc.Resources = make([]ResourceJSON, len(r.Resources))
+	doc.Resources = make([]EvalResource, len(r.Resources))
 	parallel.For(len(r.Resources), func(i int) {
-		doc.Resources[i] = resourceJSON(r.Resources[i])
+		doc.Resources[i] = evalResource(r.Resources[i])
 	})
 	return doc
 }
 
-// documentHead is Document without the resource instances.
-func (r *Result) documentHead(diags hcl.Diagnostics) *PlanDocument {
-	doc := &PlanDocument{Diagnostics: DiagnosticsJSON(diags), Outputs: map[string]OutputJSON{}, Resources: []ResourceJSON{}}
+// evalHead is NewEvalDocument without the resource instances.
+func evalHead(r *lang.Result, diags hcl.Diagnostics) *EvalDocument {
+	doc := &EvalDocument{FormatVersion: EvalFormatVersion, Diagnostics: Diagnostics(diags), Outputs: map[string]EvalOutput{}, Resources: []EvalResource{}}
 	if r == nil {
 		return doc
 	}
@@ -123,24 +76,14 @@ func (r *Result) documentHead(diags hcl.Diagnostics) *PlanDocument {
 		decls := root.Config.Module.Outputs
 		for _, name := range sortedKeys(root.Outputs) {
 			v := root.Outputs[name]
-			oj := OutputJSON{Sensitive: decls[name] != nil && decls[name].Sensitive}
+			oj := EvalOutput{Sensitive: decls[name] != nil && decls[name].Sensitive}
 			oj.Unknown = false
 			if !v.IsWhollyKnown() {
 				oj.Unknown = unknownAsBool(v)
-			} else {
-				uv, _ := v.UnmarkDeep()
-				ty := uv.Type()
-				if uv.IsNull() {
-					ty = cty.DynamicPseudoType
-					uv = cty.NullVal(ty)
-				}
-				tj, _ := ctyjson.MarshalType(ty)
-				vj, err := ctyjson.Marshal(uv, ty)
-				if err == nil {
-					raw := json.RawMessage(vj)
-					oj.Type = tj
-					oj.Value = &raw
-				}
+			} else if tj, vj, ok := typedJSON(v); ok {
+				raw := vj
+				oj.Type = tj
+				oj.Value = &raw
 			}
 			doc.Outputs[name] = oj
 		}
@@ -148,11 +91,11 @@ func (r *Result) documentHead(diags hcl.Diagnostics) *PlanDocument {
 	return doc
 }
 
-// resourceJSON is one resource instance of the document.
-func resourceJSON(ri *ResourceInstance) ResourceJSON {
-	return ResourceJSON{
+// evalResource is one resource instance of the document.
+func evalResource(ri *lang.ResourceInstance) EvalResource {
+	return EvalResource{
 		Address:        ri.Addr,
-		Mode:           resourceModeJSON(ri.Mode),
+		Mode:           modeName(ri.Mode),
 		Type:           ri.Type,
 		Name:           ri.Name,
 		After:          knownJSON(ri.Value),
@@ -162,154 +105,10 @@ func resourceJSON(ri *ResourceInstance) ResourceJSON {
 	}
 }
 
-// resourceModeJSON is how show -json names a resource mode.
-func resourceModeJSON(m config.ResourceMode) string {
-	if m == config.DataResourceMode {
-		return "data"
-	}
-	return "managed"
-}
-
-// eachElement calls fn for every element of a known, non-null map or
-// object, with its key; objects are walked without sorting attribute names,
-// which an element iterator does on every call.
-func eachElement(v cty.Value, fn func(name string, e cty.Value)) {
-	ty := v.Type()
-	if ty.IsObjectType() {
-		for name := range ty.AttributeTypes() {
-			fn(name, v.GetAttr(name))
-		}
-		return
-	}
-	keyed := ty.IsMapType()
-	for it := elements.Of(v); it.Next(); {
-		k, e := it.Element()
-		name := ""
-		if keyed {
-			name = k.AsString()
-		}
-		fn(name, e)
-	}
-}
-
-// PlanJSON is Document(nil) encoded as json.MarshalIndent(doc, "", "  ")
-// encodes it.
-func (r *Result) PlanJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	if err := r.WriteDocument(&buf, nil); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// unknownAsBool describes where a value is unknown: true for an unknown
-// value, false for a known one, and for collections the same shape with
-// known parts left out of objects (show -json's after_unknown).
-func unknownAsBool(v cty.Value) any {
-	v, _ = v.Unmark()
-	if !v.IsKnown() {
-		return true
-	}
-	if v.IsNull() {
-		return false
-	}
-	ty := v.Type()
-	switch {
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		out := []any{}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
-			out = append(out, unknownAsBool(e))
-		}
-		return out
-	case ty.IsMapType() || ty.IsObjectType():
-		out := map[string]any{}
-		eachElement(v, func(name string, e cty.Value) {
-			if b := unknownAsBool(e); b != false {
-				out[name] = b
-			}
-		})
-		return out
-	}
-	return false
-}
-
-// sensitiveAsBool describes where a value is sensitive, shaped as
-// unknownAsBool (show -json's after_sensitive).
-func sensitiveAsBool(v cty.Value) any {
-	if v.HasMark(marks.Sensitive) {
-		return true
-	}
-	v, _ = v.Unmark()
-	ty := v.Type()
-	if v.IsNull() || ty.IsPrimitiveType() || ty == cty.DynamicPseudoType {
-		return false
-	}
-	switch {
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		out := []any{}
-		if !v.IsKnown() {
-			return out
-		}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
-			out = append(out, sensitiveAsBool(e))
-		}
-		return out
-	case ty.IsMapType() || ty.IsObjectType():
-		out := map[string]any{}
-		if !v.IsKnown() {
-			return out
-		}
-		eachElement(v, func(name string, e cty.Value) {
-			if b := sensitiveAsBool(e); b != false {
-				out[name] = b
-			}
-		})
-		return out
-	}
-	return false
-}
-
-// knownJSON is the JSON form of a value with unknown parts left out of
-// objects and written as null in sequences (show -json's after).
-func knownJSON(v cty.Value) any {
-	v, _ = v.Unmark()
-	if !v.IsKnown() || v.IsNull() {
-		return nil
-	}
-	ty := v.Type()
-	switch {
-	case ty == cty.String:
-		return v.AsString()
-	case ty == cty.Bool:
-		return v.True()
-	case ty == cty.Number:
-		return json.Number(numtext.String(v))
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		out := []any{}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
-			out = append(out, knownJSON(e))
-		}
-		return out
-	case ty.IsMapType() || ty.IsObjectType():
-		out := map[string]any{}
-		eachElement(v, func(name string, e cty.Value) {
-			if eu, _ := e.Unmark(); !eu.IsKnown() {
-				return
-			}
-			out[name] = knownJSON(e)
-		})
-		return out
-	}
-	return nil
-}
-
 // WriteIndented writes the document as json.MarshalIndent(d, "", "  ")
 // would, byte for byte, with the resources marshalled on every CPU: for a
 // large tree they are most of the document.
-func (d *PlanDocument) WriteIndented(w io.Writer) error {
+func (d *EvalDocument) WriteIndented(w io.Writer) error {
 	if d.Resources == nil {
 		return d.writeIndented(w, -1, nil)
 	}
@@ -325,7 +124,7 @@ const resourceIndent = "    "
 // writeIndented writes d's diagnostics and outputs indented, and then n
 // resource instances as item gives them, marshalled with resourceIndent;
 // n < 0 writes the resources as null.
-func (d *PlanDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byte, error)) error {
+func (d *EvalDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byte, error)) error {
 	head := *d
 	head.Resources = nil
 	b, err := json.MarshalIndent(head, "", "  ")
@@ -335,7 +134,7 @@ func (d *PlanDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byt
 	// The head ends with the resources field, marshalled as null.
 	const tail = "\"resources\": null\n}"
 	if !bytes.HasSuffix(b, []byte(tail)) {
-		return fmt.Errorf("lang: unexpected JSON document layout")
+		return fmt.Errorf("format: unexpected JSON document layout")
 	}
 	b = b[:len(b)-len(tail)]
 	if n < 0 {
@@ -373,7 +172,7 @@ func (d *PlanDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byt
 // marshalIndent is json.MarshalIndent(r, prefix, "  "), written directly
 // for the values Document builds and left to encoding/json for anything
 // else, which reflection makes several times slower.
-func (r ResourceJSON) marshalIndent(prefix string) ([]byte, error) {
+func (r EvalResource) marshalIndent(prefix string) ([]byte, error) {
 	fields := [...]struct {
 		key string
 		v   any
