@@ -42,4 +42,3 @@ func ExampleEvaluate() {
 	//   "small",
 	// ]
 }
-
