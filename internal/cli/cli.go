@@ -78,7 +78,9 @@ Options (every command):
                        the rest of the tree is evaluated
   -sandbox=DIR         File functions and module sources may read only under DIR
   -json                Machine-readable output (eval, show, validate, vars)
-  -format=FORMAT       graph only: dot (default, for Graphviz) or mermaid
+  -format=FORMAT       graph: dot (default, for Graphviz) or mermaid;
+                       eval, validate: sarif, the diagnostics as SARIF 2.1.0
+                       for code-scanning services
   -upgrade             init only: choose versions and download again
   -cache-dir=DIR       init only: shared module cache reused across roots and
                        runs (default: $TFEVAL_MODULE_CACHE_DIR, else none)
@@ -167,8 +169,11 @@ func Run(args []string, env Env) int {
 	fs.SetOutput(env.Stderr)
 	var c common
 	c.register(fs)
-	if cmd == "graph" {
+	switch cmd {
+	case "graph":
 		fs.StringVar(&c.format, "format", "dot", "dot or mermaid")
+	case "eval", "validate":
+		fs.StringVar(&c.format, "format", "", "sarif: the diagnostics as SARIF 2.1.0")
 	}
 	if cmd == "init" {
 		fs.BoolVar(&c.upgrade, "upgrade", false, "choose versions and download again")
@@ -200,6 +205,10 @@ func Run(args []string, env Env) int {
 		return exitUsage
 	}
 	c.dialect = d
+	if (cmd == "eval" || cmd == "validate") && c.format != "" && c.format != "sarif" {
+		fmt.Fprintf(env.Stderr, "tfeval %s: -format must be sarif, not %q\n", cmd, c.format)
+		return exitUsage
+	}
 	if c.missing, err = config.ParseMissingModules(c.missingModules); err != nil {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 		return exitUsage

@@ -19,7 +19,12 @@ func runEval(c *common, env Env) int {
 	// resource instance would be a system call each.
 	out := bufio.NewWriterSize(env.Stdout, 1<<16)
 	defer out.Flush()
-	if c.json {
+	if c.format == "sarif" {
+		if err := writeSARIF(out, ev.Diagnostics, env.WorkDir); err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+			return exitError
+		}
+	} else if c.json {
 		if err := format.WriteEval(out, ev.Result, ev.Diagnostics); err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError

@@ -17,7 +17,12 @@ func runValidate(c *common, env Env) int {
 		return exitError
 	}
 	diags := tfeval.Validate(opts)
-	if c.json {
+	if c.format == "sarif" {
+		if err := writeSARIF(env.Stdout, diags, env.WorkDir); err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+			return exitError
+		}
+	} else if c.json {
 		b, _ := json.MarshalIndent(format.NewValidateDocument(diags), "", "  ")
 		fmt.Fprintln(env.Stdout, string(b))
 	} else {
