@@ -303,7 +303,7 @@ func loadWith(opts Options, adjust func(*config.Options)) (*config.Config, strin
 	}
 	copts := config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, Cache: opts.ModuleCache, MissingModules: opts.MissingModules,
 		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
-			return initVariables(opts, workDir, decls)
+			return tfvars.InitValues(tfvars.Inputs{Dir: workDir, Env: opts.Env, Args: opts.VarArgs, Values: opts.Variables}, decls)
 		},
 		Workspace: workspaceName(opts),
 	}
@@ -327,26 +327,4 @@ func Var(nameValue string) Arg {
 // is found in the working directory.
 func VarFile(path string) Arg {
 	return tfvars.Arg{Kind: tfvars.VarFileFlag, Text: path}
-}
-
-// initVariables are the root variable values init reads for module sources
-// and versions built from variables: those given (command line, files,
-// environment, Options.Variables), prepared for their declarations. Unlike
-// plan, a variable left unset is no error here: only one that a module
-// source needs is.
-func initVariables(opts Options, workDir string, decls map[string]*config.Variable) map[string]cty.Value {
-	raw, _ := tfvars.Collect(tfvars.Inputs{Dir: workDir, Env: opts.Env, Args: opts.VarArgs, Values: opts.Variables}, decls)
-	vals := make(map[string]cty.Value, len(raw))
-	for name, given := range raw {
-		decl := decls[name]
-		if decl == nil {
-			continue
-		}
-		if v, diags := tfvars.Prepare(decl, given, "var."+name); !diags.HasErrors() {
-			vals[name] = v
-		} else if !given.Unparsed {
-			vals[name] = given.Value
-		}
-	}
-	return vals
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // Checks a resource block gets once it is decoded: Terraform makes them
@@ -104,18 +103,9 @@ func checkReplaceTriggeredBy(e hcl.Expression) *hcl.Diagnostic {
 		Detail:   "A replace_triggered_by entry must refer to a managed resource, or to an attribute of one; its indexes may use only count.index, each.key or constant keys.",
 		Subject:  e.Range().Ptr(),
 	}
-	x, ok := e.(hclsyntax.Expression)
+	x, ok := nativeExpr(e)
 	if !ok {
-		// In JSON an entry is a string holding the reference.
-		v, diags := e.Value(nil)
-		if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
-			return bad
-		}
-		parsed, pDiags := hclsyntax.ParseExpression([]byte(v.AsString()), e.Range().Filename, e.Range().Start)
-		if pDiags.HasErrors() {
-			return bad
-		}
-		x = parsed
+		return bad
 	}
 	root, ok := triggerRoot(x)
 	if !ok || len(root) < 2 {

@@ -173,6 +173,32 @@ func providerRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.D
 	return ref, nil
 }
 
+// providerInstanceRef is providerRef for an argument that may, in OpenTofu,
+// name one instance of a provider configuration with for_each:
+// NAME.ALIAS[KEY], the key any expression.
+func (d *decoder) providerInstanceRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.Diagnostics) {
+	if d.dialect != dialect.Tofu {
+		return providerRef(expr, argName)
+	}
+	if ix, ok := expr.(*hclsyntax.IndexExpr); ok {
+		ref, diags := providerRef(ix.Collection, argName)
+		if ref != nil {
+			ref.KeyExpr = ix.Key
+		}
+		return ref, diags
+	}
+	if trav, diags := hcl.AbsTraversalForExpr(expr); !diags.HasErrors() && len(trav) == 3 {
+		if idx, ok := trav[2].(hcl.TraverseIndex); ok {
+			ref, diags := providerRef(&hclsyntax.ScopeTraversalExpr{Traversal: trav[:2], SrcRange: trav[:2].SourceRange()}, argName)
+			if ref != nil {
+				ref.KeyExpr = &hclsyntax.LiteralValueExpr{Val: idx.Key, SrcRange: idx.SrcRange}
+			}
+			return ref, diags
+		}
+	}
+	return providerRef(expr, argName)
+}
+
 // checkRule decodes a validation, precondition, postcondition or assert block.
 func (d *decoder) checkRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 	content, diags := block.Body.Content(checkRuleSchema(d.override))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/dialect"
 )
 
 // moduleCall decodes a module block; Config keeps the input arguments.
@@ -63,7 +65,7 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		for _, pair := range pairs {
 			child, cDiags := providerRef(pair.Key, "providers")
 			diags = append(diags, cDiags...)
-			parent, pDiags := providerRef(pair.Value, "providers")
+			parent, pDiags := d.providerInstanceRef(pair.Value, "providers")
 			diags = append(diags, pDiags...)
 			if child != nil && parent != nil {
 				mc.Providers = append(mc.Providers, PassedProvider{InChild: *child, InParent: *parent})
@@ -93,7 +95,13 @@ func (d *decoder) provider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	content, remain, cDiags := block.Body.PartialContent(providerMetaSchema())
 	diags = append(diags, cDiags...)
 	p.Config = remain
+	if attr, ok := content.Attributes["for_each"]; ok && d.dialect == dialect.Tofu {
+		p.ForEach = attr.Expr
+	}
 	for _, name := range []string{"count", "depends_on", "for_each", "source"} {
+		if name == "for_each" && p.ForEach != nil {
+			continue
+		}
 		if attr, ok := content.Attributes[name]; ok {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

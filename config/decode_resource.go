@@ -73,7 +73,7 @@ func (d *decoder) resource(block *hcl.Block, mode ResourceMode) (*Resource, hcl.
 	}
 	diags = append(diags, d.countAndForEach(content.Attributes, true)...)
 	if attr, ok := content.Attributes["provider"]; ok {
-		ref, pDiags := providerRef(attr.Expr, "provider")
+		ref, pDiags := d.providerInstanceRef(attr.Expr, "provider")
 		diags = append(diags, pDiags...)
 		r.ProviderRef = ref
 	}

@@ -28,51 +28,34 @@ func importTarget(e hcl.Expression, forEach bool) (*ImportTarget, *hcl.Diagnosti
 		Detail:   "An import block's to must be the address of a resource, such as aws_instance.web or module.app[\"a\"].aws_instance.web[0]; its keys may be constants or, with for_each, each.key and each.value.",
 		Subject:  e.Range().Ptr(),
 	}
-	x, ok := e.(hclsyntax.Expression)
+	x, ok := nativeExpr(e)
 	if !ok {
-		v, diags := e.Value(nil)
-		if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
-			return nil, bad
-		}
-		parsed, pDiags := hclsyntax.ParseExpression([]byte(v.AsString()), e.Range().Filename, e.Range().Start)
-		if pDiags.HasErrors() {
-			return nil, bad
-		}
-		x = parsed
+		return nil, bad
 	}
 	var names []string
+	// steps appends a traversal's names, "[]" for an index.
+	steps := func(trav hcl.Traversal) bool {
+		for _, step := range trav {
+			switch s := step.(type) {
+			case hcl.TraverseRoot:
+				names = append(names, s.Name)
+			case hcl.TraverseAttr:
+				names = append(names, s.Name)
+			case hcl.TraverseIndex:
+				names = append(names, "[]")
+			default:
+				return false
+			}
+		}
+		return true
+	}
 	var walk func(x hclsyntax.Expression) bool
 	walk = func(x hclsyntax.Expression) bool {
 		switch x := x.(type) {
 		case *hclsyntax.ScopeTraversalExpr:
-			for _, step := range x.Traversal {
-				switch s := step.(type) {
-				case hcl.TraverseRoot:
-					names = append(names, s.Name)
-				case hcl.TraverseAttr:
-					names = append(names, s.Name)
-				case hcl.TraverseIndex:
-					names = append(names, "[]")
-				default:
-					return false
-				}
-			}
-			return true
+			return steps(x.Traversal)
 		case *hclsyntax.RelativeTraversalExpr:
-			if !walk(x.Source) {
-				return false
-			}
-			for _, step := range x.Traversal {
-				switch s := step.(type) {
-				case hcl.TraverseAttr:
-					names = append(names, s.Name)
-				case hcl.TraverseIndex:
-					names = append(names, "[]")
-				default:
-					return false
-				}
-			}
-			return true
+			return walk(x.Source) && steps(x.Traversal)
 		case *hclsyntax.IndexExpr:
 			if !walk(x.Collection) || !importKey(x.Key, forEach) {
 				return false
@@ -193,4 +176,22 @@ func resourceProviderName(typ string) string {
 		return typ[:i]
 	}
 	return typ
+}
+
+// nativeExpr is e in native syntax: JSON gives a reference as a string
+// holding it, which is parsed where it stands. ok is false for anything
+// else.
+func nativeExpr(e hcl.Expression) (hclsyntax.Expression, bool) {
+	if x, ok := e.(hclsyntax.Expression); ok {
+		return x, true
+	}
+	v, diags := e.Value(nil)
+	if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
+		return nil, false
+	}
+	parsed, pDiags := hclsyntax.ParseExpression([]byte(v.AsString()), e.Range().Filename, e.Range().Start)
+	if pDiags.HasErrors() {
+		return nil, false
+	}
+	return parsed, true
 }

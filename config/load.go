@@ -92,6 +92,7 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	l.prefetch.children(mod)
 	diags = append(diags, l.loadChildren(root, []string{absDir(resolve(opts.WorkDir, dir))})...)
 	l.prefetch.wait()
+	diags = append(diags, l.checkEarlyValues(root)...)
 	return root, diags
 }
 

@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -85,7 +87,7 @@ func (s *staticScope) resolveCall(call *ModuleCall) (*ModuleCall, hcl.Diagnostic
 	rc := *call
 	var diags hcl.Diagnostics
 	if call.SourceExpr != nil {
-		v, d := s.evalString(call.SourceExpr, "source")
+		v, d := s.evalString(call.SourceExpr, "module source")
 		diags = append(diags, d...)
 		switch {
 		case v == cty.NilVal:
@@ -96,7 +98,7 @@ func (s *staticScope) resolveCall(call *ModuleCall) (*ModuleCall, hcl.Diagnostic
 		}
 	}
 	if call.VersionExpr != nil {
-		v, d := s.evalString(call.VersionExpr, "version")
+		v, d := s.evalString(call.VersionExpr, "module version")
 		diags = append(diags, d...)
 		if v != cty.NilVal && !v.IsNull() {
 			rc.Version = v.AsString()
@@ -106,32 +108,32 @@ func (s *staticScope) resolveCall(call *ModuleCall) (*ModuleCall, hcl.Diagnostic
 	return &rc, diags
 }
 
-// evalString evaluates a module's source or version: a known string or
-// null, or cty.NilVal with the reason in the diagnostics.
+// evalString evaluates a module's source or version (what says which): a
+// known string or null, or cty.NilVal with the reason in the diagnostics.
 func (s *staticScope) evalString(expr hcl.Expression, what string) (cty.Value, hcl.Diagnostics) {
 	v, diags := s.eval(expr, what, false)
 	switch {
 	case v == cty.NilVal:
 		return v, diags
 	case !v.IsWhollyKnown():
-		return cty.NilVal, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown module " + what, Detail: s.unknownDetail(what), Subject: expr.Range().Ptr()})
+		return cty.NilVal, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown " + what, Detail: s.unknownDetail(what), Subject: expr.Range().Ptr()})
 	}
 	str, err := convert.Convert(v, cty.String)
 	if err != nil {
-		return cty.NilVal, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid module " + what, Detail: fmt.Sprintf("The module %s must be a string: %s.", what, err), Subject: expr.Range().Ptr()})
+		return cty.NilVal, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what, Detail: fmt.Sprintf("The %s must be a string: %s.", what, err), Subject: expr.Range().Ptr()})
 	}
 	return str, diags
 }
 
 func (s *staticScope) unknownDetail(what string) string {
 	if s.l.opts.Dialect == dialect.Tofu {
-		return fmt.Sprintf("The module %s depends on a value that is not known before the configuration is evaluated: only literals, variables, locals, path and terraform.workspace can be used.", what)
+		return fmt.Sprintf("The %s depends on a value that is not known before the configuration is evaluated: only literals, variables, locals, path and terraform.workspace can be used.", what)
 	}
-	return fmt.Sprintf("The module %s depends on a value that is not known during init: only literal values, variables declared with const = true and local values built from them can be used.", what)
+	return fmt.Sprintf("The %s depends on a value that is not known during init: only literal values, variables declared with const = true and local values built from them can be used.", what)
 }
 
-// eval evaluates expr, which a module's what ("source" or "version")
-// depends on: cty.NilVal when it cannot be evaluated at all, the reason in
+// eval evaluates expr, which what ("module source", "module version",
+// "provider for_each", "backend configuration") depends on: cty.NilVal when it cannot be evaluated at all, the reason in
 // diags unless quiet (a validation condition that cannot be evaluated
 // statically is simply not checked), or already reported; an unknown value
 // when it reads something not known before evaluation.
@@ -146,9 +148,9 @@ func (s *staticScope) eval(expr hcl.Expression, what string, quiet bool) (cty.Va
 	tofu := s.l.opts.Dialect == dialect.Tofu
 	if call := providerFunctionCall(expr); call != nil {
 		if tofu {
-			return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Provider function in static context", Detail: fmt.Sprintf("The provider function %q cannot be called in a module %s: providers are not available before the configuration is evaluated.", call.Name, what), Subject: call.NameRange.Ptr()})
+			return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Provider function in static context", Detail: fmt.Sprintf("The provider function %q cannot be called in a %s: providers are not available before the configuration is evaluated.", call.Name, what), Subject: call.NameRange.Ptr()})
 		}
-		return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid module " + what, Detail: initOnlyDetail, Subject: call.NameRange.Ptr()})
+		return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what, Detail: initOnlyDetail, Subject: call.NameRange.Ptr()})
 	}
 
 	vars, locals := map[string]cty.Value{}, map[string]cty.Value{}
@@ -173,11 +175,11 @@ func (s *staticScope) eval(expr hcl.Expression, what string, quiet bool) (cty.Va
 			// In the context below; a wrong attribute is HCL's error.
 			continue
 		case root == "module" && tofu:
-			return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module output not supported in static context", Detail: fmt.Sprintf("A module %s cannot refer to the outputs of another module: they are not known before the configuration is evaluated.", what), Subject: rng.Ptr()})
+			return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module output not supported in static context", Detail: fmt.Sprintf("A %s cannot refer to the outputs of a module: they are not known before the configuration is evaluated.", what), Subject: rng.Ptr()})
 		case tofu:
-			return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Dynamic value in static context", Detail: fmt.Sprintf("A module %s can only refer to variables, locals, path and terraform.workspace, which are known before the configuration is evaluated.", what), Subject: rng.Ptr()})
+			return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Dynamic value in static context", Detail: fmt.Sprintf("A %s can only refer to variables, locals, path and terraform.workspace, which are known before the configuration is evaluated.", what), Subject: rng.Ptr()})
 		default:
-			return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid module " + what, Detail: initOnlyDetail, Subject: rng.Ptr()})
+			return fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what, Detail: initOnlyDetail, Subject: rng.Ptr()})
 		}
 		diags = append(diags, d...)
 		if v == cty.NilVal {
@@ -324,7 +326,7 @@ func (s *staticScope) local(name string, rng hcl.Range, what string, quiet bool)
 		if quiet {
 			return cty.NilVal, nil
 		}
-		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Circular reference", Detail: fmt.Sprintf("local.%s refers back to itself while the module %s is evaluated.", name, what), Subject: rng.Ptr()}}
+		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Circular reference", Detail: fmt.Sprintf("local.%s refers back to itself while the %s is evaluated.", name, what), Subject: rng.Ptr()}}
 	case !ok:
 		sv = &staticValue{busy: true}
 		s.locals[name] = sv
@@ -378,4 +380,94 @@ func providerFunctionCall(expr hcl.Expression) *hclsyntax.FunctionCallExpr {
 		return nil
 	})
 	return found
+}
+
+// checkEarlyValues checks the other values that must be known before the
+// configuration is evaluated, in cfg and the modules below it: a backend
+// configuration (the root's only: Terraform allows no variable there at
+// all, OpenTofu what its static evaluation knows) and OpenTofu's provider
+// for_each.
+func (l *treeLoader) checkEarlyValues(cfg *Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	m := cfg.Module
+	if m == nil {
+		return nil
+	}
+	if cfg.Parent == nil && m.Backend != nil {
+		for _, attr := range bodyAttributes(m.Backend.Config) {
+			if l.opts.Dialect == dialect.Tofu {
+				v, d := l.staticScope(cfg).eval(attr.Expr, "backend configuration", false)
+				diags = append(diags, d...)
+				if v != cty.NilVal && !v.IsWhollyKnown() {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown backend configuration", Detail: l.staticScope(cfg).unknownDetail("backend configuration"), Subject: attr.Expr.Range().Ptr()})
+				}
+				continue
+			}
+			// Terraform reads the backend with no variables or functions.
+			_, d := attr.Expr.Value(nil)
+			diags = append(diags, d...)
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
+		p := m.ProviderConfigs[key]
+		if p.ForEach == nil {
+			continue
+		}
+		v, d := l.staticScope(cfg).eval(p.ForEach, "provider for_each", false)
+		diags = append(diags, d...)
+		if v != cty.NilVal && !v.IsWhollyKnown() {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown provider for_each", Detail: l.staticScope(cfg).unknownDetail("provider for_each"), Subject: p.ForEach.Range().Ptr()})
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Children)) {
+		diags = append(diags, l.checkEarlyValues(cfg.Children[name])...)
+	}
+	return diags
+}
+
+// bodyAttributes lists the attributes of a body and of the blocks in it,
+// in source order.
+func bodyAttributes(body hcl.Body) []*hcl.Attribute {
+	if sb, ok := body.(*hclsyntax.Body); ok {
+		var out []*hcl.Attribute
+		var walk func(b *hclsyntax.Body)
+		walk = func(b *hclsyntax.Body) {
+			attrs := make(hcl.Attributes, len(b.Attributes))
+			for name, a := range b.Attributes {
+				attrs[name] = a.AsHCLAttribute()
+			}
+			out = append(out, sortedAttributes(attrs)...)
+			for _, blk := range b.Blocks {
+				walk(blk.Body)
+			}
+		}
+		walk(sb)
+		return out
+	}
+	attrs, _ := body.JustAttributes()
+	return sortedAttributes(attrs)
+}
+
+// SourceResolver evaluates module sources and versions built from
+// variables as Load does, for a program that walks the module calls
+// itself (an installer). Give it each module's Config, with Parent and
+// Path set, as the walk goes down.
+type SourceResolver struct{ l *treeLoader }
+
+// NewSourceResolver resolves calls below the root module whose directory
+// is rootDir (as path.root gives it); opts gives the dialect, the working
+// directory, the sandbox, RootVariables and Workspace.
+func NewSourceResolver(rootDir string, opts Options) *SourceResolver {
+	return &SourceResolver{l: &treeLoader{opts: opts, rootSourceDir: sourceDirOf(rootDir)}}
+}
+
+// Resolve returns call with its source and version evaluated in cfg, the
+// module that makes the call; a call whose source is a literal is returned
+// as it is. A source that cannot be evaluated stays empty, and why is in
+// the diagnostics (once, where first met).
+func (r *SourceResolver) Resolve(cfg *Config, call *ModuleCall) (*ModuleCall, hcl.Diagnostics) {
+	if call.SourceExpr == nil && call.VersionExpr == nil {
+		return call, nil
+	}
+	return r.l.staticScope(cfg).resolveCall(call)
 }

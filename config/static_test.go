@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -150,5 +151,58 @@ func TestStaticModuleSourceErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEarlyValues: a backend configuration allows no variable in Terraform
+// and what static evaluation knows in OpenTofu, whose provider blocks may
+// have a for_each known the same way, their instances named by key.
+func TestEarlyValues(t *testing.T) {
+	backend := "variable \"bucket\" {\n  default = \"b\"\n}\nterraform {\n  backend \"s3\" {\n    bucket = var.bucket\n    key    = \"${path.module}/state\"\n  }\n}\n"
+	_, got := loadWithVars(t, dialect.Terraform, map[string]string{"main.tf": backend}, nil)
+	if want := []wantDiag{{Summary: "Variables not allowed", Range: "main.tf:6,14-17"}, {Summary: "Variables not allowed", Range: "main.tf:7,17-21"}}; !slices.Equal(got, want) {
+		t.Errorf("Terraform backend: %v, want %v", got, want)
+	}
+	if _, got := loadWithVars(t, dialect.Tofu, map[string]string{"main.tf": backend}, nil); len(got) != 0 {
+		t.Errorf("OpenTofu backend: %v", got)
+	}
+	dynamic := "resource \"x\" \"y\" {}\nterraform {\n  backend \"s3\" {\n    bucket = x.y.id\n  }\n}\n"
+	if _, got := loadWithVars(t, dialect.Tofu, map[string]string{"main.tf": dynamic}, nil); !slices.Equal(got, []wantDiag{{Summary: "Dynamic value in static context", Range: "main.tf:4,14-20"}}) {
+		t.Errorf("OpenTofu backend from a resource: %v", got)
+	}
+
+	providers := `
+variable "regions" {
+  default = ["a", "b"]
+}
+provider "aws" {
+  alias    = "by_region"
+  for_each = toset(var.regions)
+  region   = each.value
+}
+resource "aws_thing" "t" {
+  for_each = toset(var.regions)
+  provider = aws.by_region[each.key]
+}
+resource "aws_thing" "first" {
+  provider = aws.by_region["a"]
+}`
+	cfg, got := loadWithVars(t, dialect.Tofu, map[string]string{"main.tf": providers}, nil)
+	if len(got) != 0 {
+		t.Fatalf("OpenTofu provider for_each: %v", got)
+	}
+	for _, addr := range []string{"aws_thing.t", "aws_thing.first"} {
+		ref := cfg.Module.ManagedResources[addr].ProviderRef
+		if ref == nil || ref.Name != "aws" || ref.Alias != "by_region" || ref.KeyExpr == nil {
+			t.Errorf("%s: provider %+v, want aws.by_region with a key", addr, ref)
+		}
+	}
+	_, got = loadWithVars(t, dialect.Terraform, map[string]string{"main.tf": providers}, nil)
+	var summaries []string
+	for _, d := range got {
+		summaries = append(summaries, d.Summary)
+	}
+	if !slices.Equal(summaries, []string{"Reserved argument name in provider block", "Invalid expression", "Invalid provider configuration reference"}) {
+		t.Errorf("Terraform provider for_each: %v", got)
 	}
 }

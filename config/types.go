@@ -171,6 +171,10 @@ type ProviderConfigRef struct {
 	Name      string
 	Alias     string
 	NameRange hcl.Range
+	// KeyExpr is the instance key of NAME.ALIAS[KEY], a reference to one
+	// configuration of a provider block with for_each (OpenTofu); nil
+	// otherwise.
+	KeyExpr hcl.Expression
 }
 
 // Provider is a provider block.
@@ -178,7 +182,10 @@ type Provider struct {
 	Name  string
 	Alias string
 	// Version is the legacy version constraint argument ("" when absent).
-	Version   string
+	Version string
+	// ForEach makes one configuration per element (OpenTofu 1.9), each
+	// named NAME.ALIAS[KEY]; its value must be known before evaluation.
+	ForEach   hcl.Expression
 	Config    hcl.Body
 	DeclRange hcl.Range
 }

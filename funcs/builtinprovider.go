@@ -33,72 +33,71 @@ func BuiltinProviderFunctions(d dialect.Dialect) map[string]function.Function {
 
 // encodeTfvarsFunc writes an object or map as the attributes of a .tfvars
 // file, in name order, formatted.
-var encodeTfvarsFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true}},
-	Type:   function.StaticReturnType(cty.String),
-	RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder {
-		return b.NotNull()
-	},
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		v := args[0]
-		ty := v.Type()
-		if ty != cty.DynamicPseudoType && !ty.IsObjectType() && !ty.IsMapType() {
-			return cty.NilVal, errors.New("invalid value to encode: must be an object whose attribute names will become the encoded variable names")
+var encodeTfvarsFunc = encoderFunc(func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	v := args[0]
+	ty := v.Type()
+	if ty != cty.DynamicPseudoType && !ty.IsObjectType() && !ty.IsMapType() {
+		return cty.NilVal, errors.New("invalid value to encode: must be an object whose attribute names will become the encoded variable names")
+	}
+	if v.IsKnown() && v.IsNull() {
+		return cty.NilVal, errors.New("cannot encode a null value in tfvars syntax")
+	}
+	if !v.IsWhollyKnown() {
+		return cty.UnknownVal(cty.String), nil
+	}
+	attrs := v.AsValueMap()
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	for _, name := range names {
+		if !hclsyntax.ValidIdentifier(name) {
+			return cty.NilVal, fmt.Errorf("invalid variable name %q: must be a valid identifier, per Terraform's rules for input variable declarations", name)
 		}
-		if v.IsKnown() && v.IsNull() {
-			return cty.NilVal, errors.New("cannot encode a null value in tfvars syntax")
-		}
-		if !v.IsWhollyKnown() {
-			return cty.UnknownVal(cty.String), nil
-		}
-		attrs := v.AsValueMap()
-		names := make([]string, 0, len(attrs))
-		for name := range attrs {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		f := hclwrite.NewEmptyFile()
-		body := f.Body()
-		for _, name := range names {
-			if !hclsyntax.ValidIdentifier(name) {
-				return cty.NilVal, fmt.Errorf("invalid variable name %q: must be a valid identifier, per Terraform's rules for input variable declarations", name)
-			}
-			body.SetAttributeValue(name, attrs[name])
-		}
-		return cty.StringVal(string(hclwrite.Format(f.Bytes()))), nil
-	},
+		body.SetAttributeValue(name, attrs[name])
+	}
+	return cty.StringVal(string(hclwrite.Format(f.Bytes()))), nil
 })
 
 // encodeExprFunc writes any value as an expression that would produce a
 // similar value. Of a value not wholly known only the first character of
 // the result can be known, from the value's type.
-var encodeExprFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true}},
-	Type:   function.StaticReturnType(cty.String),
-	RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder {
-		return b.NotNull()
-	},
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		v := args[0]
-		if v.IsWhollyKnown() {
-			return cty.StringVal(string(hclwrite.Format(hclwrite.TokensForValue(v).Bytes()))), nil
+var encodeExprFunc = encoderFunc(func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	v := args[0]
+	if v.IsWhollyKnown() {
+		return cty.StringVal(string(hclwrite.Format(hclwrite.TokensForValue(v).Bytes()))), nil
+	}
+	result := cty.UnknownVal(cty.String).Refine().NotNull()
+	if v.IsKnown() || v.Range().DefinitelyNotNull() {
+		// A null would be written "null": only a value that is not
+		// null has a known first character.
+		switch ty := v.Type(); {
+		case ty == cty.String:
+			result = result.StringPrefixFull(`"`)
+		case ty.IsObjectType() || ty.IsMapType():
+			result = result.StringPrefixFull("{")
+		case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
+			result = result.StringPrefixFull("[")
 		}
-		result := cty.UnknownVal(cty.String).Refine().NotNull()
-		if v.IsKnown() || v.Range().DefinitelyNotNull() {
-			// A null would be written "null": only a value that is not
-			// null has a known first character.
-			switch ty := v.Type(); {
-			case ty == cty.String:
-				result = result.StringPrefixFull(`"`)
-			case ty.IsObjectType() || ty.IsMapType():
-				result = result.StringPrefixFull("{")
-			case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
-				result = result.StringPrefixFull("[")
-			}
-		}
-		return result.NewValue(), nil
-	},
+	}
+	return result.NewValue(), nil
 })
+
+// encoderFunc is a function of one value of any kind (null and unknown
+// included) whose result is a string that is never null.
+func encoderFunc(impl function.ImplFunc) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true}},
+		Type:   function.StaticReturnType(cty.String),
+		RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder {
+			return b.NotNull()
+		},
+		Impl: impl,
+	})
+}
 
 // decodeTfvarsFilename names the text decode_tfvars parses in its errors.
 const decodeTfvarsFilename = "<decode_tfvars argument>"

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
@@ -58,6 +59,10 @@ type Options struct {
 	// installed or read: the root module, local module sources, absolute
 	// path sources and CacheDir must all be inside it.
 	Sandbox string
+	// RootVariables gives the root variables' values for module sources
+	// and versions built from variables, as for config.Options (see
+	// tfvars.InitValues); nil means only their defaults are known.
+	RootVariables func(decls map[string]*config.Variable) map[string]cty.Value
 	// Context, when not nil, cancels the installation.
 	Context context.Context
 	// MaxPackageSize bounds one package: a download, an archive's unpacked
@@ -145,6 +150,8 @@ type installer struct {
 	client *http.Client
 	// rootRel is opts.Dir relative to WorkDir, with forward slashes.
 	rootRel string
+	// sources evaluates module sources built from variables.
+	sources *config.SourceResolver
 	// root, installDir and stageRoot are absolute: the root module, its
 	// .terraform/modules and the directory downloads are staged in.
 	root, installDir, stageRoot string
@@ -274,7 +281,10 @@ func optionError(summary, format string, args ...any) *hcl.Diagnostic {
 func (in *installer) run() hcl.Diagnostics {
 	mod, diags := config.LoadModule(in.rootRel, config.Options{WorkDir: in.opts.WorkDir, Dialect: in.opts.Dialect})
 	if mod != nil {
-		diags = append(diags, in.walk(nil, mod, ".", "", []string{in.root})...)
+		in.sources = config.NewSourceResolver(in.rootRel, config.Options{WorkDir: in.opts.WorkDir, Dialect: in.opts.Dialect, Sandbox: in.opts.Sandbox, RootVariables: in.opts.RootVariables})
+		root := &config.Config{Module: mod, Children: map[string]*config.Config{}}
+		root.Root = root
+		diags = append(diags, in.walk(root, ".", "", []string{in.root})...)
 	}
 	records := []Record{{Key: "", Source: "", Dir: "."}}
 	for _, m := range in.modules {
@@ -289,8 +299,9 @@ func (in *installer) run() hcl.Diagnostics {
 // walk installs the calls of mod, whose directory is dir (relative to the
 // root module, forward slashes); pkgRoot is the installed package mod is
 // in ("" for the root's own files), which its local calls may not leave.
-func (in *installer) walk(parent []string, mod *config.Module, dir, pkgRoot string, ancestors []string) hcl.Diagnostics {
+func (in *installer) walk(cfg *config.Config, dir, pkgRoot string, ancestors []string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	parent, mod := cfg.Path, cfg.Module
 	names := make([]string, 0, len(mod.ModuleCalls))
 	for name := range mod.ModuleCalls {
 		names = append(names, name)
@@ -300,7 +311,8 @@ func (in *installer) walk(parent []string, mod *config.Module, dir, pkgRoot stri
 		if err := in.opts.Context.Err(); err != nil {
 			return append(diags, optionError("Installation cancelled", "Module installation was cancelled: %s.", err))
 		}
-		call := mod.ModuleCalls[name]
+		call, rDiags := in.sources.Resolve(cfg, mod.ModuleCalls[name])
+		diags = append(diags, rDiags...)
 		if call.SourceAddr == "" || !safeName(name) {
 			continue // reported while decoding
 		}
@@ -359,7 +371,9 @@ func (in *installer) walk(parent []string, mod *config.Module, dir, pkgRoot stri
 		diags = append(diags, cDiags...)
 		if child != nil {
 			abs := absClean(filepath.Join(in.root, filepath.FromSlash(childDir)))
-			diags = append(diags, in.walk(modPath, child, childDir, childPkg, append(ancestors[:len(ancestors):len(ancestors)], abs))...)
+			childCfg := &config.Config{Root: cfg.Root, Parent: cfg, Path: modPath, Module: child, Children: map[string]*config.Config{}}
+			cfg.Children[name] = childCfg
+			diags = append(diags, in.walk(childCfg, childDir, childPkg, append(ancestors[:len(ancestors):len(ancestors)], abs))...)
 		}
 	}
 	return diags

@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
 )
 
 // TestInstallProblems covers mistakes in the configuration and the
@@ -127,6 +131,35 @@ func TestInstallLocalOnly(t *testing.T) {
 	}
 	if !strings.Contains(readFile(dir, ".terraform/modules/modules.json"), `{"Key":"a.b","Source":"../b","Dir":"b"}`) {
 		t.Errorf("modules.json: %s", readFile(dir, ".terraform/modules/modules.json"))
+	}
+}
+
+// TestInstallSourceFromVariable: a module source built from a const
+// variable is installed from the value the root variables give, through
+// a nested module's argument too.
+func TestInstallSourceFromVariable(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf":   "variable \"flavour\" {\n  const = true\n}\nmodule \"a\" {\n  source  = \"./${var.flavour}\"\n  flavour = var.flavour\n}\n",
+		"x/main.tf": "",
+		"y/main.tf": "variable \"flavour\" {\n  const = true\n}\nmodule \"b\" {\n  source = \"../${var.flavour == \"y\" ? \"x\" : \"y\"}\"\n}\n",
+	})
+	res, diags := Modules(Options{WorkDir: dir, HTTPClient: &http.Client{Transport: &http.Transport{DialContext: refuseDial}},
+		RootVariables: func(map[string]*config.Variable) map[string]cty.Value {
+			return map[string]cty.Value{"flavour": cty.StringVal("y")}
+		}})
+	if diags.HasErrors() {
+		t.Fatal(summaries(diags))
+	}
+	var got []string
+	for _, m := range res.Modules {
+		got = append(got, m.Key+"="+m.Source)
+	}
+	if strings.Join(got, " ") != "a=./y a.b=../x" {
+		t.Errorf("got %v", got)
+	}
+	if _, diags := Modules(Options{WorkDir: dir}); !diags.HasErrors() || diags[0].Summary != "No value for required variable" {
+		t.Errorf("without a value: %v", summaries(diags))
 	}
 }
 

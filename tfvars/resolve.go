@@ -60,3 +60,26 @@ func sortedNames[T any](m map[string]T) []string {
 	sort.Strings(names)
 	return names
 }
+
+// InitValues are the root variable values init reads for module sources
+// and versions built from variables: those given, prepared for their
+// declarations. Unlike Resolve, a variable left unset is no error here (it
+// is left out): only one that a module source needs is, and the loader
+// reports it.
+func InitValues(in Inputs, decls map[string]*config.Variable) map[string]cty.Value {
+	raw, _ := Collect(in, decls)
+	vals := make(map[string]cty.Value, len(raw))
+	for _, name := range sortedNames(raw) {
+		decl, given := decls[name], raw[name]
+		if decl == nil {
+			continue
+		}
+		if v, diags := Prepare(decl, given, "var."+name); !diags.HasErrors() {
+			vals[name] = v
+		} else if !given.Unparsed {
+			// Prepare's error is reported where the value is used.
+			vals[name] = given.Value
+		}
+	}
+	return vals
+}

@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/install"
+	"github.com/tfeval/tfeval/tfvars"
 )
 
 // runInit installs the module sources of the tree into .terraform/modules
@@ -23,6 +27,9 @@ func runInit(c *common, env Env) int {
 		Offline:  c.offline,
 		Env:      env.Environ,
 		Sandbox:  c.sandbox,
+		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
+			return tfvars.InitValues(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs}, decls)
+		},
 	})
 	var out strings.Builder
 	out.WriteString("Initializing modules...\n")
