@@ -1,0 +1,38 @@
+package format
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// The text of an evaluation lists resource instances by module, then the
+// outputs, rendered as the console renders them.
+func TestWriteText(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{
+		"main.tf": `
+module "m" { source = "./m" }
+resource "terraform_data" "r" { input = "x" }
+output "o" { value = terraform_data.r.input }
+output "s" {
+  value     = "secret"
+  sensitive = true
+}
+`,
+		"m/main.tf": `resource "terraform_data" "c" { input = 1 }`,
+	})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	var b bytes.Buffer
+	WriteText(&b, res)
+	got := b.String()
+	for _, want := range []string{"# Root module\n\nterraform_data.r = {", "# module.m\n\nmodule.m.terraform_data.c = {", "# Outputs\n\no = \"x\"\ns = (sensitive value)\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("text lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Index(got, "# Root module") > strings.Index(got, "# module.m") {
+		t.Errorf("the root module's resources come first:\n%s", got)
+	}
+}
