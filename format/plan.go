@@ -38,18 +38,21 @@ type Plan struct {
 	// (lang.ResourceInstance.Placeholder): the count or for_each of the
 	// resource, or of a module call around it, depends on something tfeval
 	// did not read. Terraform reports instances it defers the same way.
-	DeferredChanges []DeferredChange   `json:"deferred_changes,omitempty"`
-	OutputChanges   map[string]Change  `json:"output_changes,omitempty"`
-	PriorState      *State             `json:"prior_state,omitempty"`
-	Configuration   Configuration      `json:"configuration"`
-	RelevantAttrs   []ResourceAttr     `json:"relevant_attributes,omitempty"`
-	Checks          []Check            `json:"checks,omitempty"`
-	Timestamp       string             `json:"timestamp,omitempty"`
-	Applyable       *bool              `json:"applyable,omitempty"`
-	Complete        *bool              `json:"complete,omitempty"`
-	Errored         bool               `json:"errored"`
-	dialect         dialect.Dialect    `json:"-"`
-	modules         map[string]*Module `json:"-"`
+	DeferredChanges []DeferredChange  `json:"deferred_changes,omitempty"`
+	OutputChanges   map[string]Change `json:"output_changes,omitempty"`
+	PriorState      *State            `json:"prior_state,omitempty"`
+	Configuration   Configuration     `json:"configuration"`
+	RelevantAttrs   []ResourceAttr    `json:"relevant_attributes,omitempty"`
+	Checks          []Check           `json:"checks,omitempty"`
+	// Timestamp is when the plan was made (PlanOptions.Timestamp).
+	Timestamp string `json:"timestamp,omitempty"`
+	// Applyable says something changes; Complete that the plan covers
+	// every instance (no DeferredChanges). OpenTofu writes neither: they
+	// are nil in its dialect.
+	Applyable *bool `json:"applyable,omitempty"`
+	Complete  *bool `json:"complete,omitempty"`
+	// Errored is always false: a configuration with errors has no plan.
+	Errored bool `json:"errored"`
 }
 
 // PlanVariable is one root module variable's value.
@@ -168,7 +171,6 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 	p := &Plan{
 		FormatVersion:    PlanFormatVersion,
 		TerraformVersion: d.Version(),
-		dialect:          d,
 	}
 	root := res.Root()
 	p.Variables = planVariables(root, lo.RootVariables)
