@@ -54,6 +54,11 @@ func relevantAttributes(res *lang.Result, schemas *lang.ProviderSchemas, d diale
 		addAttr(ra)
 	}
 	for _, mi := range res.Modules {
+		if mi.Placeholder {
+			// Its instances are not planned (a deferred change stands for
+			// them): nothing refers to their attributes yet.
+			continue
+		}
 		m := mi.Config.Module
 		prefix := ""
 		if mi.Addr != "" {
