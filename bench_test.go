@@ -25,7 +25,7 @@ import (
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/benchgen"
 	"github.com/tfeval/tfeval/internal/cli"
-	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/fastexpr"
 )
 
 // benchConsoleFile is added to every generated tree so the console
@@ -46,6 +46,9 @@ var benchTrees struct {
 }
 
 func TestMain(m *testing.M) {
+	if cli := os.Getenv(rlimitExecEnv); cli != "" {
+		execWithDataLimit(cli) // TestAdversarialCLI's child; does not return
+	}
 	code := m.Run()
 	if benchTrees.root != "" {
 		os.RemoveAll(benchTrees.root)
@@ -396,7 +399,7 @@ func benchInstances() (counted, byKey cty.Value) {
 func BenchmarkFunctions(b *testing.B) {
 	direct := &funcs.DirectCalls{}
 	table := funcs.Functions(funcs.Options{BaseDir: b.TempDir(), PureOnly: true, Direct: direct})
-	guard := &limit.Guard{Direct: direct.Lookup}
+	guard := &fastexpr.Guard{Direct: direct.Lookup}
 	instances, byKey := benchInstances()
 	ctx := &hcl.EvalContext{
 		Functions: map[string]function.Function(table),

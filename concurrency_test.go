@@ -100,7 +100,10 @@ func TestConcurrentEvaluation(t *testing.T) {
 }
 
 // TestCancelStopsEvaluation cancels an evaluation that would run for
-// minutes and checks that it returns within 100 ms, with a diagnostic.
+// minutes and checks that it stops with a diagnostic, using under a second
+// of CPU after the cancellation (five under the race detector): CPU time,
+// which a busy machine does not inflate as it does wall time. The
+// wall-clock wait only ends an evaluation that never stops.
 func TestCancelStopsEvaluation(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"main.tf": `
@@ -114,7 +117,7 @@ output "x" { value = length(local.a) + length(local.b) }
 	done := make(chan *tfeval.Evaluation, 1)
 	go func() {
 		done <- tfeval.Evaluate(tfeval.Options{WorkDir: dir, Context: ctx,
-			Limits: lang.Limits{MaxSteps: 1 << 62, MaxElements: 1 << 40}})
+			Limits: lang.Limits{MaxSteps: 1 << 62, MaxElements: 1 << 40, MaxMemory: 1 << 50}})
 	}()
 	time.Sleep(200 * time.Millisecond)
 	select {
@@ -122,18 +125,18 @@ output "x" { value = length(local.a) + length(local.b) }
 		t.Fatalf("evaluation finished before it was cancelled: %v", ev.Diagnostics)
 	default:
 	}
-	cancelled := time.Now()
+	cpu := cpuTime()
 	cancel()
 	select {
 	case ev := <-done:
-		took := time.Since(cancelled)
-		t.Logf("stopped %s after cancellation", took)
-		if limit := raceSlowdown * 100 * time.Millisecond; took > limit {
-			t.Errorf("took %s to stop, more than %s", took, limit)
+		used := cpuTime() - cpu
+		t.Logf("used %s of CPU after cancellation", used)
+		if limit := raceSlowdown * time.Second; used > limit {
+			t.Errorf("used %s of CPU after cancellation, more than %s", used, limit)
 		}
 		wantError(t, ev.Diagnostics, "Evaluation cancelled", false)
-	case <-time.After(5 * time.Second):
-		t.Fatal("evaluation did not stop within 5s of cancellation")
+	case <-time.After(60 * time.Second):
+		t.Fatal("evaluation did not stop within 60s of cancellation")
 	}
 }
 

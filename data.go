@@ -10,6 +10,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // A data source results file (the CLI's -data=FILE, Options.DataFiles)
@@ -38,7 +39,7 @@ func dataResults(opts Options, workDir string) (map[string]cty.Value, map[string
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(workDir, path)
 		}
-		src, err := limit.ReadSource(path, 0, true)
+		src, err := limit.ReadSource(sandbox.Dir{}, path, 0, true) // named by the user
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read data source results", Detail: fmt.Sprintf("Cannot read the file %s given with -data: %s.", name, err)})
 			continue

@@ -16,6 +16,7 @@ import (
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tfvars"
 )
@@ -55,15 +56,28 @@ type Options struct {
 	// Console evaluates as `terraform console` does (impure functions give
 	// real values, type() is available); otherwise as `terraform plan`.
 	Console bool
-	// Sandbox, when not empty, is the only directory file functions and module sources may read.
+	// Lazy, for a console session, evaluates each object only when an
+	// expression given to Eval first needs it (see lang.Options.Lazy):
+	// a session that prints 1 then evaluates nothing else. Outputs,
+	// Resources and the other accessors see only what has been evaluated.
+	Lazy bool
+	// Sandbox, when not empty, is the only directory the evaluation reads:
+	// configuration files and module directories, the variables files
+	// loaded without being asked (terraform.tfvars, *.auto.tfvars), file
+	// functions and templates. Symbolic links are followed before the
+	// check. A relative path is resolved against WorkDir, as Terraform
+	// resolves every path after -chdir. Files named in VarArgs and
+	// DataFiles are the caller's choice and are read wherever they are.
 	Sandbox string
 	// Now is the clock for timestamp(); nil means time.Now.
 	Now func() time.Time
 	// Rand is the randomness behind uuid() and bcrypt() salts; nil means
 	// crypto/rand. Tests give a fixed source to get the same values each run.
 	Rand io.Reader
-	// Context, when set, cancels evaluation: it stops within milliseconds
-	// with an "Evaluation cancelled" error.
+	// Context, when set, cancels loading and evaluation: they stop within
+	// a second (usually milliseconds) with a "Loading cancelled" or
+	// "Evaluation cancelled" error. A file being parsed when it is done
+	// is left to finish in the background.
 	Context context.Context
 	// Limits bounds the work and memory of loading and evaluation; zero
 	// fields mean the defaults (see lang.Limits and the README's Security section).
@@ -135,6 +149,13 @@ type Evaluation struct {
 // evaluate together with all diagnostics, in a deterministic order.
 func Evaluate(opts Options) *Evaluation {
 	ev := &Evaluation{}
+	opts.WorkDir = absWorkDir(opts.WorkDir)
+	box, diags := resolveSandbox(opts)
+	if diags.HasErrors() {
+		ev.Diagnostics = diags
+		return ev
+	}
+	opts.Sandbox = box
 	cfg, workDir, diags := load(opts)
 	ev.Config = cfg
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
@@ -145,10 +166,11 @@ func Evaluate(opts Options) *Evaluation {
 	}
 
 	raw, diags := tfvars.Collect(tfvars.Inputs{
-		Dir:    workDir,
-		Env:    opts.Env,
-		Args:   opts.VarArgs,
-		Values: opts.Variables,
+		Dir:     workDir,
+		Env:     opts.Env,
+		Args:    opts.VarArgs,
+		Values:  opts.Variables,
+		Sandbox: opts.Sandbox,
 	}, cfg.Module.Variables)
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	ev.rawVariables = raw
@@ -176,6 +198,7 @@ func Evaluate(opts Options) *Evaluation {
 		RootVariables:    raw,
 		Schemas:          schemas,
 		Console:          opts.Console,
+		Lazy:             opts.Lazy,
 		Context:          opts.Context,
 		Limits:           opts.Limits,
 		DataSources:      data,
@@ -270,7 +293,9 @@ func providerSchemas(opts Options, workDir string) (*lang.ProviderSchemas, *hcl.
 		if _, err := os.Stat(path); err != nil {
 			return nil, nil
 		}
-		src, err := limit.ReadSource(path, 0, false)
+		// The file is part of the module, so the sandbox applies.
+		box, _ := sandbox.New(opts.Sandbox, workDir)
+		src, err := limit.ReadSource(box, path, 0, false)
 		if err != nil {
 			return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider schema document", Detail: fmt.Sprintf("Cannot read %s: %s.", SchemaFile, err)}
 		}
@@ -283,6 +308,29 @@ func providerSchemas(opts Options, workDir string) (*lang.ProviderSchemas, *hcl.
 	return s, nil
 }
 
+// absWorkDir is the absolute form of a working directory option ("" is
+// the process directory).
+func absWorkDir(workDir string) string {
+	if workDir == "" {
+		workDir, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(workDir); err == nil {
+		workDir = abs
+	}
+	return workDir
+}
+
+// resolveSandbox is the sandbox option resolved, once, against the working
+// directory, every symbolic link followed: the loader, the variables files
+// and the file functions then all get the same absolute directory.
+func resolveSandbox(opts Options) (string, hcl.Diagnostics) {
+	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
+	if err != nil {
+		return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
+	}
+	return box.Root(), nil
+}
+
 // load reads the module tree opts names; it returns the absolute working directory too.
 func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
 	return loadWith(opts, nil)
@@ -290,20 +338,14 @@ func load(opts Options) (*config.Config, string, hcl.Diagnostics) {
 
 // loadWith is load with more loader options set by adjust, when not nil.
 func loadWith(opts Options, adjust func(*config.Options)) (*config.Config, string, hcl.Diagnostics) {
-	workDir := opts.WorkDir
-	if workDir == "" {
-		workDir, _ = os.Getwd()
-	}
-	if abs, err := filepath.Abs(workDir); err == nil {
-		workDir = abs
-	}
+	workDir := absWorkDir(opts.WorkDir)
 	dir := opts.Dir
 	if dir == "" {
 		dir = "."
 	}
-	copts := config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, Cache: opts.ModuleCache, MissingModules: opts.MissingModules,
+	copts := config.Options{Dialect: opts.Dialect, WorkDir: workDir, Sandbox: opts.Sandbox, MaxDepth: opts.Limits.MaxModuleDepth, MaxModules: opts.Limits.MaxModules, Cache: opts.ModuleCache, MissingModules: opts.MissingModules, Context: opts.Context,
 		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
-			return tfvars.InitValues(tfvars.Inputs{Dir: workDir, Env: opts.Env, Args: opts.VarArgs, Values: opts.Variables}, decls)
+			return tfvars.InitValues(tfvars.Inputs{Dir: workDir, Env: opts.Env, Args: opts.VarArgs, Values: opts.Variables, Sandbox: opts.Sandbox}, decls)
 		},
 		Workspace: workspaceName(opts),
 	}

@@ -1,6 +1,7 @@
 package tfeval_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -329,3 +330,32 @@ func ExampleUnknownPaths() {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Evaluate an untrusted checkout: nothing outside the sandbox is read, a
+// deadline stops the work, and a hostile configuration is answered by a
+// limit's diagnostic.
+func ExampleEvaluate_untrusted() {
+	dir := writeModule(map[string]string{"main.tf": `
+locals {
+  l0 = { a = 1 }
+  l1 = { a = local.l0, b = local.l0 }
+  l2 = { a = local.l1, b = local.l1 }
+}
+output "x" { value = local.l2 }
+resource "terraform_data" "r" {
+  count = 99999
+  input = [for i in range(1000) : i]
+}
+`})
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Sandbox: ".", Context: ctx})
+	for _, d := range ev.Diagnostics {
+		fmt.Println(d.Summary)
+	}
+	fmt.Println(ev.Result.Stopped(), ev.Result.Steps() > 0)
+	// Output:
+	// Evaluation step limit reached
+	// true true
+}

@@ -41,11 +41,23 @@ func evalSandboxed(box string) *tfeval.Evaluation {
 // source range, and that the secret appears in no output value.
 func wantRefused(t *testing.T, ev *tfeval.Evaluation, want string) {
 	t.Helper()
+	refused(t, ev, want, true)
+}
+
+// wantFileRefused is wantRefused for a whole file that is not read, which
+// has no place in a source to point at.
+func wantFileRefused(t *testing.T, ev *tfeval.Evaluation, want string) {
+	t.Helper()
+	refused(t, ev, want, false)
+}
+
+func refused(t *testing.T, ev *tfeval.Evaluation, want string, ranged bool) {
+	t.Helper()
 	found := false
 	for _, d := range ev.Diagnostics {
 		if d.Severity == hcl.DiagError && strings.Contains(d.Summary+" "+d.Detail, want) {
 			found = true
-			if d.Subject == nil {
+			if ranged && d.Subject == nil {
 				t.Errorf("refusal %q has no source range", d.Summary)
 			}
 		}
@@ -193,4 +205,46 @@ func TestSandboxAllowsInside(t *testing.T) {
 	if ev.HasErrors() {
 		t.Fatalf("unexpected errors: %v", ev.Diagnostics)
 	}
+}
+
+// TestSandboxModuleFiles: files of the module itself (configuration files,
+// the variables files loaded without being asked, the files of a called
+// module) that link outside the sandbox are not read, and nothing of what
+// they hold reaches a value or a diagnostic.
+func TestSandboxModuleFiles(t *testing.T) {
+	for name, link := range map[string]string{
+		"configuration file":      "link.tf",
+		"auto variables file":     "x.auto.tfvars",
+		"terraform.tfvars":        "terraform.tfvars",
+		"file of a called module": "mod/main.tf",
+	} {
+		t.Run(name, func(t *testing.T) {
+			box, secret := sandboxFixture(t, map[string]string{
+				"main.tf":     "variable \"v\" {\n  default = \"none\"\n}\noutput \"v\" { value = var.v }\nmodule \"m\" { source = \"./mod\" }\n",
+				"mod/keep.tf": "",
+			})
+			// The target holds a configuration that would leak, and is
+			// also a valid variables file.
+			if err := os.WriteFile(secret, []byte("v = \"the secret\"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			symlink(t, secret, filepath.Join(box, link))
+			ev := evalSandboxed(box)
+			wantFileRefused(t, ev, "outside the directory")
+			for _, d := range ev.Diagnostics {
+				if strings.Contains(d.Summary+d.Detail, "the secret") {
+					t.Errorf("a diagnostic shows the secret: %s: %s", d.Summary, d.Detail)
+				}
+			}
+		})
+	}
+}
+
+// TestSandboxRelativeToWorkDir: a relative sandbox is resolved against the
+// working directory for the loader and the file functions alike, whatever
+// the process directory is.
+func TestSandboxRelativeToWorkDir(t *testing.T) {
+	box, _ := sandboxFixture(t, map[string]string{"inner/main.tf": `output "x" { value = file("../in.txt") }`, "in.txt": "in the box, outside inner"})
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: filepath.Join(box, "inner"), Sandbox: "."})
+	wantRefused(t, ev, "outside the directory")
 }

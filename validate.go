@@ -14,6 +14,7 @@ import (
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/diagsort"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tfvars"
 )
@@ -29,6 +30,12 @@ import (
 // not go, and, with provider schemas, arguments and blocks the schema does
 // not have. VarArgs, Variables and the data source options are not used.
 func Validate(opts Options) hcl.Diagnostics {
+	opts.WorkDir = absWorkDir(opts.WorkDir)
+	box, diags := resolveSandbox(opts)
+	if diags.HasErrors() {
+		return diags
+	}
+	opts.Sandbox = box
 	cfg, workDir, diags := load(opts)
 	if initFails(diags) && opts.Dialect == dialect.Terraform && cfg != nil && cfg.Module != nil && len(cfg.Module.ModuleCalls) > 0 {
 		// terraform init loads the configuration too, and stops at these
@@ -40,7 +47,7 @@ func Validate(opts Options) hcl.Diagnostics {
 		return diags
 	}
 	if opts.Dialect == dialect.Terraform {
-		_, moreDiags := tfvars.Collect(tfvars.Inputs{Dir: workDir, Env: opts.Env}, cfg.Module.Variables)
+		_, moreDiags := tfvars.Collect(tfvars.Inputs{Dir: workDir, Env: opts.Env, Sandbox: opts.Sandbox}, cfg.Module.Variables)
 		for _, d := range moreDiags {
 			if d.Summary == "Value for undeclared variable" {
 				// validate names the variable, not where its value is.
@@ -51,10 +58,11 @@ func Validate(opts Options) hcl.Diagnostics {
 			diags = append(diags, d)
 		}
 	} else {
-		diags = append(diags, tfvars.ParseAutoFiles(workDir, opts.Dialect)...)
+		diags = append(diags, tfvars.ParseAutoFiles(tfvars.Inputs{Dir: workDir, Dialect: opts.Dialect, Sandbox: opts.Sandbox})...)
 		diags = append(diags, ignoredDefaultAttrs(cfg)...)
 	}
-	diags = append(diags, testFiles(filepath.Join(workDir, opts.Dir))...)
+	testBox, _ := sandbox.New(opts.Sandbox, workDir)
+	diags = append(diags, testFiles(testBox, filepath.Join(workDir, opts.Dir))...)
 	schemas, diag := providerSchemas(opts, workDir)
 	if diag != nil {
 		return append(diags, diag)
@@ -80,14 +88,20 @@ func validateTree(cfg *config.Config, opts Options, workDir string, schemas *lan
 
 // initFails reports whether terraform init would stop at one of the load
 // errors diags has: every one but a module call's missing argument, which
-// Terraform finds only while validating.
+// Terraform finds only while validating. A load that stopped at one of
+// tfeval's own limits, or was cancelled, is reported as it is.
 func initFails(diags hcl.Diagnostics) bool {
+	fails := false
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError && d.Summary != "Missing required argument" {
-			return true
+		switch {
+		case d.Severity != hcl.DiagError:
+		case d.Summary == "Too many modules" || d.Summary == "Loading cancelled":
+			return false
+		case d.Summary != "Missing required argument":
+			fails = true
 		}
 	}
-	return false
+	return fails
 }
 
 // loadUninitialized is the load of a directory whose init failed.
@@ -126,7 +140,7 @@ func ignoredDefaultAttrs(cfg *config.Config) hcl.Diagnostics {
 // testFiles checks the test files terraform validate reads along with the
 // root module (*.tftest.hcl and *.tftest.json, there and in tests/): each
 // run block needs a valid name of its own.
-func testFiles(rootDir string) hcl.Diagnostics {
+func testFiles(box sandbox.Dir, rootDir string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, dir := range []string{rootDir, filepath.Join(rootDir, "tests")} {
 		entries, err := os.ReadDir(dir)
@@ -139,7 +153,7 @@ func testFiles(rootDir string) hcl.Diagnostics {
 				continue
 			}
 			path := filepath.Join(dir, name)
-			src, err := limit.ReadSource(path, 0, false)
+			src, err := limit.ReadSource(box, path, 0, false)
 			if err != nil {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read test file", Detail: fmt.Sprintf("Cannot read %s: %s.", name, err)})
 				continue

@@ -101,7 +101,7 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Mo
 	c.mu.Unlock()
 	defer func() {
 		if cm.mod == nil {
-			// decode panicked: keep nothing for key.
+			// decode panicked or was cancelled: keep nothing for key.
 			c.mu.Lock()
 			if c.modules[key] == cm {
 				delete(c.modules, key)
@@ -111,8 +111,21 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Mo
 		close(cm.done)
 	}()
 	mod, diags := decode()
-	cm.mod, cm.diags = mod, copyDiagnostics(diags)
+	if !interrupted(diags) {
+		cm.mod, cm.diags = mod, copyDiagnostics(diags)
+	}
 	return mod, diags
+}
+
+// interrupted reports whether a decode stopped because its load was
+// cancelled: what it made is not the module, and is not kept.
+func interrupted(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Summary == "Loading cancelled" {
+			return true
+		}
+	}
+	return false
 }
 
 // copyDiagnostics copies a list of diagnostics and each diagnostic in it,

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // resolve turns a path as Terraform shows it (relative to the working
@@ -125,10 +128,14 @@ func moduleFiles(workDir, dir string, d dialect.Dialect) ([]configFile, hcl.Diag
 // why it could not be read (readErr). The body is never nil.
 func parseFile(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnostics) {
 	if readErr != nil {
+		detail := fmt.Sprintf("The configuration file %q could not be read.", f.Path)
+		if reason := describeReadError(readErr); reason != "" {
+			detail = fmt.Sprintf("The configuration file %q could not be read: %s.", f.Path, reason)
+		}
 		return hcl.EmptyBody(), hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read file",
-			Detail:   fmt.Sprintf("The configuration file %q could not be read.", f.Path),
+			Detail:   detail,
 		}}
 	}
 	if diags := checkSource(src, f); diags.HasErrors() {
@@ -145,6 +152,49 @@ func parseFile(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnosti
 		return hcl.EmptyBody(), diags
 	}
 	return file.Body, diags
+}
+
+// parseFileWithin is parseFile that returns as soon as ctx is done: the
+// parse goes on in the background and its result is dropped, since hcl's
+// parser cannot be stopped (a file of the largest size it is given takes
+// about a second).
+func parseFileWithin(ctx context.Context, f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnostics) {
+	if ctx == nil || ctx.Done() == nil {
+		return parseFile(f, src, readErr)
+	}
+	if d := cancelled(ctx); d != nil {
+		return hcl.EmptyBody(), hcl.Diagnostics{d}
+	}
+	type parsed struct {
+		body  hcl.Body
+		diags hcl.Diagnostics
+	}
+	done := make(chan parsed, 1)
+	go func() {
+		body, diags := parseFile(f, src, readErr)
+		done <- parsed{body, diags}
+	}()
+	select {
+	case p := <-done:
+		return p.body, p.diags
+	case <-ctx.Done():
+		return hcl.EmptyBody(), hcl.Diagnostics{cancelled(ctx)}
+	}
+}
+
+// describeReadError says why a file was refused without reading it: it is
+// outside the sandbox, not a regular file, or too large; "" for other
+// errors, whose text may name more than the user should see.
+func describeReadError(err error) string {
+	switch {
+	case errors.Is(err, sandbox.ErrOutside):
+		return "it is outside the directory this evaluation may read (-sandbox), following symbolic links"
+	case errors.Is(err, sandbox.ErrNotRegular):
+		return "it is not a regular file"
+	case errors.Is(err, sandbox.ErrTooLarge):
+		return fmt.Sprintf("it is larger than %d bytes", limit.DefaultMaxSourceSize)
+	}
+	return ""
 }
 
 // checkSource refuses a file nested too deeply for hcl's recursive parser

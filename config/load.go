@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // Options controls how a module tree is loaded.
@@ -16,8 +18,13 @@ type Options struct {
 	Dialect dialect.Dialect
 	// MaxDepth bounds module nesting; 0 means the default.
 	MaxDepth int
-	// Sandbox, when not empty, is a directory outside which no module source
-	// may be read.
+	// MaxModules bounds the module calls in the tree, each counted once
+	// for every path it is reached by (two calls per level for twenty
+	// levels is a million modules); 0 means DefaultMaxModules.
+	MaxModules int
+	// Sandbox, when not empty, is a directory outside which nothing is read:
+	// no module directory, configuration file or module manifest. A
+	// relative path is resolved against WorkDir.
 	Sandbox string
 	// WorkDir is the directory a relative dir (and every module path and
 	// file name, which stay relative in diagnostics and path.module) is
@@ -30,6 +37,10 @@ type Options struct {
 	// MissingModules says what a module call whose source is not installed
 	// (not local, and not in .terraform/modules/modules.json) is.
 	MissingModules MissingModules
+	// Context, when set, cancels the load: no module or file is read once
+	// it is done, and a file being parsed is left to finish on its own
+	// (every file is bounded) while Load returns with "Loading cancelled".
+	Context context.Context
 	// Uninitialized loads the root module as Terraform sees a directory
 	// whose `terraform init` failed: no module call is installed, local
 	// ones included, so each is "Module not installed" (with Terraform's
@@ -73,6 +84,10 @@ func ParseMissingModules(s string) (MissingModules, error) {
 // DefaultMaxDepth is the module nesting limit when Options.MaxDepth is 0.
 const DefaultMaxDepth = 64
 
+// DefaultMaxModules is the module limit when Options.MaxModules is 0: a
+// tree of 1,000 modules is a large monorepo.
+const DefaultMaxModules = 10_000
+
 // Load reads the module in dir and every module it calls, returning the tree
 // and every problem found without evaluating anything. dir is kept as given
 // (relative stays relative) because Terraform reports path.module that way.
@@ -81,19 +96,51 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
+	if opts.MaxModules <= 0 {
+		opts.MaxModules = DefaultMaxModules
+	}
+	box, diags := sandboxOf(opts)
+	if diags.HasErrors() {
+		return nil, diags
+	}
 	sourceDir := sourceDirOf(dir)
-	mod, diags := loadModule(opts.WorkDir, dir, sourceDir, opts.Dialect, opts.Cache)
+	mod, diags := loadModule(opts, box, dir, sourceDir)
 	root := &Config{Children: map[string]*Config{}, Module: mod}
 	root.Root = root
 
-	man, mDiags := readManifest(opts.WorkDir, dir)
+	man, mDiags := readManifest(box, opts.WorkDir, dir)
 	diags = append(diags, mDiags...)
-	l := &treeLoader{opts: opts, manifest: man, rootSourceDir: sourceDir, prefetch: newPrefetcher(opts)}
+	l := &treeLoader{opts: opts, box: box, manifest: man, rootSourceDir: sourceDir, prefetch: newPrefetcher(opts, box)}
 	l.prefetch.children(mod)
 	diags = append(diags, l.loadChildren(root, []string{absDir(resolve(opts.WorkDir, dir))})...)
 	l.prefetch.wait()
 	diags = append(diags, l.checkEarlyValues(root)...)
 	return root, diags
+}
+
+// cancelled is the diagnostic of a load whose context is done, or nil.
+func cancelled(ctx context.Context) *hcl.Diagnostic {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Loading cancelled",
+		Detail:   "Loading the configuration was cancelled before it finished (its context is done).",
+	}
+}
+
+// sandboxOf resolves opts.Sandbox once, for everything the load reads.
+func sandboxOf(opts Options) (sandbox.Dir, hcl.Diagnostics) {
+	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
+	if err != nil {
+		return box, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid sandbox directory",
+			Detail:   fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err),
+		}}
+	}
+	return box, nil
 }
 
 // sourceDirOf is the path.module form of a directory: forward slashes,

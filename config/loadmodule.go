@@ -6,7 +6,11 @@ import "github.com/hashicorp/hcl/v2"
 // for tools that walk module calls themselves, such as an installer that
 // must fetch a child before it can read it. dir is resolved against
 // opts.WorkDir and kept as given in the module's SourceDir; opts.Dialect
-// and opts.Cache apply, the other options do not.
+// opts.Cache and opts.Sandbox apply, the other options do not.
 func LoadModule(dir string, opts Options) (*Module, hcl.Diagnostics) {
-	return loadModule(opts.WorkDir, dir, sourceDirOf(dir), opts.Dialect, opts.Cache)
+	box, diags := sandboxOf(opts)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return loadModule(opts, box, dir, sourceDirOf(dir))
 }

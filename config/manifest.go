@@ -2,13 +2,16 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // manifestPath is where `terraform init` records the modules it installed,
@@ -21,8 +24,15 @@ type manifest map[string]string
 
 // readManifest reads the root module's modules.json; a missing file is an
 // empty manifest because local modules need no installation.
-func readManifest(workDir, rootDir string) (manifest, hcl.Diagnostics) {
-	src, err := os.ReadFile(resolve(workDir, filepath.Join(rootDir, manifestPath)))
+func readManifest(box sandbox.Dir, workDir, rootDir string) (manifest, hcl.Diagnostics) {
+	src, err := box.ReadFile(resolve(workDir, filepath.Join(rootDir, manifestPath)), limit.DefaultMaxSourceSize)
+	if errors.Is(err, sandbox.ErrOutside) || errors.Is(err, sandbox.ErrNotRegular) || errors.Is(err, sandbox.ErrTooLarge) {
+		return manifest{}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read module manifest",
+			Detail:   fmt.Sprintf("The module manifest file %s cannot be read: %s.", filepath.ToSlash(filepath.Join(rootDir, manifestPath)), describeReadError(err)),
+		}}
+	}
 	if err != nil {
 		return manifest{}, nil
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -9,22 +10,28 @@ import (
 
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // loadModule reads, decodes and merges the files of one module directory,
-// or takes the module from cache (when not nil) if its files are the same.
-// dir is relative to workDir (or absolute); sourceDir is its path.module form.
-func loadModule(workDir, dir, sourceDir string, d dialect.Dialect, cache *ModuleCache) (*Module, hcl.Diagnostics) {
+// or takes the module from opts.Cache (when not nil) if its files are the
+// same. dir is relative to opts.WorkDir (or absolute); sourceDir is its
+// path.module form. Files outside box are not read.
+func loadModule(opts Options, box sandbox.Dir, dir, sourceDir string) (*Module, hcl.Diagnostics) {
+	workDir, d, cache := opts.WorkDir, opts.Dialect, opts.Cache
 	files, diags := moduleFiles(workDir, dir, d)
 	srcs := make([][]byte, len(files))
 	readErrs := make([]error, len(files))
 	for i, cf := range files {
-		srcs[i], readErrs[i] = limit.ReadSource(resolve(workDir, cf.Path), 0, false)
+		if d := cancelled(opts.Context); d != nil {
+			return newModule(sourceDir), append(diags, d)
+		}
+		srcs[i], readErrs[i] = limit.ReadSource(box, resolve(workDir, cf.Path), 0, false)
 	}
 	// Only a module read whole from a listed directory is worth keeping:
 	// a read that failed may not fail the next time.
 	if cache == nil || diags.HasErrors() || slices.ContainsFunc(readErrs, func(err error) bool { return err != nil }) {
-		return decodeModule(sourceDir, files, srcs, readErrs, diags, d)
+		return decodeModule(opts.Context, sourceDir, files, srcs, readErrs, diags, d)
 	}
 	full := resolve(workDir, dir)
 	if abs, err := filepath.Abs(full); err == nil {
@@ -32,18 +39,18 @@ func loadModule(workDir, dir, sourceDir string, d dialect.Dialect, cache *Module
 	}
 	key := moduleKey{abs: full, dir: dir, sourceDir: sourceDir, dialect: d}
 	return cache.load(key, digests(files, srcs), func() (*Module, hcl.Diagnostics) {
-		return decodeModule(sourceDir, files, srcs, readErrs, diags, d)
+		return decodeModule(opts.Context, sourceDir, files, srcs, readErrs, diags, d)
 	})
 }
 
 // decodeModule parses and decodes the files of a module directory, read
 // into srcs (or failed with readErrs), and merges them into one module;
 // diags are the directory's diagnostics so far.
-func decodeModule(sourceDir string, files []configFile, srcs [][]byte, readErrs []error, diags hcl.Diagnostics, d dialect.Dialect) (*Module, hcl.Diagnostics) {
+func decodeModule(ctx context.Context, sourceDir string, files []configFile, srcs [][]byte, readErrs []error, diags hcl.Diagnostics, d dialect.Dialect) (*Module, hcl.Diagnostics) {
 	m := newModule(sourceDir)
 	var decoded []*file
 	for i, cf := range files {
-		body, pDiags := parseFile(cf, srcs[i], readErrs[i])
+		body, pDiags := parseFileWithin(ctx, cf, srcs[i], readErrs[i])
 		diags = append(diags, pDiags...)
 		dec := &decoder{dialect: d, override: cf.Override}
 		f, fDiags := dec.decodeFile(cf.Path, body)

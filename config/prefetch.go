@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // prefetcher reads and decodes the module directories a tree calls through
@@ -17,7 +19,7 @@ import (
 // timing; the prefetcher only makes loadModule results ready sooner.
 type prefetcher struct {
 	workDir string
-	sandbox string // absolute; "" when module sources are not restricted
+	box     sandbox.Dir
 	opts    Options
 
 	sem     chan struct{}
@@ -35,16 +37,12 @@ type moduleFuture struct {
 }
 
 // newPrefetcher returns nil on a single CPU, where prefetching only adds work.
-func newPrefetcher(opts Options) *prefetcher {
+func newPrefetcher(opts Options, box sandbox.Dir) *prefetcher {
 	n := runtime.GOMAXPROCS(0)
 	if n < 2 {
 		return nil
 	}
-	p := &prefetcher{workDir: opts.WorkDir, opts: opts, sem: make(chan struct{}, n), modules: map[string]*moduleFuture{}, seen: map[string]bool{}}
-	if opts.Sandbox != "" {
-		p.sandbox = absDir(resolve(opts.WorkDir, opts.Sandbox))
-	}
-	return p
+	return &prefetcher{workDir: opts.WorkDir, box: box, opts: opts, sem: make(chan struct{}, n), modules: map[string]*moduleFuture{}, seen: map[string]bool{}}
 }
 
 // children starts loading the directories m calls through local sources.
@@ -67,7 +65,7 @@ func (p *prefetcher) start(sourceDir string) {
 	dir := filepath.FromSlash(sourceDir)
 	full := resolve(p.workDir, dir)
 	abs := absDir(full)
-	if p.sandbox != "" && !within(p.sandbox, abs) {
+	if p.box.Set() && !sandbox.Within(p.box.Root(), abs) {
 		return
 	}
 	if info, err := os.Stat(full); err != nil || !info.IsDir() {
@@ -86,7 +84,7 @@ func (p *prefetcher) start(sourceDir string) {
 	go func() {
 		defer p.wg.Done()
 		p.sem <- struct{}{}
-		f.mod, f.diags = loadModule(p.workDir, dir, sourceDir, p.opts.Dialect, p.opts.Cache)
+		f.mod, f.diags = loadModule(p.opts, p.box, dir, sourceDir)
 		<-p.sem
 		close(f.done)
 		p.children(f.mod)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/fastexpr"
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/typeexpr"
 )
 
@@ -201,7 +203,8 @@ func (s *staticScope) eval(expr hcl.Expression, what string, quiet bool) (cty.Va
 		}
 		ctx.Variables["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(workspace)})
 	}
-	v, d := expr.Value(ctx)
+	v, d := s.l.staticGuard().Expr(expr).Value(ctx)
+	d = uniqueDiags(d)
 	if d.HasErrors() {
 		if !quiet {
 			diags = append(diags, d...)
@@ -361,9 +364,58 @@ func (l *treeLoader) staticFunctions() map[string]function.Function {
 		if base == "" {
 			base = "."
 		}
-		l.funcs = funcs.Functions(funcs.Options{Dialect: l.opts.Dialect, BaseDir: base, Sandbox: l.opts.Sandbox, PureOnly: true})
+		l.funcs = funcs.Functions(funcs.Options{Dialect: l.opts.Dialect, BaseDir: base, Sandbox: l.box.Root(), PureOnly: true, Step: l.staticStep, Charge: l.staticCharge})
 	}
 	return l.funcs
+}
+
+// uniqueDiags drops repeats of a diagnostic: hcl reports a limit a for
+// expression reaches once for every element left.
+func uniqueDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	if len(diags) < 2 {
+		return diags
+	}
+	seen := map[string]bool{}
+	out := diags[:0:0]
+	for _, d := range diags {
+		key := d.Summary + "\x00" + d.Detail
+		if d.Subject != nil {
+			key += "\x00" + d.Subject.String()
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// staticSteps bounds the work of the expressions a load evaluates (module
+// sources and versions, and what they refer to), as Limits.MaxSteps bounds
+// an evaluation's: they are hostile input like any other.
+const staticSteps = 1_000_000
+
+// staticGuard bounds the for expressions, templates and values of the
+// expressions a load evaluates, as evaluation's guard does.
+func (l *treeLoader) staticGuard() *fastexpr.Guard {
+	if l.guard == nil {
+		l.guard = &fastexpr.Guard{MaxElements: funcs.DefaultMaxElements, MaxStringLength: funcs.DefaultMaxStringLength, MaxValueSize: limit.DefaultMaxValueSize, Step: l.staticStep}
+	}
+	return l.guard
+}
+
+// staticStep charges one step of the load's budget; it fails once the
+// budget is spent or the load's context is done.
+func (l *treeLoader) staticStep() error { return l.staticCharge(1) }
+
+func (l *treeLoader) staticCharge(n int64) error {
+	if l.steps.Add(n) > staticSteps {
+		return fmt.Errorf("the expressions evaluated while loading took more than %d steps, the limit", staticSteps)
+	}
+	if d := cancelled(l.opts.Context); d != nil {
+		return fmt.Errorf("%s", d.Detail)
+	}
+	return nil
 }
 
 // providerFunctionCall finds a call of a provider function in expr.

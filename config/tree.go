@@ -9,20 +9,28 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/internal/diagsort"
+	"github.com/tfeval/tfeval/internal/fastexpr"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // treeLoader builds the module tree below the root.
 type treeLoader struct {
 	opts          Options
+	box           sandbox.Dir // opts.Sandbox, resolved
 	manifest      manifest
 	rootSourceDir string
 	prefetch      *prefetcher // nil on one CPU
+	// modules counts the module calls loaded so far (Options.MaxModules).
+	modules int
+	// cancelled is set once the context's end has been reported.
+	cancelled bool
 	// scopes evaluate module sources and versions built from variables,
 	// one per module of the tree, made when first needed.
 	scopes map[*Config]*staticScope
@@ -30,6 +38,9 @@ type treeLoader struct {
 	// functions for those expressions.
 	rootVals map[string]cty.Value
 	funcs    map[string]function.Function
+	// guard and steps bound the work of those expressions.
+	guard *fastexpr.Guard
+	steps atomic.Int64
 	// loaded are the modules read so far, by source directory: a directory
 	// that several module blocks call is read and decoded once per load, and
 	// its module shared by the calls (it is not modified once loaded).
@@ -44,7 +55,7 @@ func (l *treeLoader) module(dir, sourceDir string) (*Module, hcl.Diagnostics) {
 	}
 	mod, diags, ok := l.prefetch.take(sourceDir)
 	if !ok {
-		mod, diags = loadModule(l.opts.WorkDir, dir, sourceDir, l.opts.Dialect, l.opts.Cache)
+		mod, diags = loadModule(l.opts, l.box, dir, sourceDir)
 	}
 	if l.loaded == nil {
 		l.loaded = map[string]loadedModule{}
@@ -77,6 +88,25 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			continue // already reported while decoding
 		}
 		childPath := append(append([]string(nil), parent.Path...), name)
+		if d := cancelled(l.opts.Context); d != nil {
+			if !l.cancelled {
+				l.cancelled = true
+				diags = append(diags, d)
+			}
+			return diags
+		}
+		if l.modules++; l.modules > l.opts.MaxModules {
+			if l.modules > l.opts.MaxModules+1 {
+				return diags // reported once, at the first call past the limit
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Too many modules",
+				Detail:   fmt.Sprintf("The module tree has more than %d module calls, counting a module once for every path of calls that reaches it (Limits.MaxModules); module.%s is not loaded.", l.opts.MaxModules, strings.Join(childPath, ".module.")),
+				Subject:  call.DeclRange.Ptr(),
+			})
+			return diags
+		}
 		if len(childPath) > l.opts.MaxDepth {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -105,7 +135,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			})
 			continue
 		}
-		if l.opts.Sandbox != "" && !within(absDir(resolve(l.opts.WorkDir, l.opts.Sandbox)), abs) {
+		if l.box.Set() && !sandbox.Within(l.box.Root(), abs) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Module source outside the allowed directory",

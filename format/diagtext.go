@@ -5,12 +5,14 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/mitchellh/go-wordwrap"
+
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // DiagnosticPrinter writes diagnostics in Terraform's human layout: a blank
@@ -20,15 +22,45 @@ type DiagnosticPrinter struct {
 	w       io.Writer
 	color   bool
 	workDir string
+	// box is the sandbox: no source excerpt is read from outside it, so a
+	// diagnostic about a file that links outside cannot show what is there.
+	box sandbox.Dir
+	// named are the files the command line names (-var-file, -data), which
+	// the user chose and may be anywhere.
+	named map[string]bool
 	// sources holds text that is not on disk, such as the console input line.
 	sources map[string][]byte
 	cache   map[string][]byte
 }
 
-// NewDiagnosticPrinter prints on w, with colour or not; source excerpts
-// are read from files relative to workDir.
-func NewDiagnosticPrinter(w io.Writer, color bool, workDir string) *DiagnosticPrinter {
-	return &DiagnosticPrinter{w: w, color: color, workDir: workDir, sources: map[string][]byte{}, cache: map[string][]byte{}}
+// DiagnosticOptions say how a DiagnosticPrinter prints and where it may
+// read the source excerpts from.
+type DiagnosticOptions struct {
+	// Color frames diagnostics and colours their headings, for a terminal.
+	Color bool
+	// WorkDir is the directory relative file names are found in.
+	WorkDir string
+	// Sandbox, when not empty, is the only directory excerpts are read
+	// from (relative to WorkDir); an unusable one leaves WorkDir alone.
+	Sandbox string
+	// Named are files the user named (-var-file, -data), read wherever
+	// they are.
+	Named []string
+}
+
+// NewDiagnosticPrinter prints on w as opts say.
+func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinter {
+	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}}
+	// An unusable sandbox fails the command itself; excerpts then show nothing.
+	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
+	if err != nil {
+		box, _ = sandbox.New(opts.WorkDir, "")
+	}
+	p.box = box
+	for _, name := range opts.Named {
+		p.named[name] = true
+	}
+	return p
 }
 
 // SetSource gives the text of a "file" that is not on disk, such as a
@@ -106,7 +138,7 @@ func (p *DiagnosticPrinter) snippet(rng hcl.Range) string {
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	for n := 1; sc.Scan(); n++ {
 		if n >= rng.Start.Line && n <= rng.End.Line {
-			lines = append(lines, fmt.Sprintf("%4d: %s", n, strings.TrimRight(sc.Text(), "\r")))
+			lines = append(lines, fmt.Sprintf("%4d: %s", n, excerptLine(strings.TrimRight(sc.Text(), "\r"))))
 		}
 		if n > rng.End.Line || len(lines) >= 5 {
 			break
@@ -116,6 +148,23 @@ func (p *DiagnosticPrinter) snippet(rng hcl.Range) string {
 		return ""
 	}
 	return fmt.Sprintf("  on %s line %d:\n%s\n", rng.Filename, rng.Start.Line, strings.Join(lines, "\n"))
+}
+
+// maxExcerptLine bounds, in bytes, a source line shown under a diagnostic:
+// a line of a generated or hostile file can be megabytes long.
+const maxExcerptLine = 1000
+
+// excerptLine is line, cut at maxExcerptLine bytes (at a character
+// boundary) with an ellipsis.
+func excerptLine(line string) string {
+	if len(line) <= maxExcerptLine {
+		return line
+	}
+	cut := maxExcerptLine
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return line[:cut] + "…"
 }
 
 func (p *DiagnosticPrinter) source(name string) []byte {
@@ -129,10 +178,11 @@ func (p *DiagnosticPrinter) source(name string) []byte {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(p.workDir, path)
 	}
-	var src []byte
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() < 8<<20 {
-		src, _ = os.ReadFile(path)
+	box := p.box
+	if p.named[name] {
+		box = sandbox.Dir{}
 	}
+	src, _ := box.ReadFile(path, 8<<20)
 	p.cache[name] = src
 	return src
 }

@@ -18,7 +18,7 @@ func TestDiagnosticPrinter(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	p := NewDiagnosticPrinter(&b, false, dir)
+	p := NewDiagnosticPrinter(&b, DiagnosticOptions{WorkDir: dir})
 	p.SetSource("<input>", []byte("1 +"))
 	p.Print(hcl.Diagnostics{
 		{Severity: hcl.DiagError, Summary: "Duplicate variable declaration", Detail: "A variable named \"a\" was already declared at main.tf:1,1-13. Variable names must be unique within a module.",

@@ -3,13 +3,13 @@ package format
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/internal/parallel"
 	"github.com/tfeval/tfeval/lang"
@@ -73,22 +73,37 @@ func evalHead(r *lang.Result, diags hcl.Diagnostics) *EvalDocument {
 		return doc
 	}
 	if root := r.Root(); root != nil {
-		decls := root.Config.Module.Outputs
 		for _, name := range sortedKeys(root.Outputs) {
-			v := root.Outputs[name]
-			oj := EvalOutput{Sensitive: decls[name] != nil && decls[name].Sensitive}
-			oj.Unknown = false
-			if !v.IsWhollyKnown() {
-				oj.Unknown = unknownAsBool(v)
-			} else if tj, vj, ok := typedJSON(v); ok {
-				raw := vj
-				oj.Type = tj
-				oj.Value = &raw
+			oj, uv, ok := evalOutput(r, name, root.Outputs[name])
+			if ok {
+				tj, _ := appendTypeJSON(nil, uv.Type())
+				if vj, err := outputValueJSON(uv, uv.Type()); err == nil {
+					raw := json.RawMessage(vj)
+					oj.Type = tj
+					oj.Value = &raw
+				}
 			}
 			doc.Outputs[name] = oj
 		}
 	}
 	return doc
+}
+
+// evalOutput is the EvalOutput of a root output without its type and
+// value, and, when it has them (ok), the unmarked value to write them
+// from (a null of the dynamic type for null).
+func evalOutput(r *lang.Result, name string, v cty.Value) (oj EvalOutput, uv cty.Value, ok bool) {
+	decl := r.Root().Config.Module.Outputs[name]
+	oj = EvalOutput{Sensitive: decl != nil && decl.Sensitive, Unknown: false}
+	if !v.IsWhollyKnown() {
+		oj.Unknown = unknownAsBool(v)
+		return oj, cty.NilVal, false
+	}
+	uv, _ = v.UnmarkDeep()
+	if uv.IsNull() {
+		uv = cty.NullVal(cty.DynamicPseudoType)
+	}
+	return oj, uv, true
 }
 
 // evalResource is one resource instance of the document.
@@ -117,6 +132,10 @@ func (d *EvalDocument) WriteIndented(w io.Writer) error {
 	})
 }
 
+// writeWindow is how many resource instances are made before they are
+// written: enough to keep every CPU busy.
+const writeWindow = 256
+
 // resourceIndent is the prefix of every line of a resource instance in the
 // indented document.
 const resourceIndent = "    "
@@ -125,18 +144,63 @@ const resourceIndent = "    "
 // resource instances as item gives them, marshalled with resourceIndent;
 // n < 0 writes the resources as null.
 func (d *EvalDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byte, error)) error {
+	var names []string // nil writes null
+	if d.Outputs != nil {
+		names = sortedKeys(d.Outputs)
+	}
+	return d.writeIndentedWith(w, names, func(b []byte, i int) ([]byte, error) {
+		m, err := json.MarshalIndent(d.Outputs[names[i]], outputIndent, "  ")
+		return append(b, m...), err
+	}, n, item)
+}
+
+// outputIndent is the prefix of every line of an output in the indented
+// document.
+const outputIndent = "    "
+
+// writeIndentedWith is writeIndented with the outputs named in names (in
+// order; nil for null) written one at a time by output, each as
+// json.MarshalIndent writes its EvalOutput with outputIndent; d.Outputs is
+// not used. An
+// output is written out before the next is made, so a large one is in
+// memory once, not in every copy MarshalIndent makes of the document.
+func (d *EvalDocument) writeIndentedWith(w io.Writer, names []string, output func(b []byte, i int) ([]byte, error), n int, item func(i int) ([]byte, error)) error {
 	head := *d
-	head.Resources = nil
+	head.Outputs, head.Resources = nil, nil
 	b, err := json.MarshalIndent(head, "", "  ")
 	if err != nil {
 		return err
 	}
-	// The head ends with the resources field, marshalled as null.
-	const tail = "\"resources\": null\n}"
+	// The head ends with the outputs and resources fields, marshalled as null.
+	const tail = "\"outputs\": null,\n  \"resources\": null\n}"
 	if !bytes.HasSuffix(b, []byte(tail)) {
 		return fmt.Errorf("format: unexpected JSON document layout")
 	}
-	b = b[:len(b)-len(tail)]
+	b = append(b[:len(b)-len(tail)], "\"outputs\": {"...)
+	switch {
+	case names == nil:
+		b = append(b[:len(b)-1], "null"...)
+	case len(names) == 0:
+		b = append(b, '}')
+	}
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendIndentLine(b, outputIndent, 0)
+		b = append(appendJSONString(b, name), ": "...)
+		if b, err = output(b, i); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		b = b[:0]
+	}
+	if len(names) > 0 {
+		b = append(b, "\n  }"...)
+	}
+	b = append(b, ",\n  "...)
 	if n < 0 {
 		_, err := fmt.Fprintf(w, "%s\"resources\": null\n}", b)
 		return err
@@ -145,24 +209,30 @@ func (d *EvalDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byt
 		_, err := fmt.Fprintf(w, "%s\"resources\": []\n}", b)
 		return err
 	}
-	items := make([][]byte, n)
-	errs := make([]error, n)
-	parallel.For(n, func(i int) {
-		items[i], errs[i] = item(i)
-	})
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
 	if _, err := fmt.Fprintf(w, "%s\"resources\": [\n", b); err != nil {
 		return err
 	}
-	for i, item := range items {
-		sep := ",\n"
-		if i == len(items)-1 {
-			sep = "\n"
-		}
-		if _, err := fmt.Fprintf(w, "%s%s%s", resourceIndent, item, sep); err != nil {
-			return err
+	// The instances are made on every CPU a window at a time and written
+	// in order, so memory holds one window of them, not the document.
+	items := make([][]byte, min(n, writeWindow))
+	errs := make([]error, len(items))
+	for start := 0; start < n; start += len(items) {
+		window := min(len(items), n-start)
+		parallel.For(window, func(i int) {
+			items[i], errs[i] = item(start + i)
+		})
+		for i := range window {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			sep := ",\n"
+			if start+i == n-1 {
+				sep = "\n"
+			}
+			if _, err := fmt.Fprintf(w, "%s%s%s", resourceIndent, items[i], sep); err != nil {
+				return err
+			}
+			items[i] = nil
 		}
 	}
 	_, err = io.WriteString(w, "  ]\n}")
@@ -170,7 +240,7 @@ func (d *EvalDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byt
 }
 
 // marshalIndent is json.MarshalIndent(r, prefix, "  "), written directly
-// for the values Document builds and left to encoding/json for anything
+// for the values NewEvalDocument builds and left to encoding/json for anything
 // else, which reflection makes several times slower.
 func (r EvalResource) marshalIndent(prefix string) ([]byte, error) {
 	fields := [...]struct {

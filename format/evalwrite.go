@@ -1,6 +1,9 @@
 package format
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"io"
 	"slices"
 	"strconv"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
@@ -21,7 +25,9 @@ import (
 // would, byte for byte, without building the document: every resource
 // instance is written straight from its value, on every CPU. For a large
 // tree that is most of the work of `eval -json`, and the document's generic
-// maps and slices would only be made to be written once.
+// maps and slices would only be made to be written once. It writes at most
+// the evaluation's Limits.MaxOutputSize bytes (lang.OutputTooLarge past
+// them), and stops once the evaluation's context is done.
 func WriteEval(w io.Writer, r *lang.Result, diags hcl.Diagnostics) error {
 	if r == nil {
 		return NewEvalDocument(r, diags).WriteIndented(w)
@@ -30,11 +36,99 @@ func WriteEval(w io.Writer, r *lang.Result, diags hcl.Diagnostics) error {
 	// about the same size: each starts with room for the last one's.
 	var last atomic.Int64
 	last.Store(512)
-	return evalHead(r, diags).writeIndented(w, len(r.Resources), func(i int) ([]byte, error) {
+	// The instances are written to memory before the document is
+	// written out, so their total is bounded as they are made.
+	opts := r.Options()
+	max := opts.Limits.WithDefaults().MaxOutputSize
+	var total atomic.Int64
+	head := &EvalDocument{FormatVersion: EvalFormatVersion, Diagnostics: Diagnostics(diags)}
+	var outputs map[string]cty.Value
+	if root := r.Root(); root != nil {
+		outputs = root.Outputs
+	}
+	names := sortedKeys(outputs)
+	writeOutput := func(b []byte, i int) ([]byte, error) {
+		return appendOutputIndented(b, r, names[i], outputs[names[i]])
+	}
+	return head.writeIndentedWith(&cappedWriter{w: w, max: max, left: max}, names, writeOutput, len(r.Resources), func(i int) ([]byte, error) {
+		if total.Load() > max {
+			return nil, &lang.OutputTooLarge{Max: max}
+		}
+		if ctx := opts.Context; ctx != nil && ctx.Err() != nil {
+			return nil, errCancelled
+		}
 		b, err := resourceIndented(r.Resources[i], int(last.Load())+64)
 		last.Store(int64(len(b)))
+		total.Add(int64(len(b)))
 		return b, err
 	})
+}
+
+// errCancelled is the error of writing output once the evaluation's
+// context is done.
+var errCancelled = errors.New("cancelled: the evaluation's context is done")
+
+// cappedWriter passes writes on until more than max bytes in all would
+// have been written; from then on every write fails with OutputTooLarge.
+type cappedWriter struct {
+	w         io.Writer
+	max, left int64
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) > c.left {
+		c.left = -1
+		return 0, &lang.OutputTooLarge{Max: c.max}
+	}
+	c.left -= int64(len(p))
+	return c.w.Write(p)
+}
+
+// appendOutputIndented appends the EvalOutput of a root output as
+// json.MarshalIndent writes it with outputIndent, written from its value.
+func appendOutputIndented(b []byte, r *lang.Result, name string, v cty.Value) ([]byte, error) {
+	oj, uv, ok := evalOutput(r, name, v)
+	m, err := json.MarshalIndent(oj, outputIndent, "  ")
+	if err != nil || !ok {
+		return append(b, m...), err
+	}
+	// The type and value are written here rather than marshalled into
+	// the OutputJSON, which MarshalIndent would copy twice more.
+	ty := uv.Type()
+	tj, err := appendTypeJSON(nil, ty)
+	if err != nil {
+		return append(b, m...), nil // as Document leaves them out
+	}
+	var vj []byte
+	w := documentWriters.Get().(*documentWriter)
+	defer documentWriters.Put(w)
+	direct := false
+	if !hasDynamic(ty) {
+		vj, direct = w.known(nil, uv, 1)
+	}
+	if !direct {
+		if vj, err = ctyjson.Marshal(uv, ty); err != nil {
+			return append(b, m...), nil
+		}
+	}
+	b = append(b, m[:len(m)-len("\n"+outputIndent+"}")]...)
+	b = append(appendIndentLine(append(b, ','), outputIndent, 1), `"type": `...)
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, tj, outputIndent+"  ", "  "); err != nil {
+		return b, err
+	}
+	b = append(b, ind.Bytes()...)
+	b = append(appendIndentLine(append(b, ','), outputIndent, 1), `"value": `...)
+	if direct {
+		b = append(b, vj...)
+	} else {
+		ind.Reset()
+		if err := json.Indent(&ind, vj, outputIndent+"  ", "  "); err != nil {
+			return b, err
+		}
+		b = append(b, ind.Bytes()...)
+	}
+	return append(appendIndentLine(b, outputIndent, 0), '}'), nil
 }
 
 // resourceIndented is evalResource(ri).marshalIndent(resourceIndent),

@@ -106,3 +106,40 @@ func TestWriteEvalInfinity(t *testing.T) {
 		t.Error("a small integer fell back")
 	}
 }
+
+// TestWriteEvalOutputs: outputs written from their values are what
+// MarshalIndent writes for NewEvalDocument's, whatever their shape.
+func TestWriteEvalOutputs(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "u" {
+  type    = string
+  default = null
+}
+resource "terraform_data" "r" { input = "x" }
+output "str" { value = "<a & b>\n" }
+output "num" { value = 12345678901234567890.125 }
+output "nested" { value = { b = [1, 2, { c = true }], a = tomap({ x = "1", y = "2" }), s = toset(["q", "p"]) } }
+output "with_null" { value = { d = null, e = [] } }
+output "null" { value = var.u }
+output "unknown" { value = terraform_data.r.id }
+output "partly" { value = { known = 1, unknown = terraform_data.r.id } }
+output "secret" {
+  value     = "s"
+  sensitive = true
+}
+`})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want, err := json.MarshalIndent(NewEvalDocument(res, nil), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := WriteEval(&got, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(want) {
+		t.Errorf("WriteEval:\n%s\nwant\n%s", got.String(), want)
+	}
+}

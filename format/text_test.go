@@ -2,8 +2,11 @@ package format
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/tfeval/tfeval/lang"
 )
 
 // The text of an evaluation lists resource instances by module, then the
@@ -25,7 +28,9 @@ output "s" {
 		t.Fatal(diags.Error())
 	}
 	var b bytes.Buffer
-	WriteText(&b, res)
+	if err := WriteText(nil, &b, res, 1<<20); err != nil {
+		t.Fatal(err)
+	}
 	got := b.String()
 	for _, want := range []string{"# Root module\n\nterraform_data.r = {", "# module.m\n\nmodule.m.terraform_data.c = {", "# Outputs\n\no = \"x\"\ns = (sensitive value)\n"} {
 		if !strings.Contains(got, want) {
@@ -34,5 +39,23 @@ output "s" {
 	}
 	if strings.Index(got, "# Root module") > strings.Index(got, "# module.m") {
 		t.Errorf("the root module's resources come first:\n%s", got)
+	}
+}
+
+// The text stops at the bound it is given.
+func TestWriteTextBound(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "r" {
+  count = 10
+  input = "0123456789"
+}
+`})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	var b bytes.Buffer
+	var tooLarge *lang.OutputTooLarge
+	if err := WriteText(nil, &b, res, 100); !errors.As(err, &tooLarge) {
+		t.Errorf("error %v, want OutputTooLarge", err)
 	}
 }

@@ -58,6 +58,9 @@ func (e *env) toFunc(want cty.Type) function.Function {
 			if got.Equals(want) {
 				return want, nil
 			}
+			if ty, ok := uniformCollection(got, want); ok {
+				return ty, nil
+			}
 			if convert.GetConversionUnsafe(got, want) == nil {
 				switch {
 				case got.IsTupleType() && want.IsTupleType():
@@ -71,6 +74,9 @@ func (e *env) toFunc(want cty.Type) function.Function {
 			return want, nil
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if ret, ok := convertUniform(args[0], want); ok {
+				return ret, nil
+			}
 			ret, err := convert.Convert(args[0], want)
 			if err == nil {
 				return ret, nil
@@ -236,4 +242,71 @@ func removeEphemeral(v cty.Value) cty.Value {
 		}
 	}
 	return v.WithMarks(m)
+}
+
+// uniformCollection is the type of converting a tuple (to a list or set)
+// or an object (to a map) whose elements all have one type, to a
+// collection of any element type: a collection of that type. go-cty finds
+// it by unifying the element types, which sorts them in time that grows
+// with the square of their number: toset([for ...]) of 20,000 elements, a
+// common for_each, took seconds.
+func uniformCollection(got, want cty.Type) (cty.Type, bool) {
+	if !want.IsCollectionType() || want.ElementType() != cty.DynamicPseudoType {
+		return cty.NilType, false
+	}
+	var elems []cty.Type
+	switch {
+	case got.IsTupleType() && (want.IsListType() || want.IsSetType()):
+		elems = got.TupleElementTypes()
+	case got.IsObjectType() && want.IsMapType():
+		for _, at := range got.AttributeTypes() {
+			elems = append(elems, at)
+		}
+	default:
+		return cty.NilType, false
+	}
+	// Too few elements to matter, or none to take a type from.
+	if len(elems) < 16 {
+		return cty.NilType, false
+	}
+	et := elems[0]
+	if et == cty.DynamicPseudoType || !et.IsPrimitiveType() && !et.IsObjectType() && !et.IsCollectionType() {
+		return cty.NilType, false
+	}
+	for _, t := range elems[1:] {
+		if !t.Equals(et) {
+			return cty.NilType, false
+		}
+	}
+	switch {
+	case want.IsListType():
+		return cty.List(et), true
+	case want.IsSetType():
+		return cty.Set(et), true
+	}
+	return cty.Map(et), true
+}
+
+// convertUniform converts v as convert.Convert(v, want) does, when
+// uniformCollection gives the result's type: the elements are taken as
+// they are.
+func convertUniform(v cty.Value, want cty.Type) (cty.Value, bool) {
+	uv, m := v.Unmark()
+	if !uv.IsKnown() || uv.IsNull() {
+		return cty.NilVal, false
+	}
+	ty, ok := uniformCollection(uv.Type(), want)
+	if !ok {
+		return cty.NilVal, false
+	}
+	var out cty.Value
+	switch {
+	case ty.IsMapType():
+		out = cty.MapVal(uv.AsValueMap())
+	case ty.IsListType():
+		out = cty.ListVal(uv.AsValueSlice())
+	default:
+		out = elements.Set(uv.AsValueSlice())
+	}
+	return out.WithMarks(m), true
 }

@@ -1,7 +1,13 @@
 package funcs
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfeval/tfeval/marks"
 
 	"github.com/tfeval/tfeval/dialect"
 )
@@ -73,4 +79,63 @@ func TestSensitive(t *testing.T) {
 	runCases(t, dialect.Tofu, []fnCase{
 		{expr: `issensitive(sensitive(unk_str))`, want: `(known after apply)`},
 	})
+}
+
+// TestConvertUniform: the linear conversion of tuples and objects whose
+// elements share one type gives what go-cty's conversion gives, marks
+// and all.
+func TestConvertUniform(t *testing.T) {
+	many := func(f func(i int) cty.Value) []cty.Value {
+		vals := make([]cty.Value, 40)
+		for i := range vals {
+			vals[i] = f(i)
+		}
+		return vals
+	}
+	str := func(i int) cty.Value { return cty.StringVal(fmt.Sprint("s", i%7)) }
+	obj := func(i int) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(int64(i)), "s": str(i)})
+	}
+	withMarks := func(i int) cty.Value {
+		if i%5 == 0 {
+			return str(i).Mark(marks.Sensitive)
+		}
+		return str(i)
+	}
+	withUnknown := func(i int) cty.Value {
+		if i == 3 {
+			return cty.UnknownVal(cty.String)
+		}
+		return str(i)
+	}
+	asObject := func(vals []cty.Value) cty.Value {
+		m := map[string]cty.Value{}
+		for i, v := range vals {
+			m[fmt.Sprint("k", i)] = v
+		}
+		return cty.ObjectVal(m)
+	}
+	for name, v := range map[string]cty.Value{
+		"strings":      cty.TupleVal(many(str)),
+		"objects":      cty.TupleVal(many(obj)),
+		"marked parts": cty.TupleVal(many(withMarks)),
+		"marked whole": cty.TupleVal(many(str)).Mark(marks.Sensitive),
+		"unknowns":     cty.TupleVal(many(withUnknown)),
+		"object":       asObject(many(str)),
+		"object marks": asObject(many(withMarks)),
+	} {
+		for _, want := range []cty.Type{cty.List(cty.DynamicPseudoType), cty.Set(cty.DynamicPseudoType), cty.Map(cty.DynamicPseudoType)} {
+			expect, err := convert.Convert(v, want)
+			got, ok := convertUniform(v, want)
+			if !ok {
+				if err == nil && (v.Type().IsTupleType() != want.IsMapType()) {
+					t.Errorf("%s to %s: not converted", name, want.FriendlyName())
+				}
+				continue
+			}
+			if err != nil || !got.RawEquals(expect) {
+				t.Errorf("%s to %s:\n got %#v\nwant %#v (%v)", name, want.FriendlyName(), got, expect, err)
+			}
+		}
+	}
 }

@@ -7,12 +7,13 @@ import (
 	"hash"
 	"os"
 	"path/filepath"
-	"strings"
 	"unicode/utf8"
 
 	homedir "github.com/mitchellh/go-homedir"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // filesystemFunctions read files; templatestring templates may not call them.
@@ -50,81 +51,50 @@ func displayPath(given string) string {
 }
 
 // checkSandbox refuses a path whose real location, after following
-// symlinks, is not inside opts.Sandbox.
+// symlinks, is not inside the sandbox.
 func (e *env) checkSandbox(resolved, given string, m cty.ValueMarks) error {
-	if e.opts.Sandbox == "" {
-		return nil
+	if e.boxErr != nil {
+		return function.NewArgErrorf(0, "%s", e.boxErr)
 	}
-	root, err := realPath(e.opts.Sandbox)
-	if err != nil {
-		return function.NewArgErrorf(0, "cannot resolve the sandbox directory %q: %s", e.opts.Sandbox, err)
-	}
-	real, err := realPath(resolved)
+	ok, err := e.box.Contains(resolved)
 	if err != nil {
 		return function.NewArgErrorf(0, "cannot resolve path %s: %s", redactIfSensitive(given, m), err)
 	}
-	if !within(root, real) {
-		return function.NewArgErrorf(0, "path %s is outside the directory this evaluation may read (%s); file functions only read files inside it", redactIfSensitive(given, m), root)
+	if !ok {
+		return function.NewArgErrorf(0, "path %s is outside the directory this evaluation may read (%s); file functions only read files inside it", redactIfSensitive(given, m), e.box.Root())
 	}
 	return nil
 }
 
-// realPath is the absolute path with every symlink resolved; for a path that
-// does not exist yet, the longest existing prefix is resolved instead.
-func realPath(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	rest := ""
-	for cur := abs; ; {
-		if resolved, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(resolved, rest), nil
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return abs, nil
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
-
-// within reports whether path is root or below it.
-func within(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
-}
-
-// openFile opens the file a path argument names.
-func (e *env) openFile(path string, m cty.ValueMarks) (*os.File, error) {
+// openFile opens the regular file a path argument names. Anything else (a
+// FIFO, a device such as /dev/stdin, a directory) is refused before it is
+// opened, since opening or reading it could block forever.
+func (e *env) openFile(path string, m cty.ValueMarks) (*os.File, os.FileInfo, error) {
 	resolved, err := e.resolvePath(path, m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	f, err := os.Open(resolved)
+	f, fi, err := sandbox.OpenRegular(resolved)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", redactIfSensitive(displayPath(path), m))
+			return nil, nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", redactIfSensitive(displayPath(path), m))
 		}
-		return nil, err
+		if errors.Is(err, sandbox.ErrNotRegular) {
+			return nil, nil, function.NewArgErrorf(0, "%s is not a regular file; file functions read only regular files, since reading a device or a pipe could block forever", redactIfSensitive(displayPath(path), m))
+		}
+		return nil, nil, err
 	}
-	return f, nil
+	return f, fi, nil
 }
 
 // readFile returns the contents of the file a path argument names.
 func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
-	f, err := e.openFile(path, m)
+	f, fi, err := e.openFile(path, m)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f, e.limits.MaxFileSize, redactIfSensitive(displayPath(path), m))
+	return readLimited(f, fi.Size(), e.limits.MaxFileSize, redactIfSensitive(displayPath(path), m))
 }
 
 // readUTF8File is readFile for functions that need text.
@@ -172,13 +142,13 @@ func (e *env) fileHashFunc(newHash func() hash.Hash, enc func([]byte) string) fu
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			p, m := args[0].Unmark()
-			f, err := e.openFile(p.AsString(), m)
+			f, _, err := e.openFile(p.AsString(), m)
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}
 			defer f.Close()
 			h := newHash()
-			if err := e.hashFile(f, h, redactIfSensitive(p.AsString(), m)); err != nil {
+			if err := e.hashFile(f, h); err != nil {
 				return cty.UnknownVal(cty.String), err
 			}
 			return cty.StringVal(enc(h.Sum(nil))).WithMarks(m), nil

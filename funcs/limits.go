@@ -15,7 +15,9 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // Limits bounds what one function call may build or read, so that hostile
@@ -29,7 +31,7 @@ type Limits struct {
 	// join, indent, replace, templates, ...).
 	MaxStringLength int
 	// MaxFileSize bounds, in bytes, what file, filebase64 and templatefile
-	// read, and what the hash functions read from anything but a regular file.
+	// read (the hash functions stream files of any size).
 	MaxFileSize int64
 	// MaxNesting bounds the nesting depth of templates and decoded JSON/YAML.
 	MaxNesting int
@@ -73,6 +75,45 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
+// bytesPerStep is how many bytes of a string a function builds cost one
+// step of the budget.
+const bytesPerStep = 16
+
+// chargeResult charges the evaluation budget for what a call built: a step
+// for each element of a collection and for each bytesPerStep bytes of a
+// string. A call is otherwise one step, whatever it builds, and the step
+// budget is what bounds an evaluation's work and memory as a whole:
+// count = 99999 over a function building 100,000 elements is ten billion
+// elements in a hundred thousand calls.
+func (e *env) chargeResult(v cty.Value) error {
+	if e.opts.Charge == nil {
+		return nil
+	}
+	v, _ = v.Unmark()
+	if !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	var n int64
+	switch ty := v.Type(); {
+	case ty == cty.String:
+		n = int64(len(v.AsString()) / bytesPerStep)
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType() || ty.IsMapType():
+		n = int64(v.LengthInt())
+	}
+	if n <= 1 {
+		return nil
+	}
+	return e.opts.Charge(n)
+}
+
+// charge charges n units of the caller's evaluation budget, if it has one.
+func (e *env) charge(n int64) error {
+	if e.opts.Charge == nil {
+		return nil
+	}
+	return e.opts.Charge(n)
+}
+
 // step charges one unit of the caller's evaluation budget, if it has one.
 func (e *env) step() error {
 	if e.opts.Step == nil {
@@ -82,8 +123,8 @@ func (e *env) step() error {
 }
 
 // guard is the template guard for this table's limits.
-func (e *env) guard() *limit.Guard {
-	return &limit.Guard{MaxElements: e.limits.MaxElements, MaxStringLength: e.limits.MaxStringLength, Step: e.opts.Step}
+func (e *env) guard() *fastexpr.Guard {
+	return &fastexpr.Guard{MaxElements: e.limits.MaxElements, MaxStringLength: e.limits.MaxStringLength, Step: e.opts.Step}
 }
 
 // checkTemplateSource checks a template's nesting and numbers before hcl parses it.
@@ -124,16 +165,20 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 				return cty.NilVal, err
 			}
 		}
+		v, ok := cty.NilVal, false
 		if short != nil {
-			if v, ok := short(args); ok {
-				return v, e.postCheck(v)
+			v, ok = short(args)
+		}
+		if !ok {
+			var err error
+			if v, err = fn.Call(args); err != nil {
+				return v, cleanPanic(err)
 			}
 		}
-		v, err := fn.Call(args)
-		if err != nil {
-			return v, cleanPanic(err)
+		if err := e.postCheck(v); err != nil {
+			return v, err
 		}
-		return v, e.postCheck(v)
+		return v, e.chargeResult(v)
 	}
 	desc, ok := descriptions[name]
 	if !ok {
@@ -350,6 +395,52 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 				if d := dataNesting(s.AsString(), name == "yamldecode"); d > e.limits.MaxNesting {
 					return function.NewArgErrorf(0, "the document nests more than %d levels deep, the limit for untrusted input (Limits.MaxNesting)", e.limits.MaxNesting)
 				}
+				if limit.LongNumberText(s.AsString()) {
+					return function.NewArgErrorf(0, "the document holds a number written with more than %d characters, which tfeval refuses because reading it could take hours", limit.MaxNumberText)
+				}
+			}
+			return nil
+		}
+	case "tonumber":
+		return func(args []cty.Value) error {
+			if len(args) == 1 {
+				if s, ok := known(args[0]); ok && s.Type() == cty.String && limit.LongNumberText(s.AsString()) {
+					return function.NewArgErrorf(0, "a number written with more than %d characters is refused, because reading it could take hours", limit.MaxNumberText)
+				}
+			}
+			return nil
+		}
+	case "jsonencode", "yamlencode":
+		return func(args []cty.Value) error {
+			if len(args) == 1 {
+				return e.encodedSize(args[0])
+			}
+			return nil
+		}
+	case "urlencode", "base64encode", "textencodebase64", "base64gzip":
+		// What each writes, at most, for n bytes of input.
+		return func(args []cty.Value) error {
+			if len(args) == 0 {
+				return nil
+			}
+			sv, ok := known(args[0])
+			if !ok || sv.Type() != cty.String {
+				return nil
+			}
+			n := int64(len(sv.AsString()))
+			var out int64
+			switch name {
+			case "urlencode":
+				out = urlEncodedLen(sv.AsString())
+			case "base64encode":
+				out = (n + 2) / 3 * 4
+			case "base64gzip":
+				out = (n + n/1000 + 64 + 2) / 3 * 4 // gzip grows what it cannot shrink by a little
+			default:
+				out = (4*n + 2) / 3 * 4 // an encoding of up to four bytes a character
+			}
+			if out > int64(maxStr) {
+				return e.stringTooLong(int(min(out, 1<<62)))
 			}
 			return nil
 		}
@@ -365,6 +456,72 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 			}
 			return nil
 		}
+	}
+	return nil
+}
+
+// urlEncodedLen is the length of urlencode's result: three bytes for every
+// byte but letters, digits, "-", "_", ".", "~" and the space.
+func urlEncodedLen(s string) int64 {
+	n := int64(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' || c == ' ') {
+			n += 2
+		}
+	}
+	return n
+}
+
+// encodedSize refuses a value whose JSON or YAML text would be longer than
+// MaxStringLength, before it is written: a value whose parts repeat one
+// another writes far more text than it takes memory. It adds up the least
+// each part writes (its string or key and a separator), visiting at most
+// limit.DefaultMaxValueSize parts.
+func (e *env) encodedSize(v cty.Value) error {
+	max := int64(e.limits.MaxStringLength)
+	var total int64
+	visits := 0
+	var walk func(v cty.Value) bool
+	walk = func(v cty.Value) bool {
+		if visits++; visits > limit.DefaultMaxValueSize || total > max {
+			return false
+		}
+		v, _ = v.Unmark()
+		total += 2 // the least a value and its separator take
+		if !v.IsKnown() || v.IsNull() {
+			return true
+		}
+		ty := v.Type()
+		switch {
+		case ty == cty.String:
+			total += int64(len(v.AsString()))
+		case ty.IsObjectType():
+			for name, at := range ty.AttributeTypes() {
+				_ = at
+				total += int64(len(name)) + 3
+				if !walk(v.GetAttr(name)) {
+					return false
+				}
+			}
+		case ty.IsMapType() || ty.IsSetType() || ty.IsListType() || ty.IsTupleType():
+			for it := elements.Of(v); it.Next(); {
+				k, el := it.Element()
+				if ty.IsMapType() {
+					total += int64(len(k.AsString())) + 3
+				}
+				if !walk(el) {
+					return false
+				}
+			}
+		}
+		return total <= max
+	}
+	if !walk(v) {
+		if total > max {
+			return e.stringTooLong(int(min(total, 1<<62)))
+		}
+		return fmt.Errorf("the value holds more than %d values counting each every time it appears, more than the encoded text of one value may hold", limit.DefaultMaxValueSize)
 	}
 	return nil
 }
@@ -441,42 +598,36 @@ func dataNesting(s string, yaml bool) int {
 	return deepest
 }
 
-// readLimited reads at most limit bytes from r, failing beyond.
-func readLimited(r io.Reader, limit int64, path string) ([]byte, error) {
-	src, err := io.ReadAll(io.LimitReader(r, limit+1))
+// readLimited reads a regular file of the given size, failing beyond limit
+// bytes.
+func readLimited(r io.Reader, size, limit int64, path string) ([]byte, error) {
+	if size > limit {
+		return nil, tooLargeFile(path, limit)
+	}
+	src, err := sandbox.ReadLimited(r, path, limit, make([]byte, 0, size+1))
+	if errors.Is(err, sandbox.ErrTooLarge) {
+		return nil, tooLargeFile(path, limit)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to read file: %w", err)
-	}
-	if int64(len(src)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes, the limit on what file functions read (Limits.MaxFileSize)", path, limit)
 	}
 	return src, nil
 }
 
-// hashFile streams a file into h; regular files of any size are read (in
-// chunks, each charging a step), anything else at most MaxFileSize bytes.
-func (e *env) hashFile(f *os.File, h io.Writer, path string) error {
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	r := io.Reader(f)
-	capped := !fi.Mode().IsRegular()
-	if capped {
-		r = io.LimitReader(f, e.limits.MaxFileSize+1)
-	}
-	var read int64
+func tooLargeFile(path string, limit int64) error {
+	return fmt.Errorf("%s is larger than %d bytes, the limit on what file functions read (Limits.MaxFileSize)", path, limit)
+}
+
+// hashFile streams a regular file into h in chunks, each charging a step,
+// so files of any size need no memory.
+func (e *env) hashFile(f *os.File, h io.Writer) error {
 	buf := make([]byte, 1<<20)
 	for {
 		if err := e.step(); err != nil {
 			return err
 		}
-		n, err := r.Read(buf)
-		read += int64(n)
+		n, err := f.Read(buf)
 		h.Write(buf[:n])
-		if capped && read > e.limits.MaxFileSize {
-			return fmt.Errorf("%s is larger than %d bytes, the limit on what file functions read from anything but a regular file (Limits.MaxFileSize)", path, e.limits.MaxFileSize)
-		}
 		if err == io.EOF {
 			return nil
 		}

@@ -82,3 +82,31 @@ func TestHugeNumberResults(t *testing.T) {
 		t.Errorf("tonumber(1e300) = %#v, %v", v, err)
 	}
 }
+
+// TestEncodedSizeFirst: jsonencode and yamlencode refuse a value whose
+// text would pass MaxStringLength before writing it, however little
+// memory the value takes.
+func TestEncodedSizeFirst(t *testing.T) {
+	table := Functions(Options{Limits: Limits{MaxStringLength: 1 << 20}})
+	big := cty.StringVal(strings.Repeat("x", 64<<10))
+	v := big
+	for range 12 {
+		v = cty.TupleVal([]cty.Value{v, v}) // 4096 copies of 64 KiB
+	}
+	for _, name := range []string{"jsonencode", "yamlencode"} {
+		allocs := testing.AllocsPerRun(1, func() {
+			if _, err := table[name].Call([]cty.Value{v}); err == nil || !strings.Contains(err.Error(), "Limits.MaxStringLength") {
+				t.Errorf("%s: %v", name, err)
+			}
+		})
+		if allocs > 50_000 {
+			t.Errorf("%s: %v allocations to refuse", name, allocs)
+		}
+		if _, err := table[name].Call([]cty.Value{cty.TupleVal([]cty.Value{big})}); err != nil {
+			t.Errorf("%s of one 64 KiB string: %v", name, err)
+		}
+	}
+	if _, err := table["urlencode"].Call([]cty.Value{cty.StringVal(strings.Repeat("é", 300_000))}); err == nil {
+		t.Error("urlencode of 600 KB of two-byte characters was not refused before writing 1.8 MB")
+	}
+}

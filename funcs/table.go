@@ -18,13 +18,14 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // Options says which dialect's table to build and what the functions may use.
 type Options struct {
 	Dialect           dialect.Dialect
 	BaseDir           string                                  // relative paths in file functions resolve here ("." = cwd)
-	Sandbox           string                                  // when set, file functions refuse paths outside it
+	Sandbox           string                                  // when set, file functions refuse paths outside it; relative to BaseDir
 	ConsoleMode       bool                                    // adds type(), removes plantimestamp()
 	PureOnly          bool                                    // plan mode: bcrypt/timestamp/uuid return unknown
 	Now               func() time.Time                        // nil = time.Now
@@ -33,6 +34,7 @@ type Options struct {
 	ProviderFunctions map[string]map[string]function.Function // local name -> func name -> impl
 	Limits            Limits                                  // bounds on what one call builds or reads (limits.go)
 	Step              func() error                            // charged once per call; an error stops evaluation
+	Charge            func(n int64) error                     // charged n steps for what a call built (see chargeResult)
 	Direct            *DirectCalls                            // when set, records each function's direct form
 }
 
@@ -82,6 +84,9 @@ func Names(d dialect.Dialect, consoleMode bool) []string {
 type env struct {
 	opts   Options
 	limits Limits // opts.Limits with defaults
+	// box is opts.Sandbox resolved against BaseDir, or why it could not be.
+	box    sandbox.Dir
+	boxErr error
 
 	mu             sync.Mutex                              // guards templateTables and templates
 	templateTables map[string]map[string]function.Function // by caller and depth, built on first use
@@ -103,7 +108,9 @@ func newEnv(opts Options) *env {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &env{opts: opts, limits: opts.Limits.withDefaults(), templateTables: map[string]map[string]function.Function{}}
+	e := &env{opts: opts, limits: opts.Limits.withDefaults(), templateTables: map[string]map[string]function.Function{}}
+	e.box, e.boxErr = sandbox.New(opts.Sandbox, opts.BaseDir)
+	return e
 }
 
 func (e *env) tofu() bool { return e.opts.Dialect == dialect.Tofu }

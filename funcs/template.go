@@ -12,8 +12,17 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
-	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/fastexpr"
 )
+
+// templateFileSteps is what a templatefile call costs of the step budget
+// besides its text: reading, checking and parsing even a small file takes
+// as long as a few hundred steps.
+const templateFileSteps = 512
+
+// templateStringSteps is templateFileSteps for templatestring, which reads
+// no file.
+const templateStringSteps = 256
 
 // defaultTemplateDepth is OpenTofu's default limit on nested templatefile calls.
 const defaultTemplateDepth = 1024
@@ -84,7 +93,7 @@ func failingFunc(fn function.Function, msg string) function.Function {
 
 // renderTemplate evaluates a parsed template with vars (a map or object)
 // as its only variables.
-func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]function.Function, guard *limit.Guard) (cty.Value, error) {
+func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]function.Function, guard *fastexpr.Guard) (cty.Value, error) {
 	vars, varsMarks := vars.Unmark()
 	if ty := vars.Type(); !(ty.IsMapType() || ty.IsObjectType()) {
 		return cty.DynamicVal, function.NewArgErrorf(1, "invalid vars value: must be a map")
@@ -162,6 +171,13 @@ func (e *env) templateFileFunc(depth int) function.Function {
 			if err != nil {
 				return cty.DynamicVal, err
 			}
+			// Reading, checking and parsing a file costs far more than a
+			// step; OpenTofu's templates may call templatefile again, up
+			// to 1,024 deep, so a template calling itself twice would
+			// otherwise be 2^1024 cheap calls.
+			if err := e.charge(templateFileSteps + int64(len(src))/bytesPerStep); err != nil {
+				return cty.DynamicVal, err
+			}
 			if e.tofu() {
 				if limit := templateDepthLimit(); depth >= limit {
 					return cty.DynamicVal, fmt.Errorf("maximum recursion depth %d reached in %s", limit, path)
@@ -193,6 +209,11 @@ func (e *env) templateStringFunc(depth int) function.Function {
 				t, m := args[0].Unmark()
 				if limit := templateDepthLimit(); depth >= limit {
 					return cty.DynamicVal, fmt.Errorf("maximum recursion depth %d reached in templatestring", limit)
+				}
+				// Parsing costs far more than a step, and templates may call
+				// templatestring again (see templateFileSteps).
+				if err := e.charge(templateStringSteps + int64(len(t.AsString()))/bytesPerStep); err != nil {
+					return cty.DynamicVal, err
 				}
 				if diags := e.checkTemplateSource([]byte(t.AsString()), "NoFileNeeded"); diags.HasErrors() {
 					return cty.DynamicVal, diags

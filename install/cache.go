@@ -9,6 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // cache is the shared module cache (Options.CacheDir), reused across
@@ -86,7 +89,7 @@ func (c *cache) httpRef(s *source) string {
 
 // readRef reads a ref file.
 func (c *cache) readRef(refFile string) (*cacheRef, bool) {
-	b, err := os.ReadFile(refFile)
+	b, err := sandbox.Dir{}.ReadFile(refFile, limit.DefaultMaxSourceSize)
 	if err != nil {
 		return nil, false
 	}

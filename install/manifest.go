@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // Record is one entry of modules.json, in the format Terraform and
@@ -30,7 +33,7 @@ const manifestFile = ".terraform/modules/modules.json"
 // then installed afresh.
 func readManifestFile(root string) map[string]Record {
 	out := map[string]Record{}
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(manifestFile)))
+	b, err := sandbox.Dir{}.ReadFile(filepath.Join(root, filepath.FromSlash(manifestFile)), limit.DefaultMaxSourceSize)
 	if err != nil {
 		return out
 	}

@@ -22,6 +22,14 @@ func (r *Result) EvalExprInModule(expr hcl.Expression, moduleAddr string) (cty.V
 	if r == nil || r.ev == nil || len(r.Modules) == 0 {
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No configuration", Detail: "There is no evaluated configuration to evaluate the expression in."}}
 	}
+	if lz := r.ev.lazy; lz != nil {
+		lz.mu.Lock()
+		defer lz.mu.Unlock()
+		r.ev.limits.reset()
+		if diags := r.ensureAll(); diags.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+	}
 	mi := r.Module(moduleAddr)
 	if mi == nil {
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No such module instance", Detail: fmt.Sprintf("The configuration has no module instance %q.", moduleAddr)}}

@@ -14,10 +14,26 @@ func (r *Result) EvalExpr(expr hcl.Expression, modulePath []string) (cty.Value, 
 	if r == nil || r.ev == nil || len(r.Modules) == 0 {
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No configuration", Detail: "There is no evaluated configuration to evaluate the expression in."}}
 	}
+	if lz := r.ev.lazy; lz != nil {
+		lz.mu.Lock()
+		defer lz.mu.Unlock()
+		if len(modulePath) > 0 {
+			// The module's instances exist once its calls are evaluated.
+			r.ev.limits.reset()
+			r.ensureAll()
+		}
+	}
 	for _, mi := range r.Modules {
 		if slices.Equal(mi.Path, modulePath) || (len(modulePath) == 0 && len(mi.Path) == 0) {
 			r.ev.limits.reset()
-			return r.ev.scope(mi).evalExpr(expr, cty.DynamicPseudoType)
+			var diags hcl.Diagnostics
+			if r.ev.lazy != nil {
+				if diags = r.ensureFor(mi.Config, expr); diags.HasErrors() {
+					return cty.DynamicVal, diags
+				}
+			}
+			v, more := r.ev.scope(mi).evalExpr(expr, cty.DynamicPseudoType)
+			return v, append(diags, more...)
 		}
 	}
 	return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No such module", Detail: "The module " + modulePrefix(modulePath) + " has no instances."}}

@@ -35,6 +35,9 @@ type evaluator struct {
 
 	// limits enforces Options.Limits and Options.Context (limits.go).
 	limits *limiter
+	// lazy, with Options.Lazy, holds the graph whose nodes are evaluated
+	// when expressions first need them (lazy.go).
+	lazy *lazyRun
 	// data are the data source results given (Options.DataSources).
 	data *dataResults
 
@@ -142,6 +145,8 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 			}
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cycle: " + strings.Join(names, ", ")})
 		}
+	} else if opts.Lazy {
+		ev.startLazy(g, order)
 	} else {
 		ev.run(order)
 		if !opts.Console && !opts.Validate {
@@ -236,7 +241,7 @@ func (ev *evaluator) functionsFor(m *config.Module) map[string]function.Function
 	o.ConsoleMode = ev.opts.Console
 	o.PureOnly = !ev.opts.Console
 	o.ProviderFunctions = ev.providerFunctions(m)
-	o.Limits, o.Step, o.Direct = ev.limits.funcOptions()
+	o.Limits, o.Step, o.Charge, o.Direct = ev.limits.funcOptions()
 	f := funcs.Functions(o)
 	ev.funcs[key] = f
 	return f

@@ -18,6 +18,11 @@ import (
 // expand evaluates the count or for_each of a block; addr names the block
 // in OpenTofu's -exclude hint.
 func (s *scope) expand(countExpr, forEachExpr hcl.Expression, addr string) (expansion, hcl.Diagnostics) {
+	exp, diags := s.expandAny(countExpr, forEachExpr, addr)
+	return s.ev.limits.boundExpansion(exp, diags, countExpr, forEachExpr, addr)
+}
+
+func (s *scope) expandAny(countExpr, forEachExpr hcl.Expression, addr string) (expansion, hcl.Diagnostics) {
 	switch {
 	case countExpr != nil:
 		return s.expandCount(countExpr, addr)

@@ -210,34 +210,41 @@ func (ev *evaluator) resourceRefs(c *config.Config, res *config.Resource) []pars
 	return refs
 }
 
+// targets appends to targets the nodes a reference in module c names
+// (some may be nil); connect reuses one slice for all its references.
+func (g *graph) targets(targets []*node, c *config.Config, ref *reference) []*node {
+	switch ref.kind {
+	case refVar:
+		targets = append(targets, g.get(c, nodeVar, ref.name))
+	case refLocal:
+		targets = append(targets, g.get(c, nodeLocal, ref.name))
+	case refModule:
+		targets = append(targets, g.get(c, nodeCall, ref.name))
+		if child := c.Children[ref.name]; child != nil {
+			if ref.output != "" && child.Module.Outputs[ref.output] != nil {
+				targets = append(targets, g.get(child, nodeOutput, ref.output))
+			} else {
+				for _, o := range sortedKeys(child.Module.Outputs) {
+					targets = append(targets, g.get(child, nodeOutput, o))
+				}
+			}
+		}
+	case refResource:
+		targets = append(targets, g.get(c, nodeResource, ref.addr()))
+	}
+	return targets
+}
+
 // connect adds an edge from n to every node the references (in module c) name.
 func (ev *evaluator) connect(g *graph, n *node, c *config.Config, refs []parsedRef) {
+	var buf []*node
 	for _, r := range refs {
 		ref := r.ref
 		if ref == nil {
 			continue
 		}
-		var targets []*node
-		switch ref.kind {
-		case refVar:
-			targets = append(targets, g.get(c, nodeVar, ref.name))
-		case refLocal:
-			targets = append(targets, g.get(c, nodeLocal, ref.name))
-		case refModule:
-			targets = append(targets, g.get(c, nodeCall, ref.name))
-			if child := c.Children[ref.name]; child != nil {
-				if ref.output != "" && child.Module.Outputs[ref.output] != nil {
-					targets = append(targets, g.get(child, nodeOutput, ref.output))
-				} else {
-					for _, o := range sortedKeys(child.Module.Outputs) {
-						targets = append(targets, g.get(child, nodeOutput, o))
-					}
-				}
-			}
-		case refResource:
-			targets = append(targets, g.get(c, nodeResource, ref.addr()))
-		}
-		for _, t := range targets {
+		buf = g.targets(buf[:0], c, ref)
+		for _, t := range buf {
 			if t == nil {
 				continue
 			}

@@ -3,12 +3,16 @@ package lang
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/fastexpr"
+	"github.com/tfeval/tfeval/internal/gcpace"
 	"github.com/tfeval/tfeval/internal/limit"
 )
 
@@ -37,16 +41,68 @@ type Limits struct {
 	// visits. Default 50,000.
 	MaxFilesetEntries int
 	// MaxSteps bounds the total evaluation steps: expressions evaluated,
-	// function calls and for-expression elements. Default 20,000,000.
+	// function calls, for-expression elements, and what functions build (an
+	// element of a collection, or 16 bytes of a string, a step), so that it
+	// bounds an evaluation's time and memory as a whole. Default 3,000,000.
 	MaxSteps int64
+	// MaxValueSize bounds the size of the result of one expression,
+	// counting each value in it every time it appears and once more for
+	// each level it is nested (limit.ExpandedSize): values that repeat
+	// others, {a = local.x, b = local.x} chained, double at each step while
+	// their memory barely grows, and every walk over them (marks,
+	// conversions) and their printed form with them. Default 1,000,000.
+	MaxValueSize int
+	// MaxOutputSize bounds, in bytes, the document format.WriteEval writes
+	// (eval -json) and the text the command line prints. Default
+	// 256 MiB.
+	MaxOutputSize int64
+	// MaxInstances bounds the resource instances (managed and data) of one
+	// evaluation, all modules together. Default 200,000.
+	MaxInstances int
+	// MaxModules bounds the modules of one evaluation: module calls in the
+	// loaded tree (config.Options.MaxModules) and module instances once
+	// count and for_each are expanded. Default 10,000.
+	MaxModules int
+	// MaxMemory bounds, in bytes, the live heap while evaluating, as the
+	// garbage collector last measured it (it is the process's heap, so
+	// evaluations running at once share it). Default: half of the memory
+	// the process may use (the machine's, or less under a cgroup or
+	// ulimit limit); no bound when that is unknown.
+	MaxMemory int64
+}
+
+// Defaults of the instance and module limits.
+const (
+	DefaultMaxInstances = 200_000
+	DefaultMaxModules   = config.DefaultMaxModules
+)
+
+// DefaultMaxMemory is the memory bound when Limits.MaxMemory is 0: half of
+// what the process may use, or 0 (none) when that is unknown.
+func DefaultMaxMemory() int64 {
+	return int64(gcpace.MemoryBound() / 2)
+}
+
+// DefaultMaxOutputSize is the output bound when Limits.MaxOutputSize is 0:
+// far above the tens of megabytes a tree of 100,000 resource instances
+// writes.
+const DefaultMaxOutputSize = 256 << 20
+
+// OutputTooLarge is the error of writing more than max bytes of output.
+type OutputTooLarge struct{ Max int64 }
+
+func (e *OutputTooLarge) Error() string {
+	return fmt.Sprintf("the output would be larger than %d bytes, the limit (Limits.MaxOutputSize)", e.Max)
 }
 
 // DefaultMaxSteps is the step budget when Limits.MaxSteps is 0. A generated
 // monorepo of 1,000 modules and 100,000 resource instances takes about
-// 1.6 million steps, so the default leaves room for trees twelve times that
-// size; hostile input is bounded sooner by the element and string limits,
-// and a service should also set a Context deadline.
-const DefaultMaxSteps = 20_000_000
+// 1.9 million steps, so the default leaves room for trees half as large
+// again (larger ones must raise it), and stops hostile input (count = 99999
+// over a 1,000-element for expression is two hundred million) within about
+// a second and a few hundred megabytes; a service should also set a
+// Context deadline.
+const DefaultMaxSteps = 3_000_000
 
 // WithDefaults returns l with every zero field set to its default.
 func (l Limits) WithDefaults() Limits {
@@ -57,6 +113,21 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxSteps <= 0 {
 		l.MaxSteps = DefaultMaxSteps
+	}
+	if l.MaxValueSize <= 0 {
+		l.MaxValueSize = limit.DefaultMaxValueSize
+	}
+	if l.MaxOutputSize <= 0 {
+		l.MaxOutputSize = DefaultMaxOutputSize
+	}
+	if l.MaxInstances <= 0 {
+		l.MaxInstances = DefaultMaxInstances
+	}
+	if l.MaxModules <= 0 {
+		l.MaxModules = DefaultMaxModules
+	}
+	if l.MaxMemory <= 0 {
+		l.MaxMemory = DefaultMaxMemory()
 	}
 	return l
 }
@@ -88,7 +159,11 @@ type limiter struct {
 	limits Limits
 	done   <-chan struct{}
 	steps  atomic.Int64
-	guard  *limit.Guard
+	// instances and modules count what expansions have made so far.
+	instances, modules atomic.Int64
+	// overMemory is set once the live heap was found past MaxMemory.
+	overMemory atomic.Bool
+	guard      *fastexpr.Guard
 	// direct holds the direct forms of the functions of this evaluation's tables.
 	direct *funcs.DirectCalls
 	// guarded caches each expression's guarded copy (an hcl.Expression to hcl.Expression map).
@@ -115,7 +190,7 @@ func newLimiter(ctx context.Context, l Limits) *limiter {
 	if ctx != nil {
 		lim.done = ctx.Done()
 	}
-	lim.guard = &limit.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Direct: lim.direct.Lookup}
+	lim.guard = &fastexpr.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Direct: lim.direct.Lookup, MaxValueSize: lim.limits.MaxValueSize}
 	return lim
 }
 
@@ -125,17 +200,32 @@ type stopError struct{ diag hcl.Diagnostic }
 func (e *stopError) Error() string               { return e.diag.Detail }
 func (e *stopError) Diagnostic() *hcl.Diagnostic { d := e.diag; return &d }
 
-// step charges one step, failing once the budget is spent or the context is done.
+// step charges one step, failing once the budget is spent, the context is
+// done or the heap has grown past MaxMemory (looked at every
+// memoryCheckSteps steps).
 func (l *limiter) step() error {
+	return l.charge(1)
+}
+
+// charge charges n steps at once (what a function call built), failing as
+// step does.
+func (l *limiter) charge(n int64) error {
 	if l == nil {
 		return nil
 	}
-	if n := l.steps.Add(1); n > l.limits.MaxSteps {
+	before := l.steps.Add(n) - n
+	if before+n > l.limits.MaxSteps {
 		return &stopError{hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Evaluation step limit reached",
 			Detail:   fmt.Sprintf("evaluation stopped after %d steps (expressions, function calls and for-expression elements), the limit for one evaluation (Limits.MaxSteps)", l.limits.MaxSteps),
 		}}
+	}
+	if before/memoryCheckSteps != (before+n)/memoryCheckSteps {
+		l.checkMemory()
+	}
+	if l.overMemory.Load() {
+		return &stopError{l.memoryDiag()}
 	}
 	if l.done != nil {
 		select {
@@ -145,6 +235,66 @@ func (l *limiter) step() error {
 		}
 	}
 	return nil
+}
+
+// memoryCheckSteps is how often step looks at the heap: reading it costs
+// about as much as a few hundred steps.
+const memoryCheckSteps = 1024
+
+// checkMemory sets overMemory when the live heap is past MaxMemory.
+func (l *limiter) checkMemory() {
+	if l.limits.MaxMemory > 0 && limit.LiveHeap() > uint64(l.limits.MaxMemory) {
+		l.overMemory.Store(true)
+	}
+}
+
+func (l *limiter) memoryDiag() hcl.Diagnostic {
+	return hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Evaluation memory limit reached",
+		Detail:   fmt.Sprintf("evaluation stopped when the memory in use passed %d bytes, the limit for one evaluation (Limits.MaxMemory); the values not evaluated are unknown", l.limits.MaxMemory),
+	}
+}
+
+// boundExpansion charges the instances exp makes against MaxInstances, or
+// for a module call (addr module.NAME) against MaxModules, and replaces
+// an expansion past the limit by an unknown one with an error at the
+// count or for_each expression that made it. Blocks without count or
+// for_each count but are not refused: their number is bounded by the
+// source itself (and for modules by the loaded tree).
+func (l *limiter) boundExpansion(exp expansion, diags hcl.Diagnostics, countExpr, forEachExpr hcl.Expression, addr string) (expansion, hcl.Diagnostics) {
+	if l == nil || exp.mode == expandUnknown {
+		return exp, diags
+	}
+	module := strings.HasPrefix(addr, "module.")
+	counter, max, what, field := &l.instances, l.limits.MaxInstances, "resource instances", "Limits.MaxInstances"
+	if module {
+		counter, max, what, field = &l.modules, l.limits.MaxModules, "module instances", "Limits.MaxModules"
+	}
+	total := counter.Add(int64(len(exp.keys)))
+	expr := countExpr
+	if expr == nil {
+		expr = forEachExpr
+	}
+	if l.limits.MaxMemory > 0 && len(exp.keys) > 1 {
+		l.checkMemory()
+	}
+	switch {
+	case expr == nil:
+		return exp, diags
+	case total > int64(max):
+		return expansion{mode: expandUnknown}, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Too many instances",
+			Detail:   fmt.Sprintf("Expanding %s would make the evaluation's %s more than %d, the limit (%s).", addr, what, max, field),
+			Subject:  expr.Range().Ptr(),
+		})
+	case l.overMemory.Load():
+		d := l.memoryDiag()
+		d.Subject = expr.Range().Ptr()
+		return expansion{mode: expandUnknown}, append(diags, &d)
+	}
+	return exp, diags
 }
 
 // stepDiags is step as diagnostics at rng.
@@ -179,6 +329,10 @@ func (l *limiter) stopped() *hcl.Diagnostic {
 	if l.steps.Load() > l.limits.MaxSteps {
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Evaluation step limit reached", Detail: fmt.Sprintf("evaluation stopped after %d steps, the limit for one evaluation (Limits.MaxSteps); the values not evaluated are unknown", l.limits.MaxSteps)}
 	}
+	if l.overMemory.Load() {
+		d := l.memoryDiag()
+		return &d
+	}
 	if l.done != nil {
 		select {
 		case <-l.done:
@@ -212,9 +366,25 @@ func (l *limiter) reset() {
 }
 
 // funcOptions are the funcs.Options fields that carry the limits.
-func (l *limiter) funcOptions() (funcs.Limits, func() error, *funcs.DirectCalls) {
+func (l *limiter) funcOptions() (funcs.Limits, func() error, func(int64) error, *funcs.DirectCalls) {
 	if l == nil {
-		return Limits{}.Funcs(), nil, nil
+		return Limits{}.Funcs(), nil, nil, nil
 	}
-	return l.limits.Funcs(), l.step, l.direct
+	return l.limits.Funcs(), l.step, l.charge, l.direct
+}
+
+// Steps is how many steps of Limits.MaxSteps the evaluation has taken (the
+// expressions a console session evaluates later reset it).
+func (r *Result) Steps() int64 {
+	if r == nil || r.ev == nil || r.ev.limits == nil {
+		return 0
+	}
+	return r.ev.limits.steps.Load()
+}
+
+// Stopped reports whether evaluation stopped before it finished: at the
+// step or memory limit, or because its context was done. Its values are
+// then partly unknown, and a program printing them may prefer not to.
+func (r *Result) Stopped() bool {
+	return r != nil && r.ev != nil && r.ev.limits.stopped() != nil
 }

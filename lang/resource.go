@@ -54,7 +54,11 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	}
 	plan := func(ev *evaluator, i int) {
 		var read DataRead
-		vals[i], read = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx)
+		if ev.limits.stopped() == nil {
+			vals[i], read = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx)
+		} else {
+			vals[i] = cty.DynamicVal // stopped at a limit, reported once
+		}
 		addr := instanceAddr(prefix, exp.keys[i])
 		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder, Read: read}
 	}

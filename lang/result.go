@@ -33,6 +33,12 @@ type Options struct {
 	// Console evaluates as terraform console does (impure functions real,
 	// type() present, plantimestamp() absent); otherwise as plan.
 	Console bool
+	// Lazy evaluates nothing but the root module's variables at first:
+	// each object is evaluated when an expression given to the Result
+	// (EvalExpr, EvalExprInModule) first needs it, as a console session
+	// does. Module instances, resources and outputs not yet needed are
+	// missing from the Result, and so are their diagnostics.
+	Lazy bool
 	// Cwd is path.cwd; "" means the process working directory.
 	Cwd string
 	// Context, when set, cancels the evaluation: it stops within

@@ -45,3 +45,17 @@ func ExampleType() {
 	//     }),
 	// )
 }
+
+// Render a value with a bound on the text, as a program printing values
+// from an untrusted configuration would: a value whose parts repeat one
+// another can print far more text than it takes memory.
+func ExampleValueWithin() {
+	v := cty.StringVal("leaf")
+	for range 30 {
+		v = cty.ObjectVal(map[string]cty.Value{"a": v, "b": v}) // 2^30 leaves
+	}
+	s, ok := render.ValueWithin(v, 1000)
+	fmt.Println(ok, len(s) < 10_000) // past the bound by at most the closing lines
+	// Output:
+	// false true
+}

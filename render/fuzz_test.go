@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -160,7 +159,7 @@ func checkObjectPath(t *testing.T, v cty.Value) {
 		if !v.IsKnown() || v.IsMarked() || v.IsNull() || !v.Type().IsObjectType() {
 			return true, nil
 		}
-		var byName, byIterator bytes.Buffer
+		var byName, byIterator output
 		writeObject(&byName, v, 2)
 		writeMapping(&byIterator, v, 2)
 		if byName.String() != byIterator.String() {

@@ -16,26 +16,56 @@ import (
 
 // Value renders v as terraform console prints it.
 func Value(v cty.Value) string {
-	b := buffers.Get().(*bytes.Buffer)
+	s, _ := ValueWithin(v, 0)
+	return s
+}
+
+// ValueWithin is Value that stops once the rendering passes max bytes (0
+// for no bound), returning what it has and false: a value whose parts
+// repeat one another, or nest deeply, renders to far more text than it
+// takes memory.
+func ValueWithin(v cty.Value, max int) (string, bool) {
+	b := buffers.Get().(*output)
 	b.Reset()
+	b.max, b.over = max, false
 	writeValue(b, v, 0)
-	s := b.String()
+	s, ok := b.String(), !b.over
 	if b.Cap() <= maxPooledBuffer {
 		buffers.Put(b)
 	}
-	return s
+	return s, ok
+}
+
+// output is a buffer that a rendering writes to, with the bound on its size.
+type output struct {
+	bytes.Buffer
+	max  int  // bytes; 0 for no bound
+	over bool // set once the rendering has passed max
+}
+
+// full reports whether the rendering has passed its bound; the writers
+// check it at every value, so a rendering passes max by at most one
+// string or one line of indentation.
+func (b *output) full() bool {
+	if b.max > 0 && b.Len() > b.max {
+		b.over = true
+	}
+	return b.over
 }
 
 // buffers hold the rendering of one value each: a large plan renders one
 // value per resource instance, and a buffer grown from nothing for each
 // would leave its smaller copies behind as garbage.
-var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+var buffers = sync.Pool{New: func() any { return new(output) }}
 
 // maxPooledBuffer bounds the buffers kept for reuse, so that one huge
 // value does not pin its buffer.
 const maxPooledBuffer = 1 << 20
 
-func writeValue(b *bytes.Buffer, v cty.Value, indent int) {
+func writeValue(b *output, v cty.Value, indent int) {
+	if b.full() {
+		return
+	}
 	// Unknown is checked before marks, so an unknown secret still prints as unknown.
 	if !v.IsKnown() {
 		b.WriteString("(known after apply)")
@@ -90,7 +120,7 @@ func writeValue(b *bytes.Buffer, v cty.Value, indent int) {
 	}
 }
 
-func writeNull(b *bytes.Buffer, ty cty.Type) {
+func writeNull(b *output, ty cty.Type) {
 	switch {
 	case ty == cty.DynamicPseudoType:
 		b.WriteString("null")
@@ -116,7 +146,7 @@ func writeNull(b *bytes.Buffer, ty cty.Type) {
 var spaces = strings.Repeat(" ", 128)
 
 // writeNewline starts a new line indented by indent spaces.
-func writeNewline(b *bytes.Buffer, indent int) {
+func writeNewline(b *output, indent int) {
 	b.WriteByte('\n')
 	if indent <= len(spaces) {
 		b.WriteString(spaces[:indent])
@@ -125,7 +155,7 @@ func writeNewline(b *bytes.Buffer, indent int) {
 	b.WriteString(strings.Repeat(" ", indent))
 }
 
-func writeString(b *bytes.Buffer, s string, indent int) {
+func writeString(b *output, s string, indent int) {
 	if !strings.Contains(s, "\n") {
 		// Quoting into a stack buffer: most strings fit, and then nothing
 		// is allocated for them.
@@ -171,7 +201,7 @@ func sortedNames(attrs map[string]cty.Type) []string {
 // writeObject is writeMapping for an object, in the same (sorted) order:
 // cty's iterator would make a string value of every attribute name only
 // for it to be written out again.
-func writeObject(b *bytes.Buffer, v cty.Value, indent int) {
+func writeObject(b *output, v cty.Value, indent int) {
 	names := sortedNames(v.Type().AttributeTypes())
 	b.WriteString("{")
 	for _, name := range names {
@@ -186,7 +216,7 @@ func writeObject(b *bytes.Buffer, v cty.Value, indent int) {
 	b.WriteString("}")
 }
 
-func writeMapping(b *bytes.Buffer, v cty.Value, indent int) {
+func writeMapping(b *output, v cty.Value, indent int) {
 	b.WriteString("{")
 	n := 0
 	for it := elements.Of(v); it.Next(); n++ {
@@ -202,7 +232,7 @@ func writeMapping(b *bytes.Buffer, v cty.Value, indent int) {
 	b.WriteString("}")
 }
 
-func writeSequence(b *bytes.Buffer, v cty.Value, indent int) {
+func writeSequence(b *output, v cty.Value, indent int) {
 	b.WriteString("[")
 	n := 0
 	for it := elements.Of(v); it.Next(); n++ {

@@ -130,3 +130,20 @@ func deepTupleText(n int) string {
 	}
 	return b.String()
 }
+
+// TestValueWithin: a rendering stops soon after its bound, however large
+// the value's rendering would be.
+func TestValueWithin(t *testing.T) {
+	v := cty.StringVal("leaf")
+	for range 20 {
+		v = cty.ObjectVal(map[string]cty.Value{"a": v, "b": v}) // 2^20 leaves
+	}
+	s, ok := ValueWithin(v, 10_000)
+	if ok || len(s) > 20_000 {
+		t.Errorf("ValueWithin gave %d bytes, ok = %v", len(s), ok)
+	}
+	small := cty.ListVal([]cty.Value{cty.StringVal("x")})
+	if s, ok := ValueWithin(small, 10_000); !ok || s != Value(small) {
+		t.Errorf("ValueWithin(small) = %q, %v", s, ok)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // EnvPrefix starts the names of environment variables that set root module variables.
@@ -44,6 +45,11 @@ type Inputs struct {
 	Values map[string]cty.Value
 	// Dialect selects OpenTofu's small differences (JSON sniffing of -var-file content).
 	Dialect dialect.Dialect
+	// Sandbox, when not empty, is the directory outside which the files
+	// loaded without being asked (terraform.tfvars, *.auto.tfvars) are not
+	// read; a relative path is resolved against Dir. Files named by
+	// -var-file are the user's choice and are read wherever they are.
+	Sandbox string
 }
 
 // Collect gathers the raw values for the root module's variables from every
@@ -139,6 +145,10 @@ func gather(in Inputs) (map[string]*Value, hcl.Diagnostics) {
 		dir = "."
 	}
 	ret := map[string]*Value{}
+	box, err := sandbox.New(in.Sandbox, dir)
+	if err != nil {
+		return ret, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
+	}
 
 	for _, entry := range in.Env {
 		rest, ok := strings.CutPrefix(entry, EnvPrefix)
@@ -152,8 +162,9 @@ func gather(in Inputs) (map[string]*Value, hcl.Diagnostics) {
 		ret[name] = &Value{Source: Source{Kind: SourceEnv, Name: name}, Raw: val, Unparsed: true}
 	}
 
-	addFile := func(filename string, src Source) {
-		attrs, moreDiags := readVarsFile(dir, filename, in.Dialect)
+	addFile := func(filename string, src Source, box sandbox.Dir) {
+		named := src.Kind == SourceVarFile
+		attrs, moreDiags := readVarsFile(box, named, dir, filename, in.Dialect)
 		diags = append(diags, moreDiags...)
 		for _, a := range attrs {
 			s := src
@@ -165,7 +176,7 @@ func gather(in Inputs) (map[string]*Value, hcl.Diagnostics) {
 	}
 
 	for _, name := range autoVarsFiles(dir) {
-		addFile(name, Source{Kind: SourceAutoFile})
+		addFile(name, Source{Kind: SourceAutoFile}, box)
 	}
 
 	for i, arg := range in.Args {
@@ -178,7 +189,7 @@ func gather(in Inputs) (map[string]*Value, hcl.Diagnostics) {
 			}
 			ret[name] = &Value{Source: Source{Kind: SourceVarFlag, Name: name, Index: i}, Raw: val, Unparsed: true}
 		case VarFileFlag:
-			addFile(arg.Text, Source{Kind: SourceVarFile, Index: i})
+			addFile(arg.Text, Source{Kind: SourceVarFile, Index: i}, sandbox.Dir{})
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

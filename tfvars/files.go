@@ -15,6 +15,7 @@ import (
 
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // Names of the variables files Terraform loads without being asked.
@@ -51,13 +52,22 @@ func autoVarsFiles(dir string) []string {
 	return out
 }
 
-// ParseAutoFiles parses the variables files in dir that Terraform loads
-// without being asked and returns only the problems of reading and
-// parsing them: what OpenTofu's validate reports of them.
-func ParseAutoFiles(dir string, d dialect.Dialect) hcl.Diagnostics {
+// ParseAutoFiles parses the variables files in in.Dir that Terraform
+// loads without being asked (none outside in.Sandbox) and returns only the
+// problems of reading and parsing them: what OpenTofu's validate reports
+// of them. The other fields of in are not used.
+func ParseAutoFiles(in Inputs) hcl.Diagnostics {
+	dir := in.Dir
+	if dir == "" {
+		dir = "."
+	}
+	box, err := sandbox.New(in.Sandbox, dir)
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
+	}
 	var diags hcl.Diagnostics
 	for _, name := range autoVarsFiles(dir) {
-		_, more := readVarsFile(dir, name, d)
+		_, more := readVarsFile(box, false, dir, name, in.Dialect)
 		diags = append(diags, more...)
 	}
 	return diags
@@ -70,13 +80,15 @@ type fileAttr struct {
 }
 
 // readVarsFile parses one variables file. filename is what diagnostics and
-// sources show; dir is where relative names are resolved.
-func readVarsFile(dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diagnostics) {
+// sources show; dir is where relative names are resolved. A file outside
+// box is not read, and a pipe only when named (-var-file=<(script)):
+// nothing else that is not a regular file.
+func readVarsFile(box sandbox.Dir, named bool, dir, filename string, d dialect.Dialect) ([]fileAttr, hcl.Diagnostics) {
 	path := filename
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, filename)
 	}
-	src, err := limit.ReadSource(path, 0, true)
+	src, err := limit.ReadSource(box, path, 0, named)
 	if err != nil {
 		detail := fmt.Sprintf("Error while reading %s: %s.", filename, err)
 		if errors.Is(err, fs.ErrNotExist) {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"golang.org/x/term"
 
@@ -25,6 +26,11 @@ const (
 func paceGC(getenv func(string) string) *gcpace.Pacer {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return nil
+	}
+	// A limit on the process (a container's, or ulimit -d or -v) kills it
+	// when passed: the collector works harder as the heap nears it.
+	if limit := gcpace.ProcessLimit(); limit > 0 {
+		debug.SetMemoryLimit(int64(limit / 4 * 3))
 	}
 	return gcpace.Start(gcpace.Headroom(gcHeadroom), 100, gcMaxPercent)
 }

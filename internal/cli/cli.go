@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
@@ -76,7 +78,10 @@ Options (every command):
   -missing-modules=M   error (default): a module call that is not installed is
                        Terraform's error; unknown: its outputs are unknown and
                        the rest of the tree is evaluated
-  -sandbox=DIR         File functions and module sources may read only under DIR
+  -sandbox=DIR         Read nothing outside DIR: configuration files, module
+                       sources, terraform.tfvars and *.auto.tfvars, file
+                       functions (a relative DIR is relative to -chdir)
+  -timeout=DURATION    Stop loading and evaluating after DURATION (30s, 2m)
   -json                Machine-readable output (eval, show, validate, vars)
   -format=FORMAT       graph: dot (default, for Graphviz) or mermaid;
                        eval, validate: sarif, the diagnostics as SARIF 2.1.0
@@ -108,6 +113,8 @@ type common struct {
 	dataFiles                            []string // -data
 	missingModules                       string   // -missing-modules
 	missing                              config.MissingModules
+	timeout                              time.Duration   // -timeout; 0 for none
+	ctx                                  context.Context // ends at -timeout
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -131,6 +138,15 @@ func (c *common) register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&c.missingModules, "missing-modules", "error", "error or unknown")
+	fs.DurationVar(&c.timeout, "timeout", 0, "stop loading and evaluating after this long (0: no limit)")
+}
+
+// context is the context of a command: with -timeout, one that ends then.
+func (c *common) context() (context.Context, context.CancelFunc) {
+	if c.timeout > 0 {
+		return context.WithTimeout(context.Background(), c.timeout)
+	}
+	return context.WithCancel(context.Background())
 }
 
 // Run executes one tfeval command line and returns its exit status.
@@ -225,6 +241,9 @@ func Run(args []string, env Env) int {
 		env.WorkDir = dir
 	}
 	c.color = env.Terminal && !c.noColor && lookupEnv(env.Environ, "NO_COLOR") == ""
+	ctx, cancel := c.context()
+	defer cancel()
+	c.ctx = ctx
 	return run(&c, env)
 }
 

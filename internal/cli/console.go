@@ -7,8 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
 )
@@ -29,7 +29,7 @@ Control-D.
 // are open. On a terminal it prompts, and with Env.MakeRaw it edits lines
 // and keeps a history.
 func runConsole(c *common, env Env) int {
-	dp := format.NewDiagnosticPrinter(env.Stderr, c.color, env.WorkDir)
+	dp := newDiagPrinter(env.Stderr, c, env)
 	ev, err := evaluate(c, env, true)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
@@ -92,6 +92,15 @@ func consoleEval(res interface {
 	if val.HasMark(marks.TypeType) {
 		return render.Value(val), diags
 	}
+	out, ok := render.ValueWithin(val, int(maxOutput))
+	if !ok {
+		return "", append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Value too large to print",
+			Detail:   (&lang.OutputTooLarge{Max: maxOutput}).Error() + ".",
+			Subject:  expr.Range().Ptr(),
+		})
+	}
 	if marks.Contains(val, marks.TypeType) {
 		return "", append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -100,5 +109,5 @@ func consoleEval(res interface {
 			Subject:  expr.Range().Ptr(),
 		})
 	}
-	return render.Value(val), diags
+	return out, diags
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tfeval/tfeval/format"
+	"github.com/tfeval/tfeval/lang"
 )
 
 // runEval evaluates the whole module tree as terraform plan would and prints
@@ -19,21 +20,30 @@ func runEval(c *common, env Env) int {
 	// resource instance would be a system call each.
 	out := bufio.NewWriterSize(env.Stdout, 1<<16)
 	defer out.Flush()
+	res := ev.Result
+	if res.Stopped() {
+		// What a stopped evaluation made is partial, and can be as large
+		// as the limit that stopped it: only the diagnostics are written.
+		res = nil
+	}
 	if c.format == "sarif" {
 		if err := writeSARIF(out, ev.Diagnostics, env.WorkDir); err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError
 		}
 	} else if c.json {
-		if err := format.WriteEval(out, ev.Result, ev.Diagnostics); err != nil {
+		if err := format.WriteEval(out, res, ev.Diagnostics); err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError
 		}
 		out.WriteByte('\n')
 	} else {
-		format.NewDiagnosticPrinter(env.Stderr, c.color, env.WorkDir).Print(ev.Diagnostics)
-		if ev.Result != nil {
-			format.WriteText(out, ev.Result)
+		newDiagPrinter(env.Stderr, c, env).Print(ev.Diagnostics)
+		if res != nil {
+			if err := format.WriteText(c.ctx, out, res, maxOutput); err != nil {
+				fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+				return exitError
+			}
 		}
 	}
 	if ev.Diagnostics.HasErrors() {
@@ -41,3 +51,6 @@ func runEval(c *common, env Env) int {
 	}
 	return exitOK
 }
+
+// maxOutput bounds what one command prints (lang.Limits.MaxOutputSize).
+var maxOutput = lang.Limits{}.WithDefaults().MaxOutputSize

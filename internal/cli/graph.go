@@ -19,7 +19,7 @@ func runGraph(c *common, env Env) int {
 		return exitError
 	}
 	g, diags := tfeval.Graph(opts)
-	format.NewDiagnosticPrinter(env.Stderr, c.color, env.WorkDir).Print(diags)
+	newDiagPrinter(env.Stderr, c, env).Print(diags)
 	if diags.HasErrors() {
 		return exitError
 	}

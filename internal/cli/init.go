@@ -7,7 +7,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
-	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/install"
 	"github.com/tfeval/tfeval/tfvars"
 )
@@ -28,7 +27,7 @@ func runInit(c *common, env Env) int {
 		Env:      env.Environ,
 		Sandbox:  c.sandbox,
 		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
-			return tfvars.InitValues(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs}, decls)
+			return tfvars.InitValues(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs, Sandbox: c.sandbox}, decls)
 		},
 	})
 	var out strings.Builder
@@ -47,7 +46,7 @@ func runInit(c *common, env Env) int {
 		fmt.Fprintf(&out, "- %s in %s\n", m.Key, m.Dir)
 	}
 	fmt.Fprint(env.Stdout, out.String())
-	format.NewDiagnosticPrinter(env.Stderr, c.color, env.WorkDir).Print(diags)
+	newDiagPrinter(env.Stderr, c, env).Print(diags)
 	if diags.HasErrors() {
 		fmt.Fprintln(env.Stderr, "\ntfeval init failed: the modules above were installed, the others were not.")
 		return exitError

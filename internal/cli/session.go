@@ -36,8 +36,10 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		Env:     env.Environ,
 		VarArgs: c.varArgs,
 		Console: console,
+		Lazy:    console, // a session evaluates what its expressions need
 		Sandbox: c.sandbox,
 		Rand:    env.Rand,
+		Context: c.ctx,
 
 		DataFiles:      c.dataFiles,
 		MissingModules: c.missing,
@@ -81,4 +83,16 @@ func firstConfigFile(dir string) string {
 	}
 	sort.Strings(names)
 	return filepath.Base(names[0])
+}
+
+// newDiagPrinter prints diagnostics to w for a command run with c in env:
+// excerpts are read from inside the sandbox, or from the files the command
+// line names.
+func newDiagPrinter(w io.Writer, c *common, env Env) *format.DiagnosticPrinter {
+	opts := format.DiagnosticOptions{Color: c.color, WorkDir: env.WorkDir, Sandbox: c.sandbox}
+	for _, a := range c.varArgs {
+		opts.Named = append(opts.Named, a.Text)
+	}
+	opts.Named = append(opts.Named, c.dataFiles...)
+	return format.NewDiagnosticPrinter(w, opts)
 }

@@ -25,7 +25,7 @@ func runShow(c *common, env Env) int {
 	now := time.Now().UTC()
 	opts.Now = func() time.Time { return now }
 	ev := evaluateWith(opts)
-	format.NewDiagnosticPrinter(env.Stderr, c.color, env.WorkDir).Print(ev.Diagnostics)
+	newDiagPrinter(env.Stderr, c, env).Print(ev.Diagnostics)
 	if ev.Diagnostics.HasErrors() || ev.Result == nil {
 		return exitError
 	}

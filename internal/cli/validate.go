@@ -26,7 +26,7 @@ func runValidate(c *common, env Env) int {
 		b, _ := json.MarshalIndent(format.NewValidateDocument(diags), "", "  ")
 		fmt.Fprintln(env.Stdout, string(b))
 	} else {
-		format.NewDiagnosticPrinter(env.Stderr, c.color, env.WorkDir).Print(diags)
+		newDiagPrinter(env.Stderr, c, env).Print(diags)
 		if !diags.HasErrors() {
 			fmt.Fprintln(env.Stdout, "Success! The configuration is valid.")
 		}

@@ -69,3 +69,8 @@ func containsField(list, name string) bool {
 	}
 	return false
 }
+
+// MemoryBound is the memory the process may use: the smallest of the
+// machine's memory and the limits set on the process (ProcessLimit), or 0
+// when none is known.
+func MemoryBound() uint64 { return memoryBound() }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 func TestCheckNesting(t *testing.T) {
@@ -64,13 +66,13 @@ func TestReadSource(t *testing.T) {
 	if err := os.WriteFile(file, []byte("0123456789"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := ReadSource(file, 0, false); err != nil || string(b) != "0123456789" {
+	if b, err := ReadSource(sandbox.Dir{}, file, 0, false); err != nil || string(b) != "0123456789" {
 		t.Errorf("regular file: %q, %v", b, err)
 	}
-	if _, err := ReadSource(file, 5, false); err == nil || !strings.Contains(err.Error(), "larger than 5 bytes") {
+	if _, err := ReadSource(sandbox.Dir{}, file, 5, false); err == nil || !strings.Contains(err.Error(), "larger than the limit of 5 bytes") {
 		t.Errorf("oversized file: %v", err)
 	}
-	if b, err := ReadSource(file, 10, false); err != nil || string(b) != "0123456789" {
+	if b, err := ReadSource(sandbox.Dir{}, file, 10, false); err != nil || string(b) != "0123456789" {
 		t.Errorf("file of exactly the limit: %q, %v", b, err)
 	}
 	for _, n := range []int{0, 1, 511, 512, 513, 100_000} {
@@ -78,17 +80,17 @@ func TestReadSource(t *testing.T) {
 		if err := os.WriteFile(file, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if b, err := ReadSource(file, 0, false); err != nil || !bytes.Equal(b, want) {
+		if b, err := ReadSource(sandbox.Dir{}, file, 0, false); err != nil || !bytes.Equal(b, want) {
 			t.Errorf("%d bytes: read %d, %v", n, len(b), err)
 		}
 		if n == 100_000 {
 			// The buffer is made at the file's size, not grown from 512 bytes.
-			if a := testing.AllocsPerRun(5, func() { _, _ = ReadSource(file, 0, false) }); a > 10 {
+			if a := testing.AllocsPerRun(5, func() { _, _ = ReadSource(sandbox.Dir{}, file, 0, false) }); a > 10 {
 				t.Errorf("reading %d bytes made %v allocations", n, a)
 			}
 		}
 	}
-	if _, err := ReadSource(dir, 0, false); err == nil {
+	if _, err := ReadSource(sandbox.Dir{}, dir, 0, false); err == nil {
 		t.Error("a directory was read")
 	}
 	fifo := filepath.Join(dir, "pipe.tf")
@@ -96,7 +98,7 @@ func TestReadSource(t *testing.T) {
 		t.Skip("no FIFOs:", err)
 	}
 	// Opening a FIFO with no writer would block; it must be refused first.
-	if _, err := ReadSource(fifo, 0, false); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := ReadSource(sandbox.Dir{}, fifo, 0, false); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("FIFO: %v", err)
 	}
 }

@@ -52,6 +52,24 @@ func hugeValue(v cty.Value) bool {
 	return finite(v) // at or beyond the upper bound, unless infinite
 }
 
+// HugePlainNumber is HugeNumber for a known, unmarked, non-null number,
+// without the checks HugeNumber makes first: for evaluators that have
+// already made them.
+func HugePlainNumber(v cty.Value) bool {
+	return hugeValue(v)
+}
+
+// isTrue reports whether v is the known, unmarked true (comparing with
+// cty.True is exact, where Value.True walks the value for marks).
+func isTrue(v cty.Value) bool {
+	return v == cty.True
+}
+
+// finite reports whether a known, unmarked number is neither infinity.
+func finite(v cty.Value) bool {
+	return isTrue(v.LessThan(cty.PositiveInfinity)) && isTrue(cty.NegativeInfinity.LessThan(v))
+}
+
 // HugeNumber reports whether v is, or contains, a known number beyond
 // MaxNumberExponent.
 func HugeNumber(v cty.Value) bool {
@@ -108,17 +126,63 @@ func NumberTooLarge(rng hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Number too large",
-		Detail:   fmt.Sprintf("This number lies outside 1e-%d to 1e%d in magnitude, beyond which writing it out in decimal could take hours; tfeval refuses such numbers.", maxDecimalExponent, maxDecimalExponent),
+		Detail:   fmt.Sprintf("This number lies outside 1e-%d to 1e%d in magnitude, or is written with more than %d characters, beyond which reading it or writing it out in decimal could take hours; tfeval refuses such numbers.", maxDecimalExponent, maxDecimalExponent, maxNumberLiteral),
 		Subject:  rng.Ptr(),
 	}
 }
 
+// MaxNumberText is maxNumberLiteral, for the functions that read numbers
+// from text (tonumber, jsondecode, yamldecode).
+const MaxNumberText = maxNumberLiteral
+
+// LongNumberText reports whether s holds a run of digits (with a point or
+// an exponent among them) longer than MaxNumberText, which reading as a
+// number would take time that grows with the square of its length.
+func LongNumberText(s string) bool {
+	if len(s) <= MaxNumberText {
+		return false
+	}
+	run := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-':
+			if run++; run > MaxNumberText {
+				return true
+			}
+		default:
+			run = 0
+		}
+	}
+	return false
+}
+
+// maxNumberLiteral bounds, in bytes, a number literal: a longer one is
+// refused without being read, since reading a number takes time that grows
+// with the square of its digits (a million digits take a minute), and a
+// number within MaxNumberExponent needs fewer digits than this unless it
+// is padded with zeros.
+const maxNumberLiteral = 2*maxDecimalExponent + 64
+
+// digitRunForLexing is the length of a run of digits that makes a source
+// worth lexing for its numbers: far shorter than any number beyond
+// MaxNumberExponent, far longer than real ones.
+const digitRunForLexing = 1000
+
 // mayHaveHugeLiteral reports whether src has an exponent of four or more
-// digits after a digit or a point: ordinary sources are ruled out without
-// lexing.
+// digits after a digit or a point, or a long run of digits: ordinary
+// sources are ruled out without lexing.
 func mayHaveHugeLiteral(src []byte) bool {
-	for i := 1; i < len(src); i++ {
-		if c := src[i]; c != 'e' && c != 'E' {
+	run := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c >= '0' && c <= '9' {
+			if run++; run >= digitRunForLexing {
+				return true
+			}
+			continue
+		}
+		run = 0
+		if c != 'e' && c != 'E' || i == 0 {
 			continue
 		}
 		if p := src[i-1]; (p < '0' || p > '9') && p != '.' {
@@ -139,6 +203,18 @@ func mayHaveHugeLiteral(src []byte) bool {
 	return false
 }
 
+// hugeLiteral reports whether a number literal is beyond MaxNumberExponent
+// or too long to read (maxNumberLiteral). A literal that does not parse is
+// not huge: it is its parser's error to report.
+func hugeLiteral(lit []byte) bool {
+	if len(lit) > maxNumberLiteral {
+		return true
+	}
+	// hcl reads literals at 512 bits.
+	f, _, err := big.ParseFloat(string(lit), 10, 512, big.ToNearestEven)
+	return err == nil && hugeFloat(f)
+}
+
 // checkNumbers reports the first number literal of a native syntax source
 // beyond MaxNumberExponent.
 func checkNumbers(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl.Diagnostics {
@@ -149,8 +225,7 @@ func checkNumbers(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl
 		if t.Type != hclsyntax.TokenNumberLit {
 			continue
 		}
-		// hcl reads literals at 512 bits; a literal it cannot read is its error to report.
-		if f, _, err := big.ParseFloat(string(t.Bytes), 10, 512, big.ToNearestEven); err == nil && hugeFloat(f) {
+		if hugeLiteral(t.Bytes) {
 			return hcl.Diagnostics{NumberTooLarge(t.Range)}
 		}
 	}
@@ -161,6 +236,9 @@ func checkNumbers(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl
 // lies beyond MaxNumberExponent: the checks a native syntax source gets
 // before hcl parses it.
 func CheckSource(src []byte, filename string, start hcl.Pos, syntax Syntax, maxNesting int) hcl.Diagnostics {
+	if diags := checkCosts(src, filename, start, syntax); diags.HasErrors() {
+		return diags
+	}
 	if diags := CheckNesting(src, filename, start, syntax, maxNesting); diags.HasErrors() {
 		return diags
 	}
@@ -170,8 +248,23 @@ func CheckSource(src []byte, filename string, start hcl.Pos, syntax Syntax, maxN
 // CheckJSONSource is CheckJSONNesting plus the number check of CheckSource,
 // for JSON numbers and for the literals of templates inside JSON strings.
 func CheckJSONSource(src []byte, filename string, maxNesting int) hcl.Diagnostics {
+	if jsonTokens(src) > MaxSourceTokens {
+		return tooManyTokens(src, filename, hcl.InitialPos)
+	}
 	if diags := CheckJSONNesting(src, filename, maxNesting); diags.HasErrors() {
 		return diags
+	}
+	if len(src) >= 4096 {
+		for i := 0; i < len(src); i++ {
+			if src[i] != '"' {
+				continue
+			}
+			j, tmpl, ok := jsonTemplate(src, i)
+			if ok && checkCosts(tmpl, filename, hcl.InitialPos, Template).HasErrors() {
+				return checkCosts(tmpl, filename, posAt(src, i), Template)
+			}
+			i = j
+		}
 	}
 	if !mayHaveHugeLiteral(src) {
 		return nil
@@ -190,7 +283,7 @@ func CheckJSONSource(src []byte, filename string, maxNesting int) hcl.Diagnostic
 			j := i + 1
 			for ; j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '.' || src[j] == 'e' || src[j] == 'E' || src[j] == '+' || src[j] == '-'); j++ {
 			}
-			if f, _, err := big.ParseFloat(string(src[i:j]), 10, 512, big.ToNearestEven); err == nil && hugeFloat(f) {
+			if hugeLiteral(src[i:j]) {
 				return hcl.Diagnostics{NumberTooLarge(hcl.Range{Filename: filename, Start: posAt(src, i), End: posAt(src, j)})}
 			}
 			i = j - 1

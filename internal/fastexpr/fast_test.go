@@ -1,4 +1,4 @@
-package limit
+package fastexpr
 
 import (
 	"fmt"
@@ -16,6 +16,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // fastTestContext holds values of every shape the fast nodes treat
@@ -333,7 +335,7 @@ func FuzzFastEval(f *testing.F) {
 	}
 	ctx := fastTestContext()
 	f.Fuzz(func(t *testing.T, src string) {
-		if len(src) > 2000 || CheckSource([]byte(src), "fuzz.tf", hcl.InitialPos, Expression, 40).HasErrors() {
+		if len(src) > 2000 || limit.CheckSource([]byte(src), "fuzz.tf", hcl.InitialPos, limit.Expression, 40).HasErrors() {
 			return
 		}
 		if _, diags := hclsyntax.ParseExpression([]byte(src), "fuzz.tf", hcl.InitialPos); diags.HasErrors() {

@@ -1,4 +1,4 @@
-package limit
+package fastexpr
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // Guard bounds the evaluation of expressions it has wrapped. hcl evaluates
@@ -30,6 +31,12 @@ type Guard struct {
 	// call with the same result that skips the checks hcl has already made
 	// on its arguments (funcs.DirectCalls.Lookup).
 	Direct func(function.Function) (func([]cty.Value) (cty.Value, error), bool)
+	// MaxValueSize, when not 0, bounds the result of each expression Expr
+	// returns, counted by limit.ExpandedSize: values that repeat others
+	// (an object whose attributes are each the same large object) would
+	// otherwise grow exponentially along a chain of references, and every
+	// walk over them with it.
+	MaxValueSize int
 }
 
 // counterKey names the variable holding a for expression's element counter
@@ -62,10 +69,74 @@ type forCounter struct {
 func (g *Guard) Expr(expr hcl.Expression) hcl.Expression {
 	x, ok := expr.(hclsyntax.Expression)
 	if !ok {
+		if g.MaxValueSize > 0 {
+			return &sizedExpr{Expression: expr, max: g.MaxValueSize}
+		}
 		return expr
 	}
 	fast, _ := g.compile(x, false, nil)
+	if g.MaxValueSize > 0 && mayBeLarge(x) {
+		return &sizedSyntax{Expression: fast, max: g.MaxValueSize}
+	}
 	return fast
+}
+
+// boundedRoots are the names whose values every expression that refers
+// to them whole has already had bounded: variables and locals were the
+// results of expressions themselves (or of variables files and options,
+// whose values are no larger than their text), and the others are
+// instance keys and small objects.
+var boundedRoots = map[string]bool{"var": true, "local": true, "each": true, "count": true, "path": true, "terraform": true, "tofu": true}
+
+// mayBeLarge reports whether the value of expr may be larger than the
+// values it refers to were when they were made, and so must be measured:
+// not for a literal, nor for a reference to a variable or a local value
+// (or a part of one), which are the most common expressions of all.
+func mayBeLarge(expr hclsyntax.Expression) bool {
+	switch e := expr.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return false
+	case *hclsyntax.ScopeTraversalExpr:
+		return !boundedRoots[e.Traversal.RootName()]
+	case *hclsyntax.TemplateWrapExpr:
+		return mayBeLarge(e.Wrapped)
+	}
+	return true
+}
+
+// sizedExpr refuses a result larger than max (limit.ExpandedSize). It
+// unwraps to the expression it wraps, so that hcl's static analysis
+// (hcl.ExprList, hcl.AbsTraversalForExpr, ...) sees through it.
+type sizedExpr struct {
+	hcl.Expression
+	max int
+}
+
+func (s *sizedExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	return sized(s.Expression, s.max, ctx)
+}
+
+func (s *sizedExpr) UnwrapExpression() hcl.Expression { return s.Expression }
+
+// sizedSyntax is sizedExpr for native syntax, which stays an
+// hclsyntax.Expression.
+type sizedSyntax struct {
+	hclsyntax.Expression
+	max int
+}
+
+func (s *sizedSyntax) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	return sized(s.Expression, s.max, ctx)
+}
+
+func (s *sizedSyntax) UnwrapExpression() hcl.Expression { return s.Expression }
+
+func sized(expr hcl.Expression, max int, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := expr.Value(ctx)
+	if !diags.HasErrors() && limit.ExpandedSize(v, max) > max {
+		return cty.DynamicVal, append(diags, limit.ValueTooLarge(expr.Range(), max))
+	}
+	return v, diags
 }
 
 // compile returns two guarded copies of x. slow uses hcl's own nodes, and is

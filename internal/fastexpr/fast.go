@@ -1,4 +1,4 @@
-package limit
+package fastexpr
 
 import (
 	"fmt"
@@ -16,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/typeexpr"
@@ -310,8 +311,8 @@ func numberCompare(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 
 func (b *fastBinary) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if v, ok := b.fast(ctx); ok {
-		if arithmeticOps[b.Op] && hugeValue(v) {
-			return cty.UnknownVal(cty.Number), hcl.Diagnostics{NumberTooLarge(b.SrcRange)}
+		if arithmeticOps[b.Op] && limit.HugePlainNumber(v) {
+			return cty.UnknownVal(cty.Number), hcl.Diagnostics{limit.NumberTooLarge(b.SrcRange)}
 		}
 		return v, nil
 	}
@@ -333,8 +334,8 @@ type checkedArithmetic struct {
 
 func (c *checkedArithmetic) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	v, diags := c.BinaryOpExpr.Value(ctx)
-	if !diags.HasErrors() && HugeNumber(v) {
-		return cty.UnknownVal(cty.Number), append(diags, NumberTooLarge(c.SrcRange))
+	if !diags.HasErrors() && limit.HugeNumber(v) {
+		return cty.UnknownVal(cty.Number), append(diags, limit.NumberTooLarge(c.SrcRange))
 	}
 	return v, diags
 }

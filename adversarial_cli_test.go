@@ -1,0 +1,230 @@
+//go:build unix
+
+package tfeval_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// The CLI's budget on every adversarial input, with the default limits:
+// CPU time (user and system, of the process and what it waited for), and
+// the data segment, set with setrlimit before the CLI starts (the address
+// space would not do: Go reserves far more of it than it uses).
+const (
+	cliCPUBudget    = 2 * time.Second
+	cliMemoryBudget = 512 << 20
+	// cliHangDeadline only ends a CLI that never answers: what is measured
+	// is CPU time, which a busy machine does not inflate as it does wall
+	// time.
+	cliHangDeadline = 60 * time.Second
+)
+
+// rlimitExecEnv, when set in the environment of this test binary, makes it
+// set the data limit and replace itself with the program the variable
+// names (see TestMain): a child process cannot be given a resource limit
+// by os/exec, but keeps the limits of the process it replaces.
+const rlimitExecEnv = "TFEVAL_TEST_RLIMIT_EXEC"
+
+// execWithDataLimit is what this test binary does when started with
+// rlimitExecEnv: set RLIMIT_DATA and exec the CLI with its arguments.
+func execWithDataLimit(cli string) {
+	lim := syscall.Rlimit{Cur: cliMemoryBudget, Max: cliMemoryBudget}
+	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &lim); err != nil {
+		os.Stderr.WriteString("setrlimit: " + err.Error() + "\n")
+		os.Exit(3)
+	}
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, rlimitExecEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	err := syscall.Exec(cli, append([]string{cli}, os.Args[1:]...), env)
+	os.Stderr.WriteString("exec: " + err.Error() + "\n")
+	os.Exit(3)
+}
+
+// cliBinary builds the tfeval command once per test run.
+var cliBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tfeval-cli-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "tfeval")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/tfeval")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", &buildError{string(out), err}
+	}
+	return bin, nil
+})
+
+type buildError struct {
+	out string
+	err error
+}
+
+func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
+
+// cliRun is the outcome of one run of the CLI.
+type cliRun struct {
+	code           int
+	stdout, stderr string
+	cpu            time.Duration
+	maxRSS         int64 // bytes
+}
+
+// runCLI runs the CLI on a case under the data limit.
+func runCLI(t *testing.T, c advCase, box, workDir string) cliRun {
+	t.Helper()
+	bin, err := cliBinary()
+	if err != nil {
+		t.Fatalf("building the CLI: %v", err)
+	}
+	command := c.command
+	if command == "" {
+		command = "eval"
+	}
+	args := []string{"-chdir=" + workDir, command, "-no-color"}
+	if c.sandbox {
+		args = append(args, "-sandbox=.")
+	}
+	if c.tofu {
+		args = append(args, "-dialect=tofu")
+	}
+	args = append(args, c.args...)
+	ctx, cancel := context.WithTimeout(context.Background(), cliHangDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), rlimitExecEnv+"="+bin, "NO_COLOR=1", "HOME="+t.TempDir())
+	cmd.Dir = t.TempDir() // the process directory is not the working directory
+	cmd.Stdin = strings.NewReader(c.stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("no answer within %s", cliHangDeadline)
+	}
+	run := cliRun{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		run.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		run.maxRSS = int64(ru.Maxrss) << 10
+	}
+	if err != nil && run.code < 0 {
+		t.Fatalf("the CLI did not exit: %v\n%s", err, clip(run.stderr))
+	}
+	return run
+}
+
+// clip shortens output for a failure message.
+func clip(s string) string {
+	if len(s) > 2000 {
+		return s[:2000] + "…"
+	}
+	return s
+}
+
+// TestAdversarialCLI runs the command line on every adversarial input, as
+// a child process with the data limit and the default limits, and checks
+// that it answers (a diagnostic, or success where the input is fine) well
+// within its CPU budget, without crashing, and that nothing from outside
+// a sandbox appears in what it prints.
+func TestAdversarialCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the CLI")
+	}
+	for _, c := range adversarialCases() {
+		t.Run(c.name, func(t *testing.T) {
+			box, workDir := writeCase(t, c)
+			run := runCLI(t, c, box, workDir)
+			out := run.stdout + run.stderr
+			t.Logf("exit %d, CPU %s, max RSS %d MiB", run.code, run.cpu.Round(time.Millisecond), run.maxRSS>>20)
+			if strings.Contains(out, "fatal error") || strings.Contains(out, "panic:") || run.code > 1 {
+				t.Fatalf("exit status %d:\n%s", run.code, clip(out))
+			}
+			switch {
+			case c.want == "" && run.code != 0:
+				t.Errorf("exit status %d, want success:\n%s", run.code, clip(out))
+			// Diagnostics are wrapped at 77 columns.
+			case c.want != "" && (run.code != 1 || !strings.Contains(strings.Join(strings.Fields(out), " "), c.want)):
+				t.Errorf("exit status %d, want 1 and %q:\n%s", run.code, c.want, clip(out))
+			}
+			if run.cpu > cliCPUBudget {
+				t.Errorf("took %s of CPU, more than %s", run.cpu, cliCPUBudget)
+			}
+			// The secret's own text, and any line of it, must appear nowhere.
+			if strings.Contains(out, secretText) || strings.Contains(out, "3f9a61c2") {
+				t.Errorf("the output shows what is outside the sandbox:\n%s", clip(out))
+			}
+		})
+	}
+}
+
+// TestAdversarialDeadline evaluates every adversarial input through the
+// library with a Context deadline, and checks that each returns within a
+// second of it (ten under the race detector, which slows everything).
+// The deadline is short: most inputs are refused sooner by a limit, the
+// rest are stopped by it.
+func TestAdversarialDeadline(t *testing.T) {
+	const deadline = 300 * time.Millisecond
+	for _, c := range adversarialCases() {
+		if c.command == "validate" || c.command == "vars" || c.command == "console" && c.stdin == "" {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			box, workDir := writeCase(t, c)
+			opts := tfeval.Options{WorkDir: workDir, Console: c.command == "console", Lazy: c.command == "console"}
+			if c.sandbox {
+				opts.Sandbox = "."
+			}
+			if c.tofu {
+				opts.Dialect = dialect.Tofu
+			}
+			_ = box
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			defer cancel()
+			opts.Context = ctx
+			start := time.Now()
+			done := make(chan *tfeval.Evaluation, 1)
+			go func() { done <- tfeval.Evaluate(opts) }()
+			var ev *tfeval.Evaluation
+			select {
+			case ev = <-done:
+			case <-time.After(cliHangDeadline):
+				t.Fatalf("no answer within %s", cliHangDeadline)
+			}
+			took := time.Since(start)
+			t.Logf("returned after %s", took.Round(time.Millisecond))
+			limit := deadline + time.Second
+			if raceSlowdown > 1 {
+				// The race detector slows the uninterruptible parts (a
+				// conversion, a walk) up to tenfold, and the machine may be busy.
+				limit = deadline + 10*time.Second
+			}
+			if took > limit {
+				t.Errorf("returned %s after it started, more than a second after its deadline", took)
+			}
+			for _, d := range ev.Diagnostics {
+				if strings.Contains(d.Summary+d.Detail, secretText) {
+					t.Errorf("a diagnostic shows what is outside the sandbox: %s", d.Detail)
+				}
+			}
+			for _, o := range ev.Outputs() {
+				if o.Value.IsWhollyKnown() && strings.Contains(o.Value.GoString(), secretText) {
+					t.Errorf("output %s shows what is outside the sandbox", o.Name)
+				}
+			}
+		})
+	}
+}

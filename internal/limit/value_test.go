@@ -1,0 +1,86 @@
+package limit
+
+import (
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+func TestExpandedSize(t *testing.T) {
+	leaf := cty.StringVal("x")
+	shared := leaf
+	for range 30 {
+		shared = cty.ObjectVal(map[string]cty.Value{"a": shared, "b": shared})
+	}
+	tests := []struct {
+		name string
+		v    cty.Value
+		max  int
+		want int
+	}{
+		{"a string", leaf, 100, 1},
+		{"a flat list", cty.ListVal([]cty.Value{leaf, leaf, leaf}), 100, 1 + 3*2},
+		{"nested", cty.TupleVal([]cty.Value{cty.ListVal([]cty.Value{leaf})}), 100, 1 + 2 + 3},
+		{"marked parts", cty.ListVal([]cty.Value{leaf.Mark("s"), leaf}).Mark("s"), 100, 1 + 2*2},
+		{"an unknown object counts its type", cty.UnknownVal(cty.Object(map[string]cty.Type{"a": cty.String, "b": cty.List(cty.Number)})), 100, 1 + 2 + 2 + 3},
+		{"a null list", cty.NullVal(cty.List(cty.String)), 100, 1 + 2},
+		{"a map of strings", cty.MapVal(map[string]cty.Value{"a": leaf, "b": cty.UnknownVal(cty.String), "c": leaf.Mark("s")}), 100, 1 + 3*2},
+		{"a set of objects", cty.SetVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"a": leaf})}), 100, 1 + 2 + 3},
+		{"shared structure stops at the bound", shared, 1000, 1001},
+	}
+	for _, tt := range tests {
+		if got := ExpandedSize(tt.v, tt.max); got != tt.want {
+			t.Errorf("%s: ExpandedSize = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestExpandedSizeBounded: the walk visits at most max values, however
+// large the value is counted.
+func TestExpandedSizeBounded(t *testing.T) {
+	v := cty.NumberIntVal(1)
+	for range 60 {
+		v = cty.TupleVal([]cty.Value{v, v})
+	}
+	allocs := testing.AllocsPerRun(3, func() { ExpandedSize(v, 100_000) })
+	if allocs > 200_000 {
+		t.Errorf("%v allocations for a walk bounded at 100,000", allocs)
+	}
+}
+
+// FuzzExpandedSize checks, on values made of shared parts, that the
+// count is exact below the bound and max+1 above it.
+func FuzzExpandedSize(f *testing.F) {
+	f.Add(uint8(3), uint8(2), uint16(100))
+	f.Add(uint8(20), uint8(3), uint16(5000))
+	f.Fuzz(func(t *testing.T, levels, width uint8, max uint16) {
+		levels, width = levels%40, width%5+1
+		v := cty.True
+		for range levels {
+			elems := make([]cty.Value, width)
+			for i := range elems {
+				elems[i] = v
+			}
+			v = cty.TupleVal(elems)
+		}
+		got := ExpandedSize(v, int(max))
+		if got > int(max)+1 {
+			t.Fatalf("ExpandedSize = %d, above max+1 = %d", got, int(max)+1)
+		}
+		if got <= int(max) && got != slowSize(v, 1) {
+			t.Fatalf("ExpandedSize = %d, want %d", got, slowSize(v, 1))
+		}
+	})
+}
+
+// slowSize is ExpandedSize without a bound, for small values.
+func slowSize(v cty.Value, depth int) int {
+	n := depth
+	if v.Type().IsTupleType() {
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			n += slowSize(e, depth+1)
+		}
+	}
+	return n
+}
