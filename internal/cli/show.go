@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tfeval/tfeval/format"
+	"github.com/tfeval/tfeval/lang"
 )
 
 // runShow writes the document terraform show -json writes for a saved plan
@@ -38,6 +39,10 @@ func runShow(c *common, env Env) int {
 	var buf bytes.Buffer
 	if err := plan.WriteJSON(&buf); err != nil {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+		return exitError
+	}
+	if int64(buf.Len()) > maxOutput {
+		fmt.Fprintf(env.Stderr, "tfeval: %s\n", &lang.OutputTooLarge{Max: maxOutput})
 		return exitError
 	}
 	if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
