@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
 )
@@ -349,7 +350,7 @@ func ExampleGraph() {
 			fmt.Println(e.From, "->", e.To)
 		}
 	}
-	fmt.Println(strings.Split(g.Mermaid(), "\n")[0])
+	fmt.Println(strings.Split(format.Mermaid(g), "\n")[0])
 	// Output:
 	// module.network.local.subnet_cidrs -> module.network.var.cidr
 	// module.network.local.subnet_cidrs -> module.network.var.subnets

@@ -11,8 +11,8 @@ import (
 // source, output and check block of every module, and an edge from each to
 // the objects its expressions refer to. Nothing is evaluated, so variable
 // values are not needed; Dir, WorkDir, Dialect, Sandbox, Schemas (or
-// ProviderSchemas) and ModuleCache are used. Render it with the graph's
-// DOT or Mermaid method.
+// ProviderSchemas) and ModuleCache are used. Render it with format.DOT or
+// format.Mermaid.
 func Graph(opts Options) (*lang.Graph, hcl.Diagnostics) {
 	cfg, workDir, diags := load(opts)
 	if cfg == nil || cfg.Module == nil || diags.HasErrors() {

@@ -1,12 +1,16 @@
 package tfeval
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tfeval/tfeval/format"
+)
 
 func TestGraphDeterministic(t *testing.T) {
 	first, _ := Graph(Options{WorkDir: "testdata/examples/quickstart"})
 	for range 5 {
 		g, _ := Graph(Options{WorkDir: "testdata/examples/quickstart"})
-		if g.DOT() != first.DOT() || g.Mermaid() != first.Mermaid() {
+		if format.DOT(g) != format.DOT(first) || format.Mermaid(g) != format.Mermaid(first) {
 			t.Fatal("graph output differs between runs")
 		}
 	}

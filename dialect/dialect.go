@@ -42,3 +42,22 @@ func (d Dialect) Product() string {
 	}
 	return "Terraform"
 }
+
+// Version is the release of the tool whose behaviour tfeval reproduces,
+// which documents that name a version (terraform show -json) report:
+// "1.15.9" for Terraform, "1.12.6" for OpenTofu.
+func (d Dialect) Version() string {
+	if d == Tofu {
+		return "1.12.6"
+	}
+	return "1.15.9"
+}
+
+// RegistryHost is the host of the dialect's default provider and module
+// registry, which a provider source address without a host refers to.
+func (d Dialect) RegistryHost() string {
+	if d == Tofu {
+		return "registry.opentofu.org"
+	}
+	return "registry.terraform.io"
+}

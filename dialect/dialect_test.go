@@ -32,3 +32,21 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// Each dialect names the release it reproduces and its registry.
+func TestVersionAndRegistry(t *testing.T) {
+	for _, tc := range []struct {
+		d                 Dialect
+		version, registry string
+	}{
+		{Terraform, "1.15.9", "registry.terraform.io"},
+		{Tofu, "1.12.6", "registry.opentofu.org"},
+	} {
+		if got := tc.d.Version(); got != tc.version {
+			t.Errorf("%s: Version %q, want %q", tc.d, got, tc.version)
+		}
+		if got := tc.d.RegistryHost(); got != tc.registry {
+			t.Errorf("%s: RegistryHost %q, want %q", tc.d, got, tc.registry)
+		}
+	}
+}

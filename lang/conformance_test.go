@@ -54,10 +54,10 @@ func readLines(path string) []string {
 }
 
 // planCase evaluates a case directory (the working directory) as `eval -json` would.
-func planCase(d dialect.Dialect, env, args []string, schemaFile string) (*PlanDocument, error) {
+func planCase(d dialect.Dialect, env, args []string, schemaFile string) (*testDocument, error) {
 	cfg, diags := config.Load(".", config.Options{Dialect: d})
 	if diags.HasErrors() {
-		return (*Result)(nil).Document(diags), nil
+		return newTestDocument(nil, diags), nil
 	}
 	in := tfvars.Inputs{Dir: ".", Env: env, Dialect: d}
 	for _, a := range args {
@@ -89,11 +89,11 @@ func planCase(d dialect.Dialect, env, args []string, schemaFile string) (*PlanDo
 				diags = append(diags, pd...)
 			}
 		}
-		return (*Result)(nil).Document(diags), nil
+		return newTestDocument(nil, diags), nil
 	}
 	res, ediags := Evaluate(cfg, opts)
 	diags = append(diags, ediags...)
-	return res.Document(diags), nil
+	return newTestDocument(res, diags), nil
 }
 
 func normSummary(s string) string {
@@ -106,7 +106,7 @@ func normSummary(s string) string {
 }
 
 // comparePlan applies compare.py's rules and returns the problems found.
-func comparePlan(want wantPlan, got *PlanDocument) []string {
+func comparePlan(want wantPlan, got *testDocument) []string {
 	var problems []string
 	gb, _ := json.Marshal(got)
 	var g struct {
@@ -203,7 +203,7 @@ func comparePlan(want wantPlan, got *PlanDocument) []string {
 
 // detailProblems lists recorded diagnostics whose detail text no produced
 // diagnostic with the same summary matches (the bar after summaries).
-func detailProblems(want wantPlan, got *PlanDocument) []string {
+func detailProblems(want wantPlan, got *testDocument) []string {
 	var out []string
 	for _, w := range want.Diagnostics {
 		found := false

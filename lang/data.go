@@ -225,6 +225,9 @@ type dataReadState struct {
 	// unread are the Unread marks of what makes it deferred, when that is
 	// something tfeval did not read: Terraform might have read it then.
 	unread []marks.Unread
+	// pending says it is deferred because depends_on names an object with
+	// a pending change, not because its configuration is unknown.
+	pending bool
 }
 
 // dataRead decides whether Terraform reads a data source instance while
@@ -237,12 +240,12 @@ func (ev *evaluator) dataRead(mi *ModuleInstance, res *config.Resource, config c
 		return dataReadState{deferred: true, unread: marks.UnreadMarks(config)}
 	}
 	if ev.dependsOnChanges(mi, res.DependsOn) {
-		return dataReadState{deferred: true}
+		return dataReadState{deferred: true, pending: true}
 	}
 	for c := mi; c.parent != nil; c = c.parent {
 		call := c.parent.Config.Module.ModuleCalls[c.Path[len(c.Path)-1]]
 		if call != nil && ev.dependsOnChanges(c.parent, call.DependsOn) {
-			return dataReadState{deferred: true}
+			return dataReadState{deferred: true, pending: true}
 		}
 	}
 	return dataReadState{}
@@ -304,31 +307,35 @@ func hasManagedResources(c *config.Config) bool {
 // planData turns the planned object of a data source instance (what its
 // configuration sets, with every other attribute unknown) into its result:
 // the given one, or the planned object with Unread marks where Terraform
-// would have read it.
-func (ev *evaluator) planData(mi *ModuleInstance, res *config.Resource, key cty.Value, schema *Block, planned cty.Value, st dataReadState) (cty.Value, hcl.Diagnostics) {
+// would have read it; it also says when Terraform reads the instance.
+func (ev *evaluator) planData(mi *ModuleInstance, res *config.Resource, key cty.Value, schema *Block, planned cty.Value, st dataReadState) (cty.Value, DataRead, hcl.Diagnostics) {
 	own := ev.unreadMarks(mi.Config, res, marks.DataNotRead)
 	if st.deferred {
 		ev.data.find(mi, res, key, true)
 		if st.unread == nil {
+			when := DataReadApplyConfigUnknown
+			if st.pending {
+				when = DataReadApplyDependency
+			}
 			if schema == nil {
 				// Without a schema the unknowns stand for attributes that
 				// may not exist: they stay marked.
-				return marks.MarkUnknowns(planned, own), nil
+				return marks.MarkUnknowns(planned, own), when, nil
 			}
-			return planned, nil
+			return planned, when, nil
 		}
 		ms := marks.UnreadSet(st.unread)
 		for m := range own {
 			ms[m] = struct{}{}
 		}
-		return marks.MarkUnknowns(planned, ms), nil
+		return marks.MarkUnknowns(planned, ms), DataReadUnknown, nil
 	}
 	e := ev.data.lookup(mi, res, key)
 	if e == nil {
-		return marks.MarkUnknowns(planned, own), nil
+		return marks.MarkUnknowns(planned, own), DataReadUnknown, nil
 	}
 	v, diags := overlayResult(planned, e, schema)
-	return marks.MarkUnknowns(v, own), diags
+	return marks.MarkUnknowns(v, own), DataReadPlan, diags
 }
 
 // overlayResult puts the attributes of a given result over a planned data

@@ -82,6 +82,59 @@ output "id" { value = data.aws_region.r.id }`}
 	}
 }
 
+// ResourceInstance.Read says when Terraform reads each data source
+// instance, and whether tfeval had its result.
+func TestDataSourceReadWhen(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "terraform_data" "trigger" {
+  input = "go"
+}
+data "aws_ami" "known" {
+  owners = ["self"]
+}
+data "aws_ami" "given" {
+  owners = ["self"]
+}
+data "aws_ami" "after_managed" {
+  owners     = ["self"]
+  depends_on = [terraform_data.trigger]
+}
+data "aws_ami" "unknown_config" {
+  owners = [terraform_data.trigger.id]
+}
+data "aws_ami" "after_unread" {
+  owners = [data.aws_ami.known.owner_id]
+}
+module "m" {
+  source     = "./m"
+  depends_on = [terraform_data.trigger]
+}`,
+		"m/main.tf": `data "aws_region" "r" {}`}
+	res, diags := evalFiles(t, files, Options{Schemas: amiSchema(t), DataSources: map[string]cty.Value{
+		"data.aws_ami.given": cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("ami-1")}),
+	}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	want := map[string]DataRead{
+		"terraform_data.trigger":      DataReadNone,
+		"data.aws_ami.known":          DataReadUnknown,
+		"data.aws_ami.given":          DataReadPlan,
+		"data.aws_ami.after_managed":  DataReadApplyDependency,
+		"data.aws_ami.unknown_config": DataReadApplyConfigUnknown,
+		"data.aws_ami.after_unread":   DataReadUnknown,
+		"module.m.data.aws_region.r":  DataReadApplyDependency,
+	}
+	for _, ri := range res.Resources {
+		if w, ok := want[ri.Addr]; !ok || ri.Read != w {
+			t.Errorf("%s: Read = %d, want %d", ri.Addr, ri.Read, w)
+		}
+	}
+	if len(res.Resources) != len(want) {
+		t.Errorf("%d instances, want %d", len(res.Resources), len(want))
+	}
+}
+
 func sameUnread(a, b []marks.Unread) bool {
 	if len(a) != len(b) {
 		return false

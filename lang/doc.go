@@ -8,10 +8,10 @@
 // Evaluate returns a Result holding every module instance's variables, locals,
 // outputs and resource instances; Result.EvalExpr evaluates console input in
 // any module's scope (EvalExprInModule in a chosen instance), Result.Checks
-// gives the status of every condition rule, and Result.Document builds the
-// `eval -json` document (Result.WriteDocument writes it without building
-// it, for large trees). BuildGraph exposes the dependency graph itself, with
-// DOT and Mermaid renderings, for `tfeval graph`.
+// gives the status of every condition rule. BuildGraph exposes the
+// dependency graph itself, for `tfeval graph`. Package lang only
+// evaluates: every document and rendering of the results (JSON, plan JSON,
+// SARIF, text, DOT, Mermaid) is package format's.
 //
 // Objects whose dependencies are done are evaluated in parallel on
 // GOMAXPROCS goroutines; each object's diagnostics are merged in graph

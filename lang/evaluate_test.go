@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/shape"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -150,7 +150,7 @@ resource "other_thing" "plain" {
 
 func jsonOf(t *testing.T, v cty.Value) string {
 	t.Helper()
-	b, err := json.Marshal(knownJSON(v))
+	b, err := json.Marshal(shape.Known(v))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ resource "mock_thing" "t" {
 	if got := v.GetAttr("setting"); !got.IsKnown() || got.LengthInt() != 0 {
 		t.Errorf("absent list block should be an empty list, got %#v", got)
 	}
-	doc := res.Document(nil)
+	doc := newTestDocument(res, nil)
 	b, _ := json.Marshal(doc.Resources[0])
 	want := `{"address":"mock_thing.t","mode":"managed","type":"mock_thing","name":"t","after":{"name":"n","named":{},"secret":"s","setting":[],"single":null},"after_unknown":{"id":true,"named":{},"opt_comp":true,"setting":[]},"after_sensitive":{"named":{},"secret":true,"setting":[]}}`
 	if string(b) != want {
@@ -328,7 +328,7 @@ output "o" { value = terraform_data.r }
 	var first string
 	for i := 0; i < 3; i++ {
 		res, diags := evalFiles(t, files, Options{})
-		b, err := json.Marshal(res.Document(diags))
+		b, err := json.Marshal(newTestDocument(res, diags))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -371,73 +371,6 @@ func TestJSONNumbers(t *testing.T) {
 	} {
 		if got, want := jsonOf(t, v), v.AsBigFloat().Text('f', -1); got != want {
 			t.Errorf("%#v: JSON %s, want %s", v, got, want)
-		}
-	}
-}
-
-// WriteIndented writes what json.MarshalIndent does, with resources
-// marshalled in parallel: documents with none, a few and many resources.
-func TestWriteIndented(t *testing.T) {
-	res, diags := evalFiles(t, map[string]string{"main.tf": `
-variable "n" { default = 300 }
-resource "terraform_data" "many" {
-  count = var.n
-  input = { name = "x-${count.index}", html = "<a href='?'>&</a>", odd = "q\"b\\t\t\u2028${count.index}", tags = { "é" = true, n = count.index / 3, "" = [] } }
-}
-resource "terraform_data" "one" {
-  input = sensitive("s")
-}
-output "o" { value = { a = [1, 2], b = terraform_data.one.id } }
-output "p" { value = "<p>" }
-`}, Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	warn := hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "w", Detail: "<d>", Subject: &hcl.Range{Filename: "main.tf"}}}
-	empty := &PlanDocument{Diagnostics: []DiagnosticJSON{}, Outputs: map[string]OutputJSON{}}
-	for name, doc := range map[string]*PlanDocument{
-		"evaluated":   res.Document(warn),
-		"nil result":  (*Result)(nil).Document(nil),
-		"nil list":    empty,
-		"single item": {Resources: res.Document(nil).Resources[:1]},
-	} {
-		want, err := json.MarshalIndent(doc, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got bytes.Buffer
-		if err := doc.WriteIndented(&got); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if got.String() != string(want) {
-			t.Errorf("%s: WriteIndented differs from MarshalIndent:\n%s\nwant\n%s", name, got.String(), want)
-		}
-	}
-}
-
-// appendJSONIndented writes what json.MarshalIndent writes for the values
-// a document holds, at any depth and prefix.
-func TestAppendJSONIndented(t *testing.T) {
-	for _, v := range []any{
-		nil, true, false, "", "plain", "<&>", "quote\" back\\ tab\t nl\n \u2028 \x01 é",
-		json.Number("0"), json.Number("-12.5"), json.Number("1234567890123456789012"),
-		[]any{}, map[string]any{}, []any{nil, "a", []any{true}, map[string]any{}},
-		map[string]any{"b": 1 == 1, "a": []any{json.Number("3")}, "<": map[string]any{"z": nil, "é": "x"}},
-	} {
-		for _, prefix := range []string{"", "    "} {
-			want, err := json.MarshalIndent(v, prefix, "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, ok := appendJSONIndented(nil, v, prefix, 0)
-			if !ok || string(got) != string(want) {
-				t.Errorf("%#v (prefix %q): got %q (%v), want %q", v, prefix, got, ok, want)
-			}
-		}
-	}
-	for _, v := range []any{json.Number("+Inf"), json.Number("1e5"), json.Number("01"), 3, []string{"a"}} {
-		if _, ok := appendJSONIndented(nil, v, "", 0); ok {
-			t.Errorf("%#v: written directly, want it left to encoding/json", v)
 		}
 	}
 }

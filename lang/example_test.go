@@ -1,9 +1,7 @@
 package lang_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -43,34 +41,4 @@ func ExampleEvaluate() {
 	//   "medium",
 	//   "small",
 	// ]
-}
-
-// WriteDocument writes the `eval -json` document (terraform show -json's
-// shape) straight from the values, as Document(diags).WriteIndented would.
-func ExampleResult_WriteDocument() {
-	dir := "../testdata/examples/quickstart"
-	cfg, diags := config.Load(dir, config.Options{})
-	if diags.HasErrors() {
-		fmt.Println(diags.Error())
-		return
-	}
-	raw, _ := tfvars.Collect(tfvars.Inputs{Dir: dir}, cfg.Module.Variables)
-	res, diags := lang.Evaluate(cfg, lang.Options{RootVariables: raw, Cwd: dir})
-	var doc strings.Builder
-	if err := res.WriteDocument(&doc, diags); err != nil {
-		fmt.Println(err)
-		return
-	}
-	var parsed struct {
-		Resources []struct {
-			Address string `json:"address"`
-		} `json:"resources"`
-	}
-	if err := json.Unmarshal([]byte(doc.String()), &parsed); err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(len(parsed.Resources), "resource instances, first", parsed.Resources[0].Address)
-	// Output:
-	// 8 resource instances, first module.network.terraform_data.subnet[0]
 }

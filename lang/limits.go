@@ -2,9 +2,7 @@ package lang
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -54,8 +52,8 @@ type Limits struct {
 	// their memory barely grows, and every walk over them (marks,
 	// conversions) and their printed form with them. Default 1,000,000.
 	MaxValueSize int
-	// MaxOutputSize bounds, in bytes, the document Result.WriteDocument
-	// writes (eval -json) and the text the command line prints. Default
+	// MaxOutputSize bounds, in bytes, the document format.WriteEval writes
+	// (eval -json) and the text the command line prints. Default
 	// 256 MiB.
 	MaxOutputSize int64
 	// MaxInstances bounds the resource instances (managed and data) of one
@@ -95,22 +93,6 @@ type OutputTooLarge struct{ Max int64 }
 
 func (e *OutputTooLarge) Error() string {
 	return fmt.Sprintf("the output would be larger than %d bytes, the limit (Limits.MaxOutputSize)", e.Max)
-}
-
-// cappedWriter passes writes on until more than max bytes in all would
-// have been written; from then on every write fails with OutputTooLarge.
-type cappedWriter struct {
-	w         io.Writer
-	max, left int64
-}
-
-func (c *cappedWriter) Write(p []byte) (int, error) {
-	if int64(len(p)) > c.left {
-		c.left = -1
-		return 0, &OutputTooLarge{Max: c.max}
-	}
-	c.left -= int64(len(p))
-	return c.w.Write(p)
 }
 
 // DefaultMaxSteps is the step budget when Limits.MaxSteps is 0. A generated
@@ -389,22 +371,6 @@ func (l *limiter) funcOptions() (funcs.Limits, func() error, func(int64) error, 
 		return Limits{}.Funcs(), nil, nil, nil
 	}
 	return l.limits.Funcs(), l.step, l.charge, l.direct
-}
-
-// errCancelled is the error of writing output once the context is done.
-var errCancelled = errors.New("cancelled: the evaluation's context is done")
-
-// contextDone reports whether the evaluation's context is done.
-func (ev *evaluator) contextDone() bool {
-	if ev == nil || ev.limits == nil || ev.limits.done == nil {
-		return false
-	}
-	select {
-	case <-ev.limits.done:
-		return true
-	default:
-		return false
-	}
 }
 
 // Steps is how many steps of Limits.MaxSteps the evaluation has taken (the

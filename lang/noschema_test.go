@@ -331,7 +331,7 @@ output "zone" { value = aws_subnet.s[1].availability_zone }`}, Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	doc := res.Document(nil)
+	doc := newTestDocument(res, nil)
 	for _, r := range doc.Resources {
 		b, _ := json.Marshal(r.AfterUnknown)
 		for _, attr := range []string{`"id":true`, `"arn":true`, `"availability_zone":true`} {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	tfeval "github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/internal/benchgen"
 )
 
@@ -62,7 +63,7 @@ func evaluateDocument(t *testing.T, dir string, procs int) []byte {
 		t.Fatal(err)
 	}
 	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: schemas})
-	doc, err := json.Marshal(ev.Result.Document(ev.Diagnostics))
+	doc, err := json.Marshal(format.NewEvalDocument(ev.Result, ev.Diagnostics))
 	if err != nil {
 		t.Fatal(err)
 	}

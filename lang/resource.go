@@ -53,13 +53,14 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		prefix = mi.Addr + "." + prefix
 	}
 	plan := func(ev *evaluator, i int) {
+		var read DataRead
 		if ev.limits.stopped() == nil {
-			vals[i] = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx)
+			vals[i], read = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx)
 		} else {
 			vals[i] = cty.DynamicVal // stopped at a limit, reported once
 		}
 		addr := instanceAddr(prefix, exp.keys[i])
-		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Config: res, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder}
+		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Config: res, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder, Read: read}
 	}
 	if len(exp.keys) > 0 {
 		// The first instance resolves the references the others share.
@@ -134,7 +135,7 @@ func (ev *evaluator) inParallel(from, to int, ok bool, plan func(*evaluator, int
 
 // planKey checks the preconditions of one instance, plans it, and checks
 // its postconditions and provisioners.
-func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, key cty.Value, ictx *instanceContext) cty.Value {
+func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, key cty.Value, ictx *instanceContext) (cty.Value, DataRead) {
 	res := rs.cfg
 	ok := true
 	for _, rule := range res.Preconditions {
@@ -143,9 +144,9 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 		}
 	}
 	if !ok {
-		return ev.errorStandIn(is.mod.Config, res.Addr(), cty.DynamicPseudoType)
+		return ev.errorStandIn(is.mod.Config, res.Addr(), cty.DynamicPseudoType), DataReadNone
 	}
-	v := ev.planInstance(is, rs, info, key, ictx)
+	v, read := ev.planInstance(is, rs, info, key, ictx)
 	if len(res.Postconditions) > 0 {
 		ps := *is
 		ps.self = v
@@ -154,16 +155,16 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 		}
 	}
 	ev.checkProvisioners(is, res, v)
-	return v
+	return v, read
 }
 
 // planInstance evaluates one instance's configuration and turns it into the
 // planned value: what the configuration sets is known, what the provider
-// computes is unknown.
-func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInfo, key cty.Value, ictx *instanceContext) cty.Value {
+// computes is unknown. For a data source it also says when Terraform reads it.
+func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInfo, key cty.Value, ictx *instanceContext) (cty.Value, DataRead) {
 	res := rs.cfg
 	if res.Config == nil {
-		return cty.DynamicVal
+		return cty.DynamicVal, DataReadNone
 	}
 	schema := info.schema
 	d, diags := s.evalResourceBody(res.Config, info, ictx)
@@ -173,7 +174,7 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		if schema != nil {
 			ty = schema.ImpliedType()
 		}
-		return ev.errorStandIn(s.mod.Config, res.Addr(), ty)
+		return ev.errorStandIn(s.mod.Config, res.Addr(), ty), DataReadNone
 	}
 	configKnown := true
 	if res.Mode == config.EphemeralResourceMode {
@@ -200,8 +201,9 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 	}
 	// The decoded attributes are in v now, copied by cty.ObjectVal.
 	releaseAttrMap(d.attrs)
+	when := DataReadNone
 	if res.Mode == config.DataResourceMode {
-		v, diags = ev.planData(s.mod, res, key, schema, v, read)
+		v, when, diags = ev.planData(s.mod, res, key, schema, v, read)
 		ev.addDiags(diags)
 	}
 	if res.Mode == config.EphemeralResourceMode {
@@ -210,19 +212,19 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 			// (Terraform does not mark this stand-in ephemeral: what it
 			// gives ephemeralasnull stays unknown.)
 			if schema != nil {
-				return cty.UnknownVal(schema.ImpliedType())
+				return cty.UnknownVal(schema.ImpliedType()), DataReadNone
 			}
-			return cty.DynamicVal
+			return cty.DynamicVal, DataReadNone
 		}
 		ev.madeEphemeral()
-		return v.Mark(marks.Ephemeral)
+		return v.Mark(marks.Ephemeral), DataReadNone
 	}
 	if schema != nil || res.Mode != config.ManagedResourceMode {
 		// Without a schema an argument may be write-only, which takes
 		// ephemeral values.
 		ev.checkEphemeral(res, v)
 	}
-	return v
+	return v, when
 }
 
 // checkReadOnly reports computed-only attributes set in configuration.

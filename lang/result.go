@@ -87,6 +87,16 @@ func (r *Result) Root() *ModuleInstance {
 	return r.Modules[0]
 }
 
+// Options are the options the evaluation was made with: its dialect,
+// provider schemas, root variable values as given, and the functions'
+// plan timestamp, which the output formats report.
+func (r *Result) Options() Options {
+	if r == nil || r.ev == nil {
+		return Options{}
+	}
+	return r.ev.opts
+}
+
 // Module finds a module instance by address ("" is the root, e.g. `module.a[0].module.b`).
 func (r *Result) Module(addr string) *ModuleInstance {
 	if r == nil {
@@ -307,7 +317,34 @@ type ResourceInstance struct {
 	// around it, depends on a value tfeval did not read (see
 	// marks.Unread). Its key is unknown and its address has [*] for it.
 	Placeholder bool
+	// Read says when Terraform reads a data source instance, and whether
+	// tfeval had its result; DataReadNone for managed resources.
+	Read DataRead
 }
+
+// DataRead says when Terraform reads a data source instance and what tfeval
+// knows of the result.
+type DataRead int
+
+const (
+	// DataReadNone is a managed resource instance's: nothing is read.
+	DataReadNone DataRead = iota
+	// DataReadPlan: Terraform reads it while planning, and its result was
+	// given (Options.DataSources): Value holds it.
+	DataReadPlan
+	// DataReadUnknown: Terraform would read it while planning (or might,
+	// when its configuration depends on something tfeval did not read),
+	// but tfeval has no result: what it would read is unknown, marked
+	// marks.Unread.
+	DataReadUnknown
+	// DataReadApplyConfigUnknown: Terraform reads it only during apply,
+	// because its configuration has values known only after apply.
+	DataReadApplyConfigUnknown
+	// DataReadApplyDependency: Terraform reads it only during apply,
+	// because depends_on (its own or a module call's) names an object with
+	// a pending change.
+	DataReadApplyDependency
+)
 
 // resourceState is the evaluated state of one resource block in one module instance.
 type resourceState struct {

@@ -47,6 +47,9 @@ type FunctionParam struct {
 type Block struct {
 	Attributes map[string]*Attribute
 	BlockTypes map[string]*NestedBlock
+	// Version is the schema version of a resource type, data source or
+	// provider, which terraform show -json reports; 0 for nested blocks.
+	Version int64
 }
 
 // Attribute is one attribute of a schema block.
@@ -140,7 +143,8 @@ type jsonParam struct {
 }
 
 type jsonSchema struct {
-	Block *jsonBlock `json:"block"`
+	Version int64      `json:"version"`
+	Block   *jsonBlock `json:"block"`
 }
 
 type jsonAttribute struct {
@@ -187,6 +191,7 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 			if ps.Provider, err = d.block(p.Provider.Block); err != nil {
 				return nil, fmt.Errorf("provider %s: %w", addr, err)
 			}
+			ps.Provider.Version = p.Provider.Version
 		}
 		for _, set := range []struct {
 			from map[string]*jsonSchema
@@ -200,6 +205,7 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 				if err != nil {
 					return nil, fmt.Errorf("provider %s, %s: %w", addr, name, err)
 				}
+				b.Version = s.Version
 				set.to[name] = b
 			}
 		}
@@ -427,6 +433,20 @@ func (s *ProviderSchemas) ResourceSchema(m *config.Module, r *config.Resource) *
 		return nil
 	}
 	return s.resourceSchema(m, r)
+}
+
+// ProviderSchema finds the schema of the provider module m calls by a
+// local name (as in its required_providers, or a resource type's prefix);
+// nil when the document has none.
+func (s *ProviderSchemas) ProviderSchema(m *config.Module, local string) *ProviderSchema {
+	return s.provider(m, local)
+}
+
+// ResourceProviderName is the local name of the provider of a resource:
+// its provider argument's name, else its type's prefix before the first
+// underscore.
+func ResourceProviderName(r *config.Resource) string {
+	return resourceProviderName(r)
 }
 
 // resourceSchema finds the schema of a resource in module m, or nil.

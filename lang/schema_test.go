@@ -76,7 +76,7 @@ output "port_unset" { value = mock_net.n.endpoint.port == null }
 		t.Errorf("output port_unset = %#v", got)
 	}
 
-	b, err := json.Marshal(res.Document(nil).Resources[0])
+	b, err := json.Marshal(newTestDocument(res, nil).Resources[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 package tests
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/render"
 )
@@ -310,8 +313,15 @@ func exerciseAccessors(t *testing.T, name string, files fstest.MapFS, d dialect.
 		_ = c.Kind.String() + c.Status.String()
 		inFiles("check", c.Range)
 	}
-	_ = tfeval.Validate(opts)
+	// The output formats read every part of a result, also a failed one.
+	_ = format.WriteEval(io.Discard, ev.Result, ev.Diagnostics)
+	_ = format.WriteText(context.Background(), io.Discard, ev.Result, 1<<20)
+	_, _ = format.NewPlan(ev.Result, format.PlanOptions{})
+	_ = format.NewSARIF(ev.Diagnostics, format.SARIFOptions{})
+	_ = format.NewVarsDocument(ev.Variables(), ev.Diagnostics)
+	_ = format.WriteVars(io.Discard, ev.Variables(), 80)
+	_ = format.NewValidateDocument(tfeval.Validate(opts))
 	if g, _ := tfeval.Graph(opts); g != nil {
-		_ = g.DOT() + g.Mermaid()
+		_ = format.DOT(g) + format.Mermaid(g)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/internal/cli"
 )
 
@@ -179,7 +180,7 @@ func TestGraphPicture(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	if got := g.DOT(); got != string(want) {
+	if got := format.DOT(g); got != string(want) {
 		t.Errorf("docs/quickstart-graph.dot is out of date; regenerate it (see the test's comment). Current output:\n%s", got)
 	}
 }

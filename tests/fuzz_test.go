@@ -12,6 +12,7 @@ import (
 
 	tfeval "github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/render"
 )
@@ -143,19 +144,19 @@ func checkEvaluatesTwice(t *testing.T, files map[string]string, schemas []byte, 
 }
 
 // checkWriteDocument checks that the CLI's direct JSON writer gives the
-// bytes of the document's own: json.MarshalIndent of Document, which
-// TestWriteIndented holds WriteIndented to.
+// bytes of the document's own: json.MarshalIndent of NewEvalDocument,
+// which format's TestWriteIndented holds WriteIndented to.
 func checkWriteDocument(t *testing.T, ev *tfeval.Evaluation) {
 	t.Helper()
 	var direct, doc bytes.Buffer
-	if err := ev.Result.WriteDocument(&direct, ev.Diagnostics); err != nil {
-		t.Fatalf("WriteDocument: %v", err)
+	if err := format.WriteEval(&direct, ev.Result, ev.Diagnostics); err != nil {
+		t.Fatalf("WriteEval: %v", err)
 	}
-	if err := ev.Result.Document(ev.Diagnostics).WriteIndented(&doc); err != nil {
+	if err := format.NewEvalDocument(ev.Result, ev.Diagnostics).WriteIndented(&doc); err != nil {
 		t.Fatalf("WriteIndented: %v", err)
 	}
 	if direct.String() != doc.String() {
-		t.Fatalf("WriteDocument differs from Document().WriteIndented:\n%s", lineDiff(doc.String(), direct.String()))
+		t.Fatalf("WriteEval differs from NewEvalDocument().WriteIndented:\n%s", lineDiff(doc.String(), direct.String()))
 	}
 }
 

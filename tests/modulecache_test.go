@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/render"
 )
@@ -75,7 +76,7 @@ func evaluationText(t *testing.T, dir string, cache *config.ModuleCache, schemas
 		}
 		b.WriteByte('\n')
 	}
-	if err := ev.Result.WriteDocument(&b, nil); err != nil {
+	if err := format.WriteEval(&b, ev.Result, nil); err != nil {
 		t.Fatalf("%s: %v", dir, err)
 	}
 	return b.String()
@@ -223,7 +224,7 @@ func TestParsedProviderSchemas(t *testing.T) {
 		}
 		fromDoc, _ := tfeval.Graph(tfeval.Options{WorkDir: dir, Schemas: doc})
 		fromParsed, _ := tfeval.Graph(tfeval.Options{WorkDir: dir, ProviderSchemas: parsed})
-		if fromDoc.DOT() != fromParsed.DOT() {
+		if format.DOT(fromDoc) != format.DOT(fromParsed) {
 			t.Errorf("%s: the graph with parsed schemas differs", dir)
 		}
 		checked++

@@ -89,6 +89,22 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.timeout, "timeout", 0, "stop loading and evaluating after this long (0: no limit)")
 }
 
+// registerCommand registers the options command cmd takes: those every
+// command takes, and its own.
+func (c *common) registerCommand(fs *flag.FlagSet, cmd string, env Env) {
+	c.register(fs)
+	switch cmd {
+	case "graph":
+		fs.StringVar(&c.format, "format", "dot", "dot or mermaid")
+	case "eval", "validate":
+		fs.StringVar(&c.format, "format", "", "sarif: the diagnostics as SARIF 2.1.0")
+	case "init":
+		fs.BoolVar(&c.upgrade, "upgrade", false, "choose versions and download again")
+		fs.BoolVar(&c.offline, "offline", false, "install from the module cache alone")
+		fs.StringVar(&c.cacheDir, "cache-dir", lookupEnv(env.Environ, "TFEVAL_MODULE_CACHE_DIR"), "shared module cache")
+	}
+}
+
 // context is the context of a command: with -timeout, one that ends then.
 func (c *common) context() (context.Context, context.CancelFunc) {
 	if c.timeout > 0 {
@@ -143,15 +159,7 @@ func Run(args []string, env Env) int {
 	// to it.
 	fs.Usage = func() {}
 	var c common
-	c.register(fs)
-	if cmd == "graph" {
-		fs.StringVar(&c.format, "format", "dot", "dot or mermaid")
-	}
-	if cmd == "init" {
-		fs.BoolVar(&c.upgrade, "upgrade", false, "choose versions and download again")
-		fs.BoolVar(&c.offline, "offline", false, "install from the module cache alone")
-		fs.StringVar(&c.cacheDir, "cache-dir", lookupEnv(env.Environ, "TFEVAL_MODULE_CACHE_DIR"), "shared module cache")
-	}
+	c.registerCommand(fs, cmd, env)
 	dirs, err := parseInterspersed(fs, rest)
 	if err != nil {
 		if err == flag.ErrHelp {
@@ -180,6 +188,10 @@ func Run(args []string, env Env) int {
 		return exitUsage
 	}
 	c.dialect = d
+	if (cmd == "eval" || cmd == "validate") && c.format != "" && c.format != "sarif" {
+		fmt.Fprintf(env.Stderr, "tfeval %s: -format must be sarif, not %q\n", cmd, c.format)
+		return exitUsage
+	}
 	if c.missing, err = config.ParseMissingModules(c.missingModules); err != nil {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 		return exitUsage

@@ -35,7 +35,7 @@ func runConsole(c *common, env Env) int {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 		return exitError
 	}
-	dp.print(ev.Diagnostics)
+	dp.Print(ev.Diagnostics)
 	if ev.Diagnostics.HasErrors() || ev.Result == nil {
 		return exitError
 	}
@@ -63,9 +63,9 @@ func runConsole(c *common, env Env) int {
 			fmt.Fprint(env.Stdout, consoleHelp)
 			continue
 		}
-		dp.sources["<console-input>"] = []byte(line)
+		dp.SetSource("<console-input>", []byte(line))
 		out, diags := consoleEval(ev.Result, line)
-		dp.print(diags)
+		dp.Print(diags)
 		if diags.HasErrors() {
 			status = exitError
 			continue

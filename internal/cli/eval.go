@@ -2,17 +2,10 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"fmt"
-	"io"
-	"sort"
-	"strings"
-	"sync/atomic"
 
-	"github.com/tfeval/tfeval/internal/parallel"
+	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/lang"
-	"github.com/tfeval/tfeval/marks"
-	"github.com/tfeval/tfeval/render"
 )
 
 // runEval evaluates the whole module tree as terraform plan would and prints
@@ -33,14 +26,19 @@ func runEval(c *common, env Env) int {
 		// as the limit that stopped it: only the diagnostics are written.
 		res = nil
 	}
-	if c.json {
-		if err := res.WriteDocument(out, ev.Diagnostics); err != nil {
+	if c.format == "sarif" {
+		if err := writeSARIF(out, ev.Diagnostics, env.WorkDir); err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+			return exitError
+		}
+	} else if c.json {
+		if err := format.WriteEval(out, res, ev.Diagnostics); err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError
 		}
 		out.WriteByte('\n')
 	} else {
-		newDiagPrinter(env.Stderr, c, env).print(ev.Diagnostics)
+		newDiagPrinter(env.Stderr, c, env).Print(ev.Diagnostics)
 		switch {
 		case ev.Diagnostics.HasErrors():
 			// Next to an error, values stand in for what failed (unknown,
@@ -48,7 +46,7 @@ func runEval(c *common, env Env) int {
 			// terraform plan prints no plan either.
 			fmt.Fprintln(env.Stderr, "No values are printed because the configuration has errors; -json writes what could be evaluated, with the diagnostics.")
 		case res != nil:
-			if err := writeHuman(c.ctx, out, res, maxOutput); err != nil {
+			if err := format.WriteText(c.ctx, out, res, maxOutput); err != nil {
 				fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 				return exitError
 			}
@@ -62,81 +60,3 @@ func runEval(c *common, env Env) int {
 
 // maxOutput bounds what one command prints (lang.Limits.MaxOutputSize).
 var maxOutput = lang.Limits{}.WithDefaults().MaxOutputSize
-
-// writeHuman lists resource instances grouped by module, then the root
-// outputs, in the console's rendering so unknown and sensitive values read
-// as Terraform shows them; it stops with OutputTooLarge once the text
-// would pass max bytes.
-func writeHuman(ctx context.Context, w io.Writer, res *lang.Result, max int64) error {
-	byModule := map[string][]*lang.ResourceInstance{}
-	var modules []string
-	for _, ri := range res.Resources {
-		if _, ok := byModule[ri.Module]; !ok {
-			modules = append(modules, ri.Module)
-		}
-		byModule[ri.Module] = append(byModule[ri.Module], ri)
-	}
-	sort.Strings(modules)
-	var ordered []*lang.ResourceInstance
-	for _, m := range modules {
-		ordered = append(ordered, byModule[m]...)
-	}
-	// Rendering is most of the cost of printing; values are rendered on
-	// every CPU a window at a time and written in order, so memory holds
-	// one window of text, not the whole plan's.
-	const window = 256
-	rendered := make([]string, min(len(ordered), window))
-	var total atomic.Int64
-	for start := 0; start < len(ordered); start += window {
-		if ctx != nil && ctx.Err() != nil {
-			return fmt.Errorf("output stopped: %w", ctx.Err())
-		}
-		n := min(window, len(ordered)-start)
-		parallel.For(n, func(i int) {
-			if total.Load() > max {
-				return
-			}
-			s, _ := render.ValueWithin(ordered[start+i].Value, int(max))
-			rendered[i] = s
-			total.Add(int64(len(s)))
-		})
-		if total.Load() > max {
-			return &lang.OutputTooLarge{Max: max}
-		}
-		for i := range n {
-			ri := ordered[start+i]
-			if start+i == 0 || ri.Module != ordered[start+i-1].Module {
-				title := "Root module"
-				if ri.Module != "" {
-					title = ri.Module
-				}
-				fmt.Fprintf(w, "# %s\n\n", title)
-			}
-			fmt.Fprintf(w, "%s = %s\n\n", ri.Addr, rendered[i])
-			rendered[i] = ""
-		}
-	}
-	root := res.Root()
-	if root == nil || len(root.Outputs) == 0 {
-		return nil
-	}
-	fmt.Fprintf(w, "# Outputs\n\n")
-	names := make([]string, 0, len(root.Outputs))
-	for n := range root.Outputs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		v := root.Outputs[n]
-		if d := root.Config.Module.Outputs[n]; d != nil && d.Sensitive {
-			v = v.Mark(marks.Sensitive)
-		}
-		s, ok := render.ValueWithin(v, int(max-total.Load()))
-		if !ok {
-			return &lang.OutputTooLarge{Max: max}
-		}
-		total.Add(int64(len(s)))
-		fmt.Fprintf(w, "%s = %s\n", n, strings.TrimRight(s, "\n"))
-	}
-	return nil
-}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	tfeval "github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/format"
 )
 
 // runGraph prints the dependency graph of the module tree in DOT or Mermaid.
@@ -18,14 +19,14 @@ func runGraph(c *common, env Env) int {
 		return exitError
 	}
 	g, diags := tfeval.Graph(opts)
-	newDiagPrinter(env.Stderr, c, env).print(diags)
+	newDiagPrinter(env.Stderr, c, env).Print(diags)
 	if diags.HasErrors() {
 		return exitError
 	}
 	if c.format == "mermaid" {
-		fmt.Fprint(env.Stdout, g.Mermaid())
+		fmt.Fprint(env.Stdout, format.Mermaid(g))
 	} else {
-		fmt.Fprint(env.Stdout, g.DOT())
+		fmt.Fprint(env.Stdout, format.DOT(g))
 	}
 	return exitOK
 }

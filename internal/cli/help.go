@@ -65,7 +65,7 @@ When the configuration has errors, only the diagnostics are printed, as
 terraform plan prints no plan then; -json still writes what could be
 evaluated, next to the diagnostics.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "var", "var-file", "data", "missing-modules", "schemas", "sandbox", "timeout", "json", "no-color"},
+		options: []string{"chdir", "dialect", "var", "var-file", "data", "missing-modules", "schemas", "sandbox", "timeout", "json", "format", "no-color"},
 		examples: []string{
 			"# Evaluate the module in ./infra with its terraform.tfvars:",
 			"tfeval eval ./infra",
@@ -118,6 +118,25 @@ without providers. It is the only command that uses the network.`,
 			"tfeval init -offline -cache-dir=$HOME/.cache/tfeval ./infra",
 		},
 	},
+	"show": {
+		run:     runShow,
+		summary: "With -json: the document \"terraform show -json\" writes for a\nplan of the module tree, from an empty state",
+		usage:   "-json [options] [DIR]",
+		about: `Writes the JSON document "terraform show -json" writes for a plan of the
+module tree made from an empty state, as the dialect's binary writes it
+(format 1.2), for the tools that read it: conftest, Checkov, Infracost.
+Values known only after apply are in after_unknown; unread data sources
+and unknown expansions appear as deferred changes.
+
+A configuration with errors gets its diagnostics on standard error, exit
+status 1 and nothing on standard output.`,
+		args:    []string{dirArgument},
+		options: []string{"json", "chdir", "dialect", "var", "var-file", "data", "missing-modules", "schemas", "sandbox", "timeout", "no-color"},
+		examples: []string{
+			"# A policy check on a pull request:",
+			"tfeval show -json ./infra | conftest test -",
+		},
+	},
 	"validate": {
 		run:     runValidate,
 		summary: "Load and statically check a module tree",
@@ -126,11 +145,13 @@ without providers. It is the only command that uses the network.`,
 evaluated once with every input variable unknown, so it reports what is
 wrong whatever the variables' values, without needing any.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "schemas", "sandbox", "timeout", "json", "no-color"},
+		options: []string{"chdir", "dialect", "schemas", "sandbox", "timeout", "json", "format", "no-color"},
 		examples: []string{
 			"tfeval validate ./infra",
 			"# The document terraform validate -json writes:",
 			"tfeval validate -json ./infra",
+			"# Diagnostics for a code-scanning service:",
+			"tfeval validate -format=sarif ./infra > tfeval.sarif",
 		},
 	},
 	"vars": {
@@ -168,7 +189,7 @@ var optionHelp = map[string][2]string{
 	"sandbox":         {"-sandbox=DIR", "Read nothing outside DIR: configuration files, module\nsources, terraform.tfvars and *.auto.tfvars, file\nfunctions (a relative DIR is relative to -chdir)"},
 	"timeout":         {"-timeout=DURATION", "Stop loading and evaluating after DURATION (30s, 2m)"},
 	"json":            {"-json", "Machine-readable output"},
-	"format":          {"-format=FORMAT", "dot (default, for Graphviz) or mermaid"},
+	"format":          {"-format=FORMAT", "graph: dot (default, for Graphviz) or mermaid;\neval, validate: sarif, the diagnostics as SARIF 2.1.0\nfor code-scanning services"},
 	"upgrade":         {"-upgrade", "Choose versions and download again"},
 	"cache-dir":       {"-cache-dir=DIR", "Shared module cache reused across roots and runs\n(default: $TFEVAL_MODULE_CACHE_DIR, else none)"},
 	"offline":         {"-offline", "Install from the cache alone, no network"},

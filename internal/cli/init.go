@@ -46,7 +46,7 @@ func runInit(c *common, env Env) int {
 		fmt.Fprintf(&out, "- %s in %s\n", m.Key, m.Dir)
 	}
 	fmt.Fprint(env.Stdout, out.String())
-	newDiagPrinter(env.Stderr, c, env).print(diags)
+	newDiagPrinter(env.Stderr, c, env).Print(diags)
 	if diags.HasErrors() {
 		fmt.Fprintln(env.Stderr, "\ntfeval init failed: the modules above were installed, the others were not.")
 		return exitError

@@ -1,10 +1,17 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
 
 	tfeval "github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/format"
 )
 
 // evaluate runs the whole pipeline for a command with the common options.
@@ -13,7 +20,12 @@ func evaluate(c *common, env Env, console bool) (*tfeval.Evaluation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tfeval.Evaluate(opts), nil
+	return evaluateWith(opts), nil
+}
+
+// evaluateWith runs the whole pipeline with options already translated.
+func evaluateWith(opts tfeval.Options) *tfeval.Evaluation {
+	return tfeval.Evaluate(opts)
 }
 
 // options translates the common command-line options for the library.
@@ -44,4 +56,43 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		opts.Schemas = b
 	}
 	return opts, nil
+}
+
+// writeSARIF writes diagnostics as a SARIF log; those without a place in a
+// file are reported in the root module's first configuration file.
+func writeSARIF(w io.Writer, diags hcl.Diagnostics, workDir string) error {
+	opts := format.SARIFOptions{ToolVersion: Version, DefaultFile: firstConfigFile(workDir)}
+	b, err := json.MarshalIndent(format.NewSARIF(diags, opts), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
+}
+
+// firstConfigFile is the first configuration file of the module in dir,
+// in name order; "" when there is none.
+func firstConfigFile(dir string) string {
+	var names []string
+	for _, pattern := range []string{"*.tf", "*.tf.json", "*.tofu", "*.tofu.json"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pattern))
+		names = append(names, m...)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	sort.Strings(names)
+	return filepath.Base(names[0])
+}
+
+// newDiagPrinter prints diagnostics to w for a command run with c in env:
+// excerpts are read from inside the sandbox, or from the files the command
+// line names.
+func newDiagPrinter(w io.Writer, c *common, env Env) *format.DiagnosticPrinter {
+	opts := format.DiagnosticOptions{Color: c.color, WorkDir: env.WorkDir, Sandbox: c.sandbox}
+	for _, a := range c.varArgs {
+		opts.Named = append(opts.Named, a.Text)
+	}
+	opts.Named = append(opts.Named, c.dataFiles...)
+	return format.NewDiagnosticPrinter(w, opts)
 }

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/tfeval/tfeval"
-	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/format"
 )
 
 // runValidate loads and statically checks the module tree without needing
@@ -19,26 +17,16 @@ func runValidate(c *common, env Env) int {
 		return exitError
 	}
 	diags := tfeval.Validate(opts)
-	if c.json {
-		var nerr, nwarn int
-		for _, d := range diags {
-			if d.Severity == hcl.DiagError {
-				nerr++
-			} else {
-				nwarn++
-			}
+	if c.format == "sarif" {
+		if err := writeSARIF(env.Stdout, diags, env.WorkDir); err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+			return exitError
 		}
-		doc := map[string]any{
-			"format_version": "1.0",
-			"valid":          !diags.HasErrors(),
-			"error_count":    nerr,
-			"warning_count":  nwarn,
-			"diagnostics":    lang.DiagnosticsJSON(diags),
-		}
-		b, _ := json.MarshalIndent(doc, "", "  ")
+	} else if c.json {
+		b, _ := json.MarshalIndent(format.NewValidateDocument(diags), "", "  ")
 		fmt.Fprintln(env.Stdout, string(b))
 	} else {
-		newDiagPrinter(env.Stderr, c, env).print(diags)
+		newDiagPrinter(env.Stderr, c, env).Print(diags)
 		if !diags.HasErrors() {
 			fmt.Fprintln(env.Stdout, "Success! The configuration is valid.")
 		}

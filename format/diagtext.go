@@ -1,4 +1,4 @@
-package cli
+package format
 
 import (
 	"bufio"
@@ -15,9 +15,10 @@ import (
 	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
-// diagPrinter writes diagnostics in Terraform's human layout: a blank line,
-// "Error: summary", the source excerpt, then the detail wrapped at 77 columns.
-type diagPrinter struct {
+// DiagnosticPrinter writes diagnostics in Terraform's human layout: a blank
+// line, "Error: summary", the source excerpt, then the detail wrapped at 77
+// columns; with colour, framed as Terraform frames them on a terminal.
+type DiagnosticPrinter struct {
 	w       io.Writer
 	color   bool
 	workDir string
@@ -32,35 +33,54 @@ type diagPrinter struct {
 	cache   map[string][]byte
 }
 
-// newDiagPrinter prints to w for a command run with c in env.
-func newDiagPrinter(w io.Writer, c *common, env Env) *diagPrinter {
-	p := &diagPrinter{w: w, color: c.color, workDir: env.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}}
+// DiagnosticOptions say how a DiagnosticPrinter prints and where it may
+// read the source excerpts from.
+type DiagnosticOptions struct {
+	// Color frames diagnostics and colours their headings, for a terminal.
+	Color bool
+	// WorkDir is the directory relative file names are found in.
+	WorkDir string
+	// Sandbox, when not empty, is the only directory excerpts are read
+	// from (relative to WorkDir); an unusable one leaves WorkDir alone.
+	Sandbox string
+	// Named are files the user named (-var-file, -data), read wherever
+	// they are.
+	Named []string
+}
+
+// NewDiagnosticPrinter prints on w as opts say.
+func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinter {
+	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}}
 	// An unusable sandbox fails the command itself; excerpts then show nothing.
-	box, err := sandbox.New(c.sandbox, env.WorkDir)
+	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
 	if err != nil {
-		box, _ = sandbox.New(env.WorkDir, "")
+		box, _ = sandbox.New(opts.WorkDir, "")
 	}
 	p.box = box
-	for _, a := range c.varArgs {
-		p.named[a.Text] = true
-	}
-	for _, f := range c.dataFiles {
-		p.named[f] = true
+	for _, name := range opts.Named {
+		p.named[name] = true
 	}
 	return p
+}
+
+// SetSource gives the text of a "file" that is not on disk, such as a
+// console input line, for the excerpts of diagnostics in it.
+func (p *DiagnosticPrinter) SetSource(name string, src []byte) {
+	p.sources[name] = src
 }
 
 // detailWidth is where Terraform wraps detail text when not on a terminal:
 // lines of at most 77 columns, one less than its default 78-column width.
 const detailWidth = 77
 
-func (p *diagPrinter) print(diags hcl.Diagnostics) {
+// Print writes each diagnostic in turn.
+func (p *DiagnosticPrinter) Print(diags hcl.Diagnostics) {
 	for _, d := range diags {
 		p.printOne(d)
 	}
 }
 
-func (p *diagPrinter) printOne(d *hcl.Diagnostic) {
+func (p *DiagnosticPrinter) printOne(d *hcl.Diagnostic) {
 	var buf bytes.Buffer
 	sev := "Error"
 	if d.Severity == hcl.DiagWarning {
@@ -108,7 +128,7 @@ func boxed(text string, sev hcl.DiagnosticSeverity) string {
 	return b.String()
 }
 
-func (p *diagPrinter) snippet(rng hcl.Range) string {
+func (p *DiagnosticPrinter) snippet(rng hcl.Range) string {
 	src := p.source(rng.Filename)
 	if src == nil || rng.Start.Line < 1 {
 		return ""
@@ -147,7 +167,7 @@ func excerptLine(line string) string {
 	return line[:cut] + "…"
 }
 
-func (p *diagPrinter) source(name string) []byte {
+func (p *DiagnosticPrinter) source(name string) []byte {
 	if s, ok := p.sources[name]; ok {
 		return s
 	}

@@ -1,4 +1,4 @@
-package lang
+package format
 
 import (
 	"bytes"
@@ -11,23 +11,24 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tfeval/tfeval/config"
-	"github.com/tfeval/tfeval/internal/elements"
-	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/internal/parallel"
-	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/lang"
 )
 
-// PlanDocument is the `eval -json` document: what terraform plan -json and
+// EvalFormatVersion is the version of the `eval -json` document.
+const EvalFormatVersion = "1.0"
+
+// EvalDocument is the `eval -json` document: what terraform plan -json and
 // show -json report about outputs and resources, plus diagnostics.
-type PlanDocument struct {
-	Diagnostics []DiagnosticJSON      `json:"diagnostics"`
-	Outputs     map[string]OutputJSON `json:"outputs"`
-	Resources   []ResourceJSON        `json:"resources"`
+type EvalDocument struct {
+	FormatVersion string                `json:"format_version"`
+	Diagnostics   []Diagnostic          `json:"diagnostics"`
+	Outputs       map[string]EvalOutput `json:"outputs"`
+	Resources     []EvalResource        `json:"resources"`
 }
 
-// OutputJSON is one root module output.
-type OutputJSON struct {
+// EvalOutput is one root module output.
+type EvalOutput struct {
 	Sensitive bool `json:"sensitive"`
 	// Unknown is false, true, or booleans shaped like the value marking its unknown parts.
 	Unknown any `json:"unknown"`
@@ -36,8 +37,8 @@ type OutputJSON struct {
 	Value *json.RawMessage `json:"value,omitempty"`
 }
 
-// ResourceJSON is one planned resource instance as show -json writes it.
-type ResourceJSON struct {
+// EvalResource is one planned resource instance as show -json writes it.
+type EvalResource struct {
 	Address        string `json:"address"`
 	Mode           string `json:"mode"`
 	Type           string `json:"type"`
@@ -46,80 +47,34 @@ type ResourceJSON struct {
 	AfterUnknown   any    `json:"after_unknown"`
 	AfterSensitive any    `json:"after_sensitive"`
 	// Placeholder is set on an instance that stands for instances tfeval
-	// cannot count (ResourceInstance.Placeholder).
+	// cannot count (lang.ResourceInstance.Placeholder).
 	Placeholder bool `json:"placeholder,omitempty"`
 }
 
-// DiagnosticJSON is a diagnostic as terraform validate -json writes it.
-type DiagnosticJSON struct {
-	Severity string     `json:"severity"`
-	Summary  string     `json:"summary"`
-	Detail   string     `json:"detail"`
-	Range    *RangeJSON `json:"range,omitempty"`
-}
-
-// RangeJSON is a source range.
-type RangeJSON struct {
-	Filename string  `json:"filename"`
-	Start    PosJSON `json:"start"`
-	End      PosJSON `json:"end"`
-}
-
-// PosJSON is a source position.
-type PosJSON struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
-}
-
-// RangeOf converts a source range for the JSON documents.
-func RangeOf(r hcl.Range) *RangeJSON {
-	return &RangeJSON{
-		Filename: r.Filename,
-		Start:    PosJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
-		End:      PosJSON{r.End.Line, r.End.Column, r.End.Byte},
-	}
-}
-
-// DiagnosticsJSON converts diagnostics for the JSON documents.
-func DiagnosticsJSON(diags hcl.Diagnostics) []DiagnosticJSON {
-	out := make([]DiagnosticJSON, 0, len(diags))
-	for _, d := range diags {
-		dj := DiagnosticJSON{Severity: "error", Summary: d.Summary, Detail: d.Detail}
-		if d.Severity == hcl.DiagWarning {
-			dj.Severity = "warning"
-		}
-		if d.Subject != nil {
-			dj.Range = RangeOf(*d.Subject)
-		}
-		out = append(out, dj)
-	}
-	return out
-}
-
-// Document builds the `eval -json` document with the given diagnostics
-// (those of loading and of evaluation).
-func (r *Result) Document(diags hcl.Diagnostics) *PlanDocument {
-	doc := r.documentHead(diags)
+// NewEvalDocument builds the `eval -json` document of an evaluation's
+// result (which may be nil) with the given diagnostics (those of loading
+// and of evaluation).
+func NewEvalDocument(r *lang.Result, diags hcl.Diagnostics) *EvalDocument {
+	doc := evalHead(r, diags)
 	if r == nil {
 		return doc
 	}
-	doc.Resources = make([]ResourceJSON, len(r.Resources))
+	doc.Resources = make([]EvalResource, len(r.Resources))
 	parallel.For(len(r.Resources), func(i int) {
-		doc.Resources[i] = resourceJSON(r.Resources[i])
+		doc.Resources[i] = evalResource(r.Resources[i])
 	})
 	return doc
 }
 
-// documentHead is Document without the resource instances.
-func (r *Result) documentHead(diags hcl.Diagnostics) *PlanDocument {
-	doc := &PlanDocument{Diagnostics: DiagnosticsJSON(diags), Outputs: map[string]OutputJSON{}, Resources: []ResourceJSON{}}
+// evalHead is NewEvalDocument without the resource instances.
+func evalHead(r *lang.Result, diags hcl.Diagnostics) *EvalDocument {
+	doc := &EvalDocument{FormatVersion: EvalFormatVersion, Diagnostics: Diagnostics(diags), Outputs: map[string]EvalOutput{}, Resources: []EvalResource{}}
 	if r == nil {
 		return doc
 	}
 	if root := r.Root(); root != nil {
 		for _, name := range sortedKeys(root.Outputs) {
-			oj, uv, ok := r.outputJSON(name, root.Outputs[name])
+			oj, uv, ok := evalOutput(r, name, root.Outputs[name])
 			if ok {
 				tj, _ := appendTypeJSON(nil, uv.Type())
 				if vj, err := outputValueJSON(uv, uv.Type()); err == nil {
@@ -134,12 +89,12 @@ func (r *Result) documentHead(diags hcl.Diagnostics) *PlanDocument {
 	return doc
 }
 
-// outputJSON is the OutputJSON of a root output without its type and
+// evalOutput is the EvalOutput of a root output without its type and
 // value, and, when it has them (ok), the unmarked value to write them
 // from (a null of the dynamic type for null).
-func (r *Result) outputJSON(name string, v cty.Value) (oj OutputJSON, uv cty.Value, ok bool) {
+func evalOutput(r *lang.Result, name string, v cty.Value) (oj EvalOutput, uv cty.Value, ok bool) {
 	decl := r.Root().Config.Module.Outputs[name]
-	oj = OutputJSON{Sensitive: decl != nil && decl.Sensitive, Unknown: false}
+	oj = EvalOutput{Sensitive: decl != nil && decl.Sensitive, Unknown: false}
 	if !v.IsWhollyKnown() {
 		oj.Unknown = unknownAsBool(v)
 		return oj, cty.NilVal, false
@@ -151,11 +106,11 @@ func (r *Result) outputJSON(name string, v cty.Value) (oj OutputJSON, uv cty.Val
 	return oj, uv, true
 }
 
-// resourceJSON is one resource instance of the document.
-func resourceJSON(ri *ResourceInstance) ResourceJSON {
-	return ResourceJSON{
+// evalResource is one resource instance of the document.
+func evalResource(ri *lang.ResourceInstance) EvalResource {
+	return EvalResource{
 		Address:        ri.Addr,
-		Mode:           resourceModeJSON(ri.Mode),
+		Mode:           modeName(ri.Mode),
 		Type:           ri.Type,
 		Name:           ri.Name,
 		After:          knownJSON(ri.Value),
@@ -165,154 +120,10 @@ func resourceJSON(ri *ResourceInstance) ResourceJSON {
 	}
 }
 
-// resourceModeJSON is how show -json names a resource mode.
-func resourceModeJSON(m config.ResourceMode) string {
-	if m == config.DataResourceMode {
-		return "data"
-	}
-	return "managed"
-}
-
-// eachElement calls fn for every element of a known, non-null map or
-// object, with its key; objects are walked without sorting attribute names,
-// which an element iterator does on every call.
-func eachElement(v cty.Value, fn func(name string, e cty.Value)) {
-	ty := v.Type()
-	if ty.IsObjectType() {
-		for name := range ty.AttributeTypes() {
-			fn(name, v.GetAttr(name))
-		}
-		return
-	}
-	keyed := ty.IsMapType()
-	for it := elements.Of(v); it.Next(); {
-		k, e := it.Element()
-		name := ""
-		if keyed {
-			name = k.AsString()
-		}
-		fn(name, e)
-	}
-}
-
-// PlanJSON is Document(nil) encoded as json.MarshalIndent(doc, "", "  ")
-// encodes it.
-func (r *Result) PlanJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	if err := r.WriteDocument(&buf, nil); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// unknownAsBool describes where a value is unknown: true for an unknown
-// value, false for a known one, and for collections the same shape with
-// known parts left out of objects (show -json's after_unknown).
-func unknownAsBool(v cty.Value) any {
-	v, _ = v.Unmark()
-	if !v.IsKnown() {
-		return true
-	}
-	if v.IsNull() {
-		return false
-	}
-	ty := v.Type()
-	switch {
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		out := []any{}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
-			out = append(out, unknownAsBool(e))
-		}
-		return out
-	case ty.IsMapType() || ty.IsObjectType():
-		out := map[string]any{}
-		eachElement(v, func(name string, e cty.Value) {
-			if b := unknownAsBool(e); b != false {
-				out[name] = b
-			}
-		})
-		return out
-	}
-	return false
-}
-
-// sensitiveAsBool describes where a value is sensitive, shaped as
-// unknownAsBool (show -json's after_sensitive).
-func sensitiveAsBool(v cty.Value) any {
-	if v.HasMark(marks.Sensitive) {
-		return true
-	}
-	v, _ = v.Unmark()
-	ty := v.Type()
-	if v.IsNull() || ty.IsPrimitiveType() || ty == cty.DynamicPseudoType {
-		return false
-	}
-	switch {
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		out := []any{}
-		if !v.IsKnown() {
-			return out
-		}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
-			out = append(out, sensitiveAsBool(e))
-		}
-		return out
-	case ty.IsMapType() || ty.IsObjectType():
-		out := map[string]any{}
-		if !v.IsKnown() {
-			return out
-		}
-		eachElement(v, func(name string, e cty.Value) {
-			if b := sensitiveAsBool(e); b != false {
-				out[name] = b
-			}
-		})
-		return out
-	}
-	return false
-}
-
-// knownJSON is the JSON form of a value with unknown parts left out of
-// objects and written as null in sequences (show -json's after).
-func knownJSON(v cty.Value) any {
-	v, _ = v.Unmark()
-	if !v.IsKnown() || v.IsNull() {
-		return nil
-	}
-	ty := v.Type()
-	switch {
-	case ty == cty.String:
-		return v.AsString()
-	case ty == cty.Bool:
-		return v.True()
-	case ty == cty.Number:
-		return json.Number(numtext.String(v))
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		out := []any{}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
-			out = append(out, knownJSON(e))
-		}
-		return out
-	case ty.IsMapType() || ty.IsObjectType():
-		out := map[string]any{}
-		eachElement(v, func(name string, e cty.Value) {
-			if eu, _ := e.Unmark(); !eu.IsKnown() {
-				return
-			}
-			out[name] = knownJSON(e)
-		})
-		return out
-	}
-	return nil
-}
-
 // WriteIndented writes the document as json.MarshalIndent(d, "", "  ")
 // would, byte for byte, with the resources marshalled on every CPU: for a
 // large tree they are most of the document.
-func (d *PlanDocument) WriteIndented(w io.Writer) error {
+func (d *EvalDocument) WriteIndented(w io.Writer) error {
 	if d.Resources == nil {
 		return d.writeIndented(w, -1, nil)
 	}
@@ -332,7 +143,7 @@ const resourceIndent = "    "
 // writeIndented writes d's diagnostics and outputs indented, and then n
 // resource instances as item gives them, marshalled with resourceIndent;
 // n < 0 writes the resources as null.
-func (d *PlanDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byte, error)) error {
+func (d *EvalDocument) writeIndented(w io.Writer, n int, item func(i int) ([]byte, error)) error {
 	var names []string // nil writes null
 	if d.Outputs != nil {
 		names = sortedKeys(d.Outputs)
@@ -349,11 +160,11 @@ const outputIndent = "    "
 
 // writeIndentedWith is writeIndented with the outputs named in names (in
 // order; nil for null) written one at a time by output, each as
-// json.MarshalIndent writes its OutputJSON with outputIndent; d.Outputs is
+// json.MarshalIndent writes its EvalOutput with outputIndent; d.Outputs is
 // not used. An
 // output is written out before the next is made, so a large one is in
 // memory once, not in every copy MarshalIndent makes of the document.
-func (d *PlanDocument) writeIndentedWith(w io.Writer, names []string, output func(b []byte, i int) ([]byte, error), n int, item func(i int) ([]byte, error)) error {
+func (d *EvalDocument) writeIndentedWith(w io.Writer, names []string, output func(b []byte, i int) ([]byte, error), n int, item func(i int) ([]byte, error)) error {
 	head := *d
 	head.Outputs, head.Resources = nil, nil
 	b, err := json.MarshalIndent(head, "", "  ")
@@ -363,7 +174,7 @@ func (d *PlanDocument) writeIndentedWith(w io.Writer, names []string, output fun
 	// The head ends with the outputs and resources fields, marshalled as null.
 	const tail = "\"outputs\": null,\n  \"resources\": null\n}"
 	if !bytes.HasSuffix(b, []byte(tail)) {
-		return fmt.Errorf("lang: unexpected JSON document layout")
+		return fmt.Errorf("format: unexpected JSON document layout")
 	}
 	b = append(b[:len(b)-len(tail)], "\"outputs\": {"...)
 	switch {
@@ -429,9 +240,9 @@ func (d *PlanDocument) writeIndentedWith(w io.Writer, names []string, output fun
 }
 
 // marshalIndent is json.MarshalIndent(r, prefix, "  "), written directly
-// for the values Document builds and left to encoding/json for anything
+// for the values NewEvalDocument builds and left to encoding/json for anything
 // else, which reflection makes several times slower.
-func (r ResourceJSON) marshalIndent(prefix string) ([]byte, error) {
+func (r EvalResource) marshalIndent(prefix string) ([]byte, error) {
 	fields := [...]struct {
 		key string
 		v   any

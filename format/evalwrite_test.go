@@ -1,4 +1,4 @@
-package lang
+package format
 
 import (
 	"bytes"
@@ -10,14 +10,15 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 )
 
-// WriteDocument writes exactly what json.MarshalIndent writes for
-// Document: values with unknown, null, sensitive and ephemeral parts at
+// WriteEval writes exactly what json.MarshalIndent writes for
+// NewEvalDocument: values with unknown, null, sensitive and ephemeral parts at
 // every depth, in every kind of collection, and numbers encoding/json must
 // check itself.
-func TestWriteDocument(t *testing.T) {
+func TestWriteEval(t *testing.T) {
 	s := func(v cty.Value) cty.Value { return v.Mark(marks.Sensitive) }
 	obj := func(m map[string]cty.Value) cty.Value { return cty.ObjectVal(m) }
 	huge, _, _ := big.ParseFloat("1e400", 10, 512, big.ToNearestEven)
@@ -64,79 +65,51 @@ func TestWriteDocument(t *testing.T) {
 		s(obj(map[string]cty.Value{"a": cty.StringVal("b")})),
 		obj(map[string]cty.Value{"only_unknown": cty.UnknownVal(cty.Bool)}),
 	}
-	res := &Result{}
+	res := &lang.Result{}
 	for i, v := range values {
 		mode := config.ManagedResourceMode
 		if i%2 == 1 {
 			mode = config.DataResourceMode
 		}
-		res.Resources = append(res.Resources, &ResourceInstance{Addr: "t.n" + string(rune('a'+i)), Mode: mode, Type: "t", Name: "n<" + string(rune('a'+i)), Value: v})
+		res.Resources = append(res.Resources, &lang.ResourceInstance{Addr: "t.n" + string(rune('a'+i)), Mode: mode, Type: "t", Name: "n<" + string(rune('a'+i)), Value: v})
 	}
 	diags := hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "w", Detail: "<d>", Subject: &hcl.Range{Filename: "main.tf"}}}
-	for name, r := range map[string]*Result{"crafted": res, "nil": nil, "empty": {}} {
-		want, err := json.MarshalIndent(r.Document(diags), "", "  ")
+	for name, r := range map[string]*lang.Result{"crafted": res, "nil": nil, "empty": {}} {
+		want, err := json.MarshalIndent(NewEvalDocument(r, diags), "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
-		if err := r.WriteDocument(&got, diags); err != nil {
+		if err := WriteEval(&got, r, diags); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if got.String() != string(want) {
-			t.Errorf("%s: WriteDocument differs from MarshalIndent of Document:\n%s\nwant\n%s", name, got.String(), want)
+			t.Errorf("%s: WriteEval differs from MarshalIndent of NewEvalDocument:\n%s\nwant\n%s", name, got.String(), want)
 		}
 	}
 }
 
 // A number encoding/json would refuse (infinity) is left to the
 // document's path, and so refused the same way.
-func TestWriteDocumentInfinity(t *testing.T) {
-	res := &Result{Resources: []*ResourceInstance{{Addr: "t.n", Type: "t", Name: "n", Value: cty.ObjectVal(map[string]cty.Value{"x": cty.PositiveInfinity})}}}
+func TestWriteEvalInfinity(t *testing.T) {
+	res := &lang.Result{Resources: []*lang.ResourceInstance{{Addr: "t.n", Type: "t", Name: "n", Value: cty.ObjectVal(map[string]cty.Value{"x": cty.PositiveInfinity})}}}
 	var doc bytes.Buffer
-	wantErr := res.Document(nil).WriteIndented(&doc)
+	wantErr := NewEvalDocument(res, nil).WriteIndented(&doc)
 	if wantErr == nil {
 		t.Fatal("WriteIndented wrote infinity")
 	}
 	var got bytes.Buffer
-	if err := res.WriteDocument(&got, nil); err == nil || err.Error() != wantErr.Error() {
-		t.Errorf("WriteDocument: error %v, want %v", err, wantErr)
+	if err := WriteEval(&got, res, nil); err == nil || err.Error() != wantErr.Error() {
+		t.Errorf("WriteEval: error %v, want %v", err, wantErr)
 	}
 	if _, ok := new(documentWriter).known(nil, cty.NumberIntVal(7), 1); !ok {
 		t.Error("a small integer fell back")
 	}
 }
 
-// PlanJSON is json.MarshalIndent of Document(nil).
-func TestPlanJSON(t *testing.T) {
-	res, diags := evalFiles(t, map[string]string{"main.tf": `
-resource "terraform_data" "a" {
-  for_each = { x = 1, y = 2 }
-  input    = { k = each.key, v = each.value, s = sensitive("z") }
-}
-output "o" {
-  value     = terraform_data.a["x"].input
-  sensitive = true
-}
-`}, Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	want, err := json.MarshalIndent(res.Document(nil), "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := res.PlanJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("PlanJSON:\n%s\nwant\n%s", got, want)
-	}
-}
-
-// TestWriteDocumentOutputs: outputs written from their values are what
-// MarshalIndent writes for Document's, whatever their shape.
-func TestWriteDocumentOutputs(t *testing.T) {
+// TestWriteEvalOutputs: outputs written from their values are what
+// MarshalIndent writes for NewEvalDocument's, whatever their shape.
+func TestWriteEvalOutputs(t *testing.T) {
 	res, diags := evalFiles(t, map[string]string{"main.tf": `
 variable "u" {
   type    = string
@@ -154,19 +127,19 @@ output "secret" {
   value     = "s"
   sensitive = true
 }
-`}, Options{})
+`})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	want, err := json.MarshalIndent(res.Document(nil), "", "  ")
+	want, err := json.MarshalIndent(NewEvalDocument(res, nil), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := res.WriteDocument(&got, nil); err != nil {
+	if err := WriteEval(&got, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != string(want) {
-		t.Errorf("WriteDocument:\n%s\nwant\n%s", got.String(), want)
+		t.Errorf("WriteEval:\n%s\nwant\n%s", got.String(), want)
 	}
 }

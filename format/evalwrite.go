@@ -1,8 +1,9 @@
-package lang
+package format
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"slices"
 	"strconv"
@@ -16,17 +17,20 @@ import (
 
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
+	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 )
 
-// WriteDocument writes Document(diags) as its WriteIndented method would,
-// byte for byte, without building the document: every resource instance
-// is written straight from its value, on every CPU. For a large tree that
-// is most of the work of `eval -json`, and the document's generic maps
-// and slices would only be made to be written once.
-func (r *Result) WriteDocument(w io.Writer, diags hcl.Diagnostics) error {
+// WriteEval writes NewEvalDocument(r, diags) as its WriteIndented method
+// would, byte for byte, without building the document: every resource
+// instance is written straight from its value, on every CPU. For a large
+// tree that is most of the work of `eval -json`, and the document's generic
+// maps and slices would only be made to be written once. It writes at most
+// the evaluation's Limits.MaxOutputSize bytes (lang.OutputTooLarge past
+// them), and stops once the evaluation's context is done.
+func WriteEval(w io.Writer, r *lang.Result, diags hcl.Diagnostics) error {
 	if r == nil {
-		return r.Document(diags).WriteIndented(w)
+		return NewEvalDocument(r, diags).WriteIndented(w)
 	}
 	// Instances of one resource are written one after another and are
 	// about the same size: each starts with room for the last one's.
@@ -34,22 +38,23 @@ func (r *Result) WriteDocument(w io.Writer, diags hcl.Diagnostics) error {
 	last.Store(512)
 	// The instances are written to memory before the document is
 	// written out, so their total is bounded as they are made.
-	max := r.ev.outputLimit()
+	opts := r.Options()
+	max := opts.Limits.WithDefaults().MaxOutputSize
 	var total atomic.Int64
-	head := &PlanDocument{Diagnostics: DiagnosticsJSON(diags)}
+	head := &EvalDocument{FormatVersion: EvalFormatVersion, Diagnostics: Diagnostics(diags)}
 	var outputs map[string]cty.Value
 	if root := r.Root(); root != nil {
 		outputs = root.Outputs
 	}
 	names := sortedKeys(outputs)
 	writeOutput := func(b []byte, i int) ([]byte, error) {
-		return r.appendOutputIndented(b, names[i], outputs[names[i]])
+		return appendOutputIndented(b, r, names[i], outputs[names[i]])
 	}
 	return head.writeIndentedWith(&cappedWriter{w: w, max: max, left: max}, names, writeOutput, len(r.Resources), func(i int) ([]byte, error) {
 		if total.Load() > max {
-			return nil, &OutputTooLarge{Max: max}
+			return nil, &lang.OutputTooLarge{Max: max}
 		}
-		if r.ev.contextDone() {
+		if ctx := opts.Context; ctx != nil && ctx.Err() != nil {
 			return nil, errCancelled
 		}
 		b, err := resourceIndented(r.Resources[i], int(last.Load())+64)
@@ -59,10 +64,30 @@ func (r *Result) WriteDocument(w io.Writer, diags hcl.Diagnostics) error {
 	})
 }
 
-// appendOutputIndented appends the OutputJSON of a root output as
+// errCancelled is the error of writing output once the evaluation's
+// context is done.
+var errCancelled = errors.New("cancelled: the evaluation's context is done")
+
+// cappedWriter passes writes on until more than max bytes in all would
+// have been written; from then on every write fails with OutputTooLarge.
+type cappedWriter struct {
+	w         io.Writer
+	max, left int64
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) > c.left {
+		c.left = -1
+		return 0, &lang.OutputTooLarge{Max: c.max}
+	}
+	c.left -= int64(len(p))
+	return c.w.Write(p)
+}
+
+// appendOutputIndented appends the EvalOutput of a root output as
 // json.MarshalIndent writes it with outputIndent, written from its value.
-func (r *Result) appendOutputIndented(b []byte, name string, v cty.Value) ([]byte, error) {
-	oj, uv, ok := r.outputJSON(name, v)
+func appendOutputIndented(b []byte, r *lang.Result, name string, v cty.Value) ([]byte, error) {
+	oj, uv, ok := evalOutput(r, name, v)
 	m, err := json.MarshalIndent(oj, outputIndent, "  ")
 	if err != nil || !ok {
 		return append(b, m...), err
@@ -106,22 +131,14 @@ func (r *Result) appendOutputIndented(b []byte, name string, v cty.Value) ([]byt
 	return append(appendIndentLine(b, outputIndent, 0), '}'), nil
 }
 
-// outputLimit is the evaluation's Limits.MaxOutputSize.
-func (ev *evaluator) outputLimit() int64 {
-	if ev == nil || ev.limits == nil {
-		return DefaultMaxOutputSize
-	}
-	return ev.limits.limits.MaxOutputSize
-}
-
-// resourceIndented is resourceJSON(ri).marshalIndent(resourceIndent),
+// resourceIndented is evalResource(ri).marshalIndent(resourceIndent),
 // written from the instance's value; anything the direct writers do not
 // cover goes through the document's own path.
-func resourceIndented(ri *ResourceInstance, hint int) ([]byte, error) {
+func resourceIndented(ri *lang.ResourceInstance, hint int) ([]byte, error) {
 	w := documentWriters.Get().(*documentWriter)
 	defer documentWriters.Put(w)
 	fields := [...]string{"address", "mode", "type", "name", "after", "after_unknown", "after_sensitive", "placeholder"}
-	names := [...]string{ri.Addr, resourceModeJSON(ri.Mode), ri.Type, ri.Name}
+	names := [...]string{ri.Addr, modeName(ri.Mode), ri.Type, ri.Name}
 	writers := [...]elementWriter{(*documentWriter).known, (*documentWriter).unknown, (*documentWriter).sensitive}
 	n := len(fields)
 	if !ri.Placeholder {
@@ -139,7 +156,7 @@ func resourceIndented(ri *ResourceInstance, hint int) ([]byte, error) {
 			return append(b, "true"...), true
 		})
 	if !ok {
-		return resourceJSON(ri).marshalIndent(resourceIndent)
+		return evalResource(ri).marshalIndent(resourceIndent)
 	}
 	return b, nil
 }

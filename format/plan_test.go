@@ -1,0 +1,275 @@
+package format_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/format"
+	"github.com/tfeval/tfeval/internal/conformance"
+)
+
+// corpus is the repository's copy of the recorded cases.
+const corpus = "../testdata/conformance"
+
+// planOf evaluates a recorded case as `tfeval show -json` runs it and
+// returns the plan document decoded as generic JSON.
+func planOf(t *testing.T, c *conformance.Case, d dialect.Dialect) any {
+	t.Helper()
+	opts := tfeval.Options{WorkDir: c.Dir, Dialect: d, Env: c.Env}
+	for _, a := range c.Args {
+		switch {
+		case strings.HasPrefix(a, "-var="):
+			opts.VarArgs = append(opts.VarArgs, tfeval.Var(strings.TrimPrefix(a, "-var=")))
+		case strings.HasPrefix(a, "-var-file="):
+			opts.VarArgs = append(opts.VarArgs, tfeval.VarFile(strings.TrimPrefix(a, "-var-file=")))
+		}
+	}
+	ev := tfeval.Evaluate(opts)
+	if ev.HasErrors() {
+		t.Fatalf("evaluation failed: %s", ev.Diagnostics.Error())
+	}
+	plan, err := format.NewPlan(ev.Result, format.PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := plan.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// normalise drops what differs between runs and tools, as the corpus's
+// compare_extra.py does: timestamps and versions, and the order of
+// relevant_attributes.
+func normalise(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			if k == "timestamp" || k == "terraform_version" {
+				continue
+			}
+			if list, ok := e.([]any); ok && k == "relevant_attributes" {
+				sorted := append([]any(nil), list...)
+				sort.Slice(sorted, func(i, j int) bool {
+					a, _ := json.Marshal(sorted[i])
+					b, _ := json.Marshal(sorted[j])
+					return string(a) < string(b)
+				})
+				e = sorted
+			}
+			out[k] = normalise(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalise(e)
+		}
+		return out
+	}
+	return v
+}
+
+// differences lists the first paths where two documents differ.
+func differences(want, got any, path string, out []string) []string {
+	if len(out) >= 8 {
+		return out
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return append(out, fmt.Sprintf("%s: want an object, got %v", path, got))
+		}
+		keys := map[string]bool{}
+		for k := range w {
+			keys[k] = true
+		}
+		for k := range g {
+			keys[k] = true
+		}
+		var names []string
+		for k := range keys {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			wv, inWant := w[k]
+			gv, inGot := g[k]
+			switch {
+			case !inGot:
+				out = append(out, path+"."+k+": missing")
+			case !inWant:
+				out = append(out, fmt.Sprintf("%s.%s: not expected (%v)", path, k, gv))
+			default:
+				out = differences(wv, gv, path+"."+k, out)
+			}
+		}
+		return out
+	case []any:
+		g, ok := got.([]any)
+		if ok && len(g) == len(w) {
+			for i := range w {
+				out = differences(w[i], g[i], fmt.Sprintf("%s[%d]", path, i), out)
+			}
+			return out
+		}
+	}
+	if !reflect.DeepEqual(want, got) {
+		out = append(out, fmt.Sprintf("%s: want %v, got %v", path, want, got))
+	}
+	return out
+}
+
+// Every plan the binaries recorded (terraform show -json of a saved plan,
+// in both dialects) is what NewPlan writes for the same configuration,
+// after the corpus's normalisation.
+func TestPlanConformance(t *testing.T) {
+	cases, err := conformance.LoadCases(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		b, err := os.ReadFile(filepath.Join(c.Dir, "expected_extra.json"))
+		if err != nil {
+			continue
+		}
+		var extra map[string]struct {
+			PlanJSON any `json:"plan_json"`
+		}
+		if err := json.Unmarshal(b, &extra); err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+			want := extra[d.String()].PlanJSON
+			if want == nil {
+				continue
+			}
+			n++
+			t.Run(d.String()+"/"+c.Name, func(t *testing.T) {
+				if c.Schemas {
+					// Evaluate finds providers-schema.json in the root module.
+					if _, err := os.Stat(filepath.Join(c.Dir, tfeval.SchemaFile)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				got := planOf(t, c, d)
+				for _, p := range differences(normalise(want), normalise(got), "$", nil) {
+					t.Error(p)
+				}
+			})
+		}
+	}
+	if n < 60 {
+		t.Errorf("only %d recorded plans found under %s", n, corpus)
+	}
+}
+
+// The plan is the same, byte for byte, every time, given the same time.
+func TestPlanDeterministic(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var first string
+	for i := range 3 {
+		ev := tfeval.Evaluate(tfeval.Options{WorkDir: "../testdata/examples/quickstart", Now: func() time.Time { return at }})
+		if ev.HasErrors() {
+			t.Fatal(ev.Diagnostics.Error())
+		}
+		plan, err := format.NewPlan(ev.Result, format.PlanOptions{Timestamp: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := plan.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = buf.String()
+			if !strings.Contains(first, `"timestamp":"2026-01-02T03:04:05Z"`) {
+				t.Errorf("timestamp missing from %s", first)
+			}
+			continue
+		}
+		if buf.String() != first {
+			t.Fatalf("run %d differs", i)
+		}
+	}
+}
+
+// What tfeval does not know appears as Terraform shows what it defers: a
+// resource counted by a data source tfeval did not read is one deferred
+// change whose address has [*] (and the plan is not complete); the data
+// source is read during apply. Given the data source's result, it is part
+// of the prior state, its instances are planned and the plan is complete.
+func TestPlanUnknownExpansionAndData(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		data      []string
+		deferred  []string
+		changes   []string
+		prior     []string
+		complete  bool
+		readNoWhy bool
+	}{
+		{name: "unread", deferred: []string{"aws_subnet.app[*]"}, changes: []string{"aws_lb.app", "data.aws_availability_zones.available"}, readNoWhy: true},
+		{name: "given", data: []string{"data.json"}, changes: []string{"aws_lb.app", "aws_subnet.app[0]", "aws_subnet.app[1]", "aws_subnet.app[2]"}, prior: []string{"data.aws_availability_zones.available"}, complete: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ev := tfeval.Evaluate(tfeval.Options{WorkDir: "../testdata/examples/offline", MissingModules: tfeval.MissingModulesUnknown, DataFiles: tc.data})
+			if ev.HasErrors() {
+				t.Fatal(ev.Diagnostics.Error())
+			}
+			p, err := format.NewPlan(ev.Result, format.PlanOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var deferred, changes, prior []string
+			for _, d := range p.DeferredChanges {
+				if d.Reason != "instance_count_unknown" {
+					t.Errorf("%s deferred because %q", d.ResourceChange.Address, d.Reason)
+				}
+				deferred = append(deferred, d.ResourceChange.Address)
+			}
+			for _, rc := range p.ResourceChanges {
+				changes = append(changes, rc.Address)
+				if rc.Mode == "data" && (rc.Change.Actions[0] != "read" || (rc.ActionReason == "") != tc.readNoWhy) {
+					t.Errorf("%s: actions %v, reason %q", rc.Address, rc.Change.Actions, rc.ActionReason)
+				}
+			}
+			if p.PriorState != nil {
+				for _, r := range p.PriorState.Values.RootModule.Resources {
+					prior = append(prior, r.Address)
+				}
+			}
+			if fmt.Sprint(deferred) != fmt.Sprint(tc.deferred) || fmt.Sprint(changes) != fmt.Sprint(tc.changes) || fmt.Sprint(prior) != fmt.Sprint(tc.prior) {
+				t.Errorf("deferred %v, changes %v, prior %v; want %v, %v, %v", deferred, changes, prior, tc.deferred, tc.changes, tc.prior)
+			}
+			if *p.Complete != tc.complete || !*p.Applyable {
+				t.Errorf("complete %v applyable %v, want complete %v", *p.Complete, *p.Applyable, tc.complete)
+			}
+		})
+	}
+}
+
+// A configuration that did not evaluate has no plan.
+func TestPlanWithoutResult(t *testing.T) {
+	if _, err := format.NewPlan(nil, format.PlanOptions{}); err == nil {
+		t.Error("a plan of nothing")
+	}
+}
