@@ -98,6 +98,8 @@ type env struct {
 	// templates are the template files templatefile has parsed, by path:
 	// a module that renders one file for many instances parses it once.
 	templates map[string]parsedTemplate
+	// decoded are the results of jsondecode and yamldecode by document.
+	decoded decodeCache
 }
 
 // parsedTemplate is a template file's source and its parse.
@@ -259,6 +261,11 @@ func (e *env) table(depth int) map[string]function.Function {
 	if e.opts.PureOnly {
 		for _, name := range impureFunctions {
 			t[name] = function.Unpredictable(t[name])
+		}
+	}
+	for _, name := range []string{"jsondecode", "yamldecode"} {
+		if fn, ok := t[name]; ok {
+			t[name] = cachedDecoder(fn, &e.decoded)
 		}
 	}
 	for name, fn := range t {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
@@ -121,7 +123,24 @@ func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]functi
 	return val.WithMarks(varsMarks), nil
 }
 
-// templateFileFunc renders a template file with the given variables.
+// literalTemplate is the parse of a template without interpolations or
+// directives: its text, as the string it renders to. Libraries of JSON
+// documents read with templatefile are mostly such files, and hcl's
+// template scanner costs far more than reading the text (it measures every
+// grapheme cluster for source columns). Without "${" and "%{" the source
+// has no template sequence, escapes included ("$${" and "%%{" contain
+// them), so the text is the whole result, normalized to NFC as every
+// string is. (Text that is not UTF-8 is left to hcl's error.)
+func literalTemplate(src, path string) (hclsyntax.Expression, bool) {
+	if strings.Contains(src, "${") || strings.Contains(src, "%{") || !utf8.ValidString(src) {
+		return nil, false
+	}
+	return &hclsyntax.LiteralValueExpr{
+		Val:      cty.StringVal(src),
+		SrcRange: hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos},
+	}, true
+}
+
 // parseTemplateFile parses the source of the template file at path, or
 // returns the parse kept from an earlier call that read the same source.
 // Parse errors are not kept: they stop the evaluation anyway.
@@ -135,9 +154,15 @@ func (e *env) parseTemplateFile(path, src string) (hclsyntax.Expression, hcl.Dia
 	if diags := e.checkTemplateSource([]byte(src), path); diags.HasErrors() {
 		return nil, diags
 	}
-	expr, diags := hclsyntax.ParseTemplate([]byte(src), path, hcl.Pos{Line: 1, Column: 1})
-	if diags.HasErrors() {
-		return nil, diags
+	var expr hclsyntax.Expression
+	if literal, ok := literalTemplate(src, path); ok {
+		expr = literal
+	} else {
+		var diags hcl.Diagnostics
+		expr, diags = hclsyntax.ParseTemplate([]byte(src), path, hcl.Pos{Line: 1, Column: 1})
+		if diags.HasErrors() {
+			return nil, diags
+		}
 	}
 	e.mu.Lock()
 	if e.templates == nil {
@@ -155,6 +180,7 @@ func TemplateSource(opts Options, path string) (string, error) {
 	return newEnv(opts).readUTF8File(path, nil)
 }
 
+// templateFileFunc renders a template file with the given variables.
 func (e *env) templateFileFunc(depth int) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -99,5 +101,58 @@ func TestProviderFunctions(t *testing.T) {
 			{expr: `provider::mock::lower("a")`, err: `Call to unknown function`},
 			{expr: `templatefile("p.tftpl", {x = "b"})`, want: `"B"`},
 		})
+	}
+}
+
+// literalTemplateCases are texts without template sequences, whose
+// templatefile result the literal path computes without hcl's parser.
+var literalTemplateCases = []string{
+	"", "plain", "{\n  \"a\": [1, 2],\n  \"b\": \"$x %y\"\n}\n", "windows\r\nlines\r\n",
+	"$", "%", "$$", "%%", "ends with $", "ends with %", "$ {not} % {either}", "{}~}", "~}",
+	"e\u0301 decomposed", "tab\there", "\x00nul", "emoji \U0001F600 and 한국어",
+	"\"quoted\" \\backslash\\ \\n", "<<EOT\nheredoc-looking\nEOT\n", "#comment\n//other\n/* block */",
+}
+
+// TestLiteralTemplate: for a text without "${" or "%{", the literal path
+// gives exactly what parsing and rendering it as a template gives.
+func TestLiteralTemplate(t *testing.T) {
+	for _, src := range literalTemplateCases {
+		checkLiteralTemplate(t, src)
+	}
+	for _, src := range []string{"${x}", "a %{if true}b%{endif}", "$${x}", "%%{x}"} {
+		if _, ok := literalTemplate(src, "t.tftpl"); ok {
+			t.Errorf("%q is taken as a literal", src)
+		}
+	}
+}
+
+// FuzzLiteralTemplate checks the literal path against hcl's parser on
+// arbitrary texts.
+func FuzzLiteralTemplate(f *testing.F) {
+	for _, src := range literalTemplateCases {
+		f.Add(src)
+	}
+	f.Fuzz(checkLiteralTemplate)
+}
+
+func checkLiteralTemplate(t *testing.T, src string) {
+	fast, ok := literalTemplate(src, "t.tftpl")
+	if !ok {
+		return
+	}
+	parsed, diags := hclsyntax.ParseTemplate([]byte(src), "t.tftpl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("%q is taken as a literal, but hcl does not parse it: %s", src, diags)
+	}
+	want, diags := parsed.Value(&hcl.EvalContext{})
+	if diags.HasErrors() {
+		t.Fatalf("%q is taken as a literal, but hcl does not render it: %s", src, diags)
+	}
+	got, _ := fast.Value(&hcl.EvalContext{})
+	if !got.RawEquals(want) {
+		t.Errorf("literal %q renders %#v, hcl renders %#v", src, got, want)
+	}
+	if len(parsed.Variables()) != 0 {
+		t.Errorf("%q is taken as a literal, but hcl finds references in it", src)
 	}
 }

@@ -1,0 +1,91 @@
+package funcs
+
+import (
+	"fmt"
+	"testing"
+
+	ctyyaml "github.com/zclconf/go-cty-yaml"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// TestCachedDecoder: a cached decoder answers every argument as the
+// decoder does (values, types, errors, unknowns, marks), the first time
+// and from its cache.
+func TestCachedDecoder(t *testing.T) {
+	args := []cty.Value{
+		cty.StringVal(`{"a": [1, "x", null], "b": {"c": true}}`),
+		cty.StringVal(`null`),
+		cty.StringVal(`"just a string"`),
+		cty.StringVal(`{"a": `),
+		cty.StringVal(`[1, 2] trailing`),
+		cty.StringVal("a: [1, 2]\nb: {c: d}\n"),
+		cty.StringVal("- one\n- two: [\n"),
+		cty.StringVal(`{"secret": 1}`).Mark("sensitive"),
+		cty.UnknownVal(cty.String),
+		cty.UnknownVal(cty.String).Refine().StringPrefix(`"ab`).NewValue(),
+		cty.UnknownVal(cty.String).Refine().StringPrefix(`tr`).NewValue(),
+		cty.NullVal(cty.String),
+		cty.NumberIntVal(5),
+	}
+	for name, fn := range map[string]function.Function{"jsondecode": stdlib.JSONDecodeFunc, "yamldecode": ctyyaml.YAMLDecodeFunc} {
+		cached := cachedDecoder(fn, &decodeCache{})
+		for _, arg := range args {
+			want, wantErr := fn.Call([]cty.Value{arg})
+			for round := range 2 {
+				got, err := cached.Call([]cty.Value{arg})
+				if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+					t.Errorf("%s(%#v) round %d: error %v, want %v", name, arg, round, err, wantErr)
+				}
+				if wantErr == nil && !got.RawEquals(want) {
+					t.Errorf("%s(%#v) round %d = %#v, want %#v", name, arg, round, got, want)
+				}
+			}
+			wantTy, wantErr := fn.ReturnTypeForValues([]cty.Value{arg})
+			gotTy, err := cached.ReturnTypeForValues([]cty.Value{arg})
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) || (wantErr == nil && !gotTy.Equals(wantTy)) {
+				t.Errorf("%s(%#v) type %v (%v), want %v (%v)", name, arg, gotTy, err, wantTy, wantErr)
+			}
+		}
+	}
+}
+
+// TestDecodeCacheDecodesOnce: a document is decoded once however many
+// times it is asked for, and the cache stops keeping documents past its
+// byte bound.
+func TestDecodeCacheDecodesOnce(t *testing.T) {
+	calls := 0
+	counting := function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "str", Type: cty.String}},
+		Type: func(args []cty.Value) (cty.Type, error) {
+			calls++
+			return stdlib.JSONDecodeFunc.ReturnTypeForValues(args)
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			calls++
+			return stdlib.JSONDecodeFunc.Call(args)
+		},
+	})
+	cache := &decodeCache{}
+	cached := cachedDecoder(counting, cache)
+	doc := cty.StringVal(`{"a": 1}`)
+	for range 5 {
+		if _, err := cached.Call([]cty.Value{doc}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if calls != 2 { // one Type and one Impl call of the decoder, for the first call
+		t.Errorf("the decoder ran %d times for five calls on one document", calls)
+	}
+	cache.bytes = maxDecodedBytes
+	calls = 0
+	for _, other := range []string{`[2]`, `[3]`, `[4]`} {
+		if _, err := cached.Call([]cty.Value{cty.StringVal(other)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if calls != 6 || len(cache.results) != 1 { // two decoder runs a call, as without a cache
+		t.Errorf("past the bound: %d decoder runs for three calls, %d documents kept", calls, len(cache.results))
+	}
+}
