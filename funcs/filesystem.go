@@ -211,11 +211,19 @@ func (e *env) fileSetFunc() function.Function {
 				return unknown, err
 			}
 			pattern := filepath.Join(path, patternArg.AsString())
+			key := path + "\x00" + pattern
+			// A console session lasts while files change; a plan does not.
+			cache := !e.opts.ConsoleMode
+			e.mu.Lock()
+			vals, seen := e.filesets[key]
+			e.mu.Unlock()
+			if seen && cache {
+				return fileSetResult(vals, allMarks), nil
+			}
 			matches, err := e.glob(pattern)
 			if err != nil {
 				return unknown, fmt.Errorf("failed to glob pattern %s: %w", redactIfSensitive(filepath.Join(pathArg.AsString(), patternArg.AsString()), allMarks...), err)
 			}
-			var vals []cty.Value
 			for _, match := range matches {
 				fi, err := e.box.Stat(match)
 				if err != nil {
@@ -233,12 +241,25 @@ func (e *env) fileSetFunc() function.Function {
 				}
 				vals = append(vals, cty.StringVal(filepath.ToSlash(rel)))
 			}
-			if len(vals) == 0 {
-				return cty.SetValEmpty(cty.String).WithMarks(allMarks...), nil
+			if cache {
+				e.mu.Lock()
+				if e.filesets == nil {
+					e.filesets = map[string][]cty.Value{}
+				}
+				e.filesets[key] = vals
+				e.mu.Unlock()
 			}
-			return cty.SetVal(vals).WithMarks(allMarks...), nil
+			return fileSetResult(vals, allMarks), nil
 		},
 	})
+}
+
+// fileSetResult is the set of fileset's matches, with the arguments' marks.
+func fileSetResult(vals []cty.Value, allMarks []cty.ValueMarks) cty.Value {
+	if len(vals) == 0 {
+		return cty.SetValEmpty(cty.String).WithMarks(allMarks...)
+	}
+	return cty.SetVal(vals).WithMarks(allMarks...)
 }
 
 // absPathFunc makes a path absolute against the working directory, which is

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/tfeval/tfeval/dialect"
 )
 
@@ -52,6 +54,9 @@ func TestFilesystem(t *testing.T) {
 			{expr: `fileexists("./files/../files")`, err: `failed: "files" is a directory, not a file.`},
 			{expr: `fileset(".", "files/**/*.txt")`, want: "toset([\n  \"files/a.txt\",\n  \"files/sub/c.txt\",\n])"},
 			{expr: `fileset("files", "*")`, want: "toset([\n  \"a.txt\",\n  \"b.json\",\n])"},
+			// The same listing again, from the table's cache, with this call's marks.
+			{expr: `fileset(sensitive("files"), "*")`, want: `(sensitive value)`},
+			{expr: `fileset("files", "*")`, want: "toset([\n  \"a.txt\",\n  \"b.json\",\n])"},
 			{expr: `fileset(".", "nomatch/*")`, want: `toset([])`},
 			{expr: `fileset(".", "[")`, err: `failed to glob pattern "[": syntax error in pattern.`},
 			{expr: `fileset("files", "[")`, err: `failed to glob pattern "files/[": syntax error in pattern.`},
@@ -97,4 +102,32 @@ func TestFilesystemSandbox(t *testing.T) {
 		{expr: `fileset(".", "inside.*")`, want: "toset([\n  \"inside.txt\",\n])"},
 		{expr: `templatefile("../other.txt", {})`, err: refused},
 	})
+}
+
+// TestFileSetListsOnce: within one evaluation a directory is listed once
+// for a pattern (its files do not change during a plan), while a console
+// session sees files that appear between its calls.
+func TestFileSetListsOnce(t *testing.T) {
+	for _, console := range []bool{false, true} {
+		dir := writeTree(t, map[string]string{"lib/a.json": "{}"})
+		fns := Functions(Options{Dialect: dialect.Terraform, BaseDir: dir, ConsoleMode: console})
+		count := func() int {
+			v, err := fns["fileset"].Call([]cty.Value{cty.StringVal("lib"), cty.StringVal("*.json")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v.LengthInt()
+		}
+		first := count()
+		if err := os.WriteFile(filepath.Join(dir, "lib", "b.json"), []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if console {
+			want = 2
+		}
+		if second := count(); first != 1 || second != want {
+			t.Errorf("console %v: %d then %d files, want 1 then %d", console, first, second, want)
+		}
+	}
 }

@@ -93,13 +93,17 @@ type env struct {
 	box    sandbox.Dir
 	boxErr error
 
-	mu             sync.Mutex                              // guards templateTables and templates
+	mu             sync.Mutex                              // guards templateTables, templates and filesets
 	templateTables map[string]map[string]function.Function // by caller and depth, built on first use
 	// templates are the template files templatefile has parsed, by path:
 	// a module that renders one file for many instances parses it once.
 	templates map[string]parsedTemplate
 	// decoded are the results of jsondecode and yamldecode by document.
 	decoded decodeCache
+	// filesets are fileset's matches by directory and pattern: every
+	// instance of a module that lists a library directory lists the same
+	// files, which do not change while a configuration is evaluated.
+	filesets map[string][]cty.Value
 }
 
 // parsedTemplate is a template file's source and its parse.
