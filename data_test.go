@@ -8,6 +8,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // TestDataResultErasure: evaluating without the data source results that
@@ -90,7 +92,7 @@ output "ami" { value = data.aws_ami.image.id }`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, tc.files)
+			testfiles.Write(t, dir, tc.files)
 			full := tfeval.Evaluate(tfeval.Options{WorkDir: dir, DataSources: tc.data})
 			if len(full.Diagnostics) > 0 {
 				t.Fatalf("with the results: %s", full.Diagnostics.Error())

@@ -19,6 +19,8 @@ import (
 	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // missingModuleRoot calls a registry module that is not installed, next to
@@ -43,7 +45,7 @@ output "vpc_id" { value = module.vpc.vpc_id }`}
 // rest of the tree is evaluated and the call's outputs are unknown.
 func TestMissingModules(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, missingModuleRoot)
+	testfiles.Write(t, dir, missingModuleRoot)
 
 	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
 	if !ev.Diagnostics.HasErrors() || ev.Diagnostics[0].Summary != "Module not installed" || !strings.Contains(ev.Diagnostics[0].Detail, "-missing-modules=unknown") {
@@ -83,7 +85,7 @@ func TestMissingModules(t *testing.T) {
 // with a range in it.
 func TestDataFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"main.tf": `
 data "aws_region" "r" {}
 data "aws_availability_zones" "az" {}
@@ -140,7 +142,7 @@ output "account" { value = data.aws_caller_identity.me.account_id }`,
 // variable without a value, before it evaluates anything.
 func TestMissingRootVariableStops(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"main.tf": `
+	testfiles.Write(t, dir, map[string]string{"main.tf": `
 variable "needed" {}
 locals {
   broken = var.undeclared
@@ -158,7 +160,7 @@ resource "terraform_data" "t" {
 // resource.
 func TestDependsOnItself(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"main.tf": `
+	testfiles.Write(t, dir, map[string]string{"main.tf": `
 resource "terraform_data" "t" {
   input      = "x"
   depends_on = [terraform_data.t]
@@ -173,7 +175,7 @@ resource "terraform_data" "t" {
 // workspace when Options.Workspace does not.
 func TestPlanTimestampAndWorkspace(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"main.tf": `
+	testfiles.Write(t, dir, map[string]string{"main.tf": `
 locals {
   at = plantimestamp()
 }
@@ -266,7 +268,7 @@ locals {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{"main.tf": tc.src})
+			testfiles.Write(t, dir, map[string]string{"main.tf": tc.src})
 			if got := summaries(tfeval.Evaluate(tfeval.Options{WorkDir: dir})); !slices.Equal(got, tc.want) {
 				t.Errorf("errors %q, want %q", got, tc.want)
 			}
@@ -312,7 +314,7 @@ func TestNormalFormCollisions(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, tc.files)
+			testfiles.Write(t, dir, tc.files)
 			opts := tc.opts
 			opts.WorkDir = dir
 			ev := tfeval.Evaluate(opts)
@@ -342,7 +344,7 @@ func TestNormalFormCollisions(t *testing.T) {
 // .tfvars file, TF_VAR_, the default); OpenTofu reads any variable there.
 func TestModuleSourceFromVariables(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"main.tf": `
 variable "flavour" {
   type    = string
@@ -386,7 +388,7 @@ output "picked" { value = module.picked.name }`,
 
 	// A variable that is not const is unknown to Terraform's init, and
 	// read by OpenTofu's static evaluation.
-	writeFiles(t, dir, map[string]string{"sized.tf": `module "sized" { source = "./flavours/${var.size}" }`})
+	testfiles.Write(t, dir, map[string]string{"sized.tf": `module "sized" { source = "./flavours/${var.size}" }`})
 	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
 	if len(ev.Diagnostics) != 1 || ev.Diagnostics[0].Summary != "Unknown module source" {
 		t.Errorf("Terraform: %v, want Unknown module source", ev.Diagnostics)
@@ -431,7 +433,7 @@ output "cidr" { value = "${var.name}: ${file("${path.module}/cidr.txt")}" }
 func TestFSInput(t *testing.T) {
 	// A directory of the same shape on disk, which must not be read.
 	t.Chdir(t.TempDir())
-	writeFiles(t, ".", map[string]string{"envs/prod/main.tf": `output "wrong" { value = "read from disk" }`})
+	testfiles.Write(t, ".", map[string]string{"envs/prod/main.tf": `output "wrong" { value = "read from disk" }`})
 
 	ev := tfeval.Evaluate(tfeval.Options{FS: fsModule, WorkDir: "envs/prod", VarArgs: []tfeval.Arg{tfeval.VarFile("ci.tfvars")}})
 	if ev.HasErrors() {
@@ -472,7 +474,7 @@ func TestFSInput(t *testing.T) {
 func TestFSSandbox(t *testing.T) {
 	// What a path outside the FS would find on disk, were it read.
 	disk := t.TempDir()
-	writeFiles(t, disk, map[string]string{"secret.txt": "from disk"})
+	testfiles.Write(t, disk, map[string]string{"secret.txt": "from disk"})
 	tests := []struct {
 		name, sandbox, expr, want string
 	}{

@@ -2,7 +2,6 @@ package tfeval
 
 import (
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/tfeval/tfeval/render"
 	"github.com/tfeval/tfeval/tfvars"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // TestEvaluationWithoutConfig checks every accessor is safe when nothing
@@ -75,7 +76,7 @@ variable "overridden" {}
 		"ci/extra.tfvars":  "from_file  = \"f\"\n",
 		"ci/later.tfvars":  "overridden = \"later\"\n",
 	}
-	writeFiles(t, dir, files)
+	testfiles.Write(t, dir, files)
 	ev := Evaluate(Options{
 		WorkDir:   dir,
 		Env:       []string{"TF_VAR_from_env=e", "TF_VAR_overridden=e"},
@@ -131,7 +132,7 @@ variable "overridden" {}
 // variable its value, and that one none.
 func TestVariablesWhenStopped(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"main.tf": `variable "required" { type = string }
+	testfiles.Write(t, dir, map[string]string{"main.tf": `variable "required" { type = string }
 variable "with_default" {
   type    = object({ a = optional(number, 1) })
   default = {}
@@ -158,7 +159,7 @@ variable "given" { type = number }
 
 func TestEvalModuleInstances(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"main.tf": `module "m" {
   source   = "./m"
   for_each = toset(["a", "b"])
@@ -184,7 +185,7 @@ locals { y = "${var.x}!" }`,
 
 func TestChecksResourceConditions(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"main.tf": `
+	testfiles.Write(t, dir, map[string]string{"main.tf": `
 resource "terraform_data" "r" {
   count = 2
   input = count.index
@@ -223,18 +224,5 @@ output "o" {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("checks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, src := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

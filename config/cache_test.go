@@ -10,6 +10,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // cacheTree is a root calling one shared module twice and another module
@@ -71,7 +73,7 @@ func loadCached(t *testing.T, workDir, dir string, cache *ModuleCache) (*Config,
 }
 
 func TestModuleCacheReusesUnchangedModules(t *testing.T) {
-	dir := writeFiles(t, cacheTree)
+	dir := testfiles.Dir(t, cacheTree)
 	fresh, freshDiags := Load(".", Options{WorkDir: dir})
 	cache := &ModuleCache{}
 	first, firstDiags := loadCached(t, dir, ".", cache)
@@ -104,7 +106,7 @@ func TestModuleCacheReusesUnchangedModules(t *testing.T) {
 }
 
 func TestModuleCacheDiagnosticsAreCopies(t *testing.T) {
-	dir := writeFiles(t, cacheTree)
+	dir := testfiles.Dir(t, cacheTree)
 	cache := &ModuleCache{}
 	loadCached(t, dir, ".", cache)
 	// The second load's diagnostics are those the cache kept.
@@ -233,7 +235,7 @@ func TestModuleCacheSeesChangedFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := writeFiles(t, cacheTree)
+			dir := testfiles.Dir(t, cacheTree)
 			cache := &ModuleCache{}
 			before, _ := loadCached(t, dir, ".", cache)
 			tt.change(t, dir)
@@ -268,7 +270,7 @@ func write(t *testing.T, path, src string) {
 // TestModuleCacheFollowsThePath loads one module directory by two paths:
 // the file names in its ranges must be those of the path each load took.
 func TestModuleCacheFollowsThePath(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfiles.Dir(t, map[string]string{
 		"envs/prod/main.tf":     `module "m" { source = "../../modules/m" }`,
 		"modules/m/main.tf":     `variable "v" { default = 1 }`,
 		"modules/m/versions.tf": `terraform {}`,
@@ -296,7 +298,7 @@ func TestModuleCacheFollowsThePath(t *testing.T) {
 // TestModuleCacheSkipsUnreadableFiles keeps no module with a file that
 // could not be read: the next load reads it again.
 func TestModuleCacheSkipsUnreadableFiles(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"main.tf": `locals { a = 1 }`})
+	dir := testfiles.Dir(t, map[string]string{"main.tf": `locals { a = 1 }`})
 	target := filepath.Join(dir, "later.txt")
 	if err := os.Symlink(target, filepath.Join(dir, "more.tf")); err != nil {
 		t.Skip("no symbolic links here:", err)
@@ -317,7 +319,7 @@ func TestModuleCacheSkipsUnreadableFiles(t *testing.T) {
 // at once with one cache: the loads that find a directory being decoded
 // wait for it, so all of them get the same modules (run with -race in CI).
 func TestModuleCacheConcurrentLoads(t *testing.T) {
-	dir := writeFiles(t, cacheTree)
+	dir := testfiles.Dir(t, cacheTree)
 	cache := &ModuleCache{}
 	const loads = 8
 	start := make(chan struct{})

@@ -1,35 +1,19 @@
 package config
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/tfeval/tfeval/dialect"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // loadFiles writes files (name -> content, names may contain directories)
 // into a fresh directory and loads it as the working directory's module ".".
 func loadFiles(t *testing.T, d dialect.Dialect, files map[string]string) (*Config, hcl.Diagnostics) {
 	t.Helper()
-	return Load(".", Options{Dialect: d, WorkDir: writeFiles(t, files)})
-}
-
-// writeFiles writes files into a fresh directory and returns it.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, src := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return Load(".", Options{Dialect: d, WorkDir: testfiles.Dir(t, files)})
 }
 
 // wantDiag describes one expected diagnostic; an empty Detail or Range is not checked.

@@ -7,6 +7,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/dialect"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // staticModules are module directories a dynamic source can pick.
@@ -27,7 +29,7 @@ func withModules(main string) map[string]string {
 func loadWithVars(t *testing.T, d dialect.Dialect, files map[string]string, vars map[string]cty.Value) (*Config, []wantDiag) {
 	t.Helper()
 	calls := 0
-	cfg, diags := Load(".", Options{Dialect: d, WorkDir: writeFiles(t, files), RootVariables: func(map[string]*Variable) map[string]cty.Value {
+	cfg, diags := Load(".", Options{Dialect: d, WorkDir: testfiles.Dir(t, files), RootVariables: func(map[string]*Variable) map[string]cty.Value {
 		calls++
 		return vars
 	}})

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/tfeval/tfeval/dialect"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 func TestModuleTree(t *testing.T) {
@@ -114,7 +116,7 @@ func TestModuleDepthLimit(t *testing.T) {
 		prefix += "n/"
 	}
 	files[prefix+"main.tf"] = ""
-	dir := writeFiles(t, files)
+	dir := testfiles.Dir(t, files)
 	cfg, diags := Load(".", Options{WorkDir: dir})
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -135,7 +137,7 @@ func TestModuleDepthLimit(t *testing.T) {
 // diagnostics are still reported for every call, as when each call read
 // the directory itself.
 func TestLoadReadsEachModuleOnce(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfiles.Dir(t, map[string]string{
 		"main.tf": `
 module "a" { source = "./m" }
 module "b" { source = "./m" }

@@ -9,26 +9,12 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/dialect"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
-// writeTree creates files (name -> content) under a new temporary directory.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestFilesystem(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testfiles.Dir(t, map[string]string{
 		"hello.txt":       "Hello World\n",
 		"binary.bin":      "\xff\xfe",
 		"files/a.txt":     "",
@@ -71,8 +57,8 @@ func TestFilesystem(t *testing.T) {
 }
 
 func TestFilesystemSandbox(t *testing.T) {
-	outside := writeTree(t, map[string]string{"secret.txt": "top secret"})
-	dir := writeTree(t, map[string]string{
+	outside := testfiles.Dir(t, map[string]string{"secret.txt": "top secret"})
+	dir := testfiles.Dir(t, map[string]string{
 		"mod/inside.txt": "fine",
 		"other.txt":      "also fine",
 	})
@@ -109,7 +95,7 @@ func TestFilesystemSandbox(t *testing.T) {
 // session sees files that appear between its calls.
 func TestFileSetListsOnce(t *testing.T) {
 	for _, console := range []bool{false, true} {
-		dir := writeTree(t, map[string]string{"lib/a.json": "{}"})
+		dir := testfiles.Dir(t, map[string]string{"lib/a.json": "{}"})
 		fns := Functions(Options{Dialect: dialect.Terraform, BaseDir: dir, ConsoleMode: console})
 		count := func() int {
 			v, err := fns["fileset"].Call([]cty.Value{cty.StringVal("lib"), cty.StringVal("*.json")})

@@ -10,10 +10,12 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/dialect"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 func TestTemplates(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testfiles.Dir(t, map[string]string{
 		"greet.tftpl":     `Hello, ${name}! You are ${upper(role)}.`,
 		"bad.tftpl":       `${nope}`,
 		"json.tftpl":      `${jsonencode({"items" = items})}`,
@@ -77,7 +79,7 @@ func TestTemplates(t *testing.T) {
 }
 
 func TestTemplateDefaultDepthLimitTerminates(t *testing.T) {
-	dir := writeTree(t, map[string]string{"self.tftpl": `${templatefile("self.tftpl", {})}`})
+	dir := testfiles.Dir(t, map[string]string{"self.tftpl": `${templatefile("self.tftpl", {})}`})
 	_, diags := evalWith(Options{Dialect: dialect.Tofu, BaseDir: dir}, `templatefile("self.tftpl", {})`)
 	if !diags.HasErrors() || !strings.Contains(diags.Error(), "maximum recursion depth 1024 reached") {
 		t.Fatalf("want depth error, got %v", diags)
@@ -92,7 +94,7 @@ func TestProviderFunctions(t *testing.T) {
 			return cty.StringVal(strings.ToUpper(args[0].AsString())), nil
 		},
 	})
-	dir := writeTree(t, map[string]string{"p.tftpl": `${provider::mock::upper(x)}`})
+	dir := testfiles.Dir(t, map[string]string{"p.tftpl": `${provider::mock::upper(x)}`})
 	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
 		opts := Options{Dialect: d, BaseDir: dir, ProviderFunctions: map[string]map[string]function.Function{"mock": {"upper": upper}}}
 		runCasesWith(t, opts, []fnCase{

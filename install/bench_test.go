@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // BenchmarkInstallRegistry installs a tree of 50 module calls, to 50
@@ -28,7 +30,7 @@ func BenchmarkInstallRegistry(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		dir := b.TempDir()
-		writeFiles(b, dir, map[string]string{"main.tf": root.String()})
+		testfiles.Write(b, dir, map[string]string{"main.tf": root.String()})
 		b.StartTimer()
 		res, diags := Modules(Options{WorkDir: dir, HTTPClient: client})
 		if diags.HasErrors() || len(res.Modules) != 50 {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // cacheTree is a root module calling registry, archive and git modules.
@@ -62,7 +64,7 @@ func TestCache(t *testing.T) {
 	}
 
 	first := t.TempDir()
-	writeFiles(t, first, cacheTree(repo))
+	testfiles.Write(t, first, cacheTree(repo))
 	res := install(first, false)
 	check(first)
 	if got := origins(res); got != "git=downloaded net=downloaded zip=downloaded" {
@@ -82,7 +84,7 @@ func TestCache(t *testing.T) {
 	}
 
 	second := t.TempDir()
-	writeFiles(t, second, cacheTree(repo))
+	testfiles.Write(t, second, cacheTree(repo))
 	res = install(second, false)
 	check(second)
 	if got := origins(res); got != "git=cached net=cached zip=cached" {
@@ -94,7 +96,7 @@ func TestCache(t *testing.T) {
 	served = l.requests()
 
 	third := t.TempDir()
-	writeFiles(t, third, cacheTree(repo))
+	testfiles.Write(t, third, cacheTree(repo))
 	// Offline, even a repository that is gone is served from the cache.
 	os.RemoveAll(repo)
 	res = install(third, true)
@@ -104,7 +106,7 @@ func TestCache(t *testing.T) {
 	}
 
 	fourth := t.TempDir()
-	writeFiles(t, fourth, map[string]string{"main.tf": "module \"new\" {\n  source  = \"registry.example.com/acme/net/aws\"\n  version = \"2.0.0\"\n}\n"})
+	testfiles.Write(t, fourth, map[string]string{"main.tf": "module \"new\" {\n  source  = \"registry.example.com/acme/net/aws\"\n  version = \"2.0.0\"\n}\n"})
 	_, diags := Modules(Options{WorkDir: fourth, HTTPClient: l.client(), CacheDir: cacheDir, Offline: true})
 	if len(diags) != 1 || diags[0].Summary != "Unresolvable module version constraint" || l.requests() != served {
 		t.Errorf("offline run for a version not cached: %s", summaries(diags))
@@ -118,7 +120,7 @@ func TestUpgrade(t *testing.T) {
 	l.serveRegistry("registry.example.com", map[string]registryModule{"acme/net/aws": netModules})
 	dir := t.TempDir()
 	call := func(version string) {
-		writeFiles(t, dir, map[string]string{"main.tf": `module "net" {
+		testfiles.Write(t, dir, map[string]string{"main.tf": `module "net" {
   source  = "registry.example.com/acme/net/aws"
   version = "` + version + `"
   cidr    = "x"

@@ -3,6 +3,8 @@ package install
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 func TestTokenEnvName(t *testing.T) {
@@ -20,7 +22,7 @@ func TestTokenEnvName(t *testing.T) {
 
 func TestLoadCredentials(t *testing.T) {
 	home := t.TempDir()
-	writeFiles(t, home, map[string]string{
+	testfiles.Write(t, home, map[string]string{
 		".terraformrc":                       "credentials \"A.example.com\" {\n  token = \"a-rc\"\n}\nprovider_installation {\n  direct {}\n}\n",
 		".tofurc":                            "credentials \"a.example.com\" {\n  token = \"a-tofu\"\n}\n",
 		".terraform.d/credentials.tfrc.json": `{"credentials": {"a.example.com": {"token": "a-json"}, "b.example.com": {"token": "b-json"}}}`,

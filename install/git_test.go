@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // TestGitSources installs modules from a local repository created by the
@@ -29,7 +31,7 @@ func TestGitSources(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{"main.tf": "module \"m\" {\n  source = \"" + tt.source + "\"\n}\n"})
+			testfiles.Write(t, dir, map[string]string{"main.tf": "module \"m\" {\n  source = \"" + tt.source + "\"\n}\n"})
 			res, diags := Modules(Options{WorkDir: dir, Env: testEnv()})
 			if tt.summary != "" {
 				if len(diags) != 1 || diags[0].Summary != tt.summary || diags[0].Subject == nil || diags[0].Subject.Start.Line != 2 {
@@ -65,7 +67,7 @@ func TestGitUnsafeRepositories(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{"main.tf": `module "m" { source = "git::file://` + filepath.ToSlash(tt.repo) + `" }`})
+			testfiles.Write(t, dir, map[string]string{"main.tf": `module "m" { source = "git::file://` + filepath.ToSlash(tt.repo) + `" }`})
 			_, diags := Modules(Options{WorkDir: dir, Env: testEnv(), MaxPackageSize: 512 << 10})
 			if len(diags) != 1 || !strings.Contains(diags[0].Detail, tt.detail) || diags[0].Subject == nil {
 				t.Fatalf("want an error about %q, got:\n%s", tt.detail, summaries(diags))

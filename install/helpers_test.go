@@ -22,21 +22,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
-)
 
-// writeFiles writes files (name → content) under dir.
-func writeFiles(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for name, src := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/tfeval/tfeval/internal/testfiles"
+)
 
 // tarEntry is one entry of a test archive.
 type tarEntry struct {
@@ -229,7 +217,7 @@ func gitRepo(t testing.TB, commits []gitCommit) string {
 	}
 	git("init", "--quiet", "--initial-branch=main")
 	for _, c := range commits {
-		writeFiles(t, dir, c.files)
+		testfiles.Write(t, dir, c.files)
 		for name, target := range c.links {
 			os.Symlink(target, filepath.Join(dir, name))
 		}

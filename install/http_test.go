@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // TestHTTPSources installs modules from an archive server: archives by
@@ -56,7 +58,7 @@ func TestHTTPSources(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{"main.tf": "module \"m\" {\n  source = \"" + tt.source + "\"\n}\n"})
+			testfiles.Write(t, dir, map[string]string{"main.tf": "module \"m\" {\n  source = \"" + tt.source + "\"\n}\n"})
 			res, diags := Modules(Options{WorkDir: dir, HTTPClient: l.client(), MaxPackageSize: 4 << 10})
 			if tt.summary != "" {
 				if len(diags) != 1 || diags[0].Summary != tt.summary || !strings.Contains(diags[0].Detail, tt.detail) || diags[0].Subject == nil || diags[0].Subject.Start.Line != 2 {

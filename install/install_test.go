@@ -12,13 +12,15 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // TestInstallProblems covers mistakes in the configuration and the
 // directories around it: each a diagnostic, at the call when there is one.
 func TestInstallProblems(t *testing.T) {
 	outside := t.TempDir()
-	writeFiles(t, outside, map[string]string{"main.tf": "# outside\n"})
+	testfiles.Write(t, outside, map[string]string{"main.tf": "# outside\n"})
 	tests := []struct {
 		name    string
 		files   map[string]string
@@ -47,7 +49,7 @@ func TestInstallProblems(t *testing.T) {
 			for name, text := range tt.files {
 				tt.files[name] = strings.ReplaceAll(text, "./OUTSIDE", filepath.ToSlash(rel))
 			}
-			writeFiles(t, dir, tt.files)
+			testfiles.Write(t, dir, tt.files)
 			if tt.prepare != nil {
 				tt.prepare(t, dir)
 			}
@@ -75,7 +77,7 @@ func TestInstallPackageEscape(t *testing.T) {
 	l := newLoopback(t)
 	l.serveRegistry("registry.example.com", map[string]registryModule{"acme/esc/aws": {"1.0.0": {"main.tf": "module \"up\" {\n  source = \"../../..\"\n}\n"}}})
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"main.tf": `module "esc" {` + "\n" + `source = "registry.example.com/acme/esc/aws"` + "\n}\n"})
+	testfiles.Write(t, dir, map[string]string{"main.tf": `module "esc" {` + "\n" + `source = "registry.example.com/acme/esc/aws"` + "\n}\n"})
 	res, diags := Modules(Options{WorkDir: dir, HTTPClient: l.client()})
 	if len(diags) != 1 || diags[0].Summary != "Local module path escapes module package" || diags[0].Subject.Filename != ".terraform/modules/esc/main.tf" {
 		t.Fatalf("got:\n%s", summaries(diags))
@@ -98,7 +100,7 @@ func TestInstallHangingServer(t *testing.T) {
 		}
 	})
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"main.tf": `module "m" {` + "\n" + `source = "http://slow.example.com/x.zip"` + "\n}\n"})
+	testfiles.Write(t, dir, map[string]string{"main.tf": `module "m" {` + "\n" + `source = "http://slow.example.com/x.zip"` + "\n}\n"})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	_, diags := Modules(Options{WorkDir: dir, HTTPClient: l.client(), RequestTimeout: 200 * time.Millisecond, Context: ctx})
@@ -111,7 +113,7 @@ func TestInstallHangingServer(t *testing.T) {
 // installs without any request and records the local modules.
 func TestInstallLocalOnly(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"main.tf":           "module \"a\" {\n  source = \"./a\"\n}\n",
 		"a/main.tf":         "module \"b\" {\n  source = \"../b\"\n}\n",
 		"b/main.tf":         "",
@@ -139,7 +141,7 @@ func TestInstallLocalOnly(t *testing.T) {
 // a nested module's argument too.
 func TestInstallSourceFromVariable(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"main.tf":   "variable \"flavour\" {\n  const = true\n}\nmodule \"a\" {\n  source  = \"./${var.flavour}\"\n  flavour = var.flavour\n}\n",
 		"x/main.tf": "",
 		"y/main.tf": "variable \"flavour\" {\n  const = true\n}\nmodule \"b\" {\n  source = \"../${var.flavour == \"y\" ? \"x\" : \"y\"}\"\n}\n",
@@ -170,7 +172,7 @@ func TestInstallSharedPackage(t *testing.T) {
 	l.serveRegistry("registry.example.com", map[string]registryModule{"acme/net/aws": netModules})
 	dir := t.TempDir()
 	call := "module \"%s\" {\n  source  = \"registry.example.com/acme/net/aws\"\n  version = \"1.0.0\"\n  cidr    = \"x\"\n}\n"
-	writeFiles(t, dir, map[string]string{"main.tf": strings.ReplaceAll(call, "%s", "a") + strings.ReplaceAll(call, "%s", "b")})
+	testfiles.Write(t, dir, map[string]string{"main.tf": strings.ReplaceAll(call, "%s", "a") + strings.ReplaceAll(call, "%s", "b")})
 	res, diags := Modules(Options{WorkDir: dir, HTTPClient: l.client()})
 	if diags.HasErrors() {
 		t.Fatal(summaries(diags))

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/tfeval/tfeval/config"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // manifestTree is a root module calling a registry module, a local module
@@ -55,7 +57,7 @@ func TestManifestMatchesTerraform(t *testing.T) {
 	vpc := filesArchive(t, "", map[string]string{"main.tf": "output \"id\" {\n  value = \"vpc\"\n}\n"})
 	l.mux.HandleFunc("archive.example.com/vpc.tar.gz", func(w http.ResponseWriter, r *http.Request) { w.Write(vpc) })
 	dir := t.TempDir()
-	writeFiles(t, dir, manifestTree)
+	testfiles.Write(t, dir, manifestTree)
 
 	// Before installation the loader cannot find the remote modules.
 	if _, diags := config.Load(".", config.Options{WorkDir: dir}); !strings.Contains(summaries(diags), "Module not installed") {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/tfeval/tfeval/dialect"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // netModules are the versions of registry.example.com/acme/net/aws.
@@ -52,7 +54,7 @@ func TestRegistryVersions(t *testing.T) {
 			if tt.version != "" {
 				version = "\n  version = \"" + tt.version + "\""
 			}
-			writeFiles(t, dir, map[string]string{"main.tf": "module \"net\" {\n  source = \"" + tt.source + "\"" + version + "\n  cidr = \"x\"\n}\n"})
+			testfiles.Write(t, dir, map[string]string{"main.tf": "module \"net\" {\n  source = \"" + tt.source + "\"" + version + "\n  cidr = \"x\"\n}\n"})
 			res, diags := Modules(Options{WorkDir: dir, HTTPClient: l.client()})
 			if tt.errSummary != "" {
 				if !diags.HasErrors() || diags[0].Summary != tt.errSummary {
@@ -101,7 +103,7 @@ func TestRegistryDefaultHost(t *testing.T) {
 		host, text string
 	}{{dialect.Terraform, "registry.terraform.io", "# terraform"}, {dialect.Tofu, "registry.opentofu.org", "# tofu"}} {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": `module "net" { source = "acme/net/aws" }`})
+		testfiles.Write(t, dir, map[string]string{"main.tf": `module "net" { source = "acme/net/aws" }`})
 		res, diags := Modules(Options{WorkDir: dir, Dialect: tt.d, HTTPClient: l.client()})
 		if diags.HasErrors() {
 			t.Fatal(summaries(diags))
@@ -136,7 +138,7 @@ func TestRegistryCredentials(t *testing.T) {
 	l.mux.HandleFunc("private.example-corp.com/m/acme/net/aws/1.0.0/pkg.tar.gz", func(w http.ResponseWriter, r *http.Request) { w.Write(archive) })
 
 	home := t.TempDir()
-	writeFiles(t, home, map[string]string{".terraformrc": `credentials "private.example-corp.com" { token = "from-file" }` + "\n" + `plugin_cache_dir = "/tmp"`})
+	testfiles.Write(t, home, map[string]string{".terraformrc": `credentials "private.example-corp.com" { token = "from-file" }` + "\n" + `plugin_cache_dir = "/tmp"`})
 	tests := []struct {
 		name string
 		env  []string
@@ -152,7 +154,7 @@ func TestRegistryCredentials(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got = nil
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{"main.tf": `module "p" { source = "private.example-corp.com/acme/net/aws" }`})
+			testfiles.Write(t, dir, map[string]string{"main.tf": `module "p" { source = "private.example-corp.com/acme/net/aws" }`})
 			_, diags := Modules(Options{WorkDir: dir, Env: tt.env, HTTPClient: l.client()})
 			if len(got) != 1 || got[0] != tt.want {
 				t.Fatalf("Authorization %q, want %q", got, tt.want)
@@ -215,7 +217,7 @@ func TestRegistryBadAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.host, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{"main.tf": `module "m" { source = "` + tt.host + `/a/b/c" }`})
+			testfiles.Write(t, dir, map[string]string{"main.tf": `module "m" { source = "` + tt.host + `/a/b/c" }`})
 			client := l.client()
 			if tt.host == "unreachable.invalid" {
 				client = &http.Client{Transport: &http.Transport{Proxy: nil, DialContext: refuseDial}}

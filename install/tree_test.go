@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 func TestResolveSubdir(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"top-abc/modules/x/main.tf": "", "two/a/main.tf": "", "two/b/main.tf": "", "file.tf": ""})
+	testfiles.Write(t, root, map[string]string{"top-abc/modules/x/main.tf": "", "two/a/main.tf": "", "two/b/main.tf": "", "file.tf": ""})
 	tests := []struct{ sub, want, err string }{
 		{"", "", ""},
 		{"top-abc/modules/x", "top-abc/modules/x", ""},
@@ -31,7 +33,7 @@ func TestResolveSubdir(t *testing.T) {
 func TestTreeHash(t *testing.T) {
 	make := func(files map[string]string, link string) string {
 		dir := t.TempDir()
-		writeFiles(t, dir, files)
+		testfiles.Write(t, dir, files)
 		if link != "" {
 			os.Symlink(link, filepath.Join(dir, "l"))
 		}
@@ -76,7 +78,7 @@ func TestCheckTree(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, tt.files)
+			testfiles.Write(t, dir, tt.files)
 			for n, target := range tt.links {
 				os.Symlink(target, filepath.Join(dir, n))
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // secretText is what the files outside the sandbox of an adversarial case
@@ -241,11 +243,11 @@ func writeCase(t *testing.T, c advCase) (box, workDir string) {
 	root := t.TempDir()
 	outside := filepath.Join(root, "outside")
 	box = filepath.Join(root, "box")
-	writeFiles(t, outside, map[string]string{"secret.txt": secretText + "\n", "main.tf": `output "leak" { value = "` + secretText + `" }`})
+	testfiles.Write(t, outside, map[string]string{"secret.txt": secretText + "\n", "main.tf": `output "leak" { value = "` + secretText + `" }`})
 	if err := os.MkdirAll(box, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, box, c.files)
+	testfiles.Write(t, box, c.files)
 	if c.setup != nil {
 		c.setup(t, box, outside)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 const (
@@ -80,20 +82,6 @@ func bounded(t *testing.T, fn func() *tfeval.Evaluation) *tfeval.Evaluation {
 	return ev
 }
 
-// writeFiles writes a module directory.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, src := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // wantError asserts an error whose summary contains want, with a source range
 // unless noRange says the problem has none.
 func wantError(t *testing.T, diags hcl.Diagnostics, want string, noRange bool) {
@@ -116,19 +104,19 @@ func evalDir(dir string) func() *tfeval.Evaluation {
 func TestAdversarial(t *testing.T) {
 	t.Run("10000 nested brackets", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": "locals {\n  x = " + strings.Repeat("[", 10000) + "1" + strings.Repeat("]", 10000) + "\n}\n"})
+		testfiles.Write(t, dir, map[string]string{"main.tf": "locals {\n  x = " + strings.Repeat("[", 10000) + "1" + strings.Repeat("]", 10000) + "\n}\n"})
 		ev := bounded(t, evalDir(dir))
 		wantError(t, ev.Diagnostics, "Expression nested too deeply", false)
 	})
 	t.Run("nested for expressions over range(1000)", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": `output "x" { value = [for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]] }`})
+		testfiles.Write(t, dir, map[string]string{"main.tf": `output "x" { value = [for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]] }`})
 		ev := bounded(t, evalDir(dir))
 		wantError(t, ev.Diagnostics, "Too many elements in for expression", false)
 	})
 	t.Run("module that calls itself", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": `module "self" { source = "./" }`})
+		testfiles.Write(t, dir, map[string]string{"main.tf": `module "self" { source = "./" }`})
 		ev := bounded(t, evalDir(dir))
 		if !ev.HasErrors() {
 			t.Fatalf("want an error, got %v", ev.Diagnostics)
@@ -147,7 +135,7 @@ func TestAdversarial(t *testing.T) {
 		}
 		b.WriteString("}\n")
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": b.String()})
+		testfiles.Write(t, dir, map[string]string{"main.tf": b.String()})
 		ev := bounded(t, evalDir(dir))
 		wantError(t, ev.Diagnostics, "Cycle: ", true)
 	})
@@ -156,19 +144,19 @@ func TestAdversarial(t *testing.T) {
 			t.Skip("no /dev/zero")
 		}
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": `output "x" { value = file("/dev/zero") }`})
+		testfiles.Write(t, dir, map[string]string{"main.tf": `output "x" { value = file("/dev/zero") }`})
 		ev := bounded(t, evalDir(dir))
 		wantError(t, ev.Diagnostics, "not a regular file", false)
 	})
 	t.Run(`fileset("/", "**")`, func(t *testing.T) {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": `output "x" { value = fileset("/", "**") }`})
+		testfiles.Write(t, dir, map[string]string{"main.tf": `output "x" { value = fileset("/", "**") }`})
 		ev := bounded(t, evalDir(dir))
 		wantError(t, ev.Diagnostics, "Limits.MaxFilesetEntries", false)
 	})
 	t.Run("symlink loops under a module", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{
+		testfiles.Write(t, dir, map[string]string{
 			"main.tf":        `module "m" { source = "./m" }` + "\n" + `output "x" { value = module.m.files }`,
 			"m/main.tf":      `output "files" { value = fileset(path.module, "**") }`,
 			"m/sub/data.txt": "x",
@@ -189,7 +177,7 @@ func TestAdversarial(t *testing.T) {
 	})
 	t.Run("a .tf file that is a symlink loop", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": `locals { a = 1 }`})
+		testfiles.Write(t, dir, map[string]string{"main.tf": `locals { a = 1 }`})
 		if err := os.Symlink("loop.tf", filepath.Join(dir, "loop.tf")); err != nil {
 			t.Skip("no symlinks:", err)
 		}
@@ -198,7 +186,7 @@ func TestAdversarial(t *testing.T) {
 	})
 	t.Run("invalid UTF-8 and NUL bytes", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": "locals {\n  a = \"\xff\xfe\"\n  b\x00 = 1\n}\n\x00\x00\xc3\x28"})
+		testfiles.Write(t, dir, map[string]string{"main.tf": "locals {\n  a = \"\xff\xfe\"\n  b\x00 = 1\n}\n\x00\x00\xc3\x28"})
 		ev := bounded(t, evalDir(dir))
 		if !ev.HasErrors() {
 			t.Fatalf("want errors, got %v", ev.Diagnostics)
@@ -212,7 +200,7 @@ func TestAdversarial(t *testing.T) {
 	t.Run("10 MB single-line string", func(t *testing.T) {
 		dir := t.TempDir()
 		src := `locals { s = "` + strings.Repeat("a", 10<<20) + `" }` + "\n" + `output "n" { value = local.s != "" }`
-		writeFiles(t, dir, map[string]string{"main.tf": src})
+		testfiles.Write(t, dir, map[string]string{"main.tf": src})
 		ev := bounded(t, evalDir(dir))
 		if ev.HasErrors() {
 			t.Fatalf("unexpected errors: %v", ev.Diagnostics)
@@ -227,7 +215,7 @@ func TestAdversarial(t *testing.T) {
 			fmt.Fprintf(&b, "v%d = %d\n", i, i)
 		}
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": `variable "v1" { type = number }` + "\n" + `output "x" { value = var.v1 }`, "terraform.tfvars": b.String()})
+		testfiles.Write(t, dir, map[string]string{"main.tf": `variable "v1" { type = number }` + "\n" + `output "x" { value = var.v1 }`, "terraform.tfvars": b.String()})
 		ev := bounded(t, evalDir(dir))
 		if ev.HasErrors() {
 			t.Fatalf("unexpected errors: %v", ev.Diagnostics[:min(3, len(ev.Diagnostics))])
@@ -241,7 +229,7 @@ func TestAdversarial(t *testing.T) {
 	})
 	t.Run(`format("%999999999d", 1)`, func(t *testing.T) {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"main.tf": `output "x" { value = format("%999999999d", 1) }`})
+		testfiles.Write(t, dir, map[string]string{"main.tf": `output "x" { value = format("%999999999d", 1) }`})
 		ev := bounded(t, evalDir(dir))
 		wantError(t, ev.Diagnostics, "Limits.MaxStringLength", false)
 	})
@@ -261,7 +249,7 @@ func TestAdversarial(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, files)
+			testfiles.Write(t, dir, files)
 			ev := bounded(t, evalDir(dir))
 			if !strings.Contains(ev.Diagnostics.Error(), "Number too large") && !strings.Contains(ev.Diagnostics.Error(), "1e9864") {
 				t.Errorf("want a number error, got %v", ev.Diagnostics)

@@ -17,6 +17,8 @@ import (
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tfvars"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 const concurrencyModule = `
@@ -47,7 +49,7 @@ output "count" { value = length(terraform_data.r) }
 // run with -race it also shows that evaluations share no mutable state.
 func TestConcurrentEvaluation(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"main.tf":       concurrencyModule,
 		"t.tftpl":       "%{for s in names}${s}:${n};%{endfor}",
 		"child/main.tf": `variable "n" {}` + "\n" + `output "out" { value = [for i in range(var.n) : i * var.n] }`,
@@ -105,7 +107,7 @@ func TestConcurrentEvaluation(t *testing.T) {
 // wall-clock wait only ends an evaluation that never stops.
 func TestCancelStopsEvaluation(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"main.tf": `
+	testfiles.Write(t, dir, map[string]string{"main.tf": `
 locals {
   a = [for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]]
   b = [for a in range(1000) : [for b in range(1000) : [for c in range(1000) : "${c}"]]]

@@ -15,6 +15,8 @@ import (
 	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/render"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // FuzzEvaluate loads and evaluates an arbitrary module (one main.tf), in
@@ -100,7 +102,7 @@ func checkEvaluatesTwice(t *testing.T, files map[string]string, schemas []byte, 
 	timer := time.AfterFunc(20*time.Second, func() { panic(fmt.Sprintf("slow input (flags %d): %q", flags, files)) })
 	defer timer.Stop()
 	dir := t.TempDir()
-	writeFiles(t, dir, files)
+	testfiles.Write(t, dir, files)
 	evaluate := func() (string, string) {
 		opts := tfeval.Options{
 			WorkDir: dir,

@@ -7,6 +7,8 @@ import (
 
 	tfeval "github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/internal/benchgen"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // growthModule is a root module whose size is set by var.groups (100 items
@@ -117,7 +119,7 @@ output "names" {
 func writeGrowthTree(t *testing.T, groups int) (dir string, schemas []byte) {
 	t.Helper()
 	dir = t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"main.tf":          growthModule,
 		"terraform.tfvars": fmt.Sprintf("groups = %d\n", groups),
 		"unit/main.tf":     growthUnit,

@@ -16,6 +16,8 @@ import (
 	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/render"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // corpusDirs are the module directories of the conformance corpus and the
@@ -122,7 +124,7 @@ output "names" {
 // values.
 func TestSharedModuleCalls(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, sharedModuleCalls)
+	testfiles.Write(t, dir, sharedModuleCalls)
 	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
 	if ev.HasErrors() {
 		t.Fatal(ev.Diagnostics)
@@ -160,7 +162,7 @@ func TestModuleCacheGivesSameResults(t *testing.T) {
 	// Every call of one directory shares its module, within one
 	// evaluation too.
 	twice := t.TempDir()
-	writeFiles(t, twice, sharedModuleCalls)
+	testfiles.Write(t, twice, sharedModuleCalls)
 	cache := &config.ModuleCache{}
 	for _, dir := range append(corpusDirs(t), twice) {
 		want := evaluationText(t, dir, nil, nil)

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // sandboxFixture is a sandbox directory holding a module, next to a secret
@@ -23,12 +25,12 @@ func sandboxFixture(t *testing.T, files map[string]string) (string, string) {
 	if err := os.Mkdir(filepath.Join(root, "outside"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, filepath.Join(root, "outside"), map[string]string{"main.tf": `output "leak" { value = "outside" }`, "data.txt": "outside data"})
+	testfiles.Write(t, filepath.Join(root, "outside"), map[string]string{"main.tf": `output "leak" { value = "outside" }`, "data.txt": "outside data"})
 	box := filepath.Join(root, "box")
 	if err := os.Mkdir(box, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, box, files)
+	testfiles.Write(t, box, files)
 	return box, secret
 }
 
@@ -91,13 +93,13 @@ func TestSandboxDotDotInsidePath(t *testing.T) {
 
 func TestSandboxAbsolutePath(t *testing.T) {
 	box, secret := sandboxFixture(t, nil)
-	writeFiles(t, box, map[string]string{"main.tf": `output "x" { value = file("` + filepath.ToSlash(secret) + `") }`})
+	testfiles.Write(t, box, map[string]string{"main.tf": `output "x" { value = file("` + filepath.ToSlash(secret) + `") }`})
 	wantRefused(t, evalSandboxed(box), "outside the directory")
 }
 
 func TestSandboxHome(t *testing.T) {
 	home := t.TempDir()
-	writeFiles(t, home, map[string]string{"secret.txt": "the secret"})
+	testfiles.Write(t, home, map[string]string{"secret.txt": "the secret"})
 	t.Setenv("HOME", home)
 	box, _ := sandboxFixture(t, map[string]string{"main.tf": `output "x" { value = file("~/secret.txt") }`})
 	wantRefused(t, evalSandboxed(box), "outside the directory")

@@ -10,6 +10,8 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // source sets variable x to value in one way; files may be shared between sources.
@@ -60,7 +62,7 @@ func TestCollectPrecedenceEveryPair(t *testing.T) {
 				// Added in precedence order so command-line order matches too.
 				low.add(files, &in, "low")
 				high.add(files, &in, "high")
-				in.Dir = writeFiles(t, files)
+				in.Dir = testfiles.Dir(t, files)
 				got, diags := Collect(in, decls)
 				if diags.HasErrors() {
 					t.Fatal(diags)
@@ -75,7 +77,7 @@ func TestCollectPrecedenceEveryPair(t *testing.T) {
 
 func TestCollectCommandLineOrder(t *testing.T) {
 	decls := map[string]*config.Variable{"x": declare(t, "x", "", "")}
-	dir := writeFiles(t, map[string]string{"f.tfvars": `x = "file"`})
+	dir := testfiles.Dir(t, map[string]string{"f.tfvars": `x = "file"`})
 	for _, tc := range []struct {
 		args []Arg
 		want string
@@ -130,7 +132,7 @@ func TestCollectFileValues(t *testing.T) {
 		"obj":  declare(t, "obj", "object({a=number})", ""),
 		"tmpl": declare(t, "tmpl", "", ""),
 	}
-	dir := writeFiles(t, map[string]string{
+	dir := testfiles.Dir(t, map[string]string{
 		"terraform.tfvars":      "obj = { a = 1 }\n",
 		"terraform.tfvars.json": `{"tmpl": "${not evaluated}"}`,
 	})
@@ -244,7 +246,7 @@ func TestCollectErrors(t *testing.T) {
 				"x": declare(t, "x", "", `"d"`),
 				"l": declare(t, "l", "list(string)", "[]"),
 			}
-			in := Inputs{Dir: writeFiles(t, tc.files), Args: tc.args, Env: tc.env, Values: tc.go_, Dialect: tc.d}
+			in := Inputs{Dir: testfiles.Dir(t, tc.files), Args: tc.args, Env: tc.env, Values: tc.go_, Dialect: tc.d}
 			_, diags := Collect(in, decls)
 			checkDiags(t, diags, tc.want)
 		})

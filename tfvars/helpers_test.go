@@ -130,19 +130,3 @@ func loadVariables(t *testing.T, dir string) map[string]*config.Variable {
 	}
 	return out
 }
-
-// writeFiles creates files (name -> content) in a new temporary directory.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}

@@ -9,6 +9,8 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
+
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 var fileRange = hcl.Range{Filename: "terraform.tfvars",
@@ -225,7 +227,7 @@ func TestResolveStaging(t *testing.T) {
 	}
 	// A collection error stops before type checks, as in Terraform: the bad
 	// number is not reported, the missing required variable is.
-	dir := writeFiles(t, map[string]string{"terraform.tfvars": "n = \"abc\"\n"})
+	dir := testfiles.Dir(t, map[string]string{"terraform.tfvars": "n = \"abc\"\n"})
 	final, _, diags := Resolve(Inputs{Dir: dir, Args: []Arg{{VarFlag, "undeclared=1"}}}, decls)
 	checkDiags(t, diags, []wantDiag{
 		{hcl.DiagError, "Value for undeclared variable", `A variable named "undeclared" was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a "variable" block to the configuration.`, ""},

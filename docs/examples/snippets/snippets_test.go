@@ -3,7 +3,6 @@ package snippets
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -13,21 +12,9 @@ import (
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/install"
 	"github.com/tfeval/tfeval/render"
-)
 
-// writeFiles writes files, by path relative to dir, into dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, src := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/tfeval/tfeval/internal/testfiles"
+)
 
 // TestReadmeLibrary runs the README's library example from the
 // repository's root, as a reader of the README would.
@@ -61,7 +48,7 @@ func TestReadmeLibrary(t *testing.T) {
 // TestEmbeddingLoad runs the first block of docs/embedding.md.
 func TestEmbeddingLoad(t *testing.T) {
 	t.Chdir(t.TempDir())
-	writeFiles(t, ".", map[string]string{
+	testfiles.Write(t, ".", map[string]string{
 		"repo/infra/prod/main.tf":   `variable "region" {}` + "\n" + `variable "size" {}` + "\n" + `output "where" { value = "${var.region}/${var.size}" }`,
 		"repo/infra/prod/ci.tfvars": `size = "large"`,
 	})
@@ -144,7 +131,7 @@ func ExampleEvaluation_diagnostics() {
 // local, so that nothing is downloaded.
 func TestCIInstall(t *testing.T) {
 	t.Chdir(t.TempDir())
-	writeFiles(t, ".", map[string]string{
+	testfiles.Write(t, ".", map[string]string{
 		"infra/main.tf":         `module "net" { source = "./net" }` + "\n" + `output "cidr" { value = module.net.cidr }`,
 		"infra/net/main.tf":     `output "cidr" { value = "10.0.0.0/16" }`,
 		"infra/net/versions.tf": `terraform {}`,
