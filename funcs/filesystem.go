@@ -99,7 +99,19 @@ func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
 }
 
 // readUTF8File is readFile for functions that need text.
+// In a plan, where files do not change, the text of each path is read
+// once: a module whose instances render the same templates reads each
+// file once, not once per instance and call.
 func (e *env) readUTF8File(path string, m cty.ValueMarks) (string, error) {
+	cache := !e.opts.ConsoleMode
+	if cache {
+		e.mu.Lock()
+		text, ok := e.texts[path]
+		e.mu.Unlock()
+		if ok {
+			return text, nil
+		}
+	}
 	src, err := e.readFile(path, m)
 	if err != nil {
 		return "", err
@@ -107,8 +119,25 @@ func (e *env) readUTF8File(path string, m cty.ValueMarks) (string, error) {
 	if !utf8.Valid(src) {
 		return "", fmt.Errorf("contents of %s are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", redactIfSensitive(displayPath(path), m))
 	}
-	return string(src), nil
+	text := string(src)
+	if cache {
+		e.mu.Lock()
+		if e.textBytes+len(text) <= maxCachedTextBytes {
+			if e.texts == nil {
+				e.texts = map[string]string{}
+			}
+			if _, ok := e.texts[path]; !ok {
+				e.texts[path] = text
+				e.textBytes += len(text)
+			}
+		}
+		e.mu.Unlock()
+	}
+	return text, nil
 }
+
+// maxCachedTextBytes bounds the file texts one table keeps.
+const maxCachedTextBytes = 64 << 20
 
 // fileFunc reads a file as text (file) or as Base64 (filebase64).
 func (e *env) fileFunc(asBase64 bool) function.Function {

@@ -90,30 +90,36 @@ func TestFilesystemSandbox(t *testing.T) {
 	})
 }
 
-// TestFileSetListsOnce: within one evaluation a directory is listed once
-// for a pattern (its files do not change during a plan), while a console
-// session sees files that appear between its calls.
-func TestFileSetListsOnce(t *testing.T) {
+// TestPlanReadsFilesOnce: within one plan a directory is listed once for
+// a pattern and a file read once as text (files do not change during a
+// plan), while a console session sees files that change between its calls.
+func TestPlanReadsFilesOnce(t *testing.T) {
 	for _, console := range []bool{false, true} {
-		dir := testfiles.Dir(t, map[string]string{"lib/a.json": "{}"})
+		dir := testfiles.Dir(t, map[string]string{"lib/a.json": "{}", "t.tftpl": "one"})
 		fns := Functions(Options{Dialect: dialect.Terraform, BaseDir: dir, ConsoleMode: console})
-		count := func() int {
-			v, err := fns["fileset"].Call([]cty.Value{cty.StringVal("lib"), cty.StringVal("*.json")})
+		call := func(name string, args ...cty.Value) cty.Value {
+			v, err := fns[name].Call(args)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return v.LengthInt()
+			return v
 		}
-		first := count()
-		if err := os.WriteFile(filepath.Join(dir, "lib", "b.json"), []byte("{}"), 0o600); err != nil {
-			t.Fatal(err)
+		read := func() (int, string, string) {
+			return call("fileset", cty.StringVal("lib"), cty.StringVal("*.json")).LengthInt(),
+				call("file", cty.StringVal("t.tftpl")).AsString(),
+				call("templatefile", cty.StringVal("t.tftpl"), cty.EmptyObjectVal).AsString()
 		}
-		want := 1
+		n, text, rendered := read()
+		if n != 1 || text != "one" || rendered != "one" {
+			t.Fatalf("console %v: first reads give %d, %q, %q", console, n, text, rendered)
+		}
+		testfiles.Write(t, dir, map[string]string{"lib/b.json": "{}", "t.tftpl": "two"})
+		wantN, wantText := 1, "one"
 		if console {
-			want = 2
+			wantN, wantText = 2, "two"
 		}
-		if second := count(); first != 1 || second != want {
-			t.Errorf("console %v: %d then %d files, want 1 then %d", console, first, second, want)
+		if n, text, rendered := read(); n != wantN || text != wantText || rendered != wantText {
+			t.Errorf("console %v: after the files changed: %d, %q, %q; want %d, %q", console, n, text, rendered, wantN, wantText)
 		}
 	}
 }

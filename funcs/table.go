@@ -93,7 +93,7 @@ type env struct {
 	box    sandbox.Dir
 	boxErr error
 
-	mu             sync.Mutex                              // guards templateTables, templates and filesets
+	mu             sync.Mutex                              // guards the maps below
 	templateTables map[string]map[string]function.Function // by caller and depth, built on first use
 	// templates are the template files templatefile has parsed, by path:
 	// a module that renders one file for many instances parses it once.
@@ -104,6 +104,12 @@ type env struct {
 	// instance of a module that lists a library directory lists the same
 	// files, which do not change while a configuration is evaluated.
 	filesets map[string][]cty.Value
+	// texts are the files read as text by path (readUTF8File), and their
+	// total size.
+	texts     map[string]string
+	textBytes int
+	// identifiers says which template variable names are valid.
+	identifiers map[string]bool
 }
 
 // parsedTemplate is a template file's source and its parse.

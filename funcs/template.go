@@ -13,8 +13,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
-
-	"github.com/tfeval/tfeval/internal/fastexpr"
 )
 
 // templateFileSteps is what a templatefile call costs of the step budget
@@ -95,7 +93,7 @@ func failingFunc(fn function.Function, msg string) function.Function {
 
 // renderTemplate evaluates a parsed template with vars (a map or object)
 // as its only variables.
-func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]function.Function, guard *fastexpr.Guard) (cty.Value, error) {
+func (e *env) renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]function.Function) (cty.Value, error) {
 	vars, varsMarks := vars.Unmark()
 	if ty := vars.Type(); !(ty.IsMapType() || ty.IsObjectType()) {
 		return cty.DynamicVal, function.NewArgErrorf(1, "invalid vars value: must be a map")
@@ -105,7 +103,7 @@ func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]functi
 		ctx.Variables = map[string]cty.Value{}
 	}
 	for name := range ctx.Variables {
-		if !hclsyntax.ValidIdentifier(name) {
+		if !e.validIdentifier(name) {
 			return cty.DynamicVal, function.NewArgErrorf(1, "invalid template variable name %q: must start with a letter, followed by zero or more letters, digits, and underscores", name)
 		}
 	}
@@ -116,11 +114,32 @@ func renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[string]functi
 			return cty.DynamicVal, function.NewArgErrorf(1, "vars map does not contain key %q, referenced at %s", root, traversal[0].SourceRange())
 		}
 	}
-	val, diags := guard.Expr(expr).Value(ctx)
+	val, diags := e.guard().Expr(expr).Value(ctx)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
 	return val.WithMarks(varsMarks), nil
+}
+
+// validIdentifier reports whether name may be a template variable, as
+// hclsyntax.ValidIdentifier does. That runs hcl's scanner; a module
+// renders its templates with the same variables many times, so each name
+// is checked once.
+func (e *env) validIdentifier(name string) bool {
+	e.mu.Lock()
+	valid, ok := e.identifiers[name]
+	e.mu.Unlock()
+	if ok {
+		return valid
+	}
+	valid = hclsyntax.ValidIdentifier(name)
+	e.mu.Lock()
+	if e.identifiers == nil {
+		e.identifiers = map[string]bool{}
+	}
+	e.identifiers[name] = valid
+	e.mu.Unlock()
+	return valid
 }
 
 // literalTemplate is the parse of a template without interpolations or
@@ -213,7 +232,7 @@ func (e *env) templateFileFunc(depth int) function.Function {
 			if diags.HasErrors() {
 				return cty.DynamicVal, diags
 			}
-			val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatefile"), e.guard())
+			val, err := e.renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatefile"))
 			if err != nil {
 				return cty.DynamicVal, err
 			}
@@ -248,7 +267,7 @@ func (e *env) templateStringFunc(depth int) function.Function {
 				if diags.HasErrors() {
 					return cty.DynamicVal, diags
 				}
-				val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"), e.guard())
+				val, err := e.renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"))
 				if err != nil {
 					return cty.DynamicVal, err
 				}
@@ -286,7 +305,7 @@ func (e *env) templateStringFunc(depth int) function.Function {
 			if diags.HasErrors() {
 				return cty.UnknownVal(cty.String), diags
 			}
-			val, err := renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"), e.guard())
+			val, err := e.renderTemplate(expr, args[1], e.templateFuncs(depth+1, "templatestring"))
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}
