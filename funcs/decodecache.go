@@ -36,8 +36,10 @@ type decoded struct {
 
 // cachedDecoder wraps a function of one string parameter whose result
 // depends only on that string so that each distinct known string is
-// decoded once; unknown and null arguments go to fn unchanged.
-func cachedDecoder(fn function.Function, cache *decodeCache) function.Function {
+// decoded once; unknown and null arguments go to fn unchanged. fast, when
+// not nil, decodes what it can faster than fn and leaves the rest (and
+// every error) to fn.
+func cachedDecoder(fn function.Function, fast func(string) (cty.Value, bool), cache *decodeCache) function.Function {
 	params := fn.Params()
 	decode := func(s string) (cty.Value, error) {
 		cache.mu.Lock()
@@ -49,7 +51,13 @@ func cachedDecoder(fn function.Function, cache *decodeCache) function.Function {
 		if ok {
 			return r.val, r.err
 		}
-		v, err := fn.Call([]cty.Value{cty.StringVal(s)})
+		var v cty.Value
+		var err error
+		if fv, ok := fastDecode(fast, s); ok {
+			v = fv
+		} else {
+			v, err = fn.Call([]cty.Value{cty.StringVal(s)})
+		}
 		cache.mu.Lock()
 		defer cache.mu.Unlock()
 		if cache.bytes+len(s) <= maxDecodedBytes {
@@ -95,4 +103,12 @@ func cachedDecoder(fn function.Function, cache *decodeCache) function.Function {
 			return decode(s)
 		},
 	})
+}
+
+// fastDecode is fast(s), or false without a fast decoder.
+func fastDecode(fast func(string) (cty.Value, bool), s string) (cty.Value, bool) {
+	if fast == nil {
+		return cty.NilVal, false
+	}
+	return fast(s)
 }

@@ -20,6 +20,13 @@ func TestCachedDecoder(t *testing.T) {
 		cty.StringVal(`"just a string"`),
 		cty.StringVal(`{"a": `),
 		cty.StringVal(`[1, 2] trailing`),
+		cty.StringVal(`{"a": {"b": [1, {"c": null}]}, "a": {"b": [2, {"c": null}]}, "e": [], "f": {}}`),
+		cty.StringVal(`{"a": 1, "a": "one"}`),
+		cty.StringVal(`{"a": null, "a": 1}`),
+		cty.StringVal(`[1e400, 0.1, -0, 12345678901234567890123]`),
+		cty.StringVal(`["e\u0301", "\ud800", "tab\t"]`),
+		cty.StringVal(`{1: 2}`),
+		cty.StringVal(` `),
 		cty.StringVal("a: [1, 2]\nb: {c: d}\n"),
 		cty.StringVal("- one\n- two: [\n"),
 		cty.StringVal(`{"secret": 1}`).Mark("sensitive"),
@@ -30,7 +37,11 @@ func TestCachedDecoder(t *testing.T) {
 		cty.NumberIntVal(5),
 	}
 	for name, fn := range map[string]function.Function{"jsondecode": stdlib.JSONDecodeFunc, "yamldecode": ctyyaml.YAMLDecodeFunc} {
-		cached := cachedDecoder(fn, &decodeCache{})
+		var fast func(string) (cty.Value, bool)
+		if name == "jsondecode" {
+			fast = decodeJSON
+		}
+		cached := cachedDecoder(fn, fast, &decodeCache{})
 		for _, arg := range args {
 			want, wantErr := fn.Call([]cty.Value{arg})
 			for round := range 2 {
@@ -68,7 +79,7 @@ func TestDecodeCacheDecodesOnce(t *testing.T) {
 		},
 	})
 	cache := &decodeCache{}
-	cached := cachedDecoder(counting, cache)
+	cached := cachedDecoder(counting, nil, cache)
 	doc := cty.StringVal(`{"a": 1}`)
 	for range 5 {
 		if _, err := cached.Call([]cty.Value{doc}); err != nil {

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
@@ -149,4 +151,110 @@ func appendJSONString(b []byte, s string) ([]byte, bool) {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"'), true
+}
+
+// decodeJSON is jsondecode's result in one pass over the document, or
+// false where go-cty must answer: a document that is not valid JSON, has
+// data after its value, repeats a property with values of different types,
+// names a property other than in normal form NFC or holds a number go-cty
+// refuses. go-cty finds the result type in one
+// pass and then decodes every nested value again from its raw text, so a
+// document nested n deep is read n times; for the documents this decoder
+// takes it gives what go-cty gives, from the same tokens.
+func decodeJSON(s string) (cty.Value, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return cty.NilVal, false
+	}
+	v, ok := decodeJSONValue(dec, tok)
+	if !ok || dec.More() {
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
+// decodeJSONValue decodes the value tok begins.
+func decodeJSONValue(dec *json.Decoder, tok json.Token) (cty.Value, bool) {
+	switch t := tok.(type) {
+	case nil:
+		return cty.NullVal(cty.DynamicPseudoType), true
+	case bool:
+		return cty.BoolVal(t), true
+	case string:
+		return cty.StringVal(t), true
+	case json.Number:
+		v, err := cty.ParseNumberVal(string(t))
+		return v, err == nil
+	case json.Delim:
+		switch t {
+		case '{':
+			return decodeJSONObject(dec)
+		case '[':
+			return decodeJSONArray(dec)
+		}
+	}
+	return cty.NilVal, false
+}
+
+func decodeJSONObject(dec *json.Decoder) (cty.Value, bool) {
+	var attrs map[string]cty.Value
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return cty.NilVal, false
+		}
+		if tok == json.Delim('}') {
+			break
+		}
+		key, ok := tok.(string)
+		// go-cty names attributes in normal form NFC, and then fails to
+		// find a property whose name is not.
+		if !ok || !norm.NFC.IsNormalString(key) {
+			return cty.NilVal, false
+		}
+		if tok, err = dec.Token(); err != nil {
+			return cty.NilVal, false
+		}
+		v, ok := decodeJSONValue(dec, tok)
+		if !ok {
+			return cty.NilVal, false
+		}
+		if attrs == nil {
+			attrs = map[string]cty.Value{}
+		}
+		// A repeated property: the last one wins when the types agree;
+		// go-cty refuses the document otherwise.
+		if old, seen := attrs[key]; seen && !old.Type().Equals(v.Type()) {
+			return cty.NilVal, false
+		}
+		attrs[key] = v
+	}
+	if len(attrs) == 0 {
+		return cty.EmptyObjectVal, true
+	}
+	return cty.ObjectVal(attrs), true
+}
+
+func decodeJSONArray(dec *json.Decoder) (cty.Value, bool) {
+	var elems []cty.Value
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return cty.NilVal, false
+		}
+		if tok == json.Delim(']') {
+			break
+		}
+		v, ok := decodeJSONValue(dec, tok)
+		if !ok {
+			return cty.NilVal, false
+		}
+		elems = append(elems, v)
+	}
+	if len(elems) == 0 {
+		return cty.EmptyTupleVal, true
+	}
+	return cty.TupleVal(elems), true
 }

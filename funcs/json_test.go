@@ -6,10 +6,13 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"regexp"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // jsonNumbers are numbers at the edges of the whole-number shortcut.
@@ -116,3 +119,30 @@ func FuzzJSONString(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeJSON holds jsondecode's one-pass decoder to go-cty's: where it
+// answers, go-cty gives the same value; where go-cty fails, it does not
+// answer.
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range []string{`{"a": [1, "x", null, true], "b": {"c": {}}}`, `[]`, `null`, `"s"`, `-1.5e3`,
+		`{"a": 1, "a": 2}`, `{"a": 1, "a": "x"}`, `[1] [2]`, `{"e\u0301": "\ud83d\ude00"}`, `[{"a": [[]]}]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if limit.LongNumberText(s) || hugeExponent.MatchString(s) || len(s) > 1<<16 {
+			return // refused before decoding, or slow for go-cty's decoder too
+		}
+		got, ok := decodeJSON(s)
+		want, err := stdlib.JSONDecodeFunc.Call([]cty.Value{cty.StringVal(s)})
+		switch {
+		case ok && err != nil:
+			t.Errorf("%q decodes to %#v, but go-cty fails: %v", s, got, err)
+		case ok && !got.RawEquals(want):
+			t.Errorf("%q decodes to %#v, go-cty gives %#v", s, got, want)
+		}
+	})
+}
+
+// hugeExponent finds numbers whose exponent takes long to apply at
+// go-cty's precision.
+var hugeExponent = regexp.MustCompile(`[eE][-+]?0*[0-9]{5,}`)

@@ -273,11 +273,8 @@ func (e *env) table(depth int) map[string]function.Function {
 			t[name] = function.Unpredictable(t[name])
 		}
 	}
-	for _, name := range []string{"jsondecode", "yamldecode"} {
-		if fn, ok := t[name]; ok {
-			t[name] = cachedDecoder(fn, &e.decoded)
-		}
-	}
+	t["jsondecode"] = cachedDecoder(t["jsondecode"], decodeJSON, &e.decoded)
+	t["yamldecode"] = cachedDecoder(t["yamldecode"], nil, &e.decoded)
 	for name, fn := range t {
 		t[name] = e.limited(name, fn, shortcutOf(fn))
 	}
