@@ -22,4 +22,11 @@
 // family (cidr, collection, conversion, crypto, datetime, encoding,
 // filesystem, sensitive, string, template), with the per-dialect table in
 // table.go.
+//
+// One table serves one evaluation, which is a plan: files do not change
+// while it runs, so a table reads each file as text once, lists a
+// directory once per fileset pattern, and decodes each jsondecode or
+// yamldecode document once (decodecache.go), within bounds on what it
+// keeps. With ConsoleMode, where files may change between lines, files and
+// directories are read at every call.
 package funcs
