@@ -21,6 +21,7 @@ var shortcutFuncs = map[string]function.Function{
 	"sort":       stdlib.SortFunc,
 	"format":     stdlib.FormatFunc,
 	"range":      stdlib.RangeFunc,
+	"distinct":   stdlib.DistinctFunc,
 }
 
 // shortcutOracles are what a shortcut is compared with when the full call
@@ -134,6 +135,20 @@ func TestShortcuts(t *testing.T) {
 		{"sort", []cty.Value{cty.ListVal([]cty.Value{str("y"), cty.NullVal(cty.String)})}, false},
 		{"sort", []cty.Value{sens(cty.ListVal([]cty.Value{str("y")}))}, false},
 		{"sort", []cty.Value{cty.ListVal([]cty.Value{cty.NumberIntVal(2), cty.NumberIntVal(10)})}, false},
+
+		{"distinct", []cty.Value{cty.ListVal([]cty.Value{str("b"), str("a"), str("b"), str("e\u0301"), str("é"), str("a")})}, true},
+		{"distinct", []cty.Value{cty.TupleVal([]cty.Value{str("y"), str("x"), str("y")})}, false},
+		{"distinct", []cty.Value{cty.ListVal([]cty.Value{cty.True, cty.False, cty.True})}, true},
+		{"distinct", []cty.Value{cty.ListVal([]cty.Value{str("only")})}, true},
+		{"distinct", []cty.Value{cty.TupleVal([]cty.Value{str("y"), cty.True})}, false},
+		{"distinct", []cty.Value{cty.ListValEmpty(cty.String)}, false},
+		{"distinct", []cty.Value{cty.EmptyTupleVal}, false},
+		{"distinct", []cty.Value{cty.SetVal([]cty.Value{str("y"), str("x")})}, false},
+		{"distinct", []cty.Value{cty.ListVal([]cty.Value{cty.NumberIntVal(2), cty.NumberIntVal(2)})}, false},
+		{"distinct", []cty.Value{cty.ListVal([]cty.Value{str("y"), cty.UnknownVal(cty.String)})}, false},
+		{"distinct", []cty.Value{cty.ListVal([]cty.Value{str("y"), sens(str("y"))})}, false},
+		{"distinct", []cty.Value{cty.ListVal([]cty.Value{str("y"), cty.NullVal(cty.String)})}, false},
+		{"distinct", []cty.Value{sens(cty.ListVal([]cty.Value{str("y")}))}, false},
 
 		{"format", []cty.Value{str("%s-%s"), str("a"), str("b")}, true},
 		{"format", []cty.Value{str("%s-net-%02d"), str("p"), cty.NumberIntVal(3)}, true},
@@ -257,7 +272,7 @@ func FuzzShortcuts(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten", "sort", "range"}
+	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten", "sort", "range", "distinct"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
