@@ -252,7 +252,14 @@ func TestConvertFused(t *testing.T) {
 		{`object({ a = optional(object({ b = optional(string, "d") }), {}) })`, `{}`, true},
 		{`object({ a = optional(object({ b = optional(string, "d") }), { b = null }) })`, `{a = null}`, true},
 		{`object({ a = string })`, `{a = "x"}`, true},
-		{`object({ a = any })`, `{a = "x"}`, false},
+		{`object({ a = any })`, `{a = "x"}`, true},
+		{`list(any)`, `["a", "b", "a"]`, true},
+		{`set(any)`, `["a", "b", "a"]`, true},
+		{`map(any)`, `{a = [1], b = [2, 3]}`, false}, // tuples of two types: unified
+		{`map(any)`, `{a = {x = 1}, b = {x = 2}}`, true},
+		{`list(any)`, `[1, "x"]`, false}, // unified to strings
+		{`list(any)`, `[null, "x"]`, false},
+		{`list(any)`, `[{a = 1}, {b = 1}]`, false},
 		{`tuple([string, number])`, `["a", "1"]`, false},
 		{`tuple([string, number])`, `["a", 1]`, true}, // already of the type
 		{`list(string)`, `toset(["a"])`, false},

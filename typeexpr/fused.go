@@ -22,6 +22,12 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 	}
 	vty := v.Type()
 	switch {
+	case ty == cty.DynamicPseudoType:
+		// Converting to any type gives the value as it is; a collection
+		// of any element type then takes the elements' one type when they
+		// agree (below), where go-cty unifies the types of all of them,
+		// in time that grows with the square of their number.
+		return v, true
 	case ty.IsPrimitiveType():
 		if !vty.IsPrimitiveType() {
 			return cty.NilVal, false
