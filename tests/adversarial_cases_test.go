@@ -181,6 +181,16 @@ output "x" { value = length(jsonencode([for i in range(8) : local.g])) }
 output "n" { value = [length(local.l), length(local.m)] }
 `},
 		},
+		{
+			// Parameters of type list(any) and distinct's comparisons.
+			name: "distinct and contains over 20,000 strings",
+			files: map[string]string{"main.tf": `locals {
+  all = flatten([for i in range(200) : [for j in range(100) : "${i}-${j}"]])
+  d   = distinct(concat(local.all, local.all))
+}
+output "n" { value = [length(local.d), contains(local.all, "199-99"), index(local.all, "199-99")] }
+`},
+		},
 
 		// Parsing.
 		{name: "40 MB of comments", want: "Source too large", files: map[string]string{"main.tf": lines(20<<20, "#\n")}},
