@@ -7,9 +7,10 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// maxDecodedBytes bounds the documents one table keeps decoded results of;
-// past it, documents are decoded on every call as before.
-const maxDecodedBytes = 64 << 20
+// maxDecodedBytes bounds the documents one table keeps decoded results of
+// (their values take several times the text); past it, documents are
+// decoded on every call as before.
+const maxDecodedBytes = 16 << 20
 
 // decodeCache keeps the results of a decoding function (jsondecode,
 // yamldecode) by the document decoded. Modules that read a library of

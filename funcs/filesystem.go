@@ -137,7 +137,7 @@ func (e *env) readUTF8File(path string, m cty.ValueMarks) (string, error) {
 }
 
 // maxCachedTextBytes bounds the file texts one table keeps.
-const maxCachedTextBytes = 64 << 20
+const maxCachedTextBytes = 32 << 20
 
 // fileFunc reads a file as text (file) or as Base64 (filebase64).
 func (e *env) fileFunc(asBase64 bool) function.Function {
