@@ -2,12 +2,16 @@ package funcs
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 // TestCachedDecoder: a cached decoder answers every argument as the
@@ -99,4 +103,52 @@ func TestDecodeCacheDecodesOnce(t *testing.T) {
 	if calls != 6 || len(cache.results) != 1 { // two decoder runs a call, as without a cache
 		t.Errorf("past the bound: %d decoder runs for three calls, %d documents kept", calls, len(cache.results))
 	}
+}
+
+// TestTableCachesConcurrently: the caches one table keeps (file texts,
+// listings, parsed templates, decoded documents) serve calls from many
+// goroutines at once, as an evaluation's workers make them, with the
+// results of single calls. Run it with -race.
+func TestTableCachesConcurrently(t *testing.T) {
+	dir := testfiles.Dir(t, map[string]string{
+		"lib/a.json.tftpl": `{"name": "${name}", "n": [1, 2]}`,
+		"lib/b.json.tftpl": `{"fixed": true}`,
+		"lib/c.yaml":       "k: v\n",
+	})
+	fns := Functions(Options{Dialect: dialect.Terraform, BaseDir: dir})
+	call := func(name string, args ...cty.Value) cty.Value {
+		v, err := fns[name].Call(args)
+		if err != nil {
+			t.Error(err)
+		}
+		return v
+	}
+	once := func(i int) string {
+		var out []string
+		for it := call("fileset", cty.StringVal("lib"), cty.StringVal("*.tftpl")).ElementIterator(); it.Next(); {
+			_, f := it.Element()
+			vars := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal(fmt.Sprint(i % 3))})
+			doc := call("jsondecode", call("templatefile", cty.StringVal("lib/"+f.AsString()), vars))
+			out = append(out, fmt.Sprintf("%#v", doc))
+		}
+		out = append(out, fmt.Sprintf("%#v", call("yamldecode", call("file", cty.StringVal("lib/c.yaml")))))
+		return fmt.Sprint(out)
+	}
+	want := make([]string, 3)
+	for i := range want {
+		want[i] = once(i)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 30 {
+				if got := once(g + i); got != want[(g+i)%3] {
+					t.Errorf("call %d: %s, want %s", g+i, got, want[(g+i)%3])
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
