@@ -19,11 +19,10 @@ const maxDecodedBytes = 16 << 20
 // once to find the result type and once for the value. The result depends
 // only on the text, so one decode serves every call.
 type decodeCache struct {
-	mu      sync.Mutex
-	results map[string]decoded
-	bytes   int
+	results memo[decoded] // bounded by maxDecodedBytes of documents
 	// last is the latest document decoded past the bound, so a call's
-	// type check and value still share one decode.
+	// type check and value still share one decode; mu guards it.
+	mu      sync.Mutex
 	lastDoc string
 	last    decoded
 	hasLast bool
@@ -41,38 +40,18 @@ type decoded struct {
 // not nil, decodes what it can faster than fn and leaves the rest (and
 // every error) to fn.
 func cachedDecoder(fn function.Function, fast func(string) (cty.Value, bool), cache *decodeCache) function.Function {
-	params := fn.Params()
 	decode := func(s string) (cty.Value, error) {
-		cache.mu.Lock()
-		r, ok := cache.results[s]
-		if !ok && cache.hasLast && cache.lastDoc == s {
-			r, ok = cache.last, true
-		}
-		cache.mu.Unlock()
-		if ok {
+		if r, ok := cache.get(s); ok {
 			return r.val, r.err
 		}
-		var v cty.Value
-		var err error
-		if fv, ok := fastDecode(fast, s); ok {
-			v = fv
+		var r decoded
+		if v, ok := fastDecode(fast, s); ok {
+			r.val = v
 		} else {
-			v, err = fn.Call([]cty.Value{cty.StringVal(s)})
+			r.val, r.err = fn.Call([]cty.Value{cty.StringVal(s)})
 		}
-		cache.mu.Lock()
-		defer cache.mu.Unlock()
-		if cache.bytes+len(s) <= maxDecodedBytes {
-			if cache.results == nil {
-				cache.results = map[string]decoded{}
-			}
-			if _, ok := cache.results[s]; !ok {
-				cache.results[s] = decoded{v, err}
-				cache.bytes += len(s)
-			}
-		} else {
-			cache.lastDoc, cache.last, cache.hasLast = s, decoded{v, err}, true
-		}
-		return v, err
+		cache.put(s, r)
+		return r.val, r.err
 	}
 	// known is the argument's text when the cache can answer for it.
 	known := func(args []cty.Value) (string, bool) {
@@ -83,7 +62,7 @@ func cachedDecoder(fn function.Function, fast func(string) (cty.Value, bool), ca
 	}
 	return function.New(&function.Spec{
 		Description: fn.Description(),
-		Params:      params,
+		Params:      fn.Params(),
 		VarParam:    fn.VarParam(),
 		Type: func(args []cty.Value) (cty.Type, error) {
 			s, ok := known(args)
@@ -112,4 +91,25 @@ func fastDecode(fast func(string) (cty.Value, bool), s string) (cty.Value, bool)
 		return cty.NilVal, false
 	}
 	return fast(s)
+}
+
+// get is the result kept for a document.
+func (c *decodeCache) get(doc string) (decoded, bool) {
+	if r, ok := c.results.get(doc); ok {
+		return r, true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last, c.hasLast && c.lastDoc == doc
+}
+
+// put keeps a document's result: among the results while they are within
+// their bound, else as the last one.
+func (c *decodeCache) put(doc string, r decoded) {
+	if c.results.put(doc, r, len(doc)) {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lastDoc, c.last, c.hasLast = doc, r, true
 }

@@ -83,6 +83,7 @@ func TestDecodeCacheDecodesOnce(t *testing.T) {
 		},
 	})
 	cache := &decodeCache{}
+	cache.results.limit = maxDecodedBytes
 	cached := cachedDecoder(counting, nil, cache)
 	doc := cty.StringVal(`{"a": 1}`)
 	for range 5 {
@@ -93,15 +94,15 @@ func TestDecodeCacheDecodesOnce(t *testing.T) {
 	if calls != 2 { // one Type and one Impl call of the decoder, for the first call
 		t.Errorf("the decoder ran %d times for five calls on one document", calls)
 	}
-	cache.bytes = maxDecodedBytes
+	cache.results.size = maxDecodedBytes
 	calls = 0
 	for _, other := range []string{`[2]`, `[3]`, `[4]`} {
 		if _, err := cached.Call([]cty.Value{cty.StringVal(other)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if calls != 6 || len(cache.results) != 1 { // two decoder runs a call, as without a cache
-		t.Errorf("past the bound: %d decoder runs for three calls, %d documents kept", calls, len(cache.results))
+	if calls != 6 || len(cache.results.m) != 1 { // two decoder runs a call, as without a cache
+		t.Errorf("past the bound: %d decoder runs for three calls, %d documents kept", calls, len(cache.results.m))
 	}
 }
 

@@ -103,14 +103,10 @@ func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
 // once: a module whose instances render the same templates reads each
 // file once, not once per instance and call.
 func (e *env) readUTF8File(path string, m cty.ValueMarks) (string, error) {
+	// A console session lasts while files change; a plan does not.
 	cache := !e.opts.ConsoleMode
-	if cache {
-		e.mu.Lock()
-		text, ok := e.texts[path]
-		e.mu.Unlock()
-		if ok {
-			return text, nil
-		}
+	if text, ok := e.texts.get(path); ok && cache {
+		return text, nil
 	}
 	src, err := e.readFile(path, m)
 	if err != nil {
@@ -121,17 +117,7 @@ func (e *env) readUTF8File(path string, m cty.ValueMarks) (string, error) {
 	}
 	text := string(src)
 	if cache {
-		e.mu.Lock()
-		if e.textBytes+len(text) <= maxCachedTextBytes {
-			if e.texts == nil {
-				e.texts = map[string]string{}
-			}
-			if _, ok := e.texts[path]; !ok {
-				e.texts[path] = text
-				e.textBytes += len(text)
-			}
-		}
-		e.mu.Unlock()
+		e.texts.put(path, text, len(text))
 	}
 	return text, nil
 }
@@ -243,9 +229,7 @@ func (e *env) fileSetFunc() function.Function {
 			key := path + "\x00" + pattern
 			// A console session lasts while files change; a plan does not.
 			cache := !e.opts.ConsoleMode
-			e.mu.Lock()
-			vals, seen := e.filesets[key]
-			e.mu.Unlock()
+			vals, seen := e.filesets.get(key)
 			if seen && cache {
 				return fileSetResult(vals, allMarks), nil
 			}
@@ -271,12 +255,7 @@ func (e *env) fileSetFunc() function.Function {
 				vals = append(vals, cty.StringVal(filepath.ToSlash(rel)))
 			}
 			if cache {
-				e.mu.Lock()
-				if e.filesets == nil {
-					e.filesets = map[string][]cty.Value{}
-				}
-				e.filesets[key] = vals
-				e.mu.Unlock()
+				e.filesets.put(key, vals, 0)
 			}
 			return fileSetResult(vals, allMarks), nil
 		},

@@ -93,23 +93,23 @@ type env struct {
 	box    sandbox.Dir
 	boxErr error
 
-	mu             sync.Mutex                              // guards the maps below
+	mu             sync.Mutex                              // guards templateTables
 	templateTables map[string]map[string]function.Function // by caller and depth, built on first use
+
+	// What a table keeps across calls (see doc.go); files do not change
+	// while a configuration is evaluated.
+	//
 	// templates are the template files templatefile has parsed, by path:
 	// a module that renders one file for many instances parses it once.
-	templates map[string]parsedTemplate
+	templates memo[parsedTemplate]
 	// decoded are the results of jsondecode and yamldecode by document.
 	decoded decodeCache
-	// filesets are fileset's matches by directory and pattern: every
-	// instance of a module that lists a library directory lists the same
-	// files, which do not change while a configuration is evaluated.
-	filesets map[string][]cty.Value
-	// texts are the files read as text by path (readUTF8File), and their
-	// total size.
-	texts     map[string]string
-	textBytes int
+	// filesets are fileset's matches by directory and pattern.
+	filesets memo[[]cty.Value]
+	// texts are the files read as text, by path (readUTF8File).
+	texts memo[string]
 	// identifiers says which template variable names are valid.
-	identifiers map[string]bool
+	identifiers memo[bool]
 }
 
 // parsedTemplate is a template file's source and its parse.
@@ -126,6 +126,8 @@ func newEnv(opts Options) *env {
 		opts.Now = time.Now
 	}
 	e := &env{opts: opts, limits: opts.Limits.withDefaults(), templateTables: map[string]map[string]function.Function{}}
+	e.texts.limit = maxCachedTextBytes
+	e.decoded.results.limit = maxDecodedBytes
 	e.box, e.boxErr = sandbox.NewFS(opts.FS, opts.Sandbox, opts.BaseDir)
 	return e
 }

@@ -126,19 +126,11 @@ func (e *env) renderTemplate(expr hcl.Expression, vars cty.Value, funcs map[stri
 // renders its templates with the same variables many times, so each name
 // is checked once.
 func (e *env) validIdentifier(name string) bool {
-	e.mu.Lock()
-	valid, ok := e.identifiers[name]
-	e.mu.Unlock()
-	if ok {
-		return valid
+	valid, ok := e.identifiers.get(name)
+	if !ok {
+		valid = hclsyntax.ValidIdentifier(name)
+		e.identifiers.put(name, valid, 0)
 	}
-	valid = hclsyntax.ValidIdentifier(name)
-	e.mu.Lock()
-	if e.identifiers == nil {
-		e.identifiers = map[string]bool{}
-	}
-	e.identifiers[name] = valid
-	e.mu.Unlock()
 	return valid
 }
 
@@ -164,10 +156,7 @@ func literalTemplate(src, path string) (hclsyntax.Expression, bool) {
 // returns the parse kept from an earlier call that read the same source.
 // Parse errors are not kept: they stop the evaluation anyway.
 func (e *env) parseTemplateFile(path, src string) (hclsyntax.Expression, hcl.Diagnostics) {
-	e.mu.Lock()
-	t, ok := e.templates[path]
-	e.mu.Unlock()
-	if ok && t.src == src {
+	if t, ok := e.templates.get(path); ok && t.src == src {
 		return t.expr, nil
 	}
 	if diags := e.checkTemplateSource([]byte(src), path); diags.HasErrors() {
@@ -183,12 +172,7 @@ func (e *env) parseTemplateFile(path, src string) (hclsyntax.Expression, hcl.Dia
 			return nil, diags
 		}
 	}
-	e.mu.Lock()
-	if e.templates == nil {
-		e.templates = map[string]parsedTemplate{}
-	}
-	e.templates[path] = parsedTemplate{src: src, expr: expr}
-	e.mu.Unlock()
+	e.templates.put(path, parsedTemplate{src: src, expr: expr}, 0)
 	return expr, nil
 }
 
