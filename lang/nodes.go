@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -389,6 +390,41 @@ func (ev *evaluator) checkCallArguments(call *config.ModuleCall, child *config.C
 
 // callValue is what module.NAME evaluates to in a module instance.
 func (ev *evaluator) callValue(mi *ModuleInstance, call *config.ModuleCall) cty.Value {
+	return ev.callOutputs(mi, call, nil)
+}
+
+// callValueFor is module.NAME as the references refs (all in one
+// expression) need it. Until every output of the call is set, a reference
+// to one output depends on that output alone (graph.targets), and the
+// others stand in as unknown; when every reference to the call names an
+// output, the expression can read nothing but those outputs, so the
+// instances' objects are built with them alone rather than with all of
+// the module's outputs for each reference.
+func (ev *evaluator) callValueFor(mi *ModuleInstance, call *config.ModuleCall, refs []parsedRef) cty.Value {
+	child := mi.Config.Children[call.Name]
+	if child == nil || child.Module == nil {
+		return ev.callOutputs(mi, call, nil)
+	}
+	var names []string
+	for _, pr := range refs {
+		ref := pr.ref
+		if ref == nil || ref.kind != refModule || ref.name != call.Name {
+			continue
+		}
+		if ref.output == "" || child.Module.Outputs[ref.output] == nil {
+			return ev.callOutputs(mi, call, nil)
+		}
+		if !slices.Contains(names, ref.output) {
+			names = append(names, ref.output)
+		}
+	}
+	return ev.callOutputs(mi, call, names)
+}
+
+// callOutputs is module.NAME with the given outputs of each instance, or
+// with all of them when names is nil.
+func (ev *evaluator) callOutputs(mi *ModuleInstance, call *config.ModuleCall, names []string) cty.Value {
+	all := names == nil
 	cs := mi.call(call.Name)
 	if cs == nil {
 		return cty.DynamicVal
@@ -404,20 +440,34 @@ func (ev *evaluator) callValue(mi *ModuleInstance, call *config.ModuleCall) cty.
 	if cs.expansion.mode == expandPlaceholder {
 		return wholeValue(cs.expansion, nil)
 	}
-	child := mi.Config.Children[call.Name]
+	if v := cs.value.Load(); v != nil {
+		return *v
+	}
+	if names == nil {
+		names = slices.Collect(maps.Keys(mi.Config.Children[call.Name].Module.Outputs))
+	}
+	complete := true
 	vals := make([]cty.Value, len(cs.children))
 	for i, inst := range cs.children {
-		outs := map[string]cty.Value{}
-		for _, name := range sortedKeys(child.Module.Outputs) {
+		outs := make(map[string]cty.Value, len(names))
+		for _, name := range names {
 			v, ok := inst.output(name)
 			if !ok {
 				v = cty.DynamicVal
+				complete = false
 			}
 			outs[name] = v
 		}
 		vals[i] = cty.ObjectVal(outs)
 	}
-	return wholeValue(cs.expansion, vals)
+	v := wholeValue(cs.expansion, vals)
+	if complete && all {
+		// Every output is set, once: the value no longer changes, and
+		// each later reference (an output of the root reading one of the
+		// child's hundred) takes it as it is.
+		cs.value.Store(&v)
+	}
+	return v
 }
 
 // callAttributes are the input arguments of a module call.

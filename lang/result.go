@@ -364,6 +364,9 @@ type callState struct {
 	cfg       *config.ModuleCall
 	expansion expansion
 	children  []*ModuleInstance
+	// value is module.NAME once every output of every instance is set
+	// (callValue).
+	value atomic.Pointer[cty.Value]
 }
 
 // expansionMode says how many instances an object has.

@@ -384,7 +384,7 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared module", Detail: detail, Subject: ref.rng.Ptr()})
 				continue
 			}
-			put("module", ref.name, s.ev.callValue(s.mod, call))
+			put("module", ref.name, s.ev.callValueFor(s.mod, call, refs))
 		case refResource:
 			v, rdiags := s.resourceValue(ref)
 			diags = append(diags, rdiags...)

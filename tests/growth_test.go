@@ -3,6 +3,7 @@ package tests
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	tfeval "github.com/tfeval/tfeval"
@@ -188,5 +189,37 @@ func TestEvaluationGrowsLinearly(t *testing.T) {
 	}
 	if ratioBytes > bound {
 		t.Errorf("8x the items allocated %.2fx the bytes, more than %.1fx", ratioBytes, bound)
+	}
+}
+
+// outputsTree writes a root module whose n outputs each read one of the
+// n outputs of a child module, as the examples of published modules do.
+func outputsTree(t *testing.T, n int) string {
+	t.Helper()
+	var root, child strings.Builder
+	root.WriteString("module \"child\" {\n  source = \"./child\"\n  prefix = \"p\"\n}\n")
+	child.WriteString("variable \"prefix\" {\n  type = string\n}\n")
+	for i := range n {
+		fmt.Fprintf(&child, "output \"o%d\" {\n  value = \"${var.prefix}-%d\"\n}\n", i, i)
+		fmt.Fprintf(&root, "output \"o%d\" {\n  value = module.child.o%d\n}\n", i, i)
+	}
+	return testfiles.Dir(t, map[string]string{"main.tf": root.String(), "child/main.tf": child.String()})
+}
+
+// TestModuleOutputReferencesGrowLinearly holds what a root's references
+// to a child's outputs cost to linear growth: 8x the outputs, each read
+// once, cost at most 8.5x the allocations and 12x the bytes (hcl's token
+// buffers double as a file grows, so bytes grow a little faster than the
+// source). Building module.NAME with all of the child's outputs for each
+// reference, while some are not yet evaluated, cost 38x the bytes.
+func TestModuleOutputReferencesGrowLinearly(t *testing.T) {
+	const small, large = 100, 800
+	sa, sb := evaluationCost(t, outputsTree(t, small), nil, 0)
+	la, lb := evaluationCost(t, outputsTree(t, large), nil, 0)
+	ratioAllocs, ratioBytes := float64(la)/float64(sa), float64(lb)/float64(sb)
+	t.Logf("%d outputs: %d allocations, %d KiB; %d outputs: %d allocations, %d KiB; ratios %.2f and %.2f",
+		small, sa, sb>>10, large, la, lb>>10, ratioAllocs, ratioBytes)
+	if ratioAllocs > 8.5 || ratioBytes > 12 {
+		t.Errorf("8x the outputs took %.2fx the allocations and %.2fx the bytes, more than 8.5x and 12x", ratioAllocs, ratioBytes)
 	}
 }
