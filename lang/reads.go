@@ -86,7 +86,7 @@ type readAnalysis struct {
 	// definition is known.
 	pending []pendingRead
 	// resolved marks (key, path) pairs already resolved.
-	resolved map[string]bool
+	resolved map[resolvedRead]bool
 	// trees are the paths read from each resource's instances.
 	trees map[*config.Resource]*readTree
 	// providerCalls are the provider functions (provider::LOCAL::NAME)
@@ -107,7 +107,7 @@ type pendingRead struct {
 // analyzeReads walks the whole configuration tree; template, when not
 // nil, reads the template files templatefile calls name.
 func analyzeReads(root *config.Config, template func(path string) hclsyntax.Expression) *readAnalysis {
-	a := &readAnalysis{defs: map[valueKey][]origin{}, resolved: map[string]bool{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
+	a := &readAnalysis{defs: map[valueKey][]origin{}, resolved: map[resolvedRead]bool{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
 	if root == nil || root.Module == nil {
 		return a
 	}
@@ -124,7 +124,7 @@ func analyzeReads(root *config.Config, template func(path string) hclsyntax.Expr
 // (console input, Result.EvalExpr) reads from resources, following the
 // configuration's named values; a is not changed.
 func (a *readAnalysis) adHoc(c *config.Config, e hcl.Expression) map[*config.Resource]*readTree {
-	b := &readAnalysis{defs: a.defs, resolved: map[string]bool{}, trees: map[*config.Resource]*readTree{}}
+	b := &readAnalysis{defs: a.defs, resolved: map[resolvedRead]bool{}, trees: map[*config.Resource]*readTree{}}
 	(&readWalker{a: b, cfg: c}).val(e)
 	for _, r := range b.pending {
 		b.resolve(r.key, r.path, 0)
@@ -281,7 +281,7 @@ func (a *readAnalysis) resolve(key valueKey, path []readStep, depth int) {
 	if len(path) > maxReadPath {
 		path = path[:maxReadPath]
 	}
-	id := key.id() + "\x00" + strings.Join(path, "\x01")
+	id := resolvedRead{key, strings.Join(path, "\x01")}
 	if a.resolved[id] {
 		return
 	}
@@ -317,22 +317,10 @@ func (a *readAnalysis) resolve(key valueKey, path []readStep, depth int) {
 	}
 }
 
-// id is a text naming the key, unique within one configuration tree.
-func (k valueKey) id() string {
-	var b strings.Builder
-	b.WriteByte(byte('0' + k.kind))
-	if k.cfg != nil {
-		b.WriteString(strings.Join(k.cfg.Path, "."))
-	}
-	b.WriteByte('|')
-	b.WriteString(k.name)
-	if k.res != nil {
-		b.WriteString("|r" + k.res.Addr() + "@" + k.res.DeclRange.String())
-	}
-	if k.call != nil {
-		b.WriteString("|c" + k.call.Name)
-	}
-	return b.String()
+// resolvedRead is a key and a path read from it, the steps joined.
+type resolvedRead struct {
+	key  valueKey
+	path string
 }
 
 // applySteps applies steps to each origin: a step into a container an
