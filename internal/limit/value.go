@@ -54,8 +54,27 @@ func (w *sizeWalk) value(v cty.Value, depth int) {
 	w.left -= depth
 	switch {
 	case ty.IsObjectType():
-		for name := range ty.AttributeTypes() {
-			if w.value(v.GetAttr(name), depth+1); w.left <= 0 {
+		// An attribute whose type is small and holds no collection counts
+		// the same known or not, so its type is counted and its value not
+		// read: GetAttr normalizes the name three times.
+		for name, at := range ty.AttributeTypes() {
+			if n, ok := fixedSize(at, depth+1); ok {
+				w.left -= n
+			} else {
+				w.value(v.GetAttr(name), depth+1)
+			}
+			if w.left <= 0 {
+				return
+			}
+		}
+	case ty.IsTupleType():
+		for i, et := range ty.TupleElementTypes() {
+			if n, ok := fixedSize(et, depth+1); ok {
+				w.left -= n
+			} else {
+				w.value(v.Index(elements.Index(i)), depth+1)
+			}
+			if w.left <= 0 {
 				return
 			}
 		}
@@ -63,7 +82,7 @@ func (w *sizeWalk) value(v cty.Value, depth int) {
 		// Every element counts depth+1, known or not: no need to visit
 		// them (cty's iterators over maps and sets allocate).
 		w.left -= v.LengthInt() * (depth + 1)
-	case ty.IsCollectionType() || ty.IsTupleType():
+	case ty.IsCollectionType():
 		for it := elements.Of(v); it.Next(); {
 			_, e := it.Element()
 			if w.value(e, depth+1); w.left <= 0 {
@@ -71,6 +90,48 @@ func (w *sizeWalk) value(v cty.Value, depth int) {
 			}
 		}
 	}
+}
+
+// maxFixedType bounds the types fixedSize counts, so that a large type is
+// not scanned again at every level of the walk above it.
+const maxFixedType = 16
+
+// fixedSize is what a value of type ty counts at depth when that does not
+// depend on the value: ty holds no list, map or set (whose elements a
+// known value has any number of) and has at most maxFixedType types in
+// it. Known or unknown, null or not, such a value counts its type.
+func fixedSize(ty cty.Type, depth int) (int, bool) {
+	budget := maxFixedType
+	return fixedSizeWithin(ty, depth, &budget)
+}
+
+func fixedSizeWithin(ty cty.Type, depth int, budget *int) (int, bool) {
+	if *budget--; *budget < 0 {
+		return 0, false
+	}
+	n := depth
+	switch {
+	case ty.IsPrimitiveType() || ty == cty.DynamicPseudoType:
+	case ty.IsObjectType():
+		for _, at := range ty.AttributeTypes() {
+			m, ok := fixedSizeWithin(at, depth+1, budget)
+			if !ok {
+				return 0, false
+			}
+			n += m
+		}
+	case ty.IsTupleType():
+		for _, et := range ty.TupleElementTypes() {
+			m, ok := fixedSizeWithin(et, depth+1, budget)
+			if !ok {
+				return 0, false
+			}
+			n += m
+		}
+	default:
+		return 0, false
+	}
+	return n, true
 }
 
 func (w *sizeWalk) typ(ty cty.Type, depth int) {

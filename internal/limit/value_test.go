@@ -84,3 +84,120 @@ func slowSize(v cty.Value, depth int) int {
 	}
 	return n
 }
+
+// referenceSize is ExpandedSize without a bound and without its
+// shortcuts: every value visited, unknown and null ones by their type.
+func referenceSize(v cty.Value, depth int) int {
+	v, _ = v.Unmark()
+	if !v.IsKnown() || v.IsNull() {
+		return referenceTypeSize(v.Type(), depth)
+	}
+	n := depth
+	if ty := v.Type(); ty.IsObjectType() || ty.IsCollectionType() || ty.IsTupleType() {
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			n += referenceSize(e, depth+1)
+		}
+	}
+	return n
+}
+
+func referenceTypeSize(ty cty.Type, depth int) int {
+	n := depth
+	switch {
+	case ty.IsObjectType():
+		for _, at := range ty.AttributeTypes() {
+			n += referenceTypeSize(at, depth+1)
+		}
+	case ty.IsTupleType():
+		for _, et := range ty.TupleElementTypes() {
+			n += referenceTypeSize(et, depth+1)
+		}
+	case ty.IsCollectionType():
+		n += referenceTypeSize(ty.ElementType(), depth+1)
+	}
+	return n
+}
+
+// sizeTestValue builds a value from data: objects, tuples, lists, maps
+// and sets nested at random, with unknown, null and marked parts, and
+// attribute types small and large enough to take both of the walk's
+// ways through an attribute.
+func sizeTestValue(data []byte, depth int) cty.Value {
+	next := func() byte {
+		if len(data) == 0 {
+			return 0
+		}
+		b := data[0]
+		data = data[1:]
+		return b
+	}
+	var build func(depth int) cty.Value
+	build = func(depth int) cty.Value {
+		b := next()
+		if depth > 4 {
+			b %= 3
+		}
+		var v cty.Value
+		switch b % 9 {
+		case 0:
+			v = cty.StringVal("s")
+		case 1:
+			v = cty.NumberIntVal(int64(b))
+		case 2:
+			v = cty.True
+		case 3, 4:
+			attrs := map[string]cty.Value{}
+			for i := range int(next()%20) + 1 {
+				attrs[string(rune('a'+i))] = build(depth + 1)
+			}
+			v = cty.ObjectVal(attrs)
+		case 5:
+			var elems []cty.Value
+			for range int(next() % 6) {
+				elems = append(elems, build(depth+1))
+			}
+			v = cty.TupleVal(elems)
+		case 6:
+			elem := build(depth + 1)
+			v = cty.ListVal([]cty.Value{elem, elem})
+		case 7:
+			elem := build(depth + 1)
+			v = cty.MapVal(map[string]cty.Value{"x": elem, "y": elem})
+		default:
+			v = cty.SetVal([]cty.Value{build(depth + 1)})
+		}
+		switch next() % 8 {
+		case 0:
+			v = cty.UnknownVal(v.Type())
+		case 1:
+			v = cty.NullVal(v.Type())
+		case 2:
+			v = v.Mark("m")
+		}
+		return v
+	}
+	return build(depth)
+}
+
+// FuzzExpandedSizeShortcuts holds the walk, which counts small
+// collection-free attribute and element types without reading their
+// values, to the plain count of every value.
+func FuzzExpandedSizeShortcuts(f *testing.F) {
+	f.Add([]byte{3, 5, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1})
+	f.Add([]byte{4, 19, 3, 3, 3, 2, 6, 1, 7, 0, 5, 4, 8, 2, 2, 2, 1, 0, 3, 19})
+	f.Add([]byte{5, 5, 3, 19, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 2, 6, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v := sizeTestValue(data, 0)
+		want := referenceSize(v, 1)
+		for _, max := range []int{want - 1, want, want + 1, 1 << 20} {
+			if max < 0 {
+				continue
+			}
+			got := ExpandedSize(v, max)
+			if max >= want && got != want || max < want && got != max+1 {
+				t.Fatalf("ExpandedSize(%#v, %d) = %d, want %d (max+1 above)", v, max, got, want)
+			}
+		}
+	})
+}
