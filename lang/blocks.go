@@ -4,10 +4,14 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/fastexpr"
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // blockDecoder decodes a resource body with nested blocks, dynamic ones
@@ -216,8 +220,15 @@ func (f *blockField) expand(blk *hcl.Block, ctx *hcl.EvalContext, elems []cty.Va
 		return elems, false
 	}
 	content := spec.Blocks[0].Body
+	plan := f.nested.iteratorPlan(content, iterator)
 	for it := elements.Of(each); it.Next(); {
 		key, value := it.Element()
+		if plan != nil {
+			if v, ok := f.nested.objectFor(content, plan, key, value, ctx); ok {
+				elems = append(elems, v)
+				continue
+			}
+		}
 		// A new context for every block, never one reused with its
 		// variables swapped: internal/limit keeps its filter indexes per
 		// context, relying on a context not changing once made.
@@ -230,6 +241,126 @@ func (f *blockField) expand(blk *hcl.Block, ctx *hcl.EvalContext, elems []cty.Va
 		elems = append(elems, v)
 	}
 	return elems, true
+}
+
+// iteratorPlan is how the attributes of a dynamic block's content are
+// read for a generated block without a context of its own: an attribute
+// that refers to the iterator only as ITERATOR.key or ITERATOR.value,
+// followed by attribute and index steps, is read from the element; one
+// that does not refer to the iterator at all is evaluated in the enclosing
+// context, where it has the same value. A generated block then costs no
+// context, variables map and iterator object.
+type iteratorPlan struct {
+	// paths has, for each of the decoder's attributes, where it is read
+	// from the element, or nil when it is evaluated in the enclosing
+	// context (or is not set).
+	paths []*iteratorPath
+	// maxSize bounds what a path reads (limit.ExpandedSize), as the
+	// guarded expression would, when not 0.
+	maxSize int
+}
+
+type iteratorPath struct {
+	value bool // ITERATOR.value, else ITERATOR.key
+	steps hcl.Traversal
+}
+
+// iteratorPlan returns the plan for decoding content, the body of a
+// dynamic block's content block, with the given iterator name; nil when
+// some attribute needs the iterator object (or the decoder has blocks, or
+// the body is not native syntax). Guarded bodies remember it.
+func (d *blockDecoder) iteratorPlan(content hcl.Body, iterator string) *iteratorPlan {
+	if len(d.blocks) != 0 {
+		return nil
+	}
+	gb, guarded := content.(*guardedBody)
+	if guarded {
+		if p, ok := gb.iteratorPlan(d, iterator); ok {
+			return p
+		}
+		content = gb.Body
+	}
+	p := newIteratorPlan(d, content, iterator)
+	if guarded {
+		if p != nil && gb.lim != nil && gb.lim.guard != nil {
+			p.maxSize = gb.lim.guard.MaxValueSize
+		}
+		gb.rememberPlan(d, iterator, p)
+	}
+	return p
+}
+
+func newIteratorPlan(d *blockDecoder, content hcl.Body, iterator string) *iteratorPlan {
+	sb, ok := content.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	p := &iteratorPlan{paths: make([]*iteratorPath, len(d.attrs))}
+	for i, spec := range d.attrs {
+		attr, ok := sb.Attributes[spec.Name]
+		if !ok {
+			continue
+		}
+		if customdecode.CustomExpressionDecoderForType(spec.Type) != nil {
+			return nil
+		}
+		refers := false
+		for _, t := range hclsyntax.Variables(attr.Expr) {
+			if t.RootName() == iterator {
+				refers = true
+			}
+		}
+		if !refers {
+			continue
+		}
+		st, ok := attr.Expr.(*hclsyntax.ScopeTraversalExpr)
+		if !ok || len(st.Traversal) < 2 {
+			return nil
+		}
+		field, ok := st.Traversal[1].(hcl.TraverseAttr)
+		if !ok || field.Name != "key" && field.Name != "value" {
+			return nil
+		}
+		p.paths[i] = &iteratorPath{value: field.Name == "value", steps: st.Traversal[2:]}
+	}
+	return p
+}
+
+// objectFor is object for the block a dynamic block generates for one
+// element (key, value), by plan, in the enclosing context ctx; false
+// where the block must be decoded in a context with the iterator.
+func (d *blockDecoder) objectFor(content hcl.Body, plan *iteratorPlan, key, value cty.Value, ctx *hcl.EvalContext) (cty.Value, bool) {
+	c, diags := content.Content(d.schema)
+	if len(diags) != 0 {
+		return cty.NilVal, false
+	}
+	vals := newAttrMap(len(d.attrs))
+	for i, spec := range d.attrs {
+		var v cty.Value
+		path := plan.paths[i]
+		if path == nil {
+			v, diags = decodeAttribute(c, spec, ctx)
+		} else {
+			from := key
+			if path.value {
+				from = value
+			}
+			raw, ok := fastexpr.Traverse(from, path.steps)
+			if !ok || plan.maxSize > 0 && limit.ExpandedSize(raw, plan.maxSize) > plan.maxSize {
+				releaseAttrMap(vals)
+				return cty.NilVal, false
+			}
+			v, diags = convertAttribute(c.Attributes[spec.Name], spec, raw, nil, ctx)
+		}
+		if len(diags) != 0 {
+			releaseAttrMap(vals)
+			return cty.NilVal, false
+		}
+		vals[d.keys[i]] = v
+	}
+	v := cty.ObjectVal(vals)
+	releaseAttrMap(vals)
+	return v, true
 }
 
 // value is the field's value for its decoded blocks, as hcldec builds it,

@@ -97,6 +97,12 @@ var blockTestCases = []struct {
 	{"dynamic \"setting\" {\n  for_each = [\"x\"]\n  iterator = it\n  content {\n    name = it.value\n    dynamic \"sub\" {\n      for_each = [\"y\"]\n      iterator = it\n      content {\n        name = it.value\n      }\n    }\n  }\n}", map[string]bool{"loose": true}},
 	{"dynamic \"single\" {\n  for_each = [\"x\"]\n  content {\n    name = single.value\n  }\n}\ndynamic \"group\" {\n  for_each = []\n  content {\n    name = group.value\n  }\n}", map[string]bool{"loose": true}},
 	{"dynamic \"setting\" {\n  for_each = uel\n  content {\n    name = setting.value\n  }\n}", map[string]bool{"loose": true}},
+	{"dynamic \"setting\" {\n  for_each = m\n  content {\n    name  = str\n    value = setting.value\n  }\n}", map[string]bool{"loose": true}},
+	{"dynamic \"setting\" {\n  for_each = rules\n  content {\n    name  = \"${setting.value.proto}-x\"\n    value = setting.value.proto\n  }\n}", map[string]bool{"loose": true}},
+	{"dynamic \"rule\" {\n  for_each = rules\n  content {\n    port  = rule.value[\"port\"]\n    proto = rule.value.proto\n  }\n}", map[string]bool{"loose": true}},
+	{"dynamic \"setting\" {\n  for_each = secel\n  content {\n    name  = setting.value\n    value = setting.key\n  }\n}", map[string]bool{"loose": true}},
+	{"dynamic \"rule\" {\n  for_each = rules\n  content {\n    port  = rule.value.nope\n  }\n}", nil},
+	{"dynamic \"rule\" {\n  for_each = rules\n  content {\n    port  = rule.other\n  }\n}", nil},
 	{"dynamic \"setting\" {\n  for_each = secel\n  content {\n    name = setting.value\n  }\n}", map[string]bool{"loose": true}},
 	{"name = \"a\"\nsingle {\n  name = \"s\"\n}\ndynamic \"setting\" {\n  for_each = [\"x\", \"y\"]\n  content {\n    name = setting.value\n  }\n}", map[string]bool{"strict": true, "loose": true}},
 	// Everything below is left to dynblock and hcldec.
@@ -234,5 +240,34 @@ output "n" { value = length(mock_thing.t.setting) }`}, Options{Schemas: parseMoc
 	}
 	if n := res.Root().Outputs["n"]; n.IsKnown() {
 		t.Errorf("length = %#v, want unknown", n)
+	}
+}
+
+// TestDynamicBlockElementsNeedNoContext: a generated block whose content
+// reads its iterator only as ITERATOR.key or ITERATOR.value (and steps
+// into them) is decoded without a context, variables map and iterator
+// object of its own. Each block costs its object and little more: 8
+// elements more cost at most 8 allocations each, where a context and an
+// iterator object for each cost 17.
+func TestDynamicBlockElementsNeedNoContext(t *testing.T) {
+	spec := blockTestSchemas()["loose"]
+	dec := newBlockDecoder(spec)
+	lim := newLimiter(context.Background(), Limits{})
+	cost := func(n int) float64 {
+		rules := make([]cty.Value, n)
+		for i := range rules {
+			rules[i] = cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(int64(i)), "proto": cty.StringVal("tcp")})
+		}
+		ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"rules": cty.ListVal(rules), "str": cty.StringVal("x")}}
+		body := newGuardedBody(parseBody(t, "dynamic \"dyn\" {\n  for_each = rules\n  content {\n    port  = dyn.value.port\n    proto = dyn.value.proto\n  }\n}"), lim)
+		if _, ok := dec.decode(body, ctx); !ok {
+			t.Fatal("the block decoder did not take the body")
+		}
+		return testing.AllocsPerRun(20, func() { dec.decode(body, ctx) })
+	}
+	perElement := (cost(16) - cost(8)) / 8
+	t.Logf("%.1f allocations per generated block", perElement)
+	if perElement > 8 {
+		t.Errorf("a generated block took %.1f allocations, more than 8", perElement)
 	}
 }

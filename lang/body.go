@@ -18,6 +18,37 @@ type guardedBody struct {
 
 	mu      sync.RWMutex
 	entries []*contentEntry
+	// plans are the iterator plans made for this body as a dynamic
+	// block's content (blockDecoder.iteratorPlan).
+	plans []planEntry
+}
+
+// planEntry is the iterator plan of a body for one decoder and iterator
+// name; plan nil when the body needs the iterator object.
+type planEntry struct {
+	dec      *blockDecoder
+	iterator string
+	plan     *iteratorPlan
+}
+
+// iteratorPlan returns the remembered plan for dec and iterator.
+func (b *guardedBody) iteratorPlan(dec *blockDecoder, iterator string) (*iteratorPlan, bool) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	for _, e := range b.plans {
+		if e.dec == dec && e.iterator == iterator {
+			return e.plan, true
+		}
+	}
+	return nil, false
+}
+
+func (b *guardedBody) rememberPlan(dec *blockDecoder, iterator string, plan *iteratorPlan) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.plans) < maxContentEntries {
+		b.plans = append(b.plans, planEntry{dec, iterator, plan})
+	}
 }
 
 // maxContentEntries bounds the schemas one body remembers; hcldec and

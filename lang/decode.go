@@ -108,6 +108,12 @@ func decodeAttribute(content *hcl.BodyContent, s *hcldec.AttrSpec, ctx *hcl.Eval
 		return v, diags
 	}
 	val, diags := attr.Expr.Value(ctx)
+	return convertAttribute(attr, s, val, diags, ctx)
+}
+
+// convertAttribute is the rest of decodeAttribute, given the value of the
+// attribute's expression and its diagnostics.
+func convertAttribute(attr *hcl.Attribute, s *hcldec.AttrSpec, val cty.Value, diags hcl.Diagnostics, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	conv, err := val, error(nil)
 	if s.Type != cty.DynamicPseudoType {
 		// Converting to any type returns the value as it is, after

@@ -66,21 +66,31 @@ func (t *fastTraversal) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	if !found {
 		return cty.NilVal, false
 	}
-	for _, step := range t.Traversal[1:] {
+	return Traverse(val, t.Traversal[1:])
+}
+
+// Traverse applies the attribute and index steps of a relative traversal
+// to v as a reference does, in the common case only: every step reads a
+// plain object attribute, map element or list, tuple or object element
+// that exists. It reports false where hcl must take the traversal (and
+// may report a diagnostic).
+func Traverse(v cty.Value, steps hcl.Traversal) (cty.Value, bool) {
+	var ok bool
+	for _, step := range steps {
 		switch s := step.(type) {
 		case hcl.TraverseAttr:
-			if val, ok = attr(val, s.Name); !ok {
+			if v, ok = attr(v, s.Name); !ok {
 				return cty.NilVal, false
 			}
 		case hcl.TraverseIndex:
-			if val, ok = index(val, s.Key); !ok {
+			if v, ok = index(v, s.Key); !ok {
 				return cty.NilVal, false
 			}
 		default:
 			return cty.NilVal, false
 		}
 	}
-	return val, true
+	return v, true
 }
 
 // lookup finds a variable in ctx or its ancestors.
