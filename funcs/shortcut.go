@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -48,6 +50,10 @@ func shortcutOf(fn function.Function) shortcut {
 		return rangeShortcut
 	case stdlib.DistinctFunc:
 		return distinctShortcut
+	case tryfunc.TryFunc:
+		return tryShortcut
+	case tryfunc.CanFunc:
+		return canShortcut
 	}
 	return nil
 }
@@ -433,4 +439,56 @@ func rangeShortcut(args []cty.Value) (cty.Value, bool) {
 		return cty.ListValEmpty(cty.Number), true
 	}
 	return cty.ListVal(vals), true
+}
+
+// closureArg returns the expression closure an argument of try() or can()
+// carries, or false when it is anything else.
+func closureArg(v cty.Value) (*customdecode.ExpressionClosure, bool) {
+	if !plain(v) || v.Type() != customdecode.ExpressionClosureType {
+		return nil, false
+	}
+	return customdecode.ExpressionClosureFromVal(v), true
+}
+
+// tryShortcut is try() when one of its expressions succeeds. hcl's try
+// evaluates the expressions once to find the result type and again for
+// the result; this evaluates them once, as hcl's does each time: the
+// first without errors gives its value, unknown (of no type) when not
+// wholly known. When none succeeds the full call reports why.
+func tryShortcut(args []cty.Value) (cty.Value, bool) {
+	for _, arg := range args {
+		closure, ok := closureArg(arg)
+		if !ok {
+			return cty.NilVal, false
+		}
+		v, diags := closure.Value()
+		if diags.HasErrors() {
+			continue
+		}
+		if !v.IsWhollyKnown() {
+			return cty.DynamicVal, true
+		}
+		return v, true
+	}
+	return cty.NilVal, false
+}
+
+// canShortcut is can(), evaluating its expression once as hcl's does:
+// false with errors, unknown when the value is not wholly known.
+func canShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 {
+		return cty.NilVal, false
+	}
+	closure, ok := closureArg(args[0])
+	if !ok {
+		return cty.NilVal, false
+	}
+	v, diags := closure.Value()
+	switch {
+	case diags.HasErrors():
+		return cty.False, true
+	case !v.IsWhollyKnown():
+		return cty.UnknownVal(cty.Bool), true
+	}
+	return cty.True, true
 }

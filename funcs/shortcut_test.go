@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -416,4 +420,64 @@ func FuzzRangeShortcut(f *testing.F) {
 		}
 		checkShortcut(t, "range", args)
 	})
+}
+
+// TestTryShortcut compares try() and can() answered by their shortcuts,
+// which evaluate each expression once, with hcl's functions: the same
+// value (marks included) wherever the shortcut answers, and the shortcut
+// leaves every try() whose expressions all fail to the full call.
+func TestTryShortcut(t *testing.T) {
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{
+		"list":   cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}),
+		"obj":    cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x"), "u": cty.UnknownVal(cty.String)}),
+		"secret": cty.StringVal("s").Mark("sensitive"),
+		"u":      cty.UnknownVal(cty.List(cty.String)),
+	}}
+	closures := func(srcs ...string) []cty.Value {
+		var args []cty.Value
+		for _, src := range srcs {
+			expr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			args = append(args, customdecode.ExpressionClosureVal(&customdecode.ExpressionClosure{Expression: expr, EvalContext: ctx}))
+		}
+		return args
+	}
+	for _, tc := range []struct {
+		fn       function.Function
+		args     []string
+		answered bool
+	}{
+		{tryfunc.TryFunc, []string{`list[0]`}, true},
+		{tryfunc.TryFunc, []string{`list[7]`, `list[1]`}, true},
+		{tryfunc.TryFunc, []string{`missing`, `obj.a`, `list[0]`}, true},
+		{tryfunc.TryFunc, []string{`obj.u`, `"x"`}, true},
+		{tryfunc.TryFunc, []string{`u`, `"x"`}, true},
+		{tryfunc.TryFunc, []string{`secret`, `"x"`}, true},
+		{tryfunc.TryFunc, []string{`obj`, `"x"`}, true},
+		{tryfunc.TryFunc, []string{`list[7]`, `missing`}, false},
+		{tryfunc.TryFunc, nil, false},
+		{tryfunc.CanFunc, []string{`list[0]`}, true},
+		{tryfunc.CanFunc, []string{`list[7]`}, true},
+		{tryfunc.CanFunc, []string{`obj.u`}, true},
+		{tryfunc.CanFunc, []string{`secret`}, true},
+	} {
+		args := closures(tc.args...)
+		got, ok := shortcutOf(tc.fn)(args)
+		if ok != tc.answered {
+			t.Errorf("%v: shortcut answered %v, want %v", tc.args, ok, tc.answered)
+			continue
+		}
+		want, err := tc.fn.Call(args)
+		if !ok {
+			if err == nil {
+				t.Errorf("%v: the call gave %#v where the shortcut left it", tc.args, want)
+			}
+			continue
+		}
+		if err != nil || !got.RawEquals(want) {
+			t.Errorf("%v: shortcut %#v, call %#v (%v)", tc.args, got, want, err)
+		}
+	}
 }

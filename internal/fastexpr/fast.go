@@ -656,7 +656,10 @@ type resolvedCall struct {
 	f      function.Function
 	call   func([]cty.Value) (cty.Value, error)
 	params []*function.Parameter
-	ok     bool
+	// closures marks the arguments passed as expression closures, nil
+	// when there are none.
+	closures []bool
+	ok       bool
 }
 
 func (c *fastCall) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
@@ -687,7 +690,15 @@ func (c *fastCall) resolve(f function.Function) *resolvedCall {
 		if i < len(params) {
 			r.params[i] = &params[i]
 		}
-		if customdecode.CustomExpressionDecoderForType(r.params[i].Type) != nil {
+		if ty := r.params[i].Type; ty == customdecode.ExpressionClosureType {
+			// try() and can() take their arguments unevaluated, as hcl
+			// gives them: the expression (here the fast twin, which has
+			// the same value and diagnostics) and its context.
+			if r.closures == nil {
+				r.closures = make([]bool, len(c.args))
+			}
+			r.closures[i] = true
+		} else if customdecode.CustomExpressionDecoderForType(ty) != nil {
 			return r
 		}
 	}
@@ -716,6 +727,10 @@ func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, bool)
 	args := make([]cty.Value, len(c.args))
 	var argDiags hcl.Diagnostics
 	for i, a := range c.args {
+		if r.closures != nil && r.closures[i] {
+			args[i] = customdecode.ExpressionClosureVal(&customdecode.ExpressionClosure{Expression: a, EvalContext: ctx})
+			continue
+		}
 		v, diags := a.Value(ctx)
 		if len(diags) != 0 {
 			return cty.NilVal, nil, false

@@ -151,6 +151,11 @@ EOT
 	`jsonencode(obj)`, `jsonencode({ a = secret })`, `jsonencode(uobj)`, `keys(map)`, `tostring(n)`, `nosuch(1)`, `upper(list...)`,
 	`upper(missing)`, `merge(map, { c = s })`, `merge(obj, null)`, `merge(s)`, `try(missing, "fallback")`, `can(list[7])`,
 	`concat(list, ["z"], tup)`, `concat(list...)`, `length([for x in list : x])`, `core::upper(s)`,
+	// try() and can() take their arguments as expressions
+	`try(list[7], list[0])`, `try(obj.a, "x")`, `try(obj.d, true)`, `try(missing, list[9])`, `try(secret, s)`,
+	`try(u, s)`, `try(obj.nested.deep[0], 0)`, `try([for x in list : upper(x)], [])`, `try()`, `try(list[7])`,
+	`can(obj.a)`, `can(obj.nope)`, `can(u)`, `can(secret)`, `can(list[0], list[1])`, `can(upper(list))`,
+	`[for x in list : try(obj[x], x)]`, `{ for r in rules : r.item => try(r.port, 0)... }`, `try(each.value, 0) + 1`,
 	// everything together, as the benchmark trees write it
 	`{ for r in rules : r.item => { port = r.port, proto = r.port == 443 || r.port == 8443 ? "https" : "tcp" }... }`,
 	`length([for r in rules : r if r.item == each.key]) > 1 ? "many" : "few"`,
