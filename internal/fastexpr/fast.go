@@ -32,6 +32,17 @@ import (
 // the value and diagnostics of its slow twin, which the differential tests
 // and fuzz target in fast_test.go check.
 
+// literal stands for an operand already evaluated without diagnostics,
+// at the operand's range: where a fast node cannot compute its result
+// from its operands' values (unknowns, marks, nulls, types it leaves to
+// hcl), hcl's node over literals of those values computes it without
+// evaluating the operands a second time, as its slow twin would. Only a
+// result without diagnostics is taken: any diagnostic is the slow twin's
+// to report, which names the operand expressions themselves.
+func literal(v cty.Value, operand hclsyntax.Expression) *hclsyntax.LiteralValueExpr {
+	return &hclsyntax.LiteralValueExpr{Val: v, SrcRange: operand.Range()}
+}
+
 // plain reports whether v is known, not null and not marked at its top level.
 func plain(v cty.Value) bool {
 	return v.IsKnown() && !v.IsNull() && !v.IsMarked()
@@ -329,6 +340,28 @@ func (b *fastBinary) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	return b.slow.Value(ctx)
 }
 
+// operands evaluates both operands as hcl does; ok false when either has
+// diagnostics.
+func (b *fastBinary) operands(ctx *hcl.EvalContext) (l, r cty.Value, ok bool) {
+	l, diags := b.lhs.Value(ctx)
+	if len(diags) != 0 {
+		return l, r, false
+	}
+	r, diags = b.rhs.Value(ctx)
+	return l, r, len(diags) == 0
+}
+
+// ofLiterals is hcl's operator over the operands' values (see literal).
+func (b *fastBinary) ofLiterals(ctx *hcl.EvalContext, l, r cty.Value) (cty.Value, bool) {
+	c := *b.BinaryOpExpr
+	c.LHS, c.RHS = literal(l, b.BinaryOpExpr.LHS), literal(r, b.BinaryOpExpr.RHS)
+	v, diags := c.Value(ctx)
+	if len(diags) != 0 || arithmeticOps[b.Op] && limit.HugeNumber(v) {
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
 // arithmeticOps are the operators whose results checkedArithmetic bounds.
 var arithmeticOps = map[*hclsyntax.Operation]bool{
 	hclsyntax.OpAdd: true, hclsyntax.OpSubtract: true, hclsyntax.OpMultiply: true,
@@ -354,13 +387,12 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	if b.nullOther != nil {
 		return b.nullCompare(ctx)
 	}
-	l, diags := b.lhs.Value(ctx)
-	if len(diags) != 0 || !plain(l) {
+	l, r, ok := b.operands(ctx)
+	if !ok {
 		return cty.NilVal, false
 	}
-	r, diags := b.rhs.Value(ctx)
-	if len(diags) != 0 || !plain(r) || !l.Type().IsPrimitiveType() || !l.Type().Equals(r.Type()) {
-		return cty.NilVal, false
+	if !plain(l) || !plain(r) || !l.Type().IsPrimitiveType() || !l.Type().Equals(r.Type()) {
+		return b.ofLiterals(ctx, l, r)
 	}
 	if b.intLiteral && l.Type() == cty.Number {
 		if v, ok := numberCompare(b.Op, l, r); ok {
@@ -482,30 +514,33 @@ func (c *fastConditional) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostic
 
 func (c *fastConditional) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	// hcl evaluates both results (for their type and diagnostics) before
-	// the condition; so does this, bailing out on anything unusual.
+	// the condition; so does this.
 	t, diags := c.t.Value(ctx)
-	if len(diags) != 0 || t.IsMarked() || t.IsNull() {
+	if len(diags) != 0 {
 		return cty.NilVal, false
 	}
 	f, diags := c.f.Value(ctx)
-	if len(diags) != 0 || f.IsMarked() || f.IsNull() {
+	if len(diags) != 0 {
 		return cty.NilVal, false
+	}
+	cond, diags := c.cond.Value(ctx)
+	if len(diags) != 0 {
+		return cty.NilVal, false
+	}
+	if t.IsMarked() || t.IsNull() || f.IsMarked() || f.IsNull() || !plain(cond) || cond.Type() != cty.Bool {
+		return c.ofLiterals(ctx, t, f, cond)
 	}
 	// Results of one type are returned as they are; of two, both are
 	// unified as hcl does, and the chosen one converted.
 	var convs []convert.Conversion
 	if tt, ft := t.Type(), f.Type(); !tt.Equals(ft) || tt.HasDynamicTypes() {
 		if tt.HasDynamicTypes() || ft.HasDynamicTypes() {
-			return cty.NilVal, false // hcl's own cases, and unification's
+			return c.ofLiterals(ctx, t, f, cond) // hcl's own cases, and unification's
 		}
 		var ty cty.Type
 		if ty, convs = convert.UnifyUnsafe([]cty.Type{tt, ft}); ty == cty.NilType {
 			return cty.NilVal, false
 		}
-	}
-	cond, diags := c.cond.Value(ctx)
-	if len(diags) != 0 || !plain(cond) || cond.Type() != cty.Bool {
-		return cty.NilVal, false
 	}
 	v, i := f, 1
 	if isTrue(cond) {
@@ -516,6 +551,18 @@ func (c *fastConditional) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 		if v, err = convs[i](v); err != nil {
 			return cty.NilVal, false
 		}
+	}
+	return v, true
+}
+
+// ofLiterals is hcl's conditional over the values of its operands (see
+// literal).
+func (c *fastConditional) ofLiterals(ctx *hcl.EvalContext, t, f, cond cty.Value) (cty.Value, bool) {
+	e := *c.ConditionalExpr
+	e.TrueResult, e.FalseResult, e.Condition = literal(t, c.ConditionalExpr.TrueResult), literal(f, c.ConditionalExpr.FalseResult), literal(cond, c.ConditionalExpr.Condition)
+	v, diags := e.Value(ctx)
+	if len(diags) != 0 {
+		return cty.NilVal, false
 	}
 	return v, true
 }
@@ -540,10 +587,19 @@ func (t *fastTemplate) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	// Most results fit a buffer on the stack; the string is copied out.
 	var stack [128]byte
 	buf := stack[:0]
-	for _, p := range t.parts {
+	// The parts' values, kept for ofLiterals (the first few: beyond them
+	// it evaluates the earlier parts again).
+	var seen [8]cty.Value
+	for i, p := range t.parts {
 		v, diags := p.Value(ctx)
-		if len(diags) != 0 || !plain(v) {
+		if len(diags) != 0 {
 			return cty.NilVal, false
+		}
+		if i < len(seen) {
+			seen[i] = v
+		}
+		if !plain(v) {
+			return t.ofLiterals(ctx, seen, i)
 		}
 		// Numbers and bools are written as their conversion to string
 		// would write them.
@@ -562,6 +618,44 @@ func (t *fastTemplate) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 		}
 	}
 	return cty.StringVal(string(buf)), true
+}
+
+// ofLiterals is the template's value once part i is one the fast path
+// does not write (see literal): the parts after it are evaluated, and all
+// the parts' values (seen holds those of the first ones) handed to the
+// slow twin's logic.
+func (t *fastTemplate) ofLiterals(ctx *hcl.EvalContext, seen [8]cty.Value, i int) (cty.Value, bool) {
+	vals := make([]cty.Value, len(t.parts))
+	for j, p := range t.parts {
+		if j <= i && j < len(seen) {
+			vals[j] = seen[j]
+			continue
+		}
+		v, diags := p.Value(ctx)
+		if len(diags) != 0 {
+			return cty.NilVal, false
+		}
+		vals[j] = v
+	}
+	var v2 cty.Value
+	var diags hcl.Diagnostics
+	switch slow := t.slow.(type) {
+	case *templateGuard:
+		v2, diags = slow.ofValues(ctx, vals)
+	case *hclsyntax.TemplateExpr:
+		c := *slow
+		c.Parts = make([]hclsyntax.Expression, len(vals))
+		for j, pv := range vals {
+			c.Parts[j] = literal(pv, slow.Parts[j])
+		}
+		v2, diags = c.Value(ctx)
+	default:
+		return cty.NilVal, false
+	}
+	if len(diags) != 0 {
+		return cty.NilVal, false
+	}
+	return v2, true
 }
 
 // constTemplate is a template of literal parts only, evaluated once.

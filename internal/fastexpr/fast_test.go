@@ -128,6 +128,13 @@ var fastTestExprs = []string{
 	// conditionals
 	`t ? "a" : "b"`, `no ? 1 : 2`, `t ? s : n`, `t ? null : "x"`, `u == "" ? "a" : "b"`, `t ? secret : "x"`, `"true" ? 1 : 2`,
 	`null ? 1 : 2`, `t ? [1] : [2]`, `t ? list : tolist(["z"])`, `t ? missing : 1`, `no ? u : "k"`, `t ? u : "k"`,
+	// operands the fast nodes leave to hcl, evaluated once
+	`u == "" ? 1 : 2`, `un > 1 ? n : f`, `msec > 1 ? "a" : "b"`, `t ? secret : null`, `no ? null : secret`, `u == "x" ? [1] : [2, 3]`,
+	`un > 0 ? 1 : 5`, `u == "x" ? null : null`, `t ? null : null`, `mlist[0] == "x" ? upper(s) : "y"`, `u == "x" ? missing : 1`,
+	`t ? dyn : 1`, `no ? 1 : dyn`, `un + 1 > n ? "${u}-x" : "${s}-y"`, `no && u == "x"`, `t || u == "x"`, `no && missing`,
+	`u == "x" && t`, `secret == "a" || no`, `un * 2 + 1`, `msec + n`, `n + null`, `"${s}${u}${n}"`, `"${u}${s}${missing}"`,
+	`"${secret}-${u}"`, `"${s}-${null}-${u}"`, `"${u}${list}"`, `"a${s}b${n}c${t}d${f}e${lit}f${big}g${u}h${s}i${n}"`,
+	`"a${s}b${n}c${t}d${f}e${lit}f${big}g${s}h${s}i${u}"`,
 	// templates
 	`"${s}-${n}"`, `"${s}-${big}-${f}-${t}"`, `"${0 * -1}:${-n}:${lit % 7}:${-lit % 7}:${1e30}:${0.1}:${big % 7}:${no}:${n % -2}:${f % 2}"`, `"x${u}y"`, `"${secret}!"`, `"${null}"`, `"${list}"`, `"${lit}"`, `"plain"`, `"a$${b}"`,
 	`"%{ for x in list }${x},%{ endfor }"`, `"%{ if t }yes%{ else }no%{ endif }"`, `"${dnull}"`, `"${missing}x"`, `<<EOT

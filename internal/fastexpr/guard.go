@@ -505,24 +505,34 @@ type templateGuard struct {
 
 func (t *templateGuard) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	parts := make([]hclsyntax.Expression, len(t.Parts))
-	total := 0
+	vals := make([]cty.Value, len(t.Parts))
 	for i, p := range t.Parts {
 		v, partDiags := p.Value(ctx)
 		diags = append(diags, partDiags...)
 		if partDiags.HasErrors() {
 			v = cty.DynamicVal
 		}
+		vals[i] = v
+	}
+	v, more := t.ofValues(ctx, vals)
+	return v, append(diags, more...)
+}
+
+// ofValues is the template of parts of the given values: measured, then
+// concatenated by hcl.
+func (t *templateGuard) ofValues(ctx *hcl.EvalContext, vals []cty.Value) (cty.Value, hcl.Diagnostics) {
+	parts := make([]hclsyntax.Expression, len(t.Parts))
+	total := 0
+	for i, v := range vals {
 		total += stringLen(v)
-		parts[i] = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: p.Range()}
+		parts[i] = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: t.Parts[i].Range()}
 	}
 	if t.g.MaxStringLength > 0 && total > t.g.MaxStringLength {
-		return cty.UnknownVal(cty.String), append(diags, t.g.tooLong(total, t.SrcRange)...)
+		return cty.UnknownVal(cty.String), t.g.tooLong(total, t.SrcRange)
 	}
 	c := *t.TemplateExpr
 	c.Parts = parts
-	v, more := c.Value(ctx)
-	return v, append(diags, more...)
+	return c.Value(ctx)
 }
 
 // joinGuard measures the strings a template for directive produced before
