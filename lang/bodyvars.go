@@ -13,8 +13,13 @@ import (
 // does but reads each expression with variables, which hcl's walk would
 // make a closure for every node of.
 func bodyVariables(body hcl.Body, spec hcldec.Spec) []hcl.Traversal {
+	return bodyVariablesOf(body, spec, hcldec.ImpliedSchema(spec))
+}
+
+// bodyVariablesOf is bodyVariables given spec's implied schema.
+func bodyVariablesOf(body hcl.Body, spec hcldec.Spec, schema *hcl.BodySchema) []hcl.Traversal {
 	var out []hcl.Traversal
-	walkBodyVariables(body, spec, nil, &out)
+	walkBodyVariables(body, spec, schema, nil, &out)
 	return out
 }
 
@@ -59,8 +64,7 @@ type bodyChild struct {
 	it   *iteratorScope
 }
 
-func walkBodyVariables(body hcl.Body, spec hcldec.Spec, it *iteratorScope, out *[]hcl.Traversal) {
-	schema := hcldec.ImpliedSchema(spec)
+func walkBodyVariables(body hcl.Body, spec hcldec.Spec, schema *hcl.BodySchema, it *iteratorScope, out *[]hcl.Traversal) {
 	ext := &hcl.BodySchema{Attributes: schema.Attributes, Blocks: make([]hcl.BlockHeaderSchema, 0, len(schema.Blocks)+1)}
 	ext.Blocks = append(append(ext.Blocks, schema.Blocks...), dynamicHeader)
 	content, _, _ := body.PartialContent(ext)
@@ -118,9 +122,27 @@ func walkBodyVariables(body hcl.Body, spec hcldec.Spec, it *iteratorScope, out *
 		return
 	}
 	specs := hcldec.ChildBlockTypes(spec)
+	// Blocks of one type share their spec's schema, made once here.
+	type typeSchema struct {
+		typ    string
+		schema *hcl.BodySchema
+	}
+	var schemas []typeSchema
 	for _, c := range children {
-		if cs, ok := specs[c.typ]; ok {
-			walkBodyVariables(c.body, cs, c.it, out)
+		cs, ok := specs[c.typ]
+		if !ok {
+			continue
 		}
+		var cschema *hcl.BodySchema
+		for _, ts := range schemas {
+			if ts.typ == c.typ {
+				cschema = ts.schema
+			}
+		}
+		if cschema == nil {
+			cschema = hcldec.ImpliedSchema(cs)
+			schemas = append(schemas, typeSchema{c.typ, cschema})
+		}
+		walkBodyVariables(c.body, cs, cschema, c.it, out)
 	}
 }

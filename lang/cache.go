@@ -56,11 +56,12 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 		info.spec = impliedSpec(res.Config)
 	}
 	if res.Config != nil {
-		info.bodyVars = bodyVariables(res.Config, info.spec)
+		schema := hcldec.ImpliedSchema(info.spec)
+		info.bodyVars = bodyVariablesOf(res.Config, info.spec, schema)
 		info.dynamic = hasDynamicBlocks(res.Config)
 		info.bodyRefs = parseRefs(info.bodyVars, ev.opts.Dialect)
 		info.body = newGuardedBody(res.Config, ev.limits)
-		info.attrs = newAttributeDecoder(info.spec)
+		info.attrs = newAttributeDecoder(info.spec, schema)
 		if _, native := res.Config.(*hclsyntax.Body); native && info.attrs == nil {
 			info.blocks = newBlockDecoder(info.spec)
 		}

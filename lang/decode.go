@@ -22,24 +22,25 @@ type attributeDecoder struct {
 	specs  []*hcldec.AttrSpec
 }
 
-// newAttributeDecoder returns the decoder for spec, or nil when spec has
-// anything but attributes.
-func newAttributeDecoder(spec hcldec.Spec) *attributeDecoder {
+// newAttributeDecoder returns the decoder for spec, whose implied schema
+// is schema, or nil when spec has anything but attributes.
+func newAttributeDecoder(spec hcldec.Spec, schema *hcl.BodySchema) *attributeDecoder {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok {
 		return nil
 	}
-	d := &attributeDecoder{schema: hcldec.ImpliedSchema(spec)}
+	for _, s := range obj {
+		if _, ok := s.(*hcldec.AttrSpec); !ok {
+			return nil
+		}
+	}
+	d := &attributeDecoder{schema: schema}
 	for key := range obj {
 		d.keys = append(d.keys, key)
 	}
 	sort.Strings(d.keys)
 	for _, key := range d.keys {
-		as, ok := obj[key].(*hcldec.AttrSpec)
-		if !ok {
-			return nil
-		}
-		d.specs = append(d.specs, as)
+		d.specs = append(d.specs, obj[key].(*hcldec.AttrSpec))
 	}
 	return d
 }

@@ -23,7 +23,7 @@ func TestAttributeDecoderMatchesHCLDec(t *testing.T) {
 		"expr":  &hcldec.AttrSpec{Name: "expr", Type: customdecode.ExpressionType},
 		"alias": &hcldec.AttrSpec{Name: "original", Type: cty.Bool},
 	}
-	dec := newAttributeDecoder(spec)
+	dec := newAttributeDecoder(spec, hcldec.ImpliedSchema(spec))
 	if dec == nil {
 		t.Fatal("no decoder for an attribute-only spec")
 	}
@@ -48,7 +48,7 @@ func TestAttributeDecoderMatchesHCLDec(t *testing.T) {
 			t.Errorf("%q: diagnostics\n%s\nhcldec\n%s", src, got, want)
 		}
 	}
-	if newAttributeDecoder(hcldec.ObjectSpec{"b": &hcldec.BlockListSpec{TypeName: "b", Nested: hcldec.ObjectSpec{}}}) != nil {
+	if newAttributeDecoder(hcldec.ObjectSpec{"b": &hcldec.BlockListSpec{TypeName: "b", Nested: hcldec.ObjectSpec{}}}, nil) != nil {
 		t.Error("a decoder for a spec with blocks")
 	}
 }
