@@ -310,7 +310,7 @@ func (a *readAnalysis) resolve(key valueKey, path []readStep, depth int) {
 		}
 	default:
 		for _, o := range a.defs[key] {
-			for _, r := range applySteps([]origin{o}, path, nil) {
+			if r, _, ok := stepped(o, path); ok {
 				a.resolve(r.key, r.path, depth+1)
 			}
 		}
@@ -329,29 +329,15 @@ type resolvedRead struct {
 // when a is not nil. An attribute step into an object constructor's other
 // attribute does not reach the origin, which is dropped.
 func applySteps(origins []origin, steps []readStep, a *readAnalysis) []origin {
-	if len(steps) == 0 {
+	if len(steps) == 0 || len(origins) == 0 {
 		return origins
 	}
 	out := make([]origin, 0, len(origins))
-next:
 	for _, o := range origins {
-		path, frames := o.path, o.frames
-		grew := false
-		for _, s := range steps {
-			if n := len(frames); n > 0 {
-				f := frames[n-1]
-				if s != anyElement && !f.any && f.key != s {
-					continue next
-				}
-				frames = frames[:n-1]
-				continue
-			}
-			if len(path) < maxReadPath {
-				path = append(slices.Clip(path), s)
-				grew = true
-			}
+		r, grew, ok := stepped(o, steps)
+		if !ok {
+			continue
 		}
-		r := origin{key: o.key, path: path, frames: frames}
 		if grew && a != nil {
 			a.read(r.key, r.path)
 		}
@@ -361,6 +347,32 @@ next:
 		}
 	}
 	return out
+}
+
+// stepped is applySteps for one origin: false when a step does not reach
+// it, grew when its path was added to.
+func stepped(o origin, steps []readStep) (r origin, grew, ok bool) {
+	path, frames := o.path, o.frames
+	for _, s := range steps {
+		if n := len(frames); n > 0 {
+			f := frames[n-1]
+			if s != anyElement && !f.any && f.key != s {
+				return origin{}, false, false
+			}
+			frames = frames[:n-1]
+			continue
+		}
+		if len(path) < maxReadPath {
+			if !grew {
+				// Paths are shared between origins: the first step added
+				// copies this one's, with room for the rest.
+				path = append(make([]readStep, 0, min(len(path)+len(steps), maxReadPath)), path...)
+				grew = true
+			}
+			path = append(path, s)
+		}
+	}
+	return origin{key: o.key, path: path, frames: frames}, grew, true
 }
 
 // inFrame puts every origin into one more container.
