@@ -47,6 +47,14 @@ func configExtension(name string, d dialect.Dialect) string {
 	return ""
 }
 
+// IsConfigFile reports whether a file named name is one of the
+// configuration files a module directory is read from in dialect d: a
+// .tf or .tf.json file (and .tofu, .tofu.json in OpenTofu) that editors
+// and the operating system did not leave behind.
+func IsConfigFile(name string, d dialect.Dialect) bool {
+	return !ignoredFile(name) && configExtension(name, d) != ""
+}
+
 // ignoredFile reports whether an editor or OS leaves files like name behind.
 func ignoredFile(name string) bool {
 	return strings.HasPrefix(name, ".") ||
