@@ -430,3 +430,97 @@ resource "terraform_data" "r" {
 	// Evaluation step limit reached
 	// true true
 }
+
+// writeTree writes a throwaway tree of modules for an example, files by
+// slash-separated path, and returns its directory.
+func writeTree(files map[string]string) string {
+	dir, err := os.MkdirTemp("", "tfeval-example-")
+	if err != nil {
+		panic(err)
+	}
+	for name, src := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			panic(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			panic(err)
+		}
+	}
+	return dir
+}
+
+// monorepo is a repository of two environments calling one shared module.
+var monorepo = map[string]string{
+	"envs/prod/main.tf": `
+module "net" {
+  source = "../../modules/net"
+  cidr   = "10.0.0.0/16"
+}
+output "subnets" { value = module.net.subnets }`,
+	"envs/staging/main.tf": `
+module "net" {
+  source = "../../modules/net"
+  cidr   = "10.1.0.0/16"
+}
+output "subnets" { value = module.net.subnets }`,
+	"modules/net/main.tf": `
+variable "cidr" {}
+output "subnets" { value = [for i in range(2) : cidrsubnet(var.cidr, 8, i)] }`,
+}
+
+// Find the root modules of a repository: the module only called by others
+// is not one.
+func ExampleFindRoots() {
+	dir := writeTree(monorepo)
+	defer os.RemoveAll(dir)
+	roots, _ := tfeval.FindRoots(dir, tfeval.FindOptions{})
+	fmt.Println(roots)
+	// Output:
+	// [envs/prod envs/staging]
+}
+
+// Evaluate every root module of a repository in parallel, in path order,
+// parsing the shared module once.
+func ExampleEvaluateRoots() {
+	dir := writeTree(monorepo)
+	defer os.RemoveAll(dir)
+	for root, ev := range tfeval.EvaluateRoots(context.Background(), dir, tfeval.RootsOptions{}) {
+		if ev.HasErrors() {
+			fmt.Println(root, ev.Diagnostics)
+			continue
+		}
+		for _, out := range ev.Outputs() {
+			fmt.Printf("%s: %s = %s\n", root, out.Name, oneLine(render.Value(out.Value)))
+		}
+	}
+	// Output:
+	// envs/prod: subnets = [ "10.0.0.0/24", "10.0.1.0/24", ]
+	// envs/staging: subnets = [ "10.1.0.0/24", "10.1.1.0/24", ]
+}
+
+// Evaluate a module whose required variables have no values: they are
+// unknown, with a warning each, instead of stopping the evaluation.
+func ExampleOptions_missingVariables() {
+	dir := writeModule(map[string]string{"main.tf": `
+variable "env" { type = string }
+output "name" { value = "app-${var.env}" }
+output "fixed" { value = "always" }
+`})
+	defer os.RemoveAll(dir)
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, MissingVariables: tfeval.MissingVariablesUnknown})
+	for _, d := range ev.Diagnostics {
+		fmt.Println(d.Summary)
+	}
+	for _, out := range ev.Outputs() {
+		fmt.Printf("%s = %s", out.Name, render.Value(out.Value))
+		for _, u := range marks.UnreadMarks(out.Value) {
+			fmt.Printf(", from %s", u.Describe())
+		}
+		fmt.Println()
+	}
+	// Output:
+	// No value for required variable
+	// fixed = "always"
+	// name = (known after apply), from var.env (no value given)
+}

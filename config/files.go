@@ -175,14 +175,23 @@ func parseFileWithin(ctx context.Context, f configFile, src []byte, readErr erro
 	type parsed struct {
 		body  hcl.Body
 		diags hcl.Diagnostics
+		panic any // what parsing panicked with, panicked again here
 	}
 	done := make(chan parsed, 1)
 	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- parsed{panic: v}
+			}
+		}()
 		body, diags := parseFile(f, src, readErr)
-		done <- parsed{body, diags}
+		done <- parsed{body: body, diags: diags}
 	}()
 	select {
 	case p := <-done:
+		if p.panic != nil {
+			panic(p.panic)
+		}
 		return p.body, p.diags
 	case <-ctx.Done():
 		return hcl.EmptyBody(), hcl.Diagnostics{cancelled(ctx)}
