@@ -31,6 +31,7 @@ type DiagnosticPrinter struct {
 	// sources holds text that is not on disk, such as the console input line.
 	sources map[string][]byte
 	cache   map[string][]byte
+	root    string
 }
 
 // DiagnosticOptions say how a DiagnosticPrinter prints and where it may
@@ -46,11 +47,16 @@ type DiagnosticOptions struct {
 	// Named are files the user named (-var-file, -data), read wherever
 	// they are.
 	Named []string
+	// Root, when not empty, is the root module the diagnostics are of, in
+	// a run over many (relative to WorkDir): their file names are
+	// relative to it, and are shown relative to WorkDir, and a diagnostic
+	// without a file says which root it is of.
+	Root string
 }
 
 // NewDiagnosticPrinter prints on w as opts say.
 func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinter {
-	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}}
+	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}, root: opts.Root}
 	// An unusable sandbox fails the command itself; excerpts then show nothing.
 	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
 	if err != nil {
@@ -96,9 +102,15 @@ func (p *DiagnosticPrinter) printOne(d *hcl.Diagnostic) {
 		fmt.Fprintf(&buf, "%s: %s\n", sev, d.Summary)
 	}
 	if d.Subject != nil {
-		if snippet := p.snippet(*d.Subject); snippet != "" {
+		subject := *d.Subject
+		if p.root != "" && subject.Filename != "" && !filepath.IsAbs(subject.Filename) && !strings.HasPrefix(subject.Filename, "<") {
+			subject.Filename = filepath.Join(p.root, subject.Filename)
+		}
+		if snippet := p.snippet(subject); snippet != "" {
 			buf.WriteString("\n" + snippet)
 		}
+	} else if p.root != "" {
+		fmt.Fprintf(&buf, "\n  in the root module %s\n", p.root)
 	}
 	if d.Detail != "" {
 		buf.WriteString("\n")

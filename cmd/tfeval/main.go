@@ -48,6 +48,8 @@ func main() {
 		Environ:  os.Environ(),
 		WorkDir:  wd,
 		Terminal: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd())),
+		// The progress of -recursive needs only standard error.
+		ErrTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 	}
 	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 		env.Width = w
