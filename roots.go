@@ -55,8 +55,10 @@ type RootsOptions struct {
 
 // DefaultRootsModuleBytes bounds the module cache EvaluateRoots makes when
 // it is given none: the configuration source bytes of the modules it
-// keeps (about twenty times that in memory).
-const DefaultRootsModuleBytes = 32 << 20
+// keeps, the least recently used dropped past it. A loaded module takes
+// about fifteen times its source in memory, so this is about 30 MiB; the
+// published repositories' shared modules fit in it (docs/benchmarks.md).
+const DefaultRootsModuleBytes = 2 << 20
 
 // EvaluateRoots finds the roots below dir as FindRoots does and evaluates
 // each, yielding its path (as FindRoots gives it) and its Evaluation in

@@ -35,7 +35,7 @@ import (
 type ModuleCache struct {
 	// MaxBytes, when positive, bounds the configuration source bytes of
 	// the modules kept: past it, the modules used least recently are
-	// dropped (a loaded module takes about 20 times its source in
+	// dropped (a loaded module takes about fifteen times its source in
 	// memory). Set it before the cache is first used.
 	MaxBytes int64
 

@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultCacheBytes is what a Cache keeps at most when its MaxBytes is 0.
-const DefaultCacheBytes = 128 << 20
+const DefaultCacheBytes = 64 << 20
 
 // Cache keeps what file functions read and compute for every evaluation
 // given it (Options.Cache), so that evaluations of many root modules that

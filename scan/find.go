@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
@@ -232,9 +234,13 @@ func (w *walker) roots() []string {
 	}
 	callees := make([][]int, len(dirs))
 	calls := func(i int) []int {
+		abs := filepath.Join(w.tree.Dir, filepath.FromSlash(dirs[i]))
+		if !w.mayCall(abs) {
+			return nil
+		}
 		mod, _ := config.LoadModule(".", config.Options{
 			Dialect: w.opts.Dialect,
-			WorkDir: filepath.Join(w.tree.Dir, filepath.FromSlash(dirs[i])),
+			WorkDir: abs,
 			Sandbox: w.box.Root(),
 			FS:      w.opts.FS,
 			Cache:   w.opts.Cache,
@@ -295,6 +301,33 @@ func (w *walker) roots() []string {
 		}
 	}
 	return roots
+}
+
+// moduleBlock matches where a module block may begin in a configuration
+// file: the word module, then a label (quoted or not) in native syntax, or
+// a "module" key in JSON. Most files match neither, and then need not be
+// parsed to know that they call no module.
+var moduleBlock = regexp.MustCompile(`\bmodule(\s*"|\s+[A-Za-z_]|"\s*:)`)
+
+// mayCall reports whether a configuration file of the directory at abs
+// may have a module block: only such directories are parsed to find
+// their calls. Parsing is most of a scan's cost, and a module that calls
+// no other (most of them) is then not parsed until a root is evaluated.
+func (w *walker) mayCall(abs string) bool {
+	entries, err := w.box.ReadDir(abs)
+	if err != nil {
+		return true // LoadModule reports nothing, but looks
+	}
+	for _, e := range entries {
+		if e.IsDir() || !config.IsConfigFile(e.Name(), w.opts.Dialect) {
+			continue
+		}
+		src, err := limit.ReadSource(w.box, filepath.Join(abs, e.Name()), 0, false)
+		if err != nil || moduleBlock.Match(src) {
+			return true
+		}
+	}
+	return false
 }
 
 // describe is an error without the path it repeats.

@@ -249,3 +249,21 @@ func TestFindManyDirs(t *testing.T) {
 		t.Errorf("MaxDirs %d: %s", n/2, diagText(diags))
 	}
 }
+
+func TestModuleBlockPrecheck(t *testing.T) {
+	for src, want := range map[string]bool{
+		`module "x" {}`:                        true,
+		"module x {\n}":                        true,
+		"  module\t\"x\" {}":                   true,
+		`{"module": {"x": {"source": "./a"}}}`: true,
+		`{"module" : {}}`:                      true,
+		`locals { p = "${path.module}/x" }`:    false,
+		`locals { p = path.module }`:           false,
+		`description = "Shared modules for"`:   false,
+		`resource "a" "submodule" {}`:          false,
+	} {
+		if got := moduleBlock.MatchString(src); got != want {
+			t.Errorf("%q: %v, want %v", src, got, want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	tfeval "github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/gcpace"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tfvars"
 )
@@ -43,6 +44,9 @@ type Env struct {
 	// ErrTerminal says standard error is a terminal: a -recursive run
 	// shows its progress there.
 	ErrTerminal bool
+	// Pacer, when not nil, paces the garbage collector of the process
+	// (cmd/tfeval's): a -recursive run lowers its highest percentage.
+	Pacer *gcpace.Pacer
 }
 
 // Version is the tfeval version printed by `tfeval version`.

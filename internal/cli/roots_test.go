@@ -315,3 +315,24 @@ func TestRecursiveUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONLines(t *testing.T) {
+	for _, tc := range []struct{ in, want, err string }{
+		{"{\n  \"a\": [1, 2],\n  \"s\": \"x \\\" {y}\\\\\"\n}\n", `{"root":"r","a":[1,2],"s":"x \" {y}\\"}` + "\n", ""},
+		{"{}\n{ \"b\" : {} }", `{"root":"r"}` + "\n" + `{"root":"r","b":{}}` + "\n", ""},
+		{"", "", ""},
+		{"[1]", "", "not a stream of JSON objects"},
+		{`{"a": "`, "", "ends inside"},
+	} {
+		got, err := jsonLines("r", []byte(tc.in))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%q: got %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}

@@ -72,6 +72,20 @@ func (p *Pacer) collected() {
 	p.arm()
 }
 
+// SetMax changes the highest percentage the Pacer sets, from the next
+// collection on and for the heap as it is now: a process whose live data
+// will be large relative to what one piece of work needs (a scan of many
+// root modules keeping shared parses) trades some collections for memory.
+func (p *Pacer) SetMax(hi int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.hi = max(hi, p.lo)
+	debug.SetGCPercent(Percent(live(), p.headroom, p.lo, p.hi))
+}
+
 // Stop ends the pacing and restores the percentage Start found.
 func (p *Pacer) Stop() {
 	p.mu.Lock()

@@ -108,3 +108,27 @@ func TestPacerFollowsCollections(t *testing.T) {
 	}
 	runtime.KeepAlive(first)
 }
+
+func TestSetMax(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	p := Start(1<<40, 100, 400) // headroom far past any live heap: the highest percentage
+	defer p.Stop()
+	if got := gcPercent(); got != 400 {
+		t.Fatalf("percentage %d after Start, want 400", got)
+	}
+	p.SetMax(150)
+	if got := gcPercent(); got != 150 {
+		t.Errorf("percentage %d after SetMax(150), want 150", got)
+	}
+	p.SetMax(50) // never under the lowest
+	if got := gcPercent(); got != 100 {
+		t.Errorf("percentage %d after SetMax(50), want the lowest, 100", got)
+	}
+}
+
+// gcPercent reads the collector's percentage.
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
