@@ -524,3 +524,24 @@ output "fixed" { value = "always" }
 	// fixed = "always"
 	// name = (known after apply), from var.env (no value given)
 }
+
+// Resolve the paths options name against their working directory, so that
+// the options can serve evaluations of other directories.
+func ExampleOptions_WithAbsolutePaths() {
+	opts := tfeval.Options{
+		WorkDir:   "/repo",
+		VarArgs:   []tfeval.Arg{tfeval.Var("env=prod"), tfeval.VarFile("ci.tfvars"), tfeval.VarFile("/etc/shared.tfvars")},
+		DataFiles: []string{"data/results.json"},
+		Sandbox:   ".",
+	}
+	abs := opts.WithAbsolutePaths()
+	for _, a := range abs.VarArgs {
+		fmt.Println(a.Text)
+	}
+	fmt.Println(abs.DataFiles, abs.Sandbox, opts.VarArgs[1].Text)
+	// Output:
+	// env=prod
+	// /repo/ci.tfvars
+	// /etc/shared.tfvars
+	// [/repo/data/results.json] /repo ci.tfvars
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"path/filepath"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -73,15 +74,13 @@ const DefaultRootsModuleBytes = 2 << 20
 // When the walk itself has something to say (a directory it could not
 // read, a link it did not follow, or an error: dir cannot be scanned, or
 // holds no configuration at all), that comes first, as an Evaluation of
-// the root "" with only Diagnostics.
+// the root "" with only Diagnostics. Once ctx is done, the roots not yet
+// started are not evaluated: a last Evaluation of the root "" says how
+// many were.
 func EvaluateRoots(ctx context.Context, dir string, opts RootsOptions) iter.Seq2[string, *Evaluation] {
 	return func(yield func(string, *Evaluation) bool) {
-		o := opts.Options
-		o.WorkDir = absWorkDir(o)
+		o := opts.Options.WithAbsolutePaths()
 		o.Context = ctx
-		o.Sandbox = anchor(o.Sandbox, o.WorkDir)
-		o.DataFiles = anchorAll(o.DataFiles, o.WorkDir)
-		o.VarArgs = anchorVarFiles(o.VarArgs, o.WorkDir)
 		if o.ModuleCache == nil {
 			o.ModuleCache = &ModuleCache{MaxBytes: DefaultRootsModuleBytes}
 		}
@@ -116,6 +115,10 @@ func EvaluateRoots(ctx context.Context, dir string, opts RootsOptions) iter.Seq2
 			if !yield(tree.Roots[i], ev) {
 				return
 			}
+			if ctx.Err() != nil && i+1 < len(tree.Roots) {
+				yield("", &Evaluation{Diagnostics: hcl.Diagnostics{scan.Cancelled(ctx, i+1, len(tree.Roots))}})
+				return
+			}
 		}
 	}
 }
@@ -130,31 +133,29 @@ func NoConfiguration(dir string) *hcl.Diagnostic {
 	}
 }
 
-// anchor is path resolved against dir, unless it is empty or absolute.
-func anchor(path, dir string) string {
-	if path == "" || filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(dir, path)
-}
-
-// anchorAll is anchor of every path.
-func anchorAll(paths []string, dir string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = anchor(p, dir)
-	}
-	return out
-}
-
-// anchorVarFiles is args with the files of -var-file options anchored.
-func anchorVarFiles(args []Arg, dir string) []Arg {
-	out := make([]Arg, len(args))
-	for i, a := range args {
-		if a.Kind == tfvars.VarFileFlag {
-			a.Text = anchor(a.Text, dir)
+// WithAbsolutePaths is o with the relative paths it names for the files a
+// user chooses (-var-file options, DataFiles) and Sandbox resolved against
+// WorkDir (made absolute), as Terraform resolves them against the
+// directory it runs in: the options can then serve evaluations in other
+// directories, as EvaluateRoots's roots are.
+func (o Options) WithAbsolutePaths() Options {
+	o.WorkDir = absWorkDir(o)
+	anchor := func(path string) string {
+		if path == "" || filepath.IsAbs(path) {
+			return path
 		}
-		out[i] = a
+		return filepath.Join(o.WorkDir, path)
 	}
-	return out
+	o.Sandbox = anchor(o.Sandbox)
+	o.DataFiles = slices.Clone(o.DataFiles)
+	for i, p := range o.DataFiles {
+		o.DataFiles[i] = anchor(p)
+	}
+	o.VarArgs = slices.Clone(o.VarArgs)
+	for i, a := range o.VarArgs {
+		if a.Kind == tfvars.VarFileFlag {
+			o.VarArgs[i].Text = anchor(a.Text)
+		}
+	}
+	return o
 }

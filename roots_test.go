@@ -233,3 +233,26 @@ func TestMissingVariablesUnknown(t *testing.T) {
 		t.Errorf("without -missing-variables=unknown a required variable without a value must stop: %v", ev.Diagnostics)
 	}
 }
+
+// Once the context is done, the roots not yet started are not evaluated,
+// and the scan says so once.
+func TestEvaluateRootsCancelled(t *testing.T) {
+	dir := testfiles.Dir(t, rootsTree)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got []string
+	for root, ev := range tfeval.EvaluateRoots(ctx, dir, tfeval.RootsOptions{Parallelism: 1}) {
+		cancel()
+		s := root
+		for _, d := range ev.Diagnostics {
+			s += ": " + d.Summary
+			if d.Summary == "Scan cancelled" && !strings.Contains(d.Detail, "after 1 of 5 root modules") {
+				t.Errorf("the cancellation says %q", d.Detail)
+			}
+		}
+		got = append(got, s)
+	}
+	if want := []string{"broken: Attribute redefined", ": Scan cancelled"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

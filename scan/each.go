@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"runtime"
@@ -86,6 +87,16 @@ func call[T any](i int, work func(int) T, crashed func(int, *Panic) T) (result T
 		}
 	}()
 	return work(i)
+}
+
+// Cancelled is the error of a scan whose context was done after done of
+// total roots: the others are not worked on.
+func Cancelled(ctx context.Context, done, total int) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Scan cancelled",
+		Detail:   fmt.Sprintf("The scan stopped after %d of %d root modules: %s. The others were not evaluated.", done, total, context.Cause(ctx)),
+	}
 }
 
 // Panic is what a call of work panicked with, and where.

@@ -501,6 +501,19 @@ type perfResult struct {
 	rss  int64         // peak resident set of the whole child, in bytes
 }
 
+// keepBest keeps in b the least wall and CPU time of b and r, and the
+// largest peak: the run least disturbed by other work on the machine,
+// and the memory it may need.
+func (b *perfResult) keepBest(r perfResult) {
+	if b.wall == 0 || r.wall < b.wall {
+		b.wall = r.wall
+	}
+	if b.cpu == 0 || r.cpu < b.cpu {
+		b.cpu = r.cpu
+	}
+	b.rss = max(b.rss, r.rss)
+}
+
 // perfRun runs TestPerfChild once for one piece of work.
 func perfRun(t *testing.T, what, dir string, procs int) perfResult {
 	t.Helper()
@@ -547,15 +560,7 @@ func TestPerformanceTargets(t *testing.T) {
 	type figures struct {
 		parse, validate, eval, eval1 perfResult
 	}
-	best := func(b *perfResult, r perfResult) {
-		if b.wall == 0 || r.wall < b.wall {
-			b.wall = r.wall
-		}
-		if b.cpu == 0 || r.cpu < b.cpu {
-			b.cpu = r.cpu
-		}
-		b.rss = max(b.rss, r.rss)
-	}
+	best := (*perfResult).keepBest
 	measured := map[benchgen.Size]*figures{}
 	for _, size := range []benchgen.Size{benchgen.Medium, benchgen.Large} {
 		dir := benchTree(t, size)

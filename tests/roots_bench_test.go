@@ -197,15 +197,7 @@ func TestScanPerformance(t *testing.T) {
 	}
 	repeat := 2
 	fmt.Sscan(os.Getenv("TFEVAL_PERF_REPEAT"), &repeat)
-	best := func(b *perfResult, r perfResult) {
-		if b.wall == 0 || r.wall < b.wall {
-			b.wall = r.wall
-		}
-		if b.cpu == 0 || r.cpu < b.cpu {
-			b.cpu = r.cpu
-		}
-		b.rss = max(b.rss, r.rss)
-	}
+	best := (*perfResult).keepBest
 	flags := []string{"eval", "-json", "-missing-modules=unknown", "-missing-variables=unknown"}
 	measure := func(name, dir string) scanFigures {
 		roots, _ := tfeval.FindRoots(dir, tfeval.FindOptions{})

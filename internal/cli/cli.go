@@ -252,8 +252,11 @@ func Run(args []string, env Env) int {
 	}
 	// -out and -sarif-root name where results go: relative to the
 	// directory the command was started in, as a shell redirection is.
-	c.out = anchor(c.out, env.WorkDir)
-	c.sarifRoot = anchor(c.sarifRoot, env.WorkDir)
+	for _, p := range []*string{&c.out, &c.sarifRoot} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(env.WorkDir, *p)
+		}
+	}
 	if c.chdir != "" {
 		dir := c.chdir
 		if !filepath.IsAbs(dir) {

@@ -18,7 +18,6 @@ import (
 	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/scan"
-	"github.com/tfeval/tfeval/tfvars"
 )
 
 // A command that works on a root module (eval, validate, show, graph,
@@ -127,10 +126,11 @@ func runRecursive(c *common, env Env, cmd *command) int {
 	// Paths the command line gives are relative to the directory, not to
 	// each root (as -chdir=DIR makes them); the caches and the provider
 	// schemas serve every root.
-	c.varArgs = anchorVarFiles(c.varArgs, scanDir)
-	c.dataFiles = anchorAll(c.dataFiles, scanDir)
-	c.schemas = anchor(c.schemas, scanDir)
-	c.sandbox = anchor(c.sandbox, scanDir)
+	abs := tfeval.Options{WorkDir: scanDir, VarArgs: c.varArgs, DataFiles: c.dataFiles, Sandbox: c.sandbox}.WithAbsolutePaths()
+	c.varArgs, c.dataFiles, c.sandbox = abs.VarArgs, abs.DataFiles, abs.Sandbox
+	if c.schemas != "" && !filepath.IsAbs(c.schemas) {
+		c.schemas = filepath.Join(scanDir, c.schemas)
+	}
 	c.moduleCache = &tfeval.ModuleCache{MaxBytes: tfeval.DefaultRootsModuleBytes}
 	c.functionCache = &tfeval.FunctionCache{}
 	if c.schemas != "" {
@@ -164,6 +164,14 @@ func runRecursive(c *common, env Env, cmd *command) int {
 			w.progress.clear()
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 			return exitError
+		}
+		if c.ctx.Err() != nil && i+1 < len(tree.Roots) {
+			// -timeout: the roots not started are not, and are
+			// reported once rather than each as cancelled.
+			w.progress.clear()
+			printer.Print(hcl.Diagnostics{scan.Cancelled(c.ctx, i+1, len(tree.Roots))})
+			w.failed++
+			break
 		}
 	}
 	w.progress.clear()
@@ -416,35 +424,6 @@ func (p *progress) done(failed bool) {
 	if p.n < p.total {
 		p.show()
 	}
-}
-
-// anchor is path resolved against dir, unless it is empty or absolute.
-func anchor(path, dir string) string {
-	if path == "" || filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(dir, path)
-}
-
-// anchorAll is anchor of every path.
-func anchorAll(paths []string, dir string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = anchor(p, dir)
-	}
-	return out
-}
-
-// anchorVarFiles is args with the files of -var-file options anchored.
-func anchorVarFiles(args []tfeval.Arg, dir string) []tfeval.Arg {
-	out := make([]tfeval.Arg, len(args))
-	for i, a := range args {
-		if a.Kind == tfvars.VarFileFlag {
-			a.Text = anchor(a.Text, dir)
-		}
-		out[i] = a
-	}
-	return out
 }
 
 // sarifBase is the directory SARIF URIs are relative to: -sarif-root, or

@@ -336,3 +336,12 @@ func TestJSONLines(t *testing.T) {
 		}
 	}
 }
+
+// A -timeout that ends the scan is reported once, not per root.
+func TestRecursiveTimeout(t *testing.T) {
+	repo := writeModule(t, repoTree)
+	rc, _, errs := run(t, repo, "", nil, "eval", "-recursive", "-timeout=1ns", "infra")
+	if rc != 1 || strings.Count(errs, "Error: ") != 1 || !strings.Contains(errs, "Scan cancelled") {
+		t.Errorf("exit %d, stderr:\n%s", rc, errs)
+	}
+}
