@@ -56,9 +56,9 @@ func readManifest(box sandbox.Dir, workDir, rootDir string) (manifest, hcl.Diagn
 	return m, nil
 }
 
-// isLocalSource reports whether a module source is a relative path, which
+// IsLocalSource reports whether a module source is a relative path, which
 // Terraform reads in place instead of installing.
-func isLocalSource(src string) bool {
+func IsLocalSource(src string) bool {
 	return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") ||
 		src == "." || src == ".." ||
 		strings.HasPrefix(src, `.\`) || strings.HasPrefix(src, `..\`)

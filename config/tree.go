@@ -215,7 +215,7 @@ func (l *treeLoader) childSourceDir(parent *Config, call *ModuleCall, childPath 
 			Subject:  call.DeclRange.Ptr(),
 		}}
 	}
-	if isLocalSource(call.SourceAddr) {
+	if IsLocalSource(call.SourceAddr) {
 		return path.Join(parent.Module.SourceDir, filepath.ToSlash(call.SourceAddr)), true, nil
 	}
 	dir, ok := l.manifest[strings.Join(childPath, ".")]

@@ -239,7 +239,7 @@ func (ev *evaluator) functionsFor(m *config.Module) map[string]function.Function
 	o := ev.opts.Functions
 	o.Dialect = ev.opts.Dialect
 	o.ConsoleMode = ev.opts.Console
-	o.PureOnly = !ev.opts.Console
+	o.PureOnly = !ev.opts.Console && !ev.opts.Applied
 	o.ProviderFunctions = ev.providerFunctions(m)
 	o.Limits, o.Step, o.Charge, o.Direct = ev.limits.funcOptions()
 	f := funcs.Functions(o)

@@ -218,6 +218,8 @@ func placeholderWarning(mi *ModuleInstance, expr hcl.Expression, addr string, us
 			hint("give provider schemas with -schemas=FILE (Options.Schemas)")
 		case marks.ModuleNotInstalled:
 			hint("install the modules (terraform init)")
+		case marks.ProviderNotRun:
+			hint("mock its provider in the test file (mock_provider)")
 		}
 	}
 	detail := fmt.Sprintf("The %q value of %s depends on %s, which tfeval does not know although Terraform would when planning, so the instances are not known. One placeholder, %s[*], stands for them, evaluated with %s unknown.", arg, what, joinNames(names), what, key)

@@ -188,6 +188,10 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 			rs.deferred.Store(true)
 		}
 	}
+	var args cty.Value
+	if ev.opts.Instances != nil {
+		args = d.value() // planning may change the decoded attributes in place
+	}
 	var v cty.Value
 	switch {
 	case schema == nil:
@@ -206,6 +210,7 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		v, when, diags = ev.planData(s.mod, res, key, schema, v, read)
 		ev.addDiags(diags)
 	}
+	v = ev.hookInstance(s, rs, key, args, v, when)
 	if res.Mode == config.EphemeralResourceMode {
 		if !configKnown {
 			// Not opened during plan: nothing is known about its result.

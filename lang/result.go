@@ -61,6 +61,14 @@ type Options struct {
 	// count.index and each unknown), and a resource's value is unknown.
 	// RootVariables are not used.
 	Validate bool
+	// Instances, when not nil, decides the value of every managed and
+	// data resource instance after tfeval has planned it (see
+	// InstanceHook): a test runner's prior state, mocks and applied values.
+	Instances InstanceHook
+	// Applied evaluates the values an apply gives, with Instances giving
+	// the applied objects: impure functions (uuid, timestamp, bcrypt)
+	// return real values, as they do once Terraform applies.
+	Applied bool
 }
 
 // Result is everything an evaluation produced.

@@ -1,0 +1,226 @@
+package tftest
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/sandbox"
+)
+
+// Run runs the test files of the module in opts.WorkDir as terraform test
+// (or, in the OpenTofu dialect, tofu test) would, without providers: the
+// files in the module's directory and its test directory, each run block
+// planned (and applied) against the file's in-memory state, mocked
+// providers and overrides, its assertions and expected failures checked.
+// A run that needs what a provider that the file does not mock would
+// answer is skipped with the reason, never passed or failed.
+func Run(opts Options) *Report {
+	if opts.TestDirectory == "" {
+		opts.TestDirectory = DefaultTestDirectory
+	}
+	r := &runner{opts: opts, configs: map[string]*loaded{}}
+	box, err := sandbox.NewFS(opts.FS, opts.Sandbox, opts.WorkDir)
+	if err != nil {
+		return &Report{Status: Error, Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}}
+	}
+	r.box = box
+	fopts := opts.Functions
+	fopts.Dialect = opts.Dialect
+	r.fns = funcs.Functions(fopts)
+
+	paths, diags := discover(box, opts.WorkDir, opts.TestDirectory, opts.Dialect, opts.Filter)
+	files, fDiags := loadFiles(box, opts.WorkDir, paths, opts.Dialect)
+	diags = append(diags, fDiags...)
+	if diags.HasErrors() {
+		return &Report{Status: Error, Diagnostics: diags}
+	}
+	rep := &Report{Diagnostics: diags}
+	if len(files) > 0 {
+		// terraform test loads the configuration before it runs anything:
+		// a module that does not load runs no test.
+		if l := r.config(nil); l.diags.HasErrors() {
+			return &Report{Status: Error, Diagnostics: append(diags, l.diags...)}
+		}
+	}
+	rep.Status = Pass
+	for _, f := range files {
+		fr := r.runFile(f)
+		rep.Files = append(rep.Files, fr)
+		rep.Status = rep.Status.merge(fr.Status)
+		if fr.Status == Error && len(fr.Runs) == 0 {
+			rep.Status = Error
+		}
+		for _, rr := range fr.Runs {
+			switch rr.Status {
+			case Pass:
+				rep.Passed++
+			case Fail:
+				rep.Failed++
+			case Error:
+				rep.Errored++
+			case Skip:
+				rep.Skipped++
+				if rr.NeedsProvider != "" || rr.SkipReason != "" {
+					rep.NeedsProvider++
+				}
+			}
+		}
+	}
+	if rep.Status == Skip {
+		rep.Status = Pass
+	}
+	return rep
+}
+
+// runner is one test command's work.
+type runner struct {
+	opts Options
+	box  sandbox.Dir
+	fns  map[string]function.Function
+	// configs are the module trees runs test, by module source ("" for the
+	// module under test).
+	configs map[string]*loaded
+}
+
+type loaded struct {
+	cfg   *config.Config
+	diags hcl.Diagnostics
+}
+
+// config loads the module a run tests: the module under test, or the
+// run's module block's.
+func (r *runner) config(m *RunModule) *loaded {
+	key := ""
+	if m != nil {
+		key = m.Source
+	}
+	if l, ok := r.configs[key]; ok {
+		return l
+	}
+	l := &loaded{}
+	dir := "."
+	if m != nil {
+		if config.IsLocalSource(m.Source) {
+			dir = filepath.FromSlash(m.Source)
+		} else {
+			l.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Module not installed", Detail: fmt.Sprintf("The module %q that this run block tests is not a local directory: tfeval runs test files against local modules only.", m.Source), Subject: m.SourceRange.Ptr()}}
+			r.configs[key] = l
+			return l
+		}
+	}
+	if r.opts.Load == nil {
+		l.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No module loader", Detail: "tftest.Options.Load is not set."}}
+	} else {
+		l.cfg, l.diags = r.opts.Load(dir)
+	}
+	if l.cfg == nil || l.cfg.Module == nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to load module", Detail: fmt.Sprintf("The module in %s could not be read.", dir)})
+	}
+	r.configs[key] = l
+	return l
+}
+
+// fileState is what the runs of one file share.
+type fileState struct {
+	// states are the in-memory states by state key.
+	states map[string]map[string]cty.Value
+	// lost are the state keys whose state a skipped apply left unknown,
+	// with the run that did.
+	lost map[string]*RunResult
+	// outputs are the outputs of the runs done, by run name: run.NAME.
+	outputs map[string]cty.Value
+}
+
+// runFile runs the runs of one file in order: after a run errors, the
+// rest are skipped.
+func (r *runner) runFile(f *File) *FileResult {
+	fr := &FileResult{Path: f.Path, File: f}
+	if diags := r.runReferences(f); diags.HasErrors() {
+		fr.Diagnostics = diags
+		fr.Status = Error
+		return fr
+	}
+	fs := &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}}
+	errored := false
+	for i, run := range f.Runs {
+		var rr *RunResult
+		switch {
+		case errored:
+			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Skip}
+		case r.opts.Context != nil && r.opts.Context.Err() != nil:
+			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Error, Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Test run stopped", Detail: "The run was not started: the time allowed for the test command (-timeout) ran out.", Subject: run.DeclRange.Ptr()}}}
+		default:
+			rr = r.runOne(f, fs, i)
+		}
+		if rr.Status == Error {
+			errored = true
+		}
+		fr.Runs = append(fr.Runs, rr)
+		fr.Status = fr.Status.merge(rr.Status)
+	}
+	return fr
+}
+
+// runReferences checks, for Terraform, that every run.NAME a file's runs
+// refer to names an earlier run: Terraform orders the runs as a graph,
+// where a reference to a later run is a cycle and nothing in the file runs.
+// OpenTofu finds such references as it runs.
+func (r *runner) runReferences(f *File) hcl.Diagnostics {
+	if r.opts.Dialect != dialect.Terraform {
+		return nil
+	}
+	index := map[string]int{}
+	for i, run := range f.Runs {
+		index[run.Name] = i
+	}
+	var diags hcl.Diagnostics
+	seen := map[string]bool{}
+	for i, run := range f.Runs {
+		for _, t := range runTraversals(run) {
+			if t.RootName() != "run" || len(t) < 2 {
+				continue
+			}
+			a, ok := t[1].(hcl.TraverseAttr)
+			if !ok {
+				continue
+			}
+			j, ok := index[a.Name]
+			if !ok || j < i {
+				continue // unknown runs are the run's own error
+			}
+			var members []string
+			for k := i; k <= j; k++ {
+				members = append(members, f.Path+".run."+f.Runs[k].Name)
+			}
+			sort.Strings(members)
+			summary := "Cycle: " + strings.Join(members, ", ")
+			if !seen[summary] {
+				seen[summary] = true
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary})
+			}
+		}
+	}
+	return diags
+}
+
+// runTraversals are the references of a run's variables and assertions.
+func runTraversals(run *RunBlock) []hcl.Traversal {
+	var out []hcl.Traversal
+	for _, name := range sortedKeys(run.Variables) {
+		out = append(out, run.Variables[name].Expr.Variables()...)
+	}
+	for _, a := range run.Asserts {
+		out = append(out, a.Condition.Variables()...)
+		out = append(out, a.ErrorMessage.Variables()...)
+	}
+	return out
+}
