@@ -542,7 +542,7 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 		return cty.DynamicVal, diags
 	}
 	if t := s.adHocReads[cfg]; t != nil && rs.schema == nil {
-		return fillWhole(rs, t, s.ev.unreadMarks(s.mod.Config, cfg, unreadCause(cfg))), nil
+		return fillWhole(rs, t, s.ev.resourceInfo(s.mod.Config, cfg).spec, s.ev.unreadMarks(s.mod.Config, cfg, unreadCause(cfg))), nil
 	}
 	return rs.whole, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -46,6 +47,16 @@ func (r *runner) assert(rr *RunResult, f *File, run *RunBlock, res *lang.Result,
 			continue
 		}
 		uv, _ := v.UnmarkDeep()
+		if uv.IsKnown() {
+			if addr, ok := r.typeUncertain(a.Condition, res, names, cfg); ok {
+				ar.Status = Skip
+				if firstUnread == nil {
+					firstUnread, unreadAt = &marks.Unread{Cause: marks.NoSchema, Addr: addr}, a.Condition.Range().String()
+				}
+				rr.Assertions = append(rr.Assertions, ar)
+				continue
+			}
+		}
 		switch {
 		case !uv.IsKnown():
 			if us := providerUnread(v); len(us) > 0 {
@@ -192,4 +203,77 @@ func (r *runner) tofuRunRefs(a *Assert, fs *fileState) hcl.Diagnostics {
 		diags = append(diags, d...)
 	}
 	return diags
+}
+
+// typeUncertain finds, in a decided condition, an equality between a
+// number or bool and a string where one side reads an argument of a
+// resource or data source whose provider schema tfeval does not have: the
+// schema's type would have converted the argument (-1 given for a string
+// attribute is "-1"), so Terraform's answer depends on it. It returns the
+// resource's address.
+func (r *runner) typeUncertain(expr hcl.Expression, res *lang.Result, names map[string]cty.Value, cfg *config.Config) (string, bool) {
+	se, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return "", false
+	}
+	var found string
+	hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+		op, ok := n.(*hclsyntax.BinaryOpExpr)
+		if found != "" || !ok || (op.Op != hclsyntax.OpEqual && op.Op != hclsyntax.OpNotEqual) {
+			return nil
+		}
+		lv, ld := res.EvalExprWithNames(op.LHS, "", names)
+		rv, rd := res.EvalExprWithNames(op.RHS, "", names)
+		if ld.HasErrors() || rd.HasErrors() {
+			return nil
+		}
+		lt, rt := primitiveType(lv), primitiveType(rv)
+		if lt == cty.NilType || rt == cty.NilType || lt == rt || (lt != cty.String && rt != cty.String) {
+			return nil
+		}
+		side := op.LHS
+		if lt == cty.String {
+			side = op.RHS
+		}
+		if addr := r.schemalessRef(side, cfg); addr != "" {
+			found = addr
+		}
+		return nil
+	})
+	return found, found != ""
+}
+
+// primitiveType is the type of a known primitive value, cty.NilType for
+// anything else.
+func primitiveType(v cty.Value) cty.Type {
+	v, _ = v.UnmarkDeep()
+	if !v.IsKnown() || v.IsNull() || !v.Type().IsPrimitiveType() {
+		return cty.NilType
+	}
+	return v.Type()
+}
+
+// schemalessRef is the address of a resource or data source of the root
+// module, without schema, that expr refers to directly; "" when none.
+func (r *runner) schemalessRef(expr hcl.Expression, cfg *config.Config) string {
+	for _, t := range expr.Variables() {
+		names := traversalNames(t)
+		addr := ""
+		switch {
+		case len(names) >= 3 && names[0] == "data":
+			addr = "data." + names[1] + "." + names[2]
+		case len(names) >= 2:
+			addr = names[0] + "." + names[1]
+		default:
+			continue
+		}
+		res, c := findConfigResource(cfg, addr)
+		if res == nil || (res.Mode == config.ManagedResourceMode && builtin(res)) {
+			continue
+		}
+		if r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
+			return addr
+		}
+	}
+	return ""
 }
