@@ -18,7 +18,10 @@ import (
 
 // assert evaluates a run's assertions against its plan or applied state,
 // and sets the run's status from them.
-func (r *runner) assert(rr *RunResult, f *File, run *RunBlock, res *lang.Result, fs *fileState, cfg *config.Config, testVals map[string]cty.Value, applied bool) {
+// A verdict that depends on something tfeval could not know (pending: an
+// expected failure or a check block's assertion) is a skip, unless an
+// assertion failed or errored.
+func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, fs *fileState, cfg *config.Config, testVals map[string]cty.Value, applied bool, pending *undecided) {
 	tofu := r.opts.Dialect == dialect.Tofu
 	names := map[string]cty.Value{"output": outputsOf(res), "run": objectOf(fs.outputs)}
 	if tofu {
@@ -27,6 +30,11 @@ func (r *runner) assert(rr *RunResult, f *File, run *RunBlock, res *lang.Result,
 	status := Pass
 	var firstUnread *marks.Unread
 	var unreadAt string
+	what := func() string { return "the condition at " + unreadAt + " depends on it" }
+	if pending != nil {
+		firstUnread = &pending.unread
+		what = func() string { return pending.what }
+	}
 	for _, a := range run.Asserts {
 		ar := AssertionResult{Range: a.Condition.Range()}
 		if tofu {
@@ -108,7 +116,7 @@ func (r *runner) assert(rr *RunResult, f *File, run *RunBlock, res *lang.Result,
 	if status == Pass && (firstUnread != nil || rr.SkipReason != "") {
 		rr.Status = Skip
 		if firstUnread != nil {
-			r.skipFor(rr, cfg, *firstUnread, "the condition at "+unreadAt+" depends on it")
+			r.skipFor(rr, cfg, *firstUnread, what())
 		}
 		return
 	}

@@ -22,7 +22,16 @@ var conditionSummaries = map[string]bool{
 	checkFailed: true,
 }
 
-const checkFailed = "Check block assertion failed"
+const (
+	checkFailed  = "Check block assertion failed"
+	checkUnknown = "Check block assertion known after apply"
+)
+
+// isCheckWarning reports whether a diagnostic is a check block's warning:
+// a test counts both a failed and an undecided assertion as an error.
+func isCheckWarning(d *hcl.Diagnostic) bool {
+	return d.Severity == hcl.DiagWarning && (d.Summary == checkFailed || d.Summary == checkUnknown)
+}
 
 // expectations are a run's expect_failures, with where each checkable
 // object of the module reports its failures.
@@ -88,7 +97,7 @@ func (e *expectations) validate(diags hcl.Diagnostics, res *lang.Result) hcl.Dia
 				continue
 			}
 		}
-		if d.Summary == checkFailed && d.Severity == hcl.DiagWarning {
+		if isCheckWarning(d) {
 			c := *d
 			c.Severity = hcl.DiagError
 			d = &c
@@ -100,7 +109,7 @@ func (e *expectations) validate(diags hcl.Diagnostics, res *lang.Result) hcl.Dia
 		if x.found {
 			continue
 		}
-		if u, ok := undecided(res, x.addr); ok {
+		if u, ok := undecidedCondition(res, x.addr); ok {
 			if e.unread == nil {
 				e.unread, e.unreadAddr = &u, x.addr
 			}
@@ -129,9 +138,9 @@ func (e *expectations) expect(addr string) bool {
 	return hit
 }
 
-// undecided finds a condition of the root module object addr whose value
+// undecidedCondition finds a condition of the root module object addr whose value
 // tfeval could not know for want of what Terraform would have read.
-func undecided(res *lang.Result, addr string) (marks.Unread, bool) {
+func undecidedCondition(res *lang.Result, addr string) (marks.Unread, bool) {
 	if res == nil {
 		return marks.Unread{}, false
 	}
@@ -150,15 +159,67 @@ func undecided(res *lang.Result, addr string) (marks.Unread, bool) {
 	return marks.Unread{}, false
 }
 
-// conditionsAsErrors is the plan of an apply run: a check block's failure
-// is left to the apply, which reports it again.
-func conditionsAsErrors(diags hcl.Diagnostics) hcl.Diagnostics {
+// planOfApply is the plan of an apply run's diagnostics: a check block's
+// is left to the apply, which decides it again.
+func planOfApply(diags hcl.Diagnostics) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, d := range diags {
-		if d.Summary == checkFailed {
-			continue
+		if !isCheckWarning(d) {
+			out = append(out, d)
 		}
-		out = append(out, d)
 	}
 	return out
+}
+
+// undecidedCheck finds a check block assertion, not expected to fail,
+// whose condition tfeval could not know for want of what Terraform would
+// have read: Terraform's verdict on the run depends on it.
+func (e *expectations) undecidedCheck(res *lang.Result) (marks.Unread, string, bool) {
+	if res == nil {
+		return marks.Unread{}, "", false
+	}
+	for _, cr := range res.Checks() {
+		if cr.Kind != lang.CheckAssertion || cr.Status != lang.CheckUnknown || len(cr.Unread) == 0 {
+			continue
+		}
+		obj := cr.Object
+		if cr.Module != "" {
+			obj = strings.TrimPrefix(obj, cr.Module+".")
+		}
+		if cr.Module == "" && e.isExpected(obj) {
+			continue
+		}
+		return cr.Unread[0], cr.Object, true
+	}
+	return marks.Unread{}, "", false
+}
+
+// undecided is what a run's verdict depends on that tfeval could not
+// know: where it was needed, and what it lacked.
+type undecided struct {
+	unread marks.Unread
+	what   string
+}
+
+// pending is the first thing a run's verdict depends on besides its
+// assertions that tfeval could not decide: an expected failure, or a
+// check block assertion; nil when there is none.
+func (e *expectations) pending(res *lang.Result) *undecided {
+	if e.unread != nil {
+		return &undecided{*e.unread, "the expected failure of " + e.unreadAddr + " depends on it"}
+	}
+	if u, addr, ok := e.undecidedCheck(res); ok {
+		return &undecided{u, "the assertion of " + addr + " depends on it"}
+	}
+	return nil
+}
+
+// isExpected reports whether addr is one of the run's expected failures.
+func (e *expectations) isExpected(addr string) bool {
+	for _, x := range e.expected {
+		if x.addr == addr {
+			return true
+		}
+	}
+	return false
 }

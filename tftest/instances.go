@@ -44,6 +44,8 @@ type instances struct {
 	// mocks are the mocked provider configurations by the name the module
 	// under test gives them (NAME or NAME.ALIAS).
 	mocks map[string]*Provider
+	// collections are what each module reads as collections (collections.go).
+	collections *collectionCache
 
 	mu sync.Mutex
 	// applied are the managed instances' values after apply.
@@ -129,7 +131,9 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	if pi.Schema != nil {
 		v, diags = fill(pi.Schema, v, with, gen, "", final)
 	} else {
-		v = fillOpen(v, pi.Arguments, with, gen, "", final)
+		colls := in.collections.of(pi.Config.Module)
+		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
+		v = fillOpen(v, pi.Arguments, with, gen, "", final, isColl)
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give.
 		v = remarkUnread(v, marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)})
@@ -451,10 +455,12 @@ func isMapLike(b *lang.Block, v cty.Value) bool {
 // fillOpen is fill for an object without schema: every attribute the
 // configuration does not set and that is still unknown is one the
 // provider may compute. With final set, the values with gives are used,
-// and id (which every resource and data source has) is generated; the
+// id (which every resource and data source has) is generated, and an
+// attribute the configuration reads as a collection (collection, at the
+// top level) is generated empty, as every collection type is; the
 // attributes with gives that the object lacks are added. Without final,
 // what with gives and id are unknown, as Terraform plans them.
-func fillOpen(v, args, with cty.Value, gen generator, path string, final bool) cty.Value {
+func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, collection func(string) bool) cty.Value {
 	inner, vm := v.Unmark()
 	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
 		return v
@@ -473,6 +479,9 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool) c
 		}
 		if path == "" && name == "id" {
 			return gen.str(".id"), true
+		}
+		if collection != nil && collection(name) {
+			return cty.EmptyTupleVal, true
 		}
 		return cty.NilVal, false
 	}
@@ -541,7 +550,7 @@ func fillOpenEach(v, args, with cty.Value, gen generator, path string, final boo
 			if i < len(argElems) {
 				ae = argElems[i]
 			}
-			elems[i] = fillOpen(e, ae, with, gen, fmt.Sprintf("%s[%d]", path, i), final)
+			elems[i] = fillOpen(e, ae, with, gen, fmt.Sprintf("%s[%d]", path, i), final, nil)
 		}
 		if ty.IsListType() {
 			if sameTypes(elems) {

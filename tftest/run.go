@@ -70,6 +70,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		refreshOnly: run.PlanOptions.RefreshOnly,
 		overrides:   overrides,
 		mocks:       r.mocks(f, run),
+		collections: &r.collections,
 		applied:     map[string]cty.Value{},
 	}
 	for _, t := range run.PlanOptions.Replace {
@@ -84,7 +85,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	if run.Command == Plan {
 		diags = exp.validate(diags, res)
 	} else {
-		diags = conditionsAsErrors(diags)
+		diags = planOfApply(diags)
 	}
 	rr.Diagnostics = append(rr.Diagnostics, diags...)
 	if rr.Diagnostics.HasErrors() {
@@ -92,15 +93,13 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		return rr
 	}
 	if run.Command == Plan {
-		if exp.unread != nil {
-			r.skipFor(rr, cfg, *exp.unread, "the expected failure of "+exp.unreadAddr+" depends on it")
-			r.forgetOutputs(fs, rr, cfgOutputs(cfg))
-			return rr
-		}
 		if !tofu {
 			fs.outputs[run.Name] = outputsOf(res)
 		}
-		r.assert(rr, f, run, res, fs, cfg, testVals, false)
+		r.assert(rr, run, res, fs, cfg, testVals, false, exp.pending(res))
+		if rr.Status == Skip && !tofu {
+			r.forgetOutputs(fs, rr, cfgOutputs(cfg))
+		}
 		return rr
 	}
 
@@ -129,11 +128,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		rr.Status = Error
 		return rr
 	}
-	if exp.unread != nil {
-		r.skipFor(rr, cfg, *exp.unread, "the expected failure of "+exp.unreadAddr+" depends on it")
-		return rr
-	}
-	r.assert(rr, f, run, res, fs, cfg, testVals, true)
+	r.assert(rr, run, res, fs, cfg, testVals, true, exp.pending(res))
 	return rr
 }
 
@@ -187,6 +182,13 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	}
 	runVals, runRanges, d := evalVariables(run.Variables, runCtx)
 	diags = append(diags, d...)
+	if !tofu {
+		for _, name := range sortedKeys(run.Variables) {
+			if _, ok := decls[name]; !ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Value for undeclared variable", Detail: fmt.Sprintf("The module under test does not declare a variable named %q, but it is declared in run block %q.", name, run.Name), Subject: run.Variables[name].Range.Ptr()})
+			}
+		}
+	}
 	testVals := merged(fileVals, runVals)
 	ranges := map[string]hcl.Range{}
 	for k, v := range fileRanges {

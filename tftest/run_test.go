@@ -413,3 +413,50 @@ func TestGeneratedValuesAreDeterministic(t *testing.T) {
 		t.Errorf("object generated as %#v", v)
 	}
 }
+
+func TestMockedCollectionsWithoutSchema(t *testing.T) {
+	files := map[string]string{
+		"main.tf": awsProvider + `
+data "aws_users" "all" {}
+locals {
+  admins = [for u in data.aws_users.all.users : u.name if u.admin]
+}
+check "no_unknown_logins" {
+  assert {
+    condition     = length(data.aws_users.all.unknown) == 0 && length(local.admins) == 0
+    error_message = "Unknown: ${join(", ", data.aws_users.all.unknown)}"
+  }
+}
+check "opaque" {
+  assert {
+    condition     = data.aws_users.all.count == 0
+    error_message = "count is ${data.aws_users.all.count}"
+  }
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+}
+`}
+	rep := runFiles(t, files, dialect.Terraform)
+	r := runOf(t, rep, "tests/a.tftest.hcl::plan")
+	// users and unknown are read as lists: generated empty, so the first
+	// check passes; count's type is not known, so the second check is not
+	// decided and the run needs the provider's schema.
+	if r.Status != Skip || r.NeedsProvider != "hashicorp/aws" || !regexp.MustCompile(`check\.opaque`).MatchString(r.SkipReason) {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+	files["main.tf"] = files["main.tf"][:len(files["main.tf"])-len(`check "opaque" {
+  assert {
+    condition     = data.aws_users.all.count == 0
+    error_message = "count is ${data.aws_users.all.count}"
+  }
+}
+`)]
+	rep = runFiles(t, files, dialect.Terraform)
+	if r := runOf(t, rep, "tests/a.tftest.hcl::plan"); r.Status != Pass {
+		t.Errorf("without the opaque check: status %s %s %v", r.Status, r.SkipReason, r.Diagnostics)
+	}
+}

@@ -89,6 +89,8 @@ type runner struct {
 	// configs are the module trees runs test, by module source ("" for the
 	// module under test).
 	configs map[string]*loaded
+	// collections are what each module reads as collections.
+	collections collectionCache
 }
 
 type loaded struct {
