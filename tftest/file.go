@@ -450,6 +450,9 @@ func (p *parser) providerSchema(mock bool) *hcl.BodySchema {
 	}
 	if p.terraform() {
 		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "override_during"})
+	} else {
+		// OpenTofu's mock providers may have instances, all mocked alike.
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "for_each"})
 	}
 	return s
 }

@@ -1,6 +1,8 @@
 package tftest
 
 import (
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -16,7 +18,12 @@ import (
 // runFiles writes files into a new directory and runs their tests there.
 func runFiles(t *testing.T, files map[string]string, d dialect.Dialect, adjust ...func(*Options)) *Report {
 	t.Helper()
-	dir := testfiles.Dir(t, files)
+	return runIn(t, testfiles.Dir(t, files), d, adjust...)
+}
+
+// runIn runs the tests of the module in dir.
+func runIn(t *testing.T, dir string, d dialect.Dialect, adjust ...func(*Options)) *Report {
+	t.Helper()
 	opts := Options{
 		WorkDir: dir,
 		Dialect: d,
@@ -25,8 +32,8 @@ func runFiles(t *testing.T, files map[string]string, d dialect.Dialect, adjust .
 		},
 	}
 	opts.Functions.BaseDir = dir
-	if schema, ok := files["providers-schema.json"]; ok {
-		s, err := lang.ParseProviderSchemas([]byte(schema))
+	if schema, err := os.ReadFile(filepath.Join(dir, "providers-schema.json")); err == nil {
+		s, err := lang.ParseProviderSchemas(schema)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -161,7 +161,7 @@ func (r *runner) runFile(f *File) *FileResult {
 		case r.opts.Context != nil && r.opts.Context.Err() != nil:
 			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Error, Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Test run stopped", Detail: "The run was not started: the time allowed for the test command (-timeout) ran out.", Subject: run.DeclRange.Ptr()}}}
 		default:
-			rr = r.runOne(f, fs, i)
+			rr = r.runSafely(f, fs, i)
 		}
 		if rr.Status == Error {
 			errored = true
@@ -225,4 +225,21 @@ func runTraversals(run *RunBlock) []hcl.Traversal {
 		out = append(out, a.ErrorMessage.Variables()...)
 	}
 	return out
+}
+
+// runSafely is runOne, with a panic reported as the run's error rather
+// than ending the command: the other runs and files still run.
+func (r *runner) runSafely(f *File, fs *fileState, idx int) (rr *RunResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			run := f.Runs[idx]
+			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Error, Diagnostics: hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Test run failed",
+				Detail:   fmt.Sprintf("tfeval could not carry out this run: %v. This is a bug in tfeval: please report it with the test file that caused it.", p),
+				Subject:  run.DeclRange.Ptr(),
+			}}}
+		}
+	}()
+	return r.runOne(f, fs, idx)
 }
