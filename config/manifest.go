@@ -30,7 +30,7 @@ func readManifest(box sandbox.Dir, workDir, rootDir string) (manifest, hcl.Diagn
 		return manifest{}, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read module manifest",
-			Detail:   fmt.Sprintf("The module manifest file %s cannot be read: %s.", filepath.ToSlash(filepath.Join(rootDir, manifestPath)), describeReadError(err)),
+			Detail:   fmt.Sprintf("The module manifest file %s cannot be read: %s.", filepath.ToSlash(filepath.Join(rootDir, manifestPath)), DescribeReadError(err)),
 		}}
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
@@ -130,13 +131,8 @@ func loadFiles(box sandbox.Dir, workDir string, paths []string, d dialect.Dialec
 // readError says why a file could not be read, without what an error's
 // text may reveal of the machine.
 func readError(err error) string {
-	switch {
-	case errorIs(err, sandbox.ErrOutside):
-		return "it is outside the directory this evaluation may read (-sandbox), following symbolic links"
-	case errorIs(err, sandbox.ErrNotRegular):
-		return "it is not a regular file"
-	case errorIs(err, sandbox.ErrTooLarge):
-		return fmt.Sprintf("it is larger than %d bytes", limit.DefaultMaxSourceSize)
+	if reason := config.DescribeReadError(err); reason != "" {
+		return reason
 	}
 	return "the file does not exist or cannot be read"
 }

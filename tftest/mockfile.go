@@ -16,8 +16,6 @@ import (
 	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
-var errorIs = errors.Is
-
 // mockFileSchema is the content of a .tfmock.hcl or .tfmock.json file.
 var mockFileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "mock_resource", LabelNames: []string{"type"}},
@@ -33,7 +31,7 @@ func loadMockSource(box sandbox.Dir, workDir string, pr *Provider, d dialect.Dia
 	entries, err := box.ReadDir(dir)
 	if err != nil {
 		detail := fmt.Sprintf("Could not read the mock data directory %q: the directory does not exist or cannot be read.", pr.Source)
-		if errorIs(err, sandbox.ErrOutside) {
+		if errors.Is(err, sandbox.ErrOutside) {
 			detail = fmt.Sprintf("Could not read the mock data directory %q: it is outside the directory this evaluation may read (-sandbox).", pr.Source)
 		}
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to load mock data", Detail: detail, Subject: pr.SourceRange.Ptr()}}

@@ -57,7 +57,8 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		return rr
 	}
 	if rr.Diagnostics.HasErrors() {
-		// OpenTofu plans with the values that did evaluate, then stops.
+		// OpenTofu goes on past a value that failed, to report the
+		// required variables it leaves unset, then stops.
 		rr.Status = Error
 		return rr
 	}
@@ -120,8 +121,9 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		return rr
 	}
 	rr.Result = res
-	diags = exp.validate(diags, res)
-	rr.Diagnostics = append(rr.Diagnostics, diags...)
+	// The apply evaluates the configuration again: what the plan reported
+	// already is not reported twice.
+	rr.Diagnostics = appendNew(rr.Diagnostics, exp.validate(diags, res))
 	fs.states[stateKey] = in.applied
 	fs.outputs[run.Name] = outputsOf(res)
 	if rr.Diagnostics.HasErrors() {
@@ -360,7 +362,29 @@ func targetWarnings(cmd Command, d dialect.Dialect) hcl.Diagnostics {
 	}
 	diags := hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Resource targeting is in effect", Detail: fmt.Sprintf("You are creating a plan with %s, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -target option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when %s specifically suggests to use it as part of an error message.", opt, product)}}
 	if cmd == Apply {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Applied changes may be incomplete", Detail: fmt.Sprintf("The plan was created with %s in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    %s plan\n\nNote that the -target option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when %s specifically suggests to use it as part of an error message.", opt, strings.ToLower(strings.Fields(product)[0]), product)})
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Applied changes may be incomplete", Detail: fmt.Sprintf("The plan was created with %s in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    %s plan\n\nNote that the -target option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when %s specifically suggests to use it as part of an error message.", opt, d, product)})
+	}
+	return diags
+}
+
+// appendNew appends to diags those of more it does not have yet.
+func appendNew(diags, more hcl.Diagnostics) hcl.Diagnostics {
+	seen := map[string]bool{}
+	key := func(d *hcl.Diagnostic) string {
+		k := fmt.Sprintf("%d|%s|%s", d.Severity, d.Summary, d.Detail)
+		if d.Subject != nil {
+			k += "|" + d.Subject.String()
+		}
+		return k
+	}
+	for _, d := range diags {
+		seen[key(d)] = true
+	}
+	for _, d := range more {
+		if !seen[key(d)] {
+			seen[key(d)] = true
+			diags = append(diags, d)
+		}
 	}
 	return diags
 }

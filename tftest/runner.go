@@ -169,6 +169,9 @@ func (r *runner) runFile(f *File) *FileResult {
 		fr.Runs = append(fr.Runs, rr)
 		fr.Status = fr.Status.merge(rr.Status)
 	}
+	if len(f.Runs) == 0 {
+		fr.Status = Pass // nothing to fail
+	}
 	return fr
 }
 
