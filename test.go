@@ -72,10 +72,10 @@ func Test(ctx context.Context, opts TestOptions) *tftest.Report {
 		Limits:        opts.Limits,
 		Context:       opts.Context,
 		Seed:          opts.Seed,
-		Load: func(dir string) (*config.Config, hcl.Diagnostics) {
+		Load: func(dir, manifestKey string) (*config.Config, hcl.Diagnostics) {
 			o := base
 			o.Dir = filepath.ToSlash(dir)
-			cfg, _, diags := load(o)
+			cfg, _, diags := loadWith(o, func(co *config.Options) { co.ManifestDir, co.ManifestKey = ".", manifestKey })
 			return cfg, diags
 		},
 	})

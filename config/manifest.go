@@ -63,3 +63,24 @@ func IsLocalSource(src string) bool {
 		src == "." || src == ".." ||
 		strings.HasPrefix(src, `.\`) || strings.HasPrefix(src, `..\`)
 }
+
+// InstalledModuleDir finds where `terraform init` installed the module
+// with the given manifest key ("vpc", or test.tests.a.setup for a test
+// file's run block) in the manifest of opts.ManifestDir (relative to
+// opts.WorkDir): the directory relative to WorkDir, with forward slashes.
+func InstalledModuleDir(opts Options, key string) (string, bool, hcl.Diagnostics) {
+	opts = opts.inFS()
+	box, diags := sandboxOf(opts)
+	if diags.HasErrors() {
+		return "", false, diags
+	}
+	m, diags := readManifest(box, opts.WorkDir, opts.ManifestDir)
+	dir, ok := m[key]
+	if !ok {
+		return "", false, diags
+	}
+	if !path.IsAbs(dir) {
+		dir = path.Join(sourceDirOf(opts.ManifestDir), dir)
+	}
+	return dir, true, diags
+}

@@ -240,6 +240,12 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 			return v, false
 		}
 		return cty.ObjectVal(attrs).WithMarks(vm), true
+	case ty.IsTupleType() && elemSpec != nil && inner.LengthInt() == 1 && t.elems == nil && len(t.attrs) > 0:
+		// A block type written once whose attributes are read directly
+		// is a single block, as openArguments decides for what the
+		// configuration reads.
+		nv, _ := t.fill(inner.Index(cty.Zero), elemSpec, ms)
+		return nv.WithMarks(vm), true
 	case ty.IsTupleType() || ty.IsListType():
 		if t.elems == nil || inner.LengthInt() == 0 {
 			return v, false

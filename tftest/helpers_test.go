@@ -27,8 +27,8 @@ func runIn(t *testing.T, dir string, d dialect.Dialect, adjust ...func(*Options)
 	opts := Options{
 		WorkDir: dir,
 		Dialect: d,
-		Load: func(sub string) (*config.Config, hcl.Diagnostics) {
-			return config.Load(sub, config.Options{Dialect: d, WorkDir: dir})
+		Load: func(sub, key string) (*config.Config, hcl.Diagnostics) {
+			return config.Load(sub, config.Options{Dialect: d, WorkDir: dir, ManifestDir: ".", ManifestKey: key})
 		},
 	}
 	opts.Functions.BaseDir = dir

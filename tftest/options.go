@@ -50,9 +50,12 @@ type Options struct {
 	// done errors, and the runs after it are skipped.
 	Context context.Context
 	// Load loads the module tree in dir, relative to WorkDir (the module
-	// under test is "."), as `terraform init` left it. The same directory
-	// may be loaded many times; Load may keep what it read.
-	Load func(dir string) (*config.Config, hcl.Diagnostics)
+	// under test is "."), as `terraform init` left it: with manifestKey
+	// set, the modules it calls are those init installed for a run block
+	// under that key of WorkDir's manifest (config.Options.ManifestKey).
+	// The same directory may be loaded many times; Load may keep what it
+	// read.
+	Load func(dir, manifestKey string) (*config.Config, hcl.Diagnostics)
 	// Seed varies the values mocked providers generate (see generate.go);
 	// the same seed gives the same values.
 	Seed uint64

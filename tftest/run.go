@@ -25,7 +25,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	defer func() { rr.Elapsed = time.Since(start) }()
 	tofu := r.opts.Dialect == dialect.Tofu
 
-	l := r.config(run.Module)
+	l := r.config(f, run)
 	if l.diags.HasErrors() {
 		rr.Diagnostics, rr.Status = l.diags, Error
 		return rr
@@ -67,7 +67,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		phase:       planPhase,
 		gen:         r.opts.Seed,
 		serial:      idx,
-		prior:       fs.states[stateKey],
+		prior:       moved(cfg, fs.states[stateKey]),
 		refreshOnly: run.PlanOptions.RefreshOnly,
 		overrides:   overrides,
 		mocks:       r.mocks(f, run),

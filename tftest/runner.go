@@ -2,6 +2,7 @@ package tftest
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -47,7 +48,7 @@ func Run(opts Options) *Report {
 	if len(files) > 0 {
 		// terraform test loads the configuration before it runs anything:
 		// a module that does not load runs no test.
-		if l := r.config(nil); l.diags.HasErrors() {
+		if l := r.config(nil, nil); l.diags.HasErrors() {
 			return &Report{Status: Error, Diagnostics: append(diags, l.diags...)}
 		}
 	}
@@ -99,36 +100,58 @@ type loaded struct {
 }
 
 // config loads the module a run tests: the module under test, or the
-// run's module block's.
-func (r *runner) config(m *RunModule) *loaded {
-	key := ""
-	if m != nil {
-		key = m.Source
+// run's module block's, as `terraform init` installs it for the run.
+func (r *runner) config(f *File, run *RunBlock) *loaded {
+	key, dir, manifestKey := "", ".", ""
+	if run != nil && run.Module != nil {
+		manifestKey = runKey(f.Path, run.Name)
+		key = run.Module.Source + "\x00" + manifestKey
 	}
 	if l, ok := r.configs[key]; ok {
 		return l
 	}
 	l := &loaded{}
-	dir := "."
-	if m != nil {
+	r.configs[key] = l
+	if manifestKey != "" {
+		m := run.Module
 		if config.IsLocalSource(m.Source) {
 			dir = filepath.FromSlash(m.Source)
 		} else {
-			l.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Module not installed", Detail: fmt.Sprintf("The module %q that this run block tests is not a local directory: tfeval runs test files against local modules only.", m.Source), Subject: m.SourceRange.Ptr()}}
-			r.configs[key] = l
-			return l
+			installed, ok, diags := config.InstalledModuleDir(config.Options{WorkDir: r.opts.WorkDir, Sandbox: r.opts.Sandbox, FS: r.opts.FS}, manifestKey)
+			if !ok {
+				l.diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module not installed", Detail: fmt.Sprintf("The module %q that this run block tests is not installed. Run \"%s init\" to install all modules required by the test files.", m.Source, r.opts.Dialect), Subject: m.SourceRange.Ptr()})
+				return l
+			}
+			dir = filepath.FromSlash(installed)
 		}
 	}
 	if r.opts.Load == nil {
 		l.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No module loader", Detail: "tftest.Options.Load is not set."}}
-	} else {
-		l.cfg, l.diags = r.opts.Load(dir)
+		return l
 	}
+	l.cfg, l.diags = r.opts.Load(dir, manifestKey)
 	if l.cfg == nil || l.cfg.Module == nil {
 		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to load module", Detail: fmt.Sprintf("The module in %s could not be read.", dir)})
 	}
-	r.configs[key] = l
 	return l
+}
+
+// runKey is the key under which `terraform init` installs the module a
+// run block runs, and those it calls: "test", the test file's directory
+// components, its name without its suffix, the run's name
+// (tests/unit/a.tftest.hcl, run "setup": test.tests.unit.a.setup).
+func runKey(file, run string) string {
+	dir, name := path.Split(file)
+	parts := []string{"test"}
+	for _, p := range strings.Split(strings.Trim(dir, "/"), "/") {
+		if p != "" && p != "." {
+			parts = append(parts, p)
+		}
+	}
+	for _, suf := range testSuffixes[dialect.Tofu] {
+		name = strings.TrimSuffix(name, suf)
+	}
+	return strings.Join(append(parts, name, run), ".")
 }
 
 // fileState is what the runs of one file share.
