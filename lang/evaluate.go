@@ -326,6 +326,9 @@ func (ev *evaluator) evalNode(n *node) {
 		start := len(ev.diags)
 		ev.evalNodeIn(mi, n)
 		diagsort.ByPosition(ev.diags[start:])
+		if mi.Placeholder {
+			markPlaceholder(ev.diags[start:], mi.placeholderUnread)
+		}
 	}
 }
 

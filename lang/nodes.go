@@ -360,6 +360,10 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 		inst := ev.newInstance(child, mi, addr, k, exp.values[i])
 		inst.Call = call
 		inst.Placeholder = mi.Placeholder || exp.mode == expandPlaceholder
+		inst.placeholderUnread = mi.placeholderUnread
+		if exp.mode == expandPlaceholder {
+			inst.placeholderUnread = append(append([]marks.Unread(nil), mi.placeholderUnread...), exp.unread...)
+		}
 		cs.children = append(cs.children, inst)
 		ev.addModuleInstance(inst)
 	}

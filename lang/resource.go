@@ -64,7 +64,11 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	}
 	if len(exp.keys) > 0 {
 		// The first instance resolves the references the others share.
+		start := len(ev.diags)
 		plan(ev, 0)
+		if exp.mode == expandPlaceholder {
+			markPlaceholder(ev.diags[start:], exp.unread)
+		}
 	}
 	ev.inParallel(1, len(exp.keys), ictx.ready(), plan)
 	rs.whole = wholeValue(exp, vals)

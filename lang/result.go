@@ -160,6 +160,9 @@ type ModuleInstance struct {
 	unread map[string][]marks.Unread
 	// invalid names the variables whose validation failed.
 	invalid map[string]bool
+	// placeholderUnread, for a placeholder instance, is what the count or
+	// for_each of the calls it stands in depends on.
+	placeholderUnread []marks.Unread
 }
 
 // failValidation records that a variable's validation failed.

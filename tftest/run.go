@@ -88,6 +88,11 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	} else {
 		diags = planOfApply(diags)
 	}
+	if u, ok := placeholderErrors(diags); ok {
+		r.skipFor(rr, cfg, u, "the plan's errors arise in instances whose number depends on it")
+		r.forgetOutputs(fs, rr, cfgOutputs(cfg))
+		return rr
+	}
 	rr.Diagnostics = append(rr.Diagnostics, diags...)
 	if rr.Diagnostics.HasErrors() {
 		rr.Status = Error
@@ -387,4 +392,30 @@ func appendNew(diags, more hcl.Diagnostics) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// placeholderErrors reports whether every error of diags arose in an
+// instance that stands for instances tfeval could not count: Terraform,
+// which knows how many there are, may find none and report nothing. It
+// returns what the count depended on.
+func placeholderErrors(diags hcl.Diagnostics) (marks.Unread, bool) {
+	var first *marks.Unread
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		us, ok := lang.PlaceholderUnread(d)
+		if !ok {
+			return marks.Unread{}, false
+		}
+		for _, u := range us {
+			if first == nil && u.Cause != marks.Errored {
+				first = &u
+			}
+		}
+	}
+	if first == nil {
+		return marks.Unread{}, false
+	}
+	return *first, true
 }

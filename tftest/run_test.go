@@ -540,3 +540,29 @@ run "setup" {
 		t.Errorf("statuses %v, diagnostics %v", got, summaries(rep))
 	}
 }
+
+func TestErrorsInUncountedInstances(t *testing.T) {
+	// The subnets' number depends on what the data source reads: tfeval
+	// evaluates one placeholder for them, where indexing the empty gateway
+	// list fails; Terraform may find no subnet, and no error.
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+data "aws_lookup" "zones" { key = "zones" }
+variable "gateway" { default = false }
+resource "terraform_data" "gw" {
+  count = var.gateway ? 1 : 0
+}
+resource "terraform_data" "route" {
+  for_each = toset(data.aws_lookup.zones.names)
+  input    = terraform_data.gw[0].id
+}
+`,
+		"tests/a.tftest.hcl": `run "plan" {
+  command = plan
+}`,
+	}, dialect.Terraform)
+	r := runOf(t, rep, "tests/a.tftest.hcl::plan")
+	if r.Status != Skip || r.NeedsProvider != "hashicorp/aws" {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+}
