@@ -566,3 +566,32 @@ resource "terraform_data" "route" {
 		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
 	}
 }
+
+func TestMockedRandomHasItsSchema(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+resource "random_uuid" "name" {}
+resource "random_integer" "port" {
+  min = 1024
+  max = 2048
+}
+output "name" { value = random_uuid.name.result }
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "random" {}
+run "apply" {
+  assert {
+    condition     = length(output.name) == 8 && random_integer.port.result == 0
+    error_message = "name ${output.name}, port ${random_integer.port.result}"
+  }
+}
+`}, dialect.Terraform)
+	if got := statuses(rep); got["tests/a.tftest.hcl::apply"] != "pass" {
+		t.Errorf("statuses %v, diagnostics %v", got, summaries(rep))
+	}
+}

@@ -28,6 +28,7 @@ func Run(opts Options) *Report {
 	if opts.TestDirectory == "" {
 		opts.TestDirectory = DefaultTestDirectory
 	}
+	opts.Schemas = withBuiltinSchemas(opts.Schemas)
 	r := &runner{opts: opts, configs: map[string]*loaded{}}
 	box, err := sandbox.NewFS(opts.FS, opts.Sandbox, opts.WorkDir)
 	if err != nil {
