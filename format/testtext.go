@@ -51,7 +51,11 @@ func WriteTestText(w io.Writer, rep *tftest.Report, opts TestTextOptions) error 
 		for _, rr := range fr.Runs {
 			tw.printf("  run %q... %s\n", rr.Name, tw.color(rr.Status, runWord(rr)))
 			if opts.Verbose && rr.Result != nil {
-				tw.printf("%s", verboseResult(rr.Result, rr.Command))
+				if rr.Command == tftest.Plan {
+					tw.printf("%s", verbosePlan(rr.Result, rr.Prior, opts.Dialect))
+				} else {
+					tw.printf("%s", verboseState(rr.Result))
+				}
 			}
 			tw.diags(rr.Diagnostics)
 		}
@@ -109,23 +113,18 @@ func (t *testText) color(s tftest.Status, text string) string {
 	return text
 }
 
-// verboseResult is a run's state (after apply) or plan, as terraform
-// test -verbose shows it: each resource instance's attributes, then the
-// root module's outputs.
-func verboseResult(res *lang.Result, cmd tftest.Command) string {
+// verboseState is the state after an apply run, as terraform test
+// -verbose shows it (terraform show's layout): each managed resource
+// instance's attributes, then the root module's outputs.
+func verboseState(res *lang.Result) string {
 	var b bytes.Buffer
 	b.WriteByte('\n')
 	for _, ri := range res.Resources {
-		mode := "resource"
-		if ri.Mode == config.DataResourceMode {
-			mode = "data"
+		if ri.Mode != config.ManagedResourceMode {
+			continue
 		}
-		suffix := ""
-		if cmd == tftest.Plan {
-			suffix = " (planned)"
-		}
-		fmt.Fprintf(&b, "# %s%s:\n%s %q %q {\n", ri.Addr, suffix, mode, ri.Type, ri.Name)
-		writeAttributes(&b, ri.Value, "    ")
+		fmt.Fprintf(&b, "# %s:\nresource %q %q {\n", ri.Addr, ri.Type, ri.Name)
+		writeAttributes(&b, ri.Value, "    ", "")
 		b.WriteString("}\n\n")
 	}
 	if root := res.Root(); root != nil && len(root.Outputs) > 0 {
@@ -138,25 +137,106 @@ func verboseResult(res *lang.Result, cmd tftest.Command) string {
 	return b.String()
 }
 
-// writeAttributes writes an object's attributes one a line, names aligned.
-func writeAttributes(b *bytes.Buffer, v cty.Value, indent string) {
+// verbosePlan is a plan run's plan, as terraform test -verbose shows it
+// (terraform plan's layout): each managed resource instance the plan
+// creates or updates from the prior state, then the outputs.
+func verbosePlan(res *lang.Result, prior map[string]cty.Value, d dialect.Dialect) string {
+	var b bytes.Buffer
+	add, change := 0, 0
+	var body bytes.Buffer
+	for _, ri := range res.Resources {
+		if ri.Mode != config.ManagedResourceMode {
+			continue
+		}
+		old, ok := prior[ri.Addr]
+		switch {
+		case !ok:
+			add++
+			fmt.Fprintf(&body, "  # %s will be created\n  + resource %q %q {\n", ri.Addr, ri.Type, ri.Name)
+			writeAttributes(&body, ri.Value, "      ", "+ ")
+		case !old.RawEquals(ri.Value):
+			change++
+			fmt.Fprintf(&body, "  # %s will be updated in-place\n  ~ resource %q %q {\n", ri.Addr, ri.Type, ri.Name)
+			writeChanges(&body, old, ri.Value, "      ")
+		default:
+			continue
+		}
+		body.WriteString("    }\n\n")
+	}
+	product := d.Product()
+	if add+change == 0 {
+		fmt.Fprintf(&b, "\nNo changes. Your infrastructure matches the configuration.\n\n%s has compared your real infrastructure against your configuration and\nfound no differences, so no changes are needed.\n\n", product)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\n%s used the selected providers to generate the following execution\nplan. Resource actions are indicated with the following symbols:\n", product)
+	if add > 0 {
+		b.WriteString("  + create\n")
+	}
+	if change > 0 {
+		b.WriteString("  ~ update in-place\n")
+	}
+	fmt.Fprintf(&b, "\n%s will perform the following actions:\n\n", product)
+	b.Write(body.Bytes())
+	fmt.Fprintf(&b, "Plan: %d to add, %d to change, 0 to destroy.\n", add, change)
+	if root := res.Root(); root != nil && len(root.Outputs) > 0 {
+		b.WriteString("\nChanges to Outputs:\n")
+		names := sortedNames(root.Outputs)
+		width := 0
+		for _, n := range names {
+			width = max(width, len(n))
+		}
+		for _, name := range names {
+			fmt.Fprintf(&b, "  + %-*s = %s\n", width, name, render.Value(root.Outputs[name]))
+		}
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// writeChanges writes the attributes an update changes, old -> new.
+func writeChanges(b *bytes.Buffer, old, cur cty.Value, indent string) {
+	ov, _ := old.Unmark()
+	cv, _ := cur.Unmark()
+	if !ov.IsKnown() || !cv.IsKnown() || ov.IsNull() || cv.IsNull() || !ov.Type().IsObjectType() || !cv.Type().IsObjectType() {
+		return
+	}
+	attrs := cv.AsValueMap()
+	for _, n := range sortedNames(attrs) {
+		var was cty.Value
+		if ov.Type().HasAttribute(n) {
+			was = ov.GetAttr(n)
+		}
+		if was != cty.NilVal && was.RawEquals(attrs[n]) {
+			continue
+		}
+		from := "null"
+		if was != cty.NilVal {
+			from = render.Value(was)
+		}
+		fmt.Fprintf(b, "%s~ %s = %s -> %s\n", indent, n, from, render.Value(attrs[n]))
+	}
+}
+
+// writeAttributes writes an object's attributes one a line, names
+// aligned, each after sign ("+ " in a plan), null ones left out.
+func writeAttributes(b *bytes.Buffer, v cty.Value, indent, sign string) {
 	uv, _ := v.Unmark()
 	if !uv.IsKnown() || uv.IsNull() || !uv.Type().IsObjectType() {
 		return
 	}
 	attrs := uv.AsValueMap()
-	names := sortedNames(attrs)
+	var names []string
 	width := 0
-	for _, n := range names {
-		width = max(width, len(n))
+	for _, n := range sortedNames(attrs) {
+		if ua, _ := attrs[n].Unmark(); !ua.IsNull() {
+			names = append(names, n)
+			width = max(width, len(n))
+		}
 	}
 	for _, n := range names {
 		a := attrs[n]
-		if ua, _ := a.Unmark(); ua.IsNull() {
-			continue
-		}
 		text := strings.ReplaceAll(render.Value(a), "\n", "\n"+indent)
-		fmt.Fprintf(b, "%s%-*s = %s\n", indent, width, n, text)
+		fmt.Fprintf(b, "%s%s%-*s = %s\n", indent, sign, width, n, text)
 	}
 }
 

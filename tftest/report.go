@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/lang"
 )
@@ -121,6 +122,9 @@ type RunResult struct {
 	// plan, or the state after apply (for -verbose); nil when the run did
 	// not get that far.
 	Result *lang.Result
+	// Prior is the state the run started from, managed resource
+	// instances' values by address: what a plan changes (for -verbose).
+	Prior map[string]cty.Value
 	// Elapsed is the time the run took.
 	Elapsed time.Duration
 }

@@ -77,6 +77,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	for _, t := range run.PlanOptions.Replace {
 		in.replace = append(in.replace, formatTarget(t))
 	}
+	rr.Prior = in.prior
 	res, diags := r.evaluate(cfg, raw, in, false)
 	rr.Result = res
 	if len(run.PlanOptions.Target) > 0 {
