@@ -595,3 +595,35 @@ run "apply" {
 		t.Errorf("statuses %v, diagnostics %v", got, summaries(rep))
 	}
 }
+
+// TestManyInstances plans and applies enough mocked instances that lang
+// plans them on several goroutines, each calling the runner's hook: the
+// values are the same as one by one (run it with -race).
+func TestManyInstances(t *testing.T) {
+	files := map[string]string{
+		"main.tf": awsProvider + `
+resource "aws_thing" "t" {
+  count = 600
+  name  = "n${count.index}"
+}
+output "ids" { value = aws_thing.t[*].id }
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "apply" {
+  assert {
+    condition     = length(distinct(output.ids)) == 600
+    error_message = "ids repeat"
+  }
+}
+`}
+	first := runFiles(t, files, dialect.Terraform)
+	second := runFiles(t, files, dialect.Terraform)
+	r1, r2 := runOf(t, first, "tests/a.tftest.hcl::apply"), runOf(t, second, "tests/a.tftest.hcl::apply")
+	if r1.Status != Pass {
+		t.Fatalf("status %s %v", r1.Status, r1.Diagnostics)
+	}
+	if !r1.Result.Root().Outputs["ids"].RawEquals(r2.Result.Root().Outputs["ids"]) {
+		t.Error("two runs of the same test generated different ids")
+	}
+}
