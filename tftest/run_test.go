@@ -29,6 +29,25 @@ terraform {
 }
 `
 
+// unknownCondition asserts at plan on what only the apply knows.
+var unknownCondition = map[string]string{
+	"main.tf": `
+resource "terraform_data" "x" { input = "a" }
+output "o" { value = terraform_data.x.output }
+`,
+	"tests/a.tftest.hcl": `
+run "unknown" {
+  command = plan
+  assert {
+    condition     = output.o == "a"
+    error_message = "wrong"
+  }
+}
+run "after" {
+  command = plan
+}
+`}
+
 func TestRunStatuses(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -131,46 +150,14 @@ run "apply" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::plan": "pass", "tests/a.tftest.hcl::apply": "pass"},
 	}, {
-		name: "an unknown condition at plan: Terraform errors, OpenTofu fails",
-		files: map[string]string{
-			"main.tf": `
-resource "terraform_data" "x" { input = "a" }
-output "o" { value = terraform_data.x.output }
-`,
-			"tests/a.tftest.hcl": `
-run "unknown" {
-  command = plan
-  assert {
-    condition     = output.o == "a"
-    error_message = "wrong"
-  }
-}
-run "after" {
-  command = plan
-}
-`},
+		name:  "an unknown condition at plan: Terraform errors",
+		files: unknownCondition,
 		want:  map[string]string{"tests/a.tftest.hcl::unknown": "error", "tests/a.tftest.hcl::after": "skip"},
 		diags: []string{"error: Unknown condition value"},
 	}, {
-		name: "an unknown condition at plan: Terraform errors, OpenTofu fails",
-		d:    dialect.Tofu,
-		files: map[string]string{
-			"main.tf": `
-resource "terraform_data" "x" { input = "a" }
-output "o" { value = terraform_data.x.output }
-`,
-			"tests/a.tftest.hcl": `
-run "unknown" {
-  command = plan
-  assert {
-    condition     = output.o == "a"
-    error_message = "wrong"
-  }
-}
-run "after" {
-  command = plan
-}
-`},
+		name:  "an unknown condition at plan: OpenTofu fails",
+		d:     dialect.Tofu,
+		files: unknownCondition,
 		want:  map[string]string{"tests/a.tftest.hcl::unknown": "fail", "tests/a.tftest.hcl::after": "pass"},
 		diags: []string{"error: Test assertion failed"},
 	}, {
