@@ -26,6 +26,8 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, fs *file
 	names := map[string]cty.Value{"output": outputsOf(res), "run": objectOf(fs.outputs)}
 	if tofu {
 		names["var"] = r.tofuVars(res, testVals)
+	} else if vars, ok := testOnlyVars(res, testVals); ok {
+		names["var"] = vars
 	}
 	status := Pass
 	var firstUnread *marks.Unread
@@ -155,6 +157,32 @@ func providerUnread(v cty.Value) []marks.Unread {
 		}
 	}
 	return out
+}
+
+// testOnlyVars is the var object Terraform's assertions see when the test
+// file gives values to variables the module does not declare: the
+// module's variables, and those values beside them. ok is false when
+// there are none, and var is the module's own.
+func testOnlyVars(res *lang.Result, testVals map[string]cty.Value) (cty.Value, bool) {
+	root := res.Root()
+	if root == nil {
+		return cty.NilVal, false
+	}
+	vars := map[string]cty.Value{}
+	extra := false
+	for k, v := range testVals {
+		if _, declared := root.Config.Module.Variables[k]; !declared {
+			vars[k] = v
+			extra = true
+		}
+	}
+	if !extra {
+		return cty.NilVal, false
+	}
+	for k, v := range root.Variables {
+		vars[k] = v
+	}
+	return objectOf(vars), true
 }
 
 // tofuVars is the var object OpenTofu's assertions see: the module's

@@ -270,6 +270,25 @@ run "missing" {
 		want:  map[string]string{"tests/a.tftest.hcl::expected": "pass", "tests/a.tftest.hcl::missing": "error"},
 		diags: []string{"error: Missing expected failure"},
 	}, {
+		name: "assertions see the test file's variables the module does not declare",
+		files: map[string]string{
+			"main.tf": `variable "v" { default = "a" }
+output "v" { value = var.v }`,
+			"tests/a.tftest.hcl": `
+variables {
+  expected = "b"
+}
+run "compare" {
+  command = plan
+  variables { v = "b" }
+  assert {
+    condition     = output.v == var.expected && var.v == "b"
+    error_message = "v is ${output.v}"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::compare": "pass"},
+	}, {
 		name: "a reference to a later run is a cycle",
 		files: map[string]string{
 			"main.tf": `variable "v" { default = "a" }
