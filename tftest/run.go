@@ -184,6 +184,7 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	runCtx := r.evalContext(map[string]cty.Value{"var": objectOf(runVars), "run": objectOf(fs.outputs)})
 	if !tofu {
 		diags = append(diags, r.unknownRuns(f, run)...)
+		diags = append(diags, unavailableVars(run, runVars)...)
 		if diags.HasErrors() {
 			return nil, nil, diags
 		}
@@ -212,6 +213,27 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		}
 	}
 	return rawValues(globals, testVals, ranges, decls), testVals, diags
+}
+
+// unavailableVars reports, as Terraform does, the var.NAME a run's
+// variables refer to that neither the file nor the command line gives.
+func unavailableVars(run *RunBlock, vars map[string]cty.Value) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(run.Variables) {
+		for _, t := range run.Variables[name].Expr.Variables() {
+			if t.RootName() != "var" || len(t) < 2 {
+				continue
+			}
+			a, ok := t[1].(hcl.TraverseAttr)
+			if !ok {
+				continue
+			}
+			if _, ok := vars[a.Name]; !ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unavailable variable", Detail: fmt.Sprintf("The input variable %q is not available to the current run block. You can only reference variables defined at the file or global levels.", a.Name), Subject: t.SourceRange().Ptr()})
+			}
+		}
+	}
+	return diags
 }
 
 // unknownRuns reports references to run blocks the file does not have.
