@@ -159,14 +159,24 @@ func undecidedCondition(res *lang.Result, addr string) (marks.Unread, bool) {
 	return marks.Unread{}, false
 }
 
-// planOfApply is the plan of an apply run's diagnostics: a check block's
-// is left to the apply, which decides it again.
-func planOfApply(diags hcl.Diagnostics) hcl.Diagnostics {
+// explainPlan is the diagnostics of an apply run's plan: a check block's
+// are left to the apply, which decides it again; an expected failure that
+// happens already while planning stays an error, as it stops the apply,
+// and a warning explains it.
+func (e *expectations) explainPlan(diags hcl.Diagnostics) hcl.Diagnostics {
 	var out hcl.Diagnostics
+	explained := map[string]bool{}
 	for _, d := range diags {
-		if !isCheckWarning(d) {
-			out = append(out, d)
+		if isCheckWarning(d) {
+			continue
 		}
+		if conditionSummaries[d.Summary] && d.Subject != nil {
+			if addr, ok := e.objects[*d.Subject]; ok && e.isExpected(addr) && !explained[addr] {
+				explained[addr] = true
+				out = append(out, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure while planning", Detail: fmt.Sprintf("A custom condition within %s failed during the planning stage and prevented the requested apply operation. While this was an expected failure, the apply operation could not be executed and so the overall test case will be marked as a failure and the original diagnostic included in the test report.", addr)})
+			}
+		}
+		out = append(out, d)
 	}
 	return out
 }

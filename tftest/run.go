@@ -87,7 +87,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	if run.Command == Plan {
 		diags = exp.validate(diags, res)
 	} else {
-		diags = planOfApply(diags)
+		diags = exp.explainPlan(diags)
 	}
 	if u, ok := placeholderErrors(diags); ok {
 		r.skipFor(rr, cfg, u, "the plan's errors arise in instances whose number depends on it")
