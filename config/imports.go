@@ -16,6 +16,9 @@ import (
 type ImportTarget struct {
 	Module []string
 	Addr   string
+	// Expr is the to expression in native syntax (parsed from its string
+	// in JSON), whose keys name the instance.
+	Expr hclsyntax.Expression
 }
 
 // importTarget reads an import block's to: a resource address whose
@@ -68,7 +71,7 @@ func importTarget(e hcl.Expression, forEach bool) (*ImportTarget, *hcl.Diagnosti
 	if !walk(x) {
 		return nil, bad
 	}
-	t := &ImportTarget{}
+	t := &ImportTarget{Expr: x}
 	for len(names) >= 2 && names[0] == "module" {
 		t.Module = append(t.Module, names[1])
 		names = names[2:]

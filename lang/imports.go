@@ -2,8 +2,10 @@ package lang
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
@@ -68,4 +70,184 @@ func importTargetExists(c *config.Config, t *config.ImportTarget) bool {
 		}
 	}
 	return c.Module != nil && c.Module.ManagedResources[t.Addr] != nil
+}
+
+// Import is what an import block brings under management for one resource
+// instance: the object the block's id names is read, and the plan changes
+// it (or leaves it as it is) instead of creating one. tfeval imports the
+// built-in terraform_data only: other objects are their provider's to read.
+type Import struct {
+	// ID is the import block's id.
+	ID string
+	// Prior is the object the import reads, before the plan changes it.
+	Prior cty.Value
+	// ReplacePaths are the attributes whose planned change replaces the
+	// object instead of updating it; empty when it is updated in place or
+	// left as it is.
+	ReplacePaths []cty.Path
+}
+
+// importIDs are the ids the root module's import blocks give instances of
+// resource res of module c, by instance address. An import whose address
+// or id cannot be evaluated, or is not known, gives none; checkImports
+// reports why once evaluation is done.
+func (ev *evaluator) importIDs(c *config.Config, res *config.Resource) map[string]string {
+	var out map[string]string
+	for _, im := range ev.cfg.Module.Import {
+		if im.Target == nil || im.Target.Expr == nil || im.ID == nil || im.Target.Addr != res.Addr() || !samePath(im.Target.Module, c.Path) {
+			continue
+		}
+		s := ev.scope(ev.root)
+		exp, diags := s.expand(nil, im.ForEach, "import")
+		if diags.HasErrors() || exp.mode != expandSingle && exp.mode != expandForEach {
+			continue
+		}
+		for i := range exp.keys {
+			is := s.withKeys(exp, i)
+			addr, ok := is.importAddr(im.Target.Expr)
+			if !ok {
+				continue
+			}
+			id, diags := is.evalExpr(im.ID, cty.String)
+			if diags.HasErrors() || !id.IsWhollyKnown() || id.IsNull() {
+				continue
+			}
+			if out == nil {
+				out = map[string]string{}
+			}
+			id, _ = id.Unmark()
+			out[addr] = id.AsString()
+		}
+	}
+	return out
+}
+
+// importAddr evaluates an import block's to: the address of the resource
+// instance it names, its keys evaluated in s.
+func (s *scope) importAddr(x hclsyntax.Expression) (string, bool) {
+	var names []string
+	var keys []cty.Value // cty.NilVal after a name
+	step := func(name string, key cty.Value) {
+		names, keys = append(names, name), append(keys, key)
+	}
+	traverse := func(t hcl.Traversal) bool {
+		for _, st := range t {
+			switch st := st.(type) {
+			case hcl.TraverseRoot:
+				step(st.Name, cty.NilVal)
+			case hcl.TraverseAttr:
+				step(st.Name, cty.NilVal)
+			case hcl.TraverseIndex:
+				step("", st.Key)
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	var walk func(x hclsyntax.Expression) bool
+	walk = func(x hclsyntax.Expression) bool {
+		switch x := x.(type) {
+		case *hclsyntax.ScopeTraversalExpr:
+			return traverse(x.Traversal)
+		case *hclsyntax.RelativeTraversalExpr:
+			return walk(x.Source) && traverse(x.Traversal)
+		case *hclsyntax.IndexExpr:
+			if !walk(x.Collection) {
+				return false
+			}
+			k, diags := s.evalExpr(x.Key, cty.DynamicPseudoType)
+			if diags.HasErrors() || !k.IsWhollyKnown() || k.IsNull() {
+				return false
+			}
+			k, _ = k.Unmark()
+			step("", k)
+			return true
+		}
+		return false
+	}
+	if !walk(x) {
+		return "", false
+	}
+	var b strings.Builder
+	// key appends the key after position i, if there is one.
+	key := func(prefix string, i int) (string, int) {
+		if i < len(names) && names[i] == "" {
+			k := keys[i]
+			if k.Type() != cty.String && k.Type() != cty.Number {
+				return "", -1
+			}
+			return instanceAddr(prefix, k), i + 1
+		}
+		return prefix, i
+	}
+	i := 0
+	for i+1 < len(names) && names[i] == "module" {
+		var call string
+		call, i = key("module."+names[i+1], i+2)
+		if i < 0 {
+			return "", false
+		}
+		b.WriteString(call)
+		b.WriteByte('.')
+	}
+	if i < len(names) && names[i] == "resource" {
+		i++
+	}
+	if i+1 >= len(names) || names[i] == "" || names[i+1] == "" {
+		return "", false
+	}
+	addr, end := key(names[i]+"."+names[i+1], i+2)
+	if end != len(names) {
+		return "", false
+	}
+	b.WriteString(addr)
+	return b.String(), true
+}
+
+// samePath reports whether two module paths are equal.
+func samePath(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// importRefs lists what the root module's import blocks refer to, by the
+// resource block each imports into: evaluating the block needs them.
+func (ev *evaluator) importRefs(im *config.Import) []parsedRef {
+	var refs []parsedRef
+	refs = ev.exprRefsTo(refs, im.ID)
+	refs = ev.exprRefsTo(refs, im.ForEach)
+	if im.Target != nil && im.Target.Expr != nil {
+		refs = ev.exprRefsTo(refs, im.Target.Expr)
+	}
+	return refs
+}
+
+// importTerraformData plans a terraform_data instance that imp imports:
+// the object read has the id and nothing else, so setting
+// triggers_replace replaces it (its new id unknown until apply), and
+// anything else keeps it, updated in place when input is set (its output
+// then unknown until apply). It records the object read in imp.
+func importTerraformData(imp *Import) func(attrs map[string]cty.Value) {
+	return func(attrs map[string]cty.Value) {
+		planTerraformData(attrs)
+		imp.Prior = cty.ObjectVal(map[string]cty.Value{
+			"id":               cty.StringVal(imp.ID),
+			"input":            cty.NullVal(cty.DynamicPseudoType),
+			"output":           cty.NullVal(cty.DynamicPseudoType),
+			"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+		})
+		if !attrs["triggers_replace"].IsNull() {
+			imp.ReplacePaths = []cty.Path{cty.GetAttrPath("triggers_replace")}
+			return
+		}
+		attrs["id"] = cty.StringVal(imp.ID)
+	}
 }

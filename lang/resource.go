@@ -52,15 +52,23 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	if mi.Addr != "" {
 		prefix = mi.Addr + "." + prefix
 	}
+	var imported map[string]string
+	if res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) && len(ev.cfg.Module.Import) > 0 {
+		imported = ev.importIDs(mi.Config, res)
+	}
 	plan := func(ev *evaluator, i int) {
 		var read DataRead
-		if ev.limits.stopped() == nil {
-			vals[i], read = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx)
-		} else {
-			vals[i] = cty.DynamicVal // stopped at a limit, reported once
-		}
 		addr := instanceAddr(prefix, exp.keys[i])
-		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Config: res, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder, Read: read}
+		var imp *Import
+		if id, ok := imported[addr]; ok {
+			imp = &Import{ID: id}
+		}
+		if ev.limits.stopped() == nil {
+			vals[i], read = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx, imp)
+		} else {
+			vals[i], imp = cty.DynamicVal, nil // stopped at a limit, reported once
+		}
+		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Config: res, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder, Read: read, Import: imp}
 	}
 	if len(exp.keys) > 0 {
 		// The first instance resolves the references the others share.
@@ -133,9 +141,10 @@ func (ev *evaluator) inParallel(from, to int, ok bool, plan func(*evaluator, int
 	}
 }
 
-// planKey checks the preconditions of one instance, plans it, and checks
-// its postconditions and provisioners.
-func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, key cty.Value, ictx *instanceContext) (cty.Value, DataRead) {
+// planKey checks the preconditions of one instance, plans it (as the
+// import imp brings it under management, when not nil), and checks its
+// postconditions and provisioners.
+func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, key cty.Value, ictx *instanceContext, imp *Import) (cty.Value, DataRead) {
 	res := rs.cfg
 	ok := true
 	for _, rule := range res.Preconditions {
@@ -146,7 +155,7 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 	if !ok {
 		return ev.errorStandIn(is.mod.Config, res.Addr(), cty.DynamicPseudoType), DataReadNone
 	}
-	v, read := ev.planInstance(is, rs, info, key, ictx)
+	v, read := ev.planInstance(is, rs, info, key, ictx, imp)
 	if len(res.Postconditions) > 0 {
 		ps := *is
 		ps.self = v
@@ -161,7 +170,9 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 // planInstance evaluates one instance's configuration and turns it into the
 // planned value: what the configuration sets is known, what the provider
 // computes is unknown. For a data source it also says when Terraform reads it.
-func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInfo, key cty.Value, ictx *instanceContext) (cty.Value, DataRead) {
+// An imported terraform_data instance (imp not nil) is planned from the
+// object the import reads.
+func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInfo, key cty.Value, ictx *instanceContext, imp *Import) (cty.Value, DataRead) {
 	res := rs.cfg
 	if res.Config == nil {
 		return cty.DynamicVal, DataReadNone
@@ -194,7 +205,11 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		v = openObject(d.value(), info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
 	case res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type):
 		ev.checkReadOnly(res, info, d)
-		v = planObjectWith(schema, d, planTerraformData)
+		finish := planTerraformData
+		if imp != nil {
+			finish = importTerraformData(imp)
+		}
+		v = planObjectWith(schema, d, finish)
 	default:
 		ev.checkReadOnly(res, info, d)
 		v = planObjectWith(schema, d, nil)
