@@ -7,8 +7,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/tfeval/tfeval/dialect"
 )
 
 // ImportTarget is the resource an import block's to names: its module
@@ -108,31 +106,6 @@ func importKey(k hclsyntax.Expression, forEach bool) bool {
 		return name == "key" || name == "value"
 	}
 	return false
-}
-
-// checkRemoved reports removed blocks whose resource is still configured:
-// a resource is either declared or removed.
-func (m *Module) checkRemoved(d dialect.Dialect) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, rm := range m.Removed {
-		if rm.From == nil {
-			continue
-		}
-		trav, tDiags := hcl.AbsTraversalForExpr(rm.From)
-		if tDiags.HasErrors() || len(trav) < 2 || trav.RootName() == "module" {
-			continue
-		}
-		addr := trav.RootName() + "." + traversalAttrName(trav[1])
-		if trav.RootName() == "data" || m.ManagedResources[addr] == nil {
-			continue
-		}
-		summary, detail := "Removed resource block still exists", fmt.Sprintf("This statement declares that %s was removed, but it is still declared in configuration.", addr)
-		if d == dialect.Tofu {
-			summary, detail = "Removed resource still in configuration", fmt.Sprintf("The removed block targets %s, which the configuration still declares: remove the resource block or the removed block.", addr)
-		}
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rm.From.Range().Ptr()})
-	}
-	return diags
 }
 
 // checkImports checks a module's import blocks against its resources once

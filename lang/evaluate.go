@@ -138,6 +138,9 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	ev.instances[""] = []*ModuleInstance{root}
 	ev.root = root
 
+	if !opts.Console && !opts.Validate && !opts.Lazy {
+		ev.checkRemoved(cfg)
+	}
 	g := ev.buildGraph()
 	order, cycles := g.order()
 	if len(cycles) > 0 {

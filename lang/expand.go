@@ -135,7 +135,10 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 	exp := expansion{mode: expandForEach}
 	if ty.IsSetType() {
 		if et := ty.ElementType(); et != cty.String && et != cty.DynamicPseudoType {
-			return bad(summary, fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type %s.`, et.FriendlyName()))
+			if s.ev.texts().tofu() {
+				return bad(summary, fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, et.FriendlyName()))
+			}
+			return bad("Invalid for_each set argument", fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type %s.`, et.FriendlyName()))
 		}
 		if !v.IsWhollyKnown() {
 			return bad(summary, s.ev.texts().forEachUnknown(addr, false))

@@ -50,7 +50,7 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		// terraform validate knows no variable's value.
 		mi.setVariable(n.name, tfvars.Unknown(decl))
 		for _, rule := range decl.Validations {
-			ev.checkValidation(mi, decl, rule)
+			ev.checkValidation(mi, decl, rule, decl.DeclRange)
 		}
 		return
 	}
@@ -63,8 +63,14 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		return
 	}
 	mi.setVariable(n.name, v)
+	// A failed rule points at where the value was written (a variables
+	// file, the module call's argument), else at the declaration.
+	subject := decl.DeclRange
+	if given != nil && given.Source.HasRange() {
+		subject = given.Source.Range
+	}
 	for _, rule := range decl.Validations {
-		ev.checkValidation(mi, decl, rule)
+		ev.checkValidation(mi, decl, rule, subject)
 	}
 }
 
@@ -97,13 +103,25 @@ func (s *scope) withCall(child *ModuleInstance) *scope {
 // checkValidation evaluates one validation rule of a variable. A rule that
 // reads another variable whose own validation failed is skipped, as
 // Terraform skips it: that value is already known to be wrong.
-func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, rule *config.CheckRule) {
+func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, rule *config.CheckRule, subject hcl.Range) {
 	for _, pr := range ev.exprRefs(rule.Condition) {
 		if pr.ref != nil && pr.ref.kind == refVar && pr.ref.name != decl.Name && mi.validationFailed(pr.ref.name) {
 			return
 		}
 	}
 	s := ev.scope(mi)
+	// The rule's references are resolved together, as Terraform does
+	// before it evaluates either expression: a bad one in error_message is
+	// reported alone, also by validate, and the rule is not checked.
+	if rule.ErrorMessage != nil {
+		if _, diags := s.refContext(ev.exprRefs(rule.ErrorMessage)); diags.HasErrors() {
+			if _, cdiags := s.refContext(ev.exprRefs(rule.Condition)); cdiags.HasErrors() {
+				ev.addDiags(cdiags)
+			}
+			ev.addDiags(diags)
+			return
+		}
+	}
 	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
@@ -123,7 +141,7 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 		Severity: hcl.DiagError,
 		Summary:  "Invalid value for variable",
 		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
-		Subject:  decl.DeclRange.Ptr(),
+		Subject:  subject.Ptr(),
 	})
 }
 

@@ -164,6 +164,7 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 		}
 	}
 	ev.checkProvisioners(is, res, v)
+	ev.checkReplaceTriggers(is, res)
 	return v, read
 }
 
@@ -615,4 +616,80 @@ func (ev *evaluator) checkProvisioners(is *scope, res *config.Resource, self cty
 		_, diags := ps.evalBody(body, impliedSpec(body))
 		ev.addDiags(diags)
 	}
+}
+
+// checkReplaceTriggers reports, as terraform plan does for each instance,
+// a replace_triggered_by entry whose resource the module does not declare.
+// (Loading has checked what the entries may refer to.)
+func (ev *evaluator) checkReplaceTriggers(is *scope, res *config.Resource) {
+	if res.Managed == nil || ev.opts.Validate || ev.opts.Console {
+		return
+	}
+	m := is.mod.Config.Module
+	for _, e := range res.Managed.ReplaceTriggeredBy {
+		x, ok := e.(hclsyntax.Expression)
+		if !ok {
+			continue
+		}
+		addr, key, ok := is.triggerResource(x)
+		if !ok || m.ManagedResources[addr] != nil || m.DataResources[addr] != nil {
+			continue
+		}
+		where := "the root module"
+		if is.mod.Addr != "" {
+			where = is.mod.Addr
+		}
+		ev.addDiag(&hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Reference to undeclared resource",
+			Detail:   fmt.Sprintf("A resource %s has not been declared in %s", instanceAddr(addr, key), where),
+			Subject:  e.Range().Ptr(),
+		})
+	}
+}
+
+// triggerResource finds the resource a replace_triggered_by entry names:
+// its address in the module and, when the entry indexes it, the key for
+// this instance (count.index and each.key evaluated); ok is false for an
+// entry that names none.
+func (s *scope) triggerResource(x hclsyntax.Expression) (addr string, key cty.Value, ok bool) {
+	switch x := x.(type) {
+	case *hclsyntax.RelativeTraversalExpr:
+		return s.triggerResource(x.Source)
+	case *hclsyntax.IndexExpr:
+		addr, key, ok = s.triggerResource(x.Collection)
+		if ok && key == cty.NilVal {
+			if k, diags := s.evalExpr(x.Key, cty.DynamicPseudoType); !diags.HasErrors() && k.IsKnown() && !k.IsNull() {
+				key, _ = k.Unmark()
+			}
+		}
+		return addr, key, ok
+	case *hclsyntax.ScopeTraversalExpr:
+		var names []string
+		key = cty.NilVal
+		for _, st := range x.Traversal {
+			switch st := st.(type) {
+			case hcl.TraverseRoot:
+				names = append(names, st.Name)
+			case hcl.TraverseAttr:
+				names = append(names, st.Name)
+			case hcl.TraverseIndex:
+				if key == cty.NilVal && (len(names) == 2 || len(names) == 3 && (names[0] == "data" || names[0] == "resource")) {
+					key = st.Key
+				}
+			}
+			if key != cty.NilVal {
+				break
+			}
+		}
+		switch {
+		case len(names) >= 3 && names[0] == "data":
+			return "data." + names[1] + "." + names[2], key, true
+		case len(names) >= 3 && names[0] == "resource":
+			return names[1] + "." + names[2], key, true
+		case len(names) >= 2 && names[0] != "ephemeral" && names[0] != "count" && names[0] != "each":
+			return names[0] + "." + names[1], key, true
+		}
+	}
+	return "", cty.NilVal, false
 }
