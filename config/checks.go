@@ -59,7 +59,7 @@ func constantCondition(rule *CheckRule, kind string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid " + kind + " expression",
-		Detail:   "The condition must refer to at least one object of the configuration: a condition that refers to none has the same result every time, and so checks nothing.",
+		Detail:   "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
 		Subject:  rule.Condition.Range().Ptr(),
 	}
 }

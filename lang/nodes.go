@@ -47,7 +47,14 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		ev.madeEphemeral() // Prepare marks the value
 	}
 	if ev.opts.Validate {
-		// terraform validate knows no variable's value.
+		// terraform validate knows no variable's value, but converts a
+		// module call's argument to the variable's type: one whose type
+		// is known to be wrong is an error already.
+		if given != nil {
+			if _, diags := tfvars.Prepare(decl, given, addr); diags.HasErrors() {
+				ev.addDiags(diags)
+			}
+		}
 		mi.setVariable(n.name, tfvars.Unknown(decl))
 		for _, rule := range decl.Validations {
 			ev.checkValidation(mi, decl, rule, decl.DeclRange)
@@ -347,7 +354,30 @@ func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
 		mi.setScoped(ch.DataResource.Addr(), rs)
 	}
 	for _, rule := range ch.Asserts {
-		ev.checkRule(s, rule, hcl.DiagWarning, "Check block assertion failed")
+		if ev.opts.Validate {
+			ev.validateRule(s, rule, hcl.DiagWarning)
+		} else {
+			ev.checkRule(s, rule, hcl.DiagWarning, "Check block assertion failed")
+		}
+	}
+}
+
+// validateRule is what terraform validate does with a resource's
+// conditions and a check block's assertions, which the plan decides: it
+// evaluates the condition and the error message and reports what fails
+// to evaluate, with the severity of the rule's failure.
+func (ev *evaluator) validateRule(s *scope, rule *config.CheckRule, sev hcl.DiagnosticSeverity) {
+	for _, e := range []hcl.Expression{rule.Condition, rule.ErrorMessage} {
+		if e == nil {
+			continue
+		}
+		_, diags := s.evalExpr(e, cty.DynamicPseudoType)
+		if sev == hcl.DiagWarning {
+			for _, d := range diags {
+				d.Severity = hcl.DiagWarning
+			}
+		}
+		ev.addDiags(diags)
 	}
 }
 

@@ -148,7 +148,9 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 	res := rs.cfg
 	ok := true
 	for _, rule := range res.Preconditions {
-		if !ev.checkRule(is, rule, hcl.DiagError, "Resource precondition failed") {
+		if ev.opts.Validate {
+			ev.validateRule(is, rule, hcl.DiagError)
+		} else if !ev.checkRule(is, rule, hcl.DiagError, "Resource precondition failed") {
 			ok = false
 		}
 	}
@@ -160,7 +162,11 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 		ps := *is
 		ps.self = v
 		for _, rule := range res.Postconditions {
-			ev.checkRule(&ps, rule, hcl.DiagError, "Resource postcondition failed")
+			if ev.opts.Validate {
+				ev.validateRule(&ps, rule, hcl.DiagError)
+			} else {
+				ev.checkRule(&ps, rule, hcl.DiagError, "Resource postcondition failed")
+			}
 		}
 	}
 	ev.checkProvisioners(is, res, v)
