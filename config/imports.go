@@ -13,10 +13,12 @@ import (
 // path (call names, empty for the root module) and TYPE.NAME address.
 type ImportTarget struct {
 	Module []string
-	Addr   string
-	// Expr is the to expression in native syntax (parsed from its string
-	// in JSON), whose keys name the instance.
-	Expr hclsyntax.Expression
+	// ModuleKeys are the instance keys of the calls in Module, nil for a
+	// call without one; Key is the resource instance's. A key is a
+	// constant or, with for_each, each.key or each.value.
+	ModuleKeys []hcl.Expression
+	Addr       string
+	Key        hcl.Expression
 }
 
 // importTarget reads an import block's to: a resource address whose
@@ -33,17 +35,19 @@ func importTarget(e hcl.Expression, forEach bool) (*ImportTarget, *hcl.Diagnosti
 	if !ok {
 		return nil, bad
 	}
+	// names are the address's names, "[]" for an index, whose key is in
+	// keys at the same place.
 	var names []string
-	// steps appends a traversal's names, "[]" for an index.
+	var keys []hcl.Expression
 	steps := func(trav hcl.Traversal) bool {
 		for _, step := range trav {
 			switch s := step.(type) {
 			case hcl.TraverseRoot:
-				names = append(names, s.Name)
+				names, keys = append(names, s.Name), append(keys, nil)
 			case hcl.TraverseAttr:
-				names = append(names, s.Name)
+				names, keys = append(names, s.Name), append(keys, nil)
 			case hcl.TraverseIndex:
-				names = append(names, "[]")
+				names, keys = append(names, "[]"), append(keys, hcl.StaticExpr(s.Key, s.SrcRange))
 			default:
 				return false
 			}
@@ -61,7 +65,7 @@ func importTarget(e hcl.Expression, forEach bool) (*ImportTarget, *hcl.Diagnosti
 			if !walk(x.Collection) || !importKey(x.Key, forEach) {
 				return false
 			}
-			names = append(names, "[]")
+			names, keys = append(names, "[]"), append(keys, x.Key)
 			return true
 		}
 		return false
@@ -69,18 +73,21 @@ func importTarget(e hcl.Expression, forEach bool) (*ImportTarget, *hcl.Diagnosti
 	if !walk(x) {
 		return nil, bad
 	}
-	t := &ImportTarget{Expr: x}
+	t := &ImportTarget{}
 	for len(names) >= 2 && names[0] == "module" {
 		t.Module = append(t.Module, names[1])
-		names = names[2:]
+		names, keys = names[2:], keys[2:]
+		var key hcl.Expression
 		if len(names) > 0 && names[0] == "[]" {
-			names = names[1:]
+			key, names, keys = keys[0], names[1:], keys[1:]
 		}
+		t.ModuleKeys = append(t.ModuleKeys, key)
 	}
 	if len(names) > 0 && names[0] == "resource" {
-		names = names[1:]
+		names, keys = names[1:], keys[1:]
 	}
 	if len(names) == 3 && names[2] == "[]" {
+		t.Key = keys[2]
 		names = names[:2]
 	}
 	if len(names) != 2 || names[0] == "[]" || names[1] == "[]" || names[0] == "data" {

@@ -2,10 +2,10 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
@@ -94,7 +94,7 @@ type Import struct {
 func (ev *evaluator) importIDs(c *config.Config, res *config.Resource) map[string]string {
 	var out map[string]string
 	for _, im := range ev.cfg.Module.Import {
-		if im.Target == nil || im.Target.Expr == nil || im.ID == nil || im.Target.Addr != res.Addr() || !samePath(im.Target.Module, c.Path) {
+		if im.Target == nil || im.ID == nil || im.Target.Addr != res.Addr() || !slices.Equal(im.Target.Module, c.Path) {
 			continue
 		}
 		s := ev.scope(ev.root)
@@ -104,7 +104,7 @@ func (ev *evaluator) importIDs(c *config.Config, res *config.Resource) map[strin
 		}
 		for i := range exp.keys {
 			is := s.withKeys(exp, i)
-			addr, ok := is.importAddr(im.Target.Expr)
+			addr, ok := is.importAddr(im.Target)
 			if !ok {
 				continue
 			}
@@ -124,98 +124,36 @@ func (ev *evaluator) importIDs(c *config.Config, res *config.Resource) map[strin
 
 // importAddr evaluates an import block's to: the address of the resource
 // instance it names, its keys evaluated in s.
-func (s *scope) importAddr(x hclsyntax.Expression) (string, bool) {
-	var names []string
-	var keys []cty.Value // cty.NilVal after a name
-	step := func(name string, key cty.Value) {
-		names, keys = append(names, name), append(keys, key)
-	}
-	traverse := func(t hcl.Traversal) bool {
-		for _, st := range t {
-			switch st := st.(type) {
-			case hcl.TraverseRoot:
-				step(st.Name, cty.NilVal)
-			case hcl.TraverseAttr:
-				step(st.Name, cty.NilVal)
-			case hcl.TraverseIndex:
-				step("", st.Key)
-			default:
-				return false
-			}
+func (s *scope) importAddr(t *config.ImportTarget) (string, bool) {
+	key := func(prefix string, e hcl.Expression) (string, bool) {
+		if e == nil {
+			return prefix, true
 		}
-		return true
-	}
-	var walk func(x hclsyntax.Expression) bool
-	walk = func(x hclsyntax.Expression) bool {
-		switch x := x.(type) {
-		case *hclsyntax.ScopeTraversalExpr:
-			return traverse(x.Traversal)
-		case *hclsyntax.RelativeTraversalExpr:
-			return walk(x.Source) && traverse(x.Traversal)
-		case *hclsyntax.IndexExpr:
-			if !walk(x.Collection) {
-				return false
-			}
-			k, diags := s.evalExpr(x.Key, cty.DynamicPseudoType)
-			if diags.HasErrors() || !k.IsWhollyKnown() || k.IsNull() {
-				return false
-			}
-			k, _ = k.Unmark()
-			step("", k)
-			return true
+		k, diags := s.evalExpr(e, cty.DynamicPseudoType)
+		if diags.HasErrors() || !k.IsWhollyKnown() || k.IsNull() {
+			return "", false
 		}
-		return false
-	}
-	if !walk(x) {
-		return "", false
+		k, _ = k.Unmark()
+		if k.Type() != cty.String && k.Type() != cty.Number {
+			return "", false
+		}
+		return instanceAddr(prefix, k), true
 	}
 	var b strings.Builder
-	// key appends the key after position i, if there is one.
-	key := func(prefix string, i int) (string, int) {
-		if i < len(names) && names[i] == "" {
-			k := keys[i]
-			if k.Type() != cty.String && k.Type() != cty.Number {
-				return "", -1
-			}
-			return instanceAddr(prefix, k), i + 1
-		}
-		return prefix, i
-	}
-	i := 0
-	for i+1 < len(names) && names[i] == "module" {
-		var call string
-		call, i = key("module."+names[i+1], i+2)
-		if i < 0 {
+	for i, name := range t.Module {
+		call, ok := key("module."+name, t.ModuleKeys[i])
+		if !ok {
 			return "", false
 		}
 		b.WriteString(call)
 		b.WriteByte('.')
 	}
-	if i < len(names) && names[i] == "resource" {
-		i++
-	}
-	if i+1 >= len(names) || names[i] == "" || names[i+1] == "" {
-		return "", false
-	}
-	addr, end := key(names[i]+"."+names[i+1], i+2)
-	if end != len(names) {
+	addr, ok := key(t.Addr, t.Key)
+	if !ok {
 		return "", false
 	}
 	b.WriteString(addr)
 	return b.String(), true
-}
-
-// samePath reports whether two module paths are equal.
-func samePath(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // importRefs lists what the root module's import blocks refer to, by the
@@ -224,8 +162,11 @@ func (ev *evaluator) importRefs(im *config.Import) []parsedRef {
 	var refs []parsedRef
 	refs = ev.exprRefsTo(refs, im.ID)
 	refs = ev.exprRefsTo(refs, im.ForEach)
-	if im.Target != nil && im.Target.Expr != nil {
-		refs = ev.exprRefsTo(refs, im.Target.Expr)
+	if t := im.Target; t != nil {
+		for _, k := range t.ModuleKeys {
+			refs = ev.exprRefsTo(refs, k)
+		}
+		refs = ev.exprRefsTo(refs, t.Key)
 	}
 	return refs
 }

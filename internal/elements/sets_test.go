@@ -35,16 +35,7 @@ func TestStringSetMatchesCty(t *testing.T) {
 		if (it.set != nil) != tc.fast {
 			t.Errorf("%s: fast path %v, want %v", name, it.set != nil, tc.fast)
 		}
-		var got, want []string
-		for it.Next() {
-			k, e := it.Element()
-			got = append(got, fmt.Sprintf("%#v=%#v", k, e))
-		}
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
-			want = append(want, fmt.Sprintf("%#v=%#v", k, e))
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
+		if walked(&it) != walked(v.ElementIterator()) {
 			t.Errorf("%s: order differs from cty's", name)
 		}
 	}
