@@ -208,6 +208,20 @@ output "n" { value = [length(local.d), contains(local.all, "199-99"), index(loca
 			name: "count = 99999 over a 1,000-element for expression", long: true, want: "Evaluation step limit reached",
 			files: map[string]string{"main.tf": "resource \"terraform_data\" \"r\" {\n  count = 99999\n  input = [for i in range(1000) : i]\n}\n"},
 		},
+		{
+			// cty sorts a set anew at every walk: planning must walk it once
+			// (and reads its strings without cty's sort), writing must not
+			// cost more per instance as instances are added.
+			name: "for_each over a set of 90,000 strings", long: true, args: []string{"-json"},
+			files: map[string]string{"main.tf": `locals {
+  keys = flatten([for a in range(300) : [for b in range(300) : "k${a}-${b}"]])
+}
+resource "terraform_data" "r" {
+  for_each = toset(local.keys)
+  input    = each.key
+}
+`},
+		},
 		{name: "ten nested module levels with count = 10", want: "Too many instances", files: nestedModules(10, "module \"m\" {\n  source = \"./m\"\n  count  = 10\n}\n")},
 		{name: "two module calls per level for 20 levels", want: "Too many modules", files: nestedModules(20, "module \"a\" { source = \"./m\" }\nmodule \"b\" { source = \"./m\" }\n")},
 		{name: "two module calls per level for 20 levels, validate", long: true, command: "validate", want: "Too many modules", files: nestedModules(20, "module \"a\" { source = \"./m\" }\nmodule \"b\" { source = \"./m\" }\n")},
