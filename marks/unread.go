@@ -51,6 +51,11 @@ const (
 	// unknown (tfeval's -missing-variables=unknown) where Terraform
 	// would stop.
 	NoValue
+	// ProviderNotRun is a value a provider computes (an attribute of a
+	// resource it plans or applies, the result of a data source it reads)
+	// where the provider would run but tfeval does not run it: in a test
+	// run, a provider that the test file does not mock.
+	ProviderNotRun
 )
 
 // GoString names the mark in %#v output, as the other marks do.
@@ -70,6 +75,8 @@ func (c Cause) String() string {
 		return "Errored"
 	case NoValue:
 		return "NoValue"
+	case ProviderNotRun:
+		return "ProviderNotRun"
 	}
 	return "Cause(?)"
 }
@@ -88,6 +95,8 @@ func (u Unread) Describe() string {
 		return u.Addr + " (failed)"
 	case NoValue:
 		return u.Addr + " (no value given)"
+	case ProviderNotRun:
+		return u.Addr + " (provider not run)"
 	}
 	return u.Addr
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/longtest"
 )
 
 // The CLI's budget on every adversarial input, with the default limits:
@@ -146,6 +147,9 @@ func TestAdversarialCLI(t *testing.T) {
 	}
 	for _, c := range adversarialCases() {
 		t.Run(c.name, func(t *testing.T) {
+			if c.long {
+				longtest.Skip(t, "a costly case")
+			}
 			box, workDir := writeCase(t, c)
 			run := runCLI(t, c, box, workDir)
 			out := run.stdout + run.stderr
@@ -187,6 +191,9 @@ func TestAdversarialDeadline(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
+			if c.long {
+				longtest.Skip(t, "a costly case")
+			}
 			_, workDir := writeCase(t, c)
 			opts := tfeval.Options{WorkDir: workDir, Console: c.command == "console", Lazy: c.command == "console"}
 			if c.sandbox {

@@ -88,6 +88,7 @@ type common struct {
 	moduleCache     *tfeval.ModuleCache
 	functionCache   *tfeval.FunctionCache
 	providerSchemas *lang.ProviderSchemas
+	test            testOptions // test
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -138,6 +139,8 @@ func (c *common) registerCommand(fs *flag.FlagSet, cmd string, env Env) {
 	case "eval", "validate":
 		fs.StringVar(&c.format, "format", "", "sarif: the diagnostics as SARIF 2.1.0")
 		fs.StringVar(&c.sarifRoot, "sarif-root", "", "what SARIF file URIs are relative to")
+	case "test":
+		c.test.register(fs)
 	case "init":
 		fs.BoolVar(&c.upgrade, "upgrade", false, "choose versions and download again")
 		fs.BoolVar(&c.offline, "offline", false, "install from the module cache alone")
