@@ -275,7 +275,7 @@ func Run(args []string, env Env) int {
 	ctx, cancel := c.context()
 	defer cancel()
 	c.ctx = ctx
-	if spec.root != nil {
+	if spec.root != nil && (c.recursive || spec.run == nil) {
 		return runRoot(&c, env, spec)
 	}
 	return spec.run(&c, env)

@@ -11,8 +11,10 @@ import (
 type command struct {
 	run func(*common, Env) int
 	// root, for a command that works on a root module (roots.go), is
-	// what it makes of the one in env.WorkDir; run is then not used, and
-	// the command takes -recursive.
+	// what it makes of the one in env.WorkDir, and the command takes
+	// -recursive; run, when also set, still runs the command on a single
+	// root (a command whose output on one root is not a report, such as
+	// test's diagnostics between its status lines).
 	root func(*common, Env) report
 	// check, when not nil, says what is wrong with the options, before
 	// anything is done (exit status 2).
