@@ -72,17 +72,18 @@ func (p *Pacer) collected() {
 	p.arm()
 }
 
-// SetMax changes the highest percentage the Pacer sets, from the next
-// collection on and for the heap as it is now: a process whose live data
-// will be large relative to what one piece of work needs (a scan of many
-// root modules keeping shared parses) trades some collections for memory.
-func (p *Pacer) SetMax(hi int) {
+// SetHeadroom changes how much the heap may grow past the live data
+// before a collection, from now on: a process whose live data will be
+// large relative to what one piece of work needs (a scan of many root
+// modules keeping shared parses) keeps its garbage, not its heap, within
+// a bound.
+func (p *Pacer) SetHeadroom(headroom uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stopped {
 		return
 	}
-	p.hi = max(hi, p.lo)
+	p.headroom = headroom
 	debug.SetGCPercent(Percent(live(), p.headroom, p.lo, p.hi))
 }
 
