@@ -2,17 +2,23 @@ package scan
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/longtest"
 	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
@@ -212,25 +218,23 @@ func diagText(diags hcl.Diagnostics) string {
 }
 
 // TestFindManyDirs: a tree of many directories, and a deep one, are
-// walked within the bounds (only with TFEVAL_LONG=1: it writes 100,000
-// directories).
+// walked within the bounds: 100,000 directories with TFEVAL_LONG=1, made
+// up by a file system that lists them as it is asked (as many on disk take
+// a minute to make), and a deep tree on disk.
 func TestFindManyDirs(t *testing.T) {
-	n, depth := 2_000, 200
-	if os.Getenv("TFEVAL_LONG") != "" {
-		n, depth = 100_000, 1_000
+	n, depth := longtest.Pick(2_000, 100_000), longtest.Pick(200, 1_000)
+	fsys := manyDirs(n)
+	tree, diags := Find(".", Options{FS: fsys})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if got, want := len(tree.Roots), (n+99)/100; got != want {
+		t.Errorf("%d roots, want %d", got, want)
+	}
+	if _, diags := Find(".", Options{FS: fsys, MaxDirs: n / 2}); !strings.Contains(diagText(diags), "Too many directories") {
+		t.Errorf("MaxDirs %d: %s", n/2, diagText(diags))
 	}
 	dir := t.TempDir()
-	for i := range n {
-		d := filepath.Join(dir, "d"+string(rune('a'+i%26)), strings.Repeat("x", 1+i/26))
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if i%100 == 0 {
-			if err := os.WriteFile(filepath.Join(d, "main.tf"), nil, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 	deep := dir
 	for range depth {
 		deep = filepath.Join(deep, "n")
@@ -238,32 +242,112 @@ func TestFindManyDirs(t *testing.T) {
 	if err := os.MkdirAll(deep, 0o755); err != nil {
 		t.Skip("the file system refuses so deep a tree:", err)
 	}
-	tree, diags := Find(dir, Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
+	if err := os.WriteFile(filepath.Join(deep, "main.tf"), nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if got := len(tree.Roots); got != (n+99)/100 {
-		t.Errorf("%d roots, want %d", got, (n+99)/100)
-	}
-	if _, diags := Find(dir, Options{MaxDirs: n / 2}); !strings.Contains(diagText(diags), "Too many directories") {
-		t.Errorf("MaxDirs %d: %s", n/2, diagText(diags))
+	tree, diags = Find(dir, Options{})
+	if diags.HasErrors() || len(tree.Roots) != 1 || strings.Count(tree.Roots[0], "/") != depth-1 {
+		t.Errorf("a tree %d deep: %v, %s", depth, tree, diagText(diags))
 	}
 }
 
-func TestModuleBlockPrecheck(t *testing.T) {
-	for src, want := range map[string]bool{
-		`module "x" {}`:                        true,
-		"module x {\n}":                        true,
-		"  module\t\"x\" {}":                   true,
-		`{"module": {"x": {"source": "./a"}}}`: true,
-		`{"module" : {}}`:                      true,
-		`locals { p = "${path.module}/x" }`:    false,
-		`locals { p = path.module }`:           false,
-		`description = "Shared modules for"`:   false,
-		`resource "a" "submodule" {}`:          false,
-	} {
-		if got := moduleBlock.MatchString(src); got != want {
-			t.Errorf("%q: %v, want %v", src, got, want)
+// manyDirs is a file system of n directories, d0/d0 to d99/dN, every
+// hundredth with an empty main.tf.
+type manyDirs int
+
+func (m manyDirs) Open(name string) (fs.File, error) {
+	fi, err := m.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	return &manyDirsFile{fi}, nil
+}
+
+// index is the number of the directory at name ("a/b"), or -1 for a top
+// directory; false when there is none.
+func (m manyDirs) index(top, sub string) (int, bool) {
+	var a, b int
+	if _, err := fmt.Sscanf(top, "d%d", &a); err != nil || a >= 100 || fmt.Sprintf("d%d", a) != top {
+		return 0, false
+	}
+	if sub == "" {
+		return -1, true
+	}
+	if _, err := fmt.Sscanf(sub, "d%d", &b); err != nil || fmt.Sprintf("d%d", b) != sub || b*100+a >= int(m) {
+		return 0, false
+	}
+	return b*100 + a, true
+}
+
+func (m manyDirs) Stat(name string) (fs.FileInfo, error) {
+	if name == "." {
+		return manyDirsInfo{".", true}, nil
+	}
+	parts := strings.Split(name, "/")
+	file := ""
+	if len(parts) == 3 {
+		file, parts = parts[2], parts[:2]
+	}
+	sub := ""
+	if len(parts) == 2 {
+		sub = parts[1]
+	}
+	i, ok := m.index(parts[0], sub)
+	switch {
+	case !ok || len(parts) > 2:
+	case file == "":
+		return manyDirsInfo{path.Base(name), true}, nil
+	case file == "main.tf" && i >= 0 && i%100 == 0:
+		return manyDirsInfo{file, false}, nil
+	}
+	return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+}
+
+func (m manyDirs) ReadDir(name string) ([]fs.DirEntry, error) {
+	fi, err := m.Stat(name)
+	if err != nil || !fi.IsDir() {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	var out []fs.DirEntry
+	switch parts := strings.Split(name, "/"); {
+	case name == ".":
+		for a := range min(100, int(m)) {
+			out = append(out, fs.FileInfoToDirEntry(manyDirsInfo{fmt.Sprintf("d%d", a), true}))
+		}
+	case len(parts) == 1:
+		a, _ := m.index(parts[0], "d0")
+		for i := a; i < int(m); i += 100 {
+			out = append(out, fs.FileInfoToDirEntry(manyDirsInfo{fmt.Sprintf("d%d", i/100), true}))
+		}
+	default:
+		if i, _ := m.index(parts[0], parts[1]); i%100 == 0 {
+			out = append(out, fs.FileInfoToDirEntry(manyDirsInfo{"main.tf", false}))
 		}
 	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
 }
+
+type manyDirsInfo struct {
+	name string
+	dir  bool
+}
+
+func (i manyDirsInfo) Name() string { return i.name }
+func (i manyDirsInfo) Size() int64  { return 0 }
+func (i manyDirsInfo) Mode() fs.FileMode {
+	if i.dir {
+		return fs.ModeDir | 0o755
+	}
+	return 0o644
+}
+func (i manyDirsInfo) ModTime() time.Time { return time.Time{} }
+func (i manyDirsInfo) IsDir() bool        { return i.dir }
+func (i manyDirsInfo) Sys() any           { return nil }
+
+// manyDirsFile is an empty file, or a directory, of manyDirs.
+type manyDirsFile struct{ fi fs.FileInfo }
+
+func (f *manyDirsFile) Stat() (fs.FileInfo, error) { return f.fi, nil }
+func (f *manyDirsFile) Read([]byte) (int, error)   { return 0, io.EOF }
+func (f *manyDirsFile) Close() error               { return nil }
