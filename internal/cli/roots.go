@@ -95,10 +95,7 @@ func noConfiguration(c *common, env Env) bool {
 			return false
 		}
 	}
-	dir := c.chdir
-	if dir == "" {
-		dir = "."
-	}
+	dir := displayDir(c)
 	detail := fmt.Sprintf("%s has no Terraform configuration files (.tf, .tf.json).", dir)
 	if tree, _ := scan.Find(env.WorkDir, scan.Options{Dialect: c.dialect, AllDirs: true, MaxDirs: 100_000}); tree != nil && len(tree.ModuleDirs) > 0 {
 		dirs := "directories below it have"
