@@ -345,3 +345,32 @@ func TestRecursiveTimeout(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s", rc, errs)
 	}
 }
+
+// -var-file, -data and -schemas name files relative to the directory
+// scanned, and every root reads them.
+func TestRecursiveSharedFiles(t *testing.T) {
+	repo := writeModule(t, map[string]string{
+		"common.tfvars": `env = "prod"`,
+		"data.json":     `{"data.terraform_remote_state.x": {"outputs": {"id": "abc"}}}`,
+		"a/main.tf": `
+variable "env" { type = string }
+output "env" { value = var.env }
+`,
+		"b/c/main.tf": `
+variable "env" { type = string }
+data "terraform_remote_state" "x" {
+  backend = "local"
+}
+output "id" { value = "${var.env}-${data.terraform_remote_state.x.outputs.id}" }
+`,
+	})
+	rc, out, errs := run(t, repo, "", nil, "eval", "-json", "-recursive", "-var-file=common.tfvars", "-data=data.json", ".")
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s\n%s", rc, out, errs)
+	}
+	for _, want := range []string{`"value":"prod"`, `"value":"prod-abc"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in\n%s", want, out)
+		}
+	}
+}
