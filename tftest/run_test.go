@@ -209,9 +209,11 @@ module "m" {
   source = "./m"
 }
 output "out" { value = "${aws_thing.t.id}/${data.aws_lookup.l.value}/${module.m.x}" }
+output "z" { value = module.m.z }
 `,
 			"m/main.tf": `output "x" { value = "real" }
-output "y" { value = "y" }`,
+output "y" { value = "y" }
+output "z" { value = { a = ["real"] } }`,
 			"tests/a.tftest.hcl": `
 override_resource {
   target = aws_thing.t
@@ -225,10 +227,10 @@ run "file_level" {
   state_key = "other"
   override_module {
     target  = module.m
-    outputs = { x = "fake" }
+    outputs = { x = "fake", z = { a = ["b"] } }
   }
   assert {
-    condition     = output.out == "file-id/file-value/fake" && module.m.y == null
+    condition     = output.out == "file-id/file-value/fake" && module.m.y == null && output.z.a[0] == "b"
     error_message = "out is ${output.out}"
   }
 }
