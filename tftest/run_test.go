@@ -247,6 +247,31 @@ run "run_level" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::file_level": "pass", "tests/a.tftest.hcl::run_level": "pass"},
 	}, {
+		name: "an expected validation failure: what reads the variable is not evaluated",
+		files: map[string]string{
+			"main.tf": `
+variable "level" {
+  type = string
+  validation {
+    condition     = contains(["CanNotDelete", "ReadOnly"], var.level)
+    error_message = "bad level"
+  }
+}
+locals { notes = { CanNotDelete = "a", ReadOnly = "b" } }
+resource "terraform_data" "lock" {
+  count = var.level != null ? 1 : 0
+  input = local.notes[var.level]
+}
+`,
+			"tests/a.tftest.hcl": `
+run "rejected" {
+  command = plan
+  variables { level = "None" }
+  expect_failures = [var.level]
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::rejected": "pass"},
+	}, {
 		name: "expected failures: a validation that fails, one that does not",
 		files: map[string]string{
 			"main.tf": `
