@@ -314,12 +314,34 @@ func (ev *evaluator) run(order []*node) {
 	}
 }
 
-// evalNode evaluates one configuration object in every instance of its module.
+// evalNode evaluates one configuration object in every instance of its
+// module. Terraform does not evaluate an object when one it depends on
+// failed, so reports nothing of it: such an object is evaluated for its
+// values (what depends on an error is an error stand-in) without its
+// diagnostics, and counts as failed in turn.
 func (ev *evaluator) evalNode(n *node) {
 	if d := ev.limits.stopped(); d != nil {
 		ev.addDiag(d)
 		return
 	}
+	if n.upstreamFailed() {
+		task := *ev
+		task.buffered = true
+		task.diags = nil
+		task.evalNodeInstances(n)
+		n.failed.Store(true)
+		return
+	}
+	start := len(ev.diags)
+	ev.evalNodeInstances(n)
+	if ev.diags[start:].HasErrors() {
+		n.failed.Store(true)
+	}
+}
+
+// evalNodeInstances evaluates one configuration object in every instance
+// of its module.
+func (ev *evaluator) evalNodeInstances(n *node) {
 	for _, mi := range ev.moduleInstances(n.cfg) {
 		// hcl reports some diagnostics in map order; each instance's are
 		// put in source order (in parallel runs, the buffer is the node's).

@@ -3,6 +3,7 @@ package lang
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -32,6 +33,19 @@ type node struct {
 
 	// selfRef is set when the object refers to itself.
 	selfRef bool
+	// failed is set once the object's evaluation reported an error, or
+	// one it depends on failed (see evaluator.evalNode).
+	failed atomic.Bool
+}
+
+// upstreamFailed reports whether an object n depends on failed.
+func (n *node) upstreamFailed() bool {
+	for d := range n.deps {
+		if d.failed.Load() {
+			return true
+		}
+	}
+	return false
 }
 
 // modulePrefix is "module.a.module.b." for a module config path, "" for the root.

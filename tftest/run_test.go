@@ -272,6 +272,44 @@ run "rejected" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::rejected": "pass"},
 	}, {
+		name: "an expected precondition failure: what depends on the resource is not evaluated",
+		files: map[string]string{
+			"main.tf": `
+variable "sets" {
+  type    = map(string)
+  default = {}
+}
+variable "set_key" { default = "missing" }
+resource "terraform_data" "registry" {
+  lifecycle {
+    precondition {
+      condition     = contains(keys(var.sets), var.set_key)
+      error_message = "set_key must name a set"
+    }
+  }
+}
+module "set" {
+  source   = "./m"
+  for_each = var.sets
+  in       = terraform_data.registry.id
+}
+module "rule" {
+  source = "./m"
+  in     = module.set[var.set_key].out
+}
+`,
+			"m/main.tf": `
+variable "in" { type = string }
+output "out" { value = var.in }
+`,
+			"tests/a.tftest.hcl": `
+run "missing_set" {
+  command         = plan
+  expect_failures = [terraform_data.registry]
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::missing_set": "pass"},
+	}, {
 		name: "expected failures: a validation that fails, one that does not",
 		files: map[string]string{
 			"main.tf": `
