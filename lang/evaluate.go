@@ -243,6 +243,10 @@ func (ev *evaluator) functionsFor(m *config.Module) map[string]function.Function
 	o.ProviderFunctions = ev.providerFunctions(m)
 	o.Limits, o.Step, o.Charge, o.Direct = ev.limits.funcOptions()
 	f := funcs.Functions(o)
+	if ev.opts.Applied {
+		can := appliedCan(f["can"], ev.opts.Dialect)
+		f["can"], f[funcs.CoreNamespace+"can"] = can, can
+	}
 	ev.funcs[key] = f
 	return f
 }

@@ -310,6 +310,49 @@ run "missing_set" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::missing_set": "pass"},
 	}, {
+		name: "once applied, can of a resource or module call without schema is true",
+		files: map[string]string{
+			"main.tf": awsProvider + `
+variable "tags" { default = null }
+resource "aws_thing" "t" {
+  name = "n"
+  tags = var.tags
+}
+resource "aws_thing" "c" {
+  count = 2
+  name  = "c"
+  tags  = var.tags
+}
+module "m" {
+  source = "./m"
+  tags   = var.tags
+}
+`,
+			"m/main.tf": awsProvider + `
+variable "tags" {}
+resource "aws_thing" "t" {
+  name = "m"
+  tags = var.tags
+}
+output "thing" { value = aws_thing.t }
+`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "applied" {
+  assert {
+    condition     = can(aws_thing.t) && can(aws_thing.c[1]) && can(module.m) && can(module.m.thing)
+    error_message = "cannot"
+  }
+}
+run "attribute" {
+  assert {
+    condition     = can(aws_thing.t.tags)
+    error_message = "cannot"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::applied": "pass", "tests/a.tftest.hcl::attribute": "skip"},
+	}, {
 		name: "expected failures: a validation that fails, one that does not",
 		files: map[string]string{
 			"main.tf": `
