@@ -125,6 +125,8 @@ type RunResult struct {
 	// Prior is the state the run started from, managed resource
 	// instances' values by address: what a plan changes (for -verbose).
 	Prior map[string]cty.Value
+	// PriorOutputs are the root module's outputs in that state, by name.
+	PriorOutputs map[string]cty.Value
 	// Elapsed is the time the run took.
 	Elapsed time.Duration
 }

@@ -77,7 +77,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	for _, t := range run.PlanOptions.Replace {
 		in.replace = append(in.replace, formatTarget(t))
 	}
-	rr.Prior = in.prior
+	rr.Prior, rr.PriorOutputs = in.prior, fs.stateOutputs[stateKey]
 	res, diags := r.evaluate(cfg, raw, in, false)
 	rr.Result = res
 	if len(run.PlanOptions.Target) > 0 {
@@ -131,6 +131,9 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	// already is not reported twice.
 	rr.Diagnostics = appendNew(rr.Diagnostics, exp.validate(diags, res))
 	fs.states[stateKey] = in.applied
+	if root := res.Root(); root != nil {
+		fs.stateOutputs[stateKey] = root.Outputs
+	}
 	fs.outputs[run.Name] = outputsOf(res)
 	if rr.Diagnostics.HasErrors() {
 		rr.Status = Error
