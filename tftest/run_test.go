@@ -353,6 +353,45 @@ run "attribute" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::applied": "pass", "tests/a.tftest.hcl::attribute": "skip"},
 	}, {
+		name: "an assertion's error message is evaluated whatever its condition gives",
+		files: map[string]string{
+			"main.tf": `
+variable "secret" {
+  default   = "x"
+  sensitive = true
+}
+output "nothing" { value = null }
+`,
+			"tests/a.tftest.hcl": `
+run "message_error" {
+  command = plan
+  assert {
+    condition     = output.nothing == null
+    error_message = "nothing is ${output.nothing}"
+  }
+}
+`,
+			"tests/b.tftest.hcl": `
+run "null_message" {
+  command = plan
+  assert {
+    condition     = output.nothing == null
+    error_message = output.nothing
+  }
+}
+`,
+			"tests/c.tftest.hcl": `
+run "sensitive_message" {
+  command = plan
+  assert {
+    condition     = var.secret == "x"
+    error_message = "secret is ${var.secret}"
+  }
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::message_error": "error", "tests/b.tftest.hcl::null_message": "error", "tests/c.tftest.hcl::sensitive_message": "pass"},
+		diags: []string{"error: Invalid error message", "error: Invalid template interpolation value", "warning: Error message refers to sensitive values"},
+	}, {
 		name: "expected failures: a validation that fails, one that does not",
 		files: map[string]string{
 			"main.tf": `
