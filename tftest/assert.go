@@ -16,14 +16,15 @@ import (
 	"github.com/tfeval/tfeval/tfvars"
 )
 
-// assert evaluates a run's assertions against its plan or applied state,
-// and sets the run's status from them.
+// assert evaluates a run's assertions against its plan or applied state
+// (and the root module outputs they see), and sets the run's status from
+// them.
 // A verdict that depends on something tfeval could not know (pending: an
 // expected failure or a check block's assertion) is a skip, unless an
 // assertion failed or errored.
-func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, fs *fileState, cfg *config.Config, testVals map[string]cty.Value, applied bool, pending *undecided) {
+func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs cty.Value, fs *fileState, cfg *config.Config, testVals map[string]cty.Value, applied bool, pending *undecided) {
 	tofu := r.opts.Dialect == dialect.Tofu
-	names := map[string]cty.Value{"output": outputsOf(res), "run": objectOf(fs.outputs)}
+	names := map[string]cty.Value{"output": outputs, "run": objectOf(fs.outputs)}
 	if tofu {
 		names["var"] = r.tofuVars(res, testVals)
 	} else if vars, ok := testOnlyVars(res, testVals); ok {

@@ -780,3 +780,73 @@ run "apply" {
 		t.Error("two runs of the same test generated different ids")
 	}
 }
+
+// TestRunTargets: plan_options.target plans the targets and what they
+// depend on; the root outputs that depend only on those are kept, the
+// others keep what the state has (null when nothing); what the targets
+// leave out is not created, so a provider it needs is not needed.
+func TestRunTargets(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+resource "terraform_data" "a" { input = "a" }
+resource "terraform_data" "b" { input = "b" }
+resource "terraform_data" "c" {
+  count = 2
+  input = "${terraform_data.a.output}-${count.index}"
+}
+resource "aws_thing" "real" { name = "needs the provider" }
+module "m" {
+  source = "./m"
+}
+locals { from_a = terraform_data.a.output }
+output "a"      { value = local.from_a }
+output "b"      { value = terraform_data.b.output }
+output "c0"     { value = terraform_data.c[0].output }
+output "both"   { value = "${terraform_data.a.output}${terraform_data.b.output}" }
+output "static" { value = "s" }
+output "m"      { value = module.m.out }
+`,
+		"m/main.tf": `
+resource "terraform_data" "in_module" { input = "m" }
+output "out" { value = terraform_data.in_module.output }
+`,
+		"tests/a.tftest.hcl": `
+run "targeted" {
+  plan_options {
+    target = [terraform_data.c[0], module.m]
+  }
+  assert {
+    condition     = output.a == "a" && output.c0 == "a-0" && output.m == "m" && output.b == null && output.both == null && output.static == null
+    error_message = "outputs"
+  }
+}
+run "next" {
+  command = plan
+  plan_options {
+    target = [terraform_data.b]
+  }
+  assert {
+    condition     = run.targeted.c0 == "a-0" && terraform_data.b.input == "b" && output.c0 == "a-0"
+    error_message = "the state after the targeted apply"
+  }
+}
+`}, dialect.Terraform)
+	for _, r := range rep.Files[0].Runs {
+		if r.Status != Pass {
+			t.Fatalf("%s: %s %s %q", r.Name, r.Status, r.SkipReason, summaries(rep))
+		}
+	}
+	targeted := rep.Files[0].Runs[0]
+	for addr, want := range map[string]bool{"terraform_data.a": false, "terraform_data.b": true, "terraform_data.c[0]": false, "terraform_data.c[1]": true, "aws_thing.real": true, "module.m.terraform_data.in_module": false} {
+		if targeted.NotPlanned[addr] != want {
+			t.Errorf("%s left out of the plan: %v, want %v", addr, targeted.NotPlanned[addr], want)
+		}
+	}
+	if _, ok := targeted.Outputs["static"]; !ok {
+		t.Error("an output the targets leave out is not null to the assertions")
+	}
+	next := rep.Files[0].Runs[1]
+	if _, ok := next.Prior["terraform_data.b"]; ok || next.Prior["terraform_data.c[0]"] == cty.NilVal || next.PriorOutputs["b"] != cty.NilVal {
+		t.Errorf("the state after the targeted apply: %v, outputs %v", next.Prior, next.PriorOutputs)
+	}
+}
