@@ -10,8 +10,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcled"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/mitchellh/go-wordwrap"
 
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
@@ -31,6 +34,8 @@ type DiagnosticPrinter struct {
 	// sources holds text that is not on disk, such as the console input line.
 	sources map[string][]byte
 	cache   map[string][]byte
+	// files are the sources parsed, for the blocks diagnostics are in.
+	files map[string]*hcl.File
 }
 
 // DiagnosticOptions say how a DiagnosticPrinter prints and where it may
@@ -50,7 +55,7 @@ type DiagnosticOptions struct {
 
 // NewDiagnosticPrinter prints on w as opts say.
 func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinter {
-	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}}
+	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}, files: map[string]*hcl.File{}}
 	// An unusable sandbox fails the command itself; excerpts then show nothing.
 	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
 	if err != nil {
@@ -147,7 +152,36 @@ func (p *DiagnosticPrinter) snippet(rng hcl.Range) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("  on %s line %d:\n%s\n", rng.Filename, rng.Start.Line, strings.Join(lines, "\n"))
+	context := ""
+	if c := p.context(rng); c != "" {
+		context = ", in " + c
+	}
+	return fmt.Sprintf("  on %s line %d%s:\n%s\n", rng.Filename, rng.Start.Line, context, strings.Join(lines, "\n"))
+}
+
+// context names the top-level block of a native syntax file a range is
+// in, as Terraform names it after the line number: `run "setup"`,
+// `resource "aws_s3_bucket" "b"`, `locals`; "" outside any block.
+func (p *DiagnosticPrinter) context(rng hcl.Range) string {
+	if strings.HasSuffix(rng.Filename, ".json") {
+		return ""
+	}
+	f, ok := p.files[rng.Filename]
+	if !ok {
+		// Parsed with the checks configuration files get first: a source
+		// that would cost hcl too much to parse names no block.
+		src := p.source(rng.Filename)
+		if src != nil && !limit.CheckSource(src, rng.Filename, hcl.InitialPos, limit.Config, 0).HasErrors() {
+			f, _ = hclsyntax.ParseConfig(src, rng.Filename, hcl.InitialPos)
+		}
+		p.files[rng.Filename] = f
+	}
+	if f == nil {
+		return ""
+	}
+	// The byte before the range, as Terraform looks: a diagnostic about a
+	// block's header is not "in" that block.
+	return hcled.ContextString(f, rng.Start.Byte-1)
 }
 
 // maxExcerptLine bounds, in bytes, a source line shown under a diagnostic:
