@@ -66,11 +66,6 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 	for _, rule := range decl.Validations {
 		ev.checkValidation(mi, decl, rule)
 	}
-	if mi.validationFailed(n.name) {
-		// Terraform does not evaluate what depends on a variable whose
-		// validation failed: no further errors from the rejected value.
-		mi.setVariable(n.name, ev.errorStandIn(mi.Config, "var."+n.name, decl.Type))
-	}
 }
 
 func placeholder(decl *config.Variable) cty.Value {
