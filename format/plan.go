@@ -12,6 +12,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
@@ -338,28 +339,7 @@ func parentModule(addr string) string {
 // splitModuleAddr splits a module instance address into its calls:
 // `module.a["x.y"].module.b` into `module.a["x.y"]` and `module.b`.
 func splitModuleAddr(addr string) []string {
-	var parts []string
-	depth, quoted, start := 0, false, 0
-	for i := 0; i < len(addr); i++ {
-		switch c := addr[i]; {
-		case quoted && c == '\\':
-			i++
-		case quoted:
-			quoted = c != '"'
-		case c == '"':
-			quoted = true
-		case c == '[':
-			depth++
-		case c == ']':
-			depth--
-		case c == '.' && depth == 0:
-			parts = append(parts, addr[start:i])
-			start = i + 1
-		}
-	}
-	if addr != "" {
-		parts = append(parts, addr[start:])
-	}
+	parts := address.Steps(addr)
 	var out []string
 	for i := 0; i+1 < len(parts); i += 2 {
 		out = append(out, parts[i]+"."+parts[i+1])

@@ -3,12 +3,12 @@ package format
 import (
 	"encoding/json"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tftest"
 )
@@ -209,7 +209,7 @@ func newDependencies(res *lang.Result) *dependencies {
 	}
 	for _, ri := range res.Resources {
 		if mi := res.Module(ri.Module); mi != nil && ri.Config != nil {
-			d.byInstance[ri.Addr] = modulePrefixOf(mi.Config.Path) + ri.Config.Addr()
+			d.byInstance[ri.Addr] = address.ModulePrefix(mi.Config.Path) + ri.Config.Addr()
 		}
 	}
 	g := lang.BuildGraph(root.Config, lang.Options{Dialect: res.Options().Dialect, Schemas: res.Options().Schemas})
@@ -223,13 +223,13 @@ func newDependencies(res *lang.Result) *dependencies {
 		case lang.GraphResource, lang.GraphDataResource:
 			d.resources[n.ID] = true
 			for i := range n.Module {
-				call := modulePrefixOf(n.Module[:i]) + "module." + n.Module[i]
+				call := address.ModulePrefix(n.Module[:i]) + "module." + n.Module[i]
 				inModule[call] = append(inModule[call], n.ID)
 			}
 		}
 		if len(n.Module) > 0 {
 			// What is in a module waits for the module call.
-			d.deps[n.ID] = append(d.deps[n.ID], modulePrefixOf(n.Module[:len(n.Module)-1])+"module."+n.Module[len(n.Module)-1])
+			d.deps[n.ID] = append(d.deps[n.ID], address.ModulePrefix(n.Module[:len(n.Module)-1])+"module."+n.Module[len(n.Module)-1])
 		}
 	}
 	for _, e := range g.Edges {
@@ -238,7 +238,7 @@ func newDependencies(res *lang.Result) *dependencies {
 	// A module named in depends_on brings every resource in it.
 	var walk func(c *config.Config)
 	walk = func(c *config.Config) {
-		prefix := modulePrefixOf(c.Path)
+		prefix := address.ModulePrefix(c.Path)
 		named := func(id string, deps []hcl.Traversal) {
 			for _, t := range deps {
 				if len(t) >= 2 && t.RootName() == "module" {
@@ -267,6 +267,31 @@ func newDependencies(res *lang.Result) *dependencies {
 // referencedFrom are the resources (graph IDs) what the given objects
 // refer to reaches: directly, or through objects that are not resources.
 func (d *dependencies) referencedFrom(ids []string) map[string]bool {
+	return d.resourcesUpstream(ids, false)
+}
+
+// of is what the instance at addr depends on, sorted: every resource
+// upstream of it, through anything.
+func (d *dependencies) of(addr string) []string {
+	id, ok := d.byInstance[addr]
+	if !ok {
+		return nil
+	}
+	if out, ok := d.memo[id]; ok {
+		return out
+	}
+	var out []string
+	for r := range d.resourcesUpstream([]string{id}, true) {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	d.memo[id] = out
+	return out
+}
+
+// resourcesUpstream are the resources the given objects depend on; past
+// a resource only when through is set.
+func (d *dependencies) resourcesUpstream(ids []string, through bool) map[string]bool {
 	out := map[string]bool{}
 	seen := map[string]bool{}
 	stack := append([]string(nil), ids...)
@@ -280,52 +305,12 @@ func (d *dependencies) referencedFrom(ids []string) map[string]bool {
 			seen[dep] = true
 			if d.resources[dep] {
 				out[dep] = true
-				continue
+				if !through {
+					continue
+				}
 			}
 			stack = append(stack, dep)
 		}
 	}
 	return out
-}
-
-// of is what the instance at addr depends on, sorted.
-func (d *dependencies) of(addr string) []string {
-	id, ok := d.byInstance[addr]
-	if !ok {
-		return nil
-	}
-	if out, ok := d.memo[id]; ok {
-		return out
-	}
-	seen := map[string]bool{id: true}
-	var out []string
-	stack := []string{id}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, dep := range d.deps[n] {
-			if seen[dep] {
-				continue
-			}
-			seen[dep] = true
-			stack = append(stack, dep)
-			if d.resources[dep] {
-				out = append(out, dep)
-			}
-		}
-	}
-	sort.Strings(out)
-	d.memo[id] = out
-	return out
-}
-
-// modulePrefixOf is "module.a.module.b." for a module path, "" for the root.
-func modulePrefixOf(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		b.WriteString("module.")
-		b.WriteString(p)
-		b.WriteByte('.')
-	}
-	return b.String()
 }

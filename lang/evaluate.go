@@ -16,6 +16,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/internal/diagsort"
 )
 
@@ -392,12 +393,12 @@ func (ev *evaluator) moduleInstances(c *config.Config) []*ModuleInstance {
 	sh := ev.share()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return ev.instances[modulePrefix(c.Path)]
+	return ev.instances[address.ModulePrefix(c.Path)]
 }
 
 // addModuleInstance records a new instance of a module.
 func (ev *evaluator) addModuleInstance(mi *ModuleInstance) {
-	key := modulePrefix(mi.Path)
+	key := address.ModulePrefix(mi.Path)
 	sh := ev.share()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/internal/parallel"
 )
 
@@ -48,17 +49,6 @@ func (n *node) upstreamFailed() bool {
 	return false
 }
 
-// modulePrefix is "module.a.module.b." for a module config path, "" for the root.
-func modulePrefix(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		b.WriteString("module.")
-		b.WriteString(p)
-		b.WriteString(".")
-	}
-	return b.String()
-}
-
 // graph is the dependency graph of the whole configuration tree.
 type graph struct {
 	nodes []*node
@@ -74,7 +64,7 @@ type nodeKey struct {
 }
 
 func nodeID(cfg *config.Config, kind nodeKind, name string) string {
-	p := modulePrefix(cfg.Path)
+	p := address.ModulePrefix(cfg.Path)
 	switch kind {
 	case nodeVar:
 		return p + "var." + name

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/typeexpr"
@@ -313,11 +314,7 @@ func instanceNames(pi *lang.PlannedInstance) []string {
 // configAddr is an instance's resource address in the configuration:
 // module path without keys, no instance key.
 func configAddr(pi *lang.PlannedInstance) string {
-	addr := pi.Resource.Addr()
-	if len(pi.Config.Path) > 0 {
-		addr = "module." + strings.Join(pi.Config.Path, ".module.") + "." + addr
-	}
-	return addr
+	return address.ModulePrefix(pi.Config.Path) + pi.Resource.Addr()
 }
 
 // formatTarget writes a traversal as an address: names joined by dots,

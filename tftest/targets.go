@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/lang"
 )
 
@@ -41,7 +42,7 @@ func newTargeting(cfg *config.Config, targets []hcl.Traversal, opts lang.Options
 		kinds[n.ID] = n.Kind
 		if len(n.Module) > 0 {
 			// What is in a module waits for the module call's expansion.
-			call := modulePath(n.Module[:len(n.Module)-1]) + "module." + n.Module[len(n.Module)-1]
+			call := address.ModulePrefix(n.Module[:len(n.Module)-1]) + "module." + n.Module[len(n.Module)-1]
 			deps[n.ID] = append(deps[n.ID], call)
 		}
 	}
@@ -122,7 +123,7 @@ func (t *targeting) plans(pi *lang.PlannedInstance) bool {
 // steps, or the first steps of it (a module), where a step the target
 // writes without a key stands for all of its keys.
 func covers(target, addr string) bool {
-	ts, as := addrSteps(target), addrSteps(addr)
+	ts, as := address.Steps(target), address.Steps(addr)
 	if len(ts) > len(as) {
 		return false
 	}
@@ -134,31 +135,6 @@ func covers(target, addr string) bool {
 		}
 	}
 	return true
-}
-
-// addrSteps splits an address at its dots outside keys:
-// `module.a["x.y"].b[0]` is `module`, `a["x.y"]`, `b[0]`.
-func addrSteps(addr string) []string {
-	var out []string
-	depth, quoted, start := 0, false, 0
-	for i := 0; i < len(addr); i++ {
-		switch c := addr[i]; {
-		case quoted && c == '\\':
-			i++
-		case quoted:
-			quoted = c != '"'
-		case c == '"':
-			quoted = true
-		case c == '[':
-			depth++
-		case c == ']':
-			depth--
-		case c == '.' && depth == 0:
-			out = append(out, addr[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, addr[start:])
 }
 
 // covers reports whether a target covers an instance address.
@@ -212,15 +188,4 @@ func (t *targeting) runOutputs(res *lang.Result, prior map[string]cty.Value) map
 		}
 	}
 	return out
-}
-
-// modulePath is "module.a.module.b." for a module path, "" for the root.
-func modulePath(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		b.WriteString("module.")
-		b.WriteString(p)
-		b.WriteByte('.')
-	}
-	return b.String()
 }
