@@ -3,7 +3,6 @@ package format
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"sort"
 	"strings"
 	"time"
@@ -189,10 +188,18 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 	modules := map[string]*Module{"": &p.PlannedValues.RootModule}
 	var prior map[string]*Module
 	changed := false
+	// The document holds each value's JSON once more than the evaluation
+	// holds the value (a string shared by many resources is one string
+	// there): their total is bounded by what the document may write.
+	var held int64
+	maxHeld := lo.Limits.WithDefaults().MaxOutputSize
 	for _, ri := range instances {
 		mi := res.Module(ri.Module)
 		pr := resourceValues(ri, mi, lo.Schemas, d)
 		rc := resourceChange(ri, pr)
+		if held += int64(len(rc.Change.After)); held > maxHeld {
+			return nil, &lang.OutputTooLarge{Max: maxHeld}
+		}
 		if d == dialect.Tofu && ri.Mode == config.DataResourceMode {
 			// OpenTofu's planned values of a data source leave out the
 			// attributes its schema alone makes sensitive.
@@ -241,6 +248,9 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 		}
 		p.PlannedValues.Outputs[name] = out
 		ch := valueChange(v, sensitive)
+		if held += int64(len(out.Value) + len(ch.After)); held > maxHeld {
+			return nil, &lang.OutputTooLarge{Max: maxHeld}
+		}
 		if ch.Actions[0] != "no-op" {
 			changed = true
 		}
@@ -265,17 +275,6 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 		p.Applyable, p.Complete = &changed, &complete
 	}
 	return p, nil
-}
-
-// WriteJSON writes the plan as the binaries do: compact, on one line.
-func (p *Plan) WriteJSON(w io.Writer) error {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
-	return err
 }
 
 // planVariables are the root variables' values as the plan records them:

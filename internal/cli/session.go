@@ -13,6 +13,7 @@ import (
 	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
+	"github.com/tfeval/tfeval/lang"
 )
 
 // evaluate runs the whole pipeline for a command with the common options.
@@ -70,7 +71,15 @@ func writeSARIF(w io.Writer, diags hcl.Diagnostics, workDir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(w, string(b))
+	// Held to the output limit like every other document, and written
+	// from the one copy encoding/json made.
+	if int64(len(b))+1 > maxOutput {
+		return &lang.OutputTooLarge{Max: maxOutput}
+	}
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n")
 	return err
 }
 
