@@ -171,6 +171,9 @@ type installer struct {
 	failed map[string]error
 	// calls counts the module calls walked, for MaxModules.
 	calls int
+	// loaded keeps the modules read, which calls of the same directory
+	// share.
+	loaded config.ModuleCache
 }
 
 type fetchedPackage struct {
@@ -403,7 +406,7 @@ func (in *installer) walk(cfg *config.Config, dir, pkgRoot string, ancestors []s
 // loadOptions are the options configuration files are read with: through
 // the sandbox, as every command reads them.
 func (in *installer) loadOptions() config.Options {
-	return config.Options{WorkDir: in.opts.WorkDir, Dialect: in.opts.Dialect, Sandbox: in.opts.Sandbox}
+	return config.Options{WorkDir: in.opts.WorkDir, Dialect: in.opts.Dialect, Sandbox: in.opts.Sandbox, Cache: &in.loaded}
 }
 
 // safeName reports whether a module call name can be part of a directory
