@@ -430,3 +430,65 @@ resource "terraform_data" "r" {
 	// Evaluation step limit reached
 	// true true
 }
+
+// Run a module's own .tftest.hcl files offline, as terraform test would
+// judge them, and read each run's status.
+func ExampleTest() {
+	rep := tfeval.Test(context.Background(), tfeval.TestOptions{
+		Options: tfeval.Options{WorkDir: "testdata/examples/tested"},
+	})
+	for _, f := range rep.Files {
+		for _, r := range f.Runs {
+			fmt.Printf("%s %s (%s): %s\n", f.Path, r.Name, r.Command, r.Status)
+		}
+	}
+	fmt.Println(format.SummaryLine(rep))
+	// Output:
+	// tests/bucket.tftest.hcl names_the_bucket (plan): pass
+	// tests/bucket.tftest.hcl versioning_can_be_turned_off (plan): pass
+	// tests/bucket.tftest.hcl rejects_a_bad_name (plan): pass
+	// tests/bucket.tftest.hcl exports_the_arn (apply): pass
+	// Success! 4 passed, 0 failed.
+}
+
+// A run that fails says why: each failed assertion with its evaluated
+// error message, and the diagnostics in Terraform's wording.
+func ExampleTest_failure() {
+	dir := writeModule(map[string]string{
+		"main.tf": `
+variable "size" {
+  type    = number
+  default = 2
+}
+
+output "disks" {
+  value = var.size * 2
+}
+`,
+		"main.tftest.hcl": `
+run "doubles" {
+  command = plan
+  variables {
+    size = 3
+  }
+  assert {
+    condition     = output.disks == 8
+    error_message = "disks is ${output.disks}"
+  }
+}
+`})
+	defer os.RemoveAll(dir)
+	rep := tfeval.Test(context.Background(), tfeval.TestOptions{Options: tfeval.Options{WorkDir: dir}})
+	r := rep.Files[0].Runs[0]
+	fmt.Println(r.Name, r.Status)
+	for _, a := range r.Assertions {
+		fmt.Printf("line %d: %s: %s\n", a.Range.Start.Line, a.Status, a.ErrorMessage)
+	}
+	for _, d := range r.Diagnostics {
+		fmt.Println(d.Summary)
+	}
+	// Output:
+	// doubles fail
+	// line 8: fail: disks is 6
+	// Test assertion failed
+}

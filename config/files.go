@@ -128,7 +128,7 @@ func moduleFiles(box sandbox.Dir, workDir, dir string, d dialect.Dialect) ([]con
 func parseFile(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnostics) {
 	if readErr != nil {
 		detail := fmt.Sprintf("The configuration file %q could not be read.", f.Path)
-		if reason := describeReadError(readErr); reason != "" {
+		if reason := DescribeReadError(readErr); reason != "" {
 			detail = fmt.Sprintf("The configuration file %q could not be read: %s.", f.Path, reason)
 		}
 		return hcl.EmptyBody(), hcl.Diagnostics{{
@@ -181,10 +181,10 @@ func parseFileWithin(ctx context.Context, f configFile, src []byte, readErr erro
 	}
 }
 
-// describeReadError says why a file was refused without reading it: it is
+// DescribeReadError says why a file was refused without reading it: it is
 // outside the sandbox, not a regular file, or too large; "" for other
 // errors, whose text may name more than the user should see.
-func describeReadError(err error) string {
+func DescribeReadError(err error) string {
 	switch {
 	case errors.Is(err, sandbox.ErrOutside):
 		return "it is outside the directory this evaluation may read (-sandbox), following symbolic links"

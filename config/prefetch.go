@@ -50,7 +50,7 @@ func (p *prefetcher) children(m *Module) {
 		return
 	}
 	for _, call := range m.ModuleCalls {
-		if call.SourceAddr == "" || !isLocalSource(call.SourceAddr) {
+		if call.SourceAddr == "" || !IsLocalSource(call.SourceAddr) {
 			continue
 		}
 		p.start(path.Join(m.SourceDir, filepath.ToSlash(call.SourceAddr)))

@@ -321,3 +321,69 @@ resource "terraform_data" "r" {
 		}
 	}
 }
+
+// An imported terraform_data instance is planned as Terraform v1.11.4
+// plans it: the object read (its id, every other attribute null) is the
+// change's before and part of the prior state, and the action is no-op
+// when nothing is set, update when input is, a replacement (with the path
+// that forces it) when triggers_replace is; the change says it imports.
+func TestPlanImport(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"main.tf": `
+import {
+  to = terraform_data.a
+  id = "id-a"
+}
+resource "terraform_data" "a" {}
+import {
+  to = terraform_data.b
+  id = "id-b"
+}
+resource "terraform_data" "b" { input = "x" }
+import {
+  to = terraform_data.c
+  id = "id-c"
+}
+resource "terraform_data" "c" { triggers_replace = "t" }
+resource "terraform_data" "new" { input = terraform_data.b.id }
+`}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{
+		"terraform_data.a":   `{"actions":["no-op"],"before":{"id":"id-a","input":null,"output":null,"triggers_replace":null},"after":{"id":"id-a","input":null,"output":null,"triggers_replace":null},"after_unknown":{},"before_sensitive":{},"after_sensitive":{},"importing":{"id":"id-a"}}`,
+		"terraform_data.b":   `{"actions":["update"],"before":{"id":"id-b","input":null,"output":null,"triggers_replace":null},"after":{"id":"id-b","input":"x","triggers_replace":null},"after_unknown":{"output":true},"before_sensitive":{},"after_sensitive":{},"importing":{"id":"id-b"}}`,
+		"terraform_data.c":   `{"actions":["delete","create"],"before":{"id":"id-c","input":null,"output":null,"triggers_replace":null},"after":{"input":null,"output":null,"triggers_replace":"t"},"after_unknown":{"id":true},"before_sensitive":{},"after_sensitive":{},"replace_paths":[["triggers_replace"]],"importing":{"id":"id-c"}}`,
+		"terraform_data.new": `{"actions":["create"],"before":null,"after":{"input":"id-b","triggers_replace":null},"after_unknown":{"id":true,"output":true},"before_sensitive":false,"after_sensitive":{}}`,
+	}
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Dialect: d})
+		if ev.HasErrors() {
+			t.Fatal(ev.Diagnostics.Error())
+		}
+		p, err := format.NewPlan(ev.Result, format.PlanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rc := range p.ResourceChanges {
+			b, _ := json.Marshal(rc.Change)
+			if string(b) != want[rc.Address] {
+				t.Errorf("%s: %s change\n%s\nwant\n%s", d, rc.Address, b, want[rc.Address])
+			}
+			if reason := rc.ActionReason; (rc.Address == "terraform_data.c") != (reason == "replace_because_cannot_update") {
+				t.Errorf("%s: %s action reason %q", d, rc.Address, reason)
+			}
+		}
+		var prior []string
+		if p.PriorState != nil {
+			for _, r := range p.PriorState.Values.RootModule.Resources {
+				prior = append(prior, r.Address)
+			}
+		}
+		if fmt.Sprint(prior) != "[terraform_data.a terraform_data.b terraform_data.c]" {
+			t.Errorf("%s: prior state %v", d, prior)
+		}
+	}
+}

@@ -17,10 +17,12 @@ import (
 // and remembers, for the length of that installation, what it learnt
 // from registries.
 type fetcher struct {
-	ctx     context.Context
-	client  *http.Client
-	env     []string
-	creds   credentials
+	ctx    context.Context
+	client *http.Client
+	env    []string
+	creds  credentials
+	// hosts are the service maps the CLI configuration's host blocks give.
+	hosts   hostServices
 	maxSize int64
 	maxFile int
 	git     string

@@ -261,11 +261,11 @@ func newInstaller(opts Options) (*installer, hcl.Diagnostics) {
 		}
 		in.cache = c
 	}
-	creds, cDiags := loadCredentials(opts.Env, opts.Dialect == dialect.Tofu)
+	cli, cDiags := loadCLIConfig(opts.Env, opts.Dialect == dialect.Tofu)
 	diags = append(diags, cDiags...)
 	in.client = httpClient(opts.HTTPClient, opts.RequestTimeout)
 	in.fetch = &fetcher{
-		ctx: opts.Context, client: in.client, env: opts.Env, creds: creds,
+		ctx: opts.Context, client: in.client, env: opts.Env, creds: cli.creds, hosts: cli.hosts,
 		maxSize: opts.MaxPackageSize, maxFile: opts.MaxPackageFiles, git: opts.Git, timeout: opts.RequestTimeout,
 		services: map[string]serviceResult{}, versionLists: map[string]versionsResult{},
 	}

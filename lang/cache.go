@@ -11,6 +11,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/providerfuncs"
 )
 
 // resourceInfo is what evaluating a resource block needs that is the same
@@ -140,11 +141,13 @@ func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
 			b.WriteString(local + "=" + funcs.BuiltinProviderSource + ";")
 			continue
 		}
+		src := providerKey(providerSource(m, local))
 		ps := ev.opts.Schemas.provider(m, local)
 		if ps == nil {
-			// Stand-ins for the functions the module calls.
-			if names := ev.unschemaedFunctions(m, local); len(names) > 0 {
-				b.WriteString(local + "?" + strings.Join(names, ",") + ";")
+			// The functions tfeval computes for the provider, and stand-ins
+			// for the others the module calls.
+			if names := ev.unschemaedFunctions(m, local); len(names) > 0 || len(providerfuncs.Names(src)) > 0 {
+				b.WriteString(local + "?" + src + ":" + strings.Join(names, ",") + ";")
 			}
 			continue
 		}
@@ -155,13 +158,9 @@ func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
 		if len(ps.Functions) == 0 {
 			continue
 		}
-		src := "hashicorp/" + local
-		if rp := m.RequiredProviders[local]; rp != nil && rp.Source != "" {
-			src = rp.Source
-		}
 		b.WriteString(local)
 		b.WriteByte('=')
-		b.WriteString(providerKey(src))
+		b.WriteString(src)
 		b.WriteByte(';')
 	}
 	return b.String()

@@ -29,6 +29,8 @@ type evaluator struct {
 
 	// instances lists the module instances of each module config path (by modulePrefix).
 	instances map[string][]*ModuleInstance
+	// root is the root module's instance.
+	root *ModuleInstance
 	// funcs caches function tables by providerFunctionsKey: modules that
 	// see the same provider functions share one table.
 	funcs map[string]map[string]function.Function
@@ -134,7 +136,11 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	ev.addDiags(dataDiags)
 	root := ev.newInstance(cfg, nil, "", cty.NilVal, cty.NilVal)
 	ev.instances[""] = []*ModuleInstance{root}
+	ev.root = root
 
+	if !opts.Console && !opts.Validate && !opts.Lazy {
+		ev.checkRemoved(cfg)
+	}
 	g := ev.buildGraph()
 	order, cycles := g.order()
 	if len(cycles) > 0 {
@@ -239,7 +245,7 @@ func (ev *evaluator) functionsFor(m *config.Module) map[string]function.Function
 	o := ev.opts.Functions
 	o.Dialect = ev.opts.Dialect
 	o.ConsoleMode = ev.opts.Console
-	o.PureOnly = !ev.opts.Console
+	o.PureOnly = !ev.opts.Console && !ev.opts.Applied
 	o.ProviderFunctions = ev.providerFunctions(m)
 	o.Limits, o.Step, o.Charge, o.Direct = ev.limits.funcOptions()
 	f := funcs.Functions(o)
@@ -326,6 +332,9 @@ func (ev *evaluator) evalNode(n *node) {
 		start := len(ev.diags)
 		ev.evalNodeIn(mi, n)
 		diagsort.ByPosition(ev.diags[start:])
+		if mi.Placeholder {
+			markPlaceholder(ev.diags[start:], mi.placeholderUnread)
+		}
 	}
 }
 

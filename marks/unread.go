@@ -46,6 +46,11 @@ const (
 	// with an error. Terraform stops at such an error, so nothing derived
 	// from the stand-in is reported as a further error.
 	Errored
+	// ProviderNotRun is a value a provider computes (an attribute of a
+	// resource it plans or applies, the result of a data source it reads)
+	// where the provider would run but tfeval does not run it: in a test
+	// run, a provider that the test file does not mock.
+	ProviderNotRun
 )
 
 // GoString names the mark in %#v output, as the other marks do.
@@ -63,6 +68,8 @@ func (c Cause) String() string {
 		return "ModuleNotInstalled"
 	case Errored:
 		return "Errored"
+	case ProviderNotRun:
+		return "ProviderNotRun"
 	}
 	return "Cause(?)"
 }
@@ -79,6 +86,8 @@ func (u Unread) Describe() string {
 		return u.Addr + " (module not installed)"
 	case Errored:
 		return u.Addr + " (failed)"
+	case ProviderNotRun:
+		return u.Addr + " (provider not run)"
 	}
 	return u.Addr
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/longtest"
 )
 
 // The CLI's budget on every adversarial input, with the default limits:
@@ -150,8 +151,8 @@ func TestAdversarialCLI(t *testing.T) {
 	}
 	for _, c := range adversarialCases() {
 		t.Run(c.name, func(t *testing.T) {
-			if c.long && !longRun() {
-				t.Skip("a long case: TFEVAL_LONG=1 runs it")
+			if c.long {
+				longtest.Skip(t, "a costly case")
 			}
 			var server *recordingServer
 			url := ""
@@ -214,9 +215,6 @@ func snapshot(dir string) string {
 	return b.String()
 }
 
-// longRun reports whether the long cases run (TFEVAL_LONG=1).
-func longRun() bool { return os.Getenv("TFEVAL_LONG") == "1" }
-
 // recordingServer is a loopback HTTP server for cases whose files name
 // one; it keeps every request's URL and body to look for what must not be
 // sent.
@@ -267,8 +265,8 @@ func TestAdversarialDeadline(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			if c.long && !longRun() {
-				t.Skip("a long case: TFEVAL_LONG=1 runs it")
+			if c.long {
+				longtest.Skip(t, "a costly case")
 			}
 			_, workDir := writeCase(t, c, "")
 			opts := tfeval.Options{WorkDir: workDir, Console: c.command == "console", Lazy: c.command == "console"}

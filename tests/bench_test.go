@@ -26,6 +26,7 @@ import (
 	"github.com/tfeval/tfeval/internal/benchgen"
 	"github.com/tfeval/tfeval/internal/cli"
 	"github.com/tfeval/tfeval/internal/fastexpr"
+	"github.com/tfeval/tfeval/internal/longtest"
 )
 
 // benchConsoleFile is added to every generated tree so the console
@@ -433,12 +434,13 @@ func BenchmarkFunctions(b *testing.B) {
 
 // TestBenchTreesEvaluate checks that every generated tree evaluates without
 // diagnostics and plans the instance count benchgen promises, so the
-// benchmarks measure real work. The large tree only runs without -short.
+// benchmarks measure real work. The medium and large trees run with the
+// long suites (internal/longtest).
 func TestBenchTreesEvaluate(t *testing.T) {
 	for _, size := range benchgen.Sizes {
 		t.Run(string(size), func(t *testing.T) {
-			if size == benchgen.Large && testing.Short() {
-				t.Skip("large tree skipped in -short mode")
+			if size != benchgen.Small {
+				longtest.Skip(t, "a generated tree of "+string(size)+" size")
 			}
 			dir := benchTree(t, size)
 			ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: readSchemas(t, dir)})

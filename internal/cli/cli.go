@@ -63,6 +63,7 @@ type common struct {
 	missing                              config.MissingModules
 	timeout                              time.Duration   // -timeout; 0 for none
 	ctx                                  context.Context // ends at -timeout
+	test                                 testOptions     // test
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -98,6 +99,8 @@ func (c *common) registerCommand(fs *flag.FlagSet, cmd string, env Env) {
 		fs.StringVar(&c.format, "format", "dot", "dot or mermaid")
 	case "eval", "validate":
 		fs.StringVar(&c.format, "format", "", "sarif: the diagnostics as SARIF 2.1.0")
+	case "test":
+		c.test.register(fs)
 	case "init":
 		fs.BoolVar(&c.upgrade, "upgrade", false, "choose versions and download again")
 		fs.BoolVar(&c.offline, "offline", false, "install from the module cache alone")

@@ -154,6 +154,38 @@ wrong whatever the variables' values, without needing any.`,
 			"tfeval validate -format=sarif ./infra > tfeval.sarif",
 		},
 	},
+	"test": {
+		run:     runTest,
+		summary: "Run the module's test files (.tftest.hcl) offline, as \"terraform test\"\njudges them",
+		usage:   "[options] [DIR]",
+		about: `Runs the module's test files, *.tftest.hcl and *.tftest.json in the module's
+directory and in its test directory (and, with -dialect=tofu, *.tofutest.hcl
+and *.tofutest.json, which take the place of a same-named .tftest file), as
+"terraform test" does, without providers and without a network: each run
+block is planned, and applied unless it says command = plan, against the
+file's in-memory state; mock_provider, override_resource, override_data and
+override_module blocks give the values a provider would; terraform_data is
+applied as Terraform applies it. Assertions and expect_failures are judged
+as Terraform judges them.
+
+A run that needs a provider the test file does not mock (an apply that would
+create its resources, an assertion on what only it or an unread data source
+can answer) is skipped, and says which provider it needs and why: never a
+pass or a failure tfeval cannot know.
+
+Exit status 0 when no run failed or errored (skipped runs included), 1
+otherwise, also when a test file is not valid.`,
+		args:    []string{dirArgument},
+		options: []string{"chdir", "dialect", "filter", "test-directory", "var", "var-file", "schemas", "sandbox", "timeout", "json", "verbose", "junit-xml", "no-color"},
+		examples: []string{
+			"# Run the test files of the module in ./infra:",
+			"tfeval test ./infra",
+			"# One file, as terraform test -json would report it:",
+			"tfeval test -json -filter=tests/defaults.tftest.hcl ./infra",
+			"# A JUnit XML report for CI:",
+			"tfeval test -junit-xml=report.xml ./infra",
+		},
+	},
 	"vars": {
 		run:     runVars,
 		summary: "List the root module's variables with their final values and sources",
@@ -193,6 +225,10 @@ var optionHelp = map[string][2]string{
 	"upgrade":         {"-upgrade", "Choose versions and download again"},
 	"cache-dir":       {"-cache-dir=DIR", "Shared module cache reused across roots and runs\n(default: $TFEVAL_MODULE_CACHE_DIR, else none)"},
 	"offline":         {"-offline", "Install from the cache alone, no network"},
+	"filter":          {"-filter=FILE", "Run only this test file (repeatable; relative to the\nmodule directory)"},
+	"test-directory":  {"-test-directory=DIR", "Directory of test files besides the module's own\n(default: tests)"},
+	"verbose":         {"-verbose", "Print each run's plan or state"},
+	"junit-xml":       {"-junit-xml=FILE", "Also write a JUnit XML report to FILE"},
 }
 
 // usage is `tfeval -help`: the commands, and how to learn more.

@@ -18,6 +18,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/longtest"
 )
 
 // fastTestContext holds values of every shape the fast nodes treat
@@ -462,8 +463,10 @@ func TestIntModulo(t *testing.T) {
 		precs := []uint{53, 64, 64, 100, 512, uint(1 + r.IntN(200))}
 		return new(big.Float).SetPrec(precs[r.IntN(len(precs))]).SetInt64(n)
 	}
+	// 5,000 random pairs by default, 50,000 with the long suites.
+	cases := longtest.Pick(5000, 50000)
 	taken := 0
-	for range 50000 {
+	for range cases {
 		a, b := operand(), operand()
 		got, ok := intModulo(a, b)
 		if !ok {
@@ -479,8 +482,8 @@ func TestIntModulo(t *testing.T) {
 				a.Text('f', -1), b.Text('f', -1), a.Prec(), b.Prec(), gf.Text('f', -1), gf.Prec(), wf.Text('f', -1), wf.Prec())
 		}
 	}
-	if taken < 10000 {
-		t.Errorf("the whole-number remainder answered only %d of 50000 random cases", taken)
+	if taken < cases/5 {
+		t.Errorf("the whole-number remainder answered only %d of %d random cases", taken, cases)
 	}
 	if _, ok := intModulo(cty.NumberIntVal(1234).AsBigFloat(), cty.NumberIntVal(4).AsBigFloat()); !ok {
 		t.Error("count.index % 4 does not take the whole-number remainder")

@@ -1,6 +1,7 @@
 package snippets
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"testing"
@@ -151,5 +152,20 @@ func TestCIInstall(t *testing.T) {
 	}
 	if out, _ := ev.Output("cidr"); !out.Value.RawEquals(cty.StringVal("10.0.0.0/16")) {
 		t.Errorf("cidr = %#v", out.Value)
+	}
+}
+
+// TestModuleTestFiles runs the block of docs/testing-offline.md and
+// docs/testing-modules.md: the example module's test files, a Go subtest
+// per file and run.
+func TestModuleTestFiles(t *testing.T) {
+	t.Chdir("../../..")
+	rep := tfeval.Test(context.Background(), tfeval.TestOptions{
+		Options: tfeval.Options{WorkDir: "testdata/examples/tested"},
+	})
+	rep.Subtests(t) // one subtest per file and per run block, named as they are
+
+	if rep.Passed != 4 || len(rep.Files) != 1 {
+		t.Errorf("the example's runs: %d passed of %d files", rep.Passed, len(rep.Files))
 	}
 }
