@@ -149,6 +149,7 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 		Summary:  "Invalid value for variable",
 		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
 		Subject:  subject.Ptr(),
+		Extra:    FailedCondition{Module: mi.Addr, Object: "var." + decl.Name},
 	})
 }
 
@@ -261,7 +262,7 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 		return
 	}
 	for _, rule := range o.Preconditions {
-		if !ev.checkRule(s, rule, hcl.DiagError, "Module output value precondition failed") {
+		if !ev.checkRule(s, rule, "output."+n.name, hcl.DiagError, "Module output value precondition failed") {
 			mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 			return
 		}
@@ -305,7 +306,7 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 // checkRule evaluates a precondition, postcondition or check assertion and
 // reports a failure with the given severity and summary; it returns false
 // when the rule failed or could not be evaluated because of errors.
-func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, sev hcl.DiagnosticSeverity, summary string) bool {
+func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, sev hcl.DiagnosticSeverity, summary string) bool {
 	if rule == nil || rule.Condition == nil {
 		return true
 	}
@@ -339,7 +340,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, sev hcl.Diagnos
 		return true
 	}
 	msg, _ := ev.errorMessage(s, rule, "")
-	ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr()})
+	ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr(), Extra: FailedCondition{Module: s.mod.Addr, Object: object}})
 	return sev != hcl.DiagError
 }
 
@@ -357,7 +358,7 @@ func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
 		if ev.opts.Validate {
 			ev.validateRule(s, rule, hcl.DiagWarning)
 		} else {
-			ev.checkRule(s, rule, hcl.DiagWarning, "Check block assertion failed")
+			ev.checkRule(s, rule, "check."+n.name, hcl.DiagWarning, "Check block assertion failed")
 		}
 	}
 }

@@ -154,7 +154,7 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 	for _, rule := range res.Preconditions {
 		if ev.opts.Validate {
 			ev.validateRule(is, rule, hcl.DiagError)
-		} else if !ev.checkRule(is, rule, hcl.DiagError, "Resource precondition failed") {
+		} else if !ev.checkRule(is, rule, res.Addr(), hcl.DiagError, "Resource precondition failed") {
 			ok = false
 		}
 	}
@@ -169,7 +169,7 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 			if ev.opts.Validate {
 				ev.validateRule(&ps, rule, hcl.DiagError)
 			} else {
-				ev.checkRule(&ps, rule, hcl.DiagError, "Resource postcondition failed")
+				ev.checkRule(&ps, rule, res.Addr(), hcl.DiagError, "Resource postcondition failed")
 			}
 		}
 	}
