@@ -148,6 +148,10 @@ func roundTwoCases() []advCase {
 			files: map[string]string{"schemas.json": hugeObjectSchema(50_000), "main.tf": "resource \"aws_thing\" \"t\" {\n  count = 2\n  obj   = {}\n}\n"},
 		},
 		{
+			name: "a schema object type of 50,000 attributes, 1,000 instances", args: []string{"-schemas=schemas.json"}, long: true, want: "Evaluation step limit reached",
+			files: map[string]string{"schemas.json": hugeObjectSchema(50_000), "main.tf": "resource \"aws_thing\" \"t\" {\n  count = 1000\n  obj   = {}\n}\n"},
+		},
+		{
 			name: "40,000 duplicated blocks, as text", want: "Duplicate local value definition",
 			files: map[string]string{"main.tf": lines(40_000, "locals {\n  a = 1\n}\n")},
 		},
