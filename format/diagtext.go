@@ -1,7 +1,6 @@
 package format
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -33,7 +32,7 @@ type DiagnosticPrinter struct {
 	named map[string]bool
 	// sources holds text that is not on disk, such as the console input line.
 	sources map[string][]byte
-	cache   map[string][]byte
+	cache   map[string]*sourceText
 	// files are the sources parsed, for the blocks diagnostics are in.
 	files map[string]*hcl.File
 }
@@ -55,7 +54,7 @@ type DiagnosticOptions struct {
 
 // NewDiagnosticPrinter prints on w as opts say.
 func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinter {
-	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}, files: map[string]*hcl.File{}}
+	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string]*sourceText{}, files: map[string]*hcl.File{}}
 	// An unusable sandbox fails the command itself; excerpts then show nothing.
 	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
 	if err != nil {
@@ -72,6 +71,7 @@ func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinte
 // console input line, for the excerpts of diagnostics in it.
 func (p *DiagnosticPrinter) SetSource(name string, src []byte) {
 	p.sources[name] = src
+	delete(p.cache, name)
 }
 
 // detailWidth is where Terraform wraps detail text when not on a terminal:
@@ -139,15 +139,8 @@ func (p *DiagnosticPrinter) snippet(rng hcl.Range) string {
 		return ""
 	}
 	var lines []string
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		if n >= rng.Start.Line && n <= rng.End.Line {
-			lines = append(lines, fmt.Sprintf("%4d: %s", n, excerptLine(strings.TrimRight(sc.Text(), "\r"))))
-		}
-		if n > rng.End.Line || len(lines) >= 5 {
-			break
-		}
+	for n := rng.Start.Line; n <= rng.End.Line && n <= src.lineCount() && len(lines) < 5; n++ {
+		lines = append(lines, fmt.Sprintf("%4d: %s", n, excerptLine(strings.TrimRight(src.line(n), "\r"))))
 	}
 	if len(lines) == 0 {
 		return ""
@@ -170,9 +163,11 @@ func (p *DiagnosticPrinter) context(rng hcl.Range) string {
 	if !ok {
 		// Parsed with the checks configuration files get first: a source
 		// that would cost hcl too much to parse names no block.
-		src := p.source(rng.Filename)
-		if src != nil && !limit.CheckSource(src, rng.Filename, hcl.InitialPos, limit.Config, 0).HasErrors() {
-			f, _ = hclsyntax.ParseConfig(src, rng.Filename, hcl.InitialPos)
+		if src := p.source(rng.Filename); src != nil {
+			text := []byte(src.text)
+			if !limit.CheckSource(text, rng.Filename, hcl.InitialPos, limit.Config, 0).HasErrors() {
+				f, _ = hclsyntax.ParseConfig(text, rng.Filename, hcl.InitialPos)
+			}
 		}
 		p.files[rng.Filename] = f
 	}
@@ -182,6 +177,34 @@ func (p *DiagnosticPrinter) context(rng hcl.Range) string {
 	// The byte before the range, as Terraform looks: a diagnostic about a
 	// block's header is not "in" that block.
 	return hcled.ContextString(f, rng.Start.Byte-1)
+}
+
+// sourceText is a file's text with where each of its lines starts, found
+// once: a file with tens of thousands of diagnostics (duplicated blocks)
+// is not read again from its start for each one.
+type sourceText struct {
+	text   string
+	starts []int // byte offset of each line, the first at 0
+}
+
+func newSourceText(src []byte) *sourceText {
+	s := &sourceText{text: string(src), starts: []int{0}}
+	for i, c := range src {
+		if c == '\n' && i+1 < len(src) {
+			s.starts = append(s.starts, i+1)
+		}
+	}
+	return s
+}
+
+func (s *sourceText) lineCount() int { return len(s.starts) }
+
+// line is line n (from 1) without its newline.
+func (s *sourceText) line(n int) string {
+	if n < len(s.starts) {
+		return s.text[s.starts[n-1] : s.starts[n]-1]
+	}
+	return strings.TrimSuffix(s.text[s.starts[n-1]:], "\n")
 }
 
 // maxExcerptLine bounds, in bytes, a source line shown under a diagnostic:
@@ -201,22 +224,28 @@ func excerptLine(line string) string {
 	return line[:cut] + "…"
 }
 
-func (p *DiagnosticPrinter) source(name string) []byte {
-	if s, ok := p.sources[name]; ok {
-		return s
-	}
+func (p *DiagnosticPrinter) source(name string) *sourceText {
 	if s, ok := p.cache[name]; ok {
 		return s
 	}
-	path := name
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(p.workDir, path)
+	var src []byte
+	if s, ok := p.sources[name]; ok {
+		src = s
+	} else {
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(p.workDir, path)
+		}
+		box := p.box
+		if p.named[name] {
+			box = sandbox.Dir{}
+		}
+		src, _ = box.ReadFile(path, 8<<20)
 	}
-	box := p.box
-	if p.named[name] {
-		box = sandbox.Dir{}
+	var text *sourceText
+	if src != nil {
+		text = newSourceText(src)
 	}
-	src, _ := box.ReadFile(path, 8<<20)
-	p.cache[name] = src
-	return src
+	p.cache[name] = text
+	return text
 }

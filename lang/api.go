@@ -128,6 +128,20 @@ func (s CheckStatus) String() string {
 	return fmt.Sprintf("CheckStatus(%d)", int(s))
 }
 
+// FailedCondition is the hcl.Diagnostic Extra of the failure of a custom
+// condition (a variable validation, an output or resource pre- or
+// postcondition, a check block assertion): which checkable object it
+// belongs to, as terraform test's expect_failures names objects. Read it
+// with hcl.DiagnosticExtra[FailedCondition], which also finds it under
+// the extras tfeval wraps around it.
+type FailedCondition struct {
+	// Module is the module instance address, "" for the root.
+	Module string
+	// Object is the object within that module without instance keys:
+	// var.NAME, output.NAME, check.NAME, or a resource's address.
+	Object string
+}
+
 // CheckResult is the outcome of one condition rule in one object instance.
 type CheckResult struct {
 	// Object is the address of the object the rule belongs to, module

@@ -30,6 +30,8 @@ type evaluator struct {
 
 	// instances lists the module instances of each module config path (by modulePrefix).
 	instances map[string][]*ModuleInstance
+	// root is the root module's instance.
+	root *ModuleInstance
 	// funcs caches function tables by providerFunctionsKey: modules that
 	// see the same provider functions share one table.
 	funcs map[string]map[string]function.Function
@@ -135,7 +137,11 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	ev.addDiags(dataDiags)
 	root := ev.newInstance(cfg, nil, "", cty.NilVal, cty.NilVal)
 	ev.instances[""] = []*ModuleInstance{root}
+	ev.root = root
 
+	if !opts.Console && !opts.Validate && !opts.Lazy {
+		ev.checkRemoved(cfg)
+	}
 	g := ev.buildGraph()
 	order, cycles := g.order()
 	if len(cycles) > 0 {

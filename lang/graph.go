@@ -140,7 +140,46 @@ func (ev *evaluator) buildGraph() *graph {
 			}
 		}
 	}
+	ev.connectImports(g)
 	return g
+}
+
+// connectImports makes each terraform_data resource that a root import
+// block imports into depend on what the block refers to, in the root
+// module: planning an instance needs the import's id.
+func (ev *evaluator) connectImports(g *graph) {
+	var buf []*node
+	for _, im := range ev.cfg.Module.Import {
+		if im.Target == nil || !isBuiltinType(strings.SplitN(im.Target.Addr, ".", 2)[0]) {
+			continue
+		}
+		c := ev.cfg
+		for _, name := range im.Target.Module {
+			if c = c.Children[name]; c == nil {
+				break
+			}
+		}
+		if c == nil {
+			continue
+		}
+		n := g.get(c, nodeResource, im.Target.Addr)
+		if n == nil {
+			continue
+		}
+		for _, r := range ev.importRefs(im) {
+			if r.ref == nil {
+				continue
+			}
+			buf = g.targets(buf[:0], ev.cfg, r.ref)
+			for _, t := range buf {
+				// An import cannot take its id from its own target;
+				// checkImports reports what that id is.
+				if t != nil && t != n {
+					n.deps[t] = true
+				}
+			}
+		}
+	}
 }
 
 // nodeRefs returns what the object of n refers to in its own module and,

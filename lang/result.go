@@ -331,6 +331,10 @@ type ResourceInstance struct {
 	// Read says when Terraform reads a data source instance, and whether
 	// tfeval had its result; DataReadNone for managed resources.
 	Read DataRead
+	// Import is set for an instance an import block brings under
+	// management (terraform_data only): Value is then planned from the
+	// object the import reads, not created.
+	Import *Import
 }
 
 // DataRead says when Terraform reads a data source instance and what tfeval

@@ -6,21 +6,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 )
-
-// conditionSummaries are the summaries of the failures of the custom
-// conditions a run may expect: variable validations, output and resource
-// pre- and postconditions, check block assertions.
-var conditionSummaries = map[string]bool{
-	"Invalid value for variable":              true,
-	"Resource precondition failed":            true,
-	"Resource postcondition failed":           true,
-	"Module output value precondition failed": true,
-	checkFailed: true,
-}
 
 const (
 	checkFailed  = "Check block assertion failed"
@@ -33,12 +21,8 @@ func isCheckWarning(d *hcl.Diagnostic) bool {
 	return d.Severity == hcl.DiagWarning && (d.Summary == checkFailed || d.Summary == checkUnknown)
 }
 
-// expectations are a run's expect_failures, with where each checkable
-// object of the module reports its failures.
+// expectations are a run's expect_failures.
 type expectations struct {
-	// objects are the checkable objects by the subject of their failures:
-	// a variable's declaration, a rule's condition.
-	objects  map[hcl.Range]string
 	expected []expected
 	// unread is set when an expected failure could not be decided for
 	// want of a provider's answer.
@@ -52,29 +36,8 @@ type expected struct {
 	found bool
 }
 
-func newExpectations(cfg *config.Config, run *RunBlock) *expectations {
-	e := &expectations{objects: map[hcl.Range]string{}}
-	m := cfg.Module
-	for name, v := range m.Variables {
-		e.objects[v.DeclRange] = "var." + name
-	}
-	for name, o := range m.Outputs {
-		for _, rule := range o.Preconditions {
-			e.objects[rule.Condition.Range()] = "output." + name
-		}
-	}
-	for _, set := range []map[string]*config.Resource{m.ManagedResources, m.DataResources} {
-		for addr, res := range set {
-			for _, rule := range append(append([]*config.CheckRule(nil), res.Preconditions...), res.Postconditions...) {
-				e.objects[rule.Condition.Range()] = addr
-			}
-		}
-	}
-	for name, ch := range m.Checks {
-		for _, rule := range ch.Asserts {
-			e.objects[rule.Condition.Range()] = "check." + name
-		}
-	}
+func newExpectations(run *RunBlock) *expectations {
+	e := &expectations{}
 	for _, t := range run.ExpectFailures {
 		e.expected = append(e.expected, expected{addr: withoutKeys(t), rng: t.SourceRange()})
 	}
@@ -92,10 +55,8 @@ func withoutKeys(t hcl.Traversal) string {
 func (e *expectations) validate(diags hcl.Diagnostics, res *lang.Result) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, d := range diags {
-		if conditionSummaries[d.Summary] && d.Subject != nil {
-			if addr, ok := e.objects[*d.Subject]; ok && e.expect(addr) {
-				continue
-			}
+		if addr, ok := failedRootObject(d); ok && e.expect(addr) {
+			continue
 		}
 		if isCheckWarning(d) {
 			c := *d
@@ -123,6 +84,16 @@ func (e *expectations) validate(diags hcl.Diagnostics, res *lang.Result) hcl.Dia
 		})
 	}
 	return out
+}
+
+// failedRootObject is the root module object whose custom condition
+// failed in d, as expect_failures names it.
+func failedRootObject(d *hcl.Diagnostic) (string, bool) {
+	fc, ok := hcl.DiagnosticExtra[lang.FailedCondition](d)
+	if !ok || fc.Module != "" {
+		return "", false
+	}
+	return fc.Object, true
 }
 
 // expect marks the expected failure of addr found, and reports whether
@@ -170,11 +141,9 @@ func (e *expectations) explainPlan(diags hcl.Diagnostics) hcl.Diagnostics {
 		if isCheckWarning(d) {
 			continue
 		}
-		if conditionSummaries[d.Summary] && d.Subject != nil {
-			if addr, ok := e.objects[*d.Subject]; ok && e.isExpected(addr) && !explained[addr] {
-				explained[addr] = true
-				out = append(out, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure while planning", Detail: fmt.Sprintf("A custom condition within %s failed during the planning stage and prevented the requested apply operation. While this was an expected failure, the apply operation could not be executed and so the overall test case will be marked as a failure and the original diagnostic included in the test report.", addr)})
-			}
+		if addr, ok := failedRootObject(d); ok && e.isExpected(addr) && !explained[addr] {
+			explained[addr] = true
+			out = append(out, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure while planning", Detail: fmt.Sprintf("A custom condition within %s failed during the planning stage and prevented the requested apply operation. While this was an expected failure, the apply operation could not be executed and so the overall test case will be marked as a failure and the original diagnostic included in the test report.", addr)})
 		}
 		out = append(out, d)
 	}

@@ -86,7 +86,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	if len(run.PlanOptions.Target) > 0 {
 		rr.Diagnostics = append(rr.Diagnostics, targetWarnings(run.Command, r.opts.Dialect)...)
 	}
-	exp := newExpectations(cfg, run)
+	exp := newExpectations(run)
 	if run.Command == Plan {
 		diags = exp.validate(diags, res)
 	} else {

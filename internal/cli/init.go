@@ -26,6 +26,7 @@ func runInit(c *common, env Env) int {
 		Offline:  c.offline,
 		Env:      env.Environ,
 		Sandbox:  c.sandbox,
+		Context:  c.ctx,
 		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
 			return tfvars.InitValues(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs, Sandbox: c.sandbox}, decls)
 		},

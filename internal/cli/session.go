@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -12,6 +11,9 @@ import (
 
 	tfeval "github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/format"
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
+	"github.com/tfeval/tfeval/lang"
 )
 
 // evaluate runs the whole pipeline for a command with the common options.
@@ -49,9 +51,12 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(env.WorkDir, path)
 		}
-		b, err := os.ReadFile(path)
+		// Named by the user, so read wherever it is, but only a regular
+		// file and no more than a source file may hold: a link to a
+		// device would be read forever.
+		b, err := limit.ReadSource(sandbox.Dir{}, path, 0, false)
 		if err != nil {
-			return opts, err
+			return opts, fmt.Errorf("cannot read the provider schema document %s: %w", c.schemas, err)
 		}
 		opts.Schemas = b
 	}
@@ -66,7 +71,15 @@ func writeSARIF(w io.Writer, diags hcl.Diagnostics, workDir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(w, string(b))
+	// Held to the output limit like every other document, and written
+	// from the one copy encoding/json made.
+	if int64(len(b))+1 > maxOutput {
+		return &lang.OutputTooLarge{Max: maxOutput}
+	}
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n")
 	return err
 }
 

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"time"
 
@@ -35,17 +35,18 @@ func runShow(c *common, env Env) int {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 		return exitError
 	}
-	// Written whole or not at all.
-	var buf bytes.Buffer
-	if err := plan.WriteJSON(&buf); err != nil {
+	// Written whole or not at all: its size is found first, by writing
+	// it to nothing, so that it is never held in memory whole.
+	size, err := plan.JSONSize()
+	if err == nil && size > maxOutput {
+		err = &lang.OutputTooLarge{Max: maxOutput}
+	}
+	if err != nil {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 		return exitError
 	}
-	if int64(buf.Len()) > maxOutput {
-		fmt.Fprintf(env.Stderr, "tfeval: %s\n", &lang.OutputTooLarge{Max: maxOutput})
-		return exitError
-	}
-	if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
+	out := bufio.NewWriterSize(env.Stdout, 1<<16)
+	if err := plan.WriteJSON(out); err != nil || out.Flush() != nil {
 		return exitError
 	}
 	return exitOK
