@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hcled"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/mitchellh/go-wordwrap"
 
@@ -33,8 +33,9 @@ type DiagnosticPrinter struct {
 	// sources holds text that is not on disk, such as the console input line.
 	sources map[string][]byte
 	cache   map[string]*sourceText
-	// files are the sources parsed, for the blocks diagnostics are in.
-	files map[string]*hcl.File
+	// blocks are each source's top-level blocks, for the block a
+	// diagnostic is in.
+	blocks map[string][]topBlock
 }
 
 // DiagnosticOptions say how a DiagnosticPrinter prints and where it may
@@ -54,7 +55,7 @@ type DiagnosticOptions struct {
 
 // NewDiagnosticPrinter prints on w as opts say.
 func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinter {
-	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string]*sourceText{}, files: map[string]*hcl.File{}}
+	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string]*sourceText{}, blocks: map[string][]topBlock{}}
 	// An unusable sandbox fails the command itself; excerpts then show nothing.
 	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
 	if err != nil {
@@ -159,24 +160,59 @@ func (p *DiagnosticPrinter) context(rng hcl.Range) string {
 	if strings.HasSuffix(rng.Filename, ".json") {
 		return ""
 	}
-	f, ok := p.files[rng.Filename]
+	blocks, ok := p.blocks[rng.Filename]
 	if !ok {
-		// Parsed with the checks configuration files get first: a source
-		// that would cost hcl too much to parse names no block.
-		if src := p.source(rng.Filename); src != nil {
-			text := []byte(src.text)
-			if !limit.CheckSource(text, rng.Filename, hcl.InitialPos, limit.Config, 0).HasErrors() {
-				f, _ = hclsyntax.ParseConfig(text, rng.Filename, hcl.InitialPos)
-			}
-		}
-		p.files[rng.Filename] = f
-	}
-	if f == nil {
-		return ""
+		blocks = p.topBlocks(rng.Filename)
+		p.blocks[rng.Filename] = blocks
 	}
 	// The byte before the range, as Terraform looks: a diagnostic about a
 	// block's header is not "in" that block.
-	return hcled.ContextString(f, rng.Start.Byte-1)
+	at := rng.Start.Byte - 1
+	i := sort.Search(len(blocks), func(i int) bool { return blocks[i].end > at })
+	if i < len(blocks) && blocks[i].start <= at {
+		return blocks[i].name
+	}
+	return ""
+}
+
+// topBlock is a top-level block's byte range and its header as a
+// diagnostic names it.
+type topBlock struct {
+	start, end int
+	name       string
+}
+
+// topBlocks are a file's top-level blocks in order, found once: a file
+// of thousands of diagnostics is not walked again for each. A source that
+// would cost hcl too much to parse (the checks configuration files get
+// first) has none.
+func (p *DiagnosticPrinter) topBlocks(name string) []topBlock {
+	src := p.source(name)
+	if src == nil {
+		return nil
+	}
+	text := []byte(src.text)
+	if limit.CheckSource(text, name, hcl.InitialPos, limit.Config, 0).HasErrors() {
+		return nil
+	}
+	f, _ := hclsyntax.ParseConfig(text, name, hcl.InitialPos)
+	if f == nil {
+		return nil
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	out := make([]topBlock, 0, len(body.Blocks))
+	for _, b := range body.Blocks {
+		header := b.Type
+		for _, l := range b.Labels {
+			header += fmt.Sprintf(" %q", l)
+		}
+		r := b.Range()
+		out = append(out, topBlock{start: r.Start.Byte, end: r.End.Byte, name: header})
+	}
+	return out
 }
 
 // sourceText is a file's text with where each of its lines starts, found
