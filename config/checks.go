@@ -33,7 +33,7 @@ func checkConditionRule(r *Resource, rule *CheckRule, kind string) hcl.Diagnosti
 	if rule == nil || rule.Condition == nil {
 		return nil
 	}
-	if d := constantCondition(rule, kind); d != nil {
+	if d := ConstantCondition(rule, kind); d != nil {
 		return hcl.Diagnostics{d}
 	}
 	var diags hcl.Diagnostics
@@ -52,7 +52,7 @@ func checkConditionRule(r *Resource, rule *CheckRule, kind string) hcl.Diagnosti
 
 // constantCondition is the error for a pre- or postcondition that refers to
 // no object: its result is the same whatever the configuration does.
-func constantCondition(rule *CheckRule, kind string) *hcl.Diagnostic {
+func ConstantCondition(rule *CheckRule, kind string) *hcl.Diagnostic {
 	if rule == nil || rule.Condition == nil || len(rule.Condition.Variables()) > 0 {
 		return nil
 	}

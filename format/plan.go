@@ -3,7 +3,6 @@ package format
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"sort"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
@@ -201,10 +201,18 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 	modules := map[string]*Module{"": &p.PlannedValues.RootModule}
 	var prior map[string]*Module
 	changed := false
+	// The document holds each value's JSON once more than the evaluation
+	// holds the value (a string shared by many resources is one string
+	// there): their total is bounded by what the document may write.
+	var held int64
+	maxHeld := lo.Limits.WithDefaults().MaxOutputSize
 	for _, ri := range instances {
 		mi := res.Module(ri.Module)
 		pr := resourceValues(ri, mi, lo.Schemas, d)
 		rc := resourceChange(ri, pr)
+		if held += int64(len(rc.Change.After)); held > maxHeld {
+			return nil, &lang.OutputTooLarge{Max: maxHeld}
+		}
 		if d == dialect.Tofu && ri.Mode == config.DataResourceMode {
 			// OpenTofu's planned values of a data source leave out the
 			// attributes its schema alone makes sensitive.
@@ -261,6 +269,9 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 		}
 		p.PlannedValues.Outputs[name] = out
 		ch := valueChange(v, sensitive)
+		if held += int64(len(out.Value) + len(ch.After)); held > maxHeld {
+			return nil, &lang.OutputTooLarge{Max: maxHeld}
+		}
 		if ch.Actions[0] != "no-op" {
 			changed = true
 		}
@@ -285,17 +296,6 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 		p.Applyable, p.Complete = &changed, &complete
 	}
 	return p, nil
-}
-
-// WriteJSON writes the plan as the binaries do: compact, on one line.
-func (p *Plan) WriteJSON(w io.Writer) error {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
-	return err
 }
 
 // planVariables are the root variables' values as the plan records them:
@@ -358,28 +358,7 @@ func parentModule(addr string) string {
 // splitModuleAddr splits a module instance address into its calls:
 // `module.a["x.y"].module.b` into `module.a["x.y"]` and `module.b`.
 func splitModuleAddr(addr string) []string {
-	var parts []string
-	depth, quoted, start := 0, false, 0
-	for i := 0; i < len(addr); i++ {
-		switch c := addr[i]; {
-		case quoted && c == '\\':
-			i++
-		case quoted:
-			quoted = c != '"'
-		case c == '"':
-			quoted = true
-		case c == '[':
-			depth++
-		case c == ']':
-			depth--
-		case c == '.' && depth == 0:
-			parts = append(parts, addr[start:i])
-			start = i + 1
-		}
-	}
-	if addr != "" {
-		parts = append(parts, addr[start:])
-	}
+	parts := address.Steps(addr)
 	var out []string
 	for i := 0; i+1 < len(parts); i += 2 {
 		out = append(out, parts[i]+"."+parts[i+1])

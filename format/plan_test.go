@@ -3,6 +3,7 @@ package format_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +11,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/internal/conformance"
+	"github.com/tfeval/tfeval/lang"
 )
 
 // corpus is the repository's copy of the recorded cases.
@@ -45,6 +48,17 @@ func planOf(t *testing.T, c *conformance.Case, d dialect.Dialect) any {
 	var buf bytes.Buffer
 	if err := plan.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
+	}
+	// WriteJSON writes in pieces what encoding/json writes whole.
+	whole, err := json.Marshal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), append(whole, '\n')) {
+		t.Fatalf("WriteJSON differs from json.Marshal:\n%s\n%s", buf.Bytes(), whole)
+	}
+	if n, err := plan.JSONSize(); err != nil || n != int64(buf.Len()) {
+		t.Errorf("JSONSize = %d, %v; WriteJSON wrote %d bytes", n, err, buf.Len())
 	}
 	var doc any
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
@@ -271,6 +285,40 @@ func TestPlanUnknownExpansionAndData(t *testing.T) {
 func TestPlanWithoutResult(t *testing.T) {
 	if _, err := format.NewPlan(nil, format.PlanOptions{}); err == nil {
 		t.Error("a plan of nothing")
+	}
+}
+
+// A plan holds each value's JSON once more than the evaluation holds the
+// value: one string shared by many resources is many strings there. The
+// plan of an evaluation whose values would write more than
+// Limits.MaxOutputSize is refused while it is made.
+func TestPlanHeldToOutputSize(t *testing.T) {
+	files := fstest.MapFS{"main.tf": {Data: []byte(`
+locals { s = format("%100000s", "") }
+resource "terraform_data" "r" {
+  count = 20
+  input = local.s
+}`)}}
+	for _, max := range []int64{1 << 20, 64 << 20} {
+		ev := tfeval.Evaluate(tfeval.Options{FS: files, Limits: lang.Limits{MaxOutputSize: max}})
+		if ev.HasErrors() {
+			t.Fatal(ev.Diagnostics.Error())
+		}
+		plan, err := format.NewPlan(ev.Result, format.PlanOptions{})
+		var tooLarge *lang.OutputTooLarge
+		if max < 4<<20 {
+			if !errors.As(err, &tooLarge) {
+				t.Errorf("limit %d: %v, want OutputTooLarge", max, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := plan.JSONSize()
+		if err != nil || n < 40*100_000 {
+			t.Fatalf("JSONSize = %d, %v", n, err)
+		}
 	}
 }
 

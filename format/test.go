@@ -24,7 +24,20 @@ import (
 // Timestamps and elapsed times are left out, so that the same tests
 // give the same stream.
 func WriteTestJSON(w io.Writer, rep *tftest.Report, d dialect.Dialect) error {
-	e := &eventWriter{w: w, d: d}
+	return writeTestJSON(&eventWriter{w: w, d: d}, rep)
+}
+
+// WriteTestJSONVerbose writes the stream WriteTestJSON writes with, after
+// each run's status, the run's plan (a test_plan event) or, after an
+// apply, the state (test_state), as terraform test -json -verbose does.
+// Their members are those of terraform show -json's plan and state
+// documents, without the provider schemas the binaries add.
+func WriteTestJSONVerbose(w io.Writer, rep *tftest.Report, d dialect.Dialect) error {
+	return writeTestJSON(&eventWriter{w: w, d: d, verbose: true}, rep)
+}
+
+func writeTestJSON(e *eventWriter, rep *tftest.Report) error {
+	d := e.d
 	product := d.Product() + " " + d.Version()
 	e.emit(map[string]any{"@level": "info", "@message": product, "type": "version", d.String(): d.Version(), "ui": "1.2"})
 	for _, diag := range rep.Diagnostics {
@@ -117,6 +130,9 @@ func (e *eventWriter) run(fr *tftest.FileResult, rr *tftest.RunResult, progress 
 		body["skip_reason"] = rr.SkipReason
 	}
 	e.emit(map[string]any{"@level": "info", "@message": fmt.Sprintf("  %q... %s", rr.Name, runWord(rr)), "@testfile": fr.Path, "@testrun": rr.Name, "type": "test_run", "test_run": body})
+	if e.verbose {
+		e.verboseEvent(fr, rr)
+	}
 	for _, d := range rr.Diagnostics {
 		e.diagnostic(fr.Path, rr.Name, d)
 	}
@@ -140,9 +156,10 @@ func (e *eventWriter) diagnostic(file, run string, d *hcl.Diagnostic) {
 
 // eventWriter writes JSON lines, keeping the first error.
 type eventWriter struct {
-	w   io.Writer
-	d   dialect.Dialect
-	err error
+	w       io.Writer
+	d       dialect.Dialect
+	verbose bool // the runs' plans and states too
+	err     error
 }
 
 func (e *eventWriter) emit(ev map[string]any) {

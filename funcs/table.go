@@ -292,8 +292,8 @@ func (e *env) table(depth int) map[string]function.Function {
 			t[name] = function.Unpredictable(t[name])
 		}
 	}
-	t["jsondecode"] = cachedDecoder(t["jsondecode"], decodeJSON, e.decoded)
-	t["yamldecode"] = cachedDecoder(t["yamldecode"], nil, e.decoded)
+	t["jsondecode"] = cachedDecoder(t["jsondecode"], e.jsonDocuments(t["jsondecode"]), e.decoded)
+	t["yamldecode"] = cachedDecoder(t["yamldecode"], e.yamlDocuments(), e.decoded)
 	for name, fn := range t {
 		t[name] = e.limited(name, fn, shortcutOf(fn))
 	}

@@ -26,6 +26,9 @@ type fetcher struct {
 	maxSize int64
 	maxFile int
 	git     string
+	// timeout bounds each git command, as RequestTimeout bounds each
+	// HTTP request.
+	timeout time.Duration
 	// services caches each host's modules.v1 base URL (or the error).
 	services map[string]serviceResult
 	// versionLists caches each registry module's versions.

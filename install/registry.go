@@ -121,6 +121,9 @@ func (f *fetcher) registryVersionsOnce(s *source) ([]string, error) {
 	if err := json.Unmarshal(body, &doc); err != nil || len(doc.Modules) == 0 {
 		return nil, errors.New("the registry's answer is not a list of module versions")
 	}
+	if n := len(doc.Modules[0].Versions); n > maxVersions {
+		return nil, fmt.Errorf("the registry lists %d versions of the module, more than the %d tfeval chooses among", n, maxVersions)
+	}
 	var vs []string
 	for _, v := range doc.Modules[0].Versions {
 		vs = append(vs, v.Version)

@@ -60,10 +60,13 @@ variable "n" {
     error_message = "n too small"
   }
 }
+# What depends on var.n is not evaluated once its validation fails, as in
+# Terraform: the other conditions read a variable of their own.
+variable "k" { default = 3 }
 resource "terraform_data" "x" {
   lifecycle {
     precondition {
-      condition     = var.n > 4
+      condition     = var.k > 4
       error_message = "x needs more"
     }
   }
@@ -71,14 +74,14 @@ resource "terraform_data" "x" {
 output "o" {
   value = 1
   precondition {
-    condition     = var.n > 10
+    condition     = var.k > 10
     error_message = "never"
   }
 }
 check "health" {
   assert {
-    condition     = var.n == 4
-    error_message = "n is ${var.n}"
+    condition     = var.k == 4
+    error_message = "k is ${var.k}"
   }
 }
 module "m" {

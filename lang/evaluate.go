@@ -16,6 +16,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/internal/diagsort"
 )
 
@@ -249,6 +250,10 @@ func (ev *evaluator) functionsFor(m *config.Module) map[string]function.Function
 	o.ProviderFunctions = ev.providerFunctions(m)
 	o.Limits, o.Step, o.Charge, o.Direct = ev.limits.funcOptions()
 	f := funcs.Functions(o)
+	if ev.opts.Applied {
+		can := appliedCan(f["can"], ev.opts.Dialect)
+		f["can"], f[funcs.CoreNamespace+"can"] = can, can
+	}
 	ev.funcs[key] = f
 	return f
 }
@@ -320,12 +325,34 @@ func (ev *evaluator) run(order []*node) {
 	}
 }
 
-// evalNode evaluates one configuration object in every instance of its module.
+// evalNode evaluates one configuration object in every instance of its
+// module. Terraform does not evaluate an object when one it depends on
+// failed, so reports nothing of it: such an object is evaluated for its
+// values (what depends on an error is an error stand-in) without its
+// diagnostics, and counts as failed in turn.
 func (ev *evaluator) evalNode(n *node) {
 	if d := ev.limits.stopped(); d != nil {
 		ev.addDiag(d)
 		return
 	}
+	if n.upstreamFailed() {
+		task := *ev
+		task.buffered = true
+		task.diags = nil
+		task.evalNodeInstances(n)
+		n.failed.Store(true)
+		return
+	}
+	start := len(ev.diags)
+	ev.evalNodeInstances(n)
+	if ev.diags[start:].HasErrors() {
+		n.failed.Store(true)
+	}
+}
+
+// evalNodeInstances evaluates one configuration object in every instance
+// of its module.
+func (ev *evaluator) evalNodeInstances(n *node) {
 	for _, mi := range ev.moduleInstances(n.cfg) {
 		// hcl reports some diagnostics in map order; each instance's are
 		// put in source order (in parallel runs, the buffer is the node's).
@@ -372,12 +399,12 @@ func (ev *evaluator) moduleInstances(c *config.Config) []*ModuleInstance {
 	sh := ev.share()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return ev.instances[modulePrefix(c.Path)]
+	return ev.instances[address.ModulePrefix(c.Path)]
 }
 
 // addModuleInstance records a new instance of a module.
 func (ev *evaluator) addModuleInstance(mi *ModuleInstance) {
-	key := modulePrefix(mi.Path)
+	key := address.ModulePrefix(mi.Path)
 	sh := ev.share()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

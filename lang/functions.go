@@ -6,11 +6,13 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/providerfuncs"
@@ -289,4 +291,31 @@ func orderedSuggestion(diag *hcl.Diagnostic) *hcl.Diagnostic {
 		return &out
 	}
 	return diag
+}
+
+// appliedCan is can once applied. can is unknown for a value that is not
+// wholly known, but after an apply Terraform knows every value of the
+// state, so can of a reference to a resource or module call (an instance
+// of it, an output), which evaluates without error, is true, also where
+// tfeval, without the provider's schema, cannot know all of its
+// attributes. Anything else is can's own answer.
+func appliedCan(can function.Function, d dialect.Dialect) function.Function {
+	return function.New(&function.Spec{
+		Description: can.Description(),
+		Params:      can.Params(),
+		Type:        function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			closure := customdecode.ExpressionClosureFromVal(args[0])
+			if trav, diags := hcl.AbsTraversalForExpr(closure.Expression); !diags.HasErrors() {
+				ref, rdiags := parseRef(trav, d)
+				whole := ref != nil && !rdiags.HasErrors() && len(ref.remaining) == 0 && (ref.kind == refResource || ref.kind == refModule)
+				if whole {
+					if _, vdiags := closure.Value(); !vdiags.HasErrors() {
+						return cty.True, nil
+					}
+				}
+			}
+			return can.Call(args)
+		},
+	})
 }

@@ -3,10 +3,12 @@ package lang
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/internal/parallel"
 )
 
@@ -32,17 +34,19 @@ type node struct {
 
 	// selfRef is set when the object refers to itself.
 	selfRef bool
+	// failed is set once the object's evaluation reported an error, or
+	// one it depends on failed (see evaluator.evalNode).
+	failed atomic.Bool
 }
 
-// modulePrefix is "module.a.module.b." for a module config path, "" for the root.
-func modulePrefix(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		b.WriteString("module.")
-		b.WriteString(p)
-		b.WriteString(".")
+// upstreamFailed reports whether an object n depends on failed.
+func (n *node) upstreamFailed() bool {
+	for d := range n.deps {
+		if d.failed.Load() {
+			return true
+		}
 	}
-	return b.String()
+	return false
 }
 
 // graph is the dependency graph of the whole configuration tree.
@@ -60,7 +64,7 @@ type nodeKey struct {
 }
 
 func nodeID(cfg *config.Config, kind nodeKind, name string) string {
-	p := modulePrefix(cfg.Path)
+	p := address.ModulePrefix(cfg.Path)
 	switch kind {
 	case nodeVar:
 		return p + "var." + name

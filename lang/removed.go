@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
 )
 
 // checkRemoved reports the removed blocks, of every module, whose resource
@@ -35,7 +36,7 @@ func (ev *evaluator) checkRemoved(c *config.Config) {
 		if target == nil {
 			continue
 		}
-		abs := modulePrefix(append(append([]string(nil), c.Path...), path...))
+		abs := address.ModulePrefix(append(append([]string(nil), c.Path...), path...))
 		var d *hcl.Diagnostic
 		switch {
 		case len(names) == 0:

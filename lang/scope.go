@@ -179,6 +179,9 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		}
 		d.v, moreDiags = hcldec.Decode(typedBodyFor(body, info.spec), info.spec, ctx)
 	}
+	if moreDiags.HasErrors() && info.failureCost > 0 {
+		moreDiags = append(moreDiags, s.ev.limits.chargeDiags(info.failureCost, body.MissingItemRange())...)
+	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
 	if !moreDiags.HasErrors() {
 		if d.attrs != nil {

@@ -4,7 +4,9 @@ package tests
 
 import (
 	"fmt"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -41,6 +43,12 @@ type advCase struct {
 	want string
 	// tofu selects the OpenTofu dialect.
 	tofu bool
+	// serve, when set, is a server the case's files reach at SERVER (an
+	// http://127.0.0.1 URL); what it is sent must hold nothing from
+	// outside the sandbox.
+	serve func(outside string) http.Handler
+	// git says the case needs the git program.
+	git bool
 	// long marks a costly case that runs only with the long suites
 	// (internal/longtest); a cheaper case of its class runs without them.
 	long bool
@@ -95,7 +103,7 @@ func fifoOrSkip(t *testing.T, path string) {
 // is made when called, not at start: TestAdversarialCLI's child is this
 // test binary, which should start at once.
 func adversarialCases() []advCase {
-	return []advCase{
+	return append([]advCase{
 		// Sandbox: files of the module linked outside, a relative sandbox,
 		// and files that are not regular.
 		{
@@ -260,13 +268,19 @@ module "m" { source = "./m${local.n}" }
 				return b.String()
 			}() + "}\n"},
 		},
-	}
+	}, roundTwoCases()...)
 }
 
 // writeCase writes a case's module and setup into a fresh directory and
-// returns the sandbox directory and the working directory.
-func writeCase(t *testing.T, c advCase) (box, workDir string) {
+// returns the sandbox directory and the working directory. In the files,
+// BOX and OUTSIDE stand for those directories and SERVER for server.
+func writeCase(t *testing.T, c advCase, server string) (box, workDir string) {
 	t.Helper()
+	if c.git {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("git is not installed")
+		}
+	}
 	root := t.TempDir()
 	outside := filepath.Join(root, "outside")
 	box = filepath.Join(root, "box")
@@ -274,7 +288,12 @@ func writeCase(t *testing.T, c advCase) (box, workDir string) {
 	if err := os.MkdirAll(box, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	testfiles.Write(t, box, c.files)
+	places := strings.NewReplacer("BOX", filepath.ToSlash(box), "OUTSIDE", filepath.ToSlash(outside), "SERVER", server)
+	files := map[string]string{}
+	for name, text := range c.files {
+		files[name] = places.Replace(text)
+	}
+	testfiles.Write(t, box, files)
 	if c.setup != nil {
 		c.setup(t, box, outside)
 	}

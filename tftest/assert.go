@@ -16,14 +16,15 @@ import (
 	"github.com/tfeval/tfeval/tfvars"
 )
 
-// assert evaluates a run's assertions against its plan or applied state,
-// and sets the run's status from them.
+// assert evaluates a run's assertions against its plan or applied state
+// (and the root module outputs they see), and sets the run's status from
+// them.
 // A verdict that depends on something tfeval could not know (pending: an
 // expected failure or a check block's assertion) is a skip, unless an
 // assertion failed or errored.
-func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, fs *fileState, cfg *config.Config, testVals map[string]cty.Value, applied bool, pending *undecided) {
+func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs cty.Value, fs *fileState, cfg *config.Config, testVals map[string]cty.Value, applied bool, pending *undecided) {
 	tofu := r.opts.Dialect == dialect.Tofu
-	names := map[string]cty.Value{"output": outputsOf(res), "run": objectOf(fs.outputs)}
+	names := map[string]cty.Value{"output": outputs, "run": objectOf(fs.outputs)}
 	if tofu {
 		names["var"] = r.tofuVars(res, testVals)
 	} else if vars, ok := testOnlyVars(res, testVals); ok {
@@ -48,9 +49,14 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, fs *file
 				continue
 			}
 		}
+		// Terraform evaluates the error message first, whatever the
+		// condition gives: a message that cannot be evaluated is an
+		// error, one with a sensitive value a warning.
+		msg, mdiags := r.errorMessage(a, res, names)
+		rr.Diagnostics = append(rr.Diagnostics, mdiags...)
 		v, diags := res.EvalExprWithNames(a.Condition, "", names)
 		rr.Diagnostics = append(rr.Diagnostics, diags...)
-		if diags.HasErrors() {
+		if diags.HasErrors() || mdiags.HasErrors() {
 			ar.Status = Error
 			rr.Assertions = append(rr.Assertions, ar)
 			status = Error
@@ -91,7 +97,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, fs *file
 			}
 			// OpenTofu counts an unknown condition as a failed one.
 			ar.Status = Fail
-			r.failed(rr, &ar, a, res, names)
+			failed(rr, &ar, a, msg)
 			status = max(status, Fail)
 		case uv.IsNull():
 			ar.Status = Error
@@ -110,7 +116,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, fs *file
 				break
 			}
 			ar.Status = Fail
-			r.failed(rr, &ar, a, res, names)
+			failed(rr, &ar, a, msg)
 			status = max(status, Fail)
 		}
 		rr.Assertions = append(rr.Assertions, ar)
@@ -126,23 +132,37 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, fs *file
 	rr.Status = status
 }
 
-// failed reports a failed assertion with its evaluated error message.
-func (r *runner) failed(rr *RunResult, ar *AssertionResult, a *Assert, res *lang.Result, names map[string]cty.Value) {
-	msg, diags := res.EvalExprWithNames(a.ErrorMessage, "", names)
-	detail := ""
-	switch {
-	case diags.HasErrors():
-		rr.Diagnostics = append(rr.Diagnostics, diags...)
-	case marks.Contains(msg, marks.Sensitive):
-		rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Error message refers to sensitive values", Detail: fmt.Sprintf("The error expression used to explain this condition refers to sensitive values, so %s will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.", r.opts.Dialect.Product()), Subject: a.ErrorMessage.Range().Ptr()})
-	default:
-		mv, _ := msg.UnmarkDeep()
-		if sv, err := convert.Convert(mv, cty.String); err == nil && sv.IsKnown() && !sv.IsNull() {
-			detail = strings.TrimSpace(sv.AsString())
-		}
+// errorMessage evaluates an assertion's error message as Terraform does:
+// a value that is not a string, or is null, is an error; one that refers
+// to a sensitive value gives a warning and is not shown; an unknown one is
+// empty.
+func (r *runner) errorMessage(a *Assert, res *lang.Result, names map[string]cty.Value) (string, hcl.Diagnostics) {
+	v, diags := res.EvalExprWithNames(a.ErrorMessage, "", names)
+	if diags.HasErrors() {
+		return "", diags
 	}
-	ar.ErrorMessage = detail
-	rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Test assertion failed", Detail: detail, Subject: a.Condition.Range().Ptr()})
+	invalid := func(why string) hcl.Diagnostics {
+		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid error message", Detail: "Unsuitable value for error message: " + why + ".", Subject: a.ErrorMessage.Range().Ptr()})
+	}
+	sv, err := convert.Convert(v, cty.String)
+	switch {
+	case err != nil:
+		return "", invalid(err.Error())
+	case !sv.IsKnown():
+		return "", diags
+	case sv.IsNull():
+		return "", invalid("must not be null")
+	case marks.Contains(sv, marks.Sensitive):
+		return "", append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Error message refers to sensitive values", Detail: fmt.Sprintf("The error expression used to explain this condition refers to sensitive values, so %s will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.", r.opts.Dialect.Product()), Subject: a.ErrorMessage.Range().Ptr()})
+	}
+	us, _ := sv.UnmarkDeep()
+	return strings.TrimSpace(us.AsString()), diags
+}
+
+// failed reports a failed assertion with its evaluated error message.
+func failed(rr *RunResult, ar *AssertionResult, a *Assert, msg string) {
+	ar.ErrorMessage = msg
+	rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Test assertion failed", Detail: msg, Subject: a.Condition.Range().Ptr()})
 }
 
 // providerUnread are the Unread marks of an unknown condition that stand

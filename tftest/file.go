@@ -10,6 +10,7 @@ import (
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
 )
@@ -378,6 +379,10 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 				as.ErrorMessage = a.Expr
 			}
 			if as.Condition != nil && as.ErrorMessage != nil {
+				if d := config.ConstantCondition(&config.CheckRule{Condition: as.Condition}, "assert"); d != nil {
+					p.add(hcl.Diagnostics{d})
+					break
+				}
 				r.Asserts = append(r.Asserts, as)
 			}
 		case "plan_options":

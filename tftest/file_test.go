@@ -97,7 +97,8 @@ func TestParseFileDiagnostics(t *testing.T) {
 		{"duplicate runs", dialect.Terraform, "a.tftest.hcl", "run \"a\" {}\nrun \"a\" {}\n", "Duplicate \"run\" block names@2", 1},
 		{"bad command", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  command = destroy\n}\n", "Invalid \"command\" keyword@2", 1},
 		{"override of the wrong kind", dialect.Terraform, "a.tftest.hcl", "override_data {\n  target = aws_s3_bucket.b\n}\n", "Invalid override target@2", 0},
-		{"json", dialect.Terraform, "a.tftest.json", `{"run": {"a": {"command": "plan", "assert": [{"condition": "${true}", "error_message": "x"}]}}}`, "", 1},
+		{"json", dialect.Terraform, "a.tftest.json", `{"run": {"a": {"command": "plan", "assert": [{"condition": "${var.v}", "error_message": "x"}]}}}`, "", 1},
+		{"constant assertion", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  assert {\n    condition     = 1 == 1\n    error_message = \"x\"\n  }\n}\n", "Invalid assert expression@3", 1},
 		{"malformed json", dialect.Terraform, "a.tftest.json", `{"run": `, "Missing value@1", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/typeexpr"
@@ -46,6 +47,10 @@ type instances struct {
 	mocks map[string]*Provider
 	// collections are what each module reads as collections (collections.go).
 	collections *collectionCache
+	// targets, when plan_options.target is set, are what the run plans;
+	// notPlanned the managed instances they leave out.
+	targets    *targeting
+	notPlanned map[string]bool
 
 	mu sync.Mutex
 	// applied are the managed instances' values after apply.
@@ -62,6 +67,23 @@ type need struct {
 
 // hook is the lang.InstanceHook of the evaluation.
 func (in *instances) hook(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostics) {
+	if !in.targets.plans(pi) {
+		// Outside the targets: what the state has stays, what it does
+		// not have is not created.
+		if pi.Resource.Mode != config.ManagedResourceMode {
+			return pi.Planned, nil
+		}
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		in.notPlanned[pi.Addr] = true
+		if prior, ok := in.priorOf(pi.Addr); ok {
+			if in.phase == applyPhase {
+				in.applied[pi.Addr] = prior
+			}
+			return prior, nil
+		}
+		return pi.Planned, nil
+	}
 	v, diags := in.decide(pi)
 	if in.phase == applyPhase && pi.Resource.Mode == config.ManagedResourceMode {
 		in.mu.Lock()
@@ -147,6 +169,24 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		diags[i] = &c
 	}
 	return v, diags
+}
+
+// keepUntargeted is the state after the apply: the instances applied,
+// and with plan_options.target, the prior state's others as they were.
+func (in *instances) keepUntargeted() map[string]cty.Value {
+	if in.targets == nil {
+		return in.applied
+	}
+	out := make(map[string]cty.Value, len(in.prior)+len(in.applied))
+	for addr, v := range in.prior {
+		if !in.targets.covers(addr) {
+			out[addr] = v
+		}
+	}
+	for addr, v := range in.applied {
+		out[addr] = v
+	}
+	return out
 }
 
 // real is the value of an instance of a provider the test does not mock:
@@ -274,11 +314,7 @@ func instanceNames(pi *lang.PlannedInstance) []string {
 // configAddr is an instance's resource address in the configuration:
 // module path without keys, no instance key.
 func configAddr(pi *lang.PlannedInstance) string {
-	addr := pi.Resource.Addr()
-	if len(pi.Config.Path) > 0 {
-		addr = "module." + strings.Join(pi.Config.Path, ".module.") + "." + addr
-	}
-	return addr
+	return address.ModulePrefix(pi.Config.Path) + pi.Resource.Addr()
 }
 
 // formatTarget writes a traversal as an address: names joined by dots,

@@ -111,7 +111,7 @@ func overriddenModule(m *config.Module, o *Override) *config.Module {
 		}
 		out.Outputs[name] = &config.Output{
 			Name:         name,
-			Expr:         hcl.StaticExpr(v, o.DeclRange),
+			Expr:         &valueExpr{val: v, rng: o.DeclRange},
 			Sensitive:    op.Sensitive,
 			SensitiveSet: op.SensitiveSet,
 			DeclRange:    op.DeclRange,
@@ -119,3 +119,16 @@ func overriddenModule(m *config.Module, o *Override) *config.Module {
 	}
 	return out
 }
+
+// valueExpr is an expression that is a value, like hcl.StaticExpr's; unlike
+// that one it is a pointer, so an expression stays usable as a map key (the
+// evaluator keys its caches by expression) whatever the type of its value.
+type valueExpr struct {
+	val cty.Value
+	rng hcl.Range
+}
+
+func (e *valueExpr) Value(*hcl.EvalContext) (cty.Value, hcl.Diagnostics) { return e.val, nil }
+func (e *valueExpr) Variables() []hcl.Traversal                          { return nil }
+func (e *valueExpr) Range() hcl.Range                                    { return e.rng }
+func (e *valueExpr) StartRange() hcl.Range                               { return e.rng }

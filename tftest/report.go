@@ -125,6 +125,17 @@ type RunResult struct {
 	// Prior is the state the run started from, managed resource
 	// instances' values by address: what a plan changes (for -verbose).
 	Prior map[string]cty.Value
+	// PriorOutputs are the root module's outputs in that state, by name.
+	PriorOutputs map[string]cty.Value
+	// Outputs are the root module's outputs as the run's plan or state
+	// has them: with plan_options.target, those the run plans, and the
+	// prior state's values of the others.
+	Outputs map[string]cty.Value
+	// NotPlanned is what plan_options.target leaves out of the plan: the
+	// managed resource instances (by address) and the root module's
+	// outputs (as output.NAME). Result has a value for them all: the
+	// state's for those in Prior (and PriorOutputs), which keep it.
+	NotPlanned map[string]bool
 	// Elapsed is the time the run took.
 	Elapsed time.Duration
 }

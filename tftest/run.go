@@ -63,7 +63,10 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		return rr
 	}
 
+	tg := newTargeting(cfg, run.PlanOptions.Target, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
 	in := &instances{
+		targets:     tg,
+		notPlanned:  map[string]bool{},
 		phase:       planPhase,
 		gen:         r.opts.Seed,
 		serial:      idx,
@@ -77,7 +80,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	for _, t := range run.PlanOptions.Replace {
 		in.replace = append(in.replace, formatTarget(t))
 	}
-	rr.Prior = in.prior
+	rr.Prior, rr.PriorOutputs = in.prior, fs.stateOutputs[stateKey]
 	res, diags := r.evaluate(cfg, raw, in, false)
 	rr.Result = res
 	if len(run.PlanOptions.Target) > 0 {
@@ -100,10 +103,12 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		return rr
 	}
 	if run.Command == Plan {
+		rr.Outputs, rr.NotPlanned = tg.runOutputs(res, rr.PriorOutputs), tg.leaveOut(res, in.notPlanned)
+		outputs := objectOf(rr.Outputs)
 		if !tofu {
-			fs.outputs[run.Name] = outputsOf(res)
+			fs.outputs[run.Name] = outputs
 		}
-		r.assert(rr, run, res, fs, cfg, testVals, false, exp.pending(res))
+		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res))
 		if rr.Status == Skip && !tofu {
 			r.forgetOutputs(fs, rr, cfgOutputs(cfg))
 		}
@@ -130,13 +135,21 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	// The apply evaluates the configuration again: what the plan reported
 	// already is not reported twice.
 	rr.Diagnostics = appendNew(rr.Diagnostics, exp.validate(diags, res))
-	fs.states[stateKey] = in.applied
-	fs.outputs[run.Name] = outputsOf(res)
+	fs.states[stateKey] = in.keepUntargeted()
+	rr.Outputs, rr.NotPlanned = tg.runOutputs(res, rr.PriorOutputs), tg.leaveOut(res, in.notPlanned)
+	fs.stateOutputs[stateKey] = map[string]cty.Value{}
+	for name, v := range rr.Outputs {
+		// A state keeps no output whose value is null.
+		if uv, _ := v.UnmarkDeep(); !uv.IsNull() {
+			fs.stateOutputs[stateKey][name] = v
+		}
+	}
+	fs.outputs[run.Name] = objectOf(rr.Outputs)
 	if rr.Diagnostics.HasErrors() {
 		rr.Status = Error
 		return rr
 	}
-	r.assert(rr, run, res, fs, cfg, testVals, true, exp.pending(res))
+	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res))
 	return rr
 }
 

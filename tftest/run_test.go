@@ -209,9 +209,11 @@ module "m" {
   source = "./m"
 }
 output "out" { value = "${aws_thing.t.id}/${data.aws_lookup.l.value}/${module.m.x}" }
+output "z" { value = module.m.z }
 `,
 			"m/main.tf": `output "x" { value = "real" }
-output "y" { value = "y" }`,
+output "y" { value = "y" }
+output "z" { value = { a = ["real"] } }`,
 			"tests/a.tftest.hcl": `
 override_resource {
   target = aws_thing.t
@@ -225,10 +227,10 @@ run "file_level" {
   state_key = "other"
   override_module {
     target  = module.m
-    outputs = { x = "fake" }
+    outputs = { x = "fake", z = { a = ["b"] } }
   }
   assert {
-    condition     = output.out == "file-id/file-value/fake" && module.m.y == null
+    condition     = output.out == "file-id/file-value/fake" && module.m.y == null && output.z.a[0] == "b"
     error_message = "out is ${output.out}"
   }
 }
@@ -244,6 +246,151 @@ run "run_level" {
 }
 `},
 		want: map[string]string{"tests/a.tftest.hcl::file_level": "pass", "tests/a.tftest.hcl::run_level": "pass"},
+	}, {
+		name: "an expected validation failure: what reads the variable is not evaluated",
+		files: map[string]string{
+			"main.tf": `
+variable "level" {
+  type = string
+  validation {
+    condition     = contains(["CanNotDelete", "ReadOnly"], var.level)
+    error_message = "bad level"
+  }
+}
+locals { notes = { CanNotDelete = "a", ReadOnly = "b" } }
+resource "terraform_data" "lock" {
+  count = var.level != null ? 1 : 0
+  input = local.notes[var.level]
+}
+`,
+			"tests/a.tftest.hcl": `
+run "rejected" {
+  command = plan
+  variables { level = "None" }
+  expect_failures = [var.level]
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::rejected": "pass"},
+	}, {
+		name: "an expected precondition failure: what depends on the resource is not evaluated",
+		files: map[string]string{
+			"main.tf": `
+variable "sets" {
+  type    = map(string)
+  default = {}
+}
+variable "set_key" { default = "missing" }
+resource "terraform_data" "registry" {
+  lifecycle {
+    precondition {
+      condition     = contains(keys(var.sets), var.set_key)
+      error_message = "set_key must name a set"
+    }
+  }
+}
+module "set" {
+  source   = "./m"
+  for_each = var.sets
+  in       = terraform_data.registry.id
+}
+module "rule" {
+  source = "./m"
+  in     = module.set[var.set_key].out
+}
+`,
+			"m/main.tf": `
+variable "in" { type = string }
+output "out" { value = var.in }
+`,
+			"tests/a.tftest.hcl": `
+run "missing_set" {
+  command         = plan
+  expect_failures = [terraform_data.registry]
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::missing_set": "pass"},
+	}, {
+		name: "once applied, can of a resource or module call without schema is true",
+		files: map[string]string{
+			"main.tf": awsProvider + `
+variable "tags" { default = null }
+resource "aws_thing" "t" {
+  name = "n"
+  tags = var.tags
+}
+resource "aws_thing" "c" {
+  count = 2
+  name  = "c"
+  tags  = var.tags
+}
+module "m" {
+  source = "./m"
+  tags   = var.tags
+}
+`,
+			"m/main.tf": awsProvider + `
+variable "tags" {}
+resource "aws_thing" "t" {
+  name = "m"
+  tags = var.tags
+}
+output "thing" { value = aws_thing.t }
+`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "applied" {
+  assert {
+    condition     = can(aws_thing.t) && can(aws_thing.c[1]) && can(module.m) && can(module.m.thing)
+    error_message = "cannot"
+  }
+}
+run "attribute" {
+  assert {
+    condition     = can(aws_thing.t.tags)
+    error_message = "cannot"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::applied": "pass", "tests/a.tftest.hcl::attribute": "skip"},
+	}, {
+		name: "an assertion's error message is evaluated whatever its condition gives",
+		files: map[string]string{
+			"main.tf": `
+variable "secret" {
+  default   = "x"
+  sensitive = true
+}
+output "nothing" { value = null }
+`,
+			"tests/a.tftest.hcl": `
+run "message_error" {
+  command = plan
+  assert {
+    condition     = output.nothing == null
+    error_message = "nothing is ${output.nothing}"
+  }
+}
+`,
+			"tests/b.tftest.hcl": `
+run "null_message" {
+  command = plan
+  assert {
+    condition     = output.nothing == null
+    error_message = output.nothing
+  }
+}
+`,
+			"tests/c.tftest.hcl": `
+run "sensitive_message" {
+  command = plan
+  assert {
+    condition     = var.secret == "x"
+    error_message = "secret is ${var.secret}"
+  }
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::message_error": "error", "tests/b.tftest.hcl::null_message": "error", "tests/c.tftest.hcl::sensitive_message": "pass"},
+		diags: []string{"error: Invalid error message", "error: Invalid template interpolation value", "warning: Error message refers to sensitive values"},
 	}, {
 		name: "expected failures: a validation that fails, one that does not",
 		files: map[string]string{
@@ -631,5 +778,75 @@ run "apply" {
 	}
 	if !r1.Result.Root().Outputs["ids"].RawEquals(r2.Result.Root().Outputs["ids"]) {
 		t.Error("two runs of the same test generated different ids")
+	}
+}
+
+// TestRunTargets: plan_options.target plans the targets and what they
+// depend on; the root outputs that depend only on those are kept, the
+// others keep what the state has (null when nothing); what the targets
+// leave out is not created, so a provider it needs is not needed.
+func TestRunTargets(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+resource "terraform_data" "a" { input = "a" }
+resource "terraform_data" "b" { input = "b" }
+resource "terraform_data" "c" {
+  count = 2
+  input = "${terraform_data.a.output}-${count.index}"
+}
+resource "aws_thing" "real" { name = "needs the provider" }
+module "m" {
+  source = "./m"
+}
+locals { from_a = terraform_data.a.output }
+output "a"      { value = local.from_a }
+output "b"      { value = terraform_data.b.output }
+output "c0"     { value = terraform_data.c[0].output }
+output "both"   { value = "${terraform_data.a.output}${terraform_data.b.output}" }
+output "static" { value = "s" }
+output "m"      { value = module.m.out }
+`,
+		"m/main.tf": `
+resource "terraform_data" "in_module" { input = "m" }
+output "out" { value = terraform_data.in_module.output }
+`,
+		"tests/a.tftest.hcl": `
+run "targeted" {
+  plan_options {
+    target = [terraform_data.c[0], module.m]
+  }
+  assert {
+    condition     = output.a == "a" && output.c0 == "a-0" && output.m == "m" && output.b == null && output.both == null && output.static == null
+    error_message = "outputs"
+  }
+}
+run "next" {
+  command = plan
+  plan_options {
+    target = [terraform_data.b]
+  }
+  assert {
+    condition     = run.targeted.c0 == "a-0" && terraform_data.b.input == "b" && output.c0 == "a-0"
+    error_message = "the state after the targeted apply"
+  }
+}
+`}, dialect.Terraform)
+	for _, r := range rep.Files[0].Runs {
+		if r.Status != Pass {
+			t.Fatalf("%s: %s %s %q", r.Name, r.Status, r.SkipReason, summaries(rep))
+		}
+	}
+	targeted := rep.Files[0].Runs[0]
+	for addr, want := range map[string]bool{"terraform_data.a": false, "terraform_data.b": true, "terraform_data.c[0]": false, "terraform_data.c[1]": true, "aws_thing.real": true, "module.m.terraform_data.in_module": false} {
+		if targeted.NotPlanned[addr] != want {
+			t.Errorf("%s left out of the plan: %v, want %v", addr, targeted.NotPlanned[addr], want)
+		}
+	}
+	if _, ok := targeted.Outputs["static"]; !ok {
+		t.Error("an output the targets leave out is not null to the assertions")
+	}
+	next := rep.Files[0].Runs[1]
+	if _, ok := next.Prior["terraform_data.b"]; ok || next.Prior["terraform_data.c[0]"] == cty.NilVal || next.PriorOutputs["b"] != cty.NilVal {
+		t.Errorf("the state after the targeted apply: %v, outputs %v", next.Prior, next.PriorOutputs)
 	}
 }

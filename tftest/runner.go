@@ -164,6 +164,9 @@ type fileState struct {
 	lost map[string]*RunResult
 	// outputs are the outputs of the runs done, by run name: run.NAME.
 	outputs map[string]cty.Value
+	// stateOutputs are the root outputs each state holds, by state key:
+	// those of the last apply.
+	stateOutputs map[string]map[string]cty.Value
 }
 
 // runFile runs the runs of one file in order: after a run errors, the
@@ -175,7 +178,7 @@ func (r *runner) runFile(f *File) *FileResult {
 		fr.Status = Error
 		return fr
 	}
-	fs := &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}}
+	fs := &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}, stateOutputs: map[string]map[string]cty.Value{}}
 	errored := false
 	for i, run := range f.Runs {
 		var rr *RunResult

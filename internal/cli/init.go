@@ -22,6 +22,7 @@ func initRoot(c *common, env Env) report {
 		Offline:  c.offline,
 		Env:      env.Environ,
 		Sandbox:  c.sandbox,
+		Context:  c.ctx,
 		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
 			return tfvars.InitValues(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs, Sandbox: c.sandbox}, decls)
 		},

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	tfeval "github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/format"
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/scan"
@@ -35,6 +37,10 @@ type report struct {
 	// out is what it writes to standard output: text, a JSON document
 	// (or a stream of them, one a line) or a graph.
 	out []byte
+	// write, when not nil, writes what it writes to standard output
+	// instead of out, so that a large document is never held whole
+	// (show's plan document; its size is checked first).
+	write func(io.Writer) error
 	// diags are the root's diagnostics: printed on standard error, or
 	// written into the SARIF log with -format=sarif.
 	diags hcl.Diagnostics
@@ -73,13 +79,26 @@ func runRoot(c *common, env Env, cmd *command) int {
 	if rep.note != "" {
 		fmt.Fprintln(env.Stderr, rep.note)
 	}
-	if _, err := env.Stdout.Write(rep.out); err != nil {
+	if err := rep.writeTo(env.Stdout); err != nil {
 		return exitError
 	}
 	if rep.failed {
 		return exitError
 	}
 	return exitOK
+}
+
+// writeTo writes the report's output to w.
+func (rep *report) writeTo(w io.Writer) error {
+	if rep.write == nil {
+		_, err := w.Write(rep.out)
+		return err
+	}
+	out := bufio.NewWriterSize(w, 1<<16)
+	if err := rep.write(out); err != nil {
+		return err
+	}
+	return out.Flush()
 }
 
 // noConfiguration reports, when the directory of a command that needs a
@@ -130,7 +149,9 @@ func runRecursive(c *common, env Env, cmd *command) int {
 	c.moduleCache = &tfeval.ModuleCache{MaxBytes: tfeval.DefaultRootsModuleBytes}
 	c.functionCache = &tfeval.FunctionCache{}
 	if c.schemas != "" {
-		doc, err := os.ReadFile(c.schemas)
+		// Named by the user, so read wherever it is, but only a
+		// regular file and no more than a source file may hold.
+		doc, err := limit.ReadSource(sandbox.Dir{}, c.schemas, 0, false)
 		if err == nil {
 			c.providerSchemas, err = lang.ParseProviderSchemas(doc)
 		}
@@ -236,6 +257,15 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 	switch {
 	case w.c.format == "sarif" || w.c.out != "":
 	case w.c.json:
+		if rep.write != nil {
+			// A line of JSON Lines is written whole.
+			var buf bytes.Buffer
+			if err := rep.writeTo(&buf); err != nil {
+				rep.note += fmt.Sprintf("\ntfeval: %s: %s", root, err)
+				rep.failed = true
+			}
+			rep.out, rep.write = buf.Bytes(), nil
+		}
 		lines, err := jsonLines(root, rep.out)
 		if err != nil {
 			rep.note += fmt.Sprintf("\ntfeval: %s: %s", root, err)
@@ -342,12 +372,20 @@ func (w *rootsWriter) write(i int, r rendered) error {
 	case w.c.format == "sarif":
 		w.sarif = append(w.sarif, format.SARIFRoot{Dir: filepath.Join(w.tree.Dir, filepath.FromSlash(root)), DefaultFile: firstConfigFile(filepath.Join(w.tree.Dir, filepath.FromSlash(root))), Diagnostics: r.rep.diags})
 	case w.c.out != "":
-		if len(r.rep.out) > 0 {
+		if len(r.rep.out) > 0 || r.rep.write != nil {
 			path := filepath.Join(w.c.out, filepath.FromSlash(root), w.cmd.outFile(w.c))
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return err
 			}
-			if err := os.WriteFile(path, r.rep.out, 0o644); err != nil {
+			f, err := os.Create(path)
+			if err != nil {
+				return err
+			}
+			err = r.rep.writeTo(f)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -461,6 +499,13 @@ func writeSARIF(w io.Writer, c *common, env Env, roots []format.SARIFRoot) error
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(w, string(b))
-	return err
+	// Held to the output limit like every other document, and written
+	// from the one copy encoding/json made.
+	if int64(len(b))+1 > maxOutput {
+		return &lang.OutputTooLarge{Max: maxOutput}
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return nil
 }

@@ -124,7 +124,7 @@ func TestRecursiveEvalText(t *testing.T) {
 		t.Errorf("no values of stacks/eu/west:\n%s", out)
 	}
 	for _, frag := range []string{
-		"on broken/main.tf line 5:",
+		"on broken/main.tf line 5, in locals:",
 		"Warning: No value for required variable\n\n  on needs/main.tf line 2:",
 		"tfeval eval: 4 root modules, 1 with errors.",
 	} {

@@ -1,13 +1,15 @@
 package cli
 
 import (
+	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 
 	tfeval "github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/format"
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // evaluate runs the whole pipeline for a command with the common options.
@@ -49,9 +51,12 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(env.WorkDir, path)
 		}
-		b, err := os.ReadFile(path)
+		// Named by the user, so read wherever it is, but only a regular
+		// file and no more than a source file may hold: a link to a
+		// device would be read forever.
+		b, err := limit.ReadSource(sandbox.Dir{}, path, 0, false)
 		if err != nil {
-			return opts, err
+			return opts, fmt.Errorf("cannot read the provider schema document %s: %w", c.schemas, err)
 		}
 		opts.Schemas = b
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"time"
 
@@ -30,15 +29,16 @@ func showRoot(c *common, env Env) report {
 	if err != nil {
 		return failure(err)
 	}
-	// Written whole or not at all.
-	var buf bytes.Buffer
-	if err := plan.WriteJSON(&buf); err != nil {
+	// Written whole or not at all: its size is found first, by writing
+	// it to nothing, so that it is never held in memory whole.
+	size, err := plan.JSONSize()
+	if err == nil && size > maxOutput {
+		err = &lang.OutputTooLarge{Max: maxOutput}
+	}
+	if err != nil {
 		return failure(err)
 	}
-	if int64(buf.Len()) > maxOutput {
-		return failure(&lang.OutputTooLarge{Max: maxOutput})
-	}
-	rep.out = buf.Bytes()
+	rep.write = plan.WriteJSON
 	return rep
 }
 

@@ -40,7 +40,11 @@ func runTest(c *common, env Env) int {
 	rep := tfeval.Test(c.ctx, tfeval.TestOptions{Options: opts, TestDirectory: c.test.testDir, Filter: c.test.filter})
 	if c.json {
 		out := bufio.NewWriterSize(env.Stdout, 1<<16)
-		err := format.WriteTestJSON(out, rep, c.dialect)
+		write := format.WriteTestJSON
+		if c.test.verbose {
+			write = format.WriteTestJSONVerbose
+		}
+		err := write(out, rep, c.dialect)
 		if ferr := out.Flush(); err == nil {
 			err = ferr
 		}

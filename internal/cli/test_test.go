@@ -52,6 +52,10 @@ run "fails" {
 		t.Errorf("-json -filter: exit %d\n%s", rc, out)
 	}
 
+	if _, out, _ = run(t, dir, "", nil, "test", "-json", "-verbose", "-filter=tests/a.tftest.hcl"); !strings.Contains(out, `"type":"test_plan"`) && !strings.Contains(out, `"type":"test_state"`) {
+		t.Errorf("-json -verbose prints no plan or state:\n%s", out)
+	}
+
 	report := filepath.Join(dir, "report.xml")
 	run(t, dir, "", nil, "test", "-junit-xml=report.xml")
 	b, err := os.ReadFile(report)
