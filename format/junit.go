@@ -16,14 +16,14 @@ import (
 // source excerpts from.
 type JUnitOptions struct {
 	WorkDir, Sandbox string
-}
-
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Suites  []junitSuite `xml:"testsuite"`
+	// Root, when not empty, is the module the report is of, in a report of
+	// many (relative to WorkDir): suites and classes are named by the
+	// module's path and the file's, and file names in diagnostics too.
+	Root string
 }
 
 type junitSuite struct {
+	XMLName  xml.Name    `xml:"testsuite"`
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Skipped  int         `xml:"skipped,attr"`
@@ -52,12 +52,27 @@ type junitMessage struct {
 // run's diagnostics as Terraform prints them. A run skipped for want of
 // a provider is a skipped case whose message names the provider.
 func WriteJUnitXML(w io.Writer, rep *tftest.Report, opts JUnitOptions) error {
-	doc := junitSuites{}
+	suites, err := JUnitSuites(rep, opts)
+	if err != nil {
+		return err
+	}
+	return WriteJUnitXMLDocument(w, suites)
+}
+
+// JUnitSuites are the test suites of a report as WriteJUnitXML writes
+// them, without the document around them: what WriteJUnitXMLDocument
+// joins into one report of many modules.
+func JUnitSuites(rep *tftest.Report, opts JUnitOptions) ([]byte, error) {
+	var suites []junitSuite
 	for _, fr := range rep.Files {
-		s := junitSuite{Name: fr.Path, Tests: len(fr.File.Runs)}
+		name := fr.Path
+		if opts.Root != "" && opts.Root != "." {
+			name = opts.Root + "/" + name
+		}
+		s := junitSuite{Name: name, Tests: len(fr.File.Runs)}
 		prevError := ""
 		for _, rr := range fr.Runs {
-			c := junitCase{Name: rr.Name, Classname: fr.Path}
+			c := junitCase{Name: rr.Name, Classname: name}
 			if rr.Status != tftest.Skip {
 				c.Time = strconv.FormatFloat(rr.Elapsed.Seconds(), 'f', -1, 64)
 			}
@@ -92,22 +107,41 @@ func WriteJUnitXML(w io.Writer, rep *tftest.Report, opts JUnitOptions) error {
 			}
 			s.Cases = append(s.Cases, c)
 		}
-		doc.Suites = append(doc.Suites, s)
+		suites = append(suites, s)
 	}
-	b, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
+	if len(suites) == 0 {
+		return nil, nil
 	}
-	if _, err := io.WriteString(w, xml.Header[:len(xml.Header)-1]); err != nil {
-		return err
+	return xml.MarshalIndent(suites, "  ", "  ")
+}
+
+// WriteJUnitXMLDocument writes a JUnit XML report of the test suites
+// JUnitSuites made, in the order given.
+func WriteJUnitXMLDocument(w io.Writer, suites ...[]byte) error {
+	var b bytes.Buffer
+	// As terraform test writes it: the XML declaration and the document
+	// on one line.
+	b.WriteString(xml.Header[:len(xml.Header)-1] + "<testsuites>")
+	empty := true
+	for _, s := range suites {
+		if len(s) == 0 {
+			continue
+		}
+		b.WriteString("\n")
+		b.Write(s)
+		empty = false
 	}
-	_, err = w.Write(append(b, '\n'))
+	if !empty {
+		b.WriteString("\n")
+	}
+	b.WriteString("</testsuites>\n")
+	_, err := w.Write(b.Bytes())
 	return err
 }
 
 // diagnosticText is diagnostics as Terraform prints them, without colour.
 func diagnosticText(diags hcl.Diagnostics, opts JUnitOptions) string {
 	var b bytes.Buffer
-	NewDiagnosticPrinter(&b, DiagnosticOptions{WorkDir: opts.WorkDir, Sandbox: opts.Sandbox}).Print(diags)
+	NewDiagnosticPrinter(&b, DiagnosticOptions{WorkDir: opts.WorkDir, Sandbox: opts.Sandbox, Root: opts.Root}).Print(diags)
 	return string(bytes.TrimSpace(b.Bytes()))
 }

@@ -84,6 +84,7 @@ type common struct {
 	parallelism                    int
 	out                            string // show, graph: a directory for a file per root
 	sarifRoot                      string // eval, validate: what SARIF URIs are relative to
+	scanDir                        string // -recursive: the directory scanned, absolute
 	// What the roots of a -recursive run share.
 	moduleCache     *tfeval.ModuleCache
 	functionCache   *tfeval.FunctionCache

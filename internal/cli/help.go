@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/tfeval/tfeval/scan"
 )
 
 // command is one tfeval command and what its help says of it.
@@ -29,6 +31,10 @@ type command struct {
 	// outFile, when not nil, is the file -out=DIR writes each root's
 	// output to, under DIR/ROOT.
 	outFile func(*common) string
+	// roots, when not nil, picks the directories a -recursive run works
+	// on among every module directory of the tree, in place of the root
+	// modules (test: the modules that have test files).
+	roots func(c *common, tree *scan.Tree) []string
 	// summary is its line in the list of commands.
 	summary string
 	// usage is what follows "tfeval NAME" in its usage line.
@@ -211,6 +217,8 @@ SARIF log for all of them, file URIs relative to the git work tree's top
 	},
 	"test": {
 		run:     runTest,
+		root:    testRoot,
+		roots:   testedModules,
 		summary: "Run the module's test files (.tftest.hcl) offline, as \"terraform test\"\njudges them",
 		usage:   "[options] [DIR]",
 		about: `Runs the module's test files, *.tftest.hcl and *.tftest.json in the module's
@@ -228,10 +236,14 @@ create its resources, an assertion on what only it or an unread data source
 can answer) is skipped, and says which provider it needs and why: never a
 pass or a failure tfeval cannot know.
 
+With -recursive, every module directory below DIR that has test files (in
+it or in its test directory) is tested, in parallel, reported in path order;
+-junit-xml then writes one report whose suites are named by module and file.
+
 Exit status 0 when no run failed or errored (skipped runs included), 1
 otherwise, also when a test file is not valid.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "filter", "test-directory", "var", "var-file", "schemas", "sandbox", "timeout", "json", "verbose", "junit-xml", "no-color"},
+		options: []string{"chdir", "dialect", "filter", "test-directory", "var", "var-file", "schemas", "sandbox", "timeout", "json", "verbose", "junit-xml", "no-color", "recursive", "exclude", "parallelism", "no-progress"},
 		examples: []string{
 			"# Run the test files of the module in ./infra:",
 			"tfeval test ./infra",
@@ -239,6 +251,8 @@ otherwise, also when a test file is not valid.`,
 			"tfeval test -json -filter=tests/defaults.tftest.hcl ./infra",
 			"# A JUnit XML report for CI:",
 			"tfeval test -junit-xml=report.xml ./infra",
+			"# Every module of the repository that has test files, one JUnit report:",
+			"tfeval test -recursive -junit-xml=report.xml .",
 		},
 	},
 	"vars": {

@@ -49,6 +49,11 @@ type report struct {
 	quiet bool
 	// note is printed on standard error after the diagnostics.
 	note string
+	// stderr is what it writes to standard error before the diagnostics,
+	// already laid out (test's diagnostics, printed between its runs).
+	stderr []byte
+	// junit are a test's JUnit XML test suites, for -junit-xml.
+	junit []byte
 	// failed makes the exit status 1.
 	failed bool
 }
@@ -130,6 +135,7 @@ func noConfiguration(c *common, env Env) bool {
 // runRecursive runs a command on every root module below the directory.
 func runRecursive(c *common, env Env, cmd *command) int {
 	scanDir := env.WorkDir
+	c.scanDir = scanDir
 	if env.Pacer != nil {
 		// A scan keeps the parses roots share and evaluates several
 		// roots at once: its live heap is several times one root's, and
@@ -162,11 +168,14 @@ func runRecursive(c *common, env Env, cmd *command) int {
 	}
 	printer := newDiagPrinter(env.Stderr, c, env)
 	tree, diags := scan.Find(scanDir, scan.Options{
-		Dialect: c.dialect, AllDirs: c.allDirs, Exclude: c.exclude, Sandbox: c.sandbox,
+		Dialect: c.dialect, AllDirs: c.allDirs || cmd.roots != nil, Exclude: c.exclude, Sandbox: c.sandbox,
 		Cache: c.moduleCache, Context: c.ctx,
 	})
 	if tree != nil && len(tree.ModuleDirs) == 0 {
 		diags = append(diags, tfeval.NoConfiguration(displayDir(c)))
+	}
+	if tree != nil && cmd.roots != nil {
+		tree.Roots = cmd.roots(c, tree)
 	}
 	printer.Print(diags)
 	if diags.HasErrors() {
@@ -192,6 +201,12 @@ func runRecursive(c *common, env Env, cmd *command) int {
 		}
 	}
 	w.progress.clear()
+	if c.test.junitXML != "" {
+		if err := writeJUnitFile(c, env, func(out io.Writer) error { return format.WriteJUnitXMLDocument(out, w.junit...) }); err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval: -junit-xml: %s\n", err)
+			return exitError
+		}
+	}
 	if c.format == "sarif" {
 		if err := writeSARIF(env.Stdout, c, env, w.sarif); err != nil {
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
@@ -231,6 +246,7 @@ type rootsWriter struct {
 	tree     *scan.Tree
 	progress *progress
 	sarif    []format.SARIFRoot
+	junit    [][]byte
 	failed   int
 }
 
@@ -284,6 +300,7 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 	}
 	if w.c.format != "sarif" {
 		var errBuf bytes.Buffer
+		errBuf.Write(rep.stderr)
 		if !rep.quiet {
 			opts := diagOptions(w.c, w.env)
 			opts.Root = root
@@ -361,6 +378,9 @@ func (w *rootsWriter) write(i int, r rendered) error {
 	root := w.tree.Roots[i]
 	if r.rep.failed {
 		w.failed++
+	}
+	if r.rep.junit != nil {
+		w.junit = append(w.junit, r.rep.junit)
 	}
 	w.progress.clear()
 	if len(r.stderr) > 0 {
