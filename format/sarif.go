@@ -1,7 +1,6 @@
 package format
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -190,7 +189,7 @@ func NewSARIF(diags hcl.Diagnostics, opts SARIFOptions) *SARIF {
 // one run: each diagnostic's file is relative to its root's Dir.
 // opts.WorkDir and DefaultFile are not used.
 func NewSARIFRoots(roots []SARIFRoot, opts SARIFOptions) *SARIF {
-	w := &sarifWriter{opts: opts, index: map[string]int{}, seen: map[string]int{}, sources: map[string][]byte{}}
+	w := &sarifWriter{opts: opts, index: map[string]int{}, seen: map[string]int{}, sources: map[string]*sarifSource{}}
 	w.driver = SARIFDriver{Name: "tfeval", Version: opts.ToolVersion, InformationURI: "https://github.com/tfeval/tfeval", Rules: []SARIFRule{}}
 	results := []SARIFResult{}
 	for _, root := range roots {
@@ -213,9 +212,9 @@ func NewSARIFRoots(roots []SARIFRoot, opts SARIFOptions) *SARIF {
 type sarifWriter struct {
 	opts    SARIFOptions
 	driver  SARIFDriver
-	index   map[string]int    // rule index by id
-	seen    map[string]int    // results by fingerprint input, for the ordinal
-	sources map[string][]byte // files read, by absolute path; nil for unreadable
+	index   map[string]int          // rule index by id
+	seen    map[string]int          // results by fingerprint input, for the ordinal
+	sources map[string]*sarifSource // files read, by absolute path; nil for unreadable
 }
 
 // baseDir is the directory URIs are relative to.
@@ -306,7 +305,7 @@ func (w *sarifWriter) location(root SARIFRoot, subject *hcl.Range) (loc SARIFLoc
 	}
 	reg.EndLine, reg.EndColumn = endLine, end
 	if startText >= 0 {
-		src = lineWindow(file, subject.Start.Line-1, endLine+1)
+		src = file.lineWindow(subject.Start.Line-1, endLine+1)
 	}
 	return SARIFLocation{PhysicalLocation: SARIFPhysicalLocation{
 		ArtifactLocation: w.artifact(root.Dir, subject.Filename),
@@ -352,8 +351,8 @@ func relativeURI(p string) string {
 	return u
 }
 
-// source is the content of the file named relative to dir, or nil.
-func (w *sarifWriter) source(dir, name string) []byte {
+// source is the file named relative to dir, or nil.
+func (w *sarifWriter) source(dir, name string) *sarifSource {
 	if w.opts.ReadFile == nil {
 		return nil
 	}
@@ -364,37 +363,61 @@ func (w *sarifWriter) source(dir, name string) []byte {
 	if src, ok := w.sources[abs]; ok {
 		return src
 	}
-	src, err := w.opts.ReadFile(abs)
-	if err != nil {
-		src = nil
+	var src *sarifSource
+	if text, err := w.opts.ReadFile(abs); err == nil {
+		src = newSARIFSource(text)
 	}
 	w.sources[abs] = src
 	return src
 }
 
+// sarifSource is a file's text with where each of its lines starts, so
+// that a diagnostic's columns and lines cost its own lines, not the whole
+// file: a log of many diagnostics in one file stays linear.
+type sarifSource struct {
+	text []byte
+	// starts are the byte offsets of the lines' starts; starts[0] is 0.
+	starts []int
+}
+
+func newSARIFSource(text []byte) *sarifSource {
+	starts := []int{0}
+	for i, c := range text {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &sarifSource{text: text, starts: starts}
+}
+
+// line is the text of the 1-based line n without its newline, and the
+// offset where it starts; false when the file has no such line.
+func (s *sarifSource) line(n int) ([]byte, int, bool) {
+	if n < 1 || n > len(s.starts) {
+		return nil, 0, false
+	}
+	start, end := s.starts[n-1], len(s.text)
+	if n < len(s.starts) {
+		end = s.starts[n] - 1
+	}
+	return s.text[start:end], start, true
+}
+
 // columnOf is the 1-based column of pos in UTF-16 code units, counted in
 // src when pos's byte offset lies on its line, and the byte offset of pos
 // in src then (-1 otherwise). Without the source, the column is pos's.
-func columnOf(src []byte, pos hcl.Pos) (int, int) {
-	if src == nil || pos.Line < 1 {
+func columnOf(src *sarifSource, pos hcl.Pos) (int, int) {
+	if src == nil {
 		return max(pos.Column, 1), -1
 	}
-	lineStart := 0
-	for line := 1; line < pos.Line; line++ {
-		nl := bytes.IndexByte(src[lineStart:], '\n')
-		if nl < 0 {
-			return max(pos.Column, 1), -1
-		}
-		lineStart += nl + 1
+	text, lineStart, ok := src.line(pos.Line)
+	if !ok {
+		return max(pos.Column, 1), -1
 	}
-	lineEnd := len(src)
-	if nl := bytes.IndexByte(src[lineStart:], '\n'); nl >= 0 {
-		lineEnd = lineStart + nl
-	}
-	if pos.Byte < lineStart || pos.Byte > lineEnd {
+	if pos.Byte < lineStart || pos.Byte > lineStart+len(text) {
 		// A range made up by tfeval rather than read by the parser:
 		// its column counts characters of the line.
-		prefix := src[lineStart:lineEnd]
+		prefix := text
 		n, units := 0, 0
 		for len(prefix) > 0 && n < pos.Column-1 {
 			r, size := utf8.DecodeRune(prefix)
@@ -405,7 +428,7 @@ func columnOf(src []byte, pos hcl.Pos) (int, int) {
 		return units + 1, -1
 	}
 	units := 0
-	for prefix := src[lineStart:pos.Byte]; len(prefix) > 0; {
+	for prefix := text[:pos.Byte-lineStart]; len(prefix) > 0; {
 		r, size := utf8.DecodeRune(prefix)
 		prefix = prefix[size:]
 		if n := utf16.RuneLen(r); n > 0 {
@@ -418,17 +441,16 @@ func columnOf(src []byte, pos hcl.Pos) (int, int) {
 }
 
 // lineWindow is the text of lines from to to (1-based, inclusive) of
-// src, those that exist.
-func lineWindow(src []byte, from, to int) string {
+// src, those that exist, each with its newline.
+func (s *sarifSource) lineWindow(from, to int) string {
 	var b strings.Builder
-	line := 1
-	for len(src) > 0 && line <= to {
-		text, rest, _ := bytes.Cut(src, []byte("\n"))
-		if line >= from {
-			b.Write(text)
-			b.WriteByte('\n')
+	for n := max(from, 1); n <= to; n++ {
+		text, _, ok := s.line(n)
+		if !ok {
+			break
 		}
-		src, line = rest, line+1
+		b.Write(text)
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
