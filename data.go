@@ -7,8 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
 )
@@ -46,7 +46,7 @@ func dataResults(opts Options, workDir string) (map[string]cty.Value, map[string
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read data source results", Detail: fmt.Sprintf("Cannot read the file %s given with -data: %s.", name, err)})
 			continue
 		}
-		vals, rngs, moreDiags := parseDataResults(src, name)
+		vals, rngs, moreDiags := parseDataResults(src, name, opts.Limits.Funcs())
 		diags = append(diags, moreDiags...)
 		for k, v := range vals {
 			values[k] = v
@@ -62,8 +62,14 @@ func dataResults(opts Options, workDir string) (map[string]cty.Value, map[string
 
 // parseDataResults reads a data source results file: one JSON object whose
 // attributes are addresses and whose values are objects. Each result comes
-// back with the range of its address.
-func parseDataResults(src []byte, filename string) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
+// back with the range of its address. The file is held to the limits on
+// JSON documents (funcs.CheckJSONDocument) before it is parsed.
+func parseDataResults(src []byte, filename string, limits funcs.Limits) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
+	if err := funcs.CheckJSONDocument(string(src), limits); err != nil {
+		// The whole document is at fault: its first byte stands for it.
+		first := hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: 1}}
+		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Data source results too large", Detail: fmt.Sprintf("The file %s cannot be used: %s.", filename, err), Subject: &first}}
+	}
 	f, diags := hcljson.Parse(src, filename)
 	if diags.HasErrors() {
 		return nil, nil, diags
@@ -75,7 +81,7 @@ func parseDataResults(src []byte, filename string) (map[string]cty.Value, map[st
 	for _, name := range sortedNames(attrs) {
 		a := attrs[name]
 		rng := a.Expr.Range()
-		v, err := decodeResult(src[rng.Start.Byte:rng.End.Byte])
+		v, err := decodeResult(string(src[rng.Start.Byte:rng.End.Byte]), limits)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid data source result", Detail: fmt.Sprintf("The result for %s is not usable: %s.", name, err), Subject: rng.Ptr()})
 			continue
@@ -86,21 +92,15 @@ func parseDataResults(src []byte, filename string) (map[string]cty.Value, map[st
 	return values, ranges, diags
 }
 
-// decodeResult decodes one result as JSON with literal strings. go-cty
-// panics on an object whose attribute names are the same in Unicode
-// normal form C; that is an error here.
-func decodeResult(raw []byte) (v cty.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			v, err = cty.NilVal, fmt.Errorf("%v", r)
-		}
-	}()
-	ty, err := ctyjson.ImpliedType(raw)
+// decodeResult decodes one result as jsondecode decodes a document:
+// strings literal, numbers exact.
+func decodeResult(raw string, limits funcs.Limits) (cty.Value, error) {
+	v, err := funcs.DecodeJSON(raw, limits)
 	if err != nil {
 		return cty.NilVal, err
 	}
-	if !ty.IsObjectType() && !ty.IsMapType() {
+	if ty := v.Type(); !ty.IsObjectType() && !ty.IsMapType() {
 		return cty.NilVal, fmt.Errorf("a data source's result must be a JSON object of its attributes")
 	}
-	return ctyjson.Unmarshal(raw, ty)
+	return v, nil
 }

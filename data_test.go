@@ -2,12 +2,16 @@ package tfeval_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/lang"
 
 	"github.com/tfeval/tfeval/internal/testfiles"
 )
@@ -173,4 +177,54 @@ func knownSubset(path string, got, want cty.Value) []string {
 		out = append(out, knownSubset(fmt.Sprintf("%s[%#v]", path, k), v, w)...)
 	}
 	return out
+}
+
+// FuzzDataResults evaluates a module given any text as its -data file:
+// the document is used, or refused with a diagnostic in the file (within
+// the limits on documents, however deep or large), never a panic; and a
+// result that is used is what the evaluation shows for its data source.
+func FuzzDataResults(f *testing.F) {
+	for _, doc := range []string{
+		`{"data.aws_region.r": {"name": "eu-west-1", "tags": {}, "list": [1, "a", null]}}`,
+		`{"data.aws_region.r": {}}`,
+		`{"data.aws_region.r": "not an object"}`,
+		`{"data.aws_region.r": {"a": [[[[[[[[[[]]]]]]]]]]}}`,
+		`{"data.aws_region.r": {"n": 1e400}}`,
+		`{"data.nope.x": {}, "resource.x": {}}`,
+		`[1, 2, 3]`,
+		`{"data.aws_region.r": {"é": 1, "é": 2}}`,
+		`{"data.aws_region.r": {"a": 1}, "data.aws_region.r": {"a": "x"}}`,
+	} {
+		f.Add(doc)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		files := fstest.MapFS{
+			"main.tf":   {Data: []byte(`data "aws_region" "r" {}` + "\n" + `output "o" { value = data.aws_region.r }`)},
+			"data.json": {Data: []byte(doc)},
+		}
+		ev := tfeval.Evaluate(tfeval.Options{FS: files, DataFiles: []string{"data.json"}, Limits: lang.Limits{MaxNesting: 50, MaxElements: 1000}})
+		for _, d := range ev.Diagnostics {
+			if strings.Contains(d.Summary, "Evaluation failed") {
+				t.Fatalf("a panic was caught: %s", d.Detail)
+			}
+			if d.Severity == hcl.DiagError && (d.Subject == nil || d.Subject.Filename != "data.json") {
+				t.Fatalf("error without a place in the file: %s: %s", d.Summary, d.Detail)
+			}
+		}
+		if ev.HasErrors() {
+			return
+		}
+		want, err := funcs.DecodeJSON(doc, funcs.Limits{})
+		if err != nil || !want.Type().IsObjectType() || !want.Type().HasAttribute("data.aws_region.r") {
+			return
+		}
+		out, _ := ev.Output("o")
+		given := want.GetAttr("data.aws_region.r")
+		for it := given.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			if got := out.Value.GetAttr(k.AsString()); !got.RawEquals(v) {
+				t.Fatalf("%s = %#v, the file gives %#v", k.AsString(), got, v)
+			}
+		}
+	})
 }

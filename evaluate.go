@@ -122,7 +122,35 @@ type Options struct {
 	// many root modules that call the same modules, or one module with many
 	// sets of inputs, then parses each module once.
 	ModuleCache *ModuleCache
+	// FunctionCache, when not nil, keeps what the file functions of this
+	// evaluation read and compute (file texts, template parses, fileset
+	// listings, decoded jsondecode and yamldecode documents) for later
+	// evaluations given the same cache: evaluating many roots that read the
+	// same files reads and decodes each once. See funcs.Cache for what is
+	// kept and how it is bounded.
+	FunctionCache *FunctionCache
+	// MissingVariables says what a required root variable without a value
+	// is: MissingVariablesError (the zero value) is Terraform's "No value
+	// for required variable" and nothing is evaluated; with
+	// MissingVariablesUnknown the variable is unknown (marks.Unread, cause
+	// marks.NoValue) with a warning naming it, and everything else is
+	// evaluated.
+	MissingVariables MissingVariables
 }
+
+// FunctionCache keeps what file functions read and compute across
+// evaluations; its zero value is ready to use. See funcs.Cache.
+type FunctionCache = funcs.Cache
+
+// MissingVariables says what a required root variable without a value
+// is; see tfvars.MissingVariables.
+type MissingVariables = tfvars.MissingVariables
+
+// The values of Options.MissingVariables.
+const (
+	MissingVariablesError   = tfvars.MissingVariablesError
+	MissingVariablesUnknown = tfvars.MissingVariablesUnknown
+)
 
 // MissingModules says what loading makes of a module call whose source
 // is not installed; see config.MissingModules.
@@ -193,6 +221,9 @@ func Evaluate(opts Options) *Evaluation {
 		raw = map[string]*tfvars.Value{}
 	}
 	ev.rawVariables = raw
+	if opts.MissingVariables == MissingVariablesUnknown {
+		ev.Diagnostics = append(ev.Diagnostics, tfvars.UnknownMissing(raw, cfg.Module.Variables)...)
+	}
 	if !opts.Console {
 		// terraform plan stops at a required variable without a value,
 		// before it evaluates anything.
@@ -263,6 +294,7 @@ func funcOptions(opts Options, workDir string) funcs.Options {
 		Sandbox: opts.Sandbox,
 		Now:     opts.Now,
 		Rand:    opts.Rand,
+		Cache:   opts.FunctionCache,
 	}
 }
 

@@ -265,12 +265,30 @@ variable "v" {
 locals {
   l = var.undeclared
 }`, []string{"Reference to undeclared input variable"}},
+		"an error message with an undeclared reference is reported alone": {`
+variable "v" {
+  default = "x"
+  validation {
+    condition     = var.v == "y"
+    error_message = "bad: ${var.nope}"
+  }
+}`, []string{"Reference to undeclared input variable"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			testfiles.Write(t, dir, map[string]string{"main.tf": tc.src})
 			if got := summaries(tfeval.Evaluate(tfeval.Options{WorkDir: dir})); !slices.Equal(got, tc.want) {
 				t.Errorf("errors %q, want %q", got, tc.want)
+			}
+			// terraform validate reports a bad reference in a rule too,
+			// and nothing else of these.
+			want := slices.DeleteFunc(slices.Clone(tc.want), func(s string) bool { return s != "Reference to undeclared input variable" })
+			var got []string
+			for _, d := range tfeval.Validate(tfeval.Options{WorkDir: dir}) {
+				got = append(got, d.Summary)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("validate: errors %q, want %q", got, want)
 			}
 		})
 	}
@@ -297,13 +315,13 @@ func TestNormalFormCollisions(t *testing.T) {
 		"jsondecode": {
 			files: map[string]string{"main.tf": `output "o" { value = jsondecode("{\"` + composed + `\": 1, \"` + decomposed + `\": 2}") }`},
 		},
+		// Decoded as jsondecode decodes a document: the later name wins.
 		"data file": {
 			files: map[string]string{
 				"main.tf":   `data "aws_region" "r" {}` + "\n" + `output "o" { value = data.aws_region.r }`,
 				"data.json": `{"data.aws_region.r": {"` + composed + `": 1, "` + decomposed + `": 2}}`,
 			},
-			opts:    tfeval.Options{DataFiles: []string{"data.json"}},
-			summary: "Invalid data source result",
+			opts: tfeval.Options{DataFiles: []string{"data.json"}},
 		},
 		"provider schema": {
 			files:   map[string]string{"main.tf": `resource "aws_thing" "t" {}`},
@@ -518,5 +536,41 @@ func TestFSSandbox(t *testing.T) {
 		if !ev.HasErrors() || !strings.Contains(ev.Diagnostics.Error(), "outside the directory modules may be read from") {
 			t.Errorf("module source %s: %s", source, ev.Diagnostics)
 		}
+	}
+}
+
+// A failed validation rule points at where the value was written: the
+// variables file's value, the module call's argument, or the declaration
+// for a default or a -var.
+func TestVariableValidationSubject(t *testing.T) {
+	rule := `
+variable "max" {
+  default = 3
+  validation {
+    condition     = var.max > 5
+    error_message = "too low"
+  }
+}`
+	for name, tc := range map[string]struct {
+		files map[string]string
+		vars  []tfeval.Arg
+		want  string
+	}{
+		"default":          {map[string]string{"main.tf": rule}, nil, "main.tf:2"},
+		"-var":             {map[string]string{"main.tf": rule}, []tfeval.Arg{tfeval.Var("max=1")}, "main.tf:2"},
+		"terraform.tfvars": {map[string]string{"main.tf": rule, "terraform.tfvars": "\nmax = 2\n"}, nil, "terraform.tfvars:2"},
+		"module argument":  {map[string]string{"main.tf": "module \"m\" {\n  source = \"./m\"\n  max    = 2\n}\n", "m/main.tf": rule}, nil, "main.tf:3"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := testfiles.Dir(t, tc.files)
+			ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, VarArgs: tc.vars})
+			if len(ev.Diagnostics) != 1 || ev.Diagnostics[0].Subject == nil {
+				t.Fatalf("diagnostics %v", ev.Diagnostics)
+			}
+			s := ev.Diagnostics[0].Subject
+			if got := fmt.Sprintf("%s:%d", filepath.ToSlash(s.Filename), s.Start.Line); !strings.HasSuffix(got, tc.want) {
+				t.Errorf("subject %s, want %s", got, tc.want)
+			}
+		})
 	}
 }

@@ -430,3 +430,180 @@ resource "terraform_data" "r" {
 	// Evaluation step limit reached
 	// true true
 }
+
+// writeTree writes a throwaway tree of modules for an example, files by
+// slash-separated path, and returns its directory.
+func writeTree(files map[string]string) string {
+	dir, err := os.MkdirTemp("", "tfeval-example-")
+	if err != nil {
+		panic(err)
+	}
+	for name, src := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			panic(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			panic(err)
+		}
+	}
+	return dir
+}
+
+// monorepo is a repository of two environments calling one shared module.
+var monorepo = map[string]string{
+	"envs/prod/main.tf": `
+module "net" {
+  source = "../../modules/net"
+  cidr   = "10.0.0.0/16"
+}
+output "subnets" { value = module.net.subnets }`,
+	"envs/staging/main.tf": `
+module "net" {
+  source = "../../modules/net"
+  cidr   = "10.1.0.0/16"
+}
+output "subnets" { value = module.net.subnets }`,
+	"modules/net/main.tf": `
+variable "cidr" {}
+output "subnets" { value = [for i in range(2) : cidrsubnet(var.cidr, 8, i)] }`,
+}
+
+// Find the root modules of a repository: the module only called by others
+// is not one.
+func ExampleFindRoots() {
+	dir := writeTree(monorepo)
+	defer os.RemoveAll(dir)
+	roots, _ := tfeval.FindRoots(dir, tfeval.FindOptions{})
+	fmt.Println(roots)
+	// Output:
+	// [envs/prod envs/staging]
+}
+
+// Evaluate every root module of a repository in parallel, in path order,
+// parsing the shared module once.
+func ExampleEvaluateRoots() {
+	dir := writeTree(monorepo)
+	defer os.RemoveAll(dir)
+	for root, ev := range tfeval.EvaluateRoots(context.Background(), dir, tfeval.RootsOptions{}) {
+		if ev.HasErrors() {
+			fmt.Println(root, ev.Diagnostics)
+			continue
+		}
+		for _, out := range ev.Outputs() {
+			fmt.Printf("%s: %s = %s\n", root, out.Name, oneLine(render.Value(out.Value)))
+		}
+	}
+	// Output:
+	// envs/prod: subnets = [ "10.0.0.0/24", "10.0.1.0/24", ]
+	// envs/staging: subnets = [ "10.1.0.0/24", "10.1.1.0/24", ]
+}
+
+// Evaluate a module whose required variables have no values: they are
+// unknown, with a warning each, instead of stopping the evaluation.
+func ExampleOptions_missingVariables() {
+	dir := writeModule(map[string]string{"main.tf": `
+variable "env" { type = string }
+output "name" { value = "app-${var.env}" }
+output "fixed" { value = "always" }
+`})
+	defer os.RemoveAll(dir)
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, MissingVariables: tfeval.MissingVariablesUnknown})
+	for _, d := range ev.Diagnostics {
+		fmt.Println(d.Summary)
+	}
+	for _, out := range ev.Outputs() {
+		fmt.Printf("%s = %s", out.Name, render.Value(out.Value))
+		for _, u := range marks.UnreadMarks(out.Value) {
+			fmt.Printf(", from %s", u.Describe())
+		}
+		fmt.Println()
+	}
+	// Output:
+	// No value for required variable
+	// fixed = "always"
+	// name = (known after apply), from var.env (no value given)
+}
+
+// Resolve the paths options name against their working directory, so that
+// the options can serve evaluations of other directories.
+func ExampleOptions_WithAbsolutePaths() {
+	opts := tfeval.Options{
+		WorkDir:   "/repo",
+		VarArgs:   []tfeval.Arg{tfeval.Var("env=prod"), tfeval.VarFile("ci.tfvars"), tfeval.VarFile("/etc/shared.tfvars")},
+		DataFiles: []string{"data/results.json"},
+		Sandbox:   ".",
+	}
+	abs := opts.WithAbsolutePaths()
+	for _, a := range abs.VarArgs {
+		fmt.Println(a.Text)
+	}
+	fmt.Println(abs.DataFiles, abs.Sandbox, opts.VarArgs[1].Text)
+	// Output:
+	// env=prod
+	// /repo/ci.tfvars
+	// /etc/shared.tfvars
+	// [/repo/data/results.json] /repo ci.tfvars
+}
+
+// Run a module's own .tftest.hcl files offline, as terraform test would
+// judge them, and read each run's status.
+func ExampleTest() {
+	rep := tfeval.Test(context.Background(), tfeval.TestOptions{
+		Options: tfeval.Options{WorkDir: "testdata/examples/tested"},
+	})
+	for _, f := range rep.Files {
+		for _, r := range f.Runs {
+			fmt.Printf("%s %s (%s): %s\n", f.Path, r.Name, r.Command, r.Status)
+		}
+	}
+	fmt.Println(format.SummaryLine(rep))
+	// Output:
+	// tests/bucket.tftest.hcl names_the_bucket (plan): pass
+	// tests/bucket.tftest.hcl versioning_can_be_turned_off (plan): pass
+	// tests/bucket.tftest.hcl rejects_a_bad_name (plan): pass
+	// tests/bucket.tftest.hcl exports_the_arn (apply): pass
+	// Success! 4 passed, 0 failed.
+}
+
+// A run that fails says why: each failed assertion with its evaluated
+// error message, and the diagnostics in Terraform's wording.
+func ExampleTest_failure() {
+	dir := writeModule(map[string]string{
+		"main.tf": `
+variable "size" {
+  type    = number
+  default = 2
+}
+
+output "disks" {
+  value = var.size * 2
+}
+`,
+		"main.tftest.hcl": `
+run "doubles" {
+  command = plan
+  variables {
+    size = 3
+  }
+  assert {
+    condition     = output.disks == 8
+    error_message = "disks is ${output.disks}"
+  }
+}
+`})
+	defer os.RemoveAll(dir)
+	rep := tfeval.Test(context.Background(), tfeval.TestOptions{Options: tfeval.Options{WorkDir: dir}})
+	r := rep.Files[0].Runs[0]
+	fmt.Println(r.Name, r.Status)
+	for _, a := range r.Assertions {
+		fmt.Printf("line %d: %s: %s\n", a.Range.Start.Line, a.Status, a.ErrorMessage)
+	}
+	for _, d := range r.Diagnostics {
+		fmt.Println(d.Summary)
+	}
+	// Output:
+	// doubles fail
+	// line 8: fail: disks is 6
+	// Test assertion failed
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"container/list"
 	"crypto/sha256"
 	"slices"
 	"sync"
@@ -29,10 +30,21 @@ import (
 // every load that gets them, and by concurrent evaluations of those loads:
 // they must not be modified. A directory whose files could not all be
 // read is not kept. The zero value is an empty cache ready to use; it is
-// safe for concurrent use, and it holds what it keeps until it is dropped.
+// safe for concurrent use, and it holds what it keeps until it is dropped,
+// or with MaxBytes set, until newer modules need the room.
 type ModuleCache struct {
+	// MaxBytes, when positive, bounds the configuration source bytes of
+	// the modules kept: past it, the modules used least recently are
+	// dropped (a loaded module takes about fifteen times its source in
+	// memory). Set it before the cache is first used.
+	MaxBytes int64
+
 	mu      sync.Mutex
 	modules map[moduleKey]*cachedModule
+	// recent orders the kept modules by their last use, latest first,
+	// and size is their source bytes, when MaxBytes bounds them.
+	recent list.List
+	size   int64
 }
 
 // moduleKey is a module directory as one load reaches it.
@@ -60,19 +72,23 @@ type cachedModule struct {
 	files []fileDigest
 	done  chan struct{}
 	loadedModule
+	key  moduleKey
+	size int64         // source bytes of the files
+	use  *list.Element // its place in ModuleCache.recent; nil once dropped
 }
 
 // fileDigest is one configuration file as a module was made from it.
 type fileDigest struct {
 	file configFile
 	sum  [sha256.Size]byte
+	size int64
 }
 
 // digests fingerprints files by their sources, in the order given.
 func digests(files []configFile, srcs [][]byte) []fileDigest {
 	out := make([]fileDigest, len(files))
 	for i, f := range files {
-		out[i] = fileDigest{file: f, sum: sha256.Sum256(srcs[i])}
+		out[i] = fileDigest{file: f, sum: sha256.Sum256(srcs[i]), size: int64(len(srcs[i]))}
 	}
 	return out
 }
@@ -85,6 +101,9 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Mo
 	c.mu.Lock()
 	cm := c.modules[key]
 	if cm != nil && slices.Equal(cm.files, files) {
+		if cm.use != nil {
+			c.recent.MoveToFront(cm.use)
+		}
 		c.mu.Unlock()
 		<-cm.done
 		if cm.mod == nil {
@@ -93,18 +112,31 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Mo
 		}
 		return cm.mod, copyDiagnostics(cm.diags)
 	}
-	cm = &cachedModule{files: files, done: make(chan struct{})}
+	if cm != nil {
+		c.drop(cm)
+	}
+	cm = &cachedModule{files: files, done: make(chan struct{}), key: key}
+	for _, f := range files {
+		cm.size += f.size
+	}
 	if c.modules == nil {
 		c.modules = map[moduleKey]*cachedModule{}
 	}
 	c.modules[key] = cm
+	if c.MaxBytes > 0 {
+		cm.use = c.recent.PushFront(cm)
+		c.size += cm.size
+		for c.size > c.MaxBytes && c.recent.Len() > 1 {
+			c.drop(c.recent.Back().Value.(*cachedModule))
+		}
+	}
 	c.mu.Unlock()
 	defer func() {
 		if cm.mod == nil {
 			// decode panicked or was cancelled: keep nothing for key.
 			c.mu.Lock()
 			if c.modules[key] == cm {
-				delete(c.modules, key)
+				c.drop(cm)
 			}
 			c.mu.Unlock()
 		}
@@ -115,6 +147,19 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Mo
 		cm.mod, cm.diags = mod, copyDiagnostics(diags)
 	}
 	return mod, diags
+}
+
+// drop forgets a kept module; c.mu is held. Loads already waiting for it
+// still get it.
+func (c *ModuleCache) drop(cm *cachedModule) {
+	if c.modules[cm.key] == cm {
+		delete(c.modules, cm.key)
+	}
+	if cm.use != nil {
+		c.recent.Remove(cm.use)
+		cm.use = nil
+		c.size -= cm.size
+	}
 }
 
 // interrupted reports whether a decode stopped because its load was

@@ -370,3 +370,34 @@ func TestModuleCacheAfterPanic(t *testing.T) {
 		t.Errorf("after a panic: modules %p and %p, %d decodes; want one module, decoded once", first, second, decoded)
 	}
 }
+
+func TestModuleCacheMaxBytesDropsLeastRecentlyUsed(t *testing.T) {
+	files := map[string]string{}
+	for _, name := range []string{"a", "b", "c"} {
+		files[name+"/main.tf"] = fmt.Sprintf("locals {\n  name = %q\n}\n", name) // 24 bytes each
+	}
+	dir := testfiles.Dir(t, files)
+	cache := &ModuleCache{MaxBytes: 60} // room for two of them
+	load := func(name string) *Module {
+		t.Helper()
+		cfg, diags := loadCached(t, filepath.Join(dir, name), ".", cache)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		return cfg.Module
+	}
+	a, b := load("a"), load("b")
+	if load("a") != a {
+		t.Fatal("a was parsed again while the cache had room for it")
+	}
+	load("c") // drops b, used least recently
+	if load("a") != a {
+		t.Error("a was dropped although b was used less recently")
+	}
+	if load("b") == b {
+		t.Error("b was kept past MaxBytes")
+	}
+	if cache.size > cache.MaxBytes || cache.recent.Len() != len(cache.modules) {
+		t.Errorf("the cache keeps %d bytes in %d modules (%d listed), over its bound of %d", cache.size, len(cache.modules), cache.recent.Len(), cache.MaxBytes)
+	}
+}

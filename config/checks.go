@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // Checks a resource block gets once it is decoded: Terraform makes them
@@ -22,9 +21,7 @@ func checkResource(r *Resource) hcl.Diagnostics {
 	if r.Managed != nil {
 		diags = append(diags, checkDestroyConnection(r)...)
 		for _, e := range r.Managed.ReplaceTriggeredBy {
-			if d := checkReplaceTriggeredBy(e); d != nil {
-				diags = append(diags, d)
-			}
+			diags = append(diags, checkReplaceTriggeredBy(e)...)
 		}
 	}
 	return diags
@@ -36,7 +33,7 @@ func checkConditionRule(r *Resource, rule *CheckRule, kind string) hcl.Diagnosti
 	if rule == nil || rule.Condition == nil {
 		return nil
 	}
-	if d := constantCondition(rule, kind); d != nil {
+	if d := ConstantCondition(rule, kind); d != nil {
 		return hcl.Diagnostics{d}
 	}
 	var diags hcl.Diagnostics
@@ -55,14 +52,14 @@ func checkConditionRule(r *Resource, rule *CheckRule, kind string) hcl.Diagnosti
 
 // constantCondition is the error for a pre- or postcondition that refers to
 // no object: its result is the same whatever the configuration does.
-func constantCondition(rule *CheckRule, kind string) *hcl.Diagnostic {
+func ConstantCondition(rule *CheckRule, kind string) *hcl.Diagnostic {
 	if rule == nil || rule.Condition == nil || len(rule.Condition.Variables()) > 0 {
 		return nil
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid " + kind + " expression",
-		Detail:   "The condition must refer to at least one object of the configuration: a condition that refers to none has the same result every time, and so checks nothing.",
+		Detail:   "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
 		Subject:  rule.Condition.Range().Ptr(),
 	}
 }
@@ -93,80 +90,55 @@ func refersTo(t hcl.Traversal, r *Resource) bool {
 	return len(names) >= 2 && names[0] == r.Type && names[1] == r.Name
 }
 
-// checkReplaceTriggeredBy reports an entry of replace_triggered_by that
-// is not a reference to a managed resource (or an attribute of one), with
-// only count.index, each.key or literal keys in its indexes.
-func checkReplaceTriggeredBy(e hcl.Expression) *hcl.Diagnostic {
-	bad := &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid replace_triggered_by expression",
-		Detail:   "A replace_triggered_by entry must refer to a managed resource, or to an attribute of one; its indexes may use only count.index, each.key or constant keys.",
-		Subject:  e.Range().Ptr(),
+// checkReplaceTriggeredBy reports what Terraform and OpenTofu refuse in
+// an entry of replace_triggered_by: a reference to anything but resources,
+// count.index and each.key (each reported), and an entry without exactly
+// one resource reference.
+func checkReplaceTriggeredBy(e hcl.Expression) hcl.Diagnostics {
+	diag := func(summary, detail string) *hcl.Diagnostic {
+		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: e.Range().Ptr()}
 	}
-	x, ok := nativeExpr(e)
-	if !ok {
-		return bad
-	}
-	root, ok := triggerRoot(x)
-	if !ok || len(root) < 2 {
-		return bad
-	}
-	switch root[0] {
-	case "resource":
-		if len(root) < 3 {
-			return bad
-		}
-	case "var", "local", "module", "data", "ephemeral", "count", "each", "path", "terraform", "self":
-		return bad
-	}
-	return nil
-}
-
-// triggerRoot returns the leading attribute names of a replace_triggered_by
-// reference, or false when the expression is not one.
-func triggerRoot(x hclsyntax.Expression) ([]string, bool) {
-	switch x := x.(type) {
-	case *hclsyntax.ScopeTraversalExpr:
-		var names []string
-		for _, step := range x.Traversal {
-			switch s := step.(type) {
-			case hcl.TraverseRoot:
-				names = append(names, s.Name)
-			case hcl.TraverseAttr:
-				names = append(names, s.Name)
-			case hcl.TraverseIndex:
-				return names, true
+	var diags hcl.Diagnostics
+	resources := 0
+	if x, ok := nativeExpr(e); ok {
+		for _, t := range x.Variables() {
+			root := t.RootName()
+			attr := ""
+			if len(t) > 1 {
+				attr = traversalAttrName(t[1])
+			}
+			switch root {
+			case "count":
+				if attr != "index" {
+					diags = append(diags, diag("Invalid count reference in replace_triggered_by expression", "Only count.index may be used in replace_triggered_by."))
+				}
+			case "each":
+				if attr != "key" {
+					diags = append(diags, diag("Invalid each reference in replace_triggered_by expression", "Only each.key may be used in replace_triggered_by."))
+				}
+			case "var", "local", "module", "path", "terraform", "self", "tofu", "run", "template", "lazy", "arg":
+				diags = append(diags, diag("Invalid reference in replace_triggered_by expression", "Only resources, count.index, and each.key may be used in replace_triggered_by."))
+			case "data", "ephemeral", "resource":
+				if len(t) < 3 {
+					what := map[string]string{"data": "data source type", "resource": "resource type", "ephemeral": "ephemeral resource type"}[root]
+					return append(diags, diag("Invalid reference", fmt.Sprintf("The %q object must be followed by two attribute names: the %s and the resource name.", root, what)))
+				}
+				resources++
+			default:
+				if attr == "" {
+					return append(diags, diag("Invalid reference", "A reference to a resource type must be followed by at least one attribute access, specifying the resource name."))
+				}
+				resources++
 			}
 		}
-		return names, true
-	case *hclsyntax.RelativeTraversalExpr:
-		return triggerRoot(x.Source)
-	case *hclsyntax.IndexExpr:
-		if !triggerKey(x.Key) {
-			return nil, false
-		}
-		return triggerRoot(x.Collection)
 	}
-	return nil, false
-}
-
-// triggerKey reports whether an index of a replace_triggered_by reference
-// is allowed: a literal, count.index or each.key.
-func triggerKey(k hclsyntax.Expression) bool {
-	switch k := k.(type) {
-	case *hclsyntax.LiteralValueExpr:
-		return true
-	case *hclsyntax.TemplateExpr:
-		return k.IsStringLiteral()
-	case *hclsyntax.ScopeTraversalExpr:
-		t := k.Traversal
-		if len(t) != 2 {
-			return false
-		}
-		name := traversalAttrName(t[1])
-		return t.RootName() == "count" && name == "index" || t.RootName() == "each" && name == "key"
+	switch {
+	case resources == 0:
+		diags = append(diags, diag("Invalid replace_triggered_by expression", "Missing resource reference in replace_triggered_by expression."))
+	case resources > 1:
+		diags = append(diags, diag("Invalid replace_triggered_by expression", "Multiple resource references in replace_triggered_by expression."))
 	}
-	return false
+	return diags
 }
 
 func traversalAttrName(s hcl.Traverser) string {

@@ -63,7 +63,7 @@ func (d *decoder) output(block *hcl.Block) (*Output, hcl.Diagnostics) {
 		case "precondition":
 			rule, rDiags := d.checkRule(block)
 			diags = append(diags, rDiags...)
-			if dg := constantCondition(rule, "precondition"); dg != nil && !d.override {
+			if dg := ConstantCondition(rule, "precondition"); dg != nil && !d.override {
 				diags = append(diags, dg)
 			}
 			o.Preconditions = append(o.Preconditions, rule)

@@ -47,6 +47,14 @@ func configExtension(name string, d dialect.Dialect) string {
 	return ""
 }
 
+// IsConfigFile reports whether a file named name is one of the
+// configuration files a module directory is read from in dialect d: a
+// .tf or .tf.json file (and .tofu, .tofu.json in OpenTofu) that editors
+// and the operating system did not leave behind.
+func IsConfigFile(name string, d dialect.Dialect) bool {
+	return !ignoredFile(name) && configExtension(name, d) != ""
+}
+
 // ignoredFile reports whether an editor or OS leaves files like name behind.
 func ignoredFile(name string) bool {
 	return strings.HasPrefix(name, ".") ||
@@ -128,7 +136,7 @@ func moduleFiles(box sandbox.Dir, workDir, dir string, d dialect.Dialect) ([]con
 func parseFile(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnostics) {
 	if readErr != nil {
 		detail := fmt.Sprintf("The configuration file %q could not be read.", f.Path)
-		if reason := describeReadError(readErr); reason != "" {
+		if reason := DescribeReadError(readErr); reason != "" {
 			detail = fmt.Sprintf("The configuration file %q could not be read: %s.", f.Path, reason)
 		}
 		return hcl.EmptyBody(), hcl.Diagnostics{{
@@ -167,24 +175,33 @@ func parseFileWithin(ctx context.Context, f configFile, src []byte, readErr erro
 	type parsed struct {
 		body  hcl.Body
 		diags hcl.Diagnostics
+		panic any // what parsing panicked with, panicked again here
 	}
 	done := make(chan parsed, 1)
 	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- parsed{panic: v}
+			}
+		}()
 		body, diags := parseFile(f, src, readErr)
-		done <- parsed{body, diags}
+		done <- parsed{body: body, diags: diags}
 	}()
 	select {
 	case p := <-done:
+		if p.panic != nil {
+			panic(p.panic)
+		}
 		return p.body, p.diags
 	case <-ctx.Done():
 		return hcl.EmptyBody(), hcl.Diagnostics{cancelled(ctx)}
 	}
 }
 
-// describeReadError says why a file was refused without reading it: it is
+// DescribeReadError says why a file was refused without reading it: it is
 // outside the sandbox, not a regular file, or too large; "" for other
 // errors, whose text may name more than the user should see.
-func describeReadError(err error) string {
+func DescribeReadError(err error) string {
 	switch {
 	case errors.Is(err, sandbox.ErrOutside):
 		return "it is outside the directory this evaluation may read (-sandbox), following symbolic links"

@@ -7,15 +7,18 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/tfeval/tfeval/dialect"
 )
 
 // ImportTarget is the resource an import block's to names: its module
 // path (call names, empty for the root module) and TYPE.NAME address.
 type ImportTarget struct {
 	Module []string
-	Addr   string
+	// ModuleKeys are the instance keys of the calls in Module, nil for a
+	// call without one; Key is the resource instance's. A key is a
+	// constant or, with for_each, each.key or each.value.
+	ModuleKeys []hcl.Expression
+	Addr       string
+	Key        hcl.Expression
 }
 
 // importTarget reads an import block's to: a resource address whose
@@ -32,17 +35,19 @@ func importTarget(e hcl.Expression, forEach bool) (*ImportTarget, *hcl.Diagnosti
 	if !ok {
 		return nil, bad
 	}
+	// names are the address's names, "[]" for an index, whose key is in
+	// keys at the same place.
 	var names []string
-	// steps appends a traversal's names, "[]" for an index.
+	var keys []hcl.Expression
 	steps := func(trav hcl.Traversal) bool {
 		for _, step := range trav {
 			switch s := step.(type) {
 			case hcl.TraverseRoot:
-				names = append(names, s.Name)
+				names, keys = append(names, s.Name), append(keys, nil)
 			case hcl.TraverseAttr:
-				names = append(names, s.Name)
+				names, keys = append(names, s.Name), append(keys, nil)
 			case hcl.TraverseIndex:
-				names = append(names, "[]")
+				names, keys = append(names, "[]"), append(keys, hcl.StaticExpr(s.Key, s.SrcRange))
 			default:
 				return false
 			}
@@ -60,7 +65,7 @@ func importTarget(e hcl.Expression, forEach bool) (*ImportTarget, *hcl.Diagnosti
 			if !walk(x.Collection) || !importKey(x.Key, forEach) {
 				return false
 			}
-			names = append(names, "[]")
+			names, keys = append(names, "[]"), append(keys, x.Key)
 			return true
 		}
 		return false
@@ -71,15 +76,18 @@ func importTarget(e hcl.Expression, forEach bool) (*ImportTarget, *hcl.Diagnosti
 	t := &ImportTarget{}
 	for len(names) >= 2 && names[0] == "module" {
 		t.Module = append(t.Module, names[1])
-		names = names[2:]
+		names, keys = names[2:], keys[2:]
+		var key hcl.Expression
 		if len(names) > 0 && names[0] == "[]" {
-			names = names[1:]
+			key, names, keys = keys[0], names[1:], keys[1:]
 		}
+		t.ModuleKeys = append(t.ModuleKeys, key)
 	}
 	if len(names) > 0 && names[0] == "resource" {
-		names = names[1:]
+		names, keys = names[1:], keys[1:]
 	}
 	if len(names) == 3 && names[2] == "[]" {
+		t.Key = keys[2]
 		names = names[:2]
 	}
 	if len(names) != 2 || names[0] == "[]" || names[1] == "[]" || names[0] == "data" {
@@ -105,31 +113,6 @@ func importKey(k hclsyntax.Expression, forEach bool) bool {
 		return name == "key" || name == "value"
 	}
 	return false
-}
-
-// checkRemoved reports removed blocks whose resource is still configured:
-// a resource is either declared or removed.
-func (m *Module) checkRemoved(d dialect.Dialect) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, rm := range m.Removed {
-		if rm.From == nil {
-			continue
-		}
-		trav, tDiags := hcl.AbsTraversalForExpr(rm.From)
-		if tDiags.HasErrors() || len(trav) < 2 || trav.RootName() == "module" {
-			continue
-		}
-		addr := trav.RootName() + "." + traversalAttrName(trav[1])
-		if trav.RootName() == "data" || m.ManagedResources[addr] == nil {
-			continue
-		}
-		summary, detail := "Removed resource block still exists", fmt.Sprintf("This statement declares that %s was removed, but it is still declared in configuration.", addr)
-		if d == dialect.Tofu {
-			summary, detail = "Removed resource still in configuration", fmt.Sprintf("The removed block targets %s, which the configuration still declares: remove the resource block or the removed block.", addr)
-		}
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rm.From.Range().Ptr()})
-	}
-	return diags
 }
 
 // checkImports checks a module's import blocks against its resources once

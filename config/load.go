@@ -55,6 +55,13 @@ type Options struct {
 	// Workspace is terraform.workspace in OpenTofu's module sources; ""
 	// means "default".
 	Workspace string
+	// ManifestDir and ManifestKey, when ManifestKey is set, say where the
+	// modules the root module calls were installed: in the module manifest
+	// of ManifestDir (relative to WorkDir; "" is WorkDir), under keys that
+	// start with ManifestKey. `terraform init` installs what a test file's
+	// run block runs so: a helper module's calls are in the manifest of
+	// the module under test, under test.DIR.FILE.RUN (see tftest).
+	ManifestDir, ManifestKey string
 	// FS, when not nil, is where every file is read from (the module
 	// directories, their files, the module manifest) instead of the
 	// operating system: WorkDir is then a directory inside it ("" its
@@ -124,9 +131,13 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	root := &Config{Children: map[string]*Config{}, Module: mod}
 	root.Root = root
 
-	man, mDiags := readManifest(box, opts.WorkDir, dir)
+	manifestDir := dir
+	if opts.ManifestKey != "" {
+		manifestDir = opts.ManifestDir
+	}
+	man, mDiags := readManifest(box, opts.WorkDir, manifestDir)
 	diags = append(diags, mDiags...)
-	l := &treeLoader{opts: opts, box: box, manifest: man, rootSourceDir: sourceDir, prefetch: newPrefetcher(opts, box)}
+	l := &treeLoader{opts: opts, box: box, manifest: man, rootSourceDir: sourceDir, manifestDir: sourceDirOf(manifestDir), prefetch: newPrefetcher(opts, box)}
 	l.prefetch.children(mod)
 	diags = append(diags, l.loadChildren(root, []string{absDir(box, resolve(opts.WorkDir, dir))})...)
 	l.prefetch.wait()

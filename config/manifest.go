@@ -30,7 +30,7 @@ func readManifest(box sandbox.Dir, workDir, rootDir string) (manifest, hcl.Diagn
 		return manifest{}, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read module manifest",
-			Detail:   fmt.Sprintf("The module manifest file %s cannot be read: %s.", filepath.ToSlash(filepath.Join(rootDir, manifestPath)), describeReadError(err)),
+			Detail:   fmt.Sprintf("The module manifest file %s cannot be read: %s.", filepath.ToSlash(filepath.Join(rootDir, manifestPath)), DescribeReadError(err)),
 		}}
 	}
 	if err != nil {
@@ -56,10 +56,31 @@ func readManifest(box sandbox.Dir, workDir, rootDir string) (manifest, hcl.Diagn
 	return m, nil
 }
 
-// isLocalSource reports whether a module source is a relative path, which
+// IsLocalSource reports whether a module source is a relative path, which
 // Terraform reads in place instead of installing.
-func isLocalSource(src string) bool {
+func IsLocalSource(src string) bool {
 	return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") ||
 		src == "." || src == ".." ||
 		strings.HasPrefix(src, `.\`) || strings.HasPrefix(src, `..\`)
+}
+
+// InstalledModuleDir finds where `terraform init` installed the module
+// with the given manifest key ("vpc", or test.tests.a.setup for a test
+// file's run block) in the manifest of opts.ManifestDir (relative to
+// opts.WorkDir): the directory relative to WorkDir, with forward slashes.
+func InstalledModuleDir(opts Options, key string) (string, bool, hcl.Diagnostics) {
+	opts = opts.inFS()
+	box, diags := sandboxOf(opts)
+	if diags.HasErrors() {
+		return "", false, diags
+	}
+	m, diags := readManifest(box, opts.WorkDir, opts.ManifestDir)
+	dir, ok := m[key]
+	if !ok {
+		return "", false, diags
+	}
+	if !path.IsAbs(dir) {
+		dir = path.Join(sourceDirOf(opts.ManifestDir), dir)
+	}
+	return dir, true, diags
 }

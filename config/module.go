@@ -69,7 +69,6 @@ func decodeModule(ctx context.Context, sourceDir string, files []configFile, src
 		}
 	}
 	diags = append(diags, m.checkImports()...)
-	diags = append(diags, m.checkRemoved(d)...)
 	return m, diags
 }
 

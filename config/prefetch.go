@@ -33,6 +33,7 @@ type moduleFuture struct {
 	done  chan struct{}
 	mod   *Module
 	diags hcl.Diagnostics
+	panic any // what loading panicked with
 }
 
 // newPrefetcher returns nil on a single CPU, where prefetching only adds work.
@@ -50,7 +51,7 @@ func (p *prefetcher) children(m *Module) {
 		return
 	}
 	for _, call := range m.ModuleCalls {
-		if call.SourceAddr == "" || !isLocalSource(call.SourceAddr) {
+		if call.SourceAddr == "" || !IsLocalSource(call.SourceAddr) {
 			continue
 		}
 		p.start(path.Join(m.SourceDir, filepath.ToSlash(call.SourceAddr)))
@@ -83,9 +84,16 @@ func (p *prefetcher) start(sourceDir string) {
 	go func() {
 		defer p.wg.Done()
 		p.sem <- struct{}{}
-		f.mod, f.diags = loadModule(p.opts, p.box, dir, sourceDir)
-		<-p.sem
-		close(f.done)
+		func() {
+			defer func() {
+				// The walk that takes the module panics with it, in
+				// the goroutine its caller can recover in.
+				f.panic = recover()
+				<-p.sem
+				close(f.done)
+			}()
+			f.mod, f.diags = loadModule(p.opts, p.box, dir, sourceDir)
+		}()
 		p.children(f.mod)
 	}()
 }
@@ -104,6 +112,9 @@ func (p *prefetcher) take(sourceDir string) (*Module, hcl.Diagnostics, bool) {
 		return nil, nil, false
 	}
 	<-f.done
+	if f.panic != nil {
+		panic(f.panic)
+	}
 	return f.mod, f.diags, true
 }
 

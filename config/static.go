@@ -364,7 +364,11 @@ func (l *treeLoader) staticFunctions() map[string]function.Function {
 		if base == "" {
 			base = "."
 		}
-		l.funcs = funcs.Functions(funcs.Options{Dialect: l.opts.Dialect, BaseDir: base, Sandbox: l.box.Root(), PureOnly: true, Step: l.staticStep, Charge: l.staticCharge})
+		box := l.box.Root()
+		if box == "" {
+			box = l.opts.Sandbox // unresolvable: the functions refuse every file
+		}
+		l.funcs = funcs.Functions(funcs.Options{Dialect: l.opts.Dialect, BaseDir: base, Sandbox: box, PureOnly: true, Step: l.staticStep, Charge: l.staticCharge})
 	}
 	return l.funcs
 }
@@ -510,7 +514,11 @@ type SourceResolver struct{ l *treeLoader }
 // is rootDir (as path.root gives it); opts gives the dialect, the working
 // directory, the sandbox, RootVariables and Workspace.
 func NewSourceResolver(rootDir string, opts Options) *SourceResolver {
-	return &SourceResolver{l: &treeLoader{opts: opts, rootSourceDir: sourceDirOf(rootDir)}}
+	// The file functions a source calls read through the sandbox, as in a
+	// load; one that cannot be resolved is left to them, and they refuse
+	// every file then.
+	box, _ := sandboxOf(opts)
+	return &SourceResolver{l: &treeLoader{opts: opts, box: box, rootSourceDir: sourceDirOf(rootDir)}}
 }
 
 // Resolve returns call with its source and version evaluated in cfg, the

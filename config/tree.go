@@ -25,7 +25,10 @@ type treeLoader struct {
 	box           sandbox.Dir // opts.Sandbox, resolved
 	manifest      manifest
 	rootSourceDir string
-	prefetch      *prefetcher // nil on one CPU
+	// manifestDir is the directory the manifest's relative directories
+	// are relative to: the root module's, or Options.ManifestDir.
+	manifestDir string
+	prefetch    *prefetcher // nil on one CPU
 	// modules counts the module calls loaded so far (Options.MaxModules).
 	modules int
 	// cancelled is set once the context's end has been reported.
@@ -215,10 +218,14 @@ func (l *treeLoader) childSourceDir(parent *Config, call *ModuleCall, childPath 
 			Subject:  call.DeclRange.Ptr(),
 		}}
 	}
-	if isLocalSource(call.SourceAddr) {
+	if IsLocalSource(call.SourceAddr) {
 		return path.Join(parent.Module.SourceDir, filepath.ToSlash(call.SourceAddr)), true, nil
 	}
-	dir, ok := l.manifest[strings.Join(childPath, ".")]
+	key := strings.Join(childPath, ".")
+	if l.opts.ManifestKey != "" {
+		key = l.opts.ManifestKey + "." + key
+	}
+	dir, ok := l.manifest[key]
 	if !ok {
 		command := l.opts.Dialect.String()
 		if l.opts.MissingModules == MissingModulesUnknown {
@@ -237,7 +244,7 @@ func (l *treeLoader) childSourceDir(parent *Config, call *ModuleCall, childPath 
 		}}
 	}
 	if !path.IsAbs(dir) {
-		dir = path.Join(l.rootSourceDir, dir)
+		dir = path.Join(l.manifestDir, dir)
 	}
 	return dir, true, nil
 }

@@ -1,17 +1,19 @@
 package format
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/mitchellh/go-wordwrap"
 
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
@@ -30,7 +32,11 @@ type DiagnosticPrinter struct {
 	named map[string]bool
 	// sources holds text that is not on disk, such as the console input line.
 	sources map[string][]byte
-	cache   map[string][]byte
+	cache   map[string]*sourceText
+	// blocks are each source's top-level blocks, for the block a
+	// diagnostic is in.
+	blocks map[string][]topBlock
+	root   string
 }
 
 // DiagnosticOptions say how a DiagnosticPrinter prints and where it may
@@ -46,11 +52,16 @@ type DiagnosticOptions struct {
 	// Named are files the user named (-var-file, -data), read wherever
 	// they are.
 	Named []string
+	// Root, when not empty, is the root module the diagnostics are of, in
+	// a run over many (relative to WorkDir): their file names are
+	// relative to it, and are shown relative to WorkDir, and a diagnostic
+	// without a file says which root it is of.
+	Root string
 }
 
 // NewDiagnosticPrinter prints on w as opts say.
 func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinter {
-	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string][]byte{}}
+	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string]*sourceText{}, blocks: map[string][]topBlock{}, root: opts.Root}
 	// An unusable sandbox fails the command itself; excerpts then show nothing.
 	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
 	if err != nil {
@@ -67,6 +78,7 @@ func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinte
 // console input line, for the excerpts of diagnostics in it.
 func (p *DiagnosticPrinter) SetSource(name string, src []byte) {
 	p.sources[name] = src
+	delete(p.cache, name)
 }
 
 // detailWidth is where Terraform wraps detail text when not on a terminal:
@@ -96,9 +108,15 @@ func (p *DiagnosticPrinter) printOne(d *hcl.Diagnostic) {
 		fmt.Fprintf(&buf, "%s: %s\n", sev, d.Summary)
 	}
 	if d.Subject != nil {
-		if snippet := p.snippet(*d.Subject); snippet != "" {
+		subject := *d.Subject
+		if p.root != "" && subject.Filename != "" && !filepath.IsAbs(subject.Filename) && !strings.HasPrefix(subject.Filename, "<") {
+			subject.Filename = filepath.Join(p.root, subject.Filename)
+		}
+		if snippet := p.snippet(subject); snippet != "" {
 			buf.WriteString("\n" + snippet)
 		}
+	} else if p.root != "" {
+		fmt.Fprintf(&buf, "\n  in the root module %s\n", p.root)
 	}
 	if d.Detail != "" {
 		buf.WriteString("\n")
@@ -134,20 +152,107 @@ func (p *DiagnosticPrinter) snippet(rng hcl.Range) string {
 		return ""
 	}
 	var lines []string
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		if n >= rng.Start.Line && n <= rng.End.Line {
-			lines = append(lines, fmt.Sprintf("%4d: %s", n, excerptLine(strings.TrimRight(sc.Text(), "\r"))))
-		}
-		if n > rng.End.Line || len(lines) >= 5 {
-			break
-		}
+	for n := rng.Start.Line; n <= rng.End.Line && n <= src.lineCount() && len(lines) < 5; n++ {
+		lines = append(lines, fmt.Sprintf("%4d: %s", n, excerptLine(strings.TrimRight(src.line(n), "\r"))))
 	}
 	if len(lines) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("  on %s line %d:\n%s\n", rng.Filename, rng.Start.Line, strings.Join(lines, "\n"))
+	context := ""
+	if c := p.context(rng); c != "" {
+		context = ", in " + c
+	}
+	return fmt.Sprintf("  on %s line %d%s:\n%s\n", rng.Filename, rng.Start.Line, context, strings.Join(lines, "\n"))
+}
+
+// context names the top-level block of a native syntax file a range is
+// in, as Terraform names it after the line number: `run "setup"`,
+// `resource "aws_s3_bucket" "b"`, `locals`; "" outside any block.
+func (p *DiagnosticPrinter) context(rng hcl.Range) string {
+	if strings.HasSuffix(rng.Filename, ".json") {
+		return ""
+	}
+	blocks, ok := p.blocks[rng.Filename]
+	if !ok {
+		blocks = p.topBlocks(rng.Filename)
+		p.blocks[rng.Filename] = blocks
+	}
+	// The byte before the range, as Terraform looks: a diagnostic about a
+	// block's header is not "in" that block.
+	at := rng.Start.Byte - 1
+	i := sort.Search(len(blocks), func(i int) bool { return blocks[i].end > at })
+	if i < len(blocks) && blocks[i].start <= at {
+		return blocks[i].name
+	}
+	return ""
+}
+
+// topBlock is a top-level block's byte range and its header as a
+// diagnostic names it.
+type topBlock struct {
+	start, end int
+	name       string
+}
+
+// topBlocks are a file's top-level blocks in order, found once: a file
+// of thousands of diagnostics is not walked again for each. A source that
+// would cost hcl too much to parse (the checks configuration files get
+// first) has none.
+func (p *DiagnosticPrinter) topBlocks(name string) []topBlock {
+	src := p.source(name)
+	if src == nil {
+		return nil
+	}
+	text := []byte(src.text)
+	if limit.CheckSource(text, name, hcl.InitialPos, limit.Config, 0).HasErrors() {
+		return nil
+	}
+	f, _ := hclsyntax.ParseConfig(text, name, hcl.InitialPos)
+	if f == nil {
+		return nil
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	out := make([]topBlock, 0, len(body.Blocks))
+	for _, b := range body.Blocks {
+		header := b.Type
+		for _, l := range b.Labels {
+			header += fmt.Sprintf(" %q", l)
+		}
+		r := b.Range()
+		out = append(out, topBlock{start: r.Start.Byte, end: r.End.Byte, name: header})
+	}
+	return out
+}
+
+// sourceText is a file's text with where each of its lines starts, found
+// once: a file with tens of thousands of diagnostics (duplicated blocks)
+// is not read again from its start for each one.
+type sourceText struct {
+	text   string
+	starts []int // byte offset of each line, the first at 0
+}
+
+func newSourceText(src []byte) *sourceText {
+	s := &sourceText{text: string(src), starts: []int{0}}
+	for i, c := range src {
+		if c == '\n' && i+1 < len(src) {
+			s.starts = append(s.starts, i+1)
+		}
+	}
+	return s
+}
+
+func (s *sourceText) lineCount() int { return len(s.starts) }
+
+// line is line n (from 1) without its newline.
+func (s *sourceText) line(n int) string {
+	if n < len(s.starts) {
+		return s.text[s.starts[n-1] : s.starts[n]-1]
+	}
+	return strings.TrimSuffix(s.text[s.starts[n-1]:], "\n")
 }
 
 // maxExcerptLine bounds, in bytes, a source line shown under a diagnostic:
@@ -167,22 +272,28 @@ func excerptLine(line string) string {
 	return line[:cut] + "…"
 }
 
-func (p *DiagnosticPrinter) source(name string) []byte {
-	if s, ok := p.sources[name]; ok {
-		return s
-	}
+func (p *DiagnosticPrinter) source(name string) *sourceText {
 	if s, ok := p.cache[name]; ok {
 		return s
 	}
-	path := name
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(p.workDir, path)
+	var src []byte
+	if s, ok := p.sources[name]; ok {
+		src = s
+	} else {
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(p.workDir, path)
+		}
+		box := p.box
+		if p.named[name] {
+			box = sandbox.Dir{}
+		}
+		src, _ = box.ReadFile(path, 8<<20)
 	}
-	box := p.box
-	if p.named[name] {
-		box = sandbox.Dir{}
+	var text *sourceText
+	if src != nil {
+		text = newSourceText(src)
 	}
-	src, _ := box.ReadFile(path, 8<<20)
-	p.cache[name] = src
-	return src
+	p.cache[name] = text
+	return text
 }

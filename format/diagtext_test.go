@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -41,5 +42,36 @@ Warning: Odd
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestDiagnosticContext: the excerpt's heading names the top-level block
+// the range is in, as Terraform's does, but not for a block's own header.
+func TestDiagnosticContext(t *testing.T) {
+	dir := t.TempDir()
+	src := "run \"setup\" {\n  assert {\n    condition     = output.x == 1\n    error_message = \"x\"\n  }\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "a.tftest.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := func(line, col int) *hcl.Range {
+		off := 0
+		for l := 1; l < line; l++ {
+			off += strings.Index(src[off:], "\n") + 1
+		}
+		off += col - 1
+		return &hcl.Range{Filename: "a.tftest.hcl", Start: hcl.Pos{Line: line, Column: col, Byte: off}, End: hcl.Pos{Line: line, Column: col + 1, Byte: off + 1}}
+	}
+	for _, tc := range []struct {
+		subject *hcl.Range
+		want    string
+	}{
+		{at(3, 21), "  on a.tftest.hcl line 3, in run \"setup\":\n"},
+		{at(1, 1), "  on a.tftest.hcl line 1:\n"},
+	} {
+		var b bytes.Buffer
+		NewDiagnosticPrinter(&b, DiagnosticOptions{WorkDir: dir}).Print(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "S", Subject: tc.subject}})
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("got\n%s\nwant a line %q", b.String(), tc.want)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package format
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"sort"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
@@ -109,8 +109,10 @@ type ResourceChange struct {
 	Index         any    `json:"index,omitempty"`
 	ProviderName  string `json:"provider_name"`
 	Change        Change `json:"change"`
-	// ActionReason says why a data source is read during apply:
-	// "read_because_config_unknown" or "read_because_dependency_pending".
+	// ActionReason says why a data source is read during apply
+	// ("read_because_config_unknown", "read_because_dependency_pending"),
+	// or why an imported object is replaced
+	// ("replace_because_cannot_update").
 	ActionReason string `json:"action_reason,omitempty"`
 }
 
@@ -125,6 +127,16 @@ type Change struct {
 	AfterUnknown    any             `json:"after_unknown"`
 	BeforeSensitive any             `json:"before_sensitive"`
 	AfterSensitive  any             `json:"after_sensitive"`
+	// ReplacePaths are the attributes whose change replaces the object.
+	ReplacePaths [][]any `json:"replace_paths,omitempty"`
+	// Importing is set for an object an import block brings under
+	// management (lang.ResourceInstance.Import).
+	Importing *Importing `json:"importing,omitempty"`
+}
+
+// Importing is the import of a resource instance: the id it reads.
+type Importing struct {
+	ID string `json:"id"`
 }
 
 // DeferredChange is a change the plan cannot make yet, with the reason.
@@ -189,10 +201,18 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 	modules := map[string]*Module{"": &p.PlannedValues.RootModule}
 	var prior map[string]*Module
 	changed := false
+	// The document holds each value's JSON once more than the evaluation
+	// holds the value (a string shared by many resources is one string
+	// there): their total is bounded by what the document may write.
+	var held int64
+	maxHeld := lo.Limits.WithDefaults().MaxOutputSize
 	for _, ri := range instances {
 		mi := res.Module(ri.Module)
 		pr := resourceValues(ri, mi, lo.Schemas, d)
 		rc := resourceChange(ri, pr)
+		if held += int64(len(rc.Change.After)); held > maxHeld {
+			return nil, &lang.OutputTooLarge{Max: maxHeld}
+		}
 		if d == dialect.Tofu && ri.Mode == config.DataResourceMode {
 			// OpenTofu's planned values of a data source leave out the
 			// attributes its schema alone makes sensitive.
@@ -203,13 +223,21 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 			continue
 		}
 		moduleFor(modules, ri.Module).Resources = append(moduleFor(modules, ri.Module).Resources, pr)
-		if ri.Read == lang.DataReadPlan {
-			// Read while planning: part of the prior state, no change.
+		if ri.Read == lang.DataReadPlan || ri.Import != nil {
+			// Read while planning (a data source, an imported object):
+			// part of the prior state.
 			if prior == nil {
 				prior = map[string]*Module{"": {}}
 			}
-			moduleFor(prior, ri.Module).Resources = append(moduleFor(prior, ri.Module).Resources, pr)
-			continue
+			read := pr
+			if ri.Import != nil {
+				read.Values, _ = knownJSON(ri.Import.Prior).(map[string]any)
+				read.SensitiveValues = sensitiveAsBool(ri.Import.Prior)
+			}
+			moduleFor(prior, ri.Module).Resources = append(moduleFor(prior, ri.Module).Resources, read)
+			if ri.Import == nil {
+				continue
+			}
 		}
 		p.ResourceChanges = append(p.ResourceChanges, rc)
 		changed = true
@@ -241,6 +269,9 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 		}
 		p.PlannedValues.Outputs[name] = out
 		ch := valueChange(v, sensitive)
+		if held += int64(len(out.Value) + len(ch.After)); held > maxHeld {
+			return nil, &lang.OutputTooLarge{Max: maxHeld}
+		}
 		if ch.Actions[0] != "no-op" {
 			changed = true
 		}
@@ -265,17 +296,6 @@ func NewPlan(res *lang.Result, opts PlanOptions) (*Plan, error) {
 		p.Applyable, p.Complete = &changed, &complete
 	}
 	return p, nil
-}
-
-// WriteJSON writes the plan as the binaries do: compact, on one line.
-func (p *Plan) WriteJSON(w io.Writer) error {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
-	return err
 }
 
 // planVariables are the root variables' values as the plan records them:
@@ -338,28 +358,7 @@ func parentModule(addr string) string {
 // splitModuleAddr splits a module instance address into its calls:
 // `module.a["x.y"].module.b` into `module.a["x.y"]` and `module.b`.
 func splitModuleAddr(addr string) []string {
-	var parts []string
-	depth, quoted, start := 0, false, 0
-	for i := 0; i < len(addr); i++ {
-		switch c := addr[i]; {
-		case quoted && c == '\\':
-			i++
-		case quoted:
-			quoted = c != '"'
-		case c == '"':
-			quoted = true
-		case c == '[':
-			depth++
-		case c == ']':
-			depth--
-		case c == '.' && depth == 0:
-			parts = append(parts, addr[start:i])
-			start = i + 1
-		}
-	}
-	if addr != "" {
-		parts = append(parts, addr[start:])
-	}
+	parts := address.Steps(addr)
 	var out []string
 	for i := 0; i+1 < len(parts); i += 2 {
 		out = append(out, parts[i]+"."+parts[i+1])
@@ -413,6 +412,23 @@ func resourceChange(ri *lang.ResourceInstance, pr Resource) ResourceChange {
 		AfterUnknown:    unknownAsBool(ri.Value),
 		BeforeSensitive: false,
 		AfterSensitive:  pr.SensitiveValues,
+	}
+	if imp := ri.Import; imp != nil {
+		rc.Change.Before, _ = json.Marshal(knownJSON(imp.Prior))
+		rc.Change.BeforeSensitive = sensitiveAsBool(imp.Prior)
+		rc.Change.Importing = &Importing{ID: imp.ID}
+		switch {
+		case len(imp.ReplacePaths) > 0:
+			rc.Change.Actions = []string{"delete", "create"}
+			for _, p := range imp.ReplacePaths {
+				rc.Change.ReplacePaths = append(rc.Change.ReplacePaths, pathSteps(p))
+			}
+			rc.ActionReason = "replace_because_cannot_update"
+		case ri.Value.IsWhollyKnown() && string(after) == string(rc.Change.Before):
+			rc.Change.Actions = []string{"no-op"}
+		default:
+			rc.Change.Actions = []string{"update"}
+		}
 	}
 	if ri.Mode == config.DataResourceMode {
 		rc.Change.Actions = []string{"read"}
@@ -519,4 +535,19 @@ func withoutSchemaSensitivity(v cty.Value, schemas *lang.ProviderSchemas, mi *la
 		}
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// pathSteps writes a path as show -json writes one: attribute names and
+// indexes (numbers or strings).
+func pathSteps(p cty.Path) []any {
+	out := make([]any, 0, len(p))
+	for _, step := range p {
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			out = append(out, s.Name)
+		case cty.IndexStep:
+			out = append(out, instanceKey(s.Key))
+		}
+	}
+	return out
 }

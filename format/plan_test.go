@@ -3,6 +3,7 @@ package format_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +11,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/internal/conformance"
+	"github.com/tfeval/tfeval/lang"
 )
 
 // corpus is the repository's copy of the recorded cases.
@@ -45,6 +48,17 @@ func planOf(t *testing.T, c *conformance.Case, d dialect.Dialect) any {
 	var buf bytes.Buffer
 	if err := plan.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
+	}
+	// WriteJSON writes in pieces what encoding/json writes whole.
+	whole, err := json.Marshal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), append(whole, '\n')) {
+		t.Fatalf("WriteJSON differs from json.Marshal:\n%s\n%s", buf.Bytes(), whole)
+	}
+	if n, err := plan.JSONSize(); err != nil || n != int64(buf.Len()) {
+		t.Errorf("JSONSize = %d, %v; WriteJSON wrote %d bytes", n, err, buf.Len())
 	}
 	var doc any
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
@@ -271,5 +285,105 @@ func TestPlanUnknownExpansionAndData(t *testing.T) {
 func TestPlanWithoutResult(t *testing.T) {
 	if _, err := format.NewPlan(nil, format.PlanOptions{}); err == nil {
 		t.Error("a plan of nothing")
+	}
+}
+
+// A plan holds each value's JSON once more than the evaluation holds the
+// value: one string shared by many resources is many strings there. The
+// plan of an evaluation whose values would write more than
+// Limits.MaxOutputSize is refused while it is made.
+func TestPlanHeldToOutputSize(t *testing.T) {
+	files := fstest.MapFS{"main.tf": {Data: []byte(`
+locals { s = format("%100000s", "") }
+resource "terraform_data" "r" {
+  count = 20
+  input = local.s
+}`)}}
+	for _, max := range []int64{1 << 20, 64 << 20} {
+		ev := tfeval.Evaluate(tfeval.Options{FS: files, Limits: lang.Limits{MaxOutputSize: max}})
+		if ev.HasErrors() {
+			t.Fatal(ev.Diagnostics.Error())
+		}
+		plan, err := format.NewPlan(ev.Result, format.PlanOptions{})
+		var tooLarge *lang.OutputTooLarge
+		if max < 4<<20 {
+			if !errors.As(err, &tooLarge) {
+				t.Errorf("limit %d: %v, want OutputTooLarge", max, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := plan.JSONSize()
+		if err != nil || n < 40*100_000 {
+			t.Fatalf("JSONSize = %d, %v", n, err)
+		}
+	}
+}
+
+// An imported terraform_data instance is planned as Terraform v1.11.4
+// plans it: the object read (its id, every other attribute null) is the
+// change's before and part of the prior state, and the action is no-op
+// when nothing is set, update when input is, a replacement (with the path
+// that forces it) when triggers_replace is; the change says it imports.
+func TestPlanImport(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"main.tf": `
+import {
+  to = terraform_data.a
+  id = "id-a"
+}
+resource "terraform_data" "a" {}
+import {
+  to = terraform_data.b
+  id = "id-b"
+}
+resource "terraform_data" "b" { input = "x" }
+import {
+  to = terraform_data.c
+  id = "id-c"
+}
+resource "terraform_data" "c" { triggers_replace = "t" }
+resource "terraform_data" "new" { input = terraform_data.b.id }
+`}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{
+		"terraform_data.a":   `{"actions":["no-op"],"before":{"id":"id-a","input":null,"output":null,"triggers_replace":null},"after":{"id":"id-a","input":null,"output":null,"triggers_replace":null},"after_unknown":{},"before_sensitive":{},"after_sensitive":{},"importing":{"id":"id-a"}}`,
+		"terraform_data.b":   `{"actions":["update"],"before":{"id":"id-b","input":null,"output":null,"triggers_replace":null},"after":{"id":"id-b","input":"x","triggers_replace":null},"after_unknown":{"output":true},"before_sensitive":{},"after_sensitive":{},"importing":{"id":"id-b"}}`,
+		"terraform_data.c":   `{"actions":["delete","create"],"before":{"id":"id-c","input":null,"output":null,"triggers_replace":null},"after":{"input":null,"output":null,"triggers_replace":"t"},"after_unknown":{"id":true},"before_sensitive":{},"after_sensitive":{},"replace_paths":[["triggers_replace"]],"importing":{"id":"id-c"}}`,
+		"terraform_data.new": `{"actions":["create"],"before":null,"after":{"input":"id-b","triggers_replace":null},"after_unknown":{"id":true,"output":true},"before_sensitive":false,"after_sensitive":{}}`,
+	}
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Dialect: d})
+		if ev.HasErrors() {
+			t.Fatal(ev.Diagnostics.Error())
+		}
+		p, err := format.NewPlan(ev.Result, format.PlanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rc := range p.ResourceChanges {
+			b, _ := json.Marshal(rc.Change)
+			if string(b) != want[rc.Address] {
+				t.Errorf("%s: %s change\n%s\nwant\n%s", d, rc.Address, b, want[rc.Address])
+			}
+			if reason := rc.ActionReason; (rc.Address == "terraform_data.c") != (reason == "replace_because_cannot_update") {
+				t.Errorf("%s: %s action reason %q", d, rc.Address, reason)
+			}
+		}
+		var prior []string
+		if p.PriorState != nil {
+			for _, r := range p.PriorState.Values.RootModule.Resources {
+				prior = append(prior, r.Address)
+			}
+		}
+		if fmt.Sprint(prior) != "[terraform_data.a terraform_data.b terraform_data.c]" {
+			t.Errorf("%s: prior state %v", d, prior)
+		}
 	}
 }

@@ -109,13 +109,22 @@ type configWriter struct {
 	d         dialect.Dialect
 	schemas   *lang.ProviderSchemas
 	providers map[string]ProviderConfig
+	// inherits maps the key of a configuration a module takes from its
+	// caller (implied, required without a block, or passed) to the key of
+	// the one it resolves to; such keys are not written, and resources
+	// show the key they resolve to.
+	inherits map[string]string
 }
 
 // newConfiguration describes the loaded module tree of an evaluation.
 func newConfiguration(res *lang.Result, d dialect.Dialect, schemas *lang.ProviderSchemas) Configuration {
-	w := &configWriter{d: d, schemas: schemas, providers: map[string]ProviderConfig{}}
+	w := &configWriter{d: d, schemas: schemas, providers: map[string]ProviderConfig{}, inherits: map[string]string{}}
 	root := res.Root().Config
+	w.providerConfigs(root)
 	out := Configuration{RootModule: w.module(root)}
+	for key := range w.inherits {
+		delete(w.providers, key)
+	}
 	if len(w.providers) > 0 {
 		out.ProviderConfig = w.providers
 	}
@@ -129,17 +138,11 @@ func (w *configWriter) module(c *config.Config) ConfigModule {
 	if m == nil {
 		return out
 	}
-	for _, key := range sortedKeys(m.ProviderConfigs) {
-		w.providerBlock(c, m.ProviderConfigs[key])
-	}
 	for _, name := range sortedKeys(m.Variables) {
 		if out.Variables == nil {
 			out.Variables = map[string]ConfigVariable{}
 		}
 		out.Variables[name] = w.variable(m.Variables[name])
-	}
-	for _, name := range providerFunctionProviders(m) {
-		w.impliedProvider(c, name, "")
 	}
 	for _, name := range sortedKeys(m.Outputs) {
 		o := m.Outputs[name]
@@ -162,13 +165,6 @@ func (w *configWriter) module(c *config.Config) ConfigModule {
 			out.Resources = append(out.Resources, w.resource(c, set[key]))
 		}
 	}
-	if w.d != dialect.Tofu {
-		// Terraform does not list ephemeral blocks, but configures their
-		// providers.
-		for _, key := range sortedKeys(m.EphemeralResources) {
-			w.providerKey(c, m.EphemeralResources[key])
-		}
-	}
 	for _, name := range sortedKeys(m.ModuleCalls) {
 		call := m.ModuleCalls[name]
 		mc := ModuleCall{
@@ -181,6 +177,14 @@ func (w *configWriter) module(c *config.Config) ConfigModule {
 		}
 		if child := c.Children[name]; child != nil {
 			mc.Module = w.module(child)
+			// A source or version built from const variables (Terraform)
+			// or evaluated early (OpenTofu) is written as it resolved.
+			if call.SourceExpr != nil {
+				mc.Source = child.SourceAddr
+			}
+			if call.VersionExpr != nil {
+				mc.VersionConstraint = child.Version
+			}
 		}
 		if out.ModuleCalls == nil {
 			out.ModuleCalls = map[string]ModuleCall{}
@@ -283,9 +287,7 @@ func (w *configWriter) attributes(body hcl.Body) map[string]any {
 	attrs, _ := body.JustAttributes()
 	out := map[string]any{}
 	for name, a := range attrs {
-		if x := w.expression(a.Expr); !x.empty() {
-			out[name] = x
-		}
+		out[name] = w.expression(a.Expr)
 	}
 	if len(out) == 0 {
 		return nil
@@ -315,9 +317,7 @@ func (w *configWriter) body(body hcl.Body, schema *lang.Block) map[string]any {
 	}
 	out := map[string]any{}
 	for name, a := range content.Attributes {
-		if x := w.expression(a.Expr); !x.empty() {
-			out[name] = x
-		}
+		out[name] = w.expression(a.Expr)
 	}
 	byType := map[string][]*hcl.Block{}
 	for _, b := range content.Blocks {
@@ -354,9 +354,7 @@ func (w *configWriter) bodyWithoutSchema(body hcl.Body, skip map[string]bool) ma
 		if skip[name] {
 			continue
 		}
-		if x := w.expression(a.Expr); !x.empty() {
-			out[name] = x
-		}
+		out[name] = w.expression(a.Expr)
 	}
 	for _, b := range sb.Blocks {
 		if b.Type == "dynamic" || skip[b.Type] {
@@ -390,10 +388,8 @@ func (w *configWriter) providerBlock(c *config.Config, p *config.Provider) {
 	if rp := c.Module.RequiredProviders[p.Name]; rp != nil && pc.VersionConstraint == "" {
 		pc.VersionConstraint = rp.Version
 	}
-	if len(c.Path) > 0 {
-		pc.ModuleAddress = modulePath(c.Path)
-		key = pc.ModuleAddress + ":" + key
-	}
+	pc.ModuleAddress = modulePath(c.Path)
+	key = providerEntryKey(c.Path, key)
 	var schema *lang.Block
 	if ps := w.schemas.ProviderSchema(c.Module, p.Name); ps != nil {
 		schema = ps.Provider
@@ -406,100 +402,137 @@ func (w *configWriter) providerBlock(c *config.Config, p *config.Provider) {
 	w.providers[key] = pc
 }
 
-// providerKey is the key of the provider configuration a resource uses,
-// recording the implied configuration when no block configures it.
+// providerKey is the key of the provider configuration a resource uses:
+// its module's entry for the provider's local name (and alias), or the
+// entry that one resolves to in a calling module.
 func (w *configWriter) providerKey(c *config.Config, r *config.Resource) string {
-	name, alias := lang.ResourceProviderName(r), ""
-	if r.ProviderRef != nil {
-		alias = r.ProviderRef.Alias
+	local := lang.ResourceProviderName(r)
+	if r.ProviderRef != nil && r.ProviderRef.Alias != "" {
+		local += "." + r.ProviderRef.Alias
 	}
-	// A configuration is the module's own block, or one passed by the call,
-	// or (without an alias) the caller's, all the way to the root.
-	for c != nil {
-		local := name
-		if alias != "" {
-			local += "." + alias
-		}
-		if _, ok := c.Module.ProviderConfigs[local]; ok {
-			if len(c.Path) == 0 {
-				return local
-			}
-			return modulePath(c.Path) + ":" + local
-		}
-		if c.Parent == nil {
-			break
-		}
-		call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
-		passed := false
-		if call != nil {
-			for _, pp := range call.Providers {
-				if pp.InChild.Name == name && pp.InChild.Alias == alias {
-					name, alias, passed = pp.InParent.Name, pp.InParent.Alias, true
-					break
-				}
-			}
-		}
-		if !passed && alias != "" {
-			break
-		}
-		c = c.Parent
-	}
-	return w.impliedProvider(c, name, alias)
-}
-
-// impliedProvider records the configuration of a provider that the root
-// module configures without a block, and returns its key.
-func (w *configWriter) impliedProvider(c *config.Config, name, alias string) string {
-	key := name
-	if alias != "" {
-		key += "." + alias
-	}
-	if _, ok := w.providers[key]; !ok {
-		root := c
-		for root.Parent != nil {
-			root = root.Parent
-		}
-		pc := ProviderConfig{Name: name, FullName: providerFullName(root, name, w.d), Alias: alias}
-		if rp := root.Module.RequiredProviders[name]; rp != nil {
-			pc.VersionConstraint = rp.Version
-		}
-		w.providers[key] = pc
+	key := providerEntryKey(c.Path, local)
+	if to, ok := w.inherits[key]; ok {
+		return to
 	}
 	return key
 }
 
-// providerFunctionProviders lists the local names of the providers whose
-// functions a module calls: calling one needs the provider configured.
-func providerFunctionProviders(m *config.Module) []string {
-	var exprs []hcl.Expression
-	for _, l := range m.Locals {
-		exprs = append(exprs, l.Expr)
+// providerConfigs records the provider configuration entries of module c
+// and those below it, as Terraform and OpenTofu write them: one for each
+// provider block; one for each required provider (and each alias it
+// expects to be passed); one named for the type of every other provider
+// the module needs (its resources', its blocks'); and one for each
+// configuration a module call passes. An entry for a provider the module
+// does not configure itself resolves to the caller's entry of the same
+// provider where the caller has one, and is then not written.
+func (w *configWriter) providerConfigs(c *config.Config) {
+	m := c.Module
+	if m == nil {
+		return
 	}
-	for _, o := range m.Outputs {
-		exprs = append(exprs, o.Expr)
+	for _, key := range sortedKeys(m.ProviderConfigs) {
+		w.providerBlock(c, m.ProviderConfigs[key])
+	}
+	moduleAddr := modulePath(c.Path)
+	for _, local := range sortedKeys(m.RequiredProviders) {
+		rp := m.RequiredProviders[local]
+		full := providerFullName(c, local, w.d)
+		for _, alias := range rp.ConfigurationAliases {
+			key := providerEntryKey(c.Path, local+"."+alias.Alias)
+			if _, ok := w.providers[key]; !ok {
+				w.providers[key] = ProviderConfig{Name: local, FullName: full, ModuleAddress: moduleAddr, VersionConstraint: rp.Version}
+			}
+		}
+		w.inheritedEntry(c, local, local, full, rp.Version)
+	}
+	for _, req := range providerRequirements(c, w.d) {
+		w.inheritedEntry(c, req.typ, req.typ, req.full, "")
+	}
+	for _, name := range sortedKeys(m.ModuleCalls) {
+		child := c.Children[name]
+		if child == nil || child.Module == nil {
+			continue
+		}
+		for _, pp := range m.ModuleCalls[name].Providers {
+			inChild, inParent := pp.InChild.Name, pp.InParent.Name
+			if pp.InChild.Alias != "" {
+				inChild += "." + pp.InChild.Alias
+			}
+			if pp.InParent.Alias != "" {
+				inParent += "." + pp.InParent.Alias
+			}
+			full := providerFullName(child, pp.InChild.Name, w.d)
+			key := providerEntryKey(child.Path, inChild)
+			w.providers[key] = ProviderConfig{Name: inChild, FullName: full, ModuleAddress: modulePath(child.Path)}
+			w.resolve(key, providerEntryKey(c.Path, inParent), full)
+		}
+		w.providerConfigs(child)
+	}
+}
+
+// inheritedEntry records, unless module c has it already, the entry key
+// (a local name) for provider full, which resolves to the caller's entry
+// named parentName when the caller has one for the same provider.
+func (w *configWriter) inheritedEntry(c *config.Config, key, parentName, full, version string) {
+	k := providerEntryKey(c.Path, key)
+	if _, ok := w.providers[k]; ok {
+		return
+	}
+	w.providers[k] = ProviderConfig{Name: key, FullName: full, ModuleAddress: modulePath(c.Path), VersionConstraint: version}
+	if c.Parent != nil {
+		w.resolve(k, providerEntryKey(c.Parent.Path, parentName), full)
+	}
+}
+
+// resolve makes key resolve to the entry at parentKey when there is one
+// for provider full, or to what that one resolves to.
+func (w *configWriter) resolve(key, parentKey, full string) {
+	if p, ok := w.providers[parentKey]; !ok || p.FullName != full {
+		return
+	}
+	if to, ok := w.inherits[parentKey]; ok {
+		parentKey = to
+	}
+	w.inherits[key] = parentKey
+}
+
+// providerEntryKey is the key of a provider configuration entry: the local
+// name (with its alias) in the root module, prefixed by the module's
+// address elsewhere.
+func providerEntryKey(path []string, local string) string {
+	if len(path) == 0 {
+		return local
+	}
+	return modulePath(path) + ":" + local
+}
+
+// providerRequirement is a provider a module needs: its source address
+// and its type (the last part of the address).
+type providerRequirement struct{ full, typ string }
+
+// providerRequirements lists the providers module c needs by their own
+// declarations and blocks (not its children's): required providers,
+// provider blocks and every resource's provider, sorted by address.
+func providerRequirements(c *config.Config, d dialect.Dialect) []providerRequirement {
+	m := c.Module
+	seen := map[string]bool{}
+	add := func(local string) { seen[providerFullName(c, local, d)] = true }
+	for local := range m.RequiredProviders {
+		add(local)
+	}
+	for _, p := range m.ProviderConfigs {
+		add(p.Name)
 	}
 	for _, set := range []map[string]*config.Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
 		for _, r := range set {
-			exprs = append(exprs, r.Count, r.ForEach)
-			exprs = append(exprs, bodyExpressions(r.Config, resourceMeta)...)
+			add(lang.ResourceProviderName(r))
 		}
 	}
-	for _, call := range m.ModuleCalls {
-		exprs = append(exprs, call.Count, call.ForEach)
-		exprs = append(exprs, bodyExpressions(call.Config, moduleMeta)...)
+	var out []providerRequirement
+	for _, full := range sortedKeys(seen) {
+		out = append(out, providerRequirement{full: full, typ: full[strings.LastIndexByte(full, '/')+1:]})
 	}
-	seen := map[string]bool{}
-	for _, e := range exprs {
-		if e == nil {
-			continue
-		}
-		for _, f := range providerFunctions(e) {
-			if parts := strings.Split(f, "::"); len(parts) >= 3 {
-				seen[parts[1]] = true
-			}
-		}
-	}
-	return sortedKeys(seen)
+	return out
 }
 
 // providerFullName is the source address of the provider a module calls
@@ -580,8 +613,8 @@ func keyString(k cty.Value) string {
 
 // reference is a traversal parsed as an address: the object it names, the
 // rest of the traversal, and the object that contains the one named when
-// it is an instance (a keyed resource instance's resource, a module output's
-// call instance).
+// it is an instance (a keyed resource instance's resource, a keyed module
+// call instance's call, a module output's call instance).
 type reference struct {
 	subject   string
 	rest      hcl.Traversal
@@ -630,14 +663,21 @@ func parseReference(t hcl.Traversal) (reference, bool) {
 			return reference{}, false
 		}
 		call, i := "module."+name, 2
-		if key, ok := index(i); ok {
+		key, keyed := index(i)
+		if keyed {
 			call += key
 			i++
 		}
 		if out, ok := attr(i); ok {
 			return reference{subject: call + "." + out, rest: t[i+1:], container: call}, true
 		}
-		return reference{subject: call, rest: t[i:]}, true
+		// An instance of a call with count or for_each is followed by
+		// the whole call.
+		ref := reference{subject: call, rest: t[i:]}
+		if keyed {
+			ref.container = "module." + name
+		}
+		return ref, true
 	case "data", "ephemeral", "resource":
 		typ, ok1 := attr(1)
 		name, ok2 := attr(2)

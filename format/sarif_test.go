@@ -3,188 +3,16 @@ package format
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfeval/tfeval/internal/sarifcheck"
 )
-
-// sarifObject is what the SARIF 2.1.0 schema says of one kind of object
-// this package writes: the properties it requires, and the properties it
-// allows at all (the schema forbids any other, as additionalProperties is
-// false for these objects).
-type sarifObject struct {
-	required []string
-	allowed  []string
-}
-
-// sarifObjects are the schema's definitions of the objects NewSARIF
-// writes, by the name the schema gives them; properties that hold one of
-// these objects name it in sarifChildren.
-var sarifObjects = map[string]sarifObject{
-	"sarifLog":                 {required: []string{"version", "runs"}, allowed: []string{"$schema", "version", "runs", "inlineExternalProperties", "properties"}},
-	"run":                      {required: []string{"tool"}, allowed: []string{"tool", "invocations", "conversion", "language", "versionControlProvenance", "originalUriBaseIds", "artifacts", "logicalLocations", "graphs", "results", "automationDetails", "runAggregates", "baselineGuid", "redactionTokens", "defaultEncoding", "defaultSourceLanguage", "newlineSequences", "columnKind", "externalPropertyFileReferences", "threadFlowLocations", "taxonomies", "addresses", "translations", "policies", "webRequests", "webResponses", "specialLocations", "properties"}},
-	"tool":                     {required: []string{"driver"}, allowed: []string{"driver", "extensions", "properties"}},
-	"toolComponent":            {required: []string{"name"}, allowed: []string{"guid", "name", "organization", "product", "productSuite", "shortDescription", "fullDescription", "fullName", "version", "semanticVersion", "dottedQuadFileVersion", "releaseDateUtc", "downloadUri", "informationUri", "globalMessageStrings", "notifications", "rules", "taxa", "locations", "language", "contents", "isComprehensive", "localizedDataSemanticVersion", "minimumRequiredLocalizedDataSemanticVersion", "associatedComponent", "translationMetadata", "supportedTaxonomies", "properties"}},
-	"reportingDescriptor":      {required: []string{"id"}, allowed: []string{"id", "deprecatedIds", "guid", "deprecatedGuids", "name", "deprecatedNames", "shortDescription", "fullDescription", "messageStrings", "defaultConfiguration", "helpUri", "help", "relationships", "properties"}},
-	"multiformatMessageString": {required: []string{"text"}, allowed: []string{"text", "markdown", "properties"}},
-	"result":                   {required: []string{"message"}, allowed: []string{"ruleId", "ruleIndex", "rule", "kind", "level", "message", "analysisTarget", "locations", "guid", "correlationGuid", "occurrenceCount", "partialFingerprints", "fingerprints", "stacks", "codeFlows", "graphs", "graphTraversals", "relatedLocations", "suppressions", "baselineState", "rank", "attachments", "hostedViewerUri", "workItemUris", "provenance", "fixes", "taxa", "webRequest", "webResponse", "properties"}},
-	"message":                  {allowed: []string{"text", "markdown", "id", "arguments", "properties"}},
-	"location":                 {allowed: []string{"id", "physicalLocation", "logicalLocations", "message", "annotations", "relationships", "properties"}},
-	"physicalLocation":         {allowed: []string{"address", "artifactLocation", "region", "contextRegion", "properties"}},
-	"artifactLocation":         {allowed: []string{"uri", "uriBaseId", "index", "description", "properties"}},
-	"region":                   {allowed: []string{"startLine", "startColumn", "endLine", "endColumn", "charOffset", "charLength", "byteOffset", "byteLength", "snippet", "message", "sourceLanguage", "properties"}},
-}
-
-// sarifChildren says which definition the value of a property has, per
-// object kind; arrays hold items of the definition named.
-var sarifChildren = map[string]map[string]string{
-	"sarifLog":            {"runs": "run"},
-	"run":                 {"tool": "tool", "results": "result"},
-	"tool":                {"driver": "toolComponent"},
-	"toolComponent":       {"rules": "reportingDescriptor"},
-	"reportingDescriptor": {"shortDescription": "multiformatMessageString"},
-	"result":              {"message": "message", "locations": "location"},
-	"location":            {"physicalLocation": "physicalLocation"},
-	"physicalLocation":    {"artifactLocation": "artifactLocation", "region": "region"},
-}
-
-// checkSARIF checks a decoded SARIF log against the schema's structure:
-// required and allowed properties, types, enumerations and minimums, and
-// the cross-references the specification requires (a result's ruleIndex
-// names the rule with its ruleId).
-func checkSARIF(doc any) []string {
-	var problems []string
-	bad := func(path, format string, args ...any) {
-		problems = append(problems, path+": "+fmt.Sprintf(format, args...))
-	}
-	var walk func(path, kind string, v any)
-	walk = func(path, kind string, v any) {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			bad(path, "a %s must be an object, not %T", kind, v)
-			return
-		}
-		def := sarifObjects[kind]
-		for _, r := range def.required {
-			if _, ok := obj[r]; !ok {
-				bad(path, "%s lacks required property %q", kind, r)
-			}
-		}
-		allowed := map[string]bool{}
-		for _, a := range def.allowed {
-			allowed[a] = true
-		}
-		for name, pv := range obj {
-			p := path + "." + name
-			if !allowed[name] {
-				bad(p, "%s has no property %q", kind, name)
-				continue
-			}
-			child, ok := sarifChildren[kind][name]
-			if !ok {
-				continue
-			}
-			if items, isArray := pv.([]any); isArray {
-				for i, item := range items {
-					walk(fmt.Sprintf("%s[%d]", p, i), child, item)
-				}
-			} else {
-				walk(p, child, pv)
-			}
-		}
-		str := func(name string) (string, bool) {
-			s, ok := obj[name].(string)
-			if _, present := obj[name]; present && !ok {
-				bad(path+"."+name, "must be a string")
-			}
-			return s, ok
-		}
-		integer := func(name string, minimum float64) {
-			n, present := obj[name]
-			if !present {
-				return
-			}
-			f, ok := n.(float64)
-			if !ok || f != float64(int64(f)) || f < minimum {
-				bad(path+"."+name, "must be an integer of at least %v, not %v", minimum, n)
-			}
-		}
-		switch kind {
-		case "sarifLog":
-			if v, _ := str("version"); v != "2.1.0" {
-				bad(path+".version", "must be \"2.1.0\", not %q", v)
-			}
-			if s, ok := str("$schema"); ok {
-				if u, err := url.Parse(s); err != nil || !u.IsAbs() {
-					bad(path+".$schema", "must be an absolute URI")
-				}
-			}
-			if _, ok := obj["runs"].([]any); !ok {
-				bad(path+".runs", "must be an array")
-			}
-		case "toolComponent", "reportingDescriptor":
-			str("name")
-			str("id")
-			str("version")
-		case "multiformatMessageString":
-			str("text")
-		case "message":
-			_, hasText := obj["text"]
-			_, hasID := obj["id"]
-			if !hasText && !hasID {
-				bad(path, "a message needs text or id")
-			}
-			str("text")
-		case "result":
-			if l, ok := str("level"); ok && l != "none" && l != "note" && l != "warning" && l != "error" {
-				bad(path+".level", "must be none, note, warning or error, not %q", l)
-			}
-			str("ruleId")
-			integer("ruleIndex", -1)
-		case "artifactLocation":
-			if s, ok := str("uri"); ok {
-				if _, err := url.Parse(s); err != nil {
-					bad(path+".uri", "must be a URI reference: %v", err)
-				}
-			}
-			str("uriBaseId")
-		case "region":
-			for _, name := range []string{"startLine", "startColumn", "endLine", "endColumn"} {
-				integer(name, 1)
-			}
-		}
-	}
-	walk("$", "sarifLog", doc)
-
-	// The specification's cross-references: each result's ruleIndex is the
-	// index of the rule whose id is its ruleId.
-	log, _ := doc.(map[string]any)
-	runs, _ := log["runs"].([]any)
-	for ri, r := range runs {
-		run, _ := r.(map[string]any)
-		tool, _ := run["tool"].(map[string]any)
-		driver, _ := tool["driver"].(map[string]any)
-		rules, _ := driver["rules"].([]any)
-		results, _ := run["results"].([]any)
-		for i, res := range results {
-			result, _ := res.(map[string]any)
-			idx, ok := result["ruleIndex"].(float64)
-			if !ok || idx < 0 {
-				continue
-			}
-			if int(idx) >= len(rules) {
-				bad(fmt.Sprintf("$.runs[%d].results[%d]", ri, i), "ruleIndex %v is past the %d rules", idx, len(rules))
-				continue
-			}
-			rule, _ := rules[int(idx)].(map[string]any)
-			if rule["id"] != result["ruleId"] {
-				bad(fmt.Sprintf("$.runs[%d].results[%d]", ri, i), "ruleId %v is not rule %v's id %v", result["ruleId"], idx, rule["id"])
-			}
-		}
-	}
-	return problems
-}
 
 // The SARIF log of diagnostics of every kind is a valid SARIF 2.1.0 log,
 // and each result has its rule, message, file and region.
@@ -199,7 +27,7 @@ func TestSARIFSchema(t *testing.T) {
 		{Severity: hcl.DiagError, Summary: "No value for required variable", Detail: `The root module input variable "name" is not set.`},
 		{Severity: hcl.DiagError, Summary: "Cycle: local.a, local.b", Detail: "", Subject: rng("main.tf", 10, 1, 10, 20)},
 	}
-	doc := NewSARIF(diags, SARIFOptions{ToolVersion: "0.1.0", DefaultFile: "main.tf"})
+	doc := NewSARIF(diags, SARIFOptions{ToolVersion: "0.1.0", DefaultFile: "main.tf", WorkDir: "/repo/infra"})
 	b, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -208,8 +36,11 @@ func TestSARIFSchema(t *testing.T) {
 	if err := json.Unmarshal(b, &decoded); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range checkSARIF(decoded) {
+	for _, p := range sarifcheck.Schema(decoded) {
 		t.Error(p)
+	}
+	for _, p := range sarifcheck.GitHub(decoded) {
+		t.Error("GitHub:", p)
 	}
 	run := doc.Runs[0]
 	if got, want := len(run.Results), len(diags); got != want {
@@ -243,28 +74,138 @@ func TestSARIFSchema(t *testing.T) {
 	}
 }
 
-// The check itself finds what the schema forbids.
-func TestCheckSARIFFindsProblems(t *testing.T) {
-	for name, tc := range map[string]struct {
-		doc  string
-		want int
-	}{
-		"valid":              {`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[]}]}`, 0},
-		"wrong version":      {`{"version":"2.0.0","runs":[]}`, 1},
-		"no runs":            {`{"version":"2.1.0"}`, 2},
-		"unknown property":   {`{"version":"2.1.0","runs":[],"extra":1}`, 1},
-		"driver lacks name":  {`{"version":"2.1.0","runs":[{"tool":{"driver":{}}}]}`, 1},
-		"bad level":          {`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x","rules":[{"id":"r"}]}},"results":[{"ruleId":"r","ruleIndex":0,"level":"fatal","message":{"text":"m"}}]}]}`, 1},
-		"line zero":          {`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x","rules":[{"id":"r"}]}},"results":[{"ruleId":"r","ruleIndex":0,"message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.tf"},"region":{"startLine":0}}}]}]}]}`, 1},
-		"wrong rule index":   {`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x","rules":[{"id":"r"},{"id":"s"}]}},"results":[{"ruleId":"r","ruleIndex":1,"message":{"text":"m"}}]}]}`, 1},
-		"message lacks text": {`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"message":{}}]}]}`, 1},
-	} {
-		var doc any
-		if err := json.Unmarshal([]byte(tc.doc), &doc); err != nil {
-			t.Fatal(err)
+// sarifDoc is a log decoded as a generic document, for the checks.
+func sarifDoc(t *testing.T, log *SARIF) any {
+	t.Helper()
+	b, err := json.Marshal(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(sarifcheck.Schema(doc), sarifcheck.GitHub(doc)...) {
+		t.Error(p)
+	}
+	return doc
+}
+
+// parseDiags are the diagnostics of parsing src as main.tf in dir.
+func parseDiags(t *testing.T, dir, name, src string) hcl.Diagnostics {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := hclsyntax.ParseConfig([]byte(src), name, hcl.InitialPos)
+	if !diags.HasErrors() {
+		t.Fatalf("%q parses without an error", src)
+	}
+	return diags
+}
+
+// TestSARIFColumns: columns are UTF-16 code units of the line, which
+// differ from hcl's columns after an emoji (one character, two units)
+// and a combining accent (two characters hcl counts as one).
+func TestSARIFColumns(t *testing.T) {
+	dir := t.TempDir()
+	// The error is the "!" after the string.
+	diags := parseDiags(t, dir, "main.tf", "locals {\n  x = \"😀e\u0301\" !\n}\n")
+	log := NewSARIF(diags, SARIFOptions{WorkDir: dir, ReadFile: os.ReadFile})
+	sarifDoc(t, log)
+	reg := log.Runs[0].Results[0].Locations[0].PhysicalLocation.Region
+	// `  x = "` is 7 units, then 😀 (2), e (1), U+0301 (1), `" ` (2): the
+	// "!" is the 14th unit, column 14.
+	if reg.StartLine != 2 || reg.StartColumn != 14 {
+		t.Errorf("region %+v starts at column %d; want line 2, column 14 (hcl says %d)", reg, reg.StartColumn, diags[0].Subject.Start.Column)
+	}
+	if log.Runs[0].ColumnKind != "utf16CodeUnits" {
+		t.Errorf("columnKind %q", log.Runs[0].ColumnKind)
+	}
+	// Without the source, hcl's columns as they are.
+	plain := NewSARIF(diags, SARIFOptions{WorkDir: dir}).Runs[0].Results[0].Locations[0].PhysicalLocation.Region
+	if plain.StartColumn != diags[0].Subject.Start.Column {
+		t.Errorf("without the source, column %d, want hcl's %d", plain.StartColumn, diags[0].Subject.Start.Column)
+	}
+}
+
+// TestSARIFFingerprints: a result keeps its fingerprint when lines are
+// added above it, and results alike get distinct ones.
+func TestSARIFFingerprints(t *testing.T) {
+	dir := t.TempDir()
+	bad := "resource \"x\" \"y\" {\n  a = (\n}\n"
+	fp := func(src string) []string {
+		diags := parseDiags(t, dir, "main.tf", src)
+		log := NewSARIF(append(diags, diags...), SARIFOptions{WorkDir: dir, ReadFile: os.ReadFile})
+		sarifDoc(t, log)
+		var out []string
+		for _, r := range log.Runs[0].Results {
+			out = append(out, r.PartialFingerprints[SARIFFingerprint])
 		}
-		if got := checkSARIF(doc); len(got) != tc.want {
-			t.Errorf("%s: %d problems %q, want %d", name, len(got), got, tc.want)
-		}
+		return out
+	}
+	before, after := fp(bad), fp("# a comment\n\nlocals {}\n"+bad)
+	if len(before) != 2 || before[0] == "" || before[0] == before[1] {
+		t.Fatalf("fingerprints %q: want two distinct ones", before)
+	}
+	if strings.Join(before, ",") != strings.Join(after, ",") {
+		t.Errorf("fingerprints changed when lines were added above: %q, then %q", before, after)
+	}
+	if changed := fp("resource \"x\" \"y\" {\n  b = (\n}\n"); changed[0] == before[0] {
+		t.Error("a result of other code has the same fingerprint")
+	}
+}
+
+// TestSARIFBaseDir: URIs are relative to the base directory, which
+// originalUriBaseIds names; a file outside it has an absolute URI.
+func TestSARIFBaseDir(t *testing.T) {
+	repo := t.TempDir()
+	root := filepath.Join(repo, "envs", "prod")
+	diags := parseDiags(t, root, "main.tf", "locals {\n  x = (\n}\n")
+	diags = append(diags, parseDiags(t, root, "../../modules/my net/main.tf", "locals {\n  y = (\n}\n")...)
+	outside := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Elsewhere", Subject: &hcl.Range{Filename: "../../../elsewhere.tf", Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 1, Column: 2, Byte: 1}}}
+	missing := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No value for required variable"}
+	diags = append(diags, outside, missing)
+	log := NewSARIF(diags, SARIFOptions{WorkDir: root, BaseDir: repo, DefaultFile: "main.tf", ReadFile: os.ReadFile})
+	sarifDoc(t, log)
+	var uris []string
+	for _, r := range log.Runs[0].Results {
+		a := r.Locations[0].PhysicalLocation.ArtifactLocation
+		uris = append(uris, a.URIBaseID+" "+a.URI)
+	}
+	want := []string{
+		"%SRCROOT% envs/prod/main.tf",
+		"%SRCROOT% modules/my%20net/main.tf",
+		" file://" + filepath.ToSlash(filepath.Dir(repo)) + "/elsewhere.tf",
+		"%SRCROOT% envs/prod/main.tf",
+	}
+	if strings.Join(uris, "\n") != strings.Join(want, "\n") {
+		t.Errorf("URIs:\n%s\nwant\n%s", strings.Join(uris, "\n"), strings.Join(want, "\n"))
+	}
+	if got := log.Runs[0].OriginalURIBaseIDs[SARIFSourceRoot].URI; got != "file://"+filepath.ToSlash(repo)+"/" {
+		t.Errorf("originalUriBaseIds names %q, want the base directory", got)
+	}
+}
+
+// TestSARIFRoots: the diagnostics of many roots are one run, each file
+// relative to the base, with one rule per kind across the roots.
+func TestSARIFRoots(t *testing.T) {
+	repo := t.TempDir()
+	a := parseDiags(t, filepath.Join(repo, "a"), "main.tf", "locals {\n  x = (\n}\n")
+	b := parseDiags(t, filepath.Join(repo, "b", "c"), "main.tf", "locals {\n  x = (\n}\n")
+	log := NewSARIFRoots([]SARIFRoot{
+		{Dir: filepath.Join(repo, "a"), Diagnostics: a},
+		{Dir: filepath.Join(repo, "b", "c"), Diagnostics: b},
+	}, SARIFOptions{BaseDir: repo, ReadFile: os.ReadFile})
+	sarifDoc(t, log)
+	run := log.Runs[0]
+	if len(log.Runs) != 1 || len(run.Results) != len(a)+len(b) || len(run.Tool.Driver.Rules) != len(a) {
+		t.Fatalf("%d runs, %d results, %d rules", len(log.Runs), len(run.Results), len(run.Tool.Driver.Rules))
+	}
+	if got := run.Results[len(a)].Locations[0].PhysicalLocation.ArtifactLocation.URI; got != "b/c/main.tf" {
+		t.Errorf("the second root's file is %q", got)
 	}
 }

@@ -36,21 +36,19 @@ type decoded struct {
 
 // cachedDecoder wraps a function of one string parameter whose result
 // depends only on that string so that each distinct known string is
-// decoded once; unknown and null arguments go to fn unchanged. fast, when
-// not nil, decodes what it can faster than fn and leaves the rest (and
-// every error) to fn.
-func cachedDecoder(fn function.Function, fast func(string) (cty.Value, bool), cache *decodeCache) function.Function {
-	decode := func(s string) (cty.Value, error) {
+// decoded once, by decode; unknown and null arguments go to fn unchanged.
+// An error of the evaluation's budget (budgetError) is not kept: the
+// document itself may be fine.
+func cachedDecoder(fn function.Function, decode func(string) (cty.Value, error), cache *decodeCache) function.Function {
+	cachedDecode := func(s string) (cty.Value, error) {
 		if r, ok := cache.get(s); ok {
 			return r.val, r.err
 		}
 		var r decoded
-		if v, ok := fastDecode(fast, s); ok {
-			r.val = v
-		} else {
-			r.val, r.err = fn.Call([]cty.Value{cty.StringVal(s)})
+		r.val, r.err = decode(s)
+		if !isBudgetError(r.err) {
+			cache.put(s, r)
 		}
-		cache.put(s, r)
 		return r.val, r.err
 	}
 	// known is the argument's text when the cache can answer for it.
@@ -69,7 +67,7 @@ func cachedDecoder(fn function.Function, fast func(string) (cty.Value, bool), ca
 			if !ok {
 				return fn.ReturnTypeForValues(args)
 			}
-			v, err := decode(s)
+			v, err := cachedDecode(s)
 			if err != nil {
 				return cty.NilType, err
 			}
@@ -80,17 +78,9 @@ func cachedDecoder(fn function.Function, fast func(string) (cty.Value, bool), ca
 			if !ok {
 				return fn.Call(args)
 			}
-			return decode(s)
+			return cachedDecode(s)
 		},
 	})
-}
-
-// fastDecode is fast(s), or false without a fast decoder.
-func fastDecode(fast func(string) (cty.Value, bool), s string) (cty.Value, bool) {
-	if fast == nil {
-		return cty.NilVal, false
-	}
-	return fast(s)
 }
 
 // get is the result kept for a document.

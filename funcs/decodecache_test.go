@@ -41,11 +41,12 @@ func TestCachedDecoder(t *testing.T) {
 		cty.NumberIntVal(5),
 	}
 	for name, fn := range map[string]function.Function{"jsondecode": stdlib.JSONDecodeFunc, "yamldecode": ctyyaml.YAMLDecodeFunc} {
-		var fast func(string) (cty.Value, bool)
+		e := newEnv(Options{})
+		decode := e.yamlDocuments()
 		if name == "jsondecode" {
-			fast = decodeJSON
+			decode = e.jsonDocuments(fn)
 		}
-		cached := cachedDecoder(fn, fast, &decodeCache{})
+		cached := cachedDecoder(fn, decode, &decodeCache{})
 		for _, arg := range args {
 			want, wantErr := fn.Call([]cty.Value{arg})
 			for round := range 2 {
@@ -84,7 +85,9 @@ func TestDecodeCacheDecodesOnce(t *testing.T) {
 	})
 	cache := &decodeCache{}
 	cache.results.limit = maxDecodedBytes
-	cached := cachedDecoder(counting, nil, cache)
+	cached := cachedDecoder(counting, func(doc string) (cty.Value, error) {
+		return counting.Call([]cty.Value{cty.StringVal(doc)})
+	}, cache)
 	doc := cty.StringVal(`{"a": 1}`)
 	for range 5 {
 		if _, err := cached.Call([]cty.Value{doc}); err != nil {

@@ -28,5 +28,8 @@
 // directory once per fileset pattern, and decodes each jsondecode or
 // yamldecode document once (decodecache.go), within bounds on what it
 // keeps. With ConsoleMode, where files may change between lines, files and
-// directories are read at every call.
+// directories are read at every call. A Cache (Options.Cache, cache.go)
+// shares the same across tables, so that a scan of many root modules
+// reading the same files reads, lists and decodes each once, within a
+// byte bound.
 package funcs

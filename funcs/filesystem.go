@@ -90,12 +90,19 @@ func (e *env) openFile(path string, m cty.ValueMarks) (fs.File, fs.FileInfo, err
 
 // readFile returns the contents of the file a path argument names.
 func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
+	src, _, err := e.readFileInfo(path, m)
+	return src, err
+}
+
+// readFileInfo is readFile that also describes the file read.
+func (e *env) readFileInfo(path string, m cty.ValueMarks) ([]byte, fs.FileInfo, error) {
 	f, fi, err := e.openFile(path, m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	return readLimited(f, fi.Size(), e.limits.MaxFileSize, redactIfSensitive(displayPath(path), m))
+	src, err := readLimited(f, fi.Size(), e.limits.MaxFileSize, redactIfSensitive(displayPath(path), m))
+	return src, fi, err
 }
 
 // readUTF8File is readFile for functions that need text.
@@ -108,7 +115,22 @@ func (e *env) readUTF8File(path string, m cty.ValueMarks) (string, error) {
 	if text, ok := e.texts.get(path); ok && cache {
 		return text, nil
 	}
-	src, err := e.readFile(path, m)
+	// Another table given the same Cache may have read the file; this
+	// table's sandbox is checked first all the same.
+	var resolved string
+	if e.shared != nil {
+		var err error
+		if resolved, err = e.resolvePath(path, m); err != nil {
+			return "", err
+		}
+		if fi, err := e.box.Stat(resolved); err == nil && fi.Mode().IsRegular() {
+			if text, ok := e.shared.text(resolved, fi); ok {
+				e.texts.put(path, text, len(text))
+				return text, nil
+			}
+		}
+	}
+	src, fi, err := e.readFileInfo(path, m)
 	if err != nil {
 		return "", err
 	}
@@ -118,6 +140,9 @@ func (e *env) readUTF8File(path string, m cty.ValueMarks) (string, error) {
 	text := string(src)
 	if cache {
 		e.texts.put(path, text, len(text))
+		if e.shared != nil {
+			e.shared.putText(resolved, text, fi)
+		}
 	}
 	return text, nil
 }
@@ -226,7 +251,10 @@ func (e *env) fileSetFunc() function.Function {
 				return unknown, err
 			}
 			pattern := filepath.Join(path, patternArg.AsString())
-			key := path + "\x00" + pattern
+			// Matches are checked against the sandbox as they are found,
+			// so tables sharing a Cache share listings only within the
+			// same sandbox.
+			key := e.box.Root() + "\x00" + path + "\x00" + pattern
 			// A console session lasts while files change; a plan does not.
 			cache := !e.opts.ConsoleMode
 			vals, seen := e.filesets.get(key)
@@ -255,7 +283,11 @@ func (e *env) fileSetFunc() function.Function {
 				vals = append(vals, cty.StringVal(filepath.ToSlash(rel)))
 			}
 			if cache {
-				e.filesets.put(key, vals, 0)
+				size := len(key)
+				for _, v := range vals {
+					size += len(v.AsString())
+				}
+				e.filesets.put(key, vals, size)
 			}
 			return fileSetResult(vals, allMarks), nil
 		},

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -107,7 +108,7 @@ func (e *env) chargeResult(v cty.Value) error {
 
 // charge charges n units of the caller's evaluation budget, if it has one.
 func (e *env) charge(n int64) error {
-	if e.opts.Charge == nil {
+	if e.opts.Charge == nil || n <= 0 {
 		return nil
 	}
 	return e.opts.Charge(n)
@@ -123,7 +124,7 @@ func (e *env) step() error {
 
 // guard is the template guard for this table's limits.
 func (e *env) guard() *fastexpr.Guard {
-	return &fastexpr.Guard{MaxElements: e.limits.MaxElements, MaxStringLength: e.limits.MaxStringLength, Step: e.opts.Step}
+	return &fastexpr.Guard{MaxElements: e.limits.MaxElements, MaxStringLength: e.limits.MaxStringLength, Step: e.opts.Step, Charge: e.opts.Charge}
 }
 
 // checkTemplateSource checks a template's nesting and numbers before hcl parses it.
@@ -155,9 +156,15 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 		varParam = &p
 	}
 	pre := e.preCheck(name)
+	cost := e.costOf(name)
 	call := func(args []cty.Value) (cty.Value, error) {
 		if err := e.step(); err != nil {
 			return cty.NilVal, err
+		}
+		if cost != nil {
+			if err := e.charge(cost(args)); err != nil {
+				return cty.NilVal, err
+			}
 		}
 		if pre != nil {
 			if err := pre(args); err != nil {
@@ -169,6 +176,9 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 			v, ok = short(args)
 		}
 		if !ok {
+			if err := e.charge(argumentsCost(args)); err != nil {
+				return cty.NilVal, err
+			}
 			var err error
 			if v, err = fn.Call(args); err != nil {
 				return v, cleanPanic(err)
@@ -343,30 +353,42 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 			if len(args) != 3 {
 				return nil
 			}
-			str, substr, repl := strLen(args[0]), args[1], strLen(args[2])
-			sub, ok := known(substr)
-			s, ok2 := known(args[0])
-			if !ok || !ok2 || sub.Type() != cty.String || s.Type() != cty.String {
+			s, ok := knownString(args[0])
+			pattern, ok2 := knownString(args[1])
+			repl, ok3 := knownString(args[2])
+			if !ok || !ok2 || !ok3 {
 				return nil
 			}
-			pattern := sub.AsString()
-			var matches, longest int
-			if len(pattern) > 1 && pattern[0] == '/' && pattern[len(pattern)-1] == '/' {
-				re, err := regexp.Compile(pattern[1 : len(pattern)-1])
-				if err != nil {
-					return nil // replace reports it
-				}
-				for _, m := range re.FindAllStringIndex(s.AsString(), -1) {
-					matches++
-					longest = max(longest, m[1]-m[0])
-				}
-				// Each $n in the replacement can copy a whole match.
-				repl += strings.Count(args[2].AsString(), "$") * longest
-			} else {
-				matches = strings.Count(s.AsString(), pattern)
-			}
-			if total := int64(str) + int64(matches)*int64(repl); total > int64(maxStr) {
+			if total := replacedLength(s, pattern, repl); total > int64(maxStr) {
 				return e.stringTooLong(int(min(total, 1<<62)))
+			}
+			return nil
+		}
+	case "split":
+		return func(args []cty.Value) error {
+			if n := splitCount(args); n > e.limits.MaxElements {
+				return e.tooManyElements(n)
+			}
+			return nil
+		}
+	case "regexall":
+		return func(args []cty.Value) error {
+			if len(args) != 2 {
+				return nil
+			}
+			pattern, ok := knownString(args[0])
+			s, ok2 := knownString(args[1])
+			if !ok || !ok2 {
+				return nil
+			}
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				return nil // regexall reports it
+			}
+			// Finding one match more than a result may hold is enough, and
+			// holds no more than that in memory.
+			if n := len(re.FindAllStringIndex(s, e.limits.MaxElements+1)); n > e.limits.MaxElements {
+				return fmt.Errorf("the result would have more than %d elements, the limit (Limits.MaxElements)", e.limits.MaxElements)
 			}
 			return nil
 		}
@@ -382,21 +404,6 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 			}
 			if len(args) > 0 && total.Cmp(big.NewInt(int64(e.limits.MaxElements))) > 0 {
 				return fmt.Errorf("the result would have %s elements, more than the limit of %d (Limits.MaxElements)", total, e.limits.MaxElements)
-			}
-			return nil
-		}
-	case "jsondecode", "yamldecode":
-		return func(args []cty.Value) error {
-			if len(args) != 1 {
-				return nil
-			}
-			if s, ok := known(args[0]); ok && s.Type() == cty.String {
-				if d := dataNesting(s.AsString(), name == "yamldecode"); d > e.limits.MaxNesting {
-					return function.NewArgErrorf(0, "the document nests more than %d levels deep, the limit for untrusted input (Limits.MaxNesting)", e.limits.MaxNesting)
-				}
-				if limit.LongNumberText(s.AsString()) {
-					return function.NewArgErrorf(0, "the document holds a number written with more than %d characters, which tfeval refuses because reading it could take hours", limit.MaxNumberText)
-				}
 			}
 			return nil
 		}
@@ -554,45 +561,42 @@ func largestFormatWidth(f string) int {
 	return largest
 }
 
-// dataNesting estimates how deeply a JSON or YAML document nests: brackets
-// outside strings, and for YAML also the block structure a line opens.
-func dataNesting(s string, yaml bool) int {
+// yamlNesting estimates, never under, how deeply a YAML document nests:
+// brackets, and on each line its indentation and the block indicators
+// ("- ", "? ", ": ") outside brackets, each of which can open a level.
+// Spaces elsewhere (between the elements of a flow list) open none.
+// Quotes and comments are not followed: whether a quote opens a string
+// depends on what YAML's grammar makes of the text before it (a block
+// scalar, a plain scalar), and a scan that misjudged one would miss the
+// brackets after it, where counting brackets inside strings only
+// overestimates.
+func yamlNesting(s string) int {
 	depth, deepest := 0, 0
-	var quote byte
-	lineDepth := 0
+	lineDepth, indenting := 0, true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if quote != 0 {
-			if c == '\\' && quote == '"' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
+		if c == '\n' {
+			lineDepth, indenting = 0, true
 			continue
 		}
+		if c == ' ' && indenting {
+			lineDepth++
+			continue
+		}
+		indenting = false
 		switch c {
-		case '"':
-			quote = c
-		case '\'':
-			if yaml {
-				quote = c
-			}
 		case '[', '{':
 			depth++
 		case ']', '}':
 			if depth > 0 {
 				depth--
 			}
-		case '\n':
-			lineDepth = 0
-		case ' ':
-			lineDepth++ // indentation and "- " / ": " each can open a level
+		case '-', '?', ':':
+			if depth == 0 && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n') {
+				lineDepth++
+			}
 		}
-		if yaml {
-			deepest = max(deepest, depth+lineDepth)
-		} else {
-			deepest = max(deepest, depth)
-		}
+		deepest = max(deepest, depth+lineDepth)
 	}
 	return deepest
 }
@@ -617,16 +621,17 @@ func tooLargeFile(path string, limit int64) error {
 	return fmt.Errorf("%s is larger than %d bytes, the limit on what file functions read (Limits.MaxFileSize)", path, limit)
 }
 
-// hashFile streams a regular file into h in chunks, each charging a step,
-// so files of any size need no memory.
+// hashFile streams a regular file into h in chunks, each charged by its
+// bytes (hashBytesPerStep), so files of any size need no memory and a
+// large one stops at the step limit or a cancelled context mid-file.
 func (e *env) hashFile(f io.Reader, h io.Writer) error {
-	buf := make([]byte, 1<<20)
+	buf := make([]byte, 256<<10)
 	for {
-		if err := e.step(); err != nil {
-			return err
-		}
 		n, err := f.Read(buf)
 		h.Write(buf[:n])
+		if err := e.charge(int64(n / hashBytesPerStep)); err != nil {
+			return err
+		}
 		if err == io.EOF {
 			return nil
 		}
@@ -647,4 +652,33 @@ func cleanPanic(err error) error {
 		return err
 	}
 	return fmt.Errorf("%v", pe.Value)
+}
+
+// replacedLength is, at most, the length of replace(s, pattern, repl),
+// worked out without building it: the text around the matches, and repl
+// for each match with each $ in it standing for up to the whole match.
+// Finding the matches of a /regexp/ keeps none of them (a result of
+// millions would take gigabytes), only the text between them.
+func replacedLength(s, pattern, repl string) int64 {
+	if len(pattern) > 1 && pattern[0] == '/' && pattern[len(pattern)-1] == '/' {
+		re, err := regexp.Compile(pattern[1 : len(pattern)-1])
+		if err != nil {
+			return 0 // replace reports it
+		}
+		dollars := int64(strings.Count(repl, "$"))
+		if dollars == 0 && len(repl) == 0 {
+			return int64(len(s))
+		}
+		total := int64(len(s))
+		re.ReplaceAllStringFunc(s, func(m string) string {
+			total += int64(len(repl)) + dollars*int64(len(m)) - int64(len(m))
+			return ""
+		})
+		return total
+	}
+	if pattern == "" {
+		// strings.Replace puts repl before every character and at the end.
+		return int64(len(s)) + int64(utf8.RuneCountInString(s)+1)*int64(len(repl))
+	}
+	return int64(len(s)) + int64(strings.Count(s, pattern))*(int64(len(repl))-int64(len(pattern)))
 }

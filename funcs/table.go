@@ -41,6 +41,9 @@ type Options struct {
 	Step   func() error        // charged once per call; an error stops evaluation
 	Charge func(n int64) error // charged n steps for what a call built (see chargeResult)
 	Direct *DirectCalls        // when set, records each function's direct form
+	// Cache, when not nil, shares what the functions read and compute
+	// with the other tables given the same Cache (see Cache).
+	Cache *Cache
 }
 
 // CoreNamespace prefixes the second name every built-in is registered under.
@@ -97,19 +100,23 @@ type env struct {
 	templateTables map[string]map[string]function.Function // by caller and depth, built on first use
 
 	// What a table keeps across calls (see doc.go); files do not change
-	// while a configuration is evaluated.
+	// while a configuration is evaluated. With Options.Cache, all but
+	// texts are the cache's, shared with other tables.
 	//
 	// templates are the template files templatefile has parsed, by path:
 	// a module that renders one file for many instances parses it once.
-	templates memo[parsedTemplate]
+	templates *memo[parsedTemplate]
 	// decoded are the results of jsondecode and yamldecode by document.
-	decoded decodeCache
+	decoded *decodeCache
 	// filesets are fileset's matches by directory and pattern.
-	filesets memo[[]cty.Value]
-	// texts are the files read as text, by path (readUTF8File).
+	filesets *memo[[]cty.Value]
+	// texts are the files read as text, by path as given (readUTF8File).
 	texts memo[string]
 	// identifiers says which template variable names are valid.
-	identifiers memo[bool]
+	identifiers *memo[bool]
+	// shared is Options.Cache when it may keep file texts and listings for
+	// this table: not in console mode, nor for files from an fs.FS.
+	shared *Cache
 }
 
 // parsedTemplate is a template file's source and its parse.
@@ -127,7 +134,17 @@ func newEnv(opts Options) *env {
 	}
 	e := &env{opts: opts, limits: opts.Limits.withDefaults(), templateTables: map[string]map[string]function.Function{}}
 	e.texts.limit = maxCachedTextBytes
-	e.decoded.results.limit = maxDecodedBytes
+	if c := opts.Cache; c != nil {
+		c.init()
+		e.templates, e.decoded, e.identifiers = &c.templates, &c.decoded, &c.identifiers
+		e.filesets = new(memo[[]cty.Value])
+		if !opts.ConsoleMode && opts.FS == nil {
+			e.shared, e.filesets = c, &c.filesets
+		}
+	} else {
+		e.templates, e.decoded, e.filesets, e.identifiers = new(memo[parsedTemplate]), new(decodeCache), new(memo[[]cty.Value]), new(memo[bool])
+		e.decoded.results.limit = maxDecodedBytes
+	}
 	e.box, e.boxErr = sandbox.NewFS(opts.FS, opts.Sandbox, opts.BaseDir)
 	return e
 }
@@ -275,8 +292,8 @@ func (e *env) table(depth int) map[string]function.Function {
 			t[name] = function.Unpredictable(t[name])
 		}
 	}
-	t["jsondecode"] = cachedDecoder(t["jsondecode"], decodeJSON, &e.decoded)
-	t["yamldecode"] = cachedDecoder(t["yamldecode"], nil, &e.decoded)
+	t["jsondecode"] = cachedDecoder(t["jsondecode"], e.jsonDocuments(t["jsondecode"]), e.decoded)
+	t["yamldecode"] = cachedDecoder(t["yamldecode"], e.yamlDocuments(), e.decoded)
 	for name, fn := range t {
 		t[name] = e.limited(name, fn, shortcutOf(fn))
 	}

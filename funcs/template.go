@@ -129,7 +129,7 @@ func (e *env) validIdentifier(name string) bool {
 	valid, ok := e.identifiers.get(name)
 	if !ok {
 		valid = hclsyntax.ValidIdentifier(name)
-		e.identifiers.put(name, valid, 0)
+		e.identifiers.put(name, valid, len(name))
 	}
 	return valid
 }
@@ -172,7 +172,7 @@ func (e *env) parseTemplateFile(path, src string) (hclsyntax.Expression, hcl.Dia
 			return nil, diags
 		}
 	}
-	e.templates.put(path, parsedTemplate{src: src, expr: expr}, 0)
+	e.templates.put(path, parsedTemplate{src: src, expr: expr}, len(src))
 	return expr, nil
 }
 

@@ -6,11 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
@@ -28,8 +28,32 @@ import (
 // the same files share one directory. Every file and directory is
 // written under tmp/ and renamed into place, so a reader never sees a
 // partial one and concurrent runs may share the cache.
+//
+// A cache may be inside the checkout being installed (the CI recipe puts
+// it there), so a pull request can commit entries: nothing read back is
+// trusted. Ref files are read only from inside the cache, a subdirectory
+// must stay inside its package, and a content directory must be inside
+// the cache, pass checkTree and hash to its name before it is used; no
+// directory is made or written through a link out of the cache.
 type cache struct {
+	// dir is the cache's real path, box reads inside it.
 	dir string
+	box sandbox.Dir
+	// maxBytes and maxFiles bound a package (Options.MaxPackageSize and
+	// MaxPackageFiles); verified are the content directories checked
+	// this run.
+	maxBytes int64
+	maxFiles int
+	verified map[string]bool
+}
+
+// newCache opens the cache at dir, a real path.
+func newCache(dir string, maxBytes int64, maxFiles int) (*cache, error) {
+	box, err := sandbox.New(dir, "")
+	if err != nil {
+		return nil, err
+	}
+	return &cache{dir: dir, box: box, maxBytes: maxBytes, maxFiles: maxFiles, verified: map[string]bool{}}, nil
 }
 
 // cacheRef is a ref file's content.
@@ -57,11 +81,21 @@ func (c *cache) registryRef(s *source, version string) string {
 	return filepath.Join(c.dir, "refs", "registry", host, s.namespace, s.name, s.system, version+".json")
 }
 
-// registryVersions lists the versions of a registry module in the cache.
-func (c *cache) registryVersions(s *source) []string {
-	entries, err := os.ReadDir(filepath.Dir(c.registryRef(s, "x")))
+// registryVersions lists the versions of a registry module in the cache,
+// at most maxVersions of them.
+func (c *cache) registryVersions(s *source) ([]string, error) {
+	dir := filepath.Dir(c.registryRef(s, "x"))
+	if !insideDir(c.dir, dir) {
+		return nil, nil
+	}
+	d, err := os.Open(dir)
 	if err != nil {
-		return nil
+		return nil, nil
+	}
+	defer d.Close()
+	entries, _ := d.ReadDir(maxVersions + 1)
+	if len(entries) > maxVersions {
+		return nil, fmt.Errorf("the module cache holds more than %d versions of %s", maxVersions, s.registryAddr())
 	}
 	var vs []string
 	for _, e := range entries {
@@ -69,7 +103,7 @@ func (c *cache) registryVersions(s *source) []string {
 			vs = append(vs, v)
 		}
 	}
-	return vs
+	return vs, nil
 }
 
 // gitRef is the ref file of a commit of a repository.
@@ -87,9 +121,12 @@ func (c *cache) httpRef(s *source) string {
 	return filepath.Join(c.dir, "refs", "http", hashText(s.archive+" "+s.url)+".json")
 }
 
-// readRef reads a ref file.
+// maxRefFile bounds a ref file, a few hundred bytes of JSON.
+const maxRefFile = 64 << 10
+
+// readRef reads a ref file from inside the cache.
 func (c *cache) readRef(refFile string) (*cacheRef, bool) {
-	b, err := sandbox.Dir{}.ReadFile(refFile, limit.DefaultMaxSourceSize)
+	b, err := c.box.ReadFile(refFile, maxRefFile)
 	if err != nil {
 		return nil, false
 	}
@@ -97,27 +134,49 @@ func (c *cache) readRef(refFile string) (*cacheRef, bool) {
 	if json.Unmarshal(b, &r) != nil {
 		return nil, false
 	}
+	if sub, err := cleanSubdir(r.Subdir); err != nil || sub != r.Subdir {
+		return nil, false
+	}
 	return &r, true
 }
 
 // read returns a ref file and the content directory it names, if both
-// are there.
+// are there and the directory holds what its name says. An entry that
+// fails is as good as missing: the package is fetched again.
 func (c *cache) read(refFile string) (*cacheRef, string, bool) {
 	r, ok := c.readRef(refFile)
 	if !ok || len(r.Content) != 64 || strings.Trim(r.Content, "0123456789abcdef") != "" {
 		return nil, "", false
 	}
 	dir := filepath.Join(c.dir, "content", r.Content)
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+	if info, err := os.Lstat(dir); err != nil || !info.IsDir() || !insideDir(c.dir, dir) {
 		return nil, "", false
 	}
+	if !c.verified[dir] {
+		if checkTree(dir, c.maxBytes, c.maxFiles) != nil {
+			return nil, "", false
+		}
+		if hash, err := treeHash(dir); err != nil || hash != r.Content {
+			return nil, "", false
+		}
+		c.verified[dir] = true
+	}
 	return r, dir, true
+}
+
+// mkdir makes dir and its parents inside the cache, refusing one whose
+// existing part leads out of it through a link.
+func (c *cache) mkdir(dir string) error {
+	if !insideDir(c.dir, dir) {
+		return fmt.Errorf("the module cache's directory %s leads outside the cache through a symbolic link", dir)
+	}
+	return os.MkdirAll(dir, 0o755)
 }
 
 // tempDir makes a fresh directory under tmp/ for a download.
 func (c *cache) tempDir() (string, error) {
 	tmp := filepath.Join(c.dir, "tmp")
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
+	if err := c.mkdir(tmp); err != nil {
 		return "", err
 	}
 	return os.MkdirTemp(tmp, "pkg-")
@@ -131,7 +190,7 @@ func (c *cache) store(stage, refFile string, r cacheRef) (string, error) {
 		return "", err
 	}
 	dir := filepath.Join(c.dir, "content", hash)
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+	if err := c.mkdir(filepath.Dir(dir)); err != nil {
 		return "", err
 	}
 	if err := os.Rename(stage, dir); err != nil {
@@ -151,7 +210,7 @@ func (c *cache) writeRef(refFile string, r cacheRef) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(refFile), 0o755); err != nil {
+	if err := c.mkdir(filepath.Dir(refFile)); err != nil {
 		return err
 	}
 	var suffix [8]byte

@@ -34,12 +34,21 @@ func (c credentials) token(env []string, host string) string {
 	return c[strings.ToLower(host)]
 }
 
-// loadCredentials reads the credentials blocks of the CLI configuration
-// (TF_CLI_CONFIG_FILE, or ~/.terraformrc, or ~/.tofurc for OpenTofu) and
-// the tokens `terraform login` stores in credentials.tfrc.json. A file
-// that cannot be read is a warning: installation can go on without it.
-func loadCredentials(env []string, tofu bool) (credentials, hcl.Diagnostics) {
-	creds := credentials{}
+// cliConfig is what installation takes from the CLI configuration: the
+// registry tokens and the hosts whose services it names (hosts.go).
+type cliConfig struct {
+	creds credentials
+	hosts hostServices
+}
+
+// loadCLIConfig reads the credentials and host blocks of the CLI
+// configuration (TF_CLI_CONFIG_FILE, or ~/.terraformrc, or ~/.tofurc for
+// OpenTofu) and the tokens `terraform login` stores in
+// credentials.tfrc.json. A file that cannot be read is a warning:
+// installation can go on without it.
+func loadCLIConfig(env []string, tofu bool) (cliConfig, hcl.Diagnostics) {
+	cfg := cliConfig{creds: credentials{}, hosts: hostServices{}}
+	creds := cfg.creds
 	var diags hcl.Diagnostics
 	home := lookup(env, "HOME")
 	var files []string
@@ -59,7 +68,7 @@ func loadCredentials(env []string, tofu bool) (credentials, hcl.Diagnostics) {
 		if err != nil {
 			continue
 		}
-		diags = append(diags, readCLIConfig(f, src, creds)...)
+		diags = append(diags, readCLIConfig(f, src, cfg)...)
 	}
 	if home != "" {
 		dirs := []string{filepath.Join(home, ".terraform.d")}
@@ -70,12 +79,13 @@ func loadCredentials(env []string, tofu bool) (credentials, hcl.Diagnostics) {
 			readTokenFile(filepath.Join(d, "credentials.tfrc.json"), creds)
 		}
 	}
-	return creds, diags
+	return cfg, diags
 }
 
-// readCLIConfig takes the credentials "HOST" { token = "..." } blocks of
-// a CLI configuration file and ignores everything else in it.
-func readCLIConfig(name string, src []byte, creds credentials) hcl.Diagnostics {
+// readCLIConfig takes the credentials "HOST" { token = "..." } and host
+// "HOST" { services = {...} } blocks of a CLI configuration file and
+// ignores everything else in it.
+func readCLIConfig(name string, src []byte, cfg cliConfig) hcl.Diagnostics {
 	p := hclparse.NewParser()
 	var f *hcl.File
 	var diags hcl.Diagnostics
@@ -87,8 +97,15 @@ func readCLIConfig(name string, src []byte, creds credentials) hcl.Diagnostics {
 	if diags.HasErrors() {
 		return asWarnings(diags)
 	}
-	content, _, _ := f.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "credentials", LabelNames: []string{"host"}}}})
+	content, _, _ := f.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "credentials", LabelNames: []string{"host"}},
+		{Type: "host", LabelNames: []string{"host"}},
+	}})
 	for _, b := range content.Blocks {
+		if b.Type == "host" {
+			diags = append(diags, cfg.hosts.read(b)...)
+			continue
+		}
 		var body struct {
 			Token  string   `hcl:"token,optional"`
 			Remain hcl.Body `hcl:",remain"`
@@ -98,7 +115,7 @@ func readCLIConfig(name string, src []byte, creds credentials) hcl.Diagnostics {
 			continue
 		}
 		if body.Token != "" {
-			creds[strings.ToLower(b.Labels[0])] = body.Token
+			cfg.creds[strings.ToLower(b.Labels[0])] = body.Token
 		}
 	}
 	return diags

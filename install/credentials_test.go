@@ -47,8 +47,8 @@ func TestLoadCredentials(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			creds, diags := loadCredentials(tt.env, tt.tofu)
-			if got := creds.token(tt.env, tt.host); got != tt.want {
+			cli, diags := loadCLIConfig(tt.env, tt.tofu)
+			if got := cli.creds.token(tt.env, tt.host); got != tt.want {
 				t.Errorf("token %q, want %q", got, tt.want)
 			}
 			if len(diags) != tt.warnings || diags.HasErrors() {

@@ -8,7 +8,8 @@
 // Sources (source.go): local paths (read in place, recorded only),
 // module registry addresses (registry.go: service discovery, version
 // listing, the X-Terraform-Get download location, TF_TOKEN_<host> and
-// CLI configuration credentials in credentials.go), git (git.go:
+// CLI configuration credentials in credentials.go, the CLI configuration's
+// host blocks in hosts.go), git (git.go:
 // git::https, git::ssh, git::file, user@host:path, github.com/ORG/REPO,
 // ?ref=, ?depth=), HTTP(S) archives and pages naming their location
 // (http.go, archive.go: zip, tar, tar.gz, tar.bz2, ?archive=) and

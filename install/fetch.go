@@ -17,13 +17,18 @@ import (
 // and remembers, for the length of that installation, what it learnt
 // from registries.
 type fetcher struct {
-	ctx     context.Context
-	client  *http.Client
-	env     []string
-	creds   credentials
+	ctx    context.Context
+	client *http.Client
+	env    []string
+	creds  credentials
+	// hosts are the service maps the CLI configuration's host blocks give.
+	hosts   hostServices
 	maxSize int64
 	maxFile int
 	git     string
+	// timeout bounds each git command, as RequestTimeout bounds each
+	// HTTP request.
+	timeout time.Duration
 	// services caches each host's modules.v1 base URL (or the error).
 	services map[string]serviceResult
 	// versionLists caches each registry module's versions.

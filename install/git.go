@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -41,21 +42,33 @@ func (f *fetcher) gitEnv() []string {
 	return env
 }
 
+// maxGitOutput bounds what tfeval reads of one git command's output (a
+// repository that lists millions of refs, a tree of millions of files).
+const maxGitOutput = 16 << 20
+
 // runGit runs one git command; dir is where it runs, watch (when not "")
-// a directory whose size is held to f.maxSize while it runs.
+// a directory whose size and number of files are held to the package
+// limits while it runs. The command ends with the installation's context,
+// after the request timeout, or once its output passes maxGitOutput.
 func (f *fetcher) runGit(dir, watch string, args ...string) (string, error) {
 	ctx, cancel := context.WithCancel(f.ctx)
 	defer cancel()
+	if f.timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+		defer cancel()
+	}
 	sub := args[0]
 	args = append([]string{"-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"}, args...)
 	cmd := exec.CommandContext(ctx, f.git, args...)
 	cmd.Dir = dir
 	cmd.Env = f.gitEnv()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout := &cappedBuffer{max: maxGitOutput, full: cancel}
+	var stderr cappedBuffer
+	stderr.max = 1 << 20
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
 	setProcessGroup(cmd)
 	cmd.WaitDelay = 10 * time.Second
-	var tooBig atomic.Bool
+	var tooBig atomic.Value // the limit a watched directory passed
 	done := make(chan struct{})
 	if watch != "" {
 		go func() {
@@ -66,8 +79,8 @@ func (f *fetcher) runGit(dir, watch string, args ...string) (string, error) {
 				case <-done:
 					return
 				case <-t.C:
-					if dirSize(watch) > f.maxSize {
-						tooBig.Store(true)
+					if err := f.checkGrowing(watch); err != nil {
+						tooBig.Store(err)
 						cancel()
 						return
 					}
@@ -77,8 +90,11 @@ func (f *fetcher) runGit(dir, watch string, args ...string) (string, error) {
 	}
 	err := cmd.Run()
 	close(done)
-	if tooBig.Load() {
-		return "", fmt.Errorf("the repository is larger than the limit of %s", sizeText(f.maxSize))
+	if e, ok := tooBig.Load().(error); ok {
+		return "", e
+	}
+	if stdout.over {
+		return "", fmt.Errorf("the answer of git %s is larger than %s", sub, sizeText(maxGitOutput))
 	}
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
@@ -86,6 +102,9 @@ func (f *fetcher) runGit(dir, watch string, args ...string) (string, error) {
 		}
 		if f.ctx.Err() != nil {
 			return "", fmt.Errorf("git was stopped: %w", f.ctx.Err())
+		}
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("git %s did not finish within %s", sub, f.timeout)
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if len(msg) > 2000 {
@@ -99,19 +118,56 @@ func (f *fetcher) runGit(dir, watch string, args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
-// dirSize adds up the sizes of the files under dir.
-func dirSize(dir string) int64 {
-	var n int64
+// checkGrowing reports the package limit a directory being written has
+// passed: its files' bytes or their number. The walk stops at the limit.
+func (f *fetcher) checkGrowing(dir string) error {
+	var size int64
+	files := 0
+	var over error
 	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
+		if err != nil {
+			return nil
+		}
+		if files++; files > f.maxFile {
+			over = fmt.Errorf("the repository has more than %d files and directories", f.maxFile)
+			return filepath.SkipAll
+		}
+		if d.Type().IsRegular() {
 			if info, err := d.Info(); err == nil {
-				n += info.Size()
+				if size += info.Size(); size > f.maxSize {
+					over = fmt.Errorf("the repository is larger than the limit of %s", sizeText(f.maxSize))
+					return filepath.SkipAll
+				}
 			}
 		}
 		return nil
 	})
-	return n
+	return over
 }
+
+// cappedBuffer keeps at most max bytes of what is written to it; past
+// them it notes it, calls full (which stops the writer), and drops the
+// rest. It has Write alone: a bytes.Buffer's ReadFrom would let io.Copy
+// read past the cap.
+type cappedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+	full func()
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if b.buf.Len()+len(p) > b.max {
+		if !b.over && b.full != nil {
+			b.full()
+		}
+		b.over = true
+		return len(p), nil
+	}
+	return b.buf.Write(p)
+}
+
+func (b *cappedBuffer) String() string { return b.buf.String() }
 
 // resolveRef asks the repository which commit a ref names (HEAD when
 // ref is ""); "" when it names none, as an abbreviated commit does not.
@@ -148,10 +204,13 @@ func (f *fetcher) resolveRef(s *source, workDir string) (string, error) {
 
 // cloneGit clones the repository into dst (which must not exist), checks
 // out the ref, fetches submodules, and drops the .git directory: the
-// package is the work tree. It returns the commit checked out.
+// package is the work tree. It returns the commit checked out. The
+// clone is made without a work tree, which is written only once the
+// tree's listing shows it within the package limits: a repository of a
+// few kilobytes can name millions of files.
 func (f *fetcher) cloneGit(s *source, dst string) (string, error) {
 	parent := filepath.Dir(dst)
-	args := []string{"clone", "--quiet"}
+	args := []string{"clone", "--quiet", "--no-checkout"}
 	commit := s.ref != "" && shortCommit.MatchString(s.ref)
 	if s.depth > 0 && !commit {
 		args = append(args, "--depth", fmt.Sprint(s.depth))
@@ -165,14 +224,21 @@ func (f *fetcher) cloneGit(s *source, dst string) (string, error) {
 		// A hexadecimal ref may be a branch after all.
 		return "", err
 	}
+	target := "HEAD"
 	if commit {
-		if _, err := f.runGit(dst, dst, "checkout", "--quiet", "--detach", s.ref); err != nil {
-			return "", err
-		}
+		target = s.ref
+	}
+	if err := f.checkTreeListing(dst, target); err != nil {
+		return "", err
+	}
+	if _, err := f.runGit(dst, dst, "checkout", "--quiet", "--detach", target); err != nil {
+		return "", err
 	}
 	if _, err := os.Stat(filepath.Join(dst, ".gitmodules")); err == nil {
 		f.requests++
-		if _, err := f.runGit(dst, dst, "submodule", "update", "--init", "--recursive", "--quiet"); err != nil {
+		// A submodule's URL is the repository's to choose: no file://
+		// ones (git allows them only when asked by the user anyway).
+		if _, err := f.runGit(dst, dst, "-c", "protocol.file.allow=never", "submodule", "update", "--init", "--recursive", "--quiet"); err != nil {
 			return "", err
 		}
 	}
@@ -184,6 +250,35 @@ func (f *fetcher) cloneGit(s *source, dst string) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(out), nil
+}
+
+// checkTreeListing refuses a commit whose tree, as git lists it, holds
+// more entries or more bytes than a package may.
+func (f *fetcher) checkTreeListing(repo, rev string) error {
+	out, err := f.runGit(repo, "", "ls-tree", "-r", "-t", "-l", "-z", rev, "--")
+	if err != nil {
+		return err
+	}
+	var total int64
+	for i, entry := range strings.Split(strings.TrimSuffix(out, "\x00"), "\x00") {
+		if entry == "" {
+			continue
+		}
+		if i >= f.maxFile {
+			return fmt.Errorf("the repository has more than %d files and directories", f.maxFile)
+		}
+		// "MODE TYPE OBJECT SIZE\tPATH", SIZE "-" for trees and submodules.
+		meta, _, _ := strings.Cut(entry, "\t")
+		fields := strings.Fields(meta)
+		if len(fields) == 4 {
+			if n, err := strconv.ParseInt(fields[3], 10, 64); err == nil {
+				if total += n; total > f.maxSize {
+					return fmt.Errorf("the repository is larger than the limit of %s", sizeText(f.maxSize))
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // removeGitDirs removes .git directories and files (submodules have the

@@ -112,6 +112,8 @@ type loopback struct {
 	mu       sync.Mutex
 	hits     map[string]int
 	total    int
+	// outside is the repository TestSandboxedInit's servers point at.
+	outside string
 }
 
 func newLoopback(t testing.TB) *loopback {

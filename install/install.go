@@ -71,11 +71,15 @@ type Options struct {
 	// MaxPackageFiles bounds the files and directories of one package; 0
 	// means 100,000.
 	MaxPackageFiles int
-	// RequestTimeout bounds one HTTP request, its body included; 0 means
-	// 10 minutes.
+	// RequestTimeout bounds one HTTP request, its body included, and one
+	// git command (a clone, a fetch of submodules); 0 means 10 minutes.
 	RequestTimeout time.Duration
 	// MaxDepth bounds module nesting; 0 means config.DefaultMaxDepth.
 	MaxDepth int
+	// MaxModules bounds the module calls of the tree installed, local
+	// ones included, as config.Options.MaxModules bounds a load; 0 means
+	// config.DefaultMaxModules.
+	MaxModules int
 }
 
 // Origin says where an installed module came from.
@@ -162,6 +166,14 @@ type installer struct {
 	// version: the directory holding the package and the subdirectory of
 	// it that the package's location selected.
 	fetched map[string]fetchedPackage
+	// failed are the packages this run could not fetch, with why: a
+	// package refused once (a bomb) is not fetched again for another call.
+	failed map[string]error
+	// calls counts the module calls walked, for MaxModules.
+	calls int
+	// loaded keeps the modules read, which calls of the same directory
+	// share.
+	loaded config.ModuleCache
 }
 
 type fetchedPackage struct {
@@ -184,6 +196,9 @@ func newInstaller(opts Options) (*installer, hcl.Diagnostics) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = config.DefaultMaxDepth
 	}
+	if opts.MaxModules <= 0 {
+		opts.MaxModules = config.DefaultMaxModules
+	}
 	if opts.Git == "" {
 		opts.Git = "git"
 	}
@@ -201,6 +216,7 @@ func newInstaller(opts Options) (*installer, hcl.Diagnostics) {
 		rootRel: path.Clean(filepath.ToSlash(opts.Dir)),
 		modules: map[string]Module{},
 		fetched: map[string]fetchedPackage{},
+		failed:  map[string]error{},
 	}
 	in.root = absClean(join(workDir, opts.Dir))
 	in.installDir = filepath.Join(in.root, ".terraform", "modules")
@@ -238,14 +254,19 @@ func newInstaller(opts Options) (*installer, hcl.Diagnostics) {
 			os.RemoveAll(stage)
 			return nil, hcl.Diagnostics{optionError("Unusable module cache", "The module cache %s cannot be made: %s.", opts.CacheDir, err)}
 		}
-		in.cache = &cache{dir: dir}
+		c, err := newCache(absClean(dir), opts.MaxPackageSize, opts.MaxPackageFiles)
+		if err != nil {
+			os.RemoveAll(stage)
+			return nil, hcl.Diagnostics{optionError("Unusable module cache", "The module cache %s cannot be used: %s.", opts.CacheDir, err)}
+		}
+		in.cache = c
 	}
-	creds, cDiags := loadCredentials(opts.Env, opts.Dialect == dialect.Tofu)
+	cli, cDiags := loadCLIConfig(opts.Env, opts.Dialect == dialect.Tofu)
 	diags = append(diags, cDiags...)
 	in.client = httpClient(opts.HTTPClient, opts.RequestTimeout)
 	in.fetch = &fetcher{
-		ctx: opts.Context, client: in.client, env: opts.Env, creds: creds,
-		maxSize: opts.MaxPackageSize, maxFile: opts.MaxPackageFiles, git: opts.Git,
+		ctx: opts.Context, client: in.client, env: opts.Env, creds: cli.creds, hosts: cli.hosts,
+		maxSize: opts.MaxPackageSize, maxFile: opts.MaxPackageFiles, git: opts.Git, timeout: opts.RequestTimeout,
 		services: map[string]serviceResult{}, versionLists: map[string]versionsResult{},
 	}
 	if !opts.Upgrade {
@@ -279,9 +300,9 @@ func optionError(summary, format string, args ...any) *hcl.Diagnostic {
 
 // run walks the tree from the root and writes modules.json.
 func (in *installer) run() hcl.Diagnostics {
-	mod, diags := config.LoadModule(in.rootRel, config.Options{WorkDir: in.opts.WorkDir, Dialect: in.opts.Dialect})
+	mod, diags := config.LoadModule(in.rootRel, in.loadOptions())
 	if mod != nil {
-		in.sources = config.NewSourceResolver(in.rootRel, config.Options{WorkDir: in.opts.WorkDir, Dialect: in.opts.Dialect, Sandbox: in.opts.Sandbox, RootVariables: in.opts.RootVariables})
+		in.sources = config.NewSourceResolver(in.rootRel, config.Options{WorkDir: in.opts.WorkDir, Dialect: in.opts.Dialect, Sandbox: in.opts.Sandbox, RootVariables: in.opts.RootVariables, Context: in.opts.Context})
 		root := &config.Config{Module: mod, Children: map[string]*config.Config{}}
 		root.Root = root
 		diags = append(diags, in.walk(root, ".", "", []string{in.root})...)
@@ -318,6 +339,9 @@ func (in *installer) walk(cfg *config.Config, dir, pkgRoot string, ancestors []s
 		}
 		modPath := append(append([]string(nil), parent...), name)
 		key := strings.Join(modPath, ".")
+		if in.calls++; in.calls > in.opts.MaxModules {
+			return append(diags, callDiag(call, "Too many modules", "The module tree has more than %d module calls, the limit for one installation (MaxModules); module.%s and the calls after it are not installed.", in.opts.MaxModules, strings.Join(modPath, ".module.")))
+		}
 		if len(modPath) > in.opts.MaxDepth {
 			diags = append(diags, callDiag(call, "Module nesting too deep", "Module calls are nested more than %d levels deep at module.%s.", in.opts.MaxDepth, strings.Join(modPath, ".module.")))
 			continue
@@ -367,7 +391,7 @@ func (in *installer) walk(cfg *config.Config, dir, pkgRoot string, ancestors []s
 			in.modules[key] = Module{Record: rec, Origin: origin}
 			childDir, childPkg = rec.Dir, installedDir(key)
 		}
-		child, cDiags := config.LoadModule(path.Join(in.rootRel, childDir), config.Options{WorkDir: in.opts.WorkDir, Dialect: in.opts.Dialect})
+		child, cDiags := config.LoadModule(path.Join(in.rootRel, childDir), in.loadOptions())
 		diags = append(diags, cDiags...)
 		if child != nil {
 			abs := absClean(filepath.Join(in.root, filepath.FromSlash(childDir)))
@@ -377,6 +401,12 @@ func (in *installer) walk(cfg *config.Config, dir, pkgRoot string, ancestors []s
 		}
 	}
 	return diags
+}
+
+// loadOptions are the options configuration files are read with: through
+// the sandbox, as every command reads them.
+func (in *installer) loadOptions() config.Options {
+	return config.Options{WorkDir: in.opts.WorkDir, Dialect: in.opts.Dialect, Sandbox: in.opts.Sandbox, Cache: &in.loaded}
 }
 
 // safeName reports whether a module call name can be part of a directory
@@ -433,9 +463,8 @@ func (in *installer) remote(key string, call *config.ModuleCall, src *source) (R
 	if rec, ok := in.keep(key, src, cons); ok {
 		return rec, Kept, nil
 	}
-	if in.sandbox != "" && (src.kind == fileKind || src.kind == gitKind && strings.HasPrefix(src.url, "file://")) &&
-		!within(in.sandbox, absClean(filepath.FromSlash(strings.TrimPrefix(src.url, "file://")))) {
-		return Record{}, 0, hcl.Diagnostics{callDiag(call, "Module source outside the allowed directory", "The module source %q is outside the directory modules may be read from.", call.SourceAddr)}
+	if err := in.checkLocal(src, "the module source"); err != nil {
+		return Record{}, 0, hcl.Diagnostics{callDiag(call, "Module source outside the allowed directory", "The module source %q cannot be installed: %s.", call.SourceAddr, err)}
 	}
 	version := ""
 	if src.kind == registryKind {
@@ -487,8 +516,11 @@ func (in *installer) keep(key string, src *source, cons *constraint) (Record, bo
 			return Record{}, false
 		}
 	}
-	info, err := os.Stat(filepath.Join(in.root, filepath.FromSlash(path.Clean(rec.Dir))))
-	if err != nil || !info.IsDir() {
+	dir := filepath.Join(in.root, filepath.FromSlash(path.Clean(rec.Dir)))
+	info, err := os.Stat(dir)
+	// A checkout may hold .terraform/modules/KEY as a link to anywhere:
+	// such a module is installed afresh, not kept.
+	if err != nil || !info.IsDir() || !insideDir(in.installDir, dir) {
 		return Record{}, false
 	}
 	rec.Key, rec.Dir = key, path.Clean(rec.Dir)
@@ -502,7 +534,11 @@ func (in *installer) chooseVersion(call *config.ModuleCall, src *source, cons *c
 	var available []string
 	if in.opts.Offline {
 		if in.cache != nil {
-			available = in.cache.registryVersions(src)
+			vs, err := in.cache.registryVersions(src)
+			if err != nil {
+				return "", callDiag(call, "Module not in the cache", "Module %q (%s): %s.", call.Name, at(call.DeclRange), err)
+			}
+			available = vs
 		}
 		if len(available) == 0 {
 			return "", callDiag(call, "Module not in the cache", "Module %q (%s) comes from the registry at %s, and the module cache holds no version of %s; installation is offline.", call.Name, at(call.DeclRange), src.host, src.registryAddr())
@@ -538,11 +574,16 @@ func (in *installer) obtain(src *source, version string) (fetchedPackage, Origin
 	if p, ok := in.fetched[memo]; ok {
 		return p, Cached, nil
 	}
-	p, origin, err := in.obtainOnce(src, version)
-	if err == nil {
-		in.fetched[memo] = p
+	if err, ok := in.failed[memo]; ok {
+		return fetchedPackage{}, 0, err
 	}
-	return p, origin, err
+	p, origin, err := in.obtainOnce(src, version)
+	if err != nil {
+		in.failed[memo] = err
+		return p, origin, err
+	}
+	in.fetched[memo] = p
+	return p, origin, nil
 }
 
 func (in *installer) obtainOnce(src *source, version string) (fetchedPackage, Origin, error) {
@@ -568,11 +609,10 @@ func (in *installer) obtainOnce(src *source, version string) (fetchedPackage, Or
 		if locSrc.kind == registryKind || locSrc.kind == localKind || locSrc.kind == fileKind {
 			return fetchedPackage{}, 0, fmt.Errorf("the registry gave the package location %q, which is not a git or http(s) address", loc)
 		}
-		stage, err := in.stageDir()
-		if err != nil {
+		if err := in.checkLocal(locSrc, "the registry's package location"); err != nil {
 			return fetchedPackage{}, 0, err
 		}
-		sub, _, err := in.download(locSrc, stage, 0)
+		stage, sub, _, err := in.downloadStaged(locSrc)
 		if err != nil {
 			return fetchedPackage{}, 0, err
 		}
@@ -608,11 +648,7 @@ func (in *installer) obtainOnce(src *source, version string) (fetchedPackage, Or
 		if in.opts.Offline {
 			return fetchedPackage{}, 0, errNotCached
 		}
-		stage, err := in.stageDir()
-		if err != nil {
-			return fetchedPackage{}, 0, err
-		}
-		sub, got, err := in.download(src, stage, 0)
+		stage, sub, got, err := in.downloadStaged(src)
 		if err != nil {
 			return fetchedPackage{}, 0, err
 		}
@@ -633,11 +669,7 @@ func (in *installer) obtainOnce(src *source, version string) (fetchedPackage, Or
 		if in.opts.Offline {
 			return fetchedPackage{}, 0, errNotCached
 		}
-		stage, err := in.stageDir()
-		if err != nil {
-			return fetchedPackage{}, 0, err
-		}
-		sub, _, err := in.download(src, stage, 0)
+		stage, sub, _, err := in.downloadStaged(src)
 		if err != nil {
 			return fetchedPackage{}, 0, err
 		}
@@ -646,11 +678,8 @@ func (in *installer) obtainOnce(src *source, version string) (fetchedPackage, Or
 		})
 	}
 	// An absolute path: copied as it is now, never cached.
-	stage, err := in.stageDir()
+	stage, _, _, err := in.downloadStaged(src)
 	if err != nil {
-		return fetchedPackage{}, 0, err
-	}
-	if _, _, err := in.download(src, stage, 0); err != nil {
 		return fetchedPackage{}, 0, err
 	}
 	return fetchedPackage{stage, ""}, Downloaded, nil
@@ -681,6 +710,22 @@ func (in *installer) keepInCache(stage, sub string, ref func(*cache) (string, ca
 		return fetchedPackage{}, 0, err
 	}
 	return fetchedPackage{dir, sub}, Downloaded, nil
+}
+
+// downloadStaged downloads src into a fresh staging directory, which it
+// returns with download's subdirectory and commit. What a download that
+// failed left (up to the size limit of a package) is removed at once, not
+// when the installation ends.
+func (in *installer) downloadStaged(src *source) (stage, sub, commit string, err error) {
+	if stage, err = in.stageDir(); err != nil {
+		return "", "", "", err
+	}
+	if sub, commit, err = in.download(src, stage, 0); err != nil {
+		removeAll(stage)
+		removeAll(stage + ".download")
+		return "", "", "", err
+	}
+	return stage, sub, commit, nil
 }
 
 // stageDir is a fresh name for a download under the staging directory.
@@ -725,6 +770,9 @@ func (in *installer) download(src *source, dst string, hops int) (string, string
 		}
 		if nextSrc.kind != gitKind && nextSrc.kind != httpKind {
 			return "", "", fmt.Errorf("the location %q it names is not a git or http(s) address", next)
+		}
+		if err := in.checkLocal(nextSrc, "the location the server names"); err != nil {
+			return "", "", err
 		}
 		sub, commit, err := in.download(nextSrc, dst, hops+1)
 		if err != nil {

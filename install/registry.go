@@ -29,6 +29,9 @@ func (f *fetcher) discover(host string) (*url.URL, error) {
 }
 
 func (f *fetcher) discoverOnce(host string) (*url.URL, error) {
+	if base, ok, err := f.hosts.modulesBase(host); ok {
+		return base, err
+	}
 	doc := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
 	resp, err := f.get(doc.String(), "")
 	if err != nil {
@@ -58,7 +61,12 @@ func (f *fetcher) discoverOnce(host string) (*url.URL, error) {
 		return nil, fmt.Errorf("the modules.v1 URL %q of %s is not a URL", raw, host)
 	}
 	// The document's own URL after redirects is the base of a relative one.
-	base := resp.Request.URL.ResolveReference(ref)
+	return serviceBase(resp.Request.URL.ResolveReference(ref), raw, host)
+}
+
+// serviceBase checks a modules.v1 base URL, resolved from raw, and ends
+// its path with a slash.
+func serviceBase(base *url.URL, raw, host string) (*url.URL, error) {
 	if base.Scheme != "https" && base.Scheme != "http" {
 		return nil, fmt.Errorf("the modules.v1 URL %q of %s is not an http(s) URL", raw, host)
 	}
@@ -112,6 +120,9 @@ func (f *fetcher) registryVersionsOnce(s *source) ([]string, error) {
 	}
 	if err := json.Unmarshal(body, &doc); err != nil || len(doc.Modules) == 0 {
 		return nil, errors.New("the registry's answer is not a list of module versions")
+	}
+	if n := len(doc.Modules[0].Versions); n > maxVersions {
+		return nil, fmt.Errorf("the registry lists %d versions of the module, more than the %d tfeval chooses among", n, maxVersions)
 	}
 	var vs []string
 	for _, v := range doc.Modules[0].Versions {

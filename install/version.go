@@ -8,6 +8,16 @@ import (
 	version "github.com/hashicorp/go-version"
 )
 
+// Bounds on choosing a version: each version a registry lists is checked
+// against every condition of the constraint, so a constraint of thousands
+// of conditions against a list of thousands of versions would take
+// minutes. Real constraints have a few conditions, real modules a few
+// hundred versions.
+const (
+	maxConstraintTerms = 64
+	maxVersions        = 10_000
+)
+
 // constraint is a module block's version argument, parsed.
 type constraint struct {
 	text string
@@ -24,6 +34,9 @@ func parseConstraint(text string) (*constraint, error) {
 	c := &constraint{text: text}
 	if strings.TrimSpace(text) == "" {
 		return c, nil
+	}
+	if n := strings.Count(text, ",") + 1; n > maxConstraintTerms {
+		return nil, fmt.Errorf("it has %d conditions, more than the %d tfeval checks each version against", n, maxConstraintTerms)
 	}
 	set, err := version.NewConstraint(text)
 	if err != nil {

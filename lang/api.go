@@ -37,6 +37,38 @@ func (r *Result) EvalExprInModule(expr hcl.Expression, moduleAddr string) (cty.V
 	return r.ev.scope(mi).evalExpr(expr, cty.DynamicPseudoType)
 }
 
+// EvalExprWithNames is EvalExprInModule with more root names defined
+// beside the language's own, such as the `output` and `run` objects a
+// test file's assertions refer to. A name given here is not resolved as
+// a resource type, even where the configuration has a resource type of
+// that name.
+func (r *Result) EvalExprWithNames(expr hcl.Expression, moduleAddr string, names map[string]cty.Value) (cty.Value, hcl.Diagnostics) {
+	if r == nil || r.ev == nil || len(r.Modules) == 0 || r.ev.lazy != nil {
+		return r.EvalExprInModule(expr, moduleAddr)
+	}
+	mi := r.Module(moduleAddr)
+	if mi == nil {
+		return r.EvalExprInModule(expr, moduleAddr)
+	}
+	s := r.ev.scope(mi)
+	s.names = names
+	if s.names == nil {
+		s.names = map[string]cty.Value{}
+	}
+	return s.evalExpr(expr, cty.DynamicPseudoType)
+}
+
+// unnamedRefs are the references of expr but those to s.names.
+func (s *scope) unnamedRefs(expr hcl.Expression) []parsedRef {
+	var travs []hcl.Traversal
+	for _, t := range variables(expr) {
+		if _, ok := s.names[t.RootName()]; !ok {
+			travs = append(travs, t)
+		}
+	}
+	return parseRefs(travs, s.dialect())
+}
+
 // CheckKind says which kind of rule a CheckResult reports on.
 type CheckKind int
 
@@ -96,6 +128,20 @@ func (s CheckStatus) String() string {
 	return fmt.Sprintf("CheckStatus(%d)", int(s))
 }
 
+// FailedCondition is the hcl.Diagnostic Extra of the failure of a custom
+// condition (a variable validation, an output or resource pre- or
+// postcondition, a check block assertion): which checkable object it
+// belongs to, as terraform test's expect_failures names objects. Read it
+// with hcl.DiagnosticExtra[FailedCondition], which also finds it under
+// the extras tfeval wraps around it.
+type FailedCondition struct {
+	// Module is the module instance address, "" for the root.
+	Module string
+	// Object is the object within that module without instance keys:
+	// var.NAME, output.NAME, check.NAME, or a resource's address.
+	Object string
+}
+
 // CheckResult is the outcome of one condition rule in one object instance.
 type CheckResult struct {
 	// Object is the address of the object the rule belongs to, module
@@ -115,6 +161,10 @@ type CheckResult struct {
 	Range hcl.Range
 	// Diagnostics explain a CheckError status.
 	Diagnostics hcl.Diagnostics
+	// Unread, for a CheckUnknown status, names what tfeval lacked that
+	// Terraform would have known (see marks.Unread); empty when Terraform
+	// too would know the condition only after apply.
+	Unread []marks.Unread
 }
 
 // Checks evaluates every custom condition of every module instance against
@@ -214,6 +264,7 @@ func (ev *evaluator) ruleResult(s *scope, rule *config.CheckRule, object, module
 		cr.Diagnostics = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid condition result", Detail: problem, Subject: cr.Range.Ptr()}}
 	case ok == nil:
 		cr.Status = CheckUnknown
+		cr.Unread = marks.UnreadMarks(cond)
 	case *ok:
 		cr.Status = CheckPass
 	default:

@@ -2,7 +2,10 @@ package lang
 
 import (
 	"reflect"
+	"sort"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 // Checks evaluates the rules once; later calls return the same results
@@ -42,5 +45,75 @@ check "health" {
 	second[0].Status = CheckPass
 	if !reflect.DeepEqual(first, second) {
 		t.Errorf("second call = %+v, first = %+v", second, first)
+	}
+}
+
+// A failed custom condition's diagnostic names the checkable object it
+// belongs to, whatever range it points at.
+func TestFailedConditionExtra(t *testing.T) {
+	_, diags := evalFiles(t, map[string]string{
+		"main.tf": `
+variable "n" {
+  default = 3
+  validation {
+    condition     = var.n > 5
+    error_message = "n too small"
+  }
+}
+# What depends on var.n is not evaluated once its validation fails, as in
+# Terraform: the other conditions read a variable of their own.
+variable "k" { default = 3 }
+resource "terraform_data" "x" {
+  lifecycle {
+    precondition {
+      condition     = var.k > 4
+      error_message = "x needs more"
+    }
+  }
+}
+output "o" {
+  value = 1
+  precondition {
+    condition     = var.k > 10
+    error_message = "never"
+  }
+}
+check "health" {
+  assert {
+    condition     = var.k == 4
+    error_message = "k is ${var.k}"
+  }
+}
+module "m" {
+  source = "./m"
+  count  = 1
+  v      = "bad"
+}
+`,
+		"m/main.tf": `
+variable "v" {
+  validation {
+    condition     = var.v == "good"
+    error_message = "v must be good"
+  }
+}
+`}, Options{})
+	var got []FailedCondition
+	for _, d := range diags {
+		if fc, ok := hcl.DiagnosticExtra[FailedCondition](d); ok {
+			got = append(got, fc)
+		}
+	}
+	want := []FailedCondition{
+		{Object: "var.n"}, {Module: "module.m[0]", Object: "var.v"},
+		{Object: "terraform_data.x"}, {Object: "output.o"}, {Object: "check.health"},
+	}
+	sortFC := func(fcs []FailedCondition) {
+		sort.Slice(fcs, func(i, j int) bool { return fcs[i].Module+fcs[i].Object < fcs[j].Module+fcs[j].Object })
+	}
+	sortFC(got)
+	sortFC(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("failed conditions = %+v, want %+v\n%s", got, want, diags.Error())
 	}
 }

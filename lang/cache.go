@@ -7,10 +7,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/providerfuncs"
 )
 
 // resourceInfo is what evaluating a resource block needs that is the same
@@ -33,6 +36,9 @@ type resourceInfo struct {
 	blocks *blockDecoder
 	// readOnly are the schema's computed-only attributes, sorted.
 	readOnly []string
+	// failureCost is what failing to decode one instance's body costs
+	// beyond its expressions' steps (see typeCost).
+	failureCost int64
 }
 
 // resourceInfo returns the cached per-block data of a resource.
@@ -55,6 +61,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 	} else {
 		info.spec = impliedSpec(res.Config)
 	}
+	info.failureCost = typeCost(hcldec.ImpliedType(info.spec))
 	if res.Config != nil {
 		schema := hcldec.ImpliedSchema(info.spec)
 		info.bodyVars = bodyVariablesOf(res.Config, info.spec, schema)
@@ -141,11 +148,13 @@ func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
 			b.WriteString(local + "=" + funcs.BuiltinProviderSource + ";")
 			continue
 		}
+		src := providerKey(providerSource(m, local))
 		ps := ev.opts.Schemas.provider(m, local)
 		if ps == nil {
-			// Stand-ins for the functions the module calls.
-			if names := ev.unschemaedFunctions(m, local); len(names) > 0 {
-				b.WriteString(local + "?" + strings.Join(names, ",") + ";")
+			// The functions tfeval computes for the provider, and stand-ins
+			// for the others the module calls.
+			if names := ev.unschemaedFunctions(m, local); len(names) > 0 || len(providerfuncs.Names(src)) > 0 {
+				b.WriteString(local + "?" + src + ":" + strings.Join(names, ",") + ";")
 			}
 			continue
 		}
@@ -156,13 +165,9 @@ func (ev *evaluator) providerFunctionsKey(m *config.Module) string {
 		if len(ps.Functions) == 0 {
 			continue
 		}
-		src := "hashicorp/" + local
-		if rp := m.RequiredProviders[local]; rp != nil && rp.Source != "" {
-			src = rp.Source
-		}
 		b.WriteString(local)
 		b.WriteByte('=')
-		b.WriteString(providerKey(src))
+		b.WriteString(src)
 		b.WriteByte(';')
 	}
 	return b.String()
@@ -371,4 +376,20 @@ func (w *variablesWalk) walk(e hclsyntax.Expression) {
 			}
 		}
 	}
+}
+
+// typeCost is the steps of failing to convert a value to ty beyond the
+// steps of the expressions that made it: go-cty and tfeval work out why,
+// walking and sorting the type's parts, once per instance. A schema's
+// types are a few hundred parts, which the steps of an instance's
+// expressions cover; for an object type of 50,000 attributes it took
+// 60 ms an instance, about four steps (of some 300 ns) a part, and six
+// are charged, as the other rates are rounded towards charging more.
+func typeCost(ty cty.Type) int64 {
+	const free, stepsPerPart = 1024, 6
+	n := limit.TypeValues(ty, limit.DefaultMaxValueSize)
+	if n <= free {
+		return 0
+	}
+	return int64(n-free) * stepsPerPart
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/internal/address"
 )
 
 // EvalExpr evaluates an expression in the scope of a module (the root
@@ -36,5 +38,5 @@ func (r *Result) EvalExpr(expr hcl.Expression, modulePath []string) (cty.Value, 
 			return v, append(diags, more...)
 		}
 	}
-	return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No such module", Detail: "The module " + modulePrefix(modulePath) + " has no instances."}}
+	return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No such module", Detail: "The module " + address.ModulePrefix(modulePath) + " has no instances."}}
 }

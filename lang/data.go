@@ -344,7 +344,9 @@ func overlayResult(planned cty.Value, e *dataEntry, schema *Block) (cty.Value, h
 	var diags hcl.Diagnostics
 	base, vm := planned.Unmark()
 	attrs := map[string]cty.Value{}
-	if base.IsKnown() && !base.IsNull() && base.Type().IsObjectType() {
+	// go-cty gives a nil map for an object without attributes (a data
+	// block with no arguments and no schema), which cannot be added to.
+	if base.IsKnown() && !base.IsNull() && base.Type().IsObjectType() && base.LengthInt() > 0 {
 		attrs = base.AsValueMap()
 	}
 	subject := func() *hcl.Range {

@@ -298,3 +298,28 @@ data "aws_ami" "late" {
 		t.Errorf("want one warning that the result was not used during plan, got %s", diags.Error())
 	}
 }
+
+// TestDataSourceResultOverEmptyObject: a result given for a data source
+// whose planned object has no attributes (a block without arguments and
+// no schema) is laid over it. go-cty v1.20 gives a nil map for such an
+// object, and this once crashed evaluation.
+func TestDataSourceResultOverEmptyObject(t *testing.T) {
+	files := map[string]string{"main.tf": `
+data "aws_region" "unused" {}
+data "aws_region" "used" {}
+output "name" { value = data.aws_region.used.name }`}
+	result := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("eu-west-1"), "nested": cty.EmptyObjectVal})
+	res, diags := evalFiles(t, files, Options{DataSources: map[string]cty.Value{
+		"data.aws_region.unused": result,
+		"data.aws_region.used":   result,
+	}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got := res.Root().Outputs["name"]; !got.RawEquals(cty.StringVal("eu-west-1")) {
+		t.Errorf("name = %#v", got)
+	}
+	if got := resourceValue(t, res, "data.aws_region.unused"); !got.GetAttr("nested").RawEquals(cty.EmptyObjectVal) {
+		t.Errorf("data.aws_region.unused = %#v", got)
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/internal/diagsort"
 )
 
@@ -29,6 +30,8 @@ type evaluator struct {
 
 	// instances lists the module instances of each module config path (by modulePrefix).
 	instances map[string][]*ModuleInstance
+	// root is the root module's instance.
+	root *ModuleInstance
 	// funcs caches function tables by providerFunctionsKey: modules that
 	// see the same provider functions share one table.
 	funcs map[string]map[string]function.Function
@@ -134,7 +137,11 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	ev.addDiags(dataDiags)
 	root := ev.newInstance(cfg, nil, "", cty.NilVal, cty.NilVal)
 	ev.instances[""] = []*ModuleInstance{root}
+	ev.root = root
 
+	if !opts.Console && !opts.Validate && !opts.Lazy {
+		ev.checkRemoved(cfg)
+	}
 	g := ev.buildGraph()
 	order, cycles := g.order()
 	if len(cycles) > 0 {
@@ -239,10 +246,14 @@ func (ev *evaluator) functionsFor(m *config.Module) map[string]function.Function
 	o := ev.opts.Functions
 	o.Dialect = ev.opts.Dialect
 	o.ConsoleMode = ev.opts.Console
-	o.PureOnly = !ev.opts.Console
+	o.PureOnly = !ev.opts.Console && !ev.opts.Applied
 	o.ProviderFunctions = ev.providerFunctions(m)
 	o.Limits, o.Step, o.Charge, o.Direct = ev.limits.funcOptions()
 	f := funcs.Functions(o)
+	if ev.opts.Applied {
+		can := appliedCan(f["can"], ev.opts.Dialect)
+		f["can"], f[funcs.CoreNamespace+"can"] = can, can
+	}
 	ev.funcs[key] = f
 	return f
 }
@@ -314,18 +325,43 @@ func (ev *evaluator) run(order []*node) {
 	}
 }
 
-// evalNode evaluates one configuration object in every instance of its module.
+// evalNode evaluates one configuration object in every instance of its
+// module. Terraform does not evaluate an object when one it depends on
+// failed, so reports nothing of it: such an object is evaluated for its
+// values (what depends on an error is an error stand-in) without its
+// diagnostics, and counts as failed in turn.
 func (ev *evaluator) evalNode(n *node) {
 	if d := ev.limits.stopped(); d != nil {
 		ev.addDiag(d)
 		return
 	}
+	if n.upstreamFailed() {
+		task := *ev
+		task.buffered = true
+		task.diags = nil
+		task.evalNodeInstances(n)
+		n.failed.Store(true)
+		return
+	}
+	start := len(ev.diags)
+	ev.evalNodeInstances(n)
+	if ev.diags[start:].HasErrors() {
+		n.failed.Store(true)
+	}
+}
+
+// evalNodeInstances evaluates one configuration object in every instance
+// of its module.
+func (ev *evaluator) evalNodeInstances(n *node) {
 	for _, mi := range ev.moduleInstances(n.cfg) {
 		// hcl reports some diagnostics in map order; each instance's are
 		// put in source order (in parallel runs, the buffer is the node's).
 		start := len(ev.diags)
 		ev.evalNodeIn(mi, n)
 		diagsort.ByPosition(ev.diags[start:])
+		if mi.Placeholder {
+			markPlaceholder(ev.diags[start:], mi.placeholderUnread)
+		}
 	}
 }
 
@@ -363,12 +399,12 @@ func (ev *evaluator) moduleInstances(c *config.Config) []*ModuleInstance {
 	sh := ev.share()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return ev.instances[modulePrefix(c.Path)]
+	return ev.instances[address.ModulePrefix(c.Path)]
 }
 
 // addModuleInstance records a new instance of a module.
 func (ev *evaluator) addModuleInstance(mi *ModuleInstance) {
-	key := modulePrefix(mi.Path)
+	key := address.ModulePrefix(mi.Path)
 	sh := ev.share()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

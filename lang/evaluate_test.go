@@ -430,3 +430,77 @@ func renderJSON(t *testing.T, v cty.Value) string {
 	}
 	return string(b)
 }
+
+// TestFailedValidationStopsDependents: what reads a variable whose
+// validation failed is not evaluated into further errors, as Terraform
+// does not evaluate it (its test runs that expect the failure pass).
+func TestFailedValidationStopsDependents(t *testing.T) {
+	_, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "level" {
+  default = "None"
+  validation {
+    condition     = contains(["CanNotDelete", "ReadOnly"], var.level)
+    error_message = "bad level"
+  }
+  validation {
+    condition     = var.level != "None"
+    error_message = "no None"
+  }
+}
+locals { notes = { CanNotDelete = "a", ReadOnly = "b" } }
+resource "terraform_data" "lock" {
+  count = var.level != null ? 1 : 0
+  input = local.notes[var.level]
+}
+output "note" { value = local.notes[var.level] }
+`}, Options{})
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary+": "+d.Detail)
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "Invalid value for variable: bad level") || !strings.HasPrefix(got[1], "Invalid value for variable: no None") {
+		t.Errorf("diagnostics %q, want both rules' failures only", got)
+	}
+}
+
+// TestFailedObjectStopsDependents: an object whose evaluation failed stops
+// everything that depends on it, also where no value carries the failure
+// (a module call with no instances), as Terraform's graph walk skips them.
+func TestFailedObjectStopsDependents(t *testing.T) {
+	_, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "keys" {
+  type    = map(string)
+  default = {}
+}
+variable "want" { default = "missing" }
+resource "terraform_data" "r" {
+  input = "x"
+  lifecycle {
+    precondition {
+      condition     = contains(keys(var.keys), var.want)
+      error_message = "want must be a key"
+    }
+  }
+}
+module "m" {
+  source   = "./m"
+  for_each = var.keys
+  in       = terraform_data.r.output
+}
+module "user" {
+  source = "./m"
+  in     = module.m[var.want].out
+}
+output "independent" { value = {}["nope"] }
+`, "m/main.tf": `
+variable "in" { type = string }
+output "out" { value = var.in }
+`}, Options{})
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary)
+	}
+	if want := []string{"Resource precondition failed", "Invalid index"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("diagnostics %q, want %q (the independent output's error only besides the precondition's)", got, want)
+	}
+}

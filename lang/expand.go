@@ -108,9 +108,21 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 	marked := v
 	v, _ = v.Unmark()
 	ty := v.Type()
+	// A set's elements are walked once: cty sorts them anew for every walk,
+	// which costs more than all else for a set of many thousands.
+	var setElems []cty.Value
+	setKnown := true
+	if ty.IsSetType() && v.IsKnown() && !v.IsNull() {
+		setElems = make([]cty.Value, 0, v.LengthInt())
+		for it := elements.Of(v); it.Next(); {
+			_, e := it.Element()
+			setElems = append(setElems, e)
+			setKnown = setKnown && e.IsWhollyKnown()
+		}
+	}
 	// Unknown keys: the whole value, or an element of a set. (Walking a
 	// known map for unknowns would cost every for_each.)
-	if !v.IsNull() && (!v.IsKnown() || ty.IsSetType() && !v.IsWhollyKnown()) {
+	if !v.IsNull() && (!v.IsKnown() || ty.IsSetType() && !setKnown) {
 		if s.ev.opts.Validate {
 			return s.placeholder(expr, "", nil, false), diags
 		}
@@ -135,13 +147,16 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 	exp := expansion{mode: expandForEach}
 	if ty.IsSetType() {
 		if et := ty.ElementType(); et != cty.String && et != cty.DynamicPseudoType {
-			return bad(summary, fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type %s.`, et.FriendlyName()))
+			if s.ev.texts().tofu() {
+				return bad(summary, fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, et.FriendlyName()))
+			}
+			return bad("Invalid for_each set argument", fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type %s.`, et.FriendlyName()))
 		}
-		if !v.IsWhollyKnown() {
+		if !setKnown {
 			return bad(summary, s.ev.texts().forEachUnknown(addr, false))
 		}
-		for it := elements.Of(v); it.Next(); {
-			_, e := it.Element()
+		exp.keys = make([]cty.Value, 0, len(setElems))
+		for _, e := range setElems {
 			if e.HasMark(marks.Sensitive) {
 				return bad(summary, "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 			}
@@ -154,8 +169,9 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 				return bad(setSummary, `The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
 			}
 			exp.keys = append(exp.keys, e)
-			exp.values = append(exp.values, e)
 		}
+		// A set's each.value is its each.key.
+		exp.values = exp.keys
 		return s.checkedOnly(expr, exp), diags
 	}
 	for it := elements.Of(v); it.Next(); {
@@ -218,6 +234,10 @@ func placeholderWarning(mi *ModuleInstance, expr hcl.Expression, addr string, us
 			hint("give provider schemas with -schemas=FILE (Options.Schemas)")
 		case marks.ModuleNotInstalled:
 			hint("install the modules (terraform init)")
+		case marks.NoValue:
+			hint("give the variables values with -var or -var-file")
+		case marks.ProviderNotRun:
+			hint("mock its provider in the test file (mock_provider)")
 		}
 	}
 	detail := fmt.Sprintf("The %q value of %s depends on %s, which tfeval does not know although Terraform would when planning, so the instances are not known. One placeholder, %s[*], stands for them, evaluated with %s unknown.", arg, what, joinNames(names), what, key)

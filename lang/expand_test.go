@@ -299,3 +299,20 @@ resource "terraform_data" "t" {
 		}
 	}
 }
+
+// TestForEachSetOfObjects: a for_each set of anything but strings is
+// refused with each dialect's words.
+func TestForEachSetOfObjects(t *testing.T) {
+	for d, want := range map[dialect.Dialect][2]string{
+		dialect.Terraform: {"Invalid for_each set argument", `The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type object.`},
+		dialect.Tofu:      {"Invalid for_each argument", `The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type object.`},
+	} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "t" {
+  for_each = toset([{ a = 1 }, { a = 2 }])
+}`}, Options{Dialect: d})
+		if len(diags) != 1 || diags[0].Summary != want[0] || diags[0].Detail != want[1] {
+			t.Errorf("%s: got %s, want %q", d, diags.Error(), want)
+		}
+	}
+}

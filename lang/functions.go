@@ -6,20 +6,27 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/providerfuncs"
 )
 
-// providerFunctions builds stand-ins for the functions of the providers a
-// module requires: without the provider they can only return unknown values
-// of the declared result type.
+// providerFunctions builds the functions of the providers a module
+// requires. Those tfeval computes (package providerfuncs, found by the
+// provider's source address) compute; without the provider, the others can
+// only return unknown values, of the declared result type when the schema
+// gives one.
 func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]function.Function {
 	out := map[string]map[string]function.Function{}
+	// OpenTofu's validate calls no provider function.
+	computes := !(ev.texts().tofu() && ev.opts.Validate)
 	for _, local := range sortedKeys(m.RequiredProviders) {
 		if declaresBuiltinProvider(m, local) {
 			// The provider built into Terraform needs no schema: its
@@ -27,23 +34,51 @@ func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]f
 			out[local] = funcs.BuiltinProviderFunctions(ev.opts.Dialect)
 			continue
 		}
+		source := providerSource(m, local)
 		ps := ev.opts.Schemas.provider(m, local)
 		if ps == nil {
-			// Without the provider's schema its functions are not known:
-			// each one the module calls returns an unknown value.
-			if names := ev.unschemaedFunctions(m, local); len(names) > 0 {
-				ev.madeUnread()
-				fns := map[string]function.Function{}
-				for _, name := range names {
+			// Without the provider's schema its functions are those tfeval
+			// computes, and each other one the module calls returns an
+			// unknown value.
+			fns := map[string]function.Function{}
+			if computes {
+				for _, name := range providerfuncs.Names(source) {
+					fn, _ := providerfuncs.Lookup(source, name)
+					fns[name] = computedFunction("provider::"+local+"::"+name, fn)
+				}
+			}
+			called := ev.unschemaedFunctions(m, local)
+			for _, name := range called {
+				if _, ok := fns[name]; !ok {
 					fns[name] = standInFunction("provider::" + local + "::" + name)
 				}
+			}
+			if len(called) > 0 {
+				// Stand-ins, and computed functions that cannot always
+				// answer, return unread values.
+				ev.madeUnread()
+			}
+			if len(fns) > 0 {
 				out[local] = fns
 			}
 			continue
 		}
 		fns := map[string]function.Function{}
 		for name, sig := range ps.Functions {
-			fns[name] = unknownFunction(sig)
+			// The schema's function is computed only where its signature
+			// is the one the table implements: another is another version
+			// of the provider.
+			if fn, ok := providerfuncs.Lookup(source, name); ok && computes && sig.matches(fn) {
+				fns[name] = computedFunction("provider::"+local+"::"+name, fn)
+			} else {
+				fns[name] = unknownFunction(sig)
+			}
+		}
+		for _, name := range ev.unschemaedFunctions(m, local) {
+			if _, ok := providerfuncs.Lookup(source, name); ok {
+				ev.madeUnread()
+				break
+			}
 		}
 		if ev.texts().tofu() && ev.opts.Validate {
 			// OpenTofu's validate does not look a provider's functions up.
@@ -56,6 +91,15 @@ func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]f
 		out[local] = fns
 	}
 	return out
+}
+
+// providerSource is the source address of the provider module m calls by
+// a local name: its required_providers entry's, or hashicorp/LOCAL.
+func providerSource(m *config.Module, local string) string {
+	if rp := m.RequiredProviders[local]; rp != nil && rp.Source != "" {
+		return rp.Source
+	}
+	return "hashicorp/" + local
 }
 
 // declaresBuiltinProvider reports whether module m's provider local is the
@@ -106,6 +150,64 @@ func unknownFunction(sig *FunctionSignature) function.Function {
 		return cty.UnknownVal(retType), nil
 	}
 	return function.New(spec)
+}
+
+// computedFunction is a provider function tfeval computes, called as
+// call. Its result is fn's, except that one fn cannot determine without the
+// provider is unknown and marked unread, as a stand-in's is.
+func computedFunction(call string, fn function.Function) function.Function {
+	ms := marks.UnreadSet([]marks.Unread{{Cause: marks.NoSchema, Addr: call}})
+	// fn checks its arguments itself (null, unknown, marks), so they pass
+	// through as they are.
+	pass := func(p function.Parameter) function.Parameter {
+		p.AllowNull, p.AllowUnknown, p.AllowMarked = true, true, true
+		p.AllowDynamicType = p.Type == cty.DynamicPseudoType
+		return p
+	}
+	spec := &function.Spec{
+		Type: fn.ReturnTypeForValues,
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			v, err := fn.Call(args)
+			if err != nil || !v.HasMark(providerfuncs.Undetermined) {
+				return v, err
+			}
+			_, vm := v.Unmark()
+			delete(vm, providerfuncs.Undetermined)
+			return cty.UnknownVal(retType).WithMarks(vm, ms), nil
+		},
+	}
+	for _, p := range fn.Params() {
+		spec.Params = append(spec.Params, pass(p))
+	}
+	if p := fn.VarParam(); p != nil {
+		vp := pass(*p)
+		spec.VarParam = &vp
+	}
+	return function.New(spec)
+}
+
+// matches reports whether the signature is fn's: the same parameters,
+// taking the same values, and the same result type.
+func (sig *FunctionSignature) matches(fn function.Function) bool {
+	params := fn.Params()
+	if len(params) != len(sig.Params) || (fn.VarParam() == nil) != (sig.VarParam == nil) {
+		return false
+	}
+	argTypes := make([]cty.Type, len(params))
+	same := func(p function.Parameter, q FunctionParam) bool {
+		return p.Type.Equals(q.Type) && p.AllowNull == q.AllowNull && p.AllowUnknown == q.AllowUnknown
+	}
+	for i, p := range params {
+		if !same(p, sig.Params[i]) {
+			return false
+		}
+		argTypes[i] = p.Type
+	}
+	if vp := fn.VarParam(); vp != nil && !same(*vp, *sig.VarParam) {
+		return false
+	}
+	ret, err := fn.ReturnType(argTypes)
+	return err == nil && ret.Equals(sig.ReturnType)
 }
 
 // checkFunctionCalls reports calls of namespaced functions that cannot be
@@ -189,4 +291,31 @@ func orderedSuggestion(diag *hcl.Diagnostic) *hcl.Diagnostic {
 		return &out
 	}
 	return diag
+}
+
+// appliedCan is can once applied. can is unknown for a value that is not
+// wholly known, but after an apply Terraform knows every value of the
+// state, so can of a reference to a resource or module call (an instance
+// of it, an output), which evaluates without error, is true, also where
+// tfeval, without the provider's schema, cannot know all of its
+// attributes. Anything else is can's own answer.
+func appliedCan(can function.Function, d dialect.Dialect) function.Function {
+	return function.New(&function.Spec{
+		Description: can.Description(),
+		Params:      can.Params(),
+		Type:        function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			closure := customdecode.ExpressionClosureFromVal(args[0])
+			if trav, diags := hcl.AbsTraversalForExpr(closure.Expression); !diags.HasErrors() {
+				ref, rdiags := parseRef(trav, d)
+				whole := ref != nil && !rdiags.HasErrors() && len(ref.remaining) == 0 && (ref.kind == refResource || ref.kind == refModule)
+				if whole {
+					if _, vdiags := closure.Value(); !vdiags.HasErrors() {
+						return cty.True, nil
+					}
+				}
+			}
+			return can.Call(args)
+		},
+	})
 }

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/providerfuncs"
 )
 
 // TestOrderedSuggestion: for an unknown function with several close names
@@ -117,5 +120,174 @@ output "expr" { value = provider::tf::encode_expr([true, null]) }`}
 		if len(diags) != 1 || diags[0].Summary != tc.summary || diags[0].Detail != tc.wantDetail {
 			t.Errorf("%s %s: %v\nwant %s: %s", tc.d, tc.call, diags, tc.summary, tc.wantDetail)
 		}
+	}
+}
+
+// TestComputedProviderFunctions: a function of a provider tfeval computes
+// (package providerfuncs) gives the provider's value with no schema, under
+// whatever local name the module gives the provider; the provider's other
+// functions stay unknown stand-ins, marked unread.
+func TestComputedProviderFunctions(t *testing.T) {
+	const id = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg1"
+	files := map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    az = { source = "Azure/azapi" }
+  }
+}
+variable "parent_id" {
+  type    = string
+  default = "` + id + `"
+}
+locals {
+  parsed = provider::az::parse_resource_id("Microsoft.Resources/resourceGroups", var.parent_id)
+}
+output "subscription" { value = local.parsed.parent_id }
+output "name" { value = local.parsed.name }
+output "not_rg" { value = can(provider::az::parse_resource_id("Microsoft.Resources/resourceGroups", "${var.parent_id}/providers/Microsoft.Network/virtualNetworks/v")) }
+output "other" { value = provider::az::unique_string([var.parent_id]) }
+output "unknown_arg" { value = provider::az::parse_resource_id("Microsoft.Resources/resourceGroups", terraform_data.x.id) }
+resource "terraform_data" "x" {}
+`}
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		res, diags := evalFiles(t, files, Options{Dialect: d})
+		if len(diags) > 0 {
+			t.Fatalf("%s: %s", d, diags.Error())
+		}
+		outs := res.Root().Outputs
+		for name, want := range map[string]cty.Value{
+			"subscription": cty.StringVal("/subscriptions/00000000-0000-0000-0000-000000000000"),
+			"name":         cty.StringVal("rg1"),
+			"not_rg":       cty.False,
+		} {
+			if got := outs[name]; !got.RawEquals(want) {
+				t.Errorf("%s: %s = %#v, want %#v", d, name, got, want)
+			}
+		}
+		if got := outs["other"]; got.IsKnown() || len(marks.UnreadMarks(got)) != 1 || marks.UnreadMarks(got)[0].Addr != "provider::az::unique_string" {
+			t.Errorf("%s: a function the table lacks gave %#v", d, got)
+		}
+		if got := outs["unknown_arg"]; got.IsKnown() || marks.HasUnread(got) {
+			t.Errorf("%s: an unknown argument gave %#v", d, got)
+		}
+		// The table's functions the module does not call, as the console
+		// would call them.
+		if got := mustEval(t, res, `provider::az::tenant_resource_id("Microsoft.Billing/billingAccounts", ["ba1"])`, nil); !got.RawEquals(cty.StringVal("/providers/Microsoft.Billing/billingAccounts/ba1")) {
+			t.Errorf("%s: tenant_resource_id gave %#v", d, got)
+		}
+	}
+}
+
+// TestComputedProviderFunctionErrors: a provider function's error is a
+// diagnostic as Terraform reports it, "Error in function call" or, where the
+// provider blames an argument, "Invalid function argument", and fails a
+// variable's validation through can().
+func TestComputedProviderFunctionErrors(t *testing.T) {
+	providers := `
+terraform {
+  required_providers {
+    azapi  = { source = "azure/azapi" }
+    google = { source = "hashicorp/google" }
+  }
+}
+`
+	for _, tc := range []struct {
+		expr, summary, detail string
+	}{
+		{`provider::azapi::parse_resource_id("Microsoft.Network/virtualNetworks", "")`, "Error in function call",
+			"Call to function \"provider::azapi::parse_resource_id\" failed: failed to parse resource ID(resourceType: Microsoft.Network/virtualNetworks@latest, resourceId: ): `resource_id` and `type` are not matched, expect `type` to be , but got Microsoft.Network/virtualNetworks."},
+		{`provider::google::region_from_zone("us")`, "Invalid function argument", `Invalid value for "zone" parameter: The input string "us" is not a valid zone name..`},
+		{`provider::azapi::parse_resource_id("Microsoft.Network/virtualNetworks", null)`, "Invalid function argument", `Invalid value for "resource_id" parameter: argument must not be null.`},
+	} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": providers + "output \"x\" { value = " + tc.expr + " }\n"}, Options{})
+		if len(diags) != 1 || diags[0].Summary != tc.summary || diags[0].Detail != tc.detail || diags[0].Subject == nil {
+			t.Errorf("%s: %v\nwant %s: %s", tc.expr, diags, tc.summary, tc.detail)
+		}
+	}
+
+	for _, tc := range []struct {
+		parentID string
+		wantDiag bool
+	}{
+		{"/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg1", false},
+		{"rg1", true},
+	} {
+		files := map[string]string{"main.tf": providers + `
+variable "parent_id" {
+  type    = string
+  default = "` + tc.parentID + `"
+  validation {
+    condition     = can(provider::azapi::parse_resource_id("Microsoft.Resources/resourceGroups", var.parent_id))
+    error_message = "parent_id must be a resource group ID."
+  }
+}
+`}
+		_, diags := evalFiles(t, files, Options{})
+		failed := len(diags) == 1 && diags[0].Summary == "Invalid value for variable" && strings.Contains(diags[0].Detail, "parent_id must be a resource group ID.")
+		if failed != tc.wantDiag || (!tc.wantDiag && len(diags) > 0) {
+			t.Errorf("validation of %q: %v", tc.parentID, diags)
+		}
+	}
+}
+
+// TestComputedProviderFunctionsWithSchema: with a schema that lists the
+// function with the table's signature, the function is computed; with
+// another signature (another version of the provider) it stays unknown, as
+// it does in OpenTofu's validate; a result the table cannot determine is
+// unknown and unread.
+func TestComputedProviderFunctionsWithSchema(t *testing.T) {
+	schema := func(ret string) *ProviderSchemas {
+		src := `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/aws":{"functions":{
+  "arn_parse":{"return_type":` + ret + `,"parameters":[{"name":"arn","type":"string"}]}}}}}`
+		ps, err := ParseProviderSchemas([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	current := `["object",{"partition":"string","service":"string","region":"string","account_id":"string","resource":"string"}]`
+	files := map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+output "account" { value = provider::aws::arn_parse("arn:aws:iam::444455556666:role/example").account_id }
+`}
+	for _, tc := range []struct {
+		d        dialect.Dialect
+		validate bool
+		ret      string
+		want     cty.Value
+	}{
+		{dialect.Terraform, false, current, cty.StringVal("444455556666")},
+		{dialect.Tofu, false, current, cty.StringVal("444455556666")},
+		{dialect.Terraform, true, current, cty.StringVal("444455556666")},
+		{dialect.Tofu, true, current, cty.UnknownVal(cty.String)},
+		{dialect.Terraform, false, `["object",{"account_id":"string"}]`, cty.UnknownVal(cty.String)},
+	} {
+		res, diags := evalFiles(t, files, Options{Dialect: tc.d, Validate: tc.validate, Schemas: schema(tc.ret)})
+		if len(diags) > 0 {
+			t.Fatalf("%s: %s", tc.d, diags.Error())
+		}
+		if got := res.Root().Outputs["account"]; !got.RawEquals(tc.want) {
+			t.Errorf("%s validate=%v %s: %#v, want %#v", tc.d, tc.validate, tc.ret, got, tc.want)
+		}
+	}
+
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    azapi = { source = "registry.opentofu.org/azure/azapi" }
+  }
+}
+output "x" { value = provider::azapi::parse_resource_id("Microsoft.Network/virtualNetworks@2024-05-01", "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v") }
+`}, Options{})
+	if len(diags) > 0 {
+		t.Fatal(diags.Error())
+	}
+	got := res.Root().Outputs["x"]
+	if us := marks.UnreadMarks(got); got.IsKnown() || len(us) != 1 || us[0].Addr != "provider::azapi::parse_resource_id" || got.HasMark(providerfuncs.Undetermined) {
+		t.Errorf("undetermined: %#v", got)
 	}
 }

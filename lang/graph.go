@@ -3,10 +3,12 @@ package lang
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/internal/parallel"
 )
 
@@ -32,17 +34,19 @@ type node struct {
 
 	// selfRef is set when the object refers to itself.
 	selfRef bool
+	// failed is set once the object's evaluation reported an error, or
+	// one it depends on failed (see evaluator.evalNode).
+	failed atomic.Bool
 }
 
-// modulePrefix is "module.a.module.b." for a module config path, "" for the root.
-func modulePrefix(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		b.WriteString("module.")
-		b.WriteString(p)
-		b.WriteString(".")
+// upstreamFailed reports whether an object n depends on failed.
+func (n *node) upstreamFailed() bool {
+	for d := range n.deps {
+		if d.failed.Load() {
+			return true
+		}
 	}
-	return b.String()
+	return false
 }
 
 // graph is the dependency graph of the whole configuration tree.
@@ -60,7 +64,7 @@ type nodeKey struct {
 }
 
 func nodeID(cfg *config.Config, kind nodeKind, name string) string {
-	p := modulePrefix(cfg.Path)
+	p := address.ModulePrefix(cfg.Path)
 	switch kind {
 	case nodeVar:
 		return p + "var." + name
@@ -136,7 +140,46 @@ func (ev *evaluator) buildGraph() *graph {
 			}
 		}
 	}
+	ev.connectImports(g)
 	return g
+}
+
+// connectImports makes each terraform_data resource that a root import
+// block imports into depend on what the block refers to, in the root
+// module: planning an instance needs the import's id.
+func (ev *evaluator) connectImports(g *graph) {
+	var buf []*node
+	for _, im := range ev.cfg.Module.Import {
+		if im.Target == nil || !isBuiltinType(strings.SplitN(im.Target.Addr, ".", 2)[0]) {
+			continue
+		}
+		c := ev.cfg
+		for _, name := range im.Target.Module {
+			if c = c.Children[name]; c == nil {
+				break
+			}
+		}
+		if c == nil {
+			continue
+		}
+		n := g.get(c, nodeResource, im.Target.Addr)
+		if n == nil {
+			continue
+		}
+		for _, r := range ev.importRefs(im) {
+			if r.ref == nil {
+				continue
+			}
+			buf = g.targets(buf[:0], ev.cfg, r.ref)
+			for _, t := range buf {
+				// An import cannot take its id from its own target;
+				// checkImports reports what that id is.
+				if t != nil && t != n {
+					n.deps[t] = true
+				}
+			}
+		}
+	}
 }
 
 // nodeRefs returns what the object of n refers to in its own module and,

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
 )
 
 // GraphNodeKind is the kind of configuration object a Graph node stands for.
@@ -69,7 +70,7 @@ func BuildGraph(cfg *config.Config, opts Options) *Graph {
 	ev := &evaluator{opts: opts, cfg: cfg, seen: map[string]bool{}, instances: map[string][]*ModuleInstance{}, funcs: map[string]map[string]function.Function{}}
 	g := ev.buildGraph()
 	for _, n := range g.nodes {
-		gn := GraphNode{ID: n.id, Module: n.cfg.Path, Name: strings.TrimPrefix(n.id, modulePrefix(n.cfg.Path))}
+		gn := GraphNode{ID: n.id, Module: n.cfg.Path, Name: strings.TrimPrefix(n.id, address.ModulePrefix(n.cfg.Path))}
 		m := n.cfg.Module
 		switch n.kind {
 		case nodeVar:

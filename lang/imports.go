@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -68,4 +70,125 @@ func importTargetExists(c *config.Config, t *config.ImportTarget) bool {
 		}
 	}
 	return c.Module != nil && c.Module.ManagedResources[t.Addr] != nil
+}
+
+// Import is what an import block brings under management for one resource
+// instance: the object the block's id names is read, and the plan changes
+// it (or leaves it as it is) instead of creating one. tfeval imports the
+// built-in terraform_data only: other objects are their provider's to read.
+type Import struct {
+	// ID is the import block's id.
+	ID string
+	// Prior is the object the import reads, before the plan changes it.
+	Prior cty.Value
+	// ReplacePaths are the attributes whose planned change replaces the
+	// object instead of updating it; empty when it is updated in place or
+	// left as it is.
+	ReplacePaths []cty.Path
+}
+
+// importIDs are the ids the root module's import blocks give instances of
+// resource res of module c, by instance address. An import whose address
+// or id cannot be evaluated, or is not known, gives none; checkImports
+// reports why once evaluation is done.
+func (ev *evaluator) importIDs(c *config.Config, res *config.Resource) map[string]string {
+	var out map[string]string
+	for _, im := range ev.cfg.Module.Import {
+		if im.Target == nil || im.ID == nil || im.Target.Addr != res.Addr() || !slices.Equal(im.Target.Module, c.Path) {
+			continue
+		}
+		s := ev.scope(ev.root)
+		exp, diags := s.expand(nil, im.ForEach, "import")
+		if diags.HasErrors() || exp.mode != expandSingle && exp.mode != expandForEach {
+			continue
+		}
+		for i := range exp.keys {
+			is := s.withKeys(exp, i)
+			addr, ok := is.importAddr(im.Target)
+			if !ok {
+				continue
+			}
+			id, diags := is.evalExpr(im.ID, cty.String)
+			if diags.HasErrors() || !id.IsWhollyKnown() || id.IsNull() {
+				continue
+			}
+			if out == nil {
+				out = map[string]string{}
+			}
+			id, _ = id.Unmark()
+			out[addr] = id.AsString()
+		}
+	}
+	return out
+}
+
+// importAddr evaluates an import block's to: the address of the resource
+// instance it names, its keys evaluated in s.
+func (s *scope) importAddr(t *config.ImportTarget) (string, bool) {
+	key := func(prefix string, e hcl.Expression) (string, bool) {
+		if e == nil {
+			return prefix, true
+		}
+		k, diags := s.evalExpr(e, cty.DynamicPseudoType)
+		if diags.HasErrors() || !k.IsWhollyKnown() || k.IsNull() {
+			return "", false
+		}
+		k, _ = k.Unmark()
+		if k.Type() != cty.String && k.Type() != cty.Number {
+			return "", false
+		}
+		return instanceAddr(prefix, k), true
+	}
+	var b strings.Builder
+	for i, name := range t.Module {
+		call, ok := key("module."+name, t.ModuleKeys[i])
+		if !ok {
+			return "", false
+		}
+		b.WriteString(call)
+		b.WriteByte('.')
+	}
+	addr, ok := key(t.Addr, t.Key)
+	if !ok {
+		return "", false
+	}
+	b.WriteString(addr)
+	return b.String(), true
+}
+
+// importRefs lists what the root module's import blocks refer to, by the
+// resource block each imports into: evaluating the block needs them.
+func (ev *evaluator) importRefs(im *config.Import) []parsedRef {
+	var refs []parsedRef
+	refs = ev.exprRefsTo(refs, im.ID)
+	refs = ev.exprRefsTo(refs, im.ForEach)
+	if t := im.Target; t != nil {
+		for _, k := range t.ModuleKeys {
+			refs = ev.exprRefsTo(refs, k)
+		}
+		refs = ev.exprRefsTo(refs, t.Key)
+	}
+	return refs
+}
+
+// importTerraformData plans a terraform_data instance that imp imports:
+// the object read has the id and nothing else, so setting
+// triggers_replace replaces it (its new id unknown until apply), and
+// anything else keeps it, updated in place when input is set (its output
+// then unknown until apply). It records the object read in imp.
+func importTerraformData(imp *Import) func(attrs map[string]cty.Value) {
+	return func(attrs map[string]cty.Value) {
+		planTerraformData(attrs)
+		imp.Prior = cty.ObjectVal(map[string]cty.Value{
+			"id":               cty.StringVal(imp.ID),
+			"input":            cty.NullVal(cty.DynamicPseudoType),
+			"output":           cty.NullVal(cty.DynamicPseudoType),
+			"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+		})
+		if !attrs["triggers_replace"].IsNull() {
+			imp.ReplacePaths = []cty.Path{cty.GetAttrPath("triggers_replace")}
+			return
+		}
+		attrs["id"] = cty.StringVal(imp.ID)
+	}
 }

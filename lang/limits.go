@@ -190,7 +190,7 @@ func newLimiter(ctx context.Context, l Limits) *limiter {
 	if ctx != nil {
 		lim.done = ctx.Done()
 	}
-	lim.guard = &fastexpr.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Direct: lim.direct.Lookup, MaxValueSize: lim.limits.MaxValueSize}
+	lim.guard = &fastexpr.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Charge: lim.charge, Direct: lim.direct.Lookup, MaxValueSize: lim.limits.MaxValueSize}
 	return lim
 }
 
@@ -299,7 +299,12 @@ func (l *limiter) boundExpansion(exp expansion, diags hcl.Diagnostics, countExpr
 
 // stepDiags is step as diagnostics at rng.
 func (l *limiter) stepDiags(rng hcl.Range) hcl.Diagnostics {
-	err := l.step()
+	return l.chargeDiags(1, rng)
+}
+
+// chargeDiags is charge as diagnostics at rng.
+func (l *limiter) chargeDiags(n int64, rng hcl.Range) hcl.Diagnostics {
+	err := l.charge(n)
 	if err == nil {
 		return nil
 	}

@@ -87,3 +87,35 @@ func TestAdHocExpressionsAreNotCached(t *testing.T) {
 		t.Errorf("caches grew from (%d, %d, %d) to (%d, %d, %d) entries, over the bound of %d ad hoc expressions", r0, n0, g0, r1, n1, g1, maxAdHocCached)
 	}
 }
+
+// TestHugeSchemaTypeCharged: failing to convert an instance's argument to
+// an object type of thousands of attributes, which go-cty and tfeval
+// explain by walking and sorting the whole type, is charged to the step
+// budget by the type's size, so that a thousand instances stop at the
+// limit instead of taking seconds; a small type's failures cost nothing
+// more than their steps.
+func TestHugeSchemaTypeCharged(t *testing.T) {
+	schema := func(n int) *ProviderSchemas {
+		var attrs strings.Builder
+		for i := range n {
+			if i > 0 {
+				attrs.WriteString(",")
+			}
+			fmt.Fprintf(&attrs, `"a%05d":"string"`, i)
+		}
+		s, err := ParseProviderSchemas([]byte(`{"provider_schemas":{"registry.terraform.io/hashicorp/aws":{"resource_schemas":{"aws_thing":{"block":{"attributes":{"obj":{"type":["object",{` + attrs.String() + `}],"optional":true}}}}}}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	files := map[string]string{"main.tf": "resource \"aws_thing\" \"t\" {\n  count = 1000\n  obj   = {}\n}\n"}
+	_, diags := evalFiles(t, files, Options{Schemas: schema(3000)})
+	if !strings.Contains(diags.Error(), "Evaluation step limit reached") {
+		t.Errorf("a thousand failures against 3,000 attributes did not reach the step limit: %d diagnostics", len(diags))
+	}
+	res, diags := evalFiles(t, files, Options{Schemas: schema(20)})
+	if strings.Contains(diags.Error(), "Evaluation step limit reached") || res.Steps() > 20_000 {
+		t.Errorf("failures against 20 attributes took %d steps: %v", res.Steps(), diags[0])
+	}
+}

@@ -48,10 +48,17 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		ev.madeEphemeral() // Prepare marks the value
 	}
 	if ev.opts.Validate {
-		// terraform validate knows no variable's value.
+		// terraform validate knows no variable's value, but converts a
+		// module call's argument to the variable's type: one whose type
+		// is known to be wrong is an error already.
+		if given != nil {
+			if _, diags := tfvars.Prepare(decl, given, addr); diags.HasErrors() {
+				ev.addDiags(diags)
+			}
+		}
 		mi.setVariable(n.name, tfvars.Unknown(decl))
 		for _, rule := range decl.Validations {
-			ev.checkValidation(mi, decl, rule)
+			ev.checkValidation(mi, decl, rule, decl.DeclRange)
 		}
 		return
 	}
@@ -64,8 +71,14 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		return
 	}
 	mi.setVariable(n.name, v)
+	// A failed rule points at where the value was written (a variables
+	// file, the module call's argument), else at the declaration.
+	subject := decl.DeclRange
+	if given != nil && given.Source.HasRange() {
+		subject = given.Source.Range
+	}
 	for _, rule := range decl.Validations {
-		ev.checkValidation(mi, decl, rule)
+		ev.checkValidation(mi, decl, rule, subject)
 	}
 }
 
@@ -98,13 +111,25 @@ func (s *scope) withCall(child *ModuleInstance) *scope {
 // checkValidation evaluates one validation rule of a variable. A rule that
 // reads another variable whose own validation failed is skipped, as
 // Terraform skips it: that value is already known to be wrong.
-func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, rule *config.CheckRule) {
+func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, rule *config.CheckRule, subject hcl.Range) {
 	for _, pr := range ev.exprRefs(rule.Condition) {
 		if pr.ref != nil && pr.ref.kind == refVar && pr.ref.name != decl.Name && mi.validationFailed(pr.ref.name) {
 			return
 		}
 	}
 	s := ev.scope(mi)
+	// The rule's references are resolved together, as Terraform does
+	// before it evaluates either expression: a bad one in error_message is
+	// reported alone, also by validate, and the rule is not checked.
+	if rule.ErrorMessage != nil {
+		if _, diags := s.refContext(ev.exprRefs(rule.ErrorMessage)); diags.HasErrors() {
+			if _, cdiags := s.refContext(ev.exprRefs(rule.Condition)); cdiags.HasErrors() {
+				ev.addDiags(cdiags)
+			}
+			ev.addDiags(diags)
+			return
+		}
+	}
 	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
@@ -124,7 +149,8 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 		Severity: hcl.DiagError,
 		Summary:  "Invalid value for variable",
 		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
-		Subject:  decl.DeclRange.Ptr(),
+		Subject:  subject.Ptr(),
+		Extra:    FailedCondition{Module: mi.Addr, Object: "var." + decl.Name},
 	})
 }
 
@@ -237,7 +263,7 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 		return
 	}
 	for _, rule := range o.Preconditions {
-		if !ev.checkRule(s, rule, hcl.DiagError, "Module output value precondition failed") {
+		if !ev.checkRule(s, rule, "output."+n.name, hcl.DiagError, "Module output value precondition failed") {
 			mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 			return
 		}
@@ -281,7 +307,7 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 // checkRule evaluates a precondition, postcondition or check assertion and
 // reports a failure with the given severity and summary; it returns false
 // when the rule failed or could not be evaluated because of errors.
-func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, sev hcl.DiagnosticSeverity, summary string) bool {
+func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, sev hcl.DiagnosticSeverity, summary string) bool {
 	if rule == nil || rule.Condition == nil {
 		return true
 	}
@@ -315,7 +341,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, sev hcl.Diagnos
 		return true
 	}
 	msg, _ := ev.errorMessage(s, rule, "")
-	ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr()})
+	ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr(), Extra: FailedCondition{Module: s.mod.Addr, Object: object}})
 	return sev != hcl.DiagError
 }
 
@@ -330,7 +356,30 @@ func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
 		mi.setScoped(ch.DataResource.Addr(), rs)
 	}
 	for _, rule := range ch.Asserts {
-		ev.checkRule(s, rule, hcl.DiagWarning, "Check block assertion failed")
+		if ev.opts.Validate {
+			ev.validateRule(s, rule, hcl.DiagWarning)
+		} else {
+			ev.checkRule(s, rule, "check."+n.name, hcl.DiagWarning, "Check block assertion failed")
+		}
+	}
+}
+
+// validateRule is what terraform validate does with a resource's
+// conditions and a check block's assertions, which the plan decides: it
+// evaluates the condition and the error message and reports what fails
+// to evaluate, with the severity of the rule's failure.
+func (ev *evaluator) validateRule(s *scope, rule *config.CheckRule, sev hcl.DiagnosticSeverity) {
+	for _, e := range []hcl.Expression{rule.Condition, rule.ErrorMessage} {
+		if e == nil {
+			continue
+		}
+		_, diags := s.evalExpr(e, cty.DynamicPseudoType)
+		if sev == hcl.DiagWarning {
+			for _, d := range diags {
+				d.Severity = hcl.DiagWarning
+			}
+		}
+		ev.addDiags(diags)
 	}
 }
 
@@ -361,6 +410,10 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 		inst := ev.newInstance(child, mi, addr, k, exp.values[i])
 		inst.Call = call
 		inst.Placeholder = mi.Placeholder || exp.mode == expandPlaceholder
+		inst.placeholderUnread = mi.placeholderUnread
+		if exp.mode == expandPlaceholder {
+			inst.placeholderUnread = append(append([]marks.Unread(nil), mi.placeholderUnread...), exp.unread...)
+		}
 		cs.children = append(cs.children, inst)
 		ev.addModuleInstance(inst)
 	}

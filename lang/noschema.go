@@ -45,13 +45,37 @@ func unreadCause(res *config.Resource) marks.Cause {
 }
 
 // fillWhole is a resource's whole value with the paths t reads filled in
-// every instance.
-func fillWhole(rs *resourceState, t *readTree, ms cty.ValueMarks) cty.Value {
-	if rs.expansion.multi() {
-		t = &readTree{elems: t}
+// every instance; spec is the implied spec its instances were decoded with.
+func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, ms cty.ValueMarks) cty.Value {
+	if !rs.expansion.multi() {
+		v, _ := t.fill(rs.whole, spec, ms)
+		return v
 	}
-	v, _ := t.fill(rs.whole, ms)
-	return v
+	whole, vm := rs.whole.Unmark()
+	if !whole.IsKnown() || whole.IsNull() {
+		return rs.whole
+	}
+	switch ty := whole.Type(); {
+	case ty.IsTupleType():
+		vals := whole.AsValueSlice()
+		for i, v := range vals {
+			vals[i], _ = t.fill(v, spec, ms)
+		}
+		if len(vals) == 0 {
+			return rs.whole
+		}
+		return cty.TupleVal(vals).WithMarks(vm)
+	case ty.IsObjectType():
+		vals := whole.AsValueMap()
+		for k, v := range vals {
+			vals[k], _ = t.fill(v, spec, ms)
+		}
+		if len(vals) == 0 {
+			return rs.whole
+		}
+		return cty.ObjectVal(vals).WithMarks(vm)
+	}
+	return rs.whole
 }
 
 // reads returns the read analysis of the configuration, made on first use.
@@ -83,7 +107,7 @@ func (ev *evaluator) reads() *readAnalysis {
 func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
 	v = openArguments(v, spec, t, ms)
 	if t != nil {
-		v, _ = t.fill(v, ms)
+		v, _ = t.fill(v, spec, ms)
 	}
 	return v
 }
@@ -152,14 +176,33 @@ func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks
 // added as unknown with marks ms; what is read inside an attribute or an
 // element that v has is filled in the same way. It also reports whether v
 // changed. Unknown and null values, and sets, are returned as they are.
-func (t *readTree) fill(v cty.Value, ms cty.ValueMarks) (cty.Value, bool) {
+//
+// spec, when not nil, is the implied spec v was decoded with (an object's,
+// or a block type's): the value of an argument the configuration sets is
+// then left as it is. A provider plans an argument as it is written,
+// whatever its type (it may compute only attributes the configuration
+// leaves unset, and those of nested blocks), so a path read inside it that
+// the value lacks does not exist: reading it is an error Terraform reports
+// too, and try or can find it missing.
+func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.Value, bool) {
 	if t == nil || !v.IsKnown() || v.IsNull() {
 		return v, false
+	}
+	var obj hcldec.ObjectSpec
+	var elemSpec hcldec.Spec
+	switch s := spec.(type) {
+	case hcldec.ObjectSpec:
+		obj = s
+	case *hcldec.BlockTupleSpec:
+		elemSpec = s.Nested
 	}
 	inner, vm := v.Unmark()
 	ty := inner.Type()
 	changed := false
 	switch {
+	case ty.IsObjectType() && elemSpec != nil:
+		// A single block read directly (see openArguments).
+		return t.fill(v, elemSpec, ms)
 	case ty.IsObjectType():
 		attrs := inner.AsValueMap()
 		if attrs == nil {
@@ -172,7 +215,14 @@ func (t *readTree) fill(v cty.Value, ms cty.ValueMarks) (cty.Value, bool) {
 				changed = true
 				continue
 			}
-			if nv, ok := sub.fill(av, ms); ok {
+			var subSpec hcldec.Spec
+			if obj != nil {
+				subSpec = obj[name]
+				if _, arg := subSpec.(*hcldec.AttrSpec); arg {
+					continue
+				}
+			}
+			if nv, ok := sub.fill(av, subSpec, ms); ok {
 				attrs[name] = nv
 				changed = true
 			}
@@ -180,7 +230,7 @@ func (t *readTree) fill(v cty.Value, ms cty.ValueMarks) (cty.Value, bool) {
 		if t.elems != nil {
 			// An object read with an index is read as a map.
 			for name, av := range attrs {
-				if nv, ok := t.elems.fill(av, ms); ok {
+				if nv, ok := t.elems.fill(av, nil, ms); ok {
 					attrs[name] = nv
 					changed = true
 				}
@@ -190,13 +240,19 @@ func (t *readTree) fill(v cty.Value, ms cty.ValueMarks) (cty.Value, bool) {
 			return v, false
 		}
 		return cty.ObjectVal(attrs).WithMarks(vm), true
+	case ty.IsTupleType() && elemSpec != nil && inner.LengthInt() == 1 && t.elems == nil && len(t.attrs) > 0:
+		// A block type written once whose attributes are read directly
+		// is a single block, as openArguments decides for what the
+		// configuration reads.
+		nv, _ := t.fill(inner.Index(cty.Zero), elemSpec, ms)
+		return nv.WithMarks(vm), true
 	case ty.IsTupleType() || ty.IsListType():
 		if t.elems == nil || inner.LengthInt() == 0 {
 			return v, false
 		}
 		vals := inner.AsValueSlice()
 		for i, e := range vals {
-			if nv, ok := t.elems.fill(e, ms); ok {
+			if nv, ok := t.elems.fill(e, elemSpec, ms); ok {
 				vals[i] = nv
 				changed = true
 			}
@@ -214,7 +270,7 @@ func (t *readTree) fill(v cty.Value, ms cty.ValueMarks) (cty.Value, bool) {
 		}
 		vals := inner.AsValueMap()
 		for k, e := range vals {
-			if nv, ok := t.elems.fill(e, ms); ok {
+			if nv, ok := t.elems.fill(e, nil, ms); ok {
 				vals[k] = nv
 				changed = true
 			}

@@ -52,19 +52,31 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	if mi.Addr != "" {
 		prefix = mi.Addr + "." + prefix
 	}
+	var imported map[string]string
+	if res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) && len(ev.cfg.Module.Import) > 0 {
+		imported = ev.importIDs(mi.Config, res)
+	}
 	plan := func(ev *evaluator, i int) {
 		var read DataRead
-		if ev.limits.stopped() == nil {
-			vals[i], read = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx)
-		} else {
-			vals[i] = cty.DynamicVal // stopped at a limit, reported once
-		}
 		addr := instanceAddr(prefix, exp.keys[i])
-		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Config: res, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder, Read: read}
+		var imp *Import
+		if id, ok := imported[addr]; ok {
+			imp = &Import{ID: id}
+		}
+		if ev.limits.stopped() == nil {
+			vals[i], read = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx, imp)
+		} else {
+			vals[i], imp = cty.DynamicVal, nil // stopped at a limit, reported once
+		}
+		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Config: res, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder, Read: read, Import: imp}
 	}
 	if len(exp.keys) > 0 {
 		// The first instance resolves the references the others share.
+		start := len(ev.diags)
 		plan(ev, 0)
+		if exp.mode == expandPlaceholder {
+			markPlaceholder(ev.diags[start:], exp.unread)
+		}
 	}
 	ev.inParallel(1, len(exp.keys), ictx.ready(), plan)
 	rs.whole = wholeValue(exp, vals)
@@ -133,35 +145,45 @@ func (ev *evaluator) inParallel(from, to int, ok bool, plan func(*evaluator, int
 	}
 }
 
-// planKey checks the preconditions of one instance, plans it, and checks
-// its postconditions and provisioners.
-func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, key cty.Value, ictx *instanceContext) (cty.Value, DataRead) {
+// planKey checks the preconditions of one instance, plans it (as the
+// import imp brings it under management, when not nil), and checks its
+// postconditions and provisioners.
+func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, key cty.Value, ictx *instanceContext, imp *Import) (cty.Value, DataRead) {
 	res := rs.cfg
 	ok := true
 	for _, rule := range res.Preconditions {
-		if !ev.checkRule(is, rule, hcl.DiagError, "Resource precondition failed") {
+		if ev.opts.Validate {
+			ev.validateRule(is, rule, hcl.DiagError)
+		} else if !ev.checkRule(is, rule, res.Addr(), hcl.DiagError, "Resource precondition failed") {
 			ok = false
 		}
 	}
 	if !ok {
 		return ev.errorStandIn(is.mod.Config, res.Addr(), cty.DynamicPseudoType), DataReadNone
 	}
-	v, read := ev.planInstance(is, rs, info, key, ictx)
+	v, read := ev.planInstance(is, rs, info, key, ictx, imp)
 	if len(res.Postconditions) > 0 {
 		ps := *is
 		ps.self = v
 		for _, rule := range res.Postconditions {
-			ev.checkRule(&ps, rule, hcl.DiagError, "Resource postcondition failed")
+			if ev.opts.Validate {
+				ev.validateRule(&ps, rule, hcl.DiagError)
+			} else {
+				ev.checkRule(&ps, rule, res.Addr(), hcl.DiagError, "Resource postcondition failed")
+			}
 		}
 	}
 	ev.checkProvisioners(is, res, v)
+	ev.checkReplaceTriggers(is, res)
 	return v, read
 }
 
 // planInstance evaluates one instance's configuration and turns it into the
 // planned value: what the configuration sets is known, what the provider
 // computes is unknown. For a data source it also says when Terraform reads it.
-func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInfo, key cty.Value, ictx *instanceContext) (cty.Value, DataRead) {
+// An imported terraform_data instance (imp not nil) is planned from the
+// object the import reads.
+func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInfo, key cty.Value, ictx *instanceContext, imp *Import) (cty.Value, DataRead) {
 	res := rs.cfg
 	if res.Config == nil {
 		return cty.DynamicVal, DataReadNone
@@ -188,13 +210,21 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 			rs.deferred.Store(true)
 		}
 	}
+	var args cty.Value
+	if ev.opts.Instances != nil {
+		args = d.value() // planning may change the decoded attributes in place
+	}
 	var v cty.Value
 	switch {
 	case schema == nil:
 		v = openObject(d.value(), info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
 	case res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type):
 		ev.checkReadOnly(res, info, d)
-		v = planObjectWith(schema, d, planTerraformData)
+		finish := planTerraformData
+		if imp != nil {
+			finish = importTerraformData(imp)
+		}
+		v = planObjectWith(schema, d, finish)
 	default:
 		ev.checkReadOnly(res, info, d)
 		v = planObjectWith(schema, d, nil)
@@ -206,6 +236,7 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		v, when, diags = ev.planData(s.mod, res, key, schema, v, read)
 		ev.addDiags(diags)
 	}
+	v = ev.hookInstance(s, rs, key, args, v, when)
 	if res.Mode == config.EphemeralResourceMode {
 		if !configKnown {
 			// Not opened during plan: nothing is known about its result.
@@ -600,4 +631,80 @@ func (ev *evaluator) checkProvisioners(is *scope, res *config.Resource, self cty
 		_, diags := ps.evalBody(body, impliedSpec(body))
 		ev.addDiags(diags)
 	}
+}
+
+// checkReplaceTriggers reports, as terraform plan does for each instance,
+// a replace_triggered_by entry whose resource the module does not declare.
+// (Loading has checked what the entries may refer to.)
+func (ev *evaluator) checkReplaceTriggers(is *scope, res *config.Resource) {
+	if res.Managed == nil || ev.opts.Validate || ev.opts.Console {
+		return
+	}
+	m := is.mod.Config.Module
+	for _, e := range res.Managed.ReplaceTriggeredBy {
+		x, ok := e.(hclsyntax.Expression)
+		if !ok {
+			continue
+		}
+		addr, key, ok := is.triggerResource(x)
+		if !ok || m.ManagedResources[addr] != nil || m.DataResources[addr] != nil {
+			continue
+		}
+		where := "the root module"
+		if is.mod.Addr != "" {
+			where = is.mod.Addr
+		}
+		ev.addDiag(&hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Reference to undeclared resource",
+			Detail:   fmt.Sprintf("A resource %s has not been declared in %s", instanceAddr(addr, key), where),
+			Subject:  e.Range().Ptr(),
+		})
+	}
+}
+
+// triggerResource finds the resource a replace_triggered_by entry names:
+// its address in the module and, when the entry indexes it, the key for
+// this instance (count.index and each.key evaluated); ok is false for an
+// entry that names none.
+func (s *scope) triggerResource(x hclsyntax.Expression) (addr string, key cty.Value, ok bool) {
+	switch x := x.(type) {
+	case *hclsyntax.RelativeTraversalExpr:
+		return s.triggerResource(x.Source)
+	case *hclsyntax.IndexExpr:
+		addr, key, ok = s.triggerResource(x.Collection)
+		if ok && key == cty.NilVal {
+			if k, diags := s.evalExpr(x.Key, cty.DynamicPseudoType); !diags.HasErrors() && k.IsKnown() && !k.IsNull() {
+				key, _ = k.Unmark()
+			}
+		}
+		return addr, key, ok
+	case *hclsyntax.ScopeTraversalExpr:
+		var names []string
+		key = cty.NilVal
+		for _, st := range x.Traversal {
+			switch st := st.(type) {
+			case hcl.TraverseRoot:
+				names = append(names, st.Name)
+			case hcl.TraverseAttr:
+				names = append(names, st.Name)
+			case hcl.TraverseIndex:
+				if key == cty.NilVal && (len(names) == 2 || len(names) == 3 && (names[0] == "data" || names[0] == "resource")) {
+					key = st.Key
+				}
+			}
+			if key != cty.NilVal {
+				break
+			}
+		}
+		switch {
+		case len(names) >= 3 && names[0] == "data":
+			return "data." + names[1] + "." + names[2], key, true
+		case len(names) >= 3 && names[0] == "resource":
+			return names[1] + "." + names[2], key, true
+		case len(names) >= 2 && names[0] != "ephemeral" && names[0] != "count" && names[0] != "each":
+			return names[0] + "." + names[1], key, true
+		}
+	}
+	return "", cty.NilVal, false
 }

@@ -304,3 +304,35 @@ output "reserved" {
 		}
 	}
 }
+
+// TestReplaceTriggerUndeclared: terraform plan reports, for each instance,
+// a replace_triggered_by entry naming a resource the module does not
+// declare (with the instance's key); validate does not.
+func TestReplaceTriggerUndeclared(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `module "m" { source = "./m" }`,
+		"m/main.tf": `resource "terraform_data" "o" {}
+resource "terraform_data" "r" {
+  count = 2
+  lifecycle {
+    replace_triggered_by = [terraform_data.nope[count.index].id, terraform_data.o]
+  }
+}
+`,
+	}
+	_, diags := evalFiles(t, files, Options{})
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary+": "+d.Detail)
+	}
+	want := []string{
+		"Reference to undeclared resource: A resource terraform_data.nope[0] has not been declared in module.m",
+		"Reference to undeclared resource: A resource terraform_data.nope[1] has not been declared in module.m",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, diags := evalFiles(t, files, Options{Validate: true}); len(diags) > 0 {
+		t.Errorf("validate: %s", diags.Error())
+	}
+}

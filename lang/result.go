@@ -61,6 +61,14 @@ type Options struct {
 	// count.index and each unknown), and a resource's value is unknown.
 	// RootVariables are not used.
 	Validate bool
+	// Instances, when not nil, decides the value of every managed and
+	// data resource instance after tfeval has planned it (see
+	// InstanceHook): a test runner's prior state, mocks and applied values.
+	Instances InstanceHook
+	// Applied evaluates the values an apply gives, with Instances giving
+	// the applied objects: impure functions (uuid, timestamp, bcrypt)
+	// return real values, as they do once Terraform applies.
+	Applied bool
 }
 
 // Result is everything an evaluation produced.
@@ -152,6 +160,9 @@ type ModuleInstance struct {
 	unread map[string][]marks.Unread
 	// invalid names the variables whose validation failed.
 	invalid map[string]bool
+	// placeholderUnread, for a placeholder instance, is what the count or
+	// for_each of the calls it stands in depends on.
+	placeholderUnread []marks.Unread
 }
 
 // failValidation records that a variable's validation failed.
@@ -320,6 +331,10 @@ type ResourceInstance struct {
 	// Read says when Terraform reads a data source instance, and whether
 	// tfeval had its result; DataReadNone for managed resources.
 	Read DataRead
+	// Import is set for an instance an import block brings under
+	// management (terraform_data only): Value is then planned from the
+	// object the import reads, not created.
+	Import *Import
 }
 
 // DataRead says when Terraform reads a data source instance and what tfeval

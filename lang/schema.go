@@ -474,9 +474,7 @@ func (s *ProviderSchemas) provider(m *config.Module, local string) *ProviderSche
 	}
 	source := "hashicorp/" + local
 	if m != nil {
-		if rp, ok := m.RequiredProviders[local]; ok && rp.Source != "" {
-			source = rp.Source
-		}
+		source = providerSource(m, local)
 	}
 	return s.Providers[providerKey(source)]
 }

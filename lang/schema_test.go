@@ -216,3 +216,48 @@ func BenchmarkParseProviderSchemas(b *testing.B) {
 		}
 	}
 }
+
+// FuzzProviderSchemas parses any text as a provider schema document (as
+// -schemas gives it) and evaluates a resource of each type it describes:
+// a document is refused with an error or used, never a panic.
+func FuzzProviderSchemas(f *testing.F) {
+	f.Add(nestedSchema)
+	f.Add(`{"provider_schemas":{"registry.terraform.io/hashicorp/aws":{"resource_schemas":{"aws_x":{"block":{"attributes":{"a":{"type":["object",{"b":"string"}],"required":true}},"block_types":{"b":{"nesting_mode":"set","block":{"attributes":{"c":{"type":["map","number"]}}},"max_items":1}}}}}}}}`)
+	f.Add(`{"provider_schemas":{"registry.terraform.io/hashicorp/aws":{"resource_schemas":{"aws_x":{"block":{"attributes":{"a":{"type":["list",["list",["list","bogus"]]]}}}}}}}}`)
+	f.Add(`{"provider_schemas":{"x":{"resource_schemas":{"aws_x":null},"functions":{"f":{"parameters":[{"type":"dynamic"}],"return_type":["tuple",[]]}}}}}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		s, err := ParseProviderSchemas([]byte(doc))
+		if err != nil {
+			return
+		}
+		var src strings.Builder
+		for _, p := range s.Providers {
+			for name, b := range p.Resources {
+				b.ImpliedType()
+				if hclName(name) {
+					fmt.Fprintf(&src, "resource %q \"r\" {}\n", name)
+				}
+			}
+		}
+		_, diags := evalFiles(t, map[string]string{"main.tf": src.String()}, Options{Schemas: s})
+		for _, d := range diags {
+			if strings.Contains(d.Summary, "Evaluation failed") {
+				t.Fatalf("a panic was caught: %s", d.Detail)
+			}
+		}
+	})
+}
+
+// hclName reports whether a resource type can be written in a block label
+// that names a provider by its prefix.
+func hclName(s string) bool {
+	if s == "" || !strings.Contains(s, "_") {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -44,6 +44,9 @@ type scope struct {
 	// configuration reads from resources without schema, beyond those the
 	// configuration reads (readAnalysis.adHoc).
 	adHocReads map[*config.Resource]*readTree
+	// names are more root names an expression may refer to, beside the
+	// language's own (EvalExprWithNames).
+	names map[string]cty.Value
 }
 
 func (ev *evaluator) scope(mi *ModuleInstance) *scope {
@@ -86,9 +89,17 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 		s = &c
 	}
 	refs := s.ev.exprRefs(expr)
+	if s.names != nil {
+		refs = s.unnamedRefs(expr)
+	}
 	ctx, diags := s.refContext(refs)
 	if diags.HasErrors() {
 		return cty.UnknownVal(want), diags
+	}
+	if s.names != nil {
+		// The context may be shared (finalContext): the names go in a child.
+		ctx = ctx.NewChild()
+		ctx.Variables = s.names
 	}
 	diags = append(diags, s.checkFunctionCalls(expr)...)
 	if diags.HasErrors() {
@@ -167,6 +178,9 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 			body = dynblock.Expand(body, ctx)
 		}
 		d.v, moreDiags = hcldec.Decode(typedBodyFor(body, info.spec), info.spec, ctx)
+	}
+	if moreDiags.HasErrors() && info.failureCost > 0 {
+		moreDiags = append(moreDiags, s.ev.limits.chargeDiags(info.failureCost, body.MissingItemRange())...)
 	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
 	if !moreDiags.HasErrors() {
@@ -531,7 +545,7 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 		return cty.DynamicVal, diags
 	}
 	if t := s.adHocReads[cfg]; t != nil && rs.schema == nil {
-		return fillWhole(rs, t, s.ev.unreadMarks(s.mod.Config, cfg, unreadCause(cfg))), nil
+		return fillWhole(rs, t, s.ev.resourceInfo(s.mod.Config, cfg).spec, s.ev.unreadMarks(s.mod.Config, cfg, unreadCause(cfg))), nil
 	}
 	return rs.whole, nil
 }

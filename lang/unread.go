@@ -3,9 +3,10 @@ package lang
 import (
 	"sync"
 
-	"github.com/tfeval/tfeval/config"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -163,4 +164,35 @@ func erroredUpstream(us []marks.Unread) bool {
 // one is evaluated after it.
 func (ev *evaluator) madeUnread() {
 	ev.share().unread.Store(true)
+}
+
+// placeholderExtra is the hcl.Diagnostic Extra of a diagnostic that arose
+// while evaluating a placeholder instance (see PlaceholderUnread).
+type placeholderExtra struct {
+	unread  []marks.Unread
+	wrapped any
+}
+
+// UnwrapDiagnosticExtra keeps what the diagnostic carried before visible
+// to hcl.DiagnosticExtra.
+func (p placeholderExtra) UnwrapDiagnosticExtra() any { return p.wrapped }
+
+// markPlaceholder marks diagnostics as arising in a placeholder instance
+// whose count or for_each depends on us.
+func markPlaceholder(diags hcl.Diagnostics, us []marks.Unread) {
+	for _, d := range diags {
+		if _, ok := hcl.DiagnosticExtra[placeholderExtra](d); !ok {
+			d.Extra = placeholderExtra{unread: us, wrapped: d.Extra}
+		}
+	}
+}
+
+// PlaceholderUnread reports whether a diagnostic arose while evaluating a
+// placeholder instance: one that stands for the instances of a count or
+// for_each tfeval could not know (see ModuleInstance.Placeholder), which
+// Terraform might find to be no instance at all. It also returns what
+// the count or for_each depended on.
+func PlaceholderUnread(d *hcl.Diagnostic) ([]marks.Unread, bool) {
+	p, ok := hcl.DiagnosticExtra[placeholderExtra](d)
+	return p.unread, ok
 }

@@ -12,7 +12,8 @@ import (
 // Unread marks an unknown value that Terraform would know, or know more
 // of, when planning, but that tfeval cannot: the result of a data source
 // it does not read, an attribute of a resource whose provider schema it was
-// not given, or an output of a module that is not installed.
+// not given, an output of a module that is not installed, or a required
+// root variable given no value when asked to go on without one.
 //
 // Operations carry the mark from their operands to their results, and the
 // evaluator puts it back where go-cty or hcl drop marks on unknown results,
@@ -46,6 +47,15 @@ const (
 	// with an error. Terraform stops at such an error, so nothing derived
 	// from the stand-in is reported as a further error.
 	Errored
+	// NoValue is a required root variable given no value, evaluated as
+	// unknown (tfeval's -missing-variables=unknown) where Terraform
+	// would stop.
+	NoValue
+	// ProviderNotRun is a value a provider computes (an attribute of a
+	// resource it plans or applies, the result of a data source it reads)
+	// where the provider would run but tfeval does not run it: in a test
+	// run, a provider that the test file does not mock.
+	ProviderNotRun
 )
 
 // GoString names the mark in %#v output, as the other marks do.
@@ -63,6 +73,10 @@ func (c Cause) String() string {
 		return "ModuleNotInstalled"
 	case Errored:
 		return "Errored"
+	case NoValue:
+		return "NoValue"
+	case ProviderNotRun:
+		return "ProviderNotRun"
 	}
 	return "Cause(?)"
 }
@@ -79,6 +93,10 @@ func (u Unread) Describe() string {
 		return u.Addr + " (module not installed)"
 	case Errored:
 		return u.Addr + " (failed)"
+	case NoValue:
+		return u.Addr + " (no value given)"
+	case ProviderNotRun:
+		return u.Addr + " (provider not run)"
 	}
 	return u.Addr
 }

@@ -4,7 +4,9 @@ package tests
 
 import (
 	"fmt"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -41,6 +43,15 @@ type advCase struct {
 	want string
 	// tofu selects the OpenTofu dialect.
 	tofu bool
+	// serve, when set, is a server the case's files reach at SERVER (an
+	// http://127.0.0.1 URL); what it is sent must hold nothing from
+	// outside the sandbox.
+	serve func(outside string) http.Handler
+	// git says the case needs the git program.
+	git bool
+	// long marks a costly case that runs only with the long suites
+	// (internal/longtest); a cheaper case of its class runs without them.
+	long bool
 }
 
 // lines is n copies of line.
@@ -92,7 +103,7 @@ func fifoOrSkip(t *testing.T, path string) {
 // is made when called, not at start: TestAdversarialCLI's child is this
 // test binary, which should start at once.
 func adversarialCases() []advCase {
-	return []advCase{
+	return append([]advCase{
 		// Sandbox: files of the module linked outside, a relative sandbox,
 		// and files that are not regular.
 		{
@@ -172,7 +183,7 @@ output "x" { value = length(jsonencode([for i in range(8) : local.g])) }
 
 		// Conversions of large tuples.
 		{
-			name: "toset of 20,000 strings",
+			name: "toset of 20,000 strings", long: true,
 			files: map[string]string{"main.tf": `locals {
   s = toset(flatten([for i in range(200) : [for j in range(100) : "${i}-${j}"]]))
   l = tolist([for k in local.s : { k = k }])
@@ -193,24 +204,38 @@ output "n" { value = [length(local.d), contains(local.all, "199-99"), index(loca
 		},
 
 		// Parsing.
-		{name: "40 MB of comments", want: "Source too large", files: map[string]string{"main.tf": lines(20<<20, "#\n")}},
+		{name: "40 MB of comments", long: true, want: "Source too large", files: map[string]string{"main.tf": lines(20<<20, "#\n")}},
 		{name: "a heredoc of 40,000 lines", want: "Template too large", files: map[string]string{"main.tf": "locals {\n  a = <<EOT\n" + lines(40000, "line of heredoc text\n") + "EOT\n}\n"}},
 		{name: "100,000 $${ escapes", want: "Template too large", files: map[string]string{"main.tf": "locals {\n  a = \"" + lines(100000, "$${x}") + "\"\n}\n"}},
 		{name: "an integer literal of 100,000 digits", want: "Number too large", files: map[string]string{"main.tf": `output "x" { value = "${` + lines(100000, "9") + `}" }`}},
 		{name: "tonumber of three million digits", want: "more than", files: map[string]string{"main.tf": "output \"x\" { value = tonumber(local.s) }\nlocals { s = \"" + lines(3_000_000, "9") + "\" }\n"}},
-		{name: "jsondecode of three million digits", want: "more than", files: map[string]string{"main.tf": "output \"x\" { value = jsondecode(local.s) }\nlocals { s = \"[" + lines(3_000_000, "9") + "]\" }\n"}},
+		{name: "jsondecode of three million digits", long: true, want: "more than", files: map[string]string{"main.tf": "output \"x\" { value = jsondecode(local.s) }\nlocals { s = \"[" + lines(3_000_000, "9") + "]\" }\n"}},
 
 		// Instances, modules and the evaluation budget.
 		{
-			name: "count = 99999 over a 1,000-element for expression", want: "Evaluation step limit reached",
+			name: "count = 99999 over a 1,000-element for expression", long: true, want: "Evaluation step limit reached",
 			files: map[string]string{"main.tf": "resource \"terraform_data\" \"r\" {\n  count = 99999\n  input = [for i in range(1000) : i]\n}\n"},
+		},
+		{
+			// cty sorts a set anew at every walk: planning must walk it once
+			// (and reads its strings without cty's sort), writing must not
+			// cost more per instance as instances are added.
+			name: "for_each over a set of 90,000 strings", long: true, args: []string{"-json"},
+			files: map[string]string{"main.tf": `locals {
+  keys = flatten([for a in range(300) : [for b in range(300) : "k${a}-${b}"]])
+}
+resource "terraform_data" "r" {
+  for_each = toset(local.keys)
+  input    = each.key
+}
+`},
 		},
 		{name: "ten nested module levels with count = 10", want: "Too many instances", files: nestedModules(10, "module \"m\" {\n  source = \"./m\"\n  count  = 10\n}\n")},
 		{name: "two module calls per level for 20 levels", want: "Too many modules", files: nestedModules(20, "module \"a\" { source = \"./m\" }\nmodule \"b\" { source = \"./m\" }\n")},
-		{name: "two module calls per level for 20 levels, validate", command: "validate", want: "Too many modules", files: nestedModules(20, "module \"a\" { source = \"./m\" }\nmodule \"b\" { source = \"./m\" }\n")},
+		{name: "two module calls per level for 20 levels, validate", long: true, command: "validate", want: "Too many modules", files: nestedModules(20, "module \"a\" { source = \"./m\" }\nmodule \"b\" { source = \"./m\" }\n")},
 
 		{
-			name: "a module source built from a costly local", want: "Too many elements",
+			name: "a module source built from a costly local", long: true, want: "Too many elements",
 			files: map[string]string{"main.tf": `locals {
   n = length(flatten([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]]))
 }
@@ -243,13 +268,19 @@ module "m" { source = "./m${local.n}" }
 				return b.String()
 			}() + "}\n"},
 		},
-	}
+	}, roundTwoCases()...)
 }
 
 // writeCase writes a case's module and setup into a fresh directory and
-// returns the sandbox directory and the working directory.
-func writeCase(t *testing.T, c advCase) (box, workDir string) {
+// returns the sandbox directory and the working directory. In the files,
+// BOX and OUTSIDE stand for those directories and SERVER for server.
+func writeCase(t *testing.T, c advCase, server string) (box, workDir string) {
 	t.Helper()
+	if c.git {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("git is not installed")
+		}
+	}
 	root := t.TempDir()
 	outside := filepath.Join(root, "outside")
 	box = filepath.Join(root, "box")
@@ -257,7 +288,12 @@ func writeCase(t *testing.T, c advCase) (box, workDir string) {
 	if err := os.MkdirAll(box, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	testfiles.Write(t, box, c.files)
+	places := strings.NewReplacer("BOX", filepath.ToSlash(box), "OUTSIDE", filepath.ToSlash(outside), "SERVER", server)
+	files := map[string]string{}
+	for name, text := range c.files {
+		files[name] = places.Replace(text)
+	}
+	testfiles.Write(t, box, files)
 	if c.setup != nil {
 		c.setup(t, box, outside)
 	}

@@ -5,6 +5,10 @@ package tests
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +20,7 @@ import (
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/longtest"
 )
 
 // The CLI's budget on every adversarial input, with the default limits:
@@ -146,7 +151,21 @@ func TestAdversarialCLI(t *testing.T) {
 	}
 	for _, c := range adversarialCases() {
 		t.Run(c.name, func(t *testing.T) {
-			box, workDir := writeCase(t, c)
+			if c.long {
+				longtest.Skip(t, "a costly case")
+			}
+			var server *recordingServer
+			url := ""
+			if c.serve != nil {
+				server = newRecordingServer(t)
+				url = server.URL
+			}
+			box, workDir := writeCase(t, c, url)
+			if server != nil {
+				server.handler = c.serve(filepath.Join(filepath.Dir(box), "outside"))
+			}
+			outside := filepath.Join(filepath.Dir(box), "outside")
+			before := snapshot(outside)
 			run := runCLI(t, c, box, workDir)
 			out := run.stdout + run.stderr
 			t.Logf("exit %d, CPU %s, max RSS %d MiB", run.code, run.cpu.Round(time.Millisecond), run.maxRSS>>20)
@@ -167,8 +186,67 @@ func TestAdversarialCLI(t *testing.T) {
 			if strings.Contains(out, secretText) || strings.Contains(out, "3f9a61c2") {
 				t.Errorf("the output shows what is outside the sandbox:\n%s", clip(out))
 			}
+			if server != nil {
+				for _, r := range server.requests() {
+					if strings.Contains(r, "3f9a61c2") {
+						t.Errorf("sent what is outside the sandbox: %s", clip(r))
+					}
+				}
+			}
+			if after := snapshot(outside); after != before {
+				t.Errorf("wrote outside the sandbox:\n%s\nwas\n%s", clip(after), clip(before))
+			}
 		})
 	}
+}
+
+// snapshot lists what is under dir, each entry with its size and time.
+func snapshot(dir string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %s\n", p, info.Size(), info.ModTime())
+		}
+		return nil
+	})
+	return b.String()
+}
+
+// recordingServer is a loopback HTTP server for cases whose files name
+// one; it keeps every request's URL and body to look for what must not be
+// sent.
+type recordingServer struct {
+	*httptest.Server
+	handler http.Handler
+	mu      sync.Mutex
+	seen    []string
+}
+
+func newRecordingServer(t *testing.T) *recordingServer {
+	s := &recordingServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		s.mu.Lock()
+		s.seen = append(s.seen, r.URL.String()+"\n"+string(body))
+		h := s.handler
+		s.mu.Unlock()
+		if h == nil {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *recordingServer) requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.seen...)
 }
 
 // TestAdversarialDeadline evaluates every adversarial input through the
@@ -183,12 +261,20 @@ func TestAdversarialDeadline(t *testing.T) {
 	// at most what one uninterruptible step (a conversion, a walk) takes.
 	budget := raceSlowdown * (2*deadline + 2*time.Second)
 	for _, c := range adversarialCases() {
-		if c.command == "validate" || c.command == "vars" || c.command == "console" && c.stdin == "" {
+		if c.command == "validate" || c.command == "vars" || c.command == "init" || c.command == "console" && c.stdin == "" || c.serve != nil {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			_, workDir := writeCase(t, c)
+			if c.long {
+				longtest.Skip(t, "a costly case")
+			}
+			_, workDir := writeCase(t, c, "")
 			opts := tfeval.Options{WorkDir: workDir, Console: c.command == "console", Lazy: c.command == "console"}
+			for _, a := range c.args {
+				if f, ok := strings.CutPrefix(a, "-data="); ok {
+					opts.DataFiles = append(opts.DataFiles, f)
+				}
+			}
 			if c.sandbox {
 				opts.Sandbox = "."
 			}

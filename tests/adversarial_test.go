@@ -14,7 +14,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/lang"
 
+	"github.com/tfeval/tfeval/internal/longtest"
 	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
@@ -149,9 +151,21 @@ func TestAdversarial(t *testing.T) {
 		wantError(t, ev.Diagnostics, "not a regular file", false)
 	})
 	t.Run(`fileset("/", "**")`, func(t *testing.T) {
+		longtest.Skip(t, "a costly case")
 		dir := t.TempDir()
 		testfiles.Write(t, dir, map[string]string{"main.tf": `output "x" { value = fileset("/", "**") }`})
 		ev := bounded(t, evalDir(dir))
+		wantError(t, ev.Diagnostics, "Limits.MaxFilesetEntries", false)
+	})
+	t.Run("fileset over more entries than its limit", func(t *testing.T) {
+		files := map[string]string{"main.tf": `output "x" { value = fileset(path.module, "**") }`}
+		for i := range 30 {
+			files[fmt.Sprintf("d%d/f.txt", i)] = "x"
+		}
+		dir := testfiles.Dir(t, files)
+		ev := bounded(t, func() *tfeval.Evaluation {
+			return tfeval.Evaluate(tfeval.Options{WorkDir: dir, Limits: lang.Limits{MaxFilesetEntries: 40}})
+		})
 		wantError(t, ev.Diagnostics, "Limits.MaxFilesetEntries", false)
 	})
 	t.Run("symlink loops under a module", func(t *testing.T) {
@@ -198,6 +212,7 @@ func TestAdversarial(t *testing.T) {
 		}
 	})
 	t.Run("10 MB single-line string", func(t *testing.T) {
+		longtest.Skip(t, "a costly case")
 		dir := t.TempDir()
 		src := `locals { s = "` + strings.Repeat("a", 10<<20) + `" }` + "\n" + `output "n" { value = local.s != "" }`
 		testfiles.Write(t, dir, map[string]string{"main.tf": src})
@@ -210,6 +225,7 @@ func TestAdversarial(t *testing.T) {
 		}
 	})
 	t.Run("100000 variables in one tfvars file", func(t *testing.T) {
+		longtest.Skip(t, "a costly case")
 		var b strings.Builder
 		for i := 0; i < 100_000; i++ {
 			fmt.Fprintf(&b, "v%d = %d\n", i, i)

@@ -26,6 +26,7 @@ import (
 	"github.com/tfeval/tfeval/internal/benchgen"
 	"github.com/tfeval/tfeval/internal/cli"
 	"github.com/tfeval/tfeval/internal/fastexpr"
+	"github.com/tfeval/tfeval/internal/longtest"
 )
 
 // benchConsoleFile is added to every generated tree so the console
@@ -433,12 +434,13 @@ func BenchmarkFunctions(b *testing.B) {
 
 // TestBenchTreesEvaluate checks that every generated tree evaluates without
 // diagnostics and plans the instance count benchgen promises, so the
-// benchmarks measure real work. The large tree only runs without -short.
+// benchmarks measure real work. The medium and large trees run with the
+// long suites (internal/longtest).
 func TestBenchTreesEvaluate(t *testing.T) {
 	for _, size := range benchgen.Sizes {
 		t.Run(string(size), func(t *testing.T) {
-			if size == benchgen.Large && testing.Short() {
-				t.Skip("large tree skipped in -short mode")
+			if size != benchgen.Small {
+				longtest.Skip(t, "a generated tree of "+string(size)+" size")
 			}
 			dir := benchTree(t, size)
 			ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Schemas: readSchemas(t, dir)})
@@ -501,6 +503,19 @@ type perfResult struct {
 	rss  int64         // peak resident set of the whole child, in bytes
 }
 
+// keepBest keeps in b the least wall and CPU time of b and r, and the
+// largest peak: the run least disturbed by other work on the machine,
+// and the memory it may need.
+func (b *perfResult) keepBest(r perfResult) {
+	if b.wall == 0 || r.wall < b.wall {
+		b.wall = r.wall
+	}
+	if b.cpu == 0 || r.cpu < b.cpu {
+		b.cpu = r.cpu
+	}
+	b.rss = max(b.rss, r.rss)
+}
+
 // perfRun runs TestPerfChild once for one piece of work.
 func perfRun(t *testing.T, what, dir string, procs int) perfResult {
 	t.Helper()
@@ -547,15 +562,7 @@ func TestPerformanceTargets(t *testing.T) {
 	type figures struct {
 		parse, validate, eval, eval1 perfResult
 	}
-	best := func(b *perfResult, r perfResult) {
-		if b.wall == 0 || r.wall < b.wall {
-			b.wall = r.wall
-		}
-		if b.cpu == 0 || r.cpu < b.cpu {
-			b.cpu = r.cpu
-		}
-		b.rss = max(b.rss, r.rss)
-	}
+	best := (*perfResult).keepBest
 	measured := map[benchgen.Size]*figures{}
 	for _, size := range []benchgen.Size{benchgen.Medium, benchgen.Large} {
 		dir := benchTree(t, size)
@@ -622,7 +629,7 @@ func BenchmarkExprFloor(b *testing.B) {
 // change that brings back a per-instance cost shows here before anyone
 // measures. The bounds have about 8% of headroom over the counts when
 // they were set (issue #31): the small tree 126k (130k before it), the
-// medium tree 1.44M (1.50M); the medium tree is left out of -short runs.
+// medium tree 1.44M (1.50M); the medium tree runs with the long suites.
 func TestEvaluateAllocations(t *testing.T) {
 	for _, tc := range []struct {
 		size  benchgen.Size
@@ -632,8 +639,8 @@ func TestEvaluateAllocations(t *testing.T) {
 		{benchgen.Medium, 1_560_000},
 	} {
 		t.Run(string(tc.size), func(t *testing.T) {
-			if tc.size != benchgen.Small && testing.Short() {
-				t.Skip("evaluates 10,000 resource instances")
+			if tc.size != benchgen.Small {
+				longtest.Skip(t, "a generated tree of "+string(tc.size)+" size")
 			}
 			dir := benchTree(t, tc.size)
 			schemas := readSchemas(t, dir)

@@ -1,12 +1,14 @@
 package tfvars
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // Resolve does for a root module what terraform plan does before it
@@ -82,4 +84,51 @@ func InitValues(in Inputs, decls map[string]*config.Variable) map[string]cty.Val
 		}
 	}
 	return vals
+}
+
+// MissingVariables says what a required root variable given no value is.
+type MissingVariables string
+
+const (
+	// MissingVariablesError is Terraform's answer (also the zero value):
+	// "No value for required variable", and nothing is evaluated.
+	MissingVariablesError MissingVariables = "error"
+	// MissingVariablesUnknown evaluates with such a variable unknown
+	// (marked as unread, see marks.Unread), with a warning naming it:
+	// a scan of example roots then reports what is wrong in the code,
+	// not what the scan could not give.
+	MissingVariablesUnknown MissingVariables = "unknown"
+)
+
+// ParseMissingVariables reads the -missing-variables option: error or unknown.
+func ParseMissingVariables(s string) (MissingVariables, error) {
+	switch MissingVariables(s) {
+	case "", MissingVariablesError:
+		return MissingVariablesError, nil
+	case MissingVariablesUnknown:
+		return MissingVariablesUnknown, nil
+	}
+	return "", fmt.Errorf("-missing-variables must be error or unknown, not %q", s)
+}
+
+// UnknownMissing gives every required root variable that raw (what
+// Collect returned) has no value for an unknown value, marked unread with
+// the cause marks.NoValue, and returns a warning for each, in name order.
+func UnknownMissing(raw map[string]*Value, decls map[string]*config.Variable) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedNames(decls) {
+		decl := decls[name]
+		if _, ok := raw[name]; ok || !decl.Required() {
+			continue
+		}
+		mark := marks.Unread{Cause: marks.NoValue, Addr: "var." + name}
+		raw[name] = &Value{Value: cty.DynamicVal.Mark(mark), Source: Source{Kind: SourceNone, Name: name}}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "No value for required variable",
+			Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value; it is unknown in this evaluation (-missing-variables=unknown), so what depends on it is unknown too. Use a -var or -var-file command line argument to provide a value for this variable.", name),
+			Subject:  decl.DeclRange.Ptr(),
+		})
+	}
+	return diags
 }

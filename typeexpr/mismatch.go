@@ -131,6 +131,10 @@ func valueAt(v cty.Value, want cty.Type, path cty.Path) (cty.Value, cty.Type, bo
 	return v, want, true
 }
 
+// maxListedAttributes bounds the missing attributes a message names; go-cty
+// names every one, as Terraform's messages do up to this many.
+const maxListedAttributes = 20
+
 // objectMismatch explains an object that cannot become another: missing
 // required attributes first, then the first attribute that cannot convert
 // even unsafely, then the first that cannot convert safely.
@@ -162,6 +166,15 @@ func objectMismatch(got, want cty.Type) string {
 		return fmt.Sprintf("attribute %q is required", missing[0])
 	case len(missing) == 2:
 		return fmt.Sprintf("attributes %q and %q are required", missing[0], missing[1])
+	case len(missing) > maxListedAttributes:
+		// An object type of a provider schema (or a -schemas document) may
+		// have thousands of attributes; every diagnostic naming them all
+		// would make output of gigabytes.
+		quoted := make([]string, maxListedAttributes)
+		for i, m := range missing[:maxListedAttributes] {
+			quoted[i] = fmt.Sprintf("%q", m)
+		}
+		return fmt.Sprintf("attributes %s, and %d others are required", strings.Join(quoted, ", "), len(missing)-maxListedAttributes)
 	case len(missing) > 2:
 		quoted := make([]string, len(missing))
 		for i, m := range missing {

@@ -1,6 +1,7 @@
 package typeexpr
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -48,6 +49,12 @@ func TestMismatchMessage(t *testing.T) {
 			obj(map[string]cty.Type{"b": cty.String, "a": cty.String}),
 			`attributes "a" and "b" are required`,
 		},
+		// Past 20, the others are counted rather than named.
+		{
+			obj(map[string]cty.Type{}),
+			manyAttributes(25),
+			`attributes "a00", "a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09", "a10", "a11", "a12", "a13", "a14", "a15", "a16", "a17", "a18", "a19", and 5 others are required`,
+		},
 		{
 			cty.Tuple([]cty.Type{obj(map[string]cty.Type{"p": cty.String, "q": cty.Number}), obj(map[string]cty.Type{"q": cty.Bool, "p": cty.Bool}), cty.Bool}),
 			cty.List(obj(map[string]cty.Type{"p": cty.Number, "q": cty.Number})),
@@ -70,6 +77,15 @@ func TestMismatchMessage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// manyAttributes is an object type of n string attributes a00, a01, ...
+func manyAttributes(n int) cty.Type {
+	atys := map[string]cty.Type{}
+	for i := range n {
+		atys[fmt.Sprintf("a%02d", i)] = cty.String
+	}
+	return cty.Object(atys)
 }
 
 // randomType is a small random type for TestMismatchMessageMatchesGoCty:

@@ -36,7 +36,7 @@ func paceGC(getenv func(string) string) *gcpace.Pacer {
 }
 
 func main() {
-	paceGC(os.Getenv)
+	pacer := paceGC(os.Getenv)
 	wd, err := os.Getwd()
 	if err != nil {
 		wd = "."
@@ -48,6 +48,9 @@ func main() {
 		Environ:  os.Environ(),
 		WorkDir:  wd,
 		Terminal: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd())),
+		// The progress of -recursive needs only standard error.
+		ErrTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+		Pacer:       pacer,
 	}
 	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 		env.Width = w

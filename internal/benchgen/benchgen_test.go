@@ -12,6 +12,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfeval/tfeval/internal/longtest"
 )
 
 // readTree returns every file under dir by slash path.
@@ -225,9 +227,7 @@ func checkBody(t *testing.T, path string, body *hclsyntax.Body, schema schemaBlo
 // TestLargeTree logs the time rather than asserting it: -race and a busy
 // machine slow generation tenfold (it is about 1s otherwise).
 func TestLargeTree(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates the large tree in memory")
-	}
+	longtest.Skip(t, "generates the large tree in memory")
 	start := time.Now()
 	files, err := Files(Large, Options{})
 	if err != nil {

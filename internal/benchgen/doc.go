@@ -12,6 +12,10 @@
 // whose schema is written next to the root as providers-schema.json.
 // Everything else is terraform_data, so no real provider is needed.
 //
+// Options.Roots makes the tree a repository of many root modules under envs/
+// calling the same modules, the shape of a monorepo scanned with
+// tfeval -recursive.
+//
 // Generation is pure arithmetic over a fixed seed: the same Size always gives
 // a byte-identical tree, and ExpectedInstances reports how many resource
 // instances a complete plan of that tree must contain. Options.NoProvider

@@ -34,9 +34,10 @@ func (p *plan) rootVariables() []byte {
 }
 
 // rootTfvars must list exactly the environments and zones the plan counts.
-func (p *plan) rootTfvars() []byte {
+func (p *plan) rootTfvars(project string) []byte {
 	var t text
-	t.l(`project = "bench"`, ``,
+	t.f(`project = %q`, project)
+	t.l(``,
 		`environments = {`,
 		`prod = {`,
 		`cidr     = "10.0.0.0/8"`,
@@ -76,7 +77,9 @@ func serviceRef(s *service) string {
 	return "module." + s.call
 }
 
-func (p *plan) rootMain() []byte {
+// rootMain is the root's main.tf, calling the services below modules (a
+// local source prefix: "./modules").
+func (p *plan) rootMain(modules string) []byte {
 	var t text
 	t.l(`resource "terraform_data" "environment" {`,
 		`for_each = var.environments`,
@@ -95,7 +98,7 @@ func (p *plan) rootMain() []byte {
 	for _, s := range p.services {
 		t.l(``)
 		t.f(`module %q {`, s.call)
-		t.f(`source = "./modules/services/%s"`, s.name)
+		t.f(`source = "%s/services/%s"`, modules, s.name)
 		if s.perEnv {
 			t.l(`for_each = var.environments`, ``)
 			t.f(`name = %q`, s.name)

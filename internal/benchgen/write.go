@@ -18,6 +18,18 @@ type Options struct {
 	// mock_thing and omits bench/mock and its schema, so a stock Terraform
 	// can init and plan the tree offline.
 	NoProvider bool
+	// Roots, when positive, makes the tree a repository of that many root
+	// modules, envs/NNN (RootDir), all calling the same service and
+	// component modules under modules/: each root is the root module of
+	// the single-root tree with its own project name, so a plan of each
+	// has ExpectedInstances instances.
+	Roots int
+}
+
+// RootDir is the slash-separated directory of the i-th root (from 0) of a
+// tree written with Options.Roots.
+func RootDir(i int) string {
+	return fmt.Sprintf("envs/%03d", i)
 }
 
 // File is one generated file; Path is slash-separated and relative to the tree's root.
@@ -33,16 +45,25 @@ func Files(size Size, opts Options) ([]File, error) {
 		return nil, err
 	}
 	mock := !opts.NoProvider
-	files := []File{
-		{"versions.tf", versions(mock)},
-		{"variables.tf", p.rootVariables()},
-		{"terraform.tfvars", p.rootTfvars()},
-		{"locals.tf", p.rootLocals()},
-		{"main.tf", p.rootMain()},
-		{"outputs.tf", p.rootOutputs()},
+	var files []File
+	root := func(dir, project, modules string) {
+		files = append(files,
+			File{path.Join(dir, "versions.tf"), versions(mock)},
+			File{path.Join(dir, "variables.tf"), p.rootVariables()},
+			File{path.Join(dir, "terraform.tfvars"), p.rootTfvars(project)},
+			File{path.Join(dir, "locals.tf"), p.rootLocals()},
+			File{path.Join(dir, "main.tf"), p.rootMain(modules)},
+			File{path.Join(dir, "outputs.tf"), p.rootOutputs()},
+		)
+		if mock {
+			files = append(files, File{path.Join(dir, SchemaFile), []byte(providerSchema)})
+		}
 	}
-	if mock {
-		files = append(files, File{SchemaFile, []byte(providerSchema)})
+	if opts.Roots <= 0 {
+		root(".", "bench", "./modules")
+	}
+	for i := range opts.Roots {
+		root(RootDir(i), fmt.Sprintf("bench-%03d", i), "../../modules")
 	}
 	for _, s := range p.services {
 		dir := path.Join("modules", "services", s.name)

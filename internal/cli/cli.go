@@ -10,8 +10,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bmatcuk/doublestar"
+
+	tfeval "github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/gcpace"
+	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/tfvars"
 )
 
@@ -36,6 +41,12 @@ type Env struct {
 	MakeRaw func() (restore func(), err error)
 	// Rand, when not nil, replaces crypto/rand behind uuid() and bcrypt().
 	Rand io.Reader
+	// ErrTerminal says standard error is a terminal: a -recursive run
+	// shows its progress there.
+	ErrTerminal bool
+	// Pacer, when not nil, paces the garbage collector of the process
+	// (cmd/tfeval's): a -recursive run lowers its highest percentage.
+	Pacer *gcpace.Pacer
 }
 
 // Version is the tfeval version printed by `tfeval version`.
@@ -63,6 +74,22 @@ type common struct {
 	missing                              config.MissingModules
 	timeout                              time.Duration   // -timeout; 0 for none
 	ctx                                  context.Context // ends at -timeout
+	command                              string          // the command's name
+	missingVariables                     string          // -missing-variables
+	missingVars                          tfvars.MissingVariables
+
+	// -recursive and what goes with it (roots.go).
+	recursive, allDirs, noProgress bool
+	exclude                        []string
+	parallelism                    int
+	out                            string // show, graph: a directory for a file per root
+	sarifRoot                      string // eval, validate: what SARIF URIs are relative to
+	scanDir                        string // -recursive: the directory scanned, absolute
+	// What the roots of a -recursive run share.
+	moduleCache     *tfeval.ModuleCache
+	functionCache   *tfeval.FunctionCache
+	providerSchemas *lang.ProviderSchemas
+	test            testOptions // test
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -86,6 +113,7 @@ func (c *common) register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&c.missingModules, "missing-modules", "error", "error or unknown")
+	fs.StringVar(&c.missingVariables, "missing-variables", "error", "error or unknown")
 	fs.DurationVar(&c.timeout, "timeout", 0, "stop loading and evaluating after this long (0: no limit)")
 }
 
@@ -93,11 +121,27 @@ func (c *common) register(fs *flag.FlagSet) {
 // command takes, and its own.
 func (c *common) registerCommand(fs *flag.FlagSet, cmd string, env Env) {
 	c.register(fs)
+	if spec := commands[cmd]; spec != nil && spec.root != nil {
+		fs.BoolVar(&c.recursive, "recursive", false, "every root module below the directory")
+		fs.BoolVar(&c.allDirs, "all-dirs", false, "with -recursive: every module directory is a root")
+		fs.Func("exclude", "GLOB", func(s string) error {
+			c.exclude = append(c.exclude, s)
+			return nil
+		})
+		fs.IntVar(&c.parallelism, "parallelism", 0, "root modules at once (default: the CPUs)")
+		fs.BoolVar(&c.noProgress, "no-progress", false, "no progress line")
+		if spec.outFile != nil {
+			fs.StringVar(&c.out, "out", "", "with -recursive: a file per root module below this directory")
+		}
+	}
 	switch cmd {
 	case "graph":
 		fs.StringVar(&c.format, "format", "dot", "dot or mermaid")
 	case "eval", "validate":
 		fs.StringVar(&c.format, "format", "", "sarif: the diagnostics as SARIF 2.1.0")
+		fs.StringVar(&c.sarifRoot, "sarif-root", "", "what SARIF file URIs are relative to")
+	case "test":
+		c.test.register(fs)
 	case "init":
 		fs.BoolVar(&c.upgrade, "upgrade", false, "choose versions and download again")
 		fs.BoolVar(&c.offline, "offline", false, "install from the module cache alone")
@@ -144,7 +188,7 @@ func Run(args []string, env Env) int {
 		return exitOK
 	}
 	spec, ok := commands[cmd]
-	if !ok || spec.run == nil {
+	if !ok || (spec.run == nil && spec.root == nil) {
 		fmt.Fprintf(env.Stderr, "tfeval: unknown command %q", cmd)
 		if sug := suggestCommand(cmd); sug != "" {
 			fmt.Fprintf(env.Stderr, "; did you mean %q?", sug)
@@ -158,7 +202,7 @@ func Run(args []string, env Env) int {
 	// is written for people. A wrong option gets the error and a pointer
 	// to it.
 	fs.Usage = func() {}
-	var c common
+	c := common{command: cmd}
 	c.registerCommand(fs, cmd, env)
 	dirs, err := parseInterspersed(fs, rest)
 	if err != nil {
@@ -196,6 +240,27 @@ func Run(args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 		return exitUsage
 	}
+	if c.missingVars, err = tfvars.ParseMissingVariables(c.missingVariables); err != nil {
+		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+		return exitUsage
+	}
+	if msg := c.checkRecursive(spec); msg != "" {
+		fmt.Fprintf(env.Stderr, "tfeval %s: %s\n", cmd, msg)
+		return exitUsage
+	}
+	if spec.check != nil {
+		if err := spec.check(&c); err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval %s: %s\n", cmd, err)
+			return exitUsage
+		}
+	}
+	// -out and -sarif-root name where results go: relative to the
+	// directory the command was started in, as a shell redirection is.
+	for _, p := range []*string{&c.out, &c.sarifRoot} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(env.WorkDir, *p)
+		}
+	}
 	if c.chdir != "" {
 		dir := c.chdir
 		if !filepath.IsAbs(dir) {
@@ -211,7 +276,28 @@ func Run(args []string, env Env) int {
 	ctx, cancel := c.context()
 	defer cancel()
 	c.ctx = ctx
+	if spec.root != nil && (c.recursive || spec.run == nil) {
+		return runRoot(&c, env, spec)
+	}
 	return spec.run(&c, env)
+}
+
+// checkRecursive is what is wrong with the options of -recursive, or "".
+func (c *common) checkRecursive(spec *command) string {
+	switch {
+	case !c.recursive && (c.allDirs || len(c.exclude) > 0):
+		return "-all-dirs and -exclude go with -recursive"
+	case !c.recursive && c.out != "":
+		return "-out goes with -recursive: without it the output is on standard output"
+	case c.parallelism < 0:
+		return "-parallelism must be at least 1"
+	}
+	for _, p := range c.exclude {
+		if _, err := doublestar.Match(p, "x"); err != nil || p == "" {
+			return fmt.Sprintf("-exclude=%q is not a valid glob pattern", p)
+		}
+	}
+	return ""
 }
 
 // parseInterspersed parses options that may come before and after the

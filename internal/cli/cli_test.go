@@ -79,7 +79,7 @@ func TestConsoleDiagnosticLayout(t *testing.T) {
 	if rc != 1 {
 		t.Fatalf("rc = %d, want 1", rc)
 	}
-	want := "\nError: Reference to undeclared input variable\n\n  on main.tf line 2:\n   2:   a = var.missing\n\n"
+	want := "\nError: Reference to undeclared input variable\n\n  on main.tf line 2, in locals:\n   2:   a = var.missing\n\n"
 	if !strings.HasPrefix(errText, want) {
 		t.Errorf("stderr:\n%s\nwant prefix:\n%s", errText, want)
 	}

@@ -49,7 +49,7 @@ func runConsole(c *common, env Env) int {
 		src = newScannedLines(env.Stdin, env.Stderr)
 	}
 	for {
-		text, err := readExpression(src)
+		text, err := readExpression(src, c.dialect)
 		if err != nil {
 			break
 		}

@@ -1,61 +1,48 @@
 package cli
 
 import (
-	"bufio"
-	"fmt"
+	"bytes"
 
 	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/lang"
 )
 
-// runEval evaluates the whole module tree as terraform plan would and prints
-// the outputs and resource instances.
-func runEval(c *common, env Env) int {
+// evalRoot evaluates the whole module tree as terraform plan would: the
+// outputs and resource instances as text or the -json document, or the
+// diagnostics alone (-format=sarif).
+func evalRoot(c *common, env Env) report {
 	ev, err := evaluate(c, env, false)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-		return exitError
+		return failure(err)
 	}
-	// The output of a large tree is tens of megabytes: one write per
-	// resource instance would be a system call each.
-	out := bufio.NewWriterSize(env.Stdout, 1<<16)
-	defer out.Flush()
+	rep := report{diags: ev.Diagnostics, failed: ev.Diagnostics.HasErrors()}
 	res := ev.Result
 	if res.Stopped() {
 		// What a stopped evaluation made is partial, and can be as large
 		// as the limit that stopped it: only the diagnostics are written.
 		res = nil
 	}
-	if c.format == "sarif" {
-		if err := writeSARIF(out, ev.Diagnostics, env.WorkDir); err != nil {
-			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-			return exitError
-		}
-	} else if c.json {
-		if err := format.WriteEval(out, res, ev.Diagnostics); err != nil {
-			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-			return exitError
+	var out bytes.Buffer
+	switch {
+	case c.format == "sarif":
+	case c.json:
+		rep.quiet = true
+		if err := format.WriteEval(&out, res, ev.Diagnostics); err != nil {
+			return failure(err)
 		}
 		out.WriteByte('\n')
-	} else {
-		newDiagPrinter(env.Stderr, c, env).Print(ev.Diagnostics)
-		switch {
-		case ev.Diagnostics.HasErrors():
-			// Next to an error, values stand in for what failed (unknown,
-			// or what evaluation went on with) and would read as results;
-			// terraform plan prints no plan either.
-			fmt.Fprintln(env.Stderr, "No values are printed because the configuration has errors; -json writes what could be evaluated, with the diagnostics.")
-		case res != nil:
-			if err := format.WriteText(c.ctx, out, res, maxOutput); err != nil {
-				fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-				return exitError
-			}
+	case rep.failed:
+		// Next to an error, values stand in for what failed (unknown, or
+		// what evaluation went on with) and would read as results;
+		// terraform plan prints no plan either.
+		rep.note = "No values are printed because the configuration has errors; -json writes what could be evaluated, with the diagnostics."
+	case res != nil:
+		if err := format.WriteText(c.ctx, &out, res, maxOutput); err != nil {
+			return failure(err)
 		}
 	}
-	if ev.Diagnostics.HasErrors() {
-		return exitError
-	}
-	return exitOK
+	rep.out = out.Bytes()
+	return rep
 }
 
 // maxOutput bounds what one command prints (lang.Limits.MaxOutputSize).

@@ -7,26 +7,48 @@ import (
 	"github.com/tfeval/tfeval/format"
 )
 
-// runGraph prints the dependency graph of the module tree in DOT or Mermaid.
-func runGraph(c *common, env Env) int {
-	if c.format != "dot" && c.format != "mermaid" {
-		fmt.Fprintf(env.Stderr, "tfeval graph: -format must be dot or mermaid, not %q\n", c.format)
-		return exitUsage
-	}
+// graphRoot prints the dependency graph of the module tree in DOT or
+// Mermaid.
+func graphRoot(c *common, env Env) report {
 	opts, err := options(c, env, false)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-		return exitError
+		return failure(err)
 	}
 	g, diags := tfeval.Graph(opts)
-	newDiagPrinter(env.Stderr, c, env).Print(diags)
-	if diags.HasErrors() {
-		return exitError
+	rep := report{diags: diags, failed: diags.HasErrors()}
+	if rep.failed {
+		return rep
 	}
 	if c.format == "mermaid" {
-		fmt.Fprint(env.Stdout, format.Mermaid(g))
+		rep.out = []byte(format.Mermaid(g))
 	} else {
-		fmt.Fprint(env.Stdout, format.DOT(g))
+		rep.out = []byte(format.DOT(g))
 	}
-	return exitOK
+	return rep
+}
+
+// checkGraph refuses a format graph does not write.
+func checkGraph(c *common) error {
+	if c.format != "dot" && c.format != "mermaid" {
+		return fmt.Errorf("-format must be dot or mermaid, not %q", c.format)
+	}
+	return nil
+}
+
+// graphHeader names a root before its graph in a -recursive run, as a
+// comment of the graph's language, so that the output stays one that
+// Graphviz reads.
+func graphHeader(c *common, root string) string {
+	if c.format == "mermaid" {
+		return "%% " + root + "\n"
+	}
+	return "// " + root + "\n"
+}
+
+// graphFile is the file -out writes each root's graph to.
+func graphFile(c *common) string {
+	if c.format == "mermaid" {
+		return "graph.mmd"
+	}
+	return "graph.dot"
 }

@@ -11,13 +11,9 @@ import (
 	"github.com/tfeval/tfeval/tfvars"
 )
 
-// runInit installs the module sources of the tree into .terraform/modules
-// and reports each module call as terraform init does.
-func runInit(c *common, env Env) int {
-	if c.offline && c.cacheDir == "" {
-		fmt.Fprintln(env.Stderr, "tfeval init: -offline needs a module cache: -cache-dir=DIR or TFEVAL_MODULE_CACHE_DIR")
-		return exitUsage
-	}
+// initRoot installs the module sources of the tree into
+// .terraform/modules and reports each module call as terraform init does.
+func initRoot(c *common, env Env) report {
 	res, diags := install.Modules(install.Options{
 		WorkDir:  env.WorkDir,
 		Dialect:  c.dialect,
@@ -26,6 +22,7 @@ func runInit(c *common, env Env) int {
 		Offline:  c.offline,
 		Env:      env.Environ,
 		Sandbox:  c.sandbox,
+		Context:  c.ctx,
 		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
 			return tfvars.InitValues(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs, Sandbox: c.sandbox}, decls)
 		},
@@ -45,18 +42,27 @@ func runInit(c *common, env Env) int {
 		}
 		fmt.Fprintf(&out, "- %s in %s\n", m.Key, m.Dir)
 	}
-	fmt.Fprint(env.Stdout, out.String())
-	newDiagPrinter(env.Stderr, c, env).Print(diags)
+	rep := report{diags: diags}
 	if diags.HasErrors() {
-		fmt.Fprintln(env.Stderr, "\ntfeval init failed: the modules above were installed, the others were not.")
-		return exitError
+		rep.note = "\ntfeval init failed: the modules above were installed, the others were not."
+		rep.failed = true
+	} else {
+		calls := "module calls"
+		if len(res.Modules) == 1 {
+			calls = "module call"
+		}
+		fmt.Fprintf(&out, "\ntfeval has installed %d %s%s. Run \"tfeval validate\" or \"tfeval eval\" now.\n", len(res.Modules), calls, requestsNote(res.Requests))
 	}
-	calls := "module calls"
-	if len(res.Modules) == 1 {
-		calls = "module call"
+	rep.out = []byte(out.String())
+	return rep
+}
+
+// checkInit refuses -offline without a cache to install from.
+func checkInit(c *common) error {
+	if c.offline && c.cacheDir == "" {
+		return fmt.Errorf("-offline needs a module cache: -cache-dir=DIR or TFEVAL_MODULE_CACHE_DIR")
 	}
-	fmt.Fprintf(env.Stdout, "\ntfeval has installed %d %s%s. Run \"tfeval validate\" or \"tfeval eval\" now.\n", len(res.Modules), calls, requestsNote(res.Requests))
-	return exitOK
+	return nil
 }
 
 // requestsNote says how many network requests the installation made.

@@ -66,7 +66,7 @@ func TestInitErrors(t *testing.T) {
 		err   string
 	}{
 		{"offline without a cache", map[string]string{"main.tf": ""}, []string{"-offline"}, exitUsage, "-offline needs a module cache"},
-		{"bad source", map[string]string{"main.tf": "module \"m\" {\n  source = \"nope\"\n}\n"}, nil, exitError, "Error: Invalid module source address\n\n  on main.tf line 2:\n"},
+		{"bad source", map[string]string{"main.tf": "module \"m\" {\n  source = \"nope\"\n}\n"}, nil, exitError, "Error: Invalid module source address\n\n  on main.tf line 2, in module \"m\":\n"},
 		{"offline and not cached", map[string]string{"main.tf": "module \"m\" {\n  source = \"acme/net/aws\"\n}\n"}, []string{"-offline", "-cache-dir=cache"}, exitError, "Error: Module not in the cache"},
 		{"sandbox", map[string]string{"main.tf": ""}, []string{"-sandbox=sub", "-cache-dir=cache"}, exitError, "Error: Installation outside the allowed directory"},
 	}

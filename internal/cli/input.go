@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"golang.org/x/term"
+
+	"github.com/tfeval/tfeval/dialect"
 )
 
 // Console prompts: the first line of an expression, and its continuation
@@ -80,12 +83,22 @@ func (e *editedLines) readLine(prompt string) (string, error) {
 }
 
 // readExpression reads one console input: a line, and further lines while
-// the text so far has unclosed brackets, braces, parentheses, template
-// sequences or a heredoc. It returns io.EOF only when nothing was read.
-func readExpression(src lineSource) (string, error) {
+// the text so far is open. Terraform's console (in tfeval, which reads on
+// where terraform console would read one line) continues while brackets,
+// braces, parentheses, template sequences or a heredoc are unclosed, and
+// evaluates what there is at the end of the input, which then reports what
+// is unclosed. OpenTofu's continues while the lines so far open more
+// brackets, braces and parentheses than they close, or after a line that
+// ends in a backslash (which it drops), and at the end of the input
+// evaluates nothing of what is still open. It returns io.EOF when there is
+// nothing to evaluate.
+func readExpression(src lineSource, d dialect.Dialect) (string, error) {
 	line, err := src.readLine(promptFirst)
 	if err != nil {
 		return "", err
+	}
+	if d == dialect.Tofu {
+		return readTofuExpression(src, line)
 	}
 	text := line
 	for inputOpen(text) {
@@ -96,6 +109,47 @@ func readExpression(src lineSource) (string, error) {
 		text += "\n" + more
 	}
 	return text, nil
+}
+
+// readTofuExpression reads the rest of an OpenTofu console input whose
+// first line is line: each line trimmed, and its brackets counted alone.
+func readTofuExpression(src lineSource, line string) (string, error) {
+	var lines []string
+	var open [3]int // braces, brackets, parentheses
+	for {
+		line = strings.TrimSpace(line)
+		escaped := strings.HasSuffix(line, `\`) && !strings.HasSuffix(line, `\\`)
+		line = strings.TrimSuffix(line, `\`)
+		if line != "" {
+			lines = append(lines, line)
+			toks, _ := hclsyntax.LexConfig([]byte(line), "<console-input>", hcl.InitialPos)
+			for _, t := range toks {
+				switch t.Type {
+				case hclsyntax.TokenOBrace:
+					open[0]++
+				case hclsyntax.TokenCBrace:
+					open[0]--
+				case hclsyntax.TokenOBrack:
+					open[1]++
+				case hclsyntax.TokenCBrack:
+					open[1]--
+				case hclsyntax.TokenOParen:
+					open[2]++
+				case hclsyntax.TokenCParen:
+					open[2]--
+				}
+			}
+		}
+		// Too many closing brackets of any kind close the input: the
+		// parser reports them.
+		if !escaped && (open[0] < 0 || open[1] < 0 || open[2] < 0 || open[0]+open[1]+open[2] == 0) {
+			return strings.Join(lines, "\n"), nil
+		}
+		var err error
+		if line, err = src.readLine(promptMore); err != nil {
+			return "", io.EOF // still open: OpenTofu evaluates none of it
+		}
+	}
 }
 
 // inputOpen reports whether an expression's text has an unclosed bracket,

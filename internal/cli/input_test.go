@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/tfeval/tfeval/dialect"
 )
 
 func TestInputOpen(t *testing.T) {
@@ -37,7 +39,7 @@ func TestReadExpression(t *testing.T) {
 	src := newScannedLines(strings.NewReader("1\n[\n  1,\n  2,\n]\n<<EOT\na\nEOT\n{ a = 1\n"), nil)
 	var got []string
 	for {
-		text, err := readExpression(src)
+		text, err := readExpression(src, dialect.Terraform)
 		if err == io.EOF {
 			break
 		}
@@ -84,5 +86,32 @@ func TestConsoleMultiLinePiped(t *testing.T) {
 	rc, out, errText := run(t, dir, "{\n  x = local.a\n  y = <<EOT\nhi\nEOT\n}\nlocal.a\n", nil, "console", "-no-color")
 	if want := "{\n  \"x\" = 2\n  \"y\" = <<-EOT\n  hi\n  \n  EOT\n}\n2\n"; rc != 0 || out != want {
 		t.Errorf("rc=%d out=%q err=%q; want %q", rc, out, errText, want)
+	}
+}
+
+// OpenTofu's console reads on while a line's brackets stay open or it ends
+// in a backslash, counting brackets line by line (a heredoc is not held
+// open), and evaluates nothing of an expression the input leaves open;
+// Terraform's evaluates what there is, which reports what is unclosed.
+func TestConsoleContinuationByDialect(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.tf": "locals { a = 2 }\n"})
+	for _, tc := range []struct {
+		dialect, stdin string
+		rc             int
+		out, err       string
+	}{
+		{"tofu", "[\n  1,\n  local.a\n]\nlocal.a\n", 0, "[\n  1,\n  2,\n]\n2\n", ""},
+		{"tofu", "1 + \\\n local.a\n", 0, "3\n", ""},
+		{"tofu", "[1, 2\n", 0, "", ""},
+		{"tofu", "{\n  a = (1\n", 0, "", ""},
+		{"tofu", "[1]]\n", 1, "", "Extra characters after expression"},
+		{"tofu", "<<EOT\n", 1, "", "Error: "},
+		{"terraform", "[1, 2\n", 1, "", "Error: "},
+		{"terraform", "[\n  1,\n]\n", 0, "[\n  1,\n]\n", ""},
+	} {
+		rc, out, errText := run(t, dir, tc.stdin, nil, "-dialect="+tc.dialect, "console", "-no-color")
+		if rc != tc.rc || out != tc.out || !strings.Contains(errText, tc.err) || tc.err == "" && errText != "" {
+			t.Errorf("%s %q: rc=%d out=%q err=%q; want rc=%d out=%q err containing %q", tc.dialect, tc.stdin, rc, out, errText, tc.rc, tc.out, tc.err)
+		}
 	}
 }

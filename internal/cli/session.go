@@ -1,17 +1,15 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 
-	"github.com/hashicorp/hcl/v2"
-
 	tfeval "github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/format"
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
 // evaluate runs the whole pipeline for a command with the common options.
@@ -41,33 +39,28 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		Rand:    env.Rand,
 		Context: c.ctx,
 
-		DataFiles:      c.dataFiles,
-		MissingModules: c.missing,
+		DataFiles:        c.dataFiles,
+		MissingModules:   c.missing,
+		MissingVariables: c.missingVars,
+		ModuleCache:      c.moduleCache,
+		FunctionCache:    c.functionCache,
+		ProviderSchemas:  c.providerSchemas,
 	}
-	if c.schemas != "" {
+	if c.schemas != "" && c.providerSchemas == nil {
 		path := c.schemas
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(env.WorkDir, path)
 		}
-		b, err := os.ReadFile(path)
+		// Named by the user, so read wherever it is, but only a regular
+		// file and no more than a source file may hold: a link to a
+		// device would be read forever.
+		b, err := limit.ReadSource(sandbox.Dir{}, path, 0, false)
 		if err != nil {
-			return opts, err
+			return opts, fmt.Errorf("cannot read the provider schema document %s: %w", c.schemas, err)
 		}
 		opts.Schemas = b
 	}
 	return opts, nil
-}
-
-// writeSARIF writes diagnostics as a SARIF log; those without a place in a
-// file are reported in the root module's first configuration file.
-func writeSARIF(w io.Writer, diags hcl.Diagnostics, workDir string) error {
-	opts := format.SARIFOptions{ToolVersion: Version, DefaultFile: firstConfigFile(workDir)}
-	b, err := json.MarshalIndent(format.NewSARIF(diags, opts), "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(w, string(b))
-	return err
 }
 
 // firstConfigFile is the first configuration file of the module in dir,
@@ -85,14 +78,19 @@ func firstConfigFile(dir string) string {
 	return filepath.Base(names[0])
 }
 
-// newDiagPrinter prints diagnostics to w for a command run with c in env:
-// excerpts are read from inside the sandbox, or from the files the command
-// line names.
+// newDiagPrinter prints diagnostics to w for a command run with c in env.
 func newDiagPrinter(w io.Writer, c *common, env Env) *format.DiagnosticPrinter {
+	return format.NewDiagnosticPrinter(w, diagOptions(c, env))
+}
+
+// diagOptions are how diagnostics are printed for a command run with c in
+// env: excerpts are read from inside the sandbox, or from the files the
+// command line names.
+func diagOptions(c *common, env Env) format.DiagnosticOptions {
 	opts := format.DiagnosticOptions{Color: c.color, WorkDir: env.WorkDir, Sandbox: c.sandbox}
 	for _, a := range c.varArgs {
 		opts.Named = append(opts.Named, a.Text)
 	}
 	opts.Named = append(opts.Named, c.dataFiles...)
-	return format.NewDiagnosticPrinter(w, opts)
+	return opts
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"time"
 
@@ -9,44 +8,44 @@ import (
 	"github.com/tfeval/tfeval/lang"
 )
 
-// runShow writes the document terraform show -json writes for a saved plan
-// of the configuration. A configuration with errors has no plan: its
+// showRoot writes the document terraform show -json writes for a saved
+// plan of the configuration. A configuration with errors has no plan: its
 // diagnostics go to standard error, and nothing to standard output.
-func runShow(c *common, env Env) int {
-	if !c.json {
-		fmt.Fprintf(env.Stderr, "tfeval show: only -json is supported: the document terraform show -json writes for a plan\n")
-		return exitUsage
-	}
+func showRoot(c *common, env Env) report {
 	opts, err := options(c, env, false)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-		return exitError
+		return failure(err)
 	}
 	// The plan's time is the one plantimestamp() returns in it.
 	now := time.Now().UTC()
 	opts.Now = func() time.Time { return now }
 	ev := evaluateWith(opts)
-	newDiagPrinter(env.Stderr, c, env).Print(ev.Diagnostics)
+	rep := report{diags: ev.Diagnostics}
 	if ev.Diagnostics.HasErrors() || ev.Result == nil {
-		return exitError
+		rep.failed = true
+		return rep
 	}
 	plan, err := format.NewPlan(ev.Result, format.PlanOptions{Timestamp: now})
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-		return exitError
+		return failure(err)
 	}
-	// Written whole or not at all.
-	var buf bytes.Buffer
-	if err := plan.WriteJSON(&buf); err != nil {
-		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-		return exitError
+	// Written whole or not at all: its size is found first, by writing
+	// it to nothing, so that it is never held in memory whole.
+	size, err := plan.JSONSize()
+	if err == nil && size > maxOutput {
+		err = &lang.OutputTooLarge{Max: maxOutput}
 	}
-	if int64(buf.Len()) > maxOutput {
-		fmt.Fprintf(env.Stderr, "tfeval: %s\n", &lang.OutputTooLarge{Max: maxOutput})
-		return exitError
+	if err != nil {
+		return failure(err)
 	}
-	if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
-		return exitError
+	rep.write = plan.WriteJSON
+	return rep
+}
+
+// checkShow refuses a show without -json, the only form it has.
+func checkShow(c *common) error {
+	if !c.json {
+		return fmt.Errorf("only -json is supported: the document terraform show -json writes for a plan")
 	}
-	return exitOK
+	return nil
 }

@@ -2,37 +2,27 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/format"
 )
 
-// runValidate loads and statically checks the module tree without needing
-// variable values.
-func runValidate(c *common, env Env) int {
+// validateRoot loads and statically checks the module tree without
+// needing variable values.
+func validateRoot(c *common, env Env) report {
 	opts, err := options(c, env, false)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-		return exitError
+		return failure(err)
 	}
 	diags := tfeval.Validate(opts)
-	if c.format == "sarif" {
-		if err := writeSARIF(env.Stdout, diags, env.WorkDir); err != nil {
-			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
-			return exitError
-		}
-	} else if c.json {
+	rep := report{diags: diags, failed: diags.HasErrors()}
+	switch {
+	case c.format == "sarif":
+	case c.json:
 		b, _ := json.MarshalIndent(format.NewValidateDocument(diags), "", "  ")
-		fmt.Fprintln(env.Stdout, string(b))
-	} else {
-		newDiagPrinter(env.Stderr, c, env).Print(diags)
-		if !diags.HasErrors() {
-			fmt.Fprintln(env.Stdout, "Success! The configuration is valid.")
-		}
+		rep.out, rep.quiet = append(b, '\n'), true
+	case !rep.failed:
+		rep.out = []byte("Success! The configuration is valid.\n")
 	}
-	if diags.HasErrors() {
-		return exitError
-	}
-	return exitOK
+	return rep
 }

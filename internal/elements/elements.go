@@ -25,10 +25,17 @@ var indexKeys = sync.OnceValue(func() []cty.Value {
 // Iterator walks the elements of a collection, tuple, or object.
 type Iterator struct {
 	coll cty.Value
-	// it is cty's own iterator, for everything but lists and tuples.
+	// set holds the elements of a large set of strings, each its own key
+	// (stringSet).
+	set []cty.Value
+	// it is cty's own iterator, for everything else but lists and tuples.
 	it   cty.ElementIterator
 	i, n int
 }
+
+// minStringSet is the size from which a set of strings is walked from its
+// strings (stringSet): smaller ones cost cty little to sort.
+const minStringSet = 64
 
 // Of returns an iterator over the elements of v, which must be known,
 // not null and without marks of its own, as for v.ElementIterator.
@@ -36,6 +43,11 @@ func Of(v cty.Value) Iterator {
 	ty := v.Type()
 	if ty.IsListType() || ty.IsTupleType() {
 		return Iterator{coll: v, i: -1, n: v.LengthInt()}
+	}
+	if ty.IsSetType() && ty.ElementType() == cty.String && v.LengthInt() >= minStringSet {
+		if elems, ok := stringSet(v); ok {
+			return Iterator{set: elems, i: -1, n: len(elems)}
+		}
 	}
 	return Iterator{it: v.ElementIterator()}
 }
@@ -53,6 +65,9 @@ func (e *Iterator) Next() bool {
 func (e *Iterator) Element() (key, value cty.Value) {
 	if e.it != nil {
 		return e.it.Element()
+	}
+	if e.set != nil {
+		return e.set[e.i], e.set[e.i]
 	}
 	key = Index(e.i)
 	return key, e.coll.Index(key)

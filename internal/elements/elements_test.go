@@ -24,19 +24,24 @@ func TestIteratorMatchesCty(t *testing.T) {
 		"map":         cty.MapVal(map[string]cty.Value{"b": cty.True, "a": cty.False}),
 		"object":      cty.ObjectVal(map[string]cty.Value{"z": cty.True, "a": cty.NumberIntVal(2)}),
 	} {
-		var got, want []string
-		for it := Of(v); it.Next(); {
-			k, e := it.Element()
-			got = append(got, fmt.Sprintf("%#v=%#v", k, e))
-		}
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
-			want = append(want, fmt.Sprintf("%#v=%#v", k, e))
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
+		it := Of(v)
+		if got, want := walked(&it), walked(v.ElementIterator()); got != want {
 			t.Errorf("%s:\n got %v\nwant %v", name, got, want)
 		}
 	}
+}
+
+// walked writes out what an iterator gives, keys and elements, in order.
+func walked(it interface {
+	Next() bool
+	Element() (cty.Value, cty.Value)
+}) string {
+	var out []string
+	for it.Next() {
+		k, e := it.Element()
+		out = append(out, fmt.Sprintf("%#v=%#v", k, e))
+	}
+	return fmt.Sprint(out)
 }
 
 func TestIteratorAllocations(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/longtest"
 )
 
 // fastTestContext holds values of every shape the fast nodes treat
@@ -209,9 +210,54 @@ EOT
 // and with hcl's own, and requires the same value and diagnostics.
 func TestFastMatchesSlow(t *testing.T) {
 	ctx := fastTestContext()
-	for _, g := range []*Guard{{}, {MaxElements: 4, MaxStringLength: 8}, {Direct: directCall}} {
+	// A Charge that never refuses leaves every result as hcl's.
+	charge := func(int64) error { return nil }
+	for _, g := range []*Guard{{}, {MaxElements: 4, MaxStringLength: 8}, {Direct: directCall}, {Charge: charge}} {
 		for _, src := range fastTestExprs {
 			checkFastMatchesSlow(t, g, src, ctx)
+		}
+	}
+}
+
+// TestComparisonCharged: == and != of structures charge the work of
+// comparing them, and stop where the charge fails; of primitives they
+// charge nothing.
+func TestComparisonCharged(t *testing.T) {
+	shared := cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x")})
+	for range 10 {
+		shared = cty.ObjectVal(map[string]cty.Value{"a": shared, "b": shared})
+	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"big": shared, "s": cty.StringVal("x").Mark("sensitive")}}
+	var charged int64
+	g := &Guard{Charge: func(n int64) error {
+		charged += n
+		if charged > 100_000 {
+			return fmt.Errorf("budget spent")
+		}
+		return nil
+	}}
+	for src, want := range map[string]int64{
+		`s == "x"`:                          0,
+		`[s] != ["y"]`:                      2 * (3 + 3),
+		`big == big`:                        limit.EqualityCost(shared, shared),
+		`[for i in [1, 2] : big == big]`:    2 * limit.EqualityCost(shared, shared),
+		`[for i in [1, 2, 3] : big != big]`: 3 * limit.EqualityCost(shared, shared),
+	} {
+		charged = 0
+		expr, diags := hclsyntax.ParseExpression([]byte(src), "test.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		_, slow := g.compile(expr, false, nil)
+		_, diags = slow.Value(ctx)
+		if want > 100_000 {
+			if !strings.Contains(diags.Error(), "budget spent") {
+				t.Errorf("%s: %v, want the charge's error", src, diags)
+			}
+			continue
+		}
+		if diags.HasErrors() || charged != want {
+			t.Errorf("%s: charged %d, want %d (%v)", src, charged, want, diags)
 		}
 	}
 }
@@ -429,8 +475,10 @@ func TestIntModulo(t *testing.T) {
 		precs := []uint{53, 64, 64, 100, 512, uint(1 + r.IntN(200))}
 		return new(big.Float).SetPrec(precs[r.IntN(len(precs))]).SetInt64(n)
 	}
+	// 5,000 random pairs by default, 50,000 with the long suites.
+	cases := longtest.Pick(5000, 50000)
 	taken := 0
-	for range 50000 {
+	for range cases {
 		a, b := operand(), operand()
 		got, ok := intModulo(a, b)
 		if !ok {
@@ -446,8 +494,8 @@ func TestIntModulo(t *testing.T) {
 				a.Text('f', -1), b.Text('f', -1), a.Prec(), b.Prec(), gf.Text('f', -1), gf.Prec(), wf.Text('f', -1), wf.Prec())
 		}
 	}
-	if taken < 10000 {
-		t.Errorf("the whole-number remainder answered only %d of 50000 random cases", taken)
+	if taken < cases/5 {
+		t.Errorf("the whole-number remainder answered only %d of %d random cases", taken, cases)
 	}
 	if _, ok := intModulo(cty.NumberIntVal(1234).AsBigFloat(), cty.NumberIntVal(4).AsBigFloat()); !ok {
 		t.Error("count.index % 4 does not take the whole-number remainder")

@@ -27,6 +27,9 @@ type Guard struct {
 	// Step, when set, is charged one step per for-expression element and
 	// may stop evaluation (a step budget or a cancelled context).
 	Step func() error
+	// Charge, when set, is charged the work of comparing structures with
+	// == and != (limit.EqualityCost), which may stop evaluation as Step does.
+	Charge func(n int64) error
 	// Direct, when set, gives for a function of the evaluation context a
 	// call with the same result that skips the checks hcl has already made
 	// on its arguments (funcs.DirectCalls.Lookup).
@@ -225,6 +228,11 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 		}
 		if arithmeticOps[e.Op] {
 			slow = &checkedArithmetic{BinaryOpExpr: slow.(*hclsyntax.BinaryOpExpr)}
+		}
+		if g.Charge != nil && (e.Op == hclsyntax.OpEqual || e.Op == hclsyntax.OpNotEqual) {
+			c := *slow.(*hclsyntax.BinaryOpExpr)
+			c.Op = g.chargedComparison(e.Op)
+			slow = &c
 		}
 		if fastOps[e.Op] {
 			fb := &fastBinary{BinaryOpExpr: e, lhs: lf, rhs: rf, slow: slow, intLiteral: isIntLiteral(e.LHS) || isIntLiteral(e.RHS)}
@@ -579,4 +587,25 @@ func changedCopies(exprs []hclsyntax.Expression, compile func(i int, e hclsyntax
 		}
 	}
 	return out
+}
+
+// chargedComparison is op (== or !=) with the work of comparing its
+// operands charged first: comparing two large structures walks each at
+// every level of it, so == in a for expression over shared values could
+// otherwise run for minutes in what counts as one step an element.
+func (g *Guard) chargedComparison(op *hclsyntax.Operation) *hclsyntax.Operation {
+	impl := op.Impl
+	return &hclsyntax.Operation{Type: op.Type, Impl: function.New(&function.Spec{
+		Params: impl.Params(),
+		Type:   function.StaticReturnType(op.Type),
+		RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder {
+			return b.NotNull()
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if err := g.Charge(limit.EqualityCost(args[0], args[1])); err != nil {
+				return cty.UnknownVal(op.Type), err
+			}
+			return impl.Call(args)
+		},
+	})}
 }

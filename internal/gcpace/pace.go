@@ -72,6 +72,21 @@ func (p *Pacer) collected() {
 	p.arm()
 }
 
+// SetHeadroom changes how much the heap may grow past the live data
+// before a collection, from now on: a process whose live data will be
+// large relative to what one piece of work needs (a scan of many root
+// modules keeping shared parses) keeps its garbage, not its heap, within
+// a bound.
+func (p *Pacer) SetHeadroom(headroom uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.headroom = headroom
+	debug.SetGCPercent(Percent(live(), p.headroom, p.lo, p.hi))
+}
+
 // Stop ends the pacing and restores the percentage Start found.
 func (p *Pacer) Stop() {
 	p.mu.Lock()

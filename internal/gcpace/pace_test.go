@@ -108,3 +108,27 @@ func TestPacerFollowsCollections(t *testing.T) {
 	}
 	runtime.KeepAlive(first)
 }
+
+func TestSetHeadroom(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	p := Start(1<<40, 100, 400) // headroom far past any live heap: the highest percentage
+	defer p.Stop()
+	if got := gcPercent(); got != 400 {
+		t.Fatalf("percentage %d after Start, want 400", got)
+	}
+	p.SetHeadroom(1) // a byte of garbage: the lowest percentage
+	if got := gcPercent(); got != 100 {
+		t.Errorf("percentage %d after SetHeadroom(1), want the lowest, 100", got)
+	}
+	p.SetHeadroom(1 << 40)
+	if got := gcPercent(); got != 400 {
+		t.Errorf("percentage %d after SetHeadroom(1 TiB), want the highest, 400", got)
+	}
+}
+
+// gcPercent reads the collector's percentage.
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}

@@ -167,3 +167,57 @@ func ValueTooLarge(rng hcl.Range, max int) *hcl.Diagnostic {
 		Subject:  rng.Ptr(),
 	}
 }
+
+// CompareCost is the work, in evaluation steps, of comparing v with
+// another value: cty walks a structure whole for marks and unknowns
+// before comparing it, and again at each of its levels, which is what
+// ExpandedSize counts. A primitive value costs one.
+func CompareCost(v cty.Value) int64 {
+	v, _ = v.Unmark()
+	if v.Type().IsPrimitiveType() || !v.IsKnown() || v.IsNull() {
+		return 1
+	}
+	return int64(ExpandedSize(v, DefaultMaxValueSize))
+}
+
+// EqualityCost is the work, in evaluation steps, of a == b or a != b
+// beyond the one step of the expression; 0 for two primitive values.
+// Comparing two structures takes about twice as long as walking them.
+func EqualityCost(a, b cty.Value) int64 {
+	ca, cb := CompareCost(a), CompareCost(b)
+	if ca <= 1 && cb <= 1 {
+		return 0
+	}
+	return 2 * (ca + cb)
+}
+
+// TypeValues counts the values of any value of type ty, each every time
+// it appears (as TypeSize, without the weight of depth), stopping past
+// max and returning max+1.
+func TypeValues(ty cty.Type, max int) int {
+	n := 0
+	var walk func(cty.Type)
+	walk = func(ty cty.Type) {
+		if n++; n > max {
+			return
+		}
+		switch {
+		case ty.IsObjectType():
+			for _, at := range ty.AttributeTypes() {
+				if walk(at); n > max {
+					return
+				}
+			}
+		case ty.IsTupleType():
+			for _, et := range ty.TupleElementTypes() {
+				if walk(et); n > max {
+					return
+				}
+			}
+		case ty.IsCollectionType():
+			walk(ty.ElementType())
+		}
+	}
+	walk(ty)
+	return min(n, max+1)
+}

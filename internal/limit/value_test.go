@@ -201,3 +201,45 @@ func FuzzExpandedSizeShortcuts(f *testing.F) {
 		}
 	})
 }
+
+// TestTypeValues counts the values of a type's values, each repetition of
+// a shared part again, and stops at the bound.
+func TestTypeValues(t *testing.T) {
+	shared := cty.List(cty.String)
+	for range 40 {
+		shared = cty.Tuple([]cty.Type{shared, shared})
+	}
+	for _, tt := range []struct {
+		name string
+		ty   cty.Type
+		want int
+	}{
+		{"a string", cty.String, 1},
+		{"an object", cty.Object(map[string]cty.Type{"a": cty.String, "b": cty.List(cty.Number)}), 1 + 1 + 2},
+		{"a tuple", cty.Tuple([]cty.Type{cty.Bool, cty.Bool, cty.EmptyObject}), 4},
+		{"shared parts stop at the bound", shared, 1001},
+	} {
+		if got := TypeValues(tt.ty, 1000); got != tt.want {
+			t.Errorf("%s: %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestEqualityCost: comparing primitives costs nothing beyond the step;
+// comparing structures costs their walks, shared parts every time.
+func TestEqualityCost(t *testing.T) {
+	s := cty.StringVal("x")
+	shared := cty.ObjectVal(map[string]cty.Value{"a": s})
+	for range 12 {
+		shared = cty.ObjectVal(map[string]cty.Value{"a": shared, "b": shared})
+	}
+	if c := EqualityCost(s, cty.NumberIntVal(1)); c != 0 {
+		t.Errorf("two primitives cost %d", c)
+	}
+	if c := EqualityCost(shared, shared); c != 4*int64(ExpandedSize(shared, DefaultMaxValueSize)) {
+		t.Errorf("a structure of expanded size %d costs %d", ExpandedSize(shared, DefaultMaxValueSize), c)
+	}
+	if c := EqualityCost(s.Mark("sensitive"), cty.ListVal([]cty.Value{s, s}).Mark("sensitive")); c != 2*(1+5) {
+		t.Errorf("a marked string and list cost %d", c)
+	}
+}

@@ -15,7 +15,8 @@ const chunk = 64
 
 // For calls fn(i) for every i in [0, n), on GOMAXPROCS goroutines when n
 // is large, and returns when all calls have returned. fn must be safe to
-// call concurrently for different indexes.
+// call concurrently for different indexes. A panic of fn panics again in
+// the caller, so that it can be recovered there.
 func For(n int, fn func(i int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 || n < minItems {
@@ -26,10 +27,17 @@ func For(n int, fn func(i int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var panicked atomic.Pointer[any] // the first panic of fn, panicked again in the caller
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					panicked.CompareAndSwap(nil, &v)
+					next.Store(int64(n)) // the other goroutines stop
+				}
+			}()
 			for {
 				start := int(next.Add(chunk)) - chunk
 				if start >= n {
@@ -42,4 +50,7 @@ func For(n int, fn func(i int)) {
 		}()
 	}
 	wg.Wait()
+	if v := panicked.Load(); v != nil {
+		panic(*v)
+	}
 }

@@ -35,3 +35,17 @@ func TestForOneCPU(t *testing.T) {
 		}
 	}
 }
+
+func TestForPanicsInTheCaller(t *testing.T) {
+	defer func() {
+		if v := recover(); v != "item 300" {
+			t.Errorf("recovered %v, want the panic of fn", v)
+		}
+	}()
+	For(1000, func(i int) {
+		if i == 300 {
+			panic("item 300")
+		}
+	})
+	t.Error("For returned although fn panicked")
+}

@@ -166,18 +166,20 @@ func Within(root, path string) bool {
 var ErrTooLarge = errors.New("larger than the limit")
 
 // ReadFile reads a regular file inside d (see Open) of at most max bytes;
-// a larger one is ErrTooLarge. The file's size sizes the buffer, so it is
-// read without regrowing; one byte more finds a file that grew.
+// a larger one is ErrTooLarge, found from its size before reading. The
+// file's size sizes the buffer, so it is read without regrowing; one byte
+// more finds a file that grew.
 func (d Dir) ReadFile(path string, max int64) ([]byte, error) {
 	f, fi, err := d.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(512)
-	if fi.Size() < max {
-		size = fi.Size() + 1
+	if fi.Size() > max {
+		// A regular file's size is known: no need to read max bytes first.
+		return nil, fmt.Errorf("%s is %w of %d bytes", path, ErrTooLarge, max)
 	}
+	size := fi.Size() + 1
 	return ReadLimited(f, path, max, make([]byte, 0, size))
 }
 

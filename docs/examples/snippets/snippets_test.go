@@ -1,8 +1,10 @@
 package snippets
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -42,6 +44,32 @@ func TestReadmeLibrary(t *testing.T) {
 
 	if ev.HasErrors() || v.LengthInt() != 3 || len(ev.Resources()) == 0 {
 		t.Errorf("the README's example does not evaluate the quickstart: %s %#v", ev.Diagnostics, v)
+	}
+}
+
+// TestReadmeRoots runs the README's example of EvaluateRoots on a
+// repository of two environments calling one module.
+func TestReadmeRoots(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, env := range []string{"prod", "staging"} {
+		testfiles.Write(t, ".", map[string]string{
+			"infra/envs/" + env + "/main.tf": `module "app" { source = "../../modules/app" }`,
+		})
+	}
+	testfiles.Write(t, ".", map[string]string{"infra/modules/app/main.tf": `resource "terraform_data" "x" {}`})
+	ctx := context.Background()
+	for root, ev := range tfeval.EvaluateRoots(ctx, "infra", tfeval.RootsOptions{}) {
+		fmt.Println(root, len(ev.Resources()), ev.HasErrors()) // in path order: "envs/prod", ...
+	}
+
+	var seen []string
+	for root, ev := range tfeval.EvaluateRoots(ctx, "infra", tfeval.RootsOptions{}) {
+		if len(ev.Resources()) == 1 && !ev.HasErrors() {
+			seen = append(seen, root)
+		}
+	}
+	if strings.Join(seen, ",") != "envs/prod,envs/staging" {
+		t.Errorf("evaluated %q", seen)
 	}
 }
 
@@ -151,5 +179,20 @@ func TestCIInstall(t *testing.T) {
 	}
 	if out, _ := ev.Output("cidr"); !out.Value.RawEquals(cty.StringVal("10.0.0.0/16")) {
 		t.Errorf("cidr = %#v", out.Value)
+	}
+}
+
+// TestModuleTestFiles runs the block of docs/testing-offline.md and
+// docs/testing-modules.md: the example module's test files, a Go subtest
+// per file and run.
+func TestModuleTestFiles(t *testing.T) {
+	t.Chdir("../../..")
+	rep := tfeval.Test(context.Background(), tfeval.TestOptions{
+		Options: tfeval.Options{WorkDir: "testdata/examples/tested"},
+	})
+	rep.Subtests(t) // one subtest per file and per run block, named as they are
+
+	if rep.Passed != 4 || len(rep.Files) != 1 {
+		t.Errorf("the example's runs: %d passed of %d files", rep.Passed, len(rep.Files))
 	}
 }

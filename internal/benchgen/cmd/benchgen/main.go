@@ -1,6 +1,6 @@
 // Command benchgen writes a synthetic Terraform module tree for benchmarks:
 //
-//	go run ./internal/benchgen/cmd/benchgen -size=small|medium|large -out=DIR
+//	go run ./internal/benchgen/cmd/benchgen -size=small|medium|large [-roots=N] -out=DIR
 package main
 
 import (
@@ -15,14 +15,15 @@ func main() {
 	size := flag.String("size", "small", "tree size: small, medium or large")
 	out := flag.String("out", "", "directory to write the tree into (created; must be empty)")
 	noProvider := flag.Bool("no-provider", false, "use terraform_data instead of the bench/mock provider, so stock terraform can plan the tree")
+	roots := flag.Int("roots", 0, "write N root modules under envs/ calling the same modules, instead of one")
 	flag.Parse()
-	if err := run(*size, *out, *noProvider); err != nil {
+	if err := run(*size, *out, benchgen.Options{NoProvider: *noProvider, Roots: *roots}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func run(name, out string, noProvider bool) error {
+func run(name, out string, opts benchgen.Options) error {
 	if out == "" {
 		return fmt.Errorf("benchgen: -out is required")
 	}
@@ -30,10 +31,11 @@ func run(name, out string, noProvider bool) error {
 	if err != nil {
 		return err
 	}
-	if err := benchgen.WriteOptions(out, size, benchgen.Options{NoProvider: noProvider}); err != nil {
+	if err := benchgen.WriteOptions(out, size, opts); err != nil {
 		return err
 	}
-	fmt.Printf("wrote %s tree to %s: %d modules, %d module instances, %d resource instances\n",
-		size, out, benchgen.ExpectedModules(size), benchgen.ExpectedModuleInstances(size), benchgen.ExpectedInstances(size))
+	roots := max(opts.Roots, 1)
+	fmt.Printf("wrote %s tree to %s: %d root modules, %d modules, %d module instances, %d resource instances\n",
+		size, out, roots, benchgen.ExpectedModules(size), roots*benchgen.ExpectedModuleInstances(size), roots*benchgen.ExpectedInstances(size))
 	return nil
 }

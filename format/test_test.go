@@ -1,0 +1,222 @@
+package format
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/testfiles"
+	"github.com/tfeval/tfeval/tftest"
+)
+
+// testReport runs a small module's test file.
+func testReport(t *testing.T, d dialect.Dialect) *tftest.Report {
+	t.Helper()
+	dir := testfiles.Dir(t, map[string]string{
+		"main.tf": `
+variable "v" { default = "a" }
+resource "terraform_data" "x" { input = var.v }
+output "o" { value = terraform_data.x.output }
+`,
+		"tests/a.tftest.hcl": `
+run "plan" {
+  command = plan
+  assert {
+    condition     = terraform_data.x.input == "b"
+    error_message = "input is ${terraform_data.x.input}"
+  }
+}
+run "apply" {}
+`,
+	})
+	return tftest.Run(tftest.Options{
+		WorkDir: dir, Dialect: d, Context: context.Background(),
+		Load: func(sub, key string) (*config.Config, hcl.Diagnostics) {
+			return config.Load(sub, config.Options{Dialect: d, WorkDir: dir})
+		},
+	})
+}
+
+func TestWriteTestJSON(t *testing.T) {
+	for _, tc := range []struct {
+		d     dialect.Dialect
+		order []string // the types and statuses of the events, in order
+	}{
+		{dialect.Terraform, []string{"version", "test_abstract", "test_file", "test_run", "test_run:fail", "diagnostic", "test_run", "test_run:pass", "test_file", "test_file:fail", "test_summary:fail"}},
+		{dialect.Tofu, []string{"version", "test_abstract", "test_file:fail", "test_run:fail", "diagnostic", "test_run:pass", "test_summary:fail"}},
+	} {
+		var b bytes.Buffer
+		if err := WriteTestJSON(&b, testReport(t, tc.d), tc.d); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+			var ev map[string]any
+			if err := json.Unmarshal([]byte(line), &ev); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			k := ev["type"].(string)
+			if body, ok := ev[k].(map[string]any); ok {
+				if s, ok := body["status"].(string); ok {
+					k += ":" + s
+				}
+			}
+			got = append(got, k)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.order, " ") {
+			t.Errorf("%s: events\n%v\nwant\n%v", tc.d, got, tc.order)
+		}
+	}
+}
+
+func TestWriteTestTextVerbose(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteTestText(&b, testReport(t, dialect.Terraform), TestTextOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"  run \"plan\"... fail\n",
+		"  # terraform_data.x will be created\n  + resource \"terraform_data\" \"x\" {\n      + id     = (known after apply)\n      + input  = \"a\"\n",
+		"Plan: 1 to add, 0 to change, 0 to destroy.\n",
+		"# terraform_data.x:\nresource \"terraform_data\" \"x\" {\n",
+		"\nFailure! 1 passed, 1 failed.\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// verboseReport runs an apply, then a plan that changes nothing and one
+// that changes the resource and the output.
+func verboseReport(t *testing.T) *tftest.Report {
+	t.Helper()
+	dir := testfiles.Dir(t, map[string]string{
+		"main.tf": `
+variable "v" { default = "a" }
+resource "terraform_data" "x" { input = var.v }
+output "o" { value = terraform_data.x.output }
+`,
+		"m/main.tf": `
+variable "in" {}
+resource "terraform_data" "y" { input = var.in }
+`,
+		"m.tf": `
+module "m" {
+  source = "./m"
+  in     = var.v
+  depends_on = [terraform_data.x]
+}
+`,
+		"tests/a.tftest.hcl": `
+run "apply" {}
+run "same" {
+  command = plan
+}
+run "changed" {
+  command = plan
+  variables { v = "b" }
+}
+`,
+	})
+	return tftest.Run(tftest.Options{
+		WorkDir: dir, Context: context.Background(),
+		Load: func(sub, key string) (*config.Config, hcl.Diagnostics) {
+			return config.Load(sub, config.Options{WorkDir: dir})
+		},
+	})
+}
+
+func TestWriteTestJSONVerbose(t *testing.T) {
+	rep := verboseReport(t)
+	var b bytes.Buffer
+	if err := WriteTestJSONVerbose(&b, rep, dialect.Terraform); err != nil {
+		t.Fatal(err)
+	}
+	type change struct {
+		Actions []string        `json:"actions"`
+		Before  json.RawMessage `json:"before"`
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var ev struct {
+			Type  string `json:"type"`
+			Run   string `json:"@testrun"`
+			State *struct {
+				Root struct {
+					Resources []struct {
+						Address string         `json:"address"`
+						Values  map[string]any `json:"values"`
+					} `json:"resources"`
+					Children []struct {
+						Resources []struct {
+							Address   string   `json:"address"`
+							DependsOn []string `json:"depends_on"`
+						} `json:"resources"`
+					} `json:"child_modules"`
+				} `json:"root_module"`
+				Outputs map[string]struct {
+					Value any `json:"value"`
+				} `json:"outputs"`
+			} `json:"test_state"`
+			Plan *struct {
+				Outputs   map[string]change `json:"output_changes"`
+				Resources []struct {
+					Address string `json:"address"`
+					Change  change `json:"change"`
+				} `json:"resource_changes"`
+				Relevant []any `json:"relevant_attributes"`
+			} `json:"test_plan"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		switch {
+		case ev.State != nil:
+			r, c := ev.State.Root.Resources, ev.State.Root.Children
+			if len(r) != 1 || r[0].Address != "terraform_data.x" || r[0].Values["output"] != "a" || ev.State.Outputs["o"].Value != "a" {
+				t.Errorf("%s: state %s", ev.Run, line)
+			}
+			if len(c) != 1 || len(c[0].Resources) != 1 || fmt.Sprint(c[0].Resources[0].DependsOn) != "[terraform_data.x]" {
+				t.Errorf("%s: the module's resource, and what it depends on: %s", ev.Run, line)
+			}
+			got = append(got, ev.Type+":"+ev.Run)
+		case ev.Plan != nil:
+			r := ev.Plan.Resources
+			if len(r) != 2 || string(r[0].Change.Before) == "null" || string(ev.Plan.Outputs["o"].Before) != `"a"` {
+				t.Fatalf("%s: plan %s", ev.Run, line)
+			}
+			got = append(got, fmt.Sprintf("%s:%s:%s/%s:%d", ev.Type, ev.Run, r[0].Change.Actions[0], ev.Plan.Outputs["o"].Actions[0], len(ev.Plan.Relevant)))
+		default:
+			got = append(got, ev.Type)
+		}
+	}
+	want := "version test_abstract test_file test_run test_run test_state:apply test_run test_run test_plan:same:no-op/no-op:0 test_run test_run test_plan:changed:update/update:1 test_file test_file test_summary"
+	if strings.Join(got, " ") != want {
+		t.Errorf("events\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+}
+
+func TestWriteTestTextVerbosePlanChanges(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteTestText(&b, verboseReport(t), TestTextOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"  run \"same\"... pass\n\nNo changes. Your infrastructure matches the configuration.\n\nTerraform has compared your real infrastructure against your configuration\nand found no differences, so no changes are needed.\n",
+		"  ~ resource \"terraform_data\" \"x\" {\n        id     = \"",
+		"      ~ input  = \"a\" -> \"b\"\n      ~ output = \"a\" -> (known after apply)\n    }\n",
+		"Changes to Outputs:\n  ~ o = \"a\" -> (known after apply)\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -1,0 +1,46 @@
+// Package address splits and builds the addresses Terraform writes for
+// module instances and resource instances (`module.a["x"].aws_s3_bucket.b[0]`),
+// for the packages that read them back.
+package address
+
+import "strings"
+
+// Steps splits an address at its dots outside instance keys:
+// `module.a["x.y"].b[0]` is `module`, `a["x.y"]`, `b[0]`.
+func Steps(addr string) []string {
+	if addr == "" {
+		return nil
+	}
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(addr); i++ {
+		switch c := addr[i]; {
+		case quoted && c == '\\':
+			i++
+		case quoted:
+			quoted = c != '"'
+		case c == '"':
+			quoted = true
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == '.' && depth == 0:
+			out = append(out, addr[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, addr[start:])
+}
+
+// ModulePrefix is what a module's path puts before the addresses in it:
+// "module.a.module.b." for the path a, b; "" for the root module.
+func ModulePrefix(path []string) string {
+	var b strings.Builder
+	for _, p := range path {
+		b.WriteString("module.")
+		b.WriteString(p)
+		b.WriteByte('.')
+	}
+	return b.String()
+}

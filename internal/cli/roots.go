@@ -1,0 +1,531 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	tfeval "github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/format"
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
+	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/scan"
+)
+
+// A command that works on a root module (eval, validate, show, graph,
+// init) has a root function: what it makes of the root module in
+// env.WorkDir, as a report. runRoot prints that report for the directory
+// given; with -recursive, runRecursive runs it on every root below the
+// directory, in parallel, and prints the reports in path order with a
+// header each (text), as JSON Lines (-json), as one SARIF log
+// (-format=sarif) or as a file per root (-out=DIR). A new command that
+// works on a root module needs only its root function (and, for -out,
+// outFile) in its entry of commands.
+
+// report is what a command made of one root module.
+type report struct {
+	// out is what it writes to standard output: text, a JSON document
+	// (or a stream of them, one a line) or a graph.
+	out []byte
+	// write, when not nil, writes what it writes to standard output
+	// instead of out, so that a large document is never held whole
+	// (show's plan document; its size is checked first).
+	write func(io.Writer) error
+	// diags are the root's diagnostics: printed on standard error, or
+	// written into the SARIF log with -format=sarif.
+	diags hcl.Diagnostics
+	// quiet says the diagnostics are in out already (a JSON document)
+	// and are not printed.
+	quiet bool
+	// note is printed on standard error after the diagnostics.
+	note string
+	// stderr is what it writes to standard error before the diagnostics,
+	// already laid out (test's diagnostics, printed between its runs).
+	stderr []byte
+	// junit are a test's JUnit XML test suites, for -junit-xml.
+	junit []byte
+	// failed makes the exit status 1.
+	failed bool
+}
+
+// failure is the report of a command that could not do its work.
+func failure(err error) report {
+	return report{note: "tfeval: " + err.Error(), failed: true}
+}
+
+// runRoot runs a command that works on a root module: on the one given,
+// or with -recursive on every root below it.
+func runRoot(c *common, env Env, cmd *command) int {
+	if c.recursive {
+		return runRecursive(c, env, cmd)
+	}
+	if cmd.needsConfig && noConfiguration(c, env) {
+		return exitError
+	}
+	rep := cmd.root(c, env)
+	if c.format == "sarif" {
+		if err := writeSARIF(env.Stdout, c, env, []format.SARIFRoot{{Dir: env.WorkDir, DefaultFile: firstConfigFile(env.WorkDir), Diagnostics: rep.diags}}); err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+			return exitError
+		}
+	} else if !rep.quiet {
+		newDiagPrinter(env.Stderr, c, env).Print(rep.diags)
+	}
+	if rep.note != "" {
+		fmt.Fprintln(env.Stderr, rep.note)
+	}
+	if err := rep.writeTo(env.Stdout); err != nil {
+		return exitError
+	}
+	if rep.failed {
+		return exitError
+	}
+	return exitOK
+}
+
+// writeTo writes the report's output to w.
+func (rep *report) writeTo(w io.Writer) error {
+	if rep.write == nil {
+		_, err := w.Write(rep.out)
+		return err
+	}
+	out := bufio.NewWriterSize(w, 1<<16)
+	if err := rep.write(out); err != nil {
+		return err
+	}
+	return out.Flush()
+}
+
+// noConfiguration reports, when the directory of a command that needs a
+// configuration has no configuration files, that it has none, and how
+// many module directories lie below it that -recursive would find.
+func noConfiguration(c *common, env Env) bool {
+	entries, err := os.ReadDir(env.WorkDir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !e.IsDir() && config.IsConfigFile(e.Name(), c.dialect) {
+			return false
+		}
+	}
+	dir := displayDir(c)
+	detail := fmt.Sprintf("%s has no Terraform configuration files (.tf, .tf.json).", dir)
+	if tree, _ := scan.Find(env.WorkDir, scan.Options{Dialect: c.dialect, AllDirs: true, MaxDirs: 100_000}); tree != nil && len(tree.ModuleDirs) > 0 {
+		dirs := "directories below it have"
+		if len(tree.ModuleDirs) == 1 {
+			dirs = "directory below it has"
+		}
+		detail += fmt.Sprintf(" %d %s some: run with -recursive to work on each root module among them (tfeval %s -recursive %s).", len(tree.ModuleDirs), dirs, c.command, dir)
+	}
+	newDiagPrinter(env.Stderr, c, env).Print(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No configuration files", Detail: detail}})
+	return true
+}
+
+// runRecursive runs a command on every root module below the directory.
+func runRecursive(c *common, env Env, cmd *command) int {
+	scanDir := env.WorkDir
+	c.scanDir = scanDir
+	if env.Pacer != nil {
+		// A scan keeps the parses roots share and evaluates several
+		// roots at once: its live heap is several times one root's, and
+		// the pace a single evaluation gets (the heap growing up to five
+		// times the live data) would multiply that. A scan keeps its
+		// garbage within a bound instead (docs/benchmarks.md).
+		env.Pacer.SetHeadroom(scanGCHeadroom)
+	}
+	// Paths the command line gives are relative to the directory, not to
+	// each root (as -chdir=DIR makes them); the caches and the provider
+	// schemas serve every root.
+	abs := tfeval.Options{WorkDir: scanDir, VarArgs: c.varArgs, DataFiles: c.dataFiles, Sandbox: c.sandbox}.WithAbsolutePaths()
+	c.varArgs, c.dataFiles, c.sandbox = abs.VarArgs, abs.DataFiles, abs.Sandbox
+	if c.schemas != "" && !filepath.IsAbs(c.schemas) {
+		c.schemas = filepath.Join(scanDir, c.schemas)
+	}
+	c.moduleCache = &tfeval.ModuleCache{MaxBytes: tfeval.DefaultRootsModuleBytes}
+	c.functionCache = &tfeval.FunctionCache{}
+	if c.schemas != "" {
+		// Named by the user, so read wherever it is, but only a
+		// regular file and no more than a source file may hold.
+		doc, err := limit.ReadSource(sandbox.Dir{}, c.schemas, 0, false)
+		if err == nil {
+			c.providerSchemas, err = lang.ParseProviderSchemas(doc)
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval: -schemas: %s\n", err)
+			return exitError
+		}
+	}
+	printer := newDiagPrinter(env.Stderr, c, env)
+	tree, diags := scan.Find(scanDir, scan.Options{
+		Dialect: c.dialect, AllDirs: c.allDirs || cmd.roots != nil, Exclude: c.exclude, Sandbox: c.sandbox,
+		Cache: c.moduleCache, Context: c.ctx,
+	})
+	if tree != nil && len(tree.ModuleDirs) == 0 {
+		diags = append(diags, tfeval.NoConfiguration(displayDir(c)))
+	}
+	if tree != nil && cmd.roots != nil {
+		tree.Roots = cmd.roots(c, tree)
+	}
+	printer.Print(diags)
+	if diags.HasErrors() {
+		return exitError
+	}
+	w := &rootsWriter{c: c, env: env, cmd: cmd, tree: tree}
+	w.progress = newProgress(env, c, len(tree.Roots))
+	for i, r := range scan.Each(len(tree.Roots), c.parallelism, w.runOne, func(i int, p *scan.Panic) rendered {
+		return w.render(i, report{diags: hcl.Diagnostics{p.Diagnostic(tree.Roots[i])}, failed: true})
+	}) {
+		if err := w.write(i, r); err != nil {
+			w.progress.clear()
+			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+			return exitError
+		}
+		if c.ctx.Err() != nil && i+1 < len(tree.Roots) {
+			// -timeout: the roots not started are not, and are
+			// reported once rather than each as cancelled.
+			w.progress.clear()
+			printer.Print(hcl.Diagnostics{scan.Cancelled(c.ctx, i+1, len(tree.Roots))})
+			w.failed++
+			break
+		}
+	}
+	w.progress.clear()
+	if c.test.junitXML != "" {
+		if err := writeJUnitFile(c, env, func(out io.Writer) error { return format.WriteJUnitXMLDocument(out, w.junit...) }); err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval: -junit-xml: %s\n", err)
+			return exitError
+		}
+	}
+	if c.format == "sarif" {
+		if err := writeSARIF(env.Stdout, c, env, w.sarif); err != nil {
+			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
+			return exitError
+		}
+	}
+	if !c.json && c.format != "sarif" {
+		fmt.Fprintf(env.Stderr, "\n%s\n", w.summary())
+	}
+	if w.failed > 0 {
+		return exitError
+	}
+	return exitOK
+}
+
+// scanGCHeadroom is how much garbage a -recursive run lets build up past
+// the live heap between collections (but never less than the live heap
+// itself, Go's default pace): measured on the published repositories,
+// it keeps a scan's peak memory within 1.4-3x the largest root's, where
+// the pace of a single evaluation took 3-7x.
+const scanGCHeadroom = 32 << 20
+
+// displayDir is the directory a command works on, as the command line
+// gave it.
+func displayDir(c *common) string {
+	if c.chdir == "" {
+		return "."
+	}
+	return c.chdir
+}
+
+// rootsWriter writes the reports of a -recursive run in root order.
+type rootsWriter struct {
+	c        *common
+	env      Env
+	cmd      *command
+	tree     *scan.Tree
+	progress *progress
+	sarif    []format.SARIFRoot
+	junit    [][]byte
+	failed   int
+}
+
+// rendered is one root's report as it is written: standard output and
+// standard error, made in the goroutine that ran the root.
+type rendered struct {
+	rep            report
+	stdout, stderr []byte
+}
+
+// runOne runs the command on the i-th root and renders its report.
+func (w *rootsWriter) runOne(i int) rendered {
+	env := w.env
+	env.WorkDir = filepath.Join(w.tree.Dir, filepath.FromSlash(w.tree.Roots[i]))
+	return w.render(i, w.cmd.root(w.c, env))
+}
+
+// render lays out the i-th root's report: JSON documents as JSON Lines
+// with the root first, text under a header, diagnostics with file names
+// relative to the directory scanned.
+func (w *rootsWriter) render(i int, rep report) rendered {
+	root := w.tree.Roots[i]
+	r := rendered{rep: rep}
+	switch {
+	case w.c.format == "sarif" || w.c.out != "":
+	case w.c.json:
+		if rep.write != nil {
+			// A line of JSON Lines is written whole.
+			var buf bytes.Buffer
+			if err := rep.writeTo(&buf); err != nil {
+				rep.note += fmt.Sprintf("\ntfeval: %s: %s", root, err)
+				rep.failed = true
+			}
+			rep.out, rep.write = buf.Bytes(), nil
+		}
+		lines, err := jsonLines(root, rep.out)
+		if err != nil {
+			rep.note += fmt.Sprintf("\ntfeval: %s: %s", root, err)
+			rep.failed = true
+		}
+		r.stdout = lines
+	default:
+		header := "==> " + root + " <==\n"
+		if w.cmd.header != nil {
+			header = w.cmd.header(w.c, root)
+		}
+		if i > 0 {
+			header = "\n" + header
+		}
+		r.stdout = append([]byte(header), rep.out...)
+	}
+	if w.c.format != "sarif" {
+		var errBuf bytes.Buffer
+		errBuf.Write(rep.stderr)
+		if !rep.quiet {
+			opts := diagOptions(w.c, w.env)
+			opts.Root = root
+			format.NewDiagnosticPrinter(&errBuf, opts).Print(rep.diags)
+		}
+		if rep.note != "" {
+			fmt.Fprintf(&errBuf, "%s: %s\n", root, strings.TrimPrefix(rep.note, "\n"))
+		}
+		r.stderr = errBuf.Bytes()
+	}
+	r.rep = rep
+	return r
+}
+
+// jsonLines is every JSON object of out (tfeval's own output, so valid
+// JSON) on a line of its own, without insignificant space, with "root"
+// first. One pass over the bytes: encoding/json's Compact, which
+// validates as it goes, took a fifth of a scan's time.
+func jsonLines(root string, out []byte) ([]byte, error) {
+	rootJSON, _ := json.Marshal(root)
+	b := make([]byte, 0, len(out)/2+64)
+	depth := 0
+	inString, escaped := false, false
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		switch {
+		case inString:
+			b = append(b, c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			continue
+		case depth == 0 && c != '{':
+			return b, fmt.Errorf("the output is not a stream of JSON objects")
+		case depth == 0:
+			b = append(b, `{"root":`...)
+			b = append(b, rootJSON...)
+			// An empty object has nothing after the root.
+			j := i + 1
+			for j < len(out) && (out[j] == ' ' || out[j] == '\n' || out[j] == '\t' || out[j] == '\r') {
+				j++
+			}
+			if j < len(out) && out[j] != '}' {
+				b = append(b, ',')
+			}
+			depth = 1
+			continue
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+		b = append(b, c)
+		if depth == 0 {
+			b = append(b, '\n')
+		}
+	}
+	if depth != 0 || inString {
+		return b, fmt.Errorf("the output ends inside a JSON value")
+	}
+	return b, nil
+}
+
+// write writes the i-th root's rendered report.
+func (w *rootsWriter) write(i int, r rendered) error {
+	root := w.tree.Roots[i]
+	if r.rep.failed {
+		w.failed++
+	}
+	if r.rep.junit != nil {
+		w.junit = append(w.junit, r.rep.junit)
+	}
+	w.progress.clear()
+	if len(r.stderr) > 0 {
+		if _, err := w.env.Stderr.Write(r.stderr); err != nil {
+			return err
+		}
+	}
+	switch {
+	case w.c.format == "sarif":
+		w.sarif = append(w.sarif, format.SARIFRoot{Dir: filepath.Join(w.tree.Dir, filepath.FromSlash(root)), DefaultFile: firstConfigFile(filepath.Join(w.tree.Dir, filepath.FromSlash(root))), Diagnostics: r.rep.diags})
+	case w.c.out != "":
+		if len(r.rep.out) > 0 || r.rep.write != nil {
+			path := filepath.Join(w.c.out, filepath.FromSlash(root), w.cmd.outFile(w.c))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return err
+			}
+			f, err := os.Create(path)
+			if err != nil {
+				return err
+			}
+			err = r.rep.writeTo(f)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+		}
+	default:
+		if _, err := w.env.Stdout.Write(r.stdout); err != nil {
+			return err
+		}
+	}
+	w.progress.done(r.rep.failed)
+	return nil
+}
+
+// summary is the last line of a run in text: how many roots, how many
+// failed.
+func (w *rootsWriter) summary() string {
+	n := len(w.tree.Roots)
+	s := fmt.Sprintf("tfeval %s: %d root modules", w.c.command, n)
+	if n == 1 {
+		s = fmt.Sprintf("tfeval %s: 1 root module", w.c.command)
+	}
+	if w.failed == 0 {
+		return s + ", none with errors."
+	}
+	return fmt.Sprintf("%s, %d with errors.", s, w.failed)
+}
+
+// progress is the line on a terminal's standard error that says how far a
+// -recursive run is: roots done of all, failing so far, time elapsed.
+type progress struct {
+	w              io.Writer
+	total, n, fail int
+	start          time.Time
+	shown          bool
+}
+
+// newProgress is the progress of a run of total roots; nil (which does
+// nothing) unless standard error is a terminal and -no-progress is not
+// given.
+func newProgress(env Env, c *common, total int) *progress {
+	if !env.ErrTerminal || c.noProgress {
+		return nil
+	}
+	p := &progress{w: env.Stderr, total: total, start: time.Now()}
+	p.show()
+	return p
+}
+
+func (p *progress) show() {
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%d/%d root modules, %d failing, %s", p.n, p.total, p.fail, time.Since(p.start).Round(100*time.Millisecond))
+	p.shown = true
+}
+
+// clear takes the line away, before something else is written.
+func (p *progress) clear() {
+	if p == nil || !p.shown {
+		return
+	}
+	fmt.Fprint(p.w, "\r\x1b[K")
+	p.shown = false
+}
+
+// done counts a root written, and shows the line again.
+func (p *progress) done(failed bool) {
+	if p == nil {
+		return
+	}
+	p.n++
+	if failed {
+		p.fail++
+	}
+	if p.n < p.total {
+		p.show()
+	}
+}
+
+// sarifBase is the directory SARIF URIs are relative to: -sarif-root, or
+// the top of the git work tree dir is in, or dir itself.
+func sarifBase(c *common, dir string) string {
+	if c.sarifRoot != "" {
+		return c.sarifRoot
+	}
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// writeSARIF writes the diagnostics of roots as one SARIF log: URIs
+// relative to sarifBase, columns counted in the files (read inside the
+// sandbox).
+func writeSARIF(w io.Writer, c *common, env Env, roots []format.SARIFRoot) error {
+	box, err := sandbox.New(c.sandbox, env.WorkDir)
+	if err != nil {
+		box = sandbox.Dir{}
+	}
+	opts := format.SARIFOptions{
+		ToolVersion: Version,
+		BaseDir:     sarifBase(c, env.WorkDir),
+		ReadFile:    func(path string) ([]byte, error) { return box.ReadFile(path, 8<<20) },
+	}
+	b, err := json.MarshalIndent(format.NewSARIFRoots(roots, opts), "", "  ")
+	if err != nil {
+		return err
+	}
+	// Held to the output limit like every other document, and written
+	// from the one copy encoding/json made.
+	if int64(len(b))+1 > maxOutput {
+		return &lang.OutputTooLarge{Max: maxOutput}
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,339 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/sandbox"
+)
+
+// DefaultMaxDirs is the number of directories Find visits at most when
+// Options.MaxDirs is 0.
+const DefaultMaxDirs = 1_000_000
+
+// Options say what Find looks for and where it may look.
+type Options struct {
+	// Dialect decides which files are configuration files: .tofu and
+	// .tofu.json count only in OpenTofu.
+	Dialect dialect.Dialect
+	// AllDirs makes every module directory a root, as tflint --recursive
+	// does; otherwise a directory another one calls through a local source
+	// is not a root.
+	AllDirs bool
+	// Exclude are glob patterns of directories not to scan, with ** for any
+	// number of directories, matched against each directory's
+	// slash-separated path relative to the scanned directory; a pattern
+	// without a slash matches a directory of that name at any depth.
+	// "examples", "**/test" and "legacy/*" are such patterns.
+	Exclude []string
+	// WorkDir is what a relative directory is relative to; "" means the
+	// process working directory.
+	WorkDir string
+	// Sandbox, when not empty, is the directory outside which nothing is
+	// read (relative to WorkDir when not absolute).
+	Sandbox string
+	// FS, when not nil, is where directories are listed and files read
+	// from, as tfeval's Options.FS.
+	FS fs.FS
+	// Cache, when not nil, keeps the modules Find reads to decide which
+	// directories are roots; evaluating the roots with the same cache then
+	// does not parse them again.
+	Cache *config.ModuleCache
+	// Context, when done, stops the walk with an error.
+	Context context.Context
+	// MaxDirs bounds the directories visited; 0 means DefaultMaxDirs.
+	MaxDirs int
+}
+
+// Tree is what Find found below a directory.
+type Tree struct {
+	// Dir is the scanned directory, absolute.
+	Dir string
+	// ModuleDirs are the module directories, slash-separated and relative
+	// to Dir ("." for Dir itself), in path order.
+	ModuleDirs []string
+	// Roots are the module directories that are roots, in path order.
+	Roots []string
+}
+
+// Find walks the tree below dir and returns its module directories and
+// its roots. Problems of the walk are warnings (an unreadable directory,
+// a link not followed) or, when nothing could be scanned, errors: dir is
+// not a directory, lies outside the sandbox, holds too many directories
+// or the context is done.
+func Find(dir string, opts Options) (*Tree, hcl.Diagnostics) {
+	w := &walker{opts: opts}
+	if opts.MaxDirs <= 0 {
+		w.opts.MaxDirs = DefaultMaxDirs
+	}
+	for _, p := range opts.Exclude {
+		if _, err := doublestar.Match(p, "x"); err != nil || p == "" {
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid exclude pattern", Detail: fmt.Sprintf("%q is not a valid glob pattern.", p)}}
+		}
+	}
+	workDir := opts.WorkDir
+	if opts.FS != nil && !filepath.IsAbs(workDir) {
+		workDir = filepath.Join(sandbox.FSRoot, filepath.FromSlash(workDir))
+	} else if abs, err := filepath.Abs(workDir); err == nil {
+		workDir = abs
+	}
+	box, err := sandbox.NewFS(opts.FS, opts.Sandbox, workDir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
+	}
+	w.box = box
+	abs := filepath.Clean(filepath.Join(workDir, filepath.FromSlash(dir)))
+	if filepath.IsAbs(dir) {
+		abs = filepath.Clean(dir)
+	}
+	w.tree = &Tree{Dir: abs}
+	if fi, err := box.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No such directory", Detail: fmt.Sprintf("%s is not a directory that can be read.", dir)}}
+	}
+	if ok, err := box.Contains(abs); err != nil || !ok {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Directory outside the sandbox", Detail: fmt.Sprintf("%s is outside the directory tfeval may read (%s).", dir, box.Root())}}
+	}
+	real, err := box.RealPath(abs)
+	if err != nil {
+		real = abs
+	}
+	w.realRoot = real
+	if !w.walk(abs, ".", real) {
+		return nil, w.diags
+	}
+	if opts.AllDirs {
+		w.tree.Roots = slices.Clone(w.tree.ModuleDirs)
+	} else {
+		w.tree.Roots = w.roots()
+	}
+	return w.tree, w.diags
+}
+
+// walker is the state of one Find.
+type walker struct {
+	opts     Options
+	box      sandbox.Dir
+	tree     *Tree
+	realRoot string // the scanned directory's real path
+	visited  int
+	diags    hcl.Diagnostics
+}
+
+// walk visits the directory abs (rel from the tree's top, real its real
+// path) and those below it, in name order; false when the walk must stop.
+func (w *walker) walk(abs, rel, real string) bool {
+	if ctx := w.opts.Context; ctx != nil && ctx.Err() != nil {
+		w.diags = append(w.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Scan cancelled", Detail: fmt.Sprintf("The scan stopped before it had listed every directory below %s: %s.", w.tree.Dir, context.Cause(ctx))})
+		return false
+	}
+	if w.visited++; w.visited > w.opts.MaxDirs {
+		w.diags = append(w.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many directories", Detail: fmt.Sprintf("The tree below %s has more than %d directories; leave some out with -exclude, or scan a directory further down.", w.tree.Dir, w.opts.MaxDirs)})
+		return false
+	}
+	entries, err := w.box.ReadDir(abs)
+	if err != nil {
+		if rel == "." {
+			w.diags = append(w.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unreadable directory", Detail: fmt.Sprintf("Cannot list %s: %s.", w.tree.Dir, describe(err))})
+			return false
+		}
+		w.diags = append(w.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Unreadable directory", Detail: fmt.Sprintf("Cannot list %s, so the module directories in it are not scanned: %s.", rel, describe(err))})
+		return true
+	}
+	module := false
+	for _, e := range entries {
+		// A configuration file may be a link, as Terraform reads it.
+		if !e.IsDir() && config.IsConfigFile(e.Name(), w.opts.Dialect) {
+			module = true
+			break
+		}
+	}
+	if module {
+		w.tree.ModuleDirs = append(w.tree.ModuleDirs, rel)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		childRel := path.Join(rel, name)
+		if strings.HasPrefix(name, ".") || w.excluded(childRel, name) {
+			continue
+		}
+		childAbs := filepath.Join(abs, name)
+		if e.Type()&fs.ModeSymlink != 0 {
+			w.link(childAbs, childRel, real)
+			continue
+		}
+		if !e.IsDir() {
+			continue
+		}
+		if !w.walk(childAbs, childRel, filepath.Join(real, name)) {
+			return false
+		}
+	}
+	return true
+}
+
+// link reports a symbolic link found at abs in the directory whose real
+// path is parent, when it names a directory and so would be followed by a
+// tool that follows links: one leading out of the tree or the sandbox, or
+// to a directory it is inside of (a loop). Others name directories that
+// are scanned in place.
+func (w *walker) link(abs, rel, parent string) {
+	fi, err := w.box.Stat(abs)
+	if err != nil || !fi.IsDir() {
+		return
+	}
+	target, err := w.box.RealPath(abs)
+	if err != nil {
+		return
+	}
+	inBox, _ := w.box.Contains(abs)
+	switch {
+	case !inBox || !sandbox.Within(w.realRoot, target):
+		w.diags = append(w.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Link out of the tree not followed", Detail: fmt.Sprintf("%s is a link to a directory outside %s; the scan does not follow it.", rel, w.tree.Dir)})
+	case sandbox.Within(target, parent):
+		w.diags = append(w.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Link loop not followed", Detail: fmt.Sprintf("%s is a link to a directory it is inside of; the scan does not follow it.", rel)})
+	}
+}
+
+// excluded reports whether a directory is left out by an Exclude pattern.
+func (w *walker) excluded(rel, name string) bool {
+	for _, p := range w.opts.Exclude {
+		subject := rel
+		if !strings.Contains(p, "/") {
+			subject = name
+		}
+		if ok, _ := doublestar.Match(p, subject); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// roots are the module directories no other one calls through a local
+// source. The calls are read with config.LoadModule (through the cache, so
+// evaluating a root later does not parse it again). Directories that only
+// call one another in a cycle, which no root reaches, are roots too (the
+// first of each cycle in path order), so that every module directory is
+// evaluated through some root.
+func (w *walker) roots() []string {
+	dirs := w.tree.ModuleDirs
+	index := make(map[string]int, len(dirs))
+	for i, d := range dirs {
+		index[d] = i
+	}
+	callees := make([][]int, len(dirs))
+	calls := func(i int) []int {
+		abs := filepath.Join(w.tree.Dir, filepath.FromSlash(dirs[i]))
+		if !w.mayCall(abs) {
+			return nil
+		}
+		mod, _ := config.LoadModule(".", config.Options{
+			Dialect: w.opts.Dialect,
+			WorkDir: abs,
+			Sandbox: w.box.Root(),
+			FS:      w.opts.FS,
+			Cache:   w.opts.Cache,
+			Context: w.opts.Context,
+		})
+		var out []int
+		if mod == nil {
+			return nil
+		}
+		for _, call := range mod.ModuleCalls {
+			if call.SourceAddr == "" || !config.IsLocalSource(call.SourceAddr) {
+				continue
+			}
+			target := path.Join(dirs[i], filepath.ToSlash(call.SourceAddr))
+			if j, ok := index[target]; ok && j != i {
+				out = append(out, j)
+			}
+		}
+		return out
+	}
+	for i, out := range Each(len(dirs), 0, func(i int) []int { return calls(i) }, func(int, *Panic) []int { return nil }) {
+		callees[i] = out
+	}
+	called := make([]bool, len(dirs))
+	for _, out := range callees {
+		for _, j := range out {
+			called[j] = true
+		}
+	}
+	reached := make([]bool, len(dirs))
+	var reach func(i int)
+	reach = func(i int) {
+		if reached[i] {
+			return
+		}
+		reached[i] = true
+		for _, j := range callees[i] {
+			reach(j)
+		}
+	}
+	isRoot := make([]bool, len(dirs))
+	for i := range dirs {
+		if !called[i] {
+			isRoot[i] = true
+			reach(i)
+		}
+	}
+	for i := range dirs {
+		if !reached[i] {
+			isRoot[i] = true
+			reach(i)
+		}
+	}
+	var roots []string
+	for i, d := range dirs {
+		if isRoot[i] {
+			roots = append(roots, d)
+		}
+	}
+	return roots
+}
+
+// moduleBlock matches where a module block may begin in a configuration
+// file: the word module, then a label (quoted or not) in native syntax, or
+// a "module" key in JSON. Most files match neither, and then need not be
+// parsed to know that they call no module.
+var moduleBlock = regexp.MustCompile(`\bmodule(\s*"|\s+[A-Za-z_]|"\s*:)`)
+
+// mayCall reports whether a configuration file of the directory at abs
+// may have a module block: only such directories are parsed to find
+// their calls. Parsing is most of a scan's cost, and a module that calls
+// no other (most of them) is then not parsed until a root is evaluated.
+func (w *walker) mayCall(abs string) bool {
+	entries, err := w.box.ReadDir(abs)
+	if err != nil {
+		return true // LoadModule reports nothing, but looks
+	}
+	for _, e := range entries {
+		if e.IsDir() || !config.IsConfigFile(e.Name(), w.opts.Dialect) {
+			continue
+		}
+		src, err := limit.ReadSource(w.box, filepath.Join(abs, e.Name()), 0, false)
+		if err != nil || moduleBlock.Match(src) {
+			return true
+		}
+	}
+	return false
+}
+
+// describe is an error without the path it repeats.
+func describe(err error) string {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Check that `tfeval eval -json -recursive` gives, root by root, the documents separate runs give.
+
+Usage:
+  python3 scripts/recursive_equality.py --bin TFEVAL [--repos ~/realworld] [--shared ../shared]
+                                        [--only OWNER/NAME ...] [--measure] [-v]
+
+For every repository of SHARED/realworld/repos.txt exported to REPOS (see SHARED/realworld/README.md),
+in a temporary copy, prepared as SHARED/realworld/run.py prepares one (its own functions do it): every
+directory holding configuration files gets a .terraform/modules/modules.json resolving registry and
+GitHub sources to the exported trees, and values for its required variables, here in an
+*.auto.tfvars.json file so that a scan and a separate run read them alike. Then
+
+  TFEVAL eval -json -recursive [-all-dirs] .       one JSON document a line, {"root": ROOT, ...}
+  TFEVAL eval -json ROOT                            for every ROOT the scan names
+
+and every line, without "root", must equal the separate run's document (as JSON values), for the
+default roots and with -all-dirs (every module directory). Exit status 1 when any differs or a run
+crashes. --measure also prints, per repository, the CPU time (user+sys) and peak memory of the scan
+against the sum and the largest of the separate runs, and the wall time of -parallelism=1 over the
+default (a figure to take only on a quiet machine).
+"""
+import argparse, json, os, shutil, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VARS_FILE = "zz-recursive-equality.auto.tfvars.json"
+
+
+def run(cmd, cwd=None):
+    """stdout, exit status, CPU seconds (user+sys), peak RSS in MiB, wall seconds of one process."""
+    with tempfile.TemporaryFile() as out:
+        start = time.monotonic()
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.monotonic() - start
+        out.seek(0)
+        return (out.read().decode("utf-8", "replace"), os.waitstatus_to_exitcode(status),
+                usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, wall)
+
+
+def prepare(rw, repo, src, idx, dest):
+    """Copy a repository and install its modules and variable values as run.py does."""
+    shutil.copytree(src, dest, symlinks=True)
+    cache = {}
+    for rel in rw.find_roots(dest):
+        d = os.path.normpath(os.path.join(dest, rel))
+        mods, _, _ = rw.install(d, idx, cache)
+        os.makedirs(os.path.join(d, ".terraform", "modules"), exist_ok=True)
+        with open(os.path.join(d, ".terraform", "modules", "modules.json"), "w") as f:
+            json.dump({"Modules": mods}, f, indent=1)
+        values = rw.var_values(cache[d][1])
+        if values:
+            with open(os.path.join(d, VARS_FILE), "w") as f:
+                json.dump(values, f, indent=1)
+
+
+def first_difference(a, b, path="$"):
+    """Where two JSON values first differ, as a path."""
+    if type(a) is not type(b):
+        return path
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return "%s.%s" % (path, k)
+            d = first_difference(a[k], b[k], "%s.%s" % (path, k))
+            if d:
+                return d
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return "%s (length %d, %d)" % (path, len(a), len(b))
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, "%s[%d]" % (path, i))
+            if d:
+                return d
+        return None
+    return None if a == b else path
+
+
+def check(args, tree, flags):
+    """Compare the scan of tree with separate runs; returns (roots, problems, figures)."""
+    out, status, cpu, rss, wall = run([args.bin, "eval", "-json", "-recursive", "-no-progress"] + flags + ["."], cwd=tree)
+    problems, each_cpu, each_rss = [], 0.0, 0.0
+    if status > 1:
+        return 0, ["the scan exited %d" % status], None
+    lines = [l for l in out.splitlines() if l.strip()]
+    for line in lines:
+        try:
+            doc = json.loads(line)
+        except ValueError as e:
+            problems.append("a line is not JSON (%s): %.80s" % (e, line))
+            continue
+        root = doc.pop("root", None)
+        alone, status, c, r, _ = run([args.bin, "eval", "-json", os.path.join(tree, root)])
+        each_cpu, each_rss = each_cpu + c, max(each_rss, r)
+        try:
+            want = json.loads(alone)
+        except ValueError:
+            problems.append("%s: the separate run wrote no JSON (exit %d)" % (root, status))
+            continue
+        where = first_difference(doc, want)
+        if where:
+            problems.append("%s: differs from the separate run at %s" % (root, where))
+        elif args.v:
+            print("    %s: equal" % root)
+    figures = None
+    if args.measure:
+        _, _, cpu1, rss1, wall1 = run([args.bin, "eval", "-json", "-recursive", "-no-progress", "-parallelism=1"] + flags + ["."], cwd=tree)
+        figures = {"cpu": cpu, "rss": rss, "wall": wall, "each_cpu": each_cpu, "each_rss": each_rss, "wall1": wall1, "cpu1": cpu1, "rss1": rss1}
+    return len(lines), problems, figures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--repos", default=os.path.expanduser("~/realworld"))
+    ap.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
+    ap.add_argument("--only", nargs="+", action="extend", metavar="OWNER/NAME")
+    ap.add_argument("--measure", action="store_true")
+    ap.add_argument("-v", action="store_true")
+    args = ap.parse_args()
+    args.bin = os.path.abspath(args.bin)
+    sys.path.insert(0, os.path.join(args.shared, "realworld"))
+    import run as rw  # the realworld harness: how a tree is prepared
+    repos = args.only or [l.strip() for l in open(os.path.join(args.shared, "realworld", "repos.txt")) if l.strip() and not l.startswith("#")]
+    idx = {r.lower(): os.path.join(os.path.abspath(args.repos), r) for r in rw.list_repos(args.repos)}
+    failed, total = 0, 0
+    for repo in repos:
+        src = os.path.join(args.repos, repo)
+        if not os.path.isdir(src):
+            print("%s: not exported to %s, skipped" % (repo, args.repos))
+            continue
+        tmp = tempfile.mkdtemp(prefix="recursive-equality-")
+        try:
+            tree = os.path.join(tmp, "src")
+            prepare(rw, repo, src, idx, tree)
+            for flags in ([], ["-all-dirs"]):
+                n, problems, fig = check(args, tree, flags)
+                total += n
+                failed += len(problems)
+                print("%-58s %-10s %3d roots, %s" % (repo, " ".join(flags) or "roots", n, "%d differ" % len(problems) if problems else "all equal"), flush=True)
+                for p in problems:
+                    print("    " + p)
+                if fig:
+                    print("    scan cpu %.2fs vs %.2fs separately (%.2fx); peak %.0f MiB vs largest root %.0f MiB (%.2fx); "
+                          "wall -parallelism=1 %.2fs / default %.2fs = %.2fx" % (
+                              fig["cpu"], fig["each_cpu"], fig["cpu"] / max(fig["each_cpu"], 1e-9), fig["rss"], fig["each_rss"],
+                              fig["rss"] / max(fig["each_rss"], 1e-9), fig["wall1"], fig["wall"], fig["wall1"] / max(fig["wall"], 1e-9)), flush=True)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print("recursive-equality: %d of %d root documents differ" % (failed, total))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+//go:build unix
+
+package tests
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	tfeval "github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/internal/benchgen"
+)
+
+// benchRoots is how many root modules the generated monorepo of
+// BenchmarkEvaluateRoots has, each the small tree's root module.
+const benchRoots = 8
+
+// rootsTrees are the generated monorepos, by size and root count, written
+// once per test binary run next to the other generated trees.
+var rootsTrees sync.Map // string -> func() (string, error)
+
+// benchRootsTree is the directory of a generated monorepo of n roots of
+// the given size.
+func benchRootsTree(tb testing.TB, size benchgen.Size, n int) string {
+	tb.Helper()
+	base := filepath.Dir(benchTree(tb, benchgen.Small))
+	key := fmt.Sprintf("%s-roots-%d", size, n)
+	write, _ := rootsTrees.LoadOrStore(key, sync.OnceValues(func() (string, error) {
+		dir := filepath.Join(base, key)
+		return dir, benchgen.WriteOptions(dir, size, benchgen.Options{Roots: n})
+	}))
+	dir, err := write.(func() (string, error))()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// TestBenchRootsEvaluate: every root of the generated monorepo is found
+// and evaluates without a diagnostic, with the promised instances.
+func TestBenchRootsEvaluate(t *testing.T) {
+	const n = 3
+	dir := benchRootsTree(t, benchgen.Small, n)
+	var roots []string
+	for root, ev := range tfeval.EvaluateRoots(context.Background(), dir, tfeval.RootsOptions{}) {
+		roots = append(roots, root)
+		if len(ev.Diagnostics) > 0 {
+			t.Fatalf("%s: %s", root, ev.Diagnostics.Error())
+		}
+		if got, want := len(ev.Result.Resources), benchgen.ExpectedInstances(benchgen.Small); got != want {
+			t.Errorf("%s: %d resource instances, want %d", root, got, want)
+		}
+	}
+	var want []string
+	for i := range n {
+		want = append(want, benchgen.RootDir(i))
+	}
+	if !slices.Equal(roots, want) {
+		t.Errorf("roots %q, want %q", roots, want)
+	}
+}
+
+// withCPU runs a benchmark's loop and reports the CPU time per
+// operation besides the wall time: on a shared machine the CPU time is the
+// figure to compare.
+func withCPU(b *testing.B, op func()) {
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		op()
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkEvaluateRoots evaluates every root of a repository: with
+// EvaluateRoots (scan, and scan-serial on one goroutine), and root by
+// root with tfeval.Evaluate and nothing shared (each), as a loop of
+// separate runs would, over the generated monorepo (benchRoots copies
+// of the small tree's root calling the same modules) and, when they are
+// exported to ~/realworld (or TFEVAL_REALWORLD), over the published
+// repositories of ../shared/realworld/repos.txt, their registry modules
+// and required variables unknown.
+func BenchmarkEvaluateRoots(b *testing.B) {
+	trees := []struct{ name, dir string }{{fmt.Sprintf("gen-small-%d", benchRoots), benchRootsTree(b, benchgen.Small, benchRoots)}}
+	for _, repo := range realworldRepos() {
+		trees = append(trees, struct{ name, dir string }{repo.name, repo.dir})
+	}
+	for _, tree := range trees {
+		opts := tfeval.Options{MissingModules: tfeval.MissingModulesUnknown, MissingVariables: tfeval.MissingVariablesUnknown}
+		roots, diags := tfeval.FindRoots(tree.dir, tfeval.FindOptions{})
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		scan := func(par int) func() {
+			return func() {
+				for range tfeval.EvaluateRoots(context.Background(), tree.dir, tfeval.RootsOptions{Options: opts, Parallelism: par}) {
+				}
+			}
+		}
+		b.Run(tree.name+"/scan", func(b *testing.B) { withCPU(b, scan(0)) })
+		b.Run(tree.name+"/scan-serial", func(b *testing.B) { withCPU(b, scan(1)) })
+		b.Run(tree.name+"/each", func(b *testing.B) {
+			withCPU(b, func() {
+				for _, root := range roots {
+					o := opts
+					o.WorkDir = filepath.Join(tree.dir, root)
+					tfeval.Evaluate(o)
+				}
+			})
+		})
+	}
+}
+
+// realworldRepo is a published repository exported for the realworld
+// harness.
+type realworldRepo struct{ name, dir string }
+
+// realworldRepos are the repositories of ../shared/realworld/repos.txt
+// exported to TFEVAL_REALWORLD, else ~/realworld; none when either is
+// missing.
+func realworldRepos() []realworldRepo {
+	base := os.Getenv("TFEVAL_REALWORLD")
+	if base == "" {
+		home, _ := os.UserHomeDir()
+		base = filepath.Join(home, "realworld")
+	}
+	f, err := os.Open(filepath.Join(repoRoot, "..", "shared", "realworld", "repos.txt"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []realworldRepo
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name := strings.TrimSpace(sc.Text())
+		if name == "" || strings.HasPrefix(name, "#") {
+			continue
+		}
+		dir := filepath.Join(base, filepath.FromSlash(name))
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			out = append(out, realworldRepo{name, dir})
+		}
+	}
+	return out
+}
+
+// scanFigures are what one measurement of a tree found.
+type scanFigures struct {
+	scan, scan1 perfResult // the -recursive run, on all CPUs and with -parallelism=1
+	each        perfResult // the runs root by root: CPU summed, peak of the largest
+	roots       int
+}
+
+// measureCLI runs the tfeval binary with args and measures the process.
+func measureCLI(t *testing.T, bin string, args ...string) perfResult {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = nil, nil // /dev/null
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
+			t.Fatalf("%s %v: %v", bin, args, err)
+		}
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return perfResult{wall: time.Since(start), cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), rss: ru.Maxrss * 1024}
+}
+
+// TestScanPerformance measures what issue 30 sets as targets for a scan
+// of a whole repository, with the tfeval binary: the CPU time of one
+// `tfeval eval -json -recursive` against the sum of `tfeval eval -json
+// ROOT` over its roots (target: at most half), its peak memory against
+// the largest single root's (at most 2x), and the wall-time speedup of
+// the default parallelism over -parallelism=1 (at least 1.6x on two
+// CPUs; run it on a quiet machine). It takes minutes, so it runs only with
+// TFEVAL_PERF=1:
+//
+//	TFEVAL_PERF=1 go test -run TestScanPerformance -v -timeout 60m ./tests
+//
+// Each figure is the best of TFEVAL_PERF_REPEAT runs (default 2).
+func TestScanPerformance(t *testing.T) {
+	if os.Getenv("TFEVAL_PERF") == "" {
+		t.Skip("set TFEVAL_PERF=1 to measure the scan's performance targets")
+	}
+	bin, err := cliBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repeat := 2
+	fmt.Sscan(os.Getenv("TFEVAL_PERF_REPEAT"), &repeat)
+	best := (*perfResult).keepBest
+	flags := []string{"eval", "-json", "-missing-modules=unknown", "-missing-variables=unknown"}
+	measure := func(name, dir string) scanFigures {
+		roots, _ := tfeval.FindRoots(dir, tfeval.FindOptions{})
+		f := scanFigures{roots: len(roots)}
+		for range repeat {
+			best(&f.scan, measureCLI(t, bin, append(flags, "-recursive", dir)...))
+			best(&f.scan1, measureCLI(t, bin, append(flags, "-recursive", "-parallelism=1", dir)...))
+			var each perfResult
+			for _, root := range roots {
+				r := measureCLI(t, bin, append(flags, filepath.Join(dir, root))...)
+				each.wall += r.wall
+				each.cpu += r.cpu
+				each.rss = max(each.rss, r.rss)
+			}
+			if f.each.cpu == 0 || each.cpu < f.each.cpu {
+				f.each.cpu, f.each.wall = each.cpu, each.wall
+			}
+			f.each.rss = max(f.each.rss, each.rss)
+		}
+		cpuRatio := float64(f.scan.cpu) / float64(f.each.cpu)
+		memRatio := float64(f.scan.rss) / float64(f.each.rss)
+		speedup := float64(f.scan1.wall) / float64(f.scan.wall)
+		t.Logf("%-55s %3d roots: scan cpu %8v vs each %8v (%.2fx, target <= 0.5); peak %4.0f MiB vs largest root %4.0f MiB (%.2fx, target <= 2); wall 1 CPU / all %.2fx",
+			name, f.roots, f.scan.cpu.Round(time.Millisecond), f.each.cpu.Round(time.Millisecond), cpuRatio,
+			float64(f.scan.rss)/(1<<20), float64(f.each.rss)/(1<<20), memRatio, speedup)
+		return f
+	}
+	measure(fmt.Sprintf("generated monorepo (small, %d roots)", benchRoots), benchRootsTree(t, benchgen.Small, benchRoots))
+	measure("generated monorepo (medium, 4 roots)", benchRootsTree(t, benchgen.Medium, 4))
+	for _, repo := range realworldRepos() {
+		measure(repo.name, repo.dir)
+	}
+}

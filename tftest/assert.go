@@ -1,0 +1,335 @@
+package tftest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// assert evaluates a run's assertions against its plan or applied state
+// (and the root module outputs they see), and sets the run's status from
+// them.
+// A verdict that depends on something tfeval could not know (pending: an
+// expected failure or a check block's assertion) is a skip, unless an
+// assertion failed or errored.
+func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs cty.Value, fs *fileState, cfg *config.Config, testVals map[string]cty.Value, applied bool, pending *undecided) {
+	tofu := r.opts.Dialect == dialect.Tofu
+	names := map[string]cty.Value{"output": outputs, "run": objectOf(fs.outputs)}
+	if tofu {
+		names["var"] = r.tofuVars(res, testVals)
+	} else if vars, ok := testOnlyVars(res, testVals); ok {
+		names["var"] = vars
+	}
+	status := Pass
+	var firstUnread *marks.Unread
+	var unreadAt string
+	what := func() string { return "the condition at " + unreadAt + " depends on it" }
+	if pending != nil {
+		firstUnread = &pending.unread
+		what = func() string { return pending.what }
+	}
+	for _, a := range run.Asserts {
+		ar := AssertionResult{Range: a.Condition.Range()}
+		if tofu {
+			if diags := r.tofuRunRefs(a, fs); diags.HasErrors() {
+				rr.Diagnostics = append(rr.Diagnostics, diags...)
+				ar.Status = Error
+				rr.Assertions = append(rr.Assertions, ar)
+				status = Error
+				continue
+			}
+		}
+		// Terraform evaluates the error message first, whatever the
+		// condition gives: a message that cannot be evaluated is an
+		// error, one with a sensitive value a warning.
+		msg, mdiags := r.errorMessage(a, res, names)
+		rr.Diagnostics = append(rr.Diagnostics, mdiags...)
+		v, diags := res.EvalExprWithNames(a.Condition, "", names)
+		rr.Diagnostics = append(rr.Diagnostics, diags...)
+		if diags.HasErrors() || mdiags.HasErrors() {
+			ar.Status = Error
+			rr.Assertions = append(rr.Assertions, ar)
+			status = Error
+			continue
+		}
+		uv, _ := v.UnmarkDeep()
+		if uv.IsKnown() {
+			if addr, ok := r.typeUncertain(a.Condition, res, names, cfg); ok {
+				ar.Status = Skip
+				if firstUnread == nil {
+					firstUnread, unreadAt = &marks.Unread{Cause: marks.NoSchema, Addr: addr}, a.Condition.Range().String()
+				}
+				rr.Assertions = append(rr.Assertions, ar)
+				continue
+			}
+		}
+		switch {
+		case !uv.IsKnown():
+			if us := providerUnread(v); len(us) > 0 {
+				ar.Status = Skip
+				if firstUnread == nil {
+					firstUnread, unreadAt = &us[0], a.Condition.Range().String()
+				}
+				break
+			}
+			if applied {
+				ar.Status = Skip
+				if rr.SkipReason == "" {
+					rr.SkipReason = "the condition at " + a.Condition.Range().String() + " is not known to tfeval after apply"
+				}
+				break
+			}
+			if !tofu {
+				ar.Status = Error
+				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown condition value", Detail: "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block. Alternatively, if there is an override for this value, you can make it available during the plan phase by setting `override_during = plan` in the `override_` block.", Subject: a.Condition.Range().Ptr()})
+				status = Error
+				break
+			}
+			// OpenTofu counts an unknown condition as a failed one.
+			ar.Status = Fail
+			failed(rr, &ar, a, msg)
+			status = max(status, Fail)
+		case uv.IsNull():
+			ar.Status = Error
+			rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: "Condition expression must return either true or false, not null.", Subject: a.Condition.Range().Ptr()})
+			status = Error
+		default:
+			bv, err := convert.Convert(uv, cty.Bool)
+			if err != nil {
+				ar.Status = Error
+				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: fmt.Sprintf("Invalid condition result value: %s.", err), Subject: a.Condition.Range().Ptr()})
+				status = Error
+				break
+			}
+			if bv.True() {
+				ar.Status = Pass
+				break
+			}
+			ar.Status = Fail
+			failed(rr, &ar, a, msg)
+			status = max(status, Fail)
+		}
+		rr.Assertions = append(rr.Assertions, ar)
+	}
+	if status == Pass && (firstUnread != nil || rr.SkipReason != "") {
+		rr.Status = Skip
+		if firstUnread != nil {
+			r.skipFor(rr, cfg, *firstUnread, what())
+		}
+		return
+	}
+	rr.SkipReason = ""
+	rr.Status = status
+}
+
+// errorMessage evaluates an assertion's error message as Terraform does:
+// a value that is not a string, or is null, is an error; one that refers
+// to a sensitive value gives a warning and is not shown; an unknown one is
+// empty.
+func (r *runner) errorMessage(a *Assert, res *lang.Result, names map[string]cty.Value) (string, hcl.Diagnostics) {
+	v, diags := res.EvalExprWithNames(a.ErrorMessage, "", names)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	invalid := func(why string) hcl.Diagnostics {
+		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid error message", Detail: "Unsuitable value for error message: " + why + ".", Subject: a.ErrorMessage.Range().Ptr()})
+	}
+	sv, err := convert.Convert(v, cty.String)
+	switch {
+	case err != nil:
+		return "", invalid(err.Error())
+	case !sv.IsKnown():
+		return "", diags
+	case sv.IsNull():
+		return "", invalid("must not be null")
+	case marks.Contains(sv, marks.Sensitive):
+		return "", append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Error message refers to sensitive values", Detail: fmt.Sprintf("The error expression used to explain this condition refers to sensitive values, so %s will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.", r.opts.Dialect.Product()), Subject: a.ErrorMessage.Range().Ptr()})
+	}
+	us, _ := sv.UnmarkDeep()
+	return strings.TrimSpace(us.AsString()), diags
+}
+
+// failed reports a failed assertion with its evaluated error message.
+func failed(rr *RunResult, ar *AssertionResult, a *Assert, msg string) {
+	ar.ErrorMessage = msg
+	rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Test assertion failed", Detail: msg, Subject: a.Condition.Range().Ptr()})
+}
+
+// providerUnread are the Unread marks of an unknown condition that stand
+// for something tfeval lacked (a provider's answer, a schema, a module);
+// not those of an object whose evaluation failed, which Terraform would
+// not know either.
+func providerUnread(v cty.Value) []marks.Unread {
+	var out []marks.Unread
+	for _, u := range marks.UnreadMarks(v) {
+		if u.Cause != marks.Errored {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// testOnlyVars is the var object Terraform's assertions see when the test
+// file gives values to variables the module does not declare: the
+// module's variables, and those values beside them. ok is false when
+// there are none, and var is the module's own.
+func testOnlyVars(res *lang.Result, testVals map[string]cty.Value) (cty.Value, bool) {
+	root := res.Root()
+	if root == nil {
+		return cty.NilVal, false
+	}
+	vars := map[string]cty.Value{}
+	extra := false
+	for k, v := range testVals {
+		if _, declared := root.Config.Module.Variables[k]; !declared {
+			vars[k] = v
+			extra = true
+		}
+	}
+	if !extra {
+		return cty.NilVal, false
+	}
+	for k, v := range root.Variables {
+		vars[k] = v
+	}
+	return objectOf(vars), true
+}
+
+// tofuVars is the var object OpenTofu's assertions see: the module's
+// variables, with what the test gave over them (-var values as the text
+// given, the file's and the run's variables blocks).
+func (r *runner) tofuVars(res *lang.Result, testVals map[string]cty.Value) cty.Value {
+	vars := map[string]cty.Value{}
+	if root := res.Root(); root != nil {
+		for k, v := range root.Variables {
+			vars[k] = v
+		}
+	}
+	for _, a := range r.opts.VarArgs {
+		if a.Kind != tfvars.VarFlag {
+			continue
+		}
+		if name, val, diags := tfvars.ParseVarFlag(a.Text); !diags.HasErrors() {
+			vars[name] = cty.StringVal(val)
+		}
+	}
+	for k, v := range testVals {
+		vars[k] = v
+	}
+	return objectOf(vars)
+}
+
+// tofuRunRefs checks an assertion's references to run blocks as OpenTofu
+// does: only a finished apply run's outputs can be referred to; another
+// reference makes the assertion's references fail as a whole, and its
+// condition and message are evaluated with nothing defined.
+func (r *runner) tofuRunRefs(a *Assert, fs *fileState) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, e := range []hcl.Expression{a.Condition, a.ErrorMessage} {
+		for _, t := range e.Variables() {
+			if t.RootName() != "run" || len(t) < 2 {
+				continue
+			}
+			at, ok := t[1].(hcl.TraverseAttr)
+			if !ok {
+				continue
+			}
+			if _, ok := fs.outputs[at.Name]; ok {
+				continue
+			}
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared resource", Detail: fmt.Sprintf("There is no managed resource \"run\" %q definition in the root module.", at.Name), Subject: hcl.RangeBetween(t[0].SourceRange(), at.SrcRange).Ptr()})
+		}
+	}
+	if !diags.HasErrors() {
+		return nil
+	}
+	empty := r.evalContext(map[string]cty.Value{})
+	for _, e := range []hcl.Expression{a.Condition, a.ErrorMessage} {
+		_, d := e.Value(empty)
+		diags = append(diags, d...)
+	}
+	return diags
+}
+
+// typeUncertain finds, in a decided condition, an equality between a
+// number or bool and a string where one side reads an argument of a
+// resource or data source whose provider schema tfeval does not have: the
+// schema's type would have converted the argument (-1 given for a string
+// attribute is "-1"), so Terraform's answer depends on it. It returns the
+// resource's address.
+func (r *runner) typeUncertain(expr hcl.Expression, res *lang.Result, names map[string]cty.Value, cfg *config.Config) (string, bool) {
+	se, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return "", false
+	}
+	var found string
+	hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+		op, ok := n.(*hclsyntax.BinaryOpExpr)
+		if found != "" || !ok || (op.Op != hclsyntax.OpEqual && op.Op != hclsyntax.OpNotEqual) {
+			return nil
+		}
+		lv, ld := res.EvalExprWithNames(op.LHS, "", names)
+		rv, rd := res.EvalExprWithNames(op.RHS, "", names)
+		if ld.HasErrors() || rd.HasErrors() {
+			return nil
+		}
+		lt, rt := primitiveType(lv), primitiveType(rv)
+		if lt == cty.NilType || rt == cty.NilType || lt == rt || (lt != cty.String && rt != cty.String) {
+			return nil
+		}
+		side := op.LHS
+		if lt == cty.String {
+			side = op.RHS
+		}
+		if addr := r.schemalessRef(side, cfg); addr != "" {
+			found = addr
+		}
+		return nil
+	})
+	return found, found != ""
+}
+
+// primitiveType is the type of a known primitive value, cty.NilType for
+// anything else.
+func primitiveType(v cty.Value) cty.Type {
+	v, _ = v.UnmarkDeep()
+	if !v.IsKnown() || v.IsNull() || !v.Type().IsPrimitiveType() {
+		return cty.NilType
+	}
+	return v.Type()
+}
+
+// schemalessRef is the address of a resource or data source of the root
+// module, without schema, that expr refers to directly; "" when none.
+func (r *runner) schemalessRef(expr hcl.Expression, cfg *config.Config) string {
+	for _, t := range expr.Variables() {
+		names := traversalNames(t)
+		addr := ""
+		switch {
+		case len(names) >= 3 && names[0] == "data":
+			addr = "data." + names[1] + "." + names[2]
+		case len(names) >= 2:
+			addr = names[0] + "." + names[1]
+		default:
+			continue
+		}
+		res, c := findConfigResource(cfg, addr)
+		if res == nil || (res.Mode == config.ManagedResourceMode && builtin(res)) {
+			continue
+		}
+		if r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
+			return addr
+		}
+	}
+	return ""
+}

@@ -1,0 +1,204 @@
+package tftest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/marks"
+)
+
+const (
+	checkFailed  = "Check block assertion failed"
+	checkUnknown = "Check block assertion known after apply"
+)
+
+// isCheckWarning reports whether a diagnostic is a check block's warning:
+// a test counts both a failed and an undecided assertion as an error.
+func isCheckWarning(d *hcl.Diagnostic) bool {
+	return d.Severity == hcl.DiagWarning && (d.Summary == checkFailed || d.Summary == checkUnknown)
+}
+
+// expectations are a run's expect_failures.
+type expectations struct {
+	expected []expected
+	// unread is set when an expected failure could not be decided for
+	// want of a provider's answer.
+	unread     *marks.Unread
+	unreadAddr string
+}
+
+type expected struct {
+	addr  string
+	rng   hcl.Range
+	found bool
+}
+
+func newExpectations(run *RunBlock) *expectations {
+	e := &expectations{}
+	for _, t := range run.ExpectFailures {
+		e.expected = append(e.expected, expected{addr: withoutKeys(t), rng: t.SourceRange()})
+	}
+	return e
+}
+
+// withoutKeys is a traversal's address without instance keys.
+func withoutKeys(t hcl.Traversal) string {
+	return strings.Join(traversalNames(t), ".")
+}
+
+// validate takes the failures of expected objects out of diags, reports
+// each expected failure that did not happen, and makes the failure of a
+// check block that was not expected an error, as a test treats it.
+func (e *expectations) validate(diags hcl.Diagnostics, res *lang.Result) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if addr, ok := failedRootObject(d); ok && e.expect(addr) {
+			continue
+		}
+		if isCheckWarning(d) {
+			c := *d
+			c.Severity = hcl.DiagError
+			d = &c
+		}
+		out = append(out, d)
+	}
+	for i := range e.expected {
+		x := &e.expected[i]
+		if x.found {
+			continue
+		}
+		if u, ok := undecidedCondition(res, x.addr); ok {
+			if e.unread == nil {
+				e.unread, e.unreadAddr = &u, x.addr
+			}
+			continue
+		}
+		out = append(out, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Missing expected failure",
+			Detail:   fmt.Sprintf("The checkable object, %s, was expected to report an error but did not.", x.addr),
+			Subject:  x.rng.Ptr(),
+		})
+	}
+	return out
+}
+
+// failedRootObject is the root module object whose custom condition
+// failed in d, as expect_failures names it.
+func failedRootObject(d *hcl.Diagnostic) (string, bool) {
+	fc, ok := hcl.DiagnosticExtra[lang.FailedCondition](d)
+	if !ok || fc.Module != "" {
+		return "", false
+	}
+	return fc.Object, true
+}
+
+// expect marks the expected failure of addr found, and reports whether
+// addr was expected to fail.
+func (e *expectations) expect(addr string) bool {
+	hit := false
+	for i := range e.expected {
+		if e.expected[i].addr == addr {
+			e.expected[i].found = true
+			hit = true
+		}
+	}
+	return hit
+}
+
+// undecidedCondition finds a condition of the root module object addr whose value
+// tfeval could not know for want of what Terraform would have read.
+func undecidedCondition(res *lang.Result, addr string) (marks.Unread, bool) {
+	if res == nil {
+		return marks.Unread{}, false
+	}
+	for _, cr := range res.Checks() {
+		if cr.Module != "" || cr.Status != lang.CheckUnknown || len(cr.Unread) == 0 {
+			continue
+		}
+		obj := cr.Object
+		if i := strings.IndexByte(obj, '['); i >= 0 {
+			obj = obj[:i]
+		}
+		if obj == addr {
+			return cr.Unread[0], true
+		}
+	}
+	return marks.Unread{}, false
+}
+
+// explainPlan is the diagnostics of an apply run's plan: a check block's
+// are left to the apply, which decides it again; an expected failure that
+// happens already while planning stays an error, as it stops the apply,
+// and a warning explains it.
+func (e *expectations) explainPlan(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	explained := map[string]bool{}
+	for _, d := range diags {
+		if isCheckWarning(d) {
+			continue
+		}
+		if addr, ok := failedRootObject(d); ok && e.isExpected(addr) && !explained[addr] {
+			explained[addr] = true
+			out = append(out, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure while planning", Detail: fmt.Sprintf("A custom condition within %s failed during the planning stage and prevented the requested apply operation. While this was an expected failure, the apply operation could not be executed and so the overall test case will be marked as a failure and the original diagnostic included in the test report.", addr)})
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// undecidedCheck finds a check block assertion, not expected to fail,
+// whose condition tfeval could not know for want of what Terraform would
+// have read: Terraform's verdict on the run depends on it.
+func (e *expectations) undecidedCheck(res *lang.Result) (marks.Unread, string, bool) {
+	if res == nil {
+		return marks.Unread{}, "", false
+	}
+	for _, cr := range res.Checks() {
+		if cr.Kind != lang.CheckAssertion || cr.Status != lang.CheckUnknown || len(cr.Unread) == 0 {
+			continue
+		}
+		obj := cr.Object
+		if cr.Module != "" {
+			obj = strings.TrimPrefix(obj, cr.Module+".")
+		}
+		if cr.Module == "" && e.isExpected(obj) {
+			continue
+		}
+		return cr.Unread[0], cr.Object, true
+	}
+	return marks.Unread{}, "", false
+}
+
+// undecided is what a run's verdict depends on that tfeval could not
+// know: where it was needed, and what it lacked.
+type undecided struct {
+	unread marks.Unread
+	what   string
+}
+
+// pending is the first thing a run's verdict depends on besides its
+// assertions that tfeval could not decide: an expected failure, or a
+// check block assertion; nil when there is none.
+func (e *expectations) pending(res *lang.Result) *undecided {
+	if e.unread != nil {
+		return &undecided{*e.unread, "the expected failure of " + e.unreadAddr + " depends on it"}
+	}
+	if u, addr, ok := e.undecidedCheck(res); ok {
+		return &undecided{u, "the assertion of " + addr + " depends on it"}
+	}
+	return nil
+}
+
+// isExpected reports whether addr is one of the run's expected failures.
+func (e *expectations) isExpected(addr string) bool {
+	for _, x := range e.expected {
+		if x.addr == addr {
+			return true
+		}
+	}
+	return false
+}

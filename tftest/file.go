@@ -1,0 +1,725 @@
+package tftest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/limit"
+)
+
+// File is one parsed test file.
+type File struct {
+	// Path is the file's path relative to the module's directory, with
+	// forward slashes, as the binaries name it ("tests/a.tftest.hcl").
+	Path string
+	// Variables are the file-level variables block's values, by name.
+	Variables hcl.Attributes
+	// Providers are the provider and mock_provider blocks, in file order.
+	Providers []*Provider
+	// Overrides are the file-level override_resource, override_data and
+	// override_module blocks.
+	Overrides []*Override
+	// Runs are the run blocks, in file order.
+	Runs []*RunBlock
+	// Parallel is the test block's parallel argument.
+	Parallel bool
+}
+
+// Command is what a run block runs: plan or apply.
+type Command int
+
+const (
+	// Apply is terraform apply, the default.
+	Apply Command = iota
+	// Plan is terraform plan.
+	Plan
+)
+
+func (c Command) String() string {
+	if c == Plan {
+		return "plan"
+	}
+	return "apply"
+}
+
+// RunBlock is one run block.
+type RunBlock struct {
+	Name      string
+	DeclRange hcl.Range
+	Command   Command
+	// Variables are the run's variables block, by name.
+	Variables hcl.Attributes
+	// Module is the run's module block, nil when it runs the module under test.
+	Module *RunModule
+	// Providers is the providers argument: configuration names of the
+	// module under test mapped to the test file's (mock) providers.
+	Providers []ProviderMapping
+	Asserts   []*Assert
+	// ExpectFailures are the checkable objects named by expect_failures.
+	ExpectFailures []hcl.Traversal
+	PlanOptions    PlanOptions
+	// StateKey is the state_key argument ("" when not set).
+	StateKey  string
+	Parallel  bool
+	Overrides []*Override
+}
+
+// RunModule is a run block's module block.
+type RunModule struct {
+	Source, Version string
+	SourceRange     hcl.Range
+}
+
+// ProviderMapping is one entry of a run's providers argument.
+type ProviderMapping struct {
+	// InModule is the provider configuration name in the module under
+	// test (NAME or NAME.ALIAS); InTest the test file's.
+	InModule, InTest string
+	Range            hcl.Range
+}
+
+// Assert is an assert block.
+type Assert struct {
+	Condition, ErrorMessage hcl.Expression
+	DeclRange               hcl.Range
+}
+
+// PlanOptions is a run's plan_options block.
+type PlanOptions struct {
+	// RefreshOnly is mode = refresh-only.
+	RefreshOnly bool
+	// NoRefresh is refresh = false.
+	NoRefresh bool
+	Replace   []hcl.Traversal
+	Target    []hcl.Traversal
+}
+
+// Provider is a provider or mock_provider block.
+type Provider struct {
+	Name, Alias string
+	// Mock is set for a mock_provider block.
+	Mock bool
+	// Config is a provider block's body.
+	Config hcl.Body
+	// Source is a mock_provider's source argument: a directory of
+	// .tfmock.hcl / .tfmock.json files ("" when not set).
+	Source      string
+	SourceRange hcl.Range
+	// Resources and Data are the mock_resource and mock_data blocks by type.
+	Resources, Data map[string]*MockValues
+	Overrides       []*Override
+	// DuringPlan is override_during = plan.
+	DuringPlan bool
+	DeclRange  hcl.Range
+}
+
+// Key is the provider configuration's name: NAME or NAME.ALIAS.
+func (p *Provider) Key() string {
+	if p.Alias == "" {
+		return p.Name
+	}
+	return p.Name + "." + p.Alias
+}
+
+// MockValues is a mock_resource or mock_data block.
+type MockValues struct {
+	Type string
+	// Defaults is the defaults object; cty.NilVal when not given.
+	Defaults cty.Value
+	// DuringPlan is override_during = plan; DuringSet says it was given.
+	DuringPlan, DuringSet bool
+	DeclRange             hcl.Range
+}
+
+// OverrideKind tells the three override blocks apart.
+type OverrideKind int
+
+const (
+	OverrideResource OverrideKind = iota
+	OverrideData
+	OverrideModule
+)
+
+func (k OverrideKind) block() string {
+	switch k {
+	case OverrideData:
+		return "override_data"
+	case OverrideModule:
+		return "override_module"
+	}
+	return "override_resource"
+}
+
+// Override is an override_resource, override_data or override_module block.
+type Override struct {
+	Kind OverrideKind
+	// Target is the address it overrides, as written.
+	Target      hcl.Traversal
+	TargetRange hcl.Range
+	// Values is the values (outputs, for a module) object; cty.NilVal when not given.
+	Values cty.Value
+	// DuringPlan is override_during = plan; DuringSet says it was given.
+	DuringPlan, DuringSet bool
+	DeclRange             hcl.Range
+}
+
+// ParseFile parses a test file's source; path names it in diagnostics and
+// says whether it is JSON (a name ending in .json).
+func ParseFile(src []byte, path string, d dialect.Dialect) (*File, hcl.Diagnostics) {
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(path, ".json") {
+		if diags = limit.CheckJSONSource(src, path, 0); diags.HasErrors() {
+			return nil, diags
+		}
+		f, diags = hcljson.Parse(src, path)
+	} else {
+		if diags = limit.CheckSource(src, path, hcl.InitialPos, limit.Config, 0); diags.HasErrors() {
+			return nil, diags
+		}
+		f, diags = hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	}
+	if diags.HasErrors() || f == nil {
+		return nil, diags
+	}
+	p := &parser{d: d}
+	file := p.file(f.Body, path)
+	return file, append(diags, p.diags...)
+}
+
+// parser decodes the blocks of one test file, collecting diagnostics.
+type parser struct {
+	d     dialect.Dialect
+	diags hcl.Diagnostics
+}
+
+func (p *parser) add(diags hcl.Diagnostics) { p.diags = append(p.diags, diags...) }
+
+func (p *parser) errorf(rng hcl.Range, summary, format string, args ...any) {
+	p.diags = append(p.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: rng.Ptr()})
+}
+
+// terraform reports whether a construct only Terraform has is accepted.
+func (p *parser) terraform() bool { return p.d == dialect.Terraform }
+
+var overrideBlocks = []hcl.BlockHeaderSchema{{Type: "override_resource"}, {Type: "override_data"}, {Type: "override_module"}}
+
+func (p *parser) fileSchema() *hcl.BodySchema {
+	s := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "run", LabelNames: []string{"name"}},
+		{Type: "variables"},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "mock_provider", LabelNames: []string{"name"}},
+	}}
+	s.Blocks = append(s.Blocks, overrideBlocks...)
+	if p.terraform() {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "test"})
+	}
+	return s
+}
+
+func (p *parser) file(body hcl.Body, path string) *File {
+	f := &File{Path: path}
+	content, diags := body.Content(p.fileSchema())
+	p.add(diags)
+	seenRuns := map[string]hcl.Range{}
+	var variables *hcl.Block
+	var test *hcl.Block
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "run":
+			r := p.run(b)
+			if prev, dup := seenRuns[r.Name]; dup {
+				p.errorf(b.DefRange, "Duplicate \"run\" block names", "This test file already has a run named %s block defined at %s.", r.Name, prev)
+				continue
+			}
+			seenRuns[r.Name] = b.DefRange
+			f.Runs = append(f.Runs, r)
+		case "variables":
+			if variables != nil {
+				p.errorf(b.DefRange, "Multiple \"variables\" blocks", "This test file already has a variables block defined at %s.", variables.DefRange)
+				continue
+			}
+			variables = b
+			attrs, diags := b.Body.JustAttributes()
+			p.add(diags)
+			f.Variables = attrs
+		case "provider", "mock_provider":
+			if pr := p.provider(b); pr != nil {
+				f.Providers = append(f.Providers, pr)
+			}
+		case "override_resource", "override_data", "override_module":
+			if o := p.override(b); o != nil {
+				f.Overrides = append(f.Overrides, o)
+			}
+		case "test":
+			if test != nil {
+				p.errorf(b.DefRange, "Multiple \"test\" blocks", "This test file already has a test block defined at %s.", test.DefRange)
+				continue
+			}
+			test = b
+			p.testBlock(b, f)
+		}
+	}
+	p.checkProviders(f.Providers)
+	return f
+}
+
+func (p *parser) testBlock(b *hcl.Block, f *File) {
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "parallel"}, {Name: "skip_cleanup"}}})
+	p.add(diags)
+	if a, ok := content.Attributes["parallel"]; ok {
+		f.Parallel = p.boolAttr(a)
+	}
+	if a, ok := content.Attributes["skip_cleanup"]; ok {
+		p.boolAttr(a)
+	}
+}
+
+// checkProviders reports two blocks for one provider configuration.
+func (p *parser) checkProviders(ps []*Provider) {
+	seen := map[string]*Provider{}
+	for _, pr := range ps {
+		if prev, ok := seen[pr.Key()]; ok {
+			p.errorf(pr.DeclRange, "Duplicate provider block", "A provider configuration for %q was already given at %s. Each configuration for the same provider must have a distinct alias.", pr.Key(), prev.DeclRange)
+			continue
+		}
+		seen[pr.Key()] = pr
+	}
+}
+
+func (p *parser) runSchema() *hcl.BodySchema {
+	s := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "command"}, {Name: "providers"}, {Name: "expect_failures"}},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "variables"}, {Type: "module"}, {Type: "assert"}, {Type: "plan_options"},
+		},
+	}
+	s.Blocks = append(s.Blocks, overrideBlocks...)
+	if p.terraform() {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "state_key"}, hcl.AttributeSchema{Name: "parallel"}, hcl.AttributeSchema{Name: "skip_cleanup"})
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "backend", LabelNames: []string{"type"}})
+	}
+	return s
+}
+
+func (p *parser) run(b *hcl.Block) *RunBlock {
+	r := &RunBlock{Name: b.Labels[0], DeclRange: b.DefRange}
+	if !hclsyntax.ValidIdentifier(r.Name) {
+		p.errorf(b.LabelRanges[0], "Invalid run block name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
+	}
+	content, diags := b.Body.Content(p.runSchema())
+	p.add(diags)
+	if a, ok := content.Attributes["command"]; ok {
+		switch hcl.ExprAsKeyword(a.Expr) {
+		case "plan":
+			r.Command = Plan
+		case "apply":
+			r.Command = Apply
+		default:
+			p.errorf(a.Expr.Range(), "Invalid \"command\" keyword", "The \"command\" argument requires one of the following keywords without quotes: apply or plan.")
+		}
+	}
+	if a, ok := content.Attributes["providers"]; ok {
+		r.Providers = p.providerMappings(a)
+	}
+	if a, ok := content.Attributes["expect_failures"]; ok {
+		r.ExpectFailures = p.traversalList(a.Expr)
+	}
+	if a, ok := content.Attributes["state_key"]; ok {
+		v, diags := a.Expr.Value(nil)
+		p.add(diags)
+		if !diags.HasErrors() {
+			if v.Type() != cty.String || v.IsNull() || !v.IsKnown() {
+				p.errorf(a.Expr.Range(), "Invalid state_key", "The state_key argument must be a string.")
+			} else {
+				r.StateKey = v.AsString()
+			}
+		}
+	}
+	if a, ok := content.Attributes["parallel"]; ok {
+		r.Parallel = p.boolAttr(a)
+	}
+	if a, ok := content.Attributes["skip_cleanup"]; ok {
+		p.boolAttr(a)
+	}
+	var seen = map[string]*hcl.Block{}
+	for _, blk := range content.Blocks {
+		switch blk.Type {
+		case "variables", "module", "plan_options", "backend":
+			if prev, ok := seen[blk.Type]; ok {
+				p.errorf(blk.DefRange, fmt.Sprintf("Multiple %q blocks", blk.Type), "This run block already has a %s block defined at %s.", blk.Type, prev.DefRange)
+				continue
+			}
+			seen[blk.Type] = blk
+		}
+		switch blk.Type {
+		case "variables":
+			attrs, diags := blk.Body.JustAttributes()
+			p.add(diags)
+			r.Variables = attrs
+		case "module":
+			r.Module = p.runModule(blk)
+		case "assert":
+			content, diags := blk.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "error_message", Required: true}}})
+			p.add(diags)
+			as := &Assert{DeclRange: blk.DefRange}
+			if a, ok := content.Attributes["condition"]; ok {
+				as.Condition = a.Expr
+			}
+			if a, ok := content.Attributes["error_message"]; ok {
+				as.ErrorMessage = a.Expr
+			}
+			if as.Condition != nil && as.ErrorMessage != nil {
+				if d := config.ConstantCondition(&config.CheckRule{Condition: as.Condition}, "assert"); d != nil {
+					p.add(hcl.Diagnostics{d})
+					break
+				}
+				r.Asserts = append(r.Asserts, as)
+			}
+		case "plan_options":
+			r.PlanOptions = p.planOptions(blk)
+		case "override_resource", "override_data", "override_module":
+			if o := p.override(blk); o != nil {
+				r.Overrides = append(r.Overrides, o)
+			}
+		case "backend":
+			_, diags := blk.Body.JustAttributes()
+			p.add(diags)
+		}
+	}
+	return r
+}
+
+func (p *parser) runModule(b *hcl.Block) *RunModule {
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "version"}}})
+	p.add(diags)
+	m := &RunModule{}
+	if a, ok := content.Attributes["source"]; ok {
+		m.Source, _ = p.stringAttr(a)
+		m.SourceRange = a.Expr.Range()
+	}
+	if a, ok := content.Attributes["version"]; ok {
+		m.Version, _ = p.stringAttr(a)
+	}
+	if m.Source == "" {
+		return nil
+	}
+	return m
+}
+
+func (p *parser) planOptions(b *hcl.Block) PlanOptions {
+	var po PlanOptions
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "mode"}, {Name: "refresh"}, {Name: "replace"}, {Name: "target"}}})
+	p.add(diags)
+	if a, ok := content.Attributes["mode"]; ok {
+		switch hcl.ExprAsKeyword(a.Expr) {
+		case "normal":
+		case "refresh-only":
+			po.RefreshOnly = true
+		default:
+			p.errorf(a.Expr.Range(), "Invalid \"mode\" keyword", "The \"mode\" argument requires one of the following keywords without quotes: normal or refresh-only")
+		}
+	}
+	if a, ok := content.Attributes["refresh"]; ok {
+		po.NoRefresh = !p.boolAttr(a)
+	}
+	if a, ok := content.Attributes["replace"]; ok {
+		po.Replace = p.traversalList(a.Expr)
+	}
+	if a, ok := content.Attributes["target"]; ok {
+		po.Target = p.traversalList(a.Expr)
+	}
+	return po
+}
+
+func (p *parser) providerSchema(mock bool) *hcl.BodySchema {
+	if !mock {
+		return &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}}}
+	}
+	s := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "mock_resource", LabelNames: []string{"type"}},
+			{Type: "mock_data", LabelNames: []string{"type"}},
+			{Type: "override_resource"}, {Type: "override_data"},
+		},
+	}
+	if p.terraform() {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "override_during"})
+	} else {
+		// OpenTofu's mock providers may have instances, all mocked alike.
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "for_each"})
+	}
+	return s
+}
+
+func (p *parser) provider(b *hcl.Block) *Provider {
+	pr := &Provider{Name: b.Labels[0], Mock: b.Type == "mock_provider", DeclRange: b.DefRange}
+	var content *hcl.BodyContent
+	var diags hcl.Diagnostics
+	if pr.Mock {
+		content, diags = b.Body.Content(p.providerSchema(true))
+	} else {
+		content, pr.Config, diags = b.Body.PartialContent(p.providerSchema(false))
+	}
+	p.add(diags)
+	if a, ok := content.Attributes["alias"]; ok {
+		alias := hcl.ExprAsKeyword(a.Expr)
+		if alias == "" {
+			if s, ok := p.stringAttr(a); ok {
+				alias = s
+			}
+		}
+		if !hclsyntax.ValidIdentifier(alias) {
+			p.errorf(a.Expr.Range(), "Invalid provider configuration alias", "An alias must be a valid name. A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
+		}
+		pr.Alias = alias
+	}
+	if !pr.Mock {
+		return pr
+	}
+	if a, ok := content.Attributes["source"]; ok {
+		pr.Source, _ = p.stringAttr(a)
+		pr.SourceRange = a.Expr.Range()
+	}
+	if a, ok := content.Attributes["override_during"]; ok {
+		pr.DuringPlan, _ = p.during(a)
+	}
+	pr.Resources, pr.Data = map[string]*MockValues{}, map[string]*MockValues{}
+	p.mockBlocks(content.Blocks, pr)
+	return pr
+}
+
+// mockBlocks decodes the mock_resource, mock_data and override blocks of a
+// mock_provider block or a mock data file into pr.
+func (p *parser) mockBlocks(blocks hcl.Blocks, pr *Provider) {
+	for _, blk := range blocks {
+		switch blk.Type {
+		case "mock_resource", "mock_data":
+			m := p.mockValues(blk)
+			set := pr.Resources
+			if blk.Type == "mock_data" {
+				set = pr.Data
+			}
+			if prev, ok := set[m.Type]; ok {
+				p.errorf(blk.DefRange, fmt.Sprintf("Duplicate %s block", blk.Type), "A %s block for %s has already been defined at %s.", blk.Type, m.Type, prev.DeclRange)
+				continue
+			}
+			set[m.Type] = m
+		case "override_resource", "override_data":
+			if o := p.override(blk); o != nil {
+				pr.Overrides = append(pr.Overrides, o)
+			}
+		}
+	}
+}
+
+func (p *parser) mockValues(b *hcl.Block) *MockValues {
+	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}}}
+	if p.terraform() {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "override_during"})
+	}
+	content, diags := b.Body.Content(s)
+	p.add(diags)
+	m := &MockValues{Type: b.Labels[0], DeclRange: b.DefRange}
+	if a, ok := content.Attributes["defaults"]; ok {
+		m.Defaults = p.objectAttr(a, "defaults")
+	}
+	if a, ok := content.Attributes["override_during"]; ok {
+		m.DuringPlan, m.DuringSet = p.during(a)
+	}
+	return m
+}
+
+func (p *parser) override(b *hcl.Block) *Override {
+	o := &Override{DeclRange: b.DefRange}
+	valuesName := "values"
+	switch b.Type {
+	case "override_data":
+		o.Kind = OverrideData
+	case "override_module":
+		o.Kind = OverrideModule
+		valuesName = "outputs"
+	}
+	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "target", Required: true}, {Name: valuesName}}}
+	if p.terraform() {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "override_during"})
+	}
+	content, diags := b.Body.Content(s)
+	p.add(diags)
+	a, ok := content.Attributes["target"]
+	if !ok {
+		return nil
+	}
+	trav, tDiags := hcl.AbsTraversalForExpr(a.Expr)
+	if tDiags.HasErrors() {
+		p.errorf(a.Expr.Range(), "Invalid target", "The target of an %s block must be an address: %s.", b.Type, tDiags[0].Detail)
+		return nil
+	}
+	o.Target, o.TargetRange = trav, a.Expr.Range()
+	if !p.validTarget(o) {
+		return nil
+	}
+	if a, ok := content.Attributes[valuesName]; ok {
+		o.Values = p.objectAttr(a, valuesName)
+	}
+	if a, ok := content.Attributes["override_during"]; ok {
+		o.DuringPlan, o.DuringSet = p.during(a)
+	}
+	return o
+}
+
+// validTarget checks that an override's target names the kind of object
+// its block overrides.
+func (p *parser) validTarget(o *Override) bool {
+	steps := traversalNames(o.Target)
+	// Skip the module path.
+	i := 0
+	for i+1 < len(steps) && steps[i] == "module" {
+		i += 2
+		if o.Kind == OverrideModule && i == len(steps) {
+			return true
+		}
+	}
+	rest := steps[i:]
+	switch o.Kind {
+	case OverrideModule:
+		p.errorf(o.TargetRange, "Invalid override target", "You can only target modules from override_module blocks, not %s.", strings.Join(steps, "."))
+		return false
+	case OverrideData:
+		if len(rest) == 3 && rest[0] == "data" {
+			return true
+		}
+		p.errorf(o.TargetRange, "Invalid override target", "You can only target data sources from override_data blocks, not %s.", strings.Join(steps, "."))
+		return false
+	}
+	if len(rest) == 2 && rest[0] != "data" {
+		return true
+	}
+	p.errorf(o.TargetRange, "Invalid override target", "You can only target resources from override_resource blocks, not %s.", strings.Join(steps, "."))
+	return false
+}
+
+// traversalNames are the attribute names of a traversal, leaving out
+// instance keys.
+func traversalNames(t hcl.Traversal) []string {
+	var names []string
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			names = append(names, s.Name)
+		case hcl.TraverseAttr:
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+func (p *parser) during(a *hcl.Attribute) (plan, ok bool) {
+	switch hcl.ExprAsKeyword(a.Expr) {
+	case "plan":
+		return true, true
+	case "apply":
+		return false, true
+	}
+	p.errorf(a.Expr.Range(), "Invalid `override_during` value", "The only valid values for `override_during` are `plan` and `apply`.")
+	return false, false
+}
+
+// objectAttr evaluates an attribute that must be a constant object.
+func (p *parser) objectAttr(a *hcl.Attribute, name string) cty.Value {
+	v, diags := a.Expr.Value(nil)
+	p.add(diags)
+	if diags.HasErrors() {
+		return cty.NilVal
+	}
+	if v.IsNull() {
+		return cty.NilVal
+	}
+	if !v.IsWhollyKnown() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+		p.errorf(a.Expr.Range(), fmt.Sprintf("Invalid %s attribute", name), "%s attributes must be objects.", name)
+		return cty.NilVal
+	}
+	return v
+}
+
+func (p *parser) boolAttr(a *hcl.Attribute) bool {
+	v, diags := a.Expr.Value(nil)
+	p.add(diags)
+	if diags.HasErrors() {
+		return false
+	}
+	if v.Type() != cty.Bool || v.IsNull() || !v.IsKnown() {
+		p.errorf(a.Expr.Range(), "Incorrect value type", "A bool is required.")
+		return false
+	}
+	return v.True()
+}
+
+func (p *parser) stringAttr(a *hcl.Attribute) (string, bool) {
+	v, diags := a.Expr.Value(nil)
+	p.add(diags)
+	if diags.HasErrors() {
+		return "", false
+	}
+	if v.Type() != cty.String || v.IsNull() || !v.IsKnown() {
+		p.errorf(a.Expr.Range(), "Incorrect value type", "A string is required.")
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// traversalList reads a list of addresses (expect_failures, replace, target).
+func (p *parser) traversalList(expr hcl.Expression) []hcl.Traversal {
+	exprs, diags := hcl.ExprList(expr)
+	p.add(diags)
+	var out []hcl.Traversal
+	for _, e := range exprs {
+		t, diags := hcl.AbsTraversalForExpr(e)
+		p.add(diags)
+		if !diags.HasErrors() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// providerMappings reads a run's providers argument.
+func (p *parser) providerMappings(a *hcl.Attribute) []ProviderMapping {
+	pairs, diags := hcl.ExprMap(a.Expr)
+	p.add(diags)
+	var out []ProviderMapping
+	for _, kv := range pairs {
+		inModule, ok1 := p.providerRef(kv.Key)
+		inTest, ok2 := p.providerRef(kv.Value)
+		if ok1 && ok2 {
+			out = append(out, ProviderMapping{InModule: inModule, InTest: inTest, Range: hcl.RangeBetween(kv.Key.Range(), kv.Value.Range())})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].InModule < out[j].InModule })
+	return out
+}
+
+// providerRef reads NAME or NAME.ALIAS.
+func (p *parser) providerRef(e hcl.Expression) (string, bool) {
+	t, diags := hcl.AbsTraversalForExpr(e)
+	if diags.HasErrors() || len(t) > 2 {
+		p.errorf(e.Range(), "Invalid provider configuration reference", "A provider configuration reference must not be given in quotes: a provider name, optionally followed by a period and an alias.")
+		return "", false
+	}
+	names := traversalNames(t)
+	if len(names) != len(t) {
+		p.errorf(e.Range(), "Invalid provider configuration reference", "A provider configuration reference must not be given in quotes: a provider name, optionally followed by a period and an alias.")
+		return "", false
+	}
+	return strings.Join(names, "."), true
+}

@@ -1,0 +1,98 @@
+package tftest
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/testfiles"
+	"github.com/tfeval/tfeval/lang"
+)
+
+// runFiles writes files into a new directory and runs their tests there.
+func runFiles(t *testing.T, files map[string]string, d dialect.Dialect, adjust ...func(*Options)) *Report {
+	t.Helper()
+	return runIn(t, testfiles.Dir(t, files), d, adjust...)
+}
+
+// runIn runs the tests of the module in dir.
+func runIn(t *testing.T, dir string, d dialect.Dialect, adjust ...func(*Options)) *Report {
+	t.Helper()
+	opts := Options{
+		WorkDir: dir,
+		Dialect: d,
+		Load: func(sub, key string) (*config.Config, hcl.Diagnostics) {
+			return config.Load(sub, config.Options{Dialect: d, WorkDir: dir, ManifestDir: ".", ManifestKey: key})
+		},
+	}
+	opts.Functions.BaseDir = dir
+	if schema, err := os.ReadFile(filepath.Join(dir, "providers-schema.json")); err == nil {
+		s, err := lang.ParseProviderSchemas(schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Schemas = s
+	}
+	for _, a := range adjust {
+		a(&opts)
+	}
+	return Run(opts)
+}
+
+// statuses are a report's run statuses, "FILE::RUN" -> status, and the
+// files' as "FILE" -> status.
+func statuses(rep *Report) map[string]string {
+	out := map[string]string{}
+	for _, f := range rep.Files {
+		out[f.Path] = f.Status.String()
+		for _, r := range f.Runs {
+			out[f.Path+"::"+r.Name] = r.Status.String()
+		}
+	}
+	return out
+}
+
+// summaries are the severity-prefixed summaries of every diagnostic of a
+// report, sorted: "error: Test assertion failed".
+func summaries(rep *Report) []string {
+	var out []string
+	add := func(diags hcl.Diagnostics) {
+		for _, d := range diags {
+			sev := "error"
+			if d.Severity == hcl.DiagWarning {
+				sev = "warning"
+			}
+			out = append(out, sev+": "+d.Summary)
+		}
+	}
+	add(rep.Diagnostics)
+	for _, f := range rep.Files {
+		add(f.Diagnostics)
+		for _, r := range f.Runs {
+			add(r.Diagnostics)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runOf finds a run's result by "FILE::RUN".
+func runOf(t *testing.T, rep *Report, key string) *RunResult {
+	t.Helper()
+	file, name, _ := strings.Cut(key, "::")
+	for _, f := range rep.Files {
+		for _, r := range f.Runs {
+			if f.Path == file && r.Name == name {
+				return r
+			}
+		}
+	}
+	t.Fatalf("no run %s", key)
+	return nil
+}

@@ -1,0 +1,685 @@
+package tftest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
+	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/typeexpr"
+)
+
+// phase says which evaluation of a run an instance is planned in: the
+// plan, or the apply that follows it in an apply run.
+type phase int
+
+const (
+	planPhase phase = iota
+	applyPhase
+)
+
+// instances decides the values of the resource instances of one
+// evaluation of a run (lang.InstanceHook): from the prior state, the
+// test file's overrides and mocked providers, or terraform_data's
+// built-in behaviour; an instance of a provider the test does not mock
+// keeps the planned value, its unknowns marked as the provider's.
+type instances struct {
+	phase phase
+	gen   uint64 // the generator seed
+	// serial tells apart the objects created in different runs.
+	serial int
+	// prior is the state the run starts from, by instance address.
+	prior map[string]cty.Value
+	// replace are the addresses plan_options.replace names.
+	replace     []string
+	refreshOnly bool
+	// overrides are the run's and the file's, in that order of precedence.
+	overrides []*Override
+	// mocks are the mocked provider configurations by the name the module
+	// under test gives them (NAME or NAME.ALIAS).
+	mocks map[string]*Provider
+	// collections are what each module reads as collections (collections.go).
+	collections *collectionCache
+	// targets, when plan_options.target is set, are what the run plans;
+	// notPlanned the managed instances they leave out.
+	targets    *targeting
+	notPlanned map[string]bool
+
+	mu sync.Mutex
+	// applied are the managed instances' values after apply.
+	applied map[string]cty.Value
+	// needs are the instances an apply creates with a provider that is not
+	// mocked.
+	needs []need
+}
+
+// need is a provider a run needs and what needs it.
+type need struct {
+	source, addr string
+}
+
+// hook is the lang.InstanceHook of the evaluation.
+func (in *instances) hook(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostics) {
+	if !in.targets.plans(pi) {
+		// Outside the targets: what the state has stays, what it does
+		// not have is not created.
+		if pi.Resource.Mode != config.ManagedResourceMode {
+			return pi.Planned, nil
+		}
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		in.notPlanned[pi.Addr] = true
+		if prior, ok := in.priorOf(pi.Addr); ok {
+			if in.phase == applyPhase {
+				in.applied[pi.Addr] = prior
+			}
+			return prior, nil
+		}
+		return pi.Planned, nil
+	}
+	v, diags := in.decide(pi)
+	if in.phase == applyPhase && pi.Resource.Mode == config.ManagedResourceMode {
+		in.mu.Lock()
+		in.applied[pi.Addr] = v
+		in.mu.Unlock()
+	}
+	return v, diags
+}
+
+func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostics) {
+	res := pi.Resource
+	if !pi.Planned.IsKnown() || pi.Planned.IsNull() {
+		return pi.Planned, nil
+	}
+	managed := res.Mode == config.ManagedResourceMode
+	prior, hasPrior := in.priorOf(pi.Addr)
+	if managed && in.refreshOnly {
+		// A refresh-only plan changes nothing: what exists keeps its state.
+		if hasPrior {
+			return prior, nil
+		}
+		return pi.Planned, nil
+	}
+	gen := generator{seed: in.gen, addr: pi.Addr}
+	key, source := providerOf(pi.Config, res)
+	mock := in.mocks[key]
+	ov := in.overrideFor(pi, mock)
+	if ov == nil && managed && builtin(res) {
+		return in.terraformData(pi, gen, prior, hasPrior), nil
+	}
+	if ov == nil && mock == nil {
+		return in.real(pi, source), nil
+	}
+
+	with, duringPlan := cty.NilVal, false
+	if mock != nil {
+		duringPlan = mock.DuringPlan
+		set := mock.Resources
+		if !managed {
+			set = mock.Data
+		}
+		if mv := set[res.Type]; mv != nil {
+			with = mv.Defaults
+			if mv.DuringSet {
+				duringPlan = mv.DuringPlan
+			}
+		}
+	}
+	if ov != nil {
+		with = ov.Values
+		if ov.DuringSet {
+			duringPlan = ov.DuringPlan
+		}
+	}
+	v := pi.Planned
+	if managed && hasPrior {
+		v = proposedNew(pi.Schema, pi.Arguments, v, prior)
+	}
+	// What the provider computes is known once applied, or during the
+	// plan with override_during = plan; a data source is read while
+	// planning unless Terraform defers it to apply.
+	final := in.phase == applyPhase || duringPlan
+	if !managed {
+		final = final || pi.Read == lang.DataReadPlan || pi.Read == lang.DataReadUnknown
+	}
+	var diags hcl.Diagnostics
+	if pi.Schema != nil {
+		v, diags = fill(pi.Schema, v, with, gen, "", final)
+	} else {
+		colls := in.collections.of(pi.Config.Module)
+		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
+		v = fillOpen(v, pi.Arguments, with, gen, "", final, isColl)
+		// What is still unknown is what tfeval cannot tell the provider's
+		// schema would give.
+		v = remarkUnread(v, marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)})
+	}
+	for i, d := range diags {
+		c := *d
+		c.Detail = fmt.Sprintf("%s: %s", pi.Addr, d.Detail)
+		if ov != nil {
+			c.Subject = ov.DeclRange.Ptr()
+		}
+		diags[i] = &c
+	}
+	return v, diags
+}
+
+// keepUntargeted is the state after the apply: the instances applied,
+// and with plan_options.target, the prior state's others as they were.
+func (in *instances) keepUntargeted() map[string]cty.Value {
+	if in.targets == nil {
+		return in.applied
+	}
+	out := make(map[string]cty.Value, len(in.prior)+len(in.applied))
+	for addr, v := range in.prior {
+		if !in.targets.covers(addr) {
+			out[addr] = v
+		}
+	}
+	for addr, v := range in.applied {
+		out[addr] = v
+	}
+	return out
+}
+
+// real is the value of an instance of a provider the test does not mock:
+// the plan tfeval makes, where what the provider would compute is marked
+// as unknown for want of the provider. An apply would create the object,
+// which the run cannot do without the provider.
+func (in *instances) real(pi *lang.PlannedInstance, source string) cty.Value {
+	if pi.Resource.Mode == config.ManagedResourceMode && in.phase == applyPhase {
+		in.mu.Lock()
+		in.needs = append(in.needs, need{source: source, addr: pi.Addr})
+		in.mu.Unlock()
+	}
+	if pi.Resource.Mode != config.ManagedResourceMode {
+		return pi.Planned // lang marked what it did not read
+	}
+	return marks.MarkUnknowns(pi.Planned, marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: configAddr(pi)}}))
+}
+
+// terraformData plans or applies the built-in terraform_data resource:
+// output follows input, id is new when the object is created or
+// replaced (triggers_replace changed), kept when it is updated.
+func (in *instances) terraformData(pi *lang.PlannedInstance, gen generator, prior cty.Value, hasPrior bool) cty.Value {
+	planned, pm := pi.Planned.Unmark()
+	attrs := planned.AsValueMap()
+	input := attrs["input"]
+	var id, output cty.Value
+	if hasPrior {
+		p, _ := prior.Unmark()
+		replaced := !sameValue(attrs["triggers_replace"], p.GetAttr("triggers_replace"))
+		if !replaced {
+			id = p.GetAttr("id")
+			if sameValue(input, p.GetAttr("input")) {
+				output = p.GetAttr("output")
+			}
+		}
+	}
+	if in.phase == applyPhase {
+		if id == cty.NilVal {
+			id = gen.uuid(fmt.Sprintf("id#%d", in.serial))
+		}
+		if output == cty.NilVal {
+			output = input
+		}
+	}
+	if id != cty.NilVal {
+		attrs["id"] = id
+	}
+	if output != cty.NilVal {
+		attrs["output"] = output
+	}
+	return cty.ObjectVal(attrs).WithMarks(pm)
+}
+
+// sameValue reports whether two values are known and equal, marks aside.
+func sameValue(a, b cty.Value) bool {
+	a, _ = a.UnmarkDeep()
+	b, _ = b.UnmarkDeep()
+	if !a.IsWhollyKnown() || !b.IsWhollyKnown() {
+		return false
+	}
+	if a.IsNull() || b.IsNull() {
+		return a.IsNull() && b.IsNull()
+	}
+	return a.Equals(b).True()
+}
+
+// priorOf is an instance's value in the prior state, unless the run
+// replaces it.
+func (in *instances) priorOf(addr string) (cty.Value, bool) {
+	v, ok := in.prior[addr]
+	if !ok {
+		return cty.NilVal, false
+	}
+	for _, r := range in.replace {
+		if addr == r || strings.HasPrefix(addr, r+"[") {
+			return cty.NilVal, false
+		}
+	}
+	return v, true
+}
+
+// overrideFor finds the override of an instance: the run's, the file's,
+// then the mocked provider's own.
+func (in *instances) overrideFor(pi *lang.PlannedInstance, mock *Provider) *Override {
+	kind := OverrideResource
+	if pi.Resource.Mode == config.DataResourceMode {
+		kind = OverrideData
+	}
+	names := instanceNames(pi)
+	find := func(os []*Override) *Override {
+		for _, o := range os {
+			if o.Kind != kind {
+				continue
+			}
+			t := formatTarget(o.Target)
+			for _, n := range names {
+				if t == n {
+					return o
+				}
+			}
+		}
+		return nil
+	}
+	if o := find(in.overrides); o != nil {
+		return o
+	}
+	if mock != nil {
+		return find(mock.Overrides)
+	}
+	return nil
+}
+
+// instanceNames are the addresses an override may give an instance by:
+// with or without its key and its module instance keys.
+func instanceNames(pi *lang.PlannedInstance) []string {
+	inModule := pi.Resource.Addr()
+	if pi.Module != "" {
+		inModule = pi.Module + "." + inModule
+	}
+	cfg := configAddr(pi)
+	key := strings.TrimPrefix(pi.Addr, inModule)
+	return []string{pi.Addr, inModule, cfg + key, cfg}
+}
+
+// configAddr is an instance's resource address in the configuration:
+// module path without keys, no instance key.
+func configAddr(pi *lang.PlannedInstance) string {
+	return address.ModulePrefix(pi.Config.Path) + pi.Resource.Addr()
+}
+
+// formatTarget writes a traversal as an address: names joined by dots,
+// keys in brackets.
+func formatTarget(t hcl.Traversal) string {
+	var b strings.Builder
+	for i, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Name)
+		case hcl.TraverseIndex:
+			k, _ := s.Key.Unmark()
+			switch {
+			case k.Type() == cty.String:
+				fmt.Fprintf(&b, "[%q]", k.AsString())
+			case k.Type() == cty.Number:
+				b.WriteString("[" + k.AsBigFloat().Text('f', -1) + "]")
+			}
+		}
+	}
+	return b.String()
+}
+
+// proposedNew is the object an update plans from the prior state and the
+// configuration: what the configuration does not set keeps its prior
+// value where the provider computes it (every attribute, without a schema).
+func proposedNew(b *lang.Block, args, planned, prior cty.Value) cty.Value {
+	pv, pm := planned.Unmark()
+	ov, _ := prior.Unmark()
+	if !pv.Type().IsObjectType() || !ov.IsKnown() || ov.IsNull() || !ov.Type().IsObjectType() {
+		return planned
+	}
+	attrs := pv.AsValueMap()
+	unset := func(name string) bool {
+		if !args.IsKnown() || args.IsNull() || !args.Type().IsObjectType() || !args.Type().HasAttribute(name) {
+			return true
+		}
+		return args.GetAttr(name).IsNull()
+	}
+	for name, old := range ov.AsValueMap() {
+		if !unset(name) {
+			continue
+		}
+		if b != nil {
+			if a, ok := b.Attributes[name]; !ok || !a.Computed {
+				continue
+			}
+		}
+		attrs[name] = old
+	}
+	return cty.ObjectVal(attrs).WithMarks(pm)
+}
+
+// fill gives the computed attributes of an object of schema b their
+// values: with final set, those still unknown take the mocked or
+// overridden value with gives them, else a generated one; without, they
+// stay unknown. Nested blocks are filled the same way, every element with
+// the same values (with's attribute of the block's name).
+func fill(b *lang.Block, v, with cty.Value, gen generator, path string, final bool) (cty.Value, hcl.Diagnostics) {
+	inner, vm := v.Unmark()
+	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
+		return v, nil
+	}
+	var diags hcl.Diagnostics
+	attrs := inner.AsValueMap()
+	for _, name := range sortedKeys(b.Attributes) {
+		a := b.Attributes[name]
+		av, ok := attrs[name]
+		if !ok {
+			continue
+		}
+		wv := attrOf(with, name)
+		if a.Computed && !av.IsKnown() {
+			if !final {
+				continue
+			}
+			nv := gen.value(a.Type, path+"."+name)
+			if wv != cty.NilVal {
+				cv, err := typeexpr.ConvertValue(wv, a.Type)
+				if err != nil {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid mock/override field", Detail: fmt.Sprintf("Values provided for override / mock must match resource fields: %s: %s.", strings.TrimPrefix(path+"."+name, "."), err)})
+					continue
+				}
+				nv = cv
+			}
+			if a.Sensitive {
+				nv = nv.Mark(marks.Sensitive)
+			}
+			attrs[name] = nv
+			continue
+		}
+		if a.NestedType != nil && av.IsKnown() && !av.IsNull() {
+			nb := &lang.Block{Attributes: a.NestedType.Attributes}
+			nv, d := fillEach(nb, av, wv, gen, path+"."+name, final)
+			diags = append(diags, d...)
+			attrs[name] = nv
+		}
+	}
+	for _, name := range sortedKeys(b.BlockTypes) {
+		av, ok := attrs[name]
+		if !ok || !av.IsKnown() || av.IsNull() {
+			continue
+		}
+		nv, d := fillEach(b.BlockTypes[name].Block, av, attrOf(with, name), gen, path+"."+name, final)
+		diags = append(diags, d...)
+		attrs[name] = nv
+	}
+	return cty.ObjectVal(attrs).WithMarks(vm), diags
+}
+
+// fillEach fills every object of a nested block or nested attribute value.
+func fillEach(b *lang.Block, v, with cty.Value, gen generator, path string, final bool) (cty.Value, hcl.Diagnostics) {
+	inner, vm := v.Unmark()
+	ty := inner.Type()
+	if ty.IsObjectType() && !isMapLike(b, inner) {
+		return fill(b, v, with, gen, path, final)
+	}
+	var diags hcl.Diagnostics
+	switch {
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		elems := inner.AsValueSlice()
+		if len(elems) == 0 {
+			return v, nil
+		}
+		for i, e := range elems {
+			nv, d := fill(b, e, with, gen, fmt.Sprintf("%s[%d]", path, i), final)
+			diags = append(diags, d...)
+			elems[i] = nv
+		}
+		switch {
+		case ty.IsSetType():
+			return cty.SetVal(elems).WithMarks(vm), diags
+		case ty.IsListType():
+			return cty.ListVal(elems).WithMarks(vm), diags
+		}
+		return cty.TupleVal(elems).WithMarks(vm), diags
+	case ty.IsMapType() || ty.IsObjectType():
+		m := inner.AsValueMap()
+		if len(m) == 0 {
+			return v, nil
+		}
+		for k, e := range m {
+			nv, d := fill(b, e, with, gen, fmt.Sprintf("%s[%q]", path, k), final)
+			diags = append(diags, d...)
+			m[k] = nv
+		}
+		if ty.IsMapType() {
+			return cty.MapVal(m).WithMarks(vm), diags
+		}
+		return cty.ObjectVal(m).WithMarks(vm), diags
+	}
+	return v, nil
+}
+
+// isMapLike reports whether an object value is a map of b's objects (a
+// map-nested block of dynamic type) rather than one object of b.
+func isMapLike(b *lang.Block, v cty.Value) bool {
+	for name := range v.Type().AttributeTypes() {
+		if _, ok := b.Attributes[name]; ok {
+			return false
+		}
+		if _, ok := b.BlockTypes[name]; ok {
+			return false
+		}
+	}
+	return len(v.Type().AttributeTypes()) > 0
+}
+
+// fillOpen is fill for an object without schema: every attribute the
+// configuration does not set and that is still unknown is one the
+// provider may compute. With final set, the values with gives are used,
+// id (which every resource and data source has) is generated, and an
+// attribute the configuration reads as a collection (collection, at the
+// top level) is generated empty, as every collection type is; the
+// attributes with gives that the object lacks are added. Without final,
+// what with gives and id are unknown, as Terraform plans them.
+func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, collection func(string) bool) cty.Value {
+	inner, vm := v.Unmark()
+	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
+		return v
+	}
+	attrs := inner.AsValueMap()
+	if attrs == nil {
+		attrs = map[string]cty.Value{}
+	}
+	set := func(name string) bool {
+		a := attrOf(args, name)
+		return a != cty.NilVal && !a.IsNull()
+	}
+	given := func(name string) (cty.Value, bool) {
+		if wv := attrOf(with, name); wv != cty.NilVal {
+			return wv, true
+		}
+		if path == "" && name == "id" {
+			return gen.str(".id"), true
+		}
+		if collection != nil && collection(name) {
+			return cty.EmptyTupleVal, true
+		}
+		return cty.NilVal, false
+	}
+	for name, av := range attrs {
+		if set(name) {
+			if av.IsKnown() && !av.IsNull() && attrOf(with, name) != cty.NilVal {
+				// A nested block: fill its objects with with's values.
+				attrs[name] = fillOpenEach(av, attrOf(args, name), attrOf(with, name), gen, path+"."+name, final)
+			}
+			continue
+		}
+		if av.IsKnown() {
+			continue
+		}
+		wv, ok := given(name)
+		if !ok {
+			continue
+		}
+		if final {
+			attrs[name] = wv
+		} else {
+			attrs[name] = cty.UnknownVal(wv.Type())
+		}
+	}
+	if with != cty.NilVal && with.Type().IsObjectType() || with != cty.NilVal && with.Type().IsMapType() {
+		for it := with.ElementIterator(); it.Next(); {
+			k, wv := it.Element()
+			name := k.AsString()
+			if _, ok := attrs[name]; ok {
+				continue
+			}
+			if final {
+				attrs[name] = wv
+			} else {
+				attrs[name] = cty.UnknownVal(wv.Type())
+			}
+		}
+	}
+	if _, ok := attrs["id"]; !ok && path == "" {
+		wv, _ := given("id")
+		if final {
+			attrs["id"] = wv
+		} else {
+			attrs["id"] = cty.UnknownVal(cty.String)
+		}
+	}
+	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// fillOpenEach fills the objects of a nested block value without schema.
+func fillOpenEach(v, args, with cty.Value, gen generator, path string, final bool) cty.Value {
+	inner, vm := v.Unmark()
+	ty := inner.Type()
+	if !with.Type().IsObjectType() && !with.Type().IsMapType() {
+		return v
+	}
+	switch {
+	case ty.IsTupleType() || ty.IsListType():
+		elems := inner.AsValueSlice()
+		var argElems []cty.Value
+		if a, _ := args.Unmark(); a.IsKnown() && !a.IsNull() && (a.Type().IsTupleType() || a.Type().IsListType()) {
+			argElems = a.AsValueSlice()
+		}
+		for i, e := range elems {
+			ae := cty.NilVal
+			if i < len(argElems) {
+				ae = argElems[i]
+			}
+			elems[i] = fillOpen(e, ae, with, gen, fmt.Sprintf("%s[%d]", path, i), final, nil)
+		}
+		if ty.IsListType() {
+			if sameTypes(elems) {
+				return cty.ListVal(elems).WithMarks(vm)
+			}
+		}
+		return cty.TupleVal(elems).WithMarks(vm)
+	}
+	return v
+}
+
+func sameTypes(vals []cty.Value) bool {
+	for _, v := range vals[1:] {
+		if !v.Type().Equals(vals[0].Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+// attrOf is an attribute of an object or map value, cty.NilVal when it
+// has none.
+func attrOf(v cty.Value, name string) cty.Value {
+	if v == cty.NilVal {
+		return cty.NilVal
+	}
+	v, _ = v.Unmark()
+	if !v.IsKnown() || v.IsNull() {
+		return cty.NilVal
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		if ty.HasAttribute(name) {
+			return v.GetAttr(name)
+		}
+	case ty.IsMapType():
+		if k := cty.StringVal(name); v.HasIndex(k).True() {
+			return v.Index(k)
+		}
+	}
+	return cty.NilVal
+}
+
+// remarkUnread gives the unknowns of v that carry Unread marks the mark u
+// instead.
+func remarkUnread(v cty.Value, u marks.Unread) cty.Value {
+	if v.IsWhollyKnown() {
+		return v
+	}
+	if !v.IsKnown() {
+		inner, vm := v.Unmark()
+		out := cty.ValueMarks{}
+		changed := false
+		for m := range vm {
+			if _, ok := m.(marks.Unread); ok {
+				changed = true
+				continue
+			}
+			out[m] = struct{}{}
+		}
+		if !changed {
+			return v
+		}
+		out[u] = struct{}{}
+		return inner.WithMarks(out)
+	}
+	inner, vm := v.Unmark()
+	ty := inner.Type()
+	switch {
+	case inner.IsNull():
+		return v
+	case ty.IsObjectType():
+		attrs := inner.AsValueMap()
+		for k, a := range attrs {
+			attrs[k] = remarkUnread(a, u)
+		}
+		return cty.ObjectVal(attrs).WithMarks(vm)
+	case ty.IsTupleType():
+		elems := inner.AsValueSlice()
+		for i, e := range elems {
+			elems[i] = remarkUnread(e, u)
+		}
+		return cty.TupleVal(elems).WithMarks(vm)
+	}
+	return v
+}
+
+func sortedKeys[T any](m map[string]T) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

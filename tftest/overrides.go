@@ -1,0 +1,134 @@
+package tftest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// runOverrides are the overrides in effect for a run: its own, then the
+// file's for targets it does not override itself. OpenTofu warns of a
+// file-level override a run's replaces.
+func runOverrides(f *File, run *RunBlock, d dialect.Dialect) ([]*Override, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	out := append([]*Override(nil), run.Overrides...)
+	own := map[string]bool{}
+	for _, o := range run.Overrides {
+		own[o.Kind.block()+" "+formatTarget(o.Target)] = true
+	}
+	for _, o := range f.Overrides {
+		t := formatTarget(o.Target)
+		if own[o.Kind.block()+" "+t] {
+			if d == dialect.Tofu {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  fmt.Sprintf("Multiple `%s` blocks for the same address", o.Kind.block()),
+					Detail:   fmt.Sprintf("`%s` is overridden in both global file and local run blocks. The declaration in global file block will be ignored.", t),
+					Subject:  o.DeclRange.Ptr(),
+				})
+			}
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, diags
+}
+
+// withModuleOverrides is the module tree with every module call an
+// override_module block targets replaced by a module of only the call's
+// outputs, whose values are the block's (null for those it does not
+// give): nothing in the real module is evaluated.
+func withModuleOverrides(cfg *config.Config, overrides []*Override) *config.Config {
+	byPath := map[string]*Override{}
+	for _, o := range overrides {
+		if o.Kind == OverrideModule {
+			names := traversalNames(o.Target)
+			var path []string
+			for i := 1; i < len(names); i += 2 {
+				path = append(path, names[i])
+			}
+			key := strings.Join(path, ".")
+			if _, ok := byPath[key]; !ok {
+				byPath[key] = o
+			}
+		}
+	}
+	if len(byPath) == 0 {
+		return cfg
+	}
+	var copyTree func(c, parent, root *config.Config) *config.Config
+	copyTree = func(c, parent, root *config.Config) *config.Config {
+		n := *c
+		n.Parent = parent
+		if root == nil {
+			root = &n
+		}
+		n.Root = root
+		n.Children = make(map[string]*config.Config, len(c.Children))
+		if o, ok := byPath[strings.Join(c.Path, ".")]; ok && parent != nil {
+			n.Module = overriddenModule(c.Module, o)
+			return &n
+		}
+		for name, child := range c.Children {
+			n.Children[name] = copyTree(child, &n, root)
+		}
+		return &n
+	}
+	return copyTree(cfg, nil, nil)
+}
+
+// overriddenModule is a module with m's variables (without their
+// validations) and outputs whose values are o's.
+func overriddenModule(m *config.Module, o *Override) *config.Module {
+	out := &config.Module{
+		SourceDir:          m.SourceDir,
+		Files:              m.Files,
+		RequiredProviders:  m.RequiredProviders,
+		Variables:          make(map[string]*config.Variable, len(m.Variables)),
+		Locals:             map[string]*config.Local{},
+		Outputs:            make(map[string]*config.Output, len(m.Outputs)),
+		ModuleCalls:        map[string]*config.ModuleCall{},
+		ProviderConfigs:    map[string]*config.Provider{},
+		ManagedResources:   map[string]*config.Resource{},
+		DataResources:      map[string]*config.Resource{},
+		EphemeralResources: map[string]*config.Resource{},
+		Checks:             map[string]*config.Check{},
+	}
+	for name, v := range m.Variables {
+		c := *v
+		c.Validations = nil
+		out.Variables[name] = &c
+	}
+	for name, op := range m.Outputs {
+		v := attrOf(o.Values, name)
+		if v == cty.NilVal {
+			v = cty.NullVal(cty.DynamicPseudoType)
+		}
+		out.Outputs[name] = &config.Output{
+			Name:         name,
+			Expr:         &valueExpr{val: v, rng: o.DeclRange},
+			Sensitive:    op.Sensitive,
+			SensitiveSet: op.SensitiveSet,
+			DeclRange:    op.DeclRange,
+		}
+	}
+	return out
+}
+
+// valueExpr is an expression that is a value, like hcl.StaticExpr's; unlike
+// that one it is a pointer, so an expression stays usable as a map key (the
+// evaluator keys its caches by expression) whatever the type of its value.
+type valueExpr struct {
+	val cty.Value
+	rng hcl.Range
+}
+
+func (e *valueExpr) Value(*hcl.EvalContext) (cty.Value, hcl.Diagnostics) { return e.val, nil }
+func (e *valueExpr) Variables() []hcl.Traversal                          { return nil }
+func (e *valueExpr) Range() hcl.Range                                    { return e.rng }
+func (e *valueExpr) StartRange() hcl.Range                               { return e.rng }

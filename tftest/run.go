@@ -1,0 +1,457 @@
+package tftest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// runOne carries out one run block: its variables, the plan, the apply
+// for an apply run, the expected failures and the assertions.
+func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
+	run := f.Runs[idx]
+	start := time.Now()
+	rr := &RunResult{Name: run.Name, Run: run, Command: run.Command}
+	defer func() { rr.Elapsed = time.Since(start) }()
+	tofu := r.opts.Dialect == dialect.Tofu
+
+	l := r.config(f, run)
+	if l.diags.HasErrors() {
+		rr.Diagnostics, rr.Status = l.diags, Error
+		return rr
+	}
+	stateKey := run.StateKey
+	if stateKey == "" && run.Module != nil {
+		stateKey = run.Module.Source
+	}
+	if lost := fs.lost[stateKey]; lost != nil {
+		rr.Status, rr.NeedsProvider = Skip, lost.NeedsProvider
+		rr.SkipReason = fmt.Sprintf("it starts from the state run %q left, which needs that provider (%s)", lost.Name, lost.SkipReason)
+		r.forgetOutputs(fs, rr, cfgOutputs(l.cfg))
+		return rr
+	}
+
+	overrides, diags := runOverrides(f, run, r.opts.Dialect)
+	rr.Diagnostics = append(rr.Diagnostics, diags...)
+	cfg := withModuleOverrides(l.cfg, overrides)
+
+	raw, testVals, diags := r.variables(f, run, cfg, fs)
+	rr.Diagnostics = append(rr.Diagnostics, diags...)
+	if diags.HasErrors() && !tofu {
+		rr.Status = Error
+		return rr
+	}
+	if missing := tfvars.Missing(raw, cfg.Module.Variables); missing.HasErrors() {
+		rr.Diagnostics = append(rr.Diagnostics, missing...)
+		rr.Status = Error
+		return rr
+	}
+	if rr.Diagnostics.HasErrors() {
+		// OpenTofu goes on past a value that failed, to report the
+		// required variables it leaves unset, then stops.
+		rr.Status = Error
+		return rr
+	}
+
+	tg := newTargeting(cfg, run.PlanOptions.Target, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
+	in := &instances{
+		targets:     tg,
+		notPlanned:  map[string]bool{},
+		phase:       planPhase,
+		gen:         r.opts.Seed,
+		serial:      idx,
+		prior:       moved(cfg, fs.states[stateKey]),
+		refreshOnly: run.PlanOptions.RefreshOnly,
+		overrides:   overrides,
+		mocks:       r.mocks(f, run),
+		collections: &r.collections,
+		applied:     map[string]cty.Value{},
+	}
+	for _, t := range run.PlanOptions.Replace {
+		in.replace = append(in.replace, formatTarget(t))
+	}
+	rr.Prior, rr.PriorOutputs = in.prior, fs.stateOutputs[stateKey]
+	res, diags := r.evaluate(cfg, raw, in, false)
+	rr.Result = res
+	if len(run.PlanOptions.Target) > 0 {
+		rr.Diagnostics = append(rr.Diagnostics, targetWarnings(run.Command, r.opts.Dialect)...)
+	}
+	exp := newExpectations(run)
+	if run.Command == Plan {
+		diags = exp.validate(diags, res)
+	} else {
+		diags = exp.explainPlan(diags)
+	}
+	if u, ok := placeholderErrors(diags); ok {
+		r.skipFor(rr, cfg, u, "the plan's errors arise in instances whose number depends on it")
+		r.forgetOutputs(fs, rr, cfgOutputs(cfg))
+		return rr
+	}
+	rr.Diagnostics = append(rr.Diagnostics, diags...)
+	if rr.Diagnostics.HasErrors() {
+		rr.Status = Error
+		return rr
+	}
+	if run.Command == Plan {
+		rr.Outputs, rr.NotPlanned = tg.runOutputs(res, rr.PriorOutputs), tg.leaveOut(res, in.notPlanned)
+		outputs := objectOf(rr.Outputs)
+		if !tofu {
+			fs.outputs[run.Name] = outputs
+		}
+		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res))
+		if rr.Status == Skip && !tofu {
+			r.forgetOutputs(fs, rr, cfgOutputs(cfg))
+		}
+		return rr
+	}
+
+	// An apply creates what the plan has: a provider the file does not
+	// mock would have to run.
+	in.phase = applyPhase
+	res, diags = r.evaluate(cfg, raw, in, true)
+	if len(in.needs) > 0 {
+		sort.Slice(in.needs, func(i, j int) bool { return in.needs[i].addr < in.needs[j].addr })
+		n := in.needs[0]
+		rr.Status, rr.NeedsProvider = Skip, n.source
+		rr.SkipReason = "the apply creates " + n.addr
+		if len(in.needs) > 1 {
+			rr.SkipReason += fmt.Sprintf(" (and %d more)", len(in.needs)-1)
+		}
+		fs.lost[stateKey] = rr
+		r.forgetOutputs(fs, rr, cfgOutputs(cfg))
+		return rr
+	}
+	rr.Result = res
+	// The apply evaluates the configuration again: what the plan reported
+	// already is not reported twice.
+	rr.Diagnostics = appendNew(rr.Diagnostics, exp.validate(diags, res))
+	fs.states[stateKey] = in.keepUntargeted()
+	rr.Outputs, rr.NotPlanned = tg.runOutputs(res, rr.PriorOutputs), tg.leaveOut(res, in.notPlanned)
+	fs.stateOutputs[stateKey] = map[string]cty.Value{}
+	for name, v := range rr.Outputs {
+		// A state keeps no output whose value is null.
+		if uv, _ := v.UnmarkDeep(); !uv.IsNull() {
+			fs.stateOutputs[stateKey][name] = v
+		}
+	}
+	fs.outputs[run.Name] = objectOf(rr.Outputs)
+	if rr.Diagnostics.HasErrors() {
+		rr.Status = Error
+		return rr
+	}
+	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res))
+	return rr
+}
+
+// evaluate plans (or, with applied, applies) the configuration.
+func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *instances, applied bool) (*lang.Result, hcl.Diagnostics) {
+	fopts := r.opts.Functions
+	fopts.PlanTimestamp = time.Now().UTC()
+	if fopts.Now != nil {
+		fopts.PlanTimestamp = fopts.Now().UTC()
+	}
+	return lang.Evaluate(cfg, lang.Options{
+		Dialect:       r.opts.Dialect,
+		Cwd:           r.opts.WorkDir,
+		RootVariables: raw,
+		Schemas:       r.opts.Schemas,
+		Functions:     fopts,
+		Limits:        r.opts.Limits,
+		Context:       r.opts.Context,
+		Instances:     in.hook,
+		Applied:       applied,
+	})
+}
+
+// variables works out a run's root variable values. It also returns the
+// values the test file gave (the file's and the run's), which OpenTofu's
+// assertions see as var.
+func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileState) (map[string]*tfvars.Value, map[string]cty.Value, hcl.Diagnostics) {
+	decls := cfg.Module.Variables
+	globals, diags := r.globals(f, decls)
+	gobj := globalObject(globals, decls)
+	tofu := r.opts.Dialect == dialect.Tofu
+
+	diags = append(diags, checkTestRefs(f.Variables, false, r.opts.Dialect)...)
+	diags = append(diags, checkTestRefs(run.Variables, true, r.opts.Dialect)...)
+	if diags.HasErrors() {
+		return nil, nil, diags
+	}
+	fileVals, fileRanges, d := evalVariables(f.Variables, r.evalContext(map[string]cty.Value{"var": objectOf(gobj)}))
+	diags = append(diags, d...)
+	runVars := gobj
+	if !tofu {
+		// Terraform's run blocks see the file's values as var too.
+		runVars = merged(gobj, fileVals)
+	}
+	runCtx := r.evalContext(map[string]cty.Value{"var": objectOf(runVars), "run": objectOf(fs.outputs)})
+	if !tofu {
+		diags = append(diags, r.unknownRuns(f, run)...)
+		diags = append(diags, unavailableVars(run, runVars)...)
+		if diags.HasErrors() {
+			return nil, nil, diags
+		}
+	}
+	runVals, runRanges, d := evalVariables(run.Variables, runCtx)
+	diags = append(diags, d...)
+	if !tofu {
+		for _, name := range sortedKeys(run.Variables) {
+			if _, ok := decls[name]; !ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Value for undeclared variable", Detail: fmt.Sprintf("The module under test does not declare a variable named %q, but it is declared in run block %q.", name, run.Name), Subject: run.Variables[name].Range.Ptr()})
+			}
+		}
+	}
+	testVals := merged(fileVals, runVals)
+	ranges := map[string]hcl.Range{}
+	for k, v := range fileRanges {
+		ranges[k] = v
+	}
+	for k, v := range runRanges {
+		ranges[k] = v
+	}
+	for name := range run.Variables {
+		if _, ok := runVals[name]; !ok {
+			// A run's value that failed leaves the variable without the file's.
+			delete(testVals, name)
+		}
+	}
+	return rawValues(globals, testVals, ranges, decls), testVals, diags
+}
+
+// unavailableVars reports, as Terraform does, the var.NAME a run's
+// variables refer to that neither the file nor the command line gives.
+func unavailableVars(run *RunBlock, vars map[string]cty.Value) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(run.Variables) {
+		for _, t := range run.Variables[name].Expr.Variables() {
+			if t.RootName() != "var" || len(t) < 2 {
+				continue
+			}
+			a, ok := t[1].(hcl.TraverseAttr)
+			if !ok {
+				continue
+			}
+			if _, ok := vars[a.Name]; !ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unavailable variable", Detail: fmt.Sprintf("The input variable %q is not available to the current run block. You can only reference variables defined at the file or global levels.", a.Name), Subject: t.SourceRange().Ptr()})
+			}
+		}
+	}
+	return diags
+}
+
+// unknownRuns reports references to run blocks the file does not have.
+func (r *runner) unknownRuns(f *File, run *RunBlock) hcl.Diagnostics {
+	names := map[string]bool{}
+	for _, other := range f.Runs {
+		names[other.Name] = true
+	}
+	var diags hcl.Diagnostics
+	for _, t := range runTraversals(run) {
+		if t.RootName() != "run" || len(t) < 2 {
+			continue
+		}
+		if a, ok := t[1].(hcl.TraverseAttr); ok && !names[a.Name] {
+			diags = append(diags, undefinedRun(a.Name, t.SourceRange()))
+		}
+	}
+	return diags
+}
+
+// evalContext is a context for test file expressions with the given variables.
+func (r *runner) evalContext(vars map[string]cty.Value) *hcl.EvalContext {
+	return &hcl.EvalContext{Variables: vars, Functions: r.fns}
+}
+
+// mocks are the mocked provider configurations of a run, by the name the
+// module under test gives them: with a providers argument, those it maps;
+// without, every mock_provider block by its own name.
+func (r *runner) mocks(f *File, run *RunBlock) map[string]*Provider {
+	byKey := map[string]*Provider{}
+	for _, p := range f.Providers {
+		byKey[p.Key()] = p
+	}
+	out := map[string]*Provider{}
+	if len(run.Providers) > 0 {
+		for _, m := range run.Providers {
+			if p := byKey[m.InTest]; p != nil && p.Mock {
+				out[m.InModule] = p
+			}
+		}
+		return out
+	}
+	for key, p := range byKey {
+		if p.Mock {
+			out[key] = p
+		}
+	}
+	return out
+}
+
+// outputsOf is the object of a run's root module outputs: run.NAME.
+func outputsOf(res *lang.Result) cty.Value {
+	root := res.Root()
+	if root == nil {
+		return cty.EmptyObjectVal
+	}
+	return objectOf(root.Outputs)
+}
+
+// cfgOutputs are the output names of a module.
+func cfgOutputs(cfg *config.Config) []string {
+	if cfg == nil || cfg.Module == nil {
+		return nil
+	}
+	return sortedKeys(cfg.Module.Outputs)
+}
+
+// forgetOutputs makes the outputs of a run that was skipped for want of
+// a provider unknown, marked as the provider's, for the runs after it.
+func (r *runner) forgetOutputs(fs *fileState, rr *RunResult, names []string) {
+	ms := marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: "run." + rr.Name}})
+	attrs := map[string]cty.Value{}
+	for _, n := range names {
+		attrs[n] = cty.DynamicVal.WithMarks(ms)
+	}
+	if r.opts.Dialect == dialect.Tofu && rr.Command != Apply {
+		return
+	}
+	fs.outputs[rr.Name] = objectOf(attrs)
+}
+
+// skipFor skips a run for what u says tfeval did not have.
+func (r *runner) skipFor(rr *RunResult, cfg *config.Config, u marks.Unread, what string) {
+	rr.Status = Skip
+	rr.NeedsProvider, rr.SkipReason = unreadNeed(cfg, u)
+	if what != "" {
+		rr.SkipReason += ": " + what
+	}
+}
+
+// unreadNeed names the provider an Unread mark stands for, and why.
+func unreadNeed(cfg *config.Config, u marks.Unread) (string, string) {
+	switch u.Cause {
+	case marks.ModuleNotInstalled:
+		return "", u.Describe()
+	case marks.Errored:
+		return "", u.Describe()
+	}
+	res, c := findConfigResource(cfg, u.Addr)
+	if res == nil {
+		if strings.HasPrefix(u.Addr, "provider::") {
+			parts := strings.Split(u.Addr, "::")
+			if len(parts) == 3 {
+				return providerSource(cfg.Module, parts[1]), "provider function " + u.Addr + " (not run)"
+			}
+		}
+		return "", u.Describe()
+	}
+	_, source := providerOf(c, res)
+	why := u.Describe()
+	switch u.Cause {
+	case marks.NoSchema:
+		why = u.Addr + " (its attributes need the provider's schema: give -schemas)"
+	case marks.ProviderNotRun:
+		why = u.Addr + " (computed by the provider)"
+	}
+	return source, why
+}
+
+// findConfigResource finds the resource a configuration address names
+// (module path without keys), with the module it is in.
+func findConfigResource(cfg *config.Config, addr string) (*config.Resource, *config.Config) {
+	c := cfg
+	for strings.HasPrefix(addr, "module.") {
+		rest := strings.TrimPrefix(addr, "module.")
+		name, after, ok := strings.Cut(rest, ".")
+		if !ok {
+			return nil, nil
+		}
+		child := c.Children[name]
+		if child == nil {
+			return nil, nil
+		}
+		c, addr = child, after
+	}
+	m := c.Module
+	if m == nil {
+		return nil, nil
+	}
+	if r := m.ManagedResources[addr]; r != nil {
+		return r, c
+	}
+	if r := m.DataResources[addr]; r != nil {
+		return r, c
+	}
+	return nil, nil
+}
+
+// targetWarnings are the warnings of a plan (and apply) with plan_options.target.
+func targetWarnings(cmd Command, d dialect.Dialect) hcl.Diagnostics {
+	product, opt := d.Product(), "the -target option"
+	if d == dialect.Tofu {
+		opt = "either the -target option or the -exclude option"
+	}
+	diags := hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Resource targeting is in effect", Detail: fmt.Sprintf("You are creating a plan with %s, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -target option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when %s specifically suggests to use it as part of an error message.", opt, product)}}
+	if cmd == Apply {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Applied changes may be incomplete", Detail: fmt.Sprintf("The plan was created with %s in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    %s plan\n\nNote that the -target option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when %s specifically suggests to use it as part of an error message.", opt, d, product)})
+	}
+	return diags
+}
+
+// appendNew appends to diags those of more it does not have yet.
+func appendNew(diags, more hcl.Diagnostics) hcl.Diagnostics {
+	seen := map[string]bool{}
+	key := func(d *hcl.Diagnostic) string {
+		k := fmt.Sprintf("%d|%s|%s", d.Severity, d.Summary, d.Detail)
+		if d.Subject != nil {
+			k += "|" + d.Subject.String()
+		}
+		return k
+	}
+	for _, d := range diags {
+		seen[key(d)] = true
+	}
+	for _, d := range more {
+		if !seen[key(d)] {
+			seen[key(d)] = true
+			diags = append(diags, d)
+		}
+	}
+	return diags
+}
+
+// placeholderErrors reports whether every error of diags arose in an
+// instance that stands for instances tfeval could not count: Terraform,
+// which knows how many there are, may find none and report nothing. It
+// returns what the count depended on.
+func placeholderErrors(diags hcl.Diagnostics) (marks.Unread, bool) {
+	var first *marks.Unread
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		us, ok := lang.PlaceholderUnread(d)
+		if !ok {
+			return marks.Unread{}, false
+		}
+		for _, u := range us {
+			if first == nil && u.Cause != marks.Errored {
+				first = &u
+			}
+		}
+	}
+	if first == nil {
+		return marks.Unread{}, false
+	}
+	return *first, true
+}

@@ -1,0 +1,852 @@
+package tftest
+
+import (
+	"reflect"
+	"regexp"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+const awsSchema = `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/aws":{"provider":{"version":0,"block":{}},
+"resource_schemas":{"aws_thing":{"version":0,"block":{"attributes":{
+  "id":{"type":"string","computed":true},
+  "name":{"type":"string","required":true},
+  "arn":{"type":"string","computed":true},
+  "size":{"type":"number","optional":true,"computed":true},
+  "tags":{"type":["map","string"],"computed":true}}}}},
+"data_source_schemas":{"aws_lookup":{"version":0,"block":{"attributes":{
+  "key":{"type":"string","required":true},
+  "value":{"type":"string","computed":true}}}}}}}}`
+
+const awsProvider = `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+`
+
+// unknownCondition asserts at plan on what only the apply knows.
+var unknownCondition = map[string]string{
+	"main.tf": `
+resource "terraform_data" "x" { input = "a" }
+output "o" { value = terraform_data.x.output }
+`,
+	"tests/a.tftest.hcl": `
+run "unknown" {
+  command = plan
+  assert {
+    condition     = output.o == "a"
+    error_message = "wrong"
+  }
+}
+run "after" {
+  command = plan
+}
+`}
+
+func TestRunStatuses(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		d     dialect.Dialect
+		files map[string]string
+		want  map[string]string
+		diags []string
+	}{{
+		name: "plan assertions on outputs, variables and locals",
+		files: map[string]string{
+			"main.tf": `
+variable "env" { default = "prod" }
+locals { tier = var.env == "prod" ? "gold" : "bronze" }
+output "tier" { value = local.tier }
+`,
+			"tests/a.tftest.hcl": `
+run "prod" {
+  command = plan
+  assert {
+    condition     = output.tier == "gold" && local.tier == "gold" && var.env == "prod"
+    error_message = "wrong"
+  }
+}
+run "dev" {
+  command = plan
+  variables { env = "dev" }
+  assert {
+    condition     = output.tier == "gold"
+    error_message = "tier is ${output.tier}"
+  }
+}
+run "after_failure" {
+  command = plan
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl": "fail", "tests/a.tftest.hcl::prod": "pass", "tests/a.tftest.hcl::dev": "fail", "tests/a.tftest.hcl::after_failure": "pass"},
+		diags: []string{"error: Test assertion failed"},
+	}, {
+		name: "terraform_data applies and its state carries to the next runs",
+		files: map[string]string{
+			"main.tf": `
+variable "v" { default = "a" }
+resource "terraform_data" "x" { input = var.v }
+output "o" { value = terraform_data.x.output }
+`,
+			"tests/a.tftest.hcl": `
+run "create" {
+  assert {
+    condition     = length(terraform_data.x.id) == 36 && output.o == "a"
+    error_message = "not applied"
+  }
+}
+run "unchanged_plan" {
+  command = plan
+  assert {
+    condition     = output.o == "a"
+    error_message = "the state's output is lost"
+  }
+}
+run "update" {
+  variables { v = "b" }
+  assert {
+    condition     = output.o == "b" && run.create.o == "a"
+    error_message = "the update replaced the object"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::create": "pass", "tests/a.tftest.hcl::unchanged_plan": "pass", "tests/a.tftest.hcl::update": "pass"},
+	}, {
+		name: "a mocked provider's defaults and generated values",
+		files: map[string]string{
+			"providers-schema.json": awsSchema,
+			"main.tf": awsProvider + `
+resource "aws_thing" "t" { name = "n" }
+data "aws_lookup" "l" { key = "k" }
+output "arn" { value = aws_thing.t.arn }
+`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {
+  mock_resource "aws_thing" {
+    defaults = { arn = "arn:mock" }
+  }
+  mock_data "aws_lookup" {
+    defaults = { value = "looked-up" }
+  }
+}
+run "plan" {
+  command = plan
+  assert {
+    condition     = data.aws_lookup.l.value == "looked-up" && aws_thing.t.name == "n"
+    error_message = "wrong"
+  }
+}
+run "apply" {
+  assert {
+    condition     = output.arn == "arn:mock" && length(aws_thing.t.id) == 8 && aws_thing.t.size == 0 && length(aws_thing.t.tags) == 0
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::plan": "pass", "tests/a.tftest.hcl::apply": "pass"},
+	}, {
+		name:  "an unknown condition at plan: Terraform errors",
+		files: unknownCondition,
+		want:  map[string]string{"tests/a.tftest.hcl::unknown": "error", "tests/a.tftest.hcl::after": "skip"},
+		diags: []string{"error: Unknown condition value"},
+	}, {
+		name:  "an unknown condition at plan: OpenTofu fails",
+		d:     dialect.Tofu,
+		files: unknownCondition,
+		want:  map[string]string{"tests/a.tftest.hcl::unknown": "fail", "tests/a.tftest.hcl::after": "pass"},
+		diags: []string{"error: Test assertion failed"},
+	}, {
+		name: "an apply with a provider the file does not mock is skipped",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" { name = "n" }`,
+			"tests/a.tftest.hcl": `
+run "apply" {}
+run "after" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.name == "n"
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl": "skip", "tests/a.tftest.hcl::apply": "skip", "tests/a.tftest.hcl::after": "skip"},
+	}, {
+		name: "a plan assertion on what an unmocked data source reads is skipped, one on arguments decided",
+		files: map[string]string{
+			"main.tf": awsProvider + `
+data "aws_lookup" "l" { key = "k" }
+resource "aws_thing" "t" { name = data.aws_lookup.l.key }
+`,
+			"tests/a.tftest.hcl": `
+run "args" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.name == "k"
+    error_message = "wrong"
+  }
+}
+run "read" {
+  command = plan
+  assert {
+    condition     = data.aws_lookup.l.value == "v"
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::args": "pass", "tests/a.tftest.hcl::read": "skip"},
+	}, {
+		name: "overrides of resources, data sources and modules, at file and run level",
+		files: map[string]string{
+			"main.tf": awsProvider + `
+resource "aws_thing" "t" { name = "n" }
+data "aws_lookup" "l" { key = "k" }
+module "m" {
+  source = "./m"
+}
+output "out" { value = "${aws_thing.t.id}/${data.aws_lookup.l.value}/${module.m.x}" }
+output "z" { value = module.m.z }
+`,
+			"m/main.tf": `output "x" { value = "real" }
+output "y" { value = "y" }
+output "z" { value = { a = ["real"] } }`,
+			"tests/a.tftest.hcl": `
+override_resource {
+  target = aws_thing.t
+  values = { id = "file-id" }
+}
+override_data {
+  target = data.aws_lookup.l
+  values = { value = "file-value" }
+}
+run "file_level" {
+  state_key = "other"
+  override_module {
+    target  = module.m
+    outputs = { x = "fake", z = { a = ["b"] } }
+  }
+  assert {
+    condition     = output.out == "file-id/file-value/fake" && module.m.y == null && output.z.a[0] == "b"
+    error_message = "out is ${output.out}"
+  }
+}
+run "run_level" {
+  override_resource {
+    target = aws_thing.t
+    values = { id = "run-id" }
+  }
+  assert {
+    condition     = output.out == "run-id/file-value/real"
+    error_message = "out is ${output.out}"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::file_level": "pass", "tests/a.tftest.hcl::run_level": "pass"},
+	}, {
+		name: "an expected validation failure: what reads the variable is not evaluated",
+		files: map[string]string{
+			"main.tf": `
+variable "level" {
+  type = string
+  validation {
+    condition     = contains(["CanNotDelete", "ReadOnly"], var.level)
+    error_message = "bad level"
+  }
+}
+locals { notes = { CanNotDelete = "a", ReadOnly = "b" } }
+resource "terraform_data" "lock" {
+  count = var.level != null ? 1 : 0
+  input = local.notes[var.level]
+}
+`,
+			"tests/a.tftest.hcl": `
+run "rejected" {
+  command = plan
+  variables { level = "None" }
+  expect_failures = [var.level]
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::rejected": "pass"},
+	}, {
+		name: "an expected precondition failure: what depends on the resource is not evaluated",
+		files: map[string]string{
+			"main.tf": `
+variable "sets" {
+  type    = map(string)
+  default = {}
+}
+variable "set_key" { default = "missing" }
+resource "terraform_data" "registry" {
+  lifecycle {
+    precondition {
+      condition     = contains(keys(var.sets), var.set_key)
+      error_message = "set_key must name a set"
+    }
+  }
+}
+module "set" {
+  source   = "./m"
+  for_each = var.sets
+  in       = terraform_data.registry.id
+}
+module "rule" {
+  source = "./m"
+  in     = module.set[var.set_key].out
+}
+`,
+			"m/main.tf": `
+variable "in" { type = string }
+output "out" { value = var.in }
+`,
+			"tests/a.tftest.hcl": `
+run "missing_set" {
+  command         = plan
+  expect_failures = [terraform_data.registry]
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::missing_set": "pass"},
+	}, {
+		name: "once applied, can of a resource or module call without schema is true",
+		files: map[string]string{
+			"main.tf": awsProvider + `
+variable "tags" { default = null }
+resource "aws_thing" "t" {
+  name = "n"
+  tags = var.tags
+}
+resource "aws_thing" "c" {
+  count = 2
+  name  = "c"
+  tags  = var.tags
+}
+module "m" {
+  source = "./m"
+  tags   = var.tags
+}
+`,
+			"m/main.tf": awsProvider + `
+variable "tags" {}
+resource "aws_thing" "t" {
+  name = "m"
+  tags = var.tags
+}
+output "thing" { value = aws_thing.t }
+`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "applied" {
+  assert {
+    condition     = can(aws_thing.t) && can(aws_thing.c[1]) && can(module.m) && can(module.m.thing)
+    error_message = "cannot"
+  }
+}
+run "attribute" {
+  assert {
+    condition     = can(aws_thing.t.tags)
+    error_message = "cannot"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::applied": "pass", "tests/a.tftest.hcl::attribute": "skip"},
+	}, {
+		name: "an assertion's error message is evaluated whatever its condition gives",
+		files: map[string]string{
+			"main.tf": `
+variable "secret" {
+  default   = "x"
+  sensitive = true
+}
+output "nothing" { value = null }
+`,
+			"tests/a.tftest.hcl": `
+run "message_error" {
+  command = plan
+  assert {
+    condition     = output.nothing == null
+    error_message = "nothing is ${output.nothing}"
+  }
+}
+`,
+			"tests/b.tftest.hcl": `
+run "null_message" {
+  command = plan
+  assert {
+    condition     = output.nothing == null
+    error_message = output.nothing
+  }
+}
+`,
+			"tests/c.tftest.hcl": `
+run "sensitive_message" {
+  command = plan
+  assert {
+    condition     = var.secret == "x"
+    error_message = "secret is ${var.secret}"
+  }
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::message_error": "error", "tests/b.tftest.hcl::null_message": "error", "tests/c.tftest.hcl::sensitive_message": "pass"},
+		diags: []string{"error: Invalid error message", "error: Invalid template interpolation value", "warning: Error message refers to sensitive values"},
+	}, {
+		name: "expected failures: a validation that fails, one that does not",
+		files: map[string]string{
+			"main.tf": `
+variable "port" {
+  default = 8080
+  validation {
+    condition     = var.port > 1024
+    error_message = "Too low."
+  }
+}
+`,
+			"tests/a.tftest.hcl": `
+run "expected" {
+  command = plan
+  variables { port = 80 }
+  expect_failures = [var.port]
+}
+run "missing" {
+  command = plan
+  expect_failures = [var.port]
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::expected": "pass", "tests/a.tftest.hcl::missing": "error"},
+		diags: []string{"error: Missing expected failure"},
+	}, {
+		name: "assertions see the test file's variables the module does not declare",
+		files: map[string]string{
+			"main.tf": `variable "v" { default = "a" }
+output "v" { value = var.v }`,
+			"tests/a.tftest.hcl": `
+variables {
+  expected = "b"
+}
+run "compare" {
+  command = plan
+  variables { v = "b" }
+  assert {
+    condition     = output.v == var.expected && var.v == "b"
+    error_message = "v is ${output.v}"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::compare": "pass"},
+	}, {
+		name: "a reference to a later run is a cycle",
+		files: map[string]string{
+			"main.tf": `variable "v" { default = "a" }
+output "v" { value = var.v }`,
+			"tests/a.tftest.hcl": `
+run "first" {
+  command = plan
+  variables { v = run.second.v }
+}
+run "second" {
+  command = plan
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl": "error", "tests/a.tftest.hcl::first": "", "tests/a.tftest.hcl::second": ""},
+		diags: []string{"error: Cycle: tests/a.tftest.hcl.run.first, tests/a.tftest.hcl.run.second"},
+	}, {
+		name: "a string compared with a number read from a resource without schema needs the schema",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  name = "n"
+  protocol = -1
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "mixed" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.protocol == "-1"
+    error_message = "wrong"
+  }
+}
+run "same_type" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.protocol == -1
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::mixed": "skip", "tests/a.tftest.hcl::same_type": "pass"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, tc.files, tc.d)
+			if rep.Stopped() {
+				t.Fatalf("stopped: %v", rep.Diagnostics)
+			}
+			got := statuses(rep)
+			for k, want := range tc.want {
+				if got[k] != want {
+					t.Errorf("%s: %q, want %q", k, got[k], want)
+				}
+			}
+			if tc.diags != nil {
+				if g := summaries(rep); !reflect.DeepEqual(g, tc.diags) {
+					t.Errorf("diagnostics %q, want %q", g, tc.diags)
+				}
+			}
+		})
+	}
+}
+
+func TestRunStateAcrossRuns(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+variable "v" { default = "a" }
+resource "terraform_data" "x" { input = var.v }
+output "id" { value = terraform_data.x.id }
+`,
+		"tests/a.tftest.hcl": `
+run "create" {}
+run "update" {
+  variables { v = "b" }
+}
+run "replace" {
+  plan_options {
+    replace = [terraform_data.x]
+  }
+}
+`}, dialect.Terraform)
+	ids := map[string]string{}
+	for _, r := range rep.Files[0].Runs {
+		if r.Status != Pass {
+			t.Fatalf("%s: %s %v", r.Name, r.Status, r.Diagnostics)
+		}
+		ids[r.Name] = r.Result.Root().Outputs["id"].AsString()
+	}
+	if ids["create"] != ids["update"] {
+		t.Errorf("an update changed the id: %s, then %s", ids["create"], ids["update"])
+	}
+	if ids["replace"] == ids["update"] {
+		t.Errorf("a replaced object kept its id %s", ids["replace"])
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`).MatchString(ids["create"]) {
+		t.Errorf("id %q is not shaped as a UUID", ids["create"])
+	}
+}
+
+func TestRunNeedsProviderReason(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf":            awsProvider + `resource "aws_thing" "t" { name = "n" }`,
+		"tests/a.tftest.hcl": `run "apply" {}`,
+	}, dialect.Terraform)
+	r := runOf(t, rep, "tests/a.tftest.hcl::apply")
+	if r.Status != Skip || r.NeedsProvider != "hashicorp/aws" || r.SkipReason != "the apply creates aws_thing.t" {
+		t.Errorf("status %s, needs %q, reason %q", r.Status, r.NeedsProvider, r.SkipReason)
+	}
+	if rep.Status != Pass || rep.Skipped != 1 || rep.NeedsProvider != 1 {
+		t.Errorf("summary %s with %d skipped, %d needing a provider", rep.Status, rep.Skipped, rep.NeedsProvider)
+	}
+}
+
+func TestGeneratedValuesAreDeterministic(t *testing.T) {
+	g := generator{seed: 1, addr: "aws_thing.t"}
+	a, b := g.str(".id"), g.str(".id")
+	if !a.RawEquals(b) || len(a.AsString()) != 8 {
+		t.Fatalf("%#v then %#v", a, b)
+	}
+	if g.str(".arn").RawEquals(a) {
+		t.Error("two attributes got the same string")
+	}
+	if (generator{seed: 1, addr: "aws_thing.u"}).str(".id").RawEquals(a) {
+		t.Error("two instances got the same string")
+	}
+	if (generator{seed: 2, addr: "aws_thing.t"}).str(".id").RawEquals(a) {
+		t.Error("two seeds gave the same string")
+	}
+	if v := g.value(cty.Object(map[string]cty.Type{"n": cty.Number, "b": cty.Bool, "l": cty.List(cty.String)}), ""); !v.GetAttr("n").RawEquals(cty.Zero) || v.GetAttr("b").True() || v.GetAttr("l").LengthInt() != 0 {
+		t.Errorf("object generated as %#v", v)
+	}
+}
+
+func TestMockedCollectionsWithoutSchema(t *testing.T) {
+	files := map[string]string{
+		"main.tf": awsProvider + `
+data "aws_users" "all" {}
+locals {
+  admins = [for u in data.aws_users.all.users : u.name if u.admin]
+}
+check "no_unknown_logins" {
+  assert {
+    condition     = length(data.aws_users.all.unknown) == 0 && length(local.admins) == 0
+    error_message = "Unknown: ${join(", ", data.aws_users.all.unknown)}"
+  }
+}
+check "opaque" {
+  assert {
+    condition     = data.aws_users.all.count == 0
+    error_message = "count is ${data.aws_users.all.count}"
+  }
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+}
+`}
+	rep := runFiles(t, files, dialect.Terraform)
+	r := runOf(t, rep, "tests/a.tftest.hcl::plan")
+	// users and unknown are read as lists: generated empty, so the first
+	// check passes; count's type is not known, so the second check is not
+	// decided and the run needs the provider's schema.
+	if r.Status != Skip || r.NeedsProvider != "hashicorp/aws" || !regexp.MustCompile(`check\.opaque`).MatchString(r.SkipReason) {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+	files["main.tf"] = files["main.tf"][:len(files["main.tf"])-len(`check "opaque" {
+  assert {
+    condition     = data.aws_users.all.count == 0
+    error_message = "count is ${data.aws_users.all.count}"
+  }
+}
+`)]
+	rep = runFiles(t, files, dialect.Terraform)
+	if r := runOf(t, rep, "tests/a.tftest.hcl::plan"); r.Status != Pass {
+		t.Errorf("without the opaque check: status %s %s %v", r.Status, r.SkipReason, r.Diagnostics)
+	}
+}
+
+func TestMovedBlocksMoveTheState(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `output "ok" { value = true }`,
+		"v1/main.tf": `
+resource "terraform_data" "old" { input = "x" }
+output "id" { value = terraform_data.old.id }
+`,
+		"v2/main.tf": `
+module "inner" {
+  source = "./inner"
+}
+moved {
+  from = terraform_data.old
+  to   = module.inner.terraform_data.new["k"]
+}
+output "id" { value = module.inner.id }
+`,
+		"v2/inner/main.tf": `
+resource "terraform_data" "new" {
+  for_each = toset(["k"])
+  input    = "x"
+}
+output "id" { value = terraform_data.new["k"].id }
+`,
+		"tests/a.tftest.hcl": `
+run "v1" {
+  state_key = "s"
+  module {
+    source = "./v1"
+  }
+}
+run "v2" {
+  state_key = "s"
+  module {
+    source = "./v2"
+  }
+  assert {
+    condition     = output.id == run.v1.id
+    error_message = "the object was created anew: ${output.id}, was ${run.v1.id}"
+  }
+}
+`}, dialect.Terraform)
+	if got := statuses(rep); got["tests/a.tftest.hcl::v2"] != "pass" {
+		t.Errorf("statuses %v, diagnostics %v", got, summaries(rep))
+	}
+}
+
+func TestHelperModuleCallsFromTheManifest(t *testing.T) {
+	// init installs what a run block's module calls under the run's key.
+	rep := runFiles(t, map[string]string{
+		"main.tf": `output "ok" { value = true }`,
+		"helper/main.tf": `
+module "remote" {
+  source = "example/remote/aws"
+}
+output "v" { value = module.remote.v }
+`,
+		"installed/remote/main.tf": `output "v" { value = "from the registry" }`,
+		".terraform/modules/modules.json": `{"Modules": [
+  {"Key": "", "Source": "", "Dir": "."},
+  {"Key": "test.tests.a.setup", "Source": "./helper", "Dir": "helper"},
+  {"Key": "test.tests.a.setup.remote", "Source": "example/remote/aws", "Dir": "installed/remote"}
+]}`,
+		"tests/a.tftest.hcl": `
+run "setup" {
+  command = plan
+  module {
+    source = "./helper"
+  }
+  assert {
+    condition     = output.v == "from the registry"
+    error_message = "v is ${output.v}"
+  }
+}
+`}, dialect.Terraform)
+	if got := statuses(rep); got["tests/a.tftest.hcl::setup"] != "pass" {
+		t.Errorf("statuses %v, diagnostics %v", got, summaries(rep))
+	}
+}
+
+func TestErrorsInUncountedInstances(t *testing.T) {
+	// The subnets' number depends on what the data source reads: tfeval
+	// evaluates one placeholder for them, where indexing the empty gateway
+	// list fails; Terraform may find no subnet, and no error.
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+data "aws_lookup" "zones" { key = "zones" }
+variable "gateway" { default = false }
+resource "terraform_data" "gw" {
+  count = var.gateway ? 1 : 0
+}
+resource "terraform_data" "route" {
+  for_each = toset(data.aws_lookup.zones.names)
+  input    = terraform_data.gw[0].id
+}
+`,
+		"tests/a.tftest.hcl": `run "plan" {
+  command = plan
+}`,
+	}, dialect.Terraform)
+	r := runOf(t, rep, "tests/a.tftest.hcl::plan")
+	if r.Status != Skip || r.NeedsProvider != "hashicorp/aws" {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+}
+
+func TestMockedRandomHasItsSchema(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+resource "random_uuid" "name" {}
+resource "random_integer" "port" {
+  min = 1024
+  max = 2048
+}
+output "name" { value = random_uuid.name.result }
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "random" {}
+run "apply" {
+  assert {
+    condition     = length(output.name) == 8 && random_integer.port.result == 0
+    error_message = "name ${output.name}, port ${random_integer.port.result}"
+  }
+}
+`}, dialect.Terraform)
+	if got := statuses(rep); got["tests/a.tftest.hcl::apply"] != "pass" {
+		t.Errorf("statuses %v, diagnostics %v", got, summaries(rep))
+	}
+}
+
+// TestManyInstances plans and applies enough mocked instances that lang
+// plans them on several goroutines, each calling the runner's hook: the
+// values are the same as one by one (run it with -race).
+func TestManyInstances(t *testing.T) {
+	files := map[string]string{
+		"main.tf": awsProvider + `
+resource "aws_thing" "t" {
+  count = 600
+  name  = "n${count.index}"
+}
+output "ids" { value = aws_thing.t[*].id }
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "apply" {
+  assert {
+    condition     = length(distinct(output.ids)) == 600
+    error_message = "ids repeat"
+  }
+}
+`}
+	first := runFiles(t, files, dialect.Terraform)
+	second := runFiles(t, files, dialect.Terraform)
+	r1, r2 := runOf(t, first, "tests/a.tftest.hcl::apply"), runOf(t, second, "tests/a.tftest.hcl::apply")
+	if r1.Status != Pass {
+		t.Fatalf("status %s %v", r1.Status, r1.Diagnostics)
+	}
+	if !r1.Result.Root().Outputs["ids"].RawEquals(r2.Result.Root().Outputs["ids"]) {
+		t.Error("two runs of the same test generated different ids")
+	}
+}
+
+// TestRunTargets: plan_options.target plans the targets and what they
+// depend on; the root outputs that depend only on those are kept, the
+// others keep what the state has (null when nothing); what the targets
+// leave out is not created, so a provider it needs is not needed.
+func TestRunTargets(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+resource "terraform_data" "a" { input = "a" }
+resource "terraform_data" "b" { input = "b" }
+resource "terraform_data" "c" {
+  count = 2
+  input = "${terraform_data.a.output}-${count.index}"
+}
+resource "aws_thing" "real" { name = "needs the provider" }
+module "m" {
+  source = "./m"
+}
+locals { from_a = terraform_data.a.output }
+output "a"      { value = local.from_a }
+output "b"      { value = terraform_data.b.output }
+output "c0"     { value = terraform_data.c[0].output }
+output "both"   { value = "${terraform_data.a.output}${terraform_data.b.output}" }
+output "static" { value = "s" }
+output "m"      { value = module.m.out }
+`,
+		"m/main.tf": `
+resource "terraform_data" "in_module" { input = "m" }
+output "out" { value = terraform_data.in_module.output }
+`,
+		"tests/a.tftest.hcl": `
+run "targeted" {
+  plan_options {
+    target = [terraform_data.c[0], module.m]
+  }
+  assert {
+    condition     = output.a == "a" && output.c0 == "a-0" && output.m == "m" && output.b == null && output.both == null && output.static == null
+    error_message = "outputs"
+  }
+}
+run "next" {
+  command = plan
+  plan_options {
+    target = [terraform_data.b]
+  }
+  assert {
+    condition     = run.targeted.c0 == "a-0" && terraform_data.b.input == "b" && output.c0 == "a-0"
+    error_message = "the state after the targeted apply"
+  }
+}
+`}, dialect.Terraform)
+	for _, r := range rep.Files[0].Runs {
+		if r.Status != Pass {
+			t.Fatalf("%s: %s %s %q", r.Name, r.Status, r.SkipReason, summaries(rep))
+		}
+	}
+	targeted := rep.Files[0].Runs[0]
+	for addr, want := range map[string]bool{"terraform_data.a": false, "terraform_data.b": true, "terraform_data.c[0]": false, "terraform_data.c[1]": true, "aws_thing.real": true, "module.m.terraform_data.in_module": false} {
+		if targeted.NotPlanned[addr] != want {
+			t.Errorf("%s left out of the plan: %v, want %v", addr, targeted.NotPlanned[addr], want)
+		}
+	}
+	if _, ok := targeted.Outputs["static"]; !ok {
+		t.Error("an output the targets leave out is not null to the assertions")
+	}
+	next := rep.Files[0].Runs[1]
+	if _, ok := next.Prior["terraform_data.b"]; ok || next.Prior["terraform_data.c[0]"] == cty.NilVal || next.PriorOutputs["b"] != cty.NilVal {
+		t.Errorf("the state after the targeted apply: %v, outputs %v", next.Prior, next.PriorOutputs)
+	}
+}

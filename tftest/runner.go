@@ -1,0 +1,275 @@
+package tftest
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/sandbox"
+)
+
+// Run runs the test files of the module in opts.WorkDir as terraform test
+// (or, in the OpenTofu dialect, tofu test) would, without providers: the
+// files in the module's directory and its test directory, each run block
+// planned (and applied) against the file's in-memory state, mocked
+// providers and overrides, its assertions and expected failures checked.
+// A run that needs what a provider that the file does not mock would
+// answer is skipped with the reason, never passed or failed.
+func Run(opts Options) *Report {
+	if opts.TestDirectory == "" {
+		opts.TestDirectory = DefaultTestDirectory
+	}
+	opts.Schemas = withBuiltinSchemas(opts.Schemas)
+	r := &runner{opts: opts, configs: map[string]*loaded{}}
+	box, err := sandbox.NewFS(opts.FS, opts.Sandbox, opts.WorkDir)
+	if err != nil {
+		return &Report{Status: Error, Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}}
+	}
+	r.box = box
+	fopts := opts.Functions
+	fopts.Dialect = opts.Dialect
+	r.fns = funcs.Functions(fopts)
+
+	paths, diags := discover(box, opts.WorkDir, opts.TestDirectory, opts.Dialect, opts.Filter)
+	files, fDiags := loadFiles(box, opts.WorkDir, paths, opts.Dialect)
+	diags = append(diags, fDiags...)
+	if diags.HasErrors() {
+		return &Report{Status: Error, Diagnostics: diags}
+	}
+	rep := &Report{Diagnostics: diags}
+	if len(files) > 0 {
+		// terraform test loads the configuration before it runs anything:
+		// a module that does not load runs no test.
+		if l := r.config(nil, nil); l.diags.HasErrors() {
+			return &Report{Status: Error, Diagnostics: append(diags, l.diags...)}
+		}
+	}
+	rep.Status = Pass
+	for _, f := range files {
+		fr := r.runFile(f)
+		rep.Files = append(rep.Files, fr)
+		rep.Status = rep.Status.merge(fr.Status)
+		if fr.Status == Error && len(fr.Runs) == 0 {
+			rep.Status = Error
+		}
+		for _, rr := range fr.Runs {
+			switch rr.Status {
+			case Pass:
+				rep.Passed++
+			case Fail:
+				rep.Failed++
+			case Error:
+				rep.Errored++
+			case Skip:
+				rep.Skipped++
+				if rr.NeedsProvider != "" || rr.SkipReason != "" {
+					rep.NeedsProvider++
+				}
+			}
+		}
+	}
+	if rep.Status == Skip {
+		rep.Status = Pass
+	}
+	return rep
+}
+
+// runner is one test command's work.
+type runner struct {
+	opts Options
+	box  sandbox.Dir
+	fns  map[string]function.Function
+	// configs are the module trees runs test, by module source ("" for the
+	// module under test).
+	configs map[string]*loaded
+	// collections are what each module reads as collections.
+	collections collectionCache
+}
+
+type loaded struct {
+	cfg   *config.Config
+	diags hcl.Diagnostics
+}
+
+// config loads the module a run tests: the module under test, or the
+// run's module block's, as `terraform init` installs it for the run.
+func (r *runner) config(f *File, run *RunBlock) *loaded {
+	key, dir, manifestKey := "", ".", ""
+	if run != nil && run.Module != nil {
+		manifestKey = runKey(f.Path, run.Name)
+		key = run.Module.Source + "\x00" + manifestKey
+	}
+	if l, ok := r.configs[key]; ok {
+		return l
+	}
+	l := &loaded{}
+	r.configs[key] = l
+	if manifestKey != "" {
+		m := run.Module
+		if config.IsLocalSource(m.Source) {
+			dir = filepath.FromSlash(m.Source)
+		} else {
+			installed, ok, diags := config.InstalledModuleDir(config.Options{WorkDir: r.opts.WorkDir, Sandbox: r.opts.Sandbox, FS: r.opts.FS}, manifestKey)
+			if !ok {
+				l.diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module not installed", Detail: fmt.Sprintf("The module %q that this run block tests is not installed. Run \"%s init\" to install all modules required by the test files.", m.Source, r.opts.Dialect), Subject: m.SourceRange.Ptr()})
+				return l
+			}
+			dir = filepath.FromSlash(installed)
+		}
+	}
+	if r.opts.Load == nil {
+		l.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No module loader", Detail: "tftest.Options.Load is not set."}}
+		return l
+	}
+	l.cfg, l.diags = r.opts.Load(dir, manifestKey)
+	if l.cfg == nil || l.cfg.Module == nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to load module", Detail: fmt.Sprintf("The module in %s could not be read.", dir)})
+	}
+	return l
+}
+
+// runKey is the key under which `terraform init` installs the module a
+// run block runs, and those it calls: "test", the test file's directory
+// components, its name without its suffix, the run's name
+// (tests/unit/a.tftest.hcl, run "setup": test.tests.unit.a.setup).
+func runKey(file, run string) string {
+	dir, name := path.Split(file)
+	parts := []string{"test"}
+	for _, p := range strings.Split(strings.Trim(dir, "/"), "/") {
+		if p != "" && p != "." {
+			parts = append(parts, p)
+		}
+	}
+	for _, suf := range testSuffixes[dialect.Tofu] {
+		name = strings.TrimSuffix(name, suf)
+	}
+	return strings.Join(append(parts, name, run), ".")
+}
+
+// fileState is what the runs of one file share.
+type fileState struct {
+	// states are the in-memory states by state key.
+	states map[string]map[string]cty.Value
+	// lost are the state keys whose state a skipped apply left unknown,
+	// with the run that did.
+	lost map[string]*RunResult
+	// outputs are the outputs of the runs done, by run name: run.NAME.
+	outputs map[string]cty.Value
+	// stateOutputs are the root outputs each state holds, by state key:
+	// those of the last apply.
+	stateOutputs map[string]map[string]cty.Value
+}
+
+// runFile runs the runs of one file in order: after a run errors, the
+// rest are skipped.
+func (r *runner) runFile(f *File) *FileResult {
+	fr := &FileResult{Path: f.Path, File: f}
+	if diags := r.runReferences(f); diags.HasErrors() {
+		fr.Diagnostics = diags
+		fr.Status = Error
+		return fr
+	}
+	fs := &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}, stateOutputs: map[string]map[string]cty.Value{}}
+	errored := false
+	for i, run := range f.Runs {
+		var rr *RunResult
+		switch {
+		case errored:
+			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Skip}
+		case r.opts.Context != nil && r.opts.Context.Err() != nil:
+			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Error, Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Test run stopped", Detail: "The run was not started: the time allowed for the test command (-timeout) ran out.", Subject: run.DeclRange.Ptr()}}}
+		default:
+			rr = r.runSafely(f, fs, i)
+		}
+		if rr.Status == Error {
+			errored = true
+		}
+		fr.Runs = append(fr.Runs, rr)
+		fr.Status = fr.Status.merge(rr.Status)
+	}
+	if len(f.Runs) == 0 {
+		fr.Status = Pass // nothing to fail
+	}
+	return fr
+}
+
+// runReferences checks, for Terraform, that every run.NAME a file's runs
+// refer to names an earlier run: Terraform orders the runs as a graph,
+// where a reference to a later run is a cycle and nothing in the file runs.
+// OpenTofu finds such references as it runs.
+func (r *runner) runReferences(f *File) hcl.Diagnostics {
+	if r.opts.Dialect != dialect.Terraform {
+		return nil
+	}
+	index := map[string]int{}
+	for i, run := range f.Runs {
+		index[run.Name] = i
+	}
+	var diags hcl.Diagnostics
+	seen := map[string]bool{}
+	for i, run := range f.Runs {
+		for _, t := range runTraversals(run) {
+			if t.RootName() != "run" || len(t) < 2 {
+				continue
+			}
+			a, ok := t[1].(hcl.TraverseAttr)
+			if !ok {
+				continue
+			}
+			j, ok := index[a.Name]
+			if !ok || j < i {
+				continue // unknown runs are the run's own error
+			}
+			var members []string
+			for k := i; k <= j; k++ {
+				members = append(members, f.Path+".run."+f.Runs[k].Name)
+			}
+			sort.Strings(members)
+			summary := "Cycle: " + strings.Join(members, ", ")
+			if !seen[summary] {
+				seen[summary] = true
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary})
+			}
+		}
+	}
+	return diags
+}
+
+// runTraversals are the references of a run's variables and assertions.
+func runTraversals(run *RunBlock) []hcl.Traversal {
+	var out []hcl.Traversal
+	for _, name := range sortedKeys(run.Variables) {
+		out = append(out, run.Variables[name].Expr.Variables()...)
+	}
+	for _, a := range run.Asserts {
+		out = append(out, a.Condition.Variables()...)
+		out = append(out, a.ErrorMessage.Variables()...)
+	}
+	return out
+}
+
+// runSafely is runOne, with a panic reported as the run's error rather
+// than ending the command: the other runs and files still run.
+func (r *runner) runSafely(f *File, fs *fileState, idx int) (rr *RunResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			run := f.Runs[idx]
+			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Error, Diagnostics: hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Test run failed",
+				Detail:   fmt.Sprintf("tfeval could not carry out this run: %v. This is a bug in tfeval: please report it with the test file that caused it.", p),
+				Subject:  run.DeclRange.Ptr(),
+			}}}
+		}
+	}()
+	return r.runOne(f, fs, idx)
+}

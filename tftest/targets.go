@@ -1,0 +1,191 @@
+package tftest
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/address"
+	"github.com/tfeval/tfeval/lang"
+)
+
+// targeting is what a run's plan_options.target leaves in its plan, as
+// the binaries prune their graph: the objects the targets name (a resource,
+// a resource instance, or every resource of a module), everything they
+// depend on, and the root module outputs that depend on resources and on
+// none outside that set. Nothing else is planned or applied: an object
+// outside it keeps what the state has, or is not created.
+type targeting struct {
+	// addrs are the targets as written, with instance keys.
+	addrs []string
+	// named are the resources (graph IDs: module path, no keys) a target
+	// names; their instances are planned only when a target covers them.
+	named map[string]bool
+	// planned are the graph IDs of every object planned.
+	planned map[string]bool
+	// outputs are the root module outputs kept.
+	outputs map[string]bool
+}
+
+// newTargeting works out what the targets leave in a plan of cfg; nil
+// without targets.
+func newTargeting(cfg *config.Config, targets []hcl.Traversal, opts lang.Options) *targeting {
+	if len(targets) == 0 {
+		return nil
+	}
+	g := lang.BuildGraph(cfg, opts)
+	deps := map[string][]string{}
+	kinds := map[string]lang.GraphNodeKind{}
+	for _, n := range g.Nodes {
+		kinds[n.ID] = n.Kind
+		if len(n.Module) > 0 {
+			// What is in a module waits for the module call's expansion.
+			call := address.ModulePrefix(n.Module[:len(n.Module)-1]) + "module." + n.Module[len(n.Module)-1]
+			deps[n.ID] = append(deps[n.ID], call)
+		}
+	}
+	for _, e := range g.Edges {
+		deps[e.From] = append(deps[e.From], e.To)
+	}
+	ancestors := func(id string, into map[string]bool) {
+		stack := []string{id}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, d := range deps[n] {
+				if !into[d] {
+					into[d] = true
+					stack = append(stack, d)
+				}
+			}
+		}
+	}
+	isResource := func(id string) bool {
+		k := kinds[id]
+		return k == lang.GraphResource || k == lang.GraphDataResource || k == lang.GraphEphemeralResource
+	}
+
+	t := &targeting{named: map[string]bool{}, planned: map[string]bool{}, outputs: map[string]bool{}}
+	for _, trav := range targets {
+		t.addrs = append(t.addrs, formatTarget(trav))
+		unkeyed := withoutKeys(trav)
+		for _, n := range g.Nodes {
+			if !isResource(n.ID) || (n.ID != unkeyed && !strings.HasPrefix(n.ID, unkeyed+".")) {
+				continue
+			}
+			t.named[n.ID] = true
+			t.planned[n.ID] = true
+			ancestors(n.ID, t.planned)
+		}
+	}
+	for _, n := range g.Nodes {
+		if n.Kind != lang.GraphOutput || len(n.Module) > 0 {
+			continue
+		}
+		up := map[string]bool{}
+		ancestors(n.ID, up)
+		found := 0
+		for id := range up {
+			if !isResource(id) {
+				continue
+			}
+			if !t.planned[id] {
+				found = 0
+				break
+			}
+			found++
+		}
+		if found > 0 {
+			t.outputs[strings.TrimPrefix(n.Name, "output.")] = true
+		}
+	}
+	return t
+}
+
+// plans reports whether the run plans an instance.
+func (t *targeting) plans(pi *lang.PlannedInstance) bool {
+	if t == nil {
+		return true
+	}
+	id := configAddr(pi)
+	if !t.planned[id] {
+		return false
+	}
+	if !t.named[id] {
+		return true // something a target depends on: all of it
+	}
+	return t.covers(pi.Addr)
+}
+
+// covers reports whether a target covers an instance address: the same
+// steps, or the first steps of it (a module), where a step the target
+// writes without a key stands for all of its keys.
+func covers(target, addr string) bool {
+	ts, as := address.Steps(target), address.Steps(addr)
+	if len(ts) > len(as) {
+		return false
+	}
+	for i, t := range ts {
+		tn, tk, keyed := strings.Cut(t, "[")
+		an, ak, _ := strings.Cut(as[i], "[")
+		if tn != an || keyed && tk != ak {
+			return false
+		}
+	}
+	return true
+}
+
+// covers reports whether a target covers an instance address.
+func (t *targeting) covers(addr string) bool {
+	for _, a := range t.addrs {
+		if covers(a, addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// keeps reports whether the run plans a root module output.
+func (t *targeting) keeps(name string) bool {
+	return t == nil || t.outputs[name]
+}
+
+// leaveOut adds the root module outputs the targets leave out of the
+// plan to notPlanned, as output.NAME.
+func (t *targeting) leaveOut(res *lang.Result, notPlanned map[string]bool) map[string]bool {
+	if root := res.Root(); t != nil && root != nil {
+		for name := range root.Outputs {
+			if !t.keeps(name) {
+				notPlanned["output."+name] = true
+			}
+		}
+	}
+	return notPlanned
+}
+
+// runOutputs are a run's root module outputs as its plan or state has
+// them: those the run plans, and of the others the value the prior state
+// has, or null.
+func (t *targeting) runOutputs(res *lang.Result, prior map[string]cty.Value) map[string]cty.Value {
+	root := res.Root()
+	if root == nil {
+		return nil
+	}
+	if t == nil {
+		return root.Outputs
+	}
+	out := make(map[string]cty.Value, len(root.Outputs))
+	for name, v := range root.Outputs {
+		switch p, ok := prior[name]; {
+		case t.keeps(name):
+			out[name] = v
+		case ok:
+			out[name] = p
+		default:
+			out[name] = cty.NullVal(cty.DynamicPseudoType)
+		}
+	}
+	return out
+}

@@ -1,0 +1,188 @@
+package tftest
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/sandbox"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// The values of a run's root variables come from, lowest precedence
+// first: the environment (TF_VAR_), the module directory's
+// terraform.tfvars and *.auto.tfvars, those of the test directory (for
+// the files in it), -var and -var-file in order, the file's variables
+// block, and the run's.
+
+// testDirVarFiles lists the variables files Terraform loads without being
+// asked from the directory of a test file that is not in the module's
+// own directory, as -var-file arguments in Terraform's order.
+func testDirVarFiles(box sandbox.Dir, workDir, fileDir string) []tfvars.Arg {
+	if fileDir == "." || fileDir == "" {
+		return nil
+	}
+	dir := filepath.Join(workDir, filepath.FromSlash(fileDir))
+	entries, err := box.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var auto []string
+	var args []tfvars.Arg
+	for _, name := range []string{tfvars.DefaultVarsFile, tfvars.DefaultVarsFileJSON} {
+		if _, err := box.Stat(filepath.Join(dir, name)); err == nil {
+			args = append(args, tfvars.Arg{Kind: tfvars.VarFileFlag, Text: path.Join(fileDir, name)})
+		}
+	}
+	for _, e := range entries {
+		if !e.IsDir() && tfvars.IsAutoVarsFile(e.Name()) {
+			auto = append(auto, e.Name())
+		}
+	}
+	sort.Strings(auto)
+	for _, name := range auto {
+		args = append(args, tfvars.Arg{Kind: tfvars.VarFileFlag, Text: path.Join(fileDir, name)})
+	}
+	return args
+}
+
+// globals are the values every run of a file gets before its own: from
+// the environment, variables files and the command line, for the
+// variables a module declares.
+func (r *runner) globals(f *File, decls map[string]*config.Variable) (map[string]*tfvars.Value, hcl.Diagnostics) {
+	args := append(testDirVarFiles(r.box, r.opts.WorkDir, path.Dir(f.Path)), r.opts.VarArgs...)
+	raw, diags := tfvars.Collect(tfvars.Inputs{
+		Dir:     r.opts.WorkDir,
+		Env:     r.opts.Env,
+		Args:    args,
+		Dialect: r.opts.Dialect,
+		Sandbox: r.opts.Sandbox,
+		FS:      r.opts.FS,
+	}, decls)
+	// A value for a variable this module does not declare may be for
+	// another module a run tests, or for the test file's own references.
+	var kept hcl.Diagnostics
+	for _, d := range diags {
+		if !strings.HasPrefix(d.Summary, "Value for undeclared variable") && d.Summary != "Values for undeclared variables" {
+			kept = append(kept, d)
+		}
+	}
+	return raw, kept
+}
+
+// globalObject is the var object test-file expressions see of the
+// globals: each value parsed as its declaration says (the raw text where
+// the declaration is not known).
+func globalObject(raw map[string]*tfvars.Value, decls map[string]*config.Variable) map[string]cty.Value {
+	out := map[string]cty.Value{}
+	for name, v := range raw {
+		if v.Value != cty.NilVal && !v.Unparsed {
+			out[name] = v.Value
+			continue
+		}
+		decl := decls[name]
+		mode := config.VariableParseLiteral
+		if decl != nil {
+			mode = decl.ParsingMode
+		}
+		pv, diags := tfvars.ParseString(name, v.Raw, mode)
+		if diags.HasErrors() {
+			continue
+		}
+		out[name] = pv
+	}
+	return out
+}
+
+// evalVariables evaluates a variables block's values in ctx, in name
+// order; a value that fails is left out.
+func evalVariables(attrs hcl.Attributes, ctx *hcl.EvalContext) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
+	vals := map[string]cty.Value{}
+	ranges := map[string]hcl.Range{}
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(attrs) {
+		a := attrs[name]
+		v, d := a.Expr.Value(ctx)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		vals[name] = v
+		ranges[name] = a.Expr.Range()
+	}
+	return vals, ranges, diags
+}
+
+// checkTestRefs reports the references of a test file's variables that
+// Terraform does not allow there: only var and run (in a run block).
+func checkTestRefs(attrs hcl.Attributes, allowRun bool, d dialect.Dialect) hcl.Diagnostics {
+	if d == dialect.Tofu {
+		return nil // OpenTofu reports them as unknown variables
+	}
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(attrs) {
+		for _, t := range attrs[name].Expr.Variables() {
+			switch t.RootName() {
+			case "var":
+				continue
+			case "run":
+				if allowRun {
+					continue
+				}
+			}
+			detail := "You can only reference run blocks and variables from within Terraform Test files."
+			if !allowRun {
+				detail = "You can only reference global variables within the test file variables block."
+			}
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid reference", Detail: detail, Subject: t.SourceRange().Ptr()})
+		}
+	}
+	return diags
+}
+
+// objectOf is an object value of named values.
+func objectOf(m map[string]cty.Value) cty.Value {
+	if len(m) == 0 {
+		return cty.EmptyObjectVal
+	}
+	return cty.ObjectVal(m)
+}
+
+// merged is base with over's values over it.
+func merged(base, over map[string]cty.Value) map[string]cty.Value {
+	out := make(map[string]cty.Value, len(base)+len(over))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range over {
+		out[k] = v
+	}
+	return out
+}
+
+// rawValues are the variable values for a run's module: the globals, with
+// the test file's values over them, for the variables it declares.
+func rawValues(globals map[string]*tfvars.Value, test map[string]cty.Value, ranges map[string]hcl.Range, decls map[string]*config.Variable) map[string]*tfvars.Value {
+	out := make(map[string]*tfvars.Value, len(globals)+len(test))
+	for k, v := range globals {
+		out[k] = v
+	}
+	for name, v := range test {
+		if _, ok := decls[name]; ok {
+			out[name] = tfvars.FromModuleArg(v, ranges[name])
+		}
+	}
+	return out
+}
+
+// undefinedRun is the error of a reference to a run block a file does not have.
+func undefinedRun(name string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unknown run block", Detail: fmt.Sprintf("The run block %q does not exist within this test file. You can only reference run blocks that are in the same test file and will execute before the current run block.", name), Subject: rng.Ptr()}
+}

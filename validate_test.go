@@ -1,0 +1,98 @@
+package tfeval_test
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/internal/testfiles"
+)
+
+// validate is exactly as strict as terraform validate (v1.11.4 checked):
+// a module call's argument of a known wrong type is an error, resource and
+// data source conditions and check assertions are the plan's to decide
+// (what fails to evaluate in them is reported), an output's precondition
+// is decided; and the plan, which validates first, reports that alone.
+func TestValidateStrictness(t *testing.T) {
+	for name, tc := range map[string]struct {
+		files          map[string]string
+		validate, plan []string
+	}{
+		"module argument of a wrong type": {
+			files: map[string]string{
+				"main.tf":   "module \"m\" {\n  source = \"./m\"\n  n      = \"not a number\"\n  l      = { a = 1 }\n}\n",
+				"m/main.tf": "variable \"n\" { type = number }\nvariable \"l\" { type = list(string) }\n",
+			},
+			validate: []string{"Invalid value for input variable@3", "Invalid value for input variable@4"},
+			plan:     []string{"Invalid value for input variable@3", "Invalid value for input variable@4"},
+		},
+		"conditions": {
+			files: map[string]string{"main.tf": `locals { want = "s3" }
+resource "terraform_data" "r" {
+  input = "a"
+  lifecycle {
+    postcondition {
+      condition     = self.input == local.want
+      error_message = "resource post fails"
+    }
+    precondition {
+      condition     = local.want == "y"
+      error_message = "resource pre fails"
+    }
+  }
+}
+output "o" {
+  value = 1
+  precondition {
+    condition     = local.want == "z"
+    error_message = "output pre"
+  }
+}
+check "c" {
+  assert {
+    condition     = local.want == "w"
+    error_message = "check fails"
+  }
+}
+`},
+			validate: []string{"Module output value precondition failed@18"},
+			plan:     []string{"Module output value precondition failed@18"},
+		},
+		"a bad reference in a resource condition": {
+			files: map[string]string{"main.tf": `resource "terraform_data" "r" {
+  lifecycle {
+    precondition {
+      condition     = local.nope == 1
+      error_message = "x"
+    }
+  }
+}
+`},
+			validate: []string{"Reference to undeclared local value@4"},
+			plan:     []string{"Reference to undeclared local value@4"},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := testfiles.Dir(t, tc.files)
+			list := func(diags hcl.Diagnostics) []string {
+				var out []string
+				for _, d := range diags {
+					if d.Severity == hcl.DiagError || d.Severity == hcl.DiagWarning {
+						out = append(out, fmt.Sprintf("%s@%d", d.Summary, d.Subject.Start.Line))
+					}
+				}
+				sort.Strings(out)
+				return out
+			}
+			if got := list(tfeval.Validate(tfeval.Options{WorkDir: dir})); fmt.Sprint(got) != fmt.Sprint(tc.validate) {
+				t.Errorf("validate: %v, want %v", got, tc.validate)
+			}
+			if got := list(tfeval.Evaluate(tfeval.Options{WorkDir: dir}).Diagnostics); fmt.Sprint(got) != fmt.Sprint(tc.plan) {
+				t.Errorf("plan: %v, want %v", got, tc.plan)
+			}
+		})
+	}
+}
