@@ -351,12 +351,22 @@ func (b *fastBinary) operands(ctx *hcl.EvalContext) (l, r cty.Value, ok bool) {
 	return l, r, len(diags) == 0
 }
 
-// ofLiterals is hcl's operator over the operands' values (see literal).
+// ofLiterals is the slow twin's operator (hcl's, bounded or charged as
+// the guard made it) over the operands' values (see literal).
 func (b *fastBinary) ofLiterals(ctx *hcl.EvalContext, l, r cty.Value) (cty.Value, bool) {
-	c := *b.BinaryOpExpr
+	var c hclsyntax.BinaryOpExpr
+	checked := false
+	switch slow := b.slow.(type) {
+	case *hclsyntax.BinaryOpExpr:
+		c = *slow
+	case *checkedArithmetic:
+		c, checked = *slow.BinaryOpExpr, true
+	default:
+		return cty.NilVal, false
+	}
 	c.LHS, c.RHS = literal(l, b.BinaryOpExpr.LHS), literal(r, b.BinaryOpExpr.RHS)
 	v, diags := c.Value(ctx)
-	if len(diags) != 0 || arithmeticOps[b.Op] && limit.HugeNumber(v) {
+	if len(diags) != 0 || checked && limit.HugeNumber(v) {
 		return cty.NilVal, false
 	}
 	return v, true
