@@ -537,7 +537,24 @@ func (c *fastConditional) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	if len(diags) != 0 {
 		return cty.NilVal, false
 	}
-	if t.IsMarked() || t.IsNull() || f.IsMarked() || f.IsNull() || !plain(cond) || cond.Type() != cty.Bool {
+	if !plain(cond) || cond.Type() != cty.Bool || t.IsMarked() || f.IsMarked() {
+		return c.ofLiterals(ctx, t, f, cond)
+	}
+	// `cond ? x : null`: hcl gives the literal null the other result's
+	// type, and returns the other result as it is.
+	if tNull, fNull := dynamicNull(t), dynamicNull(f); tNull != fNull {
+		switch {
+		case isTrue(cond) && tNull:
+			return cty.NullVal(f.Type()), true
+		case isTrue(cond):
+			return t, true
+		case fNull:
+			return cty.NullVal(t.Type()), true
+		default:
+			return f, true
+		}
+	}
+	if t.IsNull() || f.IsNull() {
 		return c.ofLiterals(ctx, t, f, cond)
 	}
 	// Results of one type are returned as they are; of two, both are
@@ -563,6 +580,12 @@ func (c *fastConditional) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 		}
 	}
 	return v, true
+}
+
+// dynamicNull reports whether an unmarked v is the null of no type that the
+// literal null evaluates to.
+func dynamicNull(v cty.Value) bool {
+	return v.Type() == cty.DynamicPseudoType && v.IsKnown() && v.IsNull()
 }
 
 // ofLiterals is hcl's conditional over the values of its operands (see

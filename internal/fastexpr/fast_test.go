@@ -204,6 +204,11 @@ EOT
 	`t ? dyn : list`, `t ? list : dyn`, `t ? 1 : "x"`, `no ? 1 : "x"`, `t ? "1" : 2`, `t ? [1] : ["a"]`, `t ? set : list`,
 	`no ? set : list`, `t ? ulist : list`, `no ? ulist : tup`, `t ? slist : list`, `t ? [s] : slist`, `u == null ? [] : list`,
 	`t ? tolist([]) : [n]`, `t ? { k = [1] } : { k = ["x", "y"] }`, `t ? [[1]] : [["a"], []]`, `no ? list : [n, "x"]`,
+	// one result the literal null, which takes the other's type
+	`t ? null : u`, `no ? null : u`, `t ? u : null`, `no ? u : null`, `t ? nobj : null`, `no ? nobj : null`,
+	`no ? null : obj`, `t ? null : obj`, `t ? dnull : list`, `no ? dnull : list`, `t ? null : dyn`, `no ? dyn : null`,
+	`t ? n : null`, `no ? n : null`, `t ? null : s`, `no ? null : s`, `t ? (null) : ulist`, `no ? ulist : (null)`,
+	`t ? null : secret`, `no ? secret : null`, `secret == "a" ? null : 1`, `u == "x" ? null : 1`, `t ? dnull : dnull`,
 }
 
 // TestFastMatchesSlow evaluates every test expression with the fast nodes
