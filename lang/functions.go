@@ -74,10 +74,16 @@ func (ev *evaluator) providerFunctions(m *config.Module) map[string]map[string]f
 				fns[name] = unknownFunction(sig)
 			}
 		}
-		for _, name := range ev.unschemaedFunctions(m, local) {
-			if _, ok := providerfuncs.Lookup(source, name); ok {
-				ev.madeUnread()
-				break
+		// Which functions the module calls is known only from the read
+		// analysis, which a configuration whose every resource has a
+		// schema needs for nothing else: it is asked only where tfeval
+		// computes some of the provider's functions.
+		if len(providerfuncs.Names(source)) > 0 {
+			for _, name := range ev.unschemaedFunctions(m, local) {
+				if _, ok := providerfuncs.Lookup(source, name); ok {
+					ev.madeUnread()
+					break
+				}
 			}
 		}
 		if ev.texts().tofu() && ev.opts.Validate {
