@@ -56,6 +56,8 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	if res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) && len(ev.cfg.Module.Import) > 0 {
 		imported = ev.importIDs(mi.Config, res)
 	}
+	// The instances' scopes, made in one allocation rather than one each.
+	scopes := make([]scope, len(exp.keys))
 	plan := func(ev *evaluator, i int) {
 		var read DataRead
 		addr := instanceAddr(prefix, exp.keys[i])
@@ -64,7 +66,8 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 			imp = &Import{ID: id}
 		}
 		if ev.limits.stopped() == nil {
-			vals[i], read = ev.planKey(rs, info, s.withKeys(exp, i), exp.keys[i], ictx, imp)
+			scopes[i] = s.keyed(exp, i)
+			vals[i], read = ev.planKey(rs, info, &scopes[i], exp.keys[i], ictx, imp)
 		} else {
 			vals[i], imp = cty.DynamicVal, nil // stopped at a limit, reported once
 		}

@@ -55,6 +55,13 @@ func (ev *evaluator) scope(mi *ModuleInstance) *scope {
 
 // withKeys returns a copy of the scope for one instance of a counted or for_each block.
 func (s *scope) withKeys(exp expansion, i int) *scope {
+	c := s.keyed(exp, i)
+	return &c
+}
+
+// keyed is withKeys as a value, for callers that place the copies of many
+// instances themselves.
+func (s *scope) keyed(exp expansion, i int) scope {
 	c := *s
 	switch exp.mode {
 	case expandCount:
@@ -71,7 +78,7 @@ func (s *scope) withKeys(exp expansion, i int) *scope {
 			c.eachValue = exp.values[i]
 		}
 	}
-	return &c
+	return c
 }
 
 func (s *scope) dialect() dialect.Dialect { return s.ev.opts.Dialect }
