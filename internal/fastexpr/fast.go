@@ -280,6 +280,10 @@ type fastBinary struct {
 	// nullOther is the other operand of == or != when one is the literal
 	// null (see nullCompare).
 	nullOther hclsyntax.Expression
+	// rhsNumber is the right operand's number when it is a number literal,
+	// read once: intModulo reads its operands as big.Floats, and reading
+	// one from a value copies it.
+	rhsNumber *big.Float
 }
 
 // isNullLiteral reports whether e is the literal null.
@@ -436,7 +440,7 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	}
 	switch b.Op {
 	case hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpDivide, hclsyntax.OpModulo:
-		return arithmetic(b.Op, l, r)
+		return arithmetic(b.Op, l, r, b.rhsNumber)
 	case hclsyntax.OpGreaterThan:
 		return l.GreaterThan(r), true
 	case hclsyntax.OpGreaterThanOrEqual:
@@ -449,8 +453,9 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 }
 
 // arithmetic applies a number operator to two finite numbers, as hcl's
-// operator functions do; dividing by zero is left to them.
-func arithmetic(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
+// operator functions do; dividing by zero is left to them. rf, when not
+// nil, is r's number.
+func arithmetic(op *hclsyntax.Operation, l, r cty.Value, rf *big.Float) (cty.Value, bool) {
 	// Comparing in place: AsBigFloat would copy both operands.
 	if !finite(l) || !finite(r) {
 		return cty.NilVal, false
@@ -469,7 +474,10 @@ func arithmetic(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 	if op == hclsyntax.OpDivide {
 		return l.Divide(r), true
 	}
-	if m, ok := intModulo(l.AsBigFloat(), r.AsBigFloat()); ok {
+	if rf == nil {
+		rf = r.AsBigFloat()
+	}
+	if m, ok := intModulo(l.AsBigFloat(), rf); ok {
 		return m, true
 	}
 	return l.Modulo(r), true

@@ -236,6 +236,9 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 		}
 		if fastOps[e.Op] {
 			fb := &fastBinary{BinaryOpExpr: e, lhs: lf, rhs: rf, slow: slow, intLiteral: isIntLiteral(e.LHS) || isIntLiteral(e.RHS)}
+			if lit, ok := e.RHS.(*hclsyntax.LiteralValueExpr); ok && e.Op == hclsyntax.OpModulo && lit.Val.Type() == cty.Number && plain(lit.Val) {
+				fb.rhsNumber = lit.Val.AsBigFloat()
+			}
 			if e.Op == hclsyntax.OpEqual || e.Op == hclsyntax.OpNotEqual {
 				switch {
 				case isNullLiteral(e.RHS):
