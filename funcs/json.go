@@ -69,7 +69,7 @@ func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
 	case ty == cty.String:
 		return appendJSONString(b, v.AsString())
 	case ty == cty.Number:
-		f := v.AsBigFloat()
+		f := elements.BigFloat(v)
 		if f.IsInf() {
 			return nil, false
 		}

@@ -237,7 +237,7 @@ func elementShortcut(args []cty.Value) (cty.Value, bool) {
 	if !ty.IsListType() && !ty.IsTupleType() {
 		return cty.NilVal, false
 	}
-	f := args[1].AsBigFloat()
+	f := elements.BigFloat(args[1])
 	if !f.IsInt() {
 		return cty.NilVal, false
 	}
@@ -358,7 +358,7 @@ func formatShortcut(args []cty.Value) (cty.Value, bool) {
 		case spec[i] == 's' && !zero && width == 0 && arg.Type() == cty.String:
 			buf = append(buf, arg.AsString()...)
 		case spec[i] == 'd' && arg.Type() == cty.Number:
-			n, acc := arg.AsBigFloat().Int64()
+			n, acc := elements.BigFloat(arg).Int64()
 			if acc != big.Exact {
 				return cty.NilVal, false
 			}
@@ -409,7 +409,7 @@ func rangeShortcut(args []cty.Value) (cty.Value, bool) {
 		if !plain(a) || a.Type() != cty.Number {
 			return cty.NilVal, false
 		}
-		v, acc := a.AsBigFloat().Int64()
+		v, acc := elements.BigFloat(a).Int64()
 		if acc != big.Exact || v < -1<<40 || v > 1<<40 {
 			return cty.NilVal, false
 		}

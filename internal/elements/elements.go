@@ -1,6 +1,7 @@
 package elements
 
 import (
+	"math/big"
 	"sync"
 
 	"github.com/zclconf/go-cty/cty"
@@ -84,4 +85,29 @@ func Number(n int64) cty.Value {
 		return indexKeys()[n]
 	}
 	return cty.NumberIntVal(n)
+}
+
+// sharedFloats maps each value Number shares to its number, read once.
+var sharedFloats = sync.OnceValue(func() map[cty.Value]*big.Float {
+	keys := indexKeys()
+	m := make(map[cty.Value]*big.Float, len(keys))
+	for _, k := range keys {
+		m[k] = k.AsBigFloat()
+	}
+	return m
+})
+
+// BigFloat returns the number of v as v.AsBigFloat does. For a value
+// Number shares (count.index, an element's index, a small length), it
+// returns the number read once instead of a copy: reading a number from a
+// cty value copies it, two allocations each time an index is written out
+// or taken a remainder of. The result may be shared, and must not be
+// modified.
+func BigFloat(v cty.Value) *big.Float {
+	if v.Type() == cty.Number && v.IsKnown() && !v.IsMarked() {
+		if f, ok := sharedFloats()[v]; ok {
+			return f
+		}
+	}
+	return v.AsBigFloat()
 }

@@ -67,3 +67,20 @@ func TestIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestBigFloat(t *testing.T) {
+	for _, v := range []cty.Value{Index(0), Index(7), Number(sharedKeys - 1), Number(sharedKeys), Number(-3), cty.NumberIntVal(7), cty.NumberFloatVal(2.5), cty.MustParseNumberVal("1e400")} {
+		got, want := BigFloat(v), v.AsBigFloat()
+		if got.Cmp(want) != 0 || got.Prec() != want.Prec() || got.Mode() != want.Mode() {
+			t.Errorf("BigFloat(%#v) = %s (prec %d, mode %s), AsBigFloat %s (prec %d, mode %s)", v, got, got.Prec(), got.Mode(), want, want.Prec(), want.Mode())
+		}
+	}
+	// A shared index is read without a copy; an equal number that is not
+	// the shared value is copied as cty copies it.
+	if n := testing.AllocsPerRun(10, func() { BigFloat(Index(5)) }); n != 0 {
+		t.Errorf("reading a shared index allocates %v times", n)
+	}
+	if BigFloat(cty.NumberIntVal(5)) == BigFloat(Index(5)) {
+		t.Error("a number that is not the shared value was read as the shared one")
+	}
+}

@@ -475,9 +475,9 @@ func arithmetic(op *hclsyntax.Operation, l, r cty.Value, rf *big.Float) (cty.Val
 		return l.Divide(r), true
 	}
 	if rf == nil {
-		rf = r.AsBigFloat()
+		rf = elements.BigFloat(r)
 	}
-	if m, ok := intModulo(l.AsBigFloat(), rf); ok {
+	if m, ok := intModulo(elements.BigFloat(l), rf); ok {
 		return m, true
 	}
 	return l.Modulo(r), true
@@ -648,7 +648,7 @@ func (t *fastTemplate) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 		case cty.String:
 			buf = append(buf, v.AsString()...)
 		case cty.Number:
-			buf = numtext.Append(buf, v.AsBigFloat())
+			buf = numtext.Append(buf, elements.BigFloat(v))
 		case cty.Bool:
 			buf = strconv.AppendBool(buf, isTrue(v))
 		default:

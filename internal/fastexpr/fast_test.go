@@ -17,6 +17,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/longtest"
 )
@@ -39,6 +40,7 @@ func fastTestContext() *hcl.EvalContext {
 			"s":      cty.StringVal("café"),
 			"e":      cty.StringVal(""),
 			"n":      cty.NumberIntVal(3),
+			"idx":    elements.Index(7), // count.index, a range() element: a shared number
 			"lit":    lit,
 			"big":    big,
 			"f":      cty.NumberFloatVal(2.5),
@@ -125,6 +127,7 @@ var fastTestExprs = []string{
 	`n + 1`, `n - lit`, `n * f`, `big / n`, `n % 2`, `-n % 2`, `f % 1`, `n / 0`, `0 / 0`, `n % 0`, `n + "1"`, `"1" + "2"`, `n + u`, `n + un`,
 	`msec + 1`, `n + null`, `big * big * big`, `1e400 * 1e-400`, `n - n`, `(n + 1) * (n - 1) / 3`, `t + 1`,
 	`inf + 1`, `inf - inf`, `inf * 0`, `n / inf`, `inf % 2`, `inf > n`, `inf == inf`,
+	`idx % 4`, `(idx % 5) / (idx % 4)`, `(idx % 4) / 7`, `idx % 2000`, `-idx % 4`, `idx % lit`, `"${idx}-${idx % 4}"`,
 	`1e5000 * 1e5000`, `1e-5000 * 1e-5000`, `[for x in [1e5000] : x * x]`, `msec * 1e9000 * 1e9000`, `1e9000 + 1`,
 	// conditionals
 	`t ? "a" : "b"`, `no ? 1 : 2`, `t ? s : n`, `t ? null : "x"`, `u == "" ? "a" : "b"`, `t ? secret : "x"`, `"true" ? 1 : 2`,

@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // Append appends f as f.Text('f', -1) would write it. When f is a whole
@@ -29,5 +31,5 @@ func Append(b []byte, f *big.Float) []byte {
 // go-cty's conversion of it to a string gives.
 func String(v cty.Value) string {
 	var buf [24]byte
-	return string(Append(buf[:0], v.AsBigFloat()))
+	return string(Append(buf[:0], elements.BigFloat(v)))
 }
