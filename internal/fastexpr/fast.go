@@ -505,6 +505,11 @@ func intModulo(a, b *big.Float) (cty.Value, bool) {
 	if bitLen(ai)+bitLen(bi) > int(min(a.Prec(), b.Prec()))-2 {
 		return cty.NilVal, false
 	}
+	if m := ai % bi; m >= 0 && a.Prec() == 64 && a.Mode() == big.ToNearestEven {
+		// The number cty.NumberIntVal(m) holds, which elements.Number
+		// shares when small: count.index % 2, or i % 5 for i of range().
+		return elements.Number(m), true
+	}
 	return cty.NumberVal(new(big.Float).SetPrec(a.Prec()).SetMode(a.Mode()).SetInt64(ai % bi)), true
 }
 
