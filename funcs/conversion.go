@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/render"
 	tfevaltype "github.com/tfeval/tfeval/typeexpr"
@@ -74,6 +75,11 @@ func (e *env) toFunc(want cty.Type) function.Function {
 			return want, nil
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if v := args[0]; want == cty.String && v.Type() == cty.Number && plain(v) {
+				// go-cty writes the number as big.Float's Text('f', -1)
+				// does, which numtext does without its allocations.
+				return cty.StringVal(numtext.String(v)), nil
+			}
 			if ret, ok := convertUniform(args[0], want); ok {
 				return ret, nil
 			}

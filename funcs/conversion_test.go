@@ -139,3 +139,22 @@ func TestConvertUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestToStringOfNumbers: tostring writes a number as go-cty's conversion
+// to string does, whatever its size, precision or sign.
+func TestToStringOfNumbers(t *testing.T) {
+	for _, src := range []string{`0`, `-0`, `7`, `-7`, `1.5`, `0.1`, `1/3`, `2/3 * 3`, `1e30`, `-1e-30`, `9223372036854775807`, `9223372036854775808`, `123456789012345678901234567890`, `1e300 * 1e300`, `range(3)[2]`, `length([1, 2])`} {
+		n, diags := evalWith(Options{Dialect: dialect.Terraform}, src)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", src, diags.Error())
+		}
+		want, err := convert.Convert(n, cty.String)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, diags := evalWith(Options{Dialect: dialect.Terraform}, "tostring("+src+")")
+		if diags.HasErrors() || !got.RawEquals(want) {
+			t.Errorf("tostring(%s) = %#v %s, go-cty converts it to %#v", src, got, diags.Error(), want)
+		}
+	}
+}
