@@ -479,7 +479,9 @@ func (ev *evaluator) moduleInstances(c *config.Config) []*ModuleInstance {
 	sh := ev.share()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return ev.instances[address.ModulePrefix(c.Path)]
+	// Looked up by the bytes of the prefix, which Go does without making a string.
+	var buf [128]byte
+	return ev.instances[string(address.AppendModulePrefix(buf[:0], c.Path))]
 }
 
 // addModuleInstance records a new instance of a module.

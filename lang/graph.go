@@ -64,20 +64,22 @@ type nodeKey struct {
 }
 
 func nodeID(cfg *config.Config, kind nodeKind, name string) string {
-	p := address.ModulePrefix(cfg.Path)
+	// Written into one buffer: the string is the only allocation.
+	var buf [128]byte
+	b := address.AppendModulePrefix(buf[:0], cfg.Path)
 	switch kind {
 	case nodeVar:
-		return p + "var." + name
+		b = append(b, "var."...)
 	case nodeLocal:
-		return p + "local." + name
+		b = append(b, "local."...)
 	case nodeCall:
-		return p + "module." + name
+		b = append(b, "module."...)
 	case nodeOutput:
-		return p + "output." + name
+		b = append(b, "output."...)
 	case nodeCheck:
-		return p + "check." + name
+		b = append(b, "check."...)
 	}
-	return p + name
+	return string(append(b, name...))
 }
 
 func (g *graph) add(cfg *config.Config, kind nodeKind, name string) *node {

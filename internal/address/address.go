@@ -36,11 +36,30 @@ func Steps(addr string) []string {
 // ModulePrefix is what a module's path puts before the addresses in it:
 // "module.a.module.b." for the path a, b; "" for the root module.
 func ModulePrefix(path []string) string {
+	if len(path) == 0 {
+		return ""
+	}
+	n := 0
+	for _, p := range path {
+		n += len("module.") + len(p) + 1
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for _, p := range path {
 		b.WriteString("module.")
 		b.WriteString(p)
 		b.WriteByte('.')
 	}
 	return b.String()
+}
+
+// AppendModulePrefix appends ModulePrefix(path) to b, for callers that
+// write it into a longer string or only look it up in a map.
+func AppendModulePrefix(b []byte, path []string) []byte {
+	for _, p := range path {
+		b = append(b, "module."...)
+		b = append(b, p...)
+		b = append(b, '.')
+	}
+	return b
 }
