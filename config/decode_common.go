@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/tfeval/tfeval/dialect"
 )
 
@@ -27,6 +29,14 @@ func literalBool(attr *hcl.Attribute) (bool, hcl.Diagnostics) {
 
 // literalString decodes an argument that must be a literal string.
 func literalString(attr *hcl.Attribute) (string, hcl.Diagnostics) {
+	// A quoted string without interpolation, as nearly every description
+	// is, is its one literal part: gohcl would evaluate it and convert the
+	// result through reflection.
+	if t, ok := attr.Expr.(*hclsyntax.TemplateExpr); ok && len(t.Parts) == 1 {
+		if lit, ok := t.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String && lit.Val.IsKnown() && !lit.Val.IsNull() && !lit.Val.IsMarked() {
+			return lit.Val.AsString(), nil
+		}
+	}
 	var s string
 	diags := gohcl.DecodeExpression(attr.Expr, nil, &s)
 	return s, diags
