@@ -273,7 +273,10 @@ func instanceAddr(prefix string, k cty.Value) string {
 		return prefix + "[*]"
 	}
 	if k.Type() == cty.Number {
-		return prefix + "[" + numtext.String(k) + "]"
+		// The digits go through a stack buffer: the address is the one
+		// string made.
+		var buf [24]byte
+		return prefix + "[" + string(numtext.Append(buf[:0], elements.BigFloat(k))) + "]"
 	}
 	s := k.AsString()
 	if quotesAsIs(s) {
