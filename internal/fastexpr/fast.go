@@ -1173,7 +1173,8 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 		}
 	}
 	vars := map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, counter)}
-	child := ctx.NewChild()
+	counter.child = *ctx.NewChild()
+	child := &counter.child
 	child.Variables = vars
 	// The condition's invariant side, read once (see attrMatch).
 	var want string

@@ -62,6 +62,9 @@ type forCounter struct {
 	// inline holds the slots of a for expression with few hoisted
 	// references, so that they come with the counter.
 	inline [4]hoistedSlot
+	// child is the context the fast for expression evaluates its elements
+	// in, which comes with the counter too.
+	child hcl.EvalContext
 }
 
 // Expr returns expr with its for expressions and templates guarded, and
