@@ -130,14 +130,14 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 			return
 		}
 	}
-	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
+	cond, ctx, diags := s.evalExprIn(rule.Condition, cty.DynamicPseudoType)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
 		return
 	}
 	ok, problem := conditionResult(cond)
 	if problem != "" {
-		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid variable validation result", Detail: problem, Subject: rule.Condition.Range().Ptr()})
+		ev.addDiag(withExpression(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid variable validation result", Detail: problem, Subject: rule.Condition.Range().Ptr()}, rule.Condition, ctx))
 		return
 	}
 	if ok == nil || *ok {
@@ -145,13 +145,13 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 	}
 	mi.failValidation(decl.Name)
 	msg := ev.validationMessage(s, rule)
-	d := &hcl.Diagnostic{
+	d := withExpression(&hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid value for variable",
 		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
 		Subject:  subject.Ptr(),
 		Extra:    FailedCondition{Module: mi.Addr, Object: "var." + decl.Name},
-	}
+	}, rule.Condition, ctx)
 	if ev.readsOnlyItself(rule, decl.Name) {
 		// A rule of the variable alone fails alike for every instance of
 		// the call given the same value, and Terraform reports it once;
@@ -336,7 +336,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 	if rule == nil || rule.Condition == nil {
 		return true
 	}
-	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
+	cond, ctx, diags := s.evalExprIn(rule.Condition, cty.DynamicPseudoType)
 	if sev == hcl.DiagWarning {
 		for _, d := range diags {
 			d.Severity = hcl.DiagWarning
@@ -350,7 +350,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 	if problem != "" {
 		problem = strings.Replace(problem, "Validation condition", "Condition", 1)
 		problem = strings.Replace(problem, "Invalid validation condition", "Invalid condition", 1)
-		ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: "Invalid condition result", Detail: problem, Subject: rule.Condition.Range().Ptr()})
+		ev.addDiag(withExpression(&hcl.Diagnostic{Severity: sev, Summary: "Invalid condition result", Detail: problem, Subject: rule.Condition.Range().Ptr()}, rule.Condition, ctx))
 		return false
 	}
 	if ok == nil {
@@ -358,7 +358,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 		// would know is not one Terraform defers to apply; validate
 		// decides none.
 		if sev == hcl.DiagWarning && !ev.opts.Validate && !marks.HasUnread(cond) {
-			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", Subject: rule.Condition.Range().Ptr()})
+			ev.addDiag(withExpression(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", Subject: rule.Condition.Range().Ptr()}, rule.Condition, ctx))
 		}
 		return true
 	}
@@ -366,7 +366,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 		return true
 	}
 	msg, _ := ev.errorMessage(s, rule, "")
-	ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr(), Extra: FailedCondition{Module: s.mod.Addr, Object: object}})
+	ev.addDiag(withExpression(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr(), Extra: FailedCondition{Module: s.mod.Addr, Object: object}}, rule.Condition, ctx))
 	return sev != hcl.DiagError
 }
 
