@@ -80,6 +80,11 @@ func (s *Sources) Snippet(d *hcl.Diagnostic) *Snippet {
 	if d.Context != nil {
 		whole = hcl.RangeOver(s.inRoot(*d.Context), highlight)
 	}
+	src := s.source(highlight.Filename)
+	if src == nil || highlight.Start.Line < 1 {
+		return nil
+	}
+	highlight, whole = src.withBytes(highlight), src.withBytes(whole)
 	// Empty ranges are widened by a byte, as Terraform does.
 	if whole.Empty() {
 		whole.End.Byte++
@@ -88,10 +93,6 @@ func (s *Sources) Snippet(d *hcl.Diagnostic) *Snippet {
 	if highlight.Empty() {
 		highlight.End.Byte++
 		highlight.End.Column++
-	}
-	src := s.source(highlight.Filename)
-	if src == nil || highlight.Start.Line < 1 {
-		return nil
 	}
 	sn := &Snippet{StartLine: whole.Start.Line, Values: snippetValues(d)}
 	if c := s.context(highlight); c != "" {
@@ -117,7 +118,10 @@ func (s *Sources) Snippet(d *hcl.Diagnostic) *Snippet {
 		sn.lines = append(sn.lines, excerptLine(text))
 	}
 	if codeStart < 0 {
+		// Only empty lines, or none (past the end of the file): the code
+		// is empty, and shows as one empty line.
 		codeStart = 0
+		sn.lines = []string{""}
 	}
 	sn.Code = strings.Join(sn.lines, "\n")
 	// Offsets past the code (the range starts or ends at a line end) are

@@ -163,6 +163,21 @@ func (s *sourceText) lineAt(b int) int {
 	return sort.Search(len(s.starts), func(i int) bool { return s.starts[i] > b })
 }
 
+// withBytes is rng with byte offsets that agree with its lines and
+// columns: a range made without them (Byte 0 past the first line) has
+// them worked out from its lines and columns (as bytes).
+func (s *sourceText) withBytes(rng hcl.Range) hcl.Range {
+	fix := func(p hcl.Pos) hcl.Pos {
+		if p.Line < 1 || p.Line > s.lineCount() || s.lineAt(p.Byte) == p.Line {
+			return p
+		}
+		p.Byte = s.starts[p.Line-1] + min(max(p.Column-1, 0), len(s.line(p.Line)))
+		return p
+	}
+	rng.Start, rng.End = fix(rng.Start), fix(rng.End)
+	return rng
+}
+
 // maxExcerptLine bounds, in bytes, a source line shown under a diagnostic:
 // a line of a generated or hostile file can be megabytes long.
 const maxExcerptLine = 1000
