@@ -164,3 +164,36 @@ func TestValidateJSONSnippets(t *testing.T) {
 		}
 	}
 }
+
+// eval -json writes the snippets terraform plan -json (v1.11.4) wrote for
+// this module's failed precondition.
+func TestEvalJSONSnippets(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": `variable "s" {
+  default = "a"
+}
+locals {
+  set = toset(["a", "b"])
+}
+resource "terraform_data" "a" {
+  lifecycle {
+    precondition {
+      condition     = var.s == "b" && length(local.set) == 3
+      error_message = "pre"
+    }
+  }
+}
+`,
+	})
+	_, out, errText := run(t, dir, "", nil, "eval", "-json")
+	var doc struct {
+		Diagnostics []struct{ Snippet json.RawMessage }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Diagnostics) != 1 {
+		t.Fatalf("%v:\n%s%s", err, out, errText)
+	}
+	want := `{"context": "resource \"terraform_data\" \"a\"", "code": "      condition     = var.s == \"b\" && length(local.set) == 3", "start_line": 10, "highlight_start_offset": 22, "highlight_end_offset": 60, "values": [{"traversal": "local.set", "statement": "is set of string with 2 elements"}, {"traversal": "var.s", "statement": "is \"a\""}]}`
+	if g, w := sameJSON(t, string(doc.Diagnostics[0].Snippet)), sameJSON(t, want); g != w {
+		t.Errorf("snippet\n%s\nwant\n%s", g, w)
+	}
+}
