@@ -242,11 +242,12 @@ func functionCall(d *hcl.Diagnostic, lang dialect.Dialect) *FunctionCall {
 	}
 	name := extra.CalledFunctionName()
 	call := &FunctionCall{CalledAs: name}
-	if d.EvalContext == nil {
-		return call
+	var f function.Function
+	found := false
+	for c := d.EvalContext; c != nil && !found; c = c.Parent() {
+		f, found = c.Functions[name]
 	}
-	f, ok := d.EvalContext.Functions[name]
-	if !ok {
+	if !found {
 		return call
 	}
 	sig := &FunctionSignature{Name: name, Params: []FunctionParam{}}
