@@ -231,6 +231,25 @@ func (p parsedFile) relocate(from, to string) (parsedFile, bool) {
 	return out, !r.unknown
 }
 
+// ForgetRoot drops what the cache keeps of the directory dir loaded as a
+// root module (Load or LoadModule of "." with Options.WorkDir dir, in
+// either dialect); the same directory loaded as a module other modules
+// call, by a relative path, stays. A caller that will not load that root
+// again, as a scan once it has evaluated the root, leaves the room to the
+// modules roots share: a root module is not shared.
+func (c *ModuleCache) ForgetRoot(dir string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		if cm := c.modules[moduleKey{abs: dir, dir: ".", sourceDir: ".", dialect: d}]; cm != nil {
+			c.drop(cm)
+		}
+	}
+}
+
 // drop forgets a kept module; c.mu is held. Loads already waiting for it
 // still get it.
 func (c *ModuleCache) drop(cm *cachedModule) {

@@ -406,6 +406,33 @@ func TestModuleCacheMaxBytesDropsLeastRecentlyUsed(t *testing.T) {
 	}
 }
 
+func TestModuleCacheForgetRoot(t *testing.T) {
+	dir := testfiles.Dir(t, cacheTree)
+	cache := &ModuleCache{MaxBytes: 1 << 20}
+	first, _ := loadCached(t, dir, ".", cache)
+	shared, _ := loadCached(t, filepath.Join(dir, "modules", "shared"), ".", cache)
+	cache.ForgetRoot(dir)
+	second, _ := loadCached(t, dir, ".", cache)
+	if first.Module == second.Module {
+		t.Error("the root module was kept after ForgetRoot")
+	}
+	if first.Children["a"].Module != second.Children["a"].Module {
+		t.Error("ForgetRoot dropped a module the root calls")
+	}
+	// The called module was also loaded as a root of its own: only the
+	// root of dir was forgotten.
+	if again, _ := loadCached(t, filepath.Join(dir, "modules", "shared"), ".", cache); again.Module != shared.Module {
+		t.Error("ForgetRoot dropped another directory's root module")
+	}
+	var size int64
+	for _, cm := range cache.modules {
+		size += cm.size
+	}
+	if size != cache.size || cache.recent.Len() != len(cache.modules) {
+		t.Errorf("the cache counts %d bytes in %d modules, keeps %d bytes in %d", cache.size, cache.recent.Len(), size, len(cache.modules))
+	}
+}
+
 // TestModuleCacheCopiesParseForAnotherPath: a directory loaded by a second
 // path is the module a load without the cache makes, its ranges naming
 // the second path, and is made from the first load's parse, not parsed
