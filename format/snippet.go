@@ -260,27 +260,15 @@ func functionCall(d *hcl.Diagnostic, lang dialect.Dialect) *FunctionCall {
 		sig.VariadicParam = &FunctionParam{Name: p.Name, Type: typeJSON(p.Type)}
 	}
 	ret := funcs.ReturnType(lang, strings.TrimPrefix(name, funcs.CoreNamespace), argTypes)
-	if ret == cty.DynamicPseudoType && !strings.HasPrefix(name, funcs.CoreNamespace) {
-		ret = returnType(f, argTypes) // a provider's function
+	if ret == cty.DynamicPseudoType && strings.HasPrefix(name, funcs.ProviderNamespace) {
+		// A provider's function declares its own.
+		if ty, err := f.ReturnType(argTypes); err == nil {
+			ret = ty
+		}
 	}
 	sig.ReturnType = typeJSON(ret)
 	call.Signature = sig
 	return call
-}
-
-// returnType is what f returns given arguments of its parameters' types,
-// dynamic when that does not tell.
-func returnType(f function.Function, args []cty.Type) (ty cty.Type) {
-	defer func() {
-		if recover() != nil {
-			ty = cty.DynamicPseudoType
-		}
-	}()
-	ty, err := f.ReturnType(args)
-	if err != nil {
-		return cty.DynamicPseudoType
-	}
-	return ty
 }
 
 func typeJSON(ty cty.Type) json.RawMessage {

@@ -101,13 +101,13 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 			status = max(status, Fail)
 		case uv.IsNull():
 			ar.Status = Error
-			rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: "Condition expression must return either true or false, not null.", Subject: a.Condition.Range().Ptr()})
+			rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: "Condition expression must return either true or false, not null.", Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: res.DiagnosticContext(a.Condition, "", names)})
 			status = Error
 		default:
 			bv, err := convert.Convert(uv, cty.Bool)
 			if err != nil {
 				ar.Status = Error
-				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: fmt.Sprintf("Invalid condition result value: %s.", err), Subject: a.Condition.Range().Ptr()})
+				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: fmt.Sprintf("Invalid condition result value: %s.", err), Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: res.DiagnosticContext(a.Condition, "", names)})
 				status = Error
 				break
 			}

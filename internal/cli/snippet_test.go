@@ -121,8 +121,7 @@ func sameJSON(t *testing.T, doc string) string {
 	if err := json.Unmarshal([]byte(doc), &v); err != nil {
 		t.Errorf("%v: %s", err, doc)
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	return mustJSON(t, v)
 }
 
 // The snippets of validate -json, as terraform validate -json (v1.11.4)
