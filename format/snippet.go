@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -133,6 +134,9 @@ func (s *Sources) Snippet(d *hcl.Diagnostic) *Snippet {
 	return sn
 }
 
+// maxStatementString bounds, in bytes, a string value a snippet shows.
+const maxStatementString = 64 << 10
+
 // snippetValues are the values of the references in d's expression, in
 // the order of their names, as Terraform shows them: a reference that
 // does not resolve is shown as its longest prefix that does, one of a
@@ -204,7 +208,17 @@ func compactValue(v cty.Value) string {
 	case !v.IsKnown():
 		return "(not yet known)"
 	case ty == cty.String:
-		return strconv.Quote(v.AsString())
+		str := v.AsString()
+		if len(str) > maxStatementString {
+			// Terraform writes strings whole; a hostile one is cut,
+			// that thousands of diagnostics cannot write gigabytes.
+			cut := maxStatementString
+			for cut > 0 && !utf8.RuneStart(str[cut]) {
+				cut--
+			}
+			return strconv.Quote(str[:cut]) + "…"
+		}
+		return strconv.Quote(str)
 	case ty == cty.Number:
 		return v.AsBigFloat().Text('g', 10)
 	case ty == cty.Bool:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -38,6 +39,7 @@ func TestValueStatement(t *testing.T) {
 		{"small", cty.MustParseNumberVal("0.0000001"), none, "is 1e-07"},
 		{"string", cty.StringVal("a"), none, `is "a"`},
 		{"escapes", cty.StringVal("q\"uote ${x} é\t\n"), none, `is "q\"uote ${x} é\t\n"`},
+		{"hostile string", cty.StringVal(strings.Repeat("é", maxStatementString)), none, `is "` + strings.Repeat("é", maxStatementString/2) + `"…`},
 		{"true", cty.True, none, "is true"},
 		{"false", cty.False, none, "is false"},
 		{"null", cty.NullVal(cty.String), none, "is null"},
