@@ -121,7 +121,17 @@ func (p *DiagnosticPrinter) writeSnippet(buf *bytes.Buffer, d *hcl.Diagnostic, s
 		in = ", in " + *sn.Context
 	}
 	fmt.Fprintf(buf, "  on %s line %d%s:\n", subject.Filename, subject.Start.Line, in)
+	at := 0 // where the line starts in sn.Code
 	for i, line := range sn.lines[:min(len(sn.lines), maxExcerptLines)] {
+		if p.color {
+			// The range underlined, as on Terraform's terminal.
+			from := min(max(sn.HighlightStartOffset-at, 0), len(line))
+			to := min(max(sn.HighlightEndOffset-at, 0), len(line))
+			if from < to {
+				line = line[:from] + "\x1b[4m" + line[from:to] + "\x1b[0m" + line[to:]
+			}
+		}
+		at += len(sn.lines[i]) + 1
 		fmt.Fprintf(buf, "%4d: %s\n", sn.StartLine+i, line)
 	}
 	call := sn.FunctionCall

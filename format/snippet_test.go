@@ -183,7 +183,8 @@ Invalid value for "str" parameter: string required.
 }
 
 // A diagnostic about a function call shows the function's signature, the
-// result type the built-in declares, under the excerpt and in the JSON.
+// result type the built-in declares, under the excerpt and in the JSON;
+// on a terminal, its range is underlined.
 func TestSnippetFunctionCall(t *testing.T) {
 	src := "output \"o\" {\n  value = max(local.obj...)\n}\n"
 	fns := funcs.Functions(funcs.Options{})
@@ -201,6 +202,7 @@ func TestSnippetFunctionCall(t *testing.T) {
 	p := NewDiagnosticPrinter(&b, DiagnosticOptions{WorkDir: dir, Color: true})
 	p.Print(diags)
 	for _, want := range []string{
+		"   2:   value = max(\x1b[4mlocal.obj\x1b[0m...)\n",
 		"│\x1b[0m     \x1b[90m├────────────────\x1b[0m\n",
 		"│\x1b[0m     \x1b[90m│\x1b[0m while calling \x1b[1mmax\x1b[0m(numbers...)\n",
 		"│\x1b[0m     \x1b[90m│\x1b[0m \x1b[1mlocal.obj\x1b[0m is object with 1 attribute \"b\"\n",
