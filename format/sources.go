@@ -17,7 +17,8 @@ import (
 
 // Sources reads the source text diagnostics point into, for their
 // excerpts (DiagnosticPrinter) and the snippets of their JSON form
-// (Sources.Diagnostics), each file once, from within a sandbox.
+// (Sources.Diagnostics), each file once, from within a sandbox. It is
+// not safe for concurrent use.
 type Sources struct {
 	workDir string
 	// box is the sandbox: no source excerpt is read from outside it, so a
