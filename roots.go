@@ -81,7 +81,11 @@ func EvaluateRoots(ctx context.Context, dir string, opts RootsOptions) iter.Seq2
 	return func(yield func(string, *Evaluation) bool) {
 		o := opts.Options.WithAbsolutePaths()
 		o.Context = ctx
-		if o.ModuleCache == nil {
+		// A cache of its own keeps only what roots share: each root's own
+		// module is dropped once the root is evaluated. One the caller
+		// gives may serve later evaluations of the same roots.
+		ownCache := o.ModuleCache == nil
+		if ownCache {
 			o.ModuleCache = &ModuleCache{MaxBytes: DefaultRootsModuleBytes}
 		}
 		if o.FunctionCache == nil {
@@ -108,6 +112,9 @@ func EvaluateRoots(ctx context.Context, dir string, opts RootsOptions) iter.Seq2
 		for i, ev := range scan.Each(len(tree.Roots), opts.Parallelism, func(i int) *Evaluation {
 			ro := o
 			ro.WorkDir = filepath.Join(tree.Dir, filepath.FromSlash(tree.Roots[i]))
+			if ownCache {
+				defer o.ModuleCache.ForgetRoot(ro.WorkDir)
+			}
 			return Evaluate(ro)
 		}, func(i int, p *scan.Panic) *Evaluation {
 			return &Evaluation{Diagnostics: hcl.Diagnostics{p.Diagnostic(tree.Roots[i])}}

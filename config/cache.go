@@ -3,10 +3,12 @@ package config
 import (
 	"container/list"
 	"crypto/sha256"
+	"path/filepath"
 	"slices"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tfeval/tfeval/dialect"
 )
@@ -23,7 +25,9 @@ import (
 // (by name) have the same contents (by SHA-256): an edited, added, removed
 // or renamed file is never answered from the cache, whatever its
 // modification time says. A directory is kept once per path it is reached
-// by, since file names in source ranges and path.module follow that path.
+// by, since file names in source ranges and path.module follow that path;
+// the first load by a new path copies the parse kept for another path with
+// its ranges renamed, which takes about an eighth of the time of parsing.
 //
 // Loads running at the same time that need the same directory wait for
 // the first one to decode it. The modules a cache hands out are shared by
@@ -41,6 +45,9 @@ type ModuleCache struct {
 
 	mu      sync.Mutex
 	modules map[moduleKey]*cachedModule
+	// paths lists the kept modules of each directory, by every path it
+	// was reached by: a load by a new path copies a kept parse.
+	paths map[dirKey][]*cachedModule
 	// recent orders the kept modules by their last use, latest first,
 	// and size is their source bytes, when MaxBytes bounds them.
 	recent list.List
@@ -60,6 +67,12 @@ type moduleKey struct {
 	dialect        dialect.Dialect
 }
 
+// dirKey is a module directory, whatever path it is reached by.
+type dirKey struct {
+	abs     string
+	dialect dialect.Dialect
+}
+
 // loadedModule is a directory's module with the diagnostics of reading it.
 type loadedModule struct {
 	mod   *Module
@@ -72,9 +85,12 @@ type cachedModule struct {
 	files []fileDigest
 	done  chan struct{}
 	loadedModule
-	key  moduleKey
-	size int64         // source bytes of the files
-	use  *list.Element // its place in ModuleCache.recent; nil once dropped
+	// parsed are the files as parsed, before decoding, for a load of
+	// the directory by another path to copy (see relocator).
+	parsed []parsedFile
+	key    moduleKey
+	size   int64         // source bytes of the files
+	use    *list.Element // its place in ModuleCache.recent; nil once dropped
 }
 
 // fileDigest is one configuration file as a module was made from it.
@@ -94,10 +110,12 @@ func digests(files []configFile, srcs [][]byte) []fileDigest {
 }
 
 // load returns the module kept for key when it was made from the same
-// files, and otherwise makes it with decode and keeps it, replacing what
-// was kept for key before. Loads of the same files at the same time wait
-// for the first one's decode instead of each decoding the directory.
-func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Module, hcl.Diagnostics)) (*Module, hcl.Diagnostics) {
+// files, and otherwise makes it and keeps it, replacing what was kept for
+// key before: parse parses the i-th file, unless the same files are kept
+// as reached by another path, whose parse is copied; decode makes the
+// module of the parsed files. Loads of the same files at the same time
+// wait for the first one's decode instead of each decoding the directory.
+func (c *ModuleCache) load(key moduleKey, files []fileDigest, parse func(i int) parsedFile, decode func([]parsedFile) (*Module, hcl.Diagnostics)) (*Module, hcl.Diagnostics) {
 	c.mu.Lock()
 	cm := c.modules[key]
 	if cm != nil && slices.Equal(cm.files, files) {
@@ -108,7 +126,7 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Mo
 		<-cm.done
 		if cm.mod == nil {
 			// The decode that was to fill it did not finish.
-			return decode()
+			return decode(parseAll(files, parse))
 		}
 		return cm.mod, copyDiagnostics(cm.diags)
 	}
@@ -121,8 +139,12 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Mo
 	}
 	if c.modules == nil {
 		c.modules = map[moduleKey]*cachedModule{}
+		c.paths = map[dirKey][]*cachedModule{}
 	}
+	from := c.sameFiles(key, files)
 	c.modules[key] = cm
+	dk := dirKey{key.abs, key.dialect}
+	c.paths[dk] = append(c.paths[dk], cm)
 	if c.MaxBytes > 0 {
 		cm.use = c.recent.PushFront(cm)
 		c.size += cm.size
@@ -142,11 +164,90 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Mo
 		}
 		close(cm.done)
 	}()
-	mod, diags := decode()
+	parsed := make([]parsedFile, len(files))
+	for i, f := range files {
+		if from != nil {
+			if p, ok := from.parsed[i].relocate(from.files[i].file.Path, f.file.Path); ok {
+				parsed[i] = p
+				continue
+			}
+		}
+		parsed[i] = parse(i)
+	}
+	mod, diags := decode(parsed)
 	if !interrupted(diags) {
-		cm.mod, cm.diags = mod, copyDiagnostics(diags)
+		cm.mod, cm.diags, cm.parsed = mod, copyDiagnostics(diags), parsed
 	}
 	return mod, diags
+}
+
+// parseAll parses every file.
+func parseAll(files []fileDigest, parse func(i int) parsedFile) []parsedFile {
+	parsed := make([]parsedFile, len(files))
+	for i := range files {
+		parsed[i] = parse(i)
+	}
+	return parsed
+}
+
+// sameFiles is a module kept for the directory of key as reached by
+// another path, made from the same files, whose parse a load of key can
+// copy; nil when there is none. c.mu is held.
+func (c *ModuleCache) sameFiles(key moduleKey, files []fileDigest) *cachedModule {
+	for _, cm := range c.paths[dirKey{key.abs, key.dialect}] {
+		select {
+		case <-cm.done:
+		default:
+			continue // still being made
+		}
+		if cm.parsed == nil || len(cm.files) != len(files) {
+			continue
+		}
+		same := true
+		for i, f := range files {
+			g := cm.files[i]
+			if g.sum != f.sum || g.file.JSON != f.file.JSON || g.file.Override != f.file.Override || filepath.Base(g.file.Path) != filepath.Base(f.file.Path) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return cm
+		}
+	}
+	return nil
+}
+
+// relocate is a copy of the parsed file, parsed with the name from, as
+// though it had been parsed with the name to: false when it cannot be
+// copied (it is not native syntax, or holds what relocator does not know).
+func (p parsedFile) relocate(from, to string) (parsedFile, bool) {
+	body, ok := p.body.(*hclsyntax.Body)
+	if !ok {
+		return parsedFile{}, false
+	}
+	r := &relocator{from: from, to: to}
+	out := parsedFile{body: r.body(body), diags: r.diags(p.diags)}
+	return out, !r.unknown
+}
+
+// ForgetRoot drops what the cache keeps of the directory dir loaded as a
+// root module (Load or LoadModule of "." with Options.WorkDir dir, in
+// either dialect); the same directory loaded as a module other modules
+// call, by a relative path, stays. A caller that will not load that root
+// again, as a scan once it has evaluated the root, leaves the room to the
+// modules roots share: a root module is not shared.
+func (c *ModuleCache) ForgetRoot(dir string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		if cm := c.modules[moduleKey{abs: dir, dir: ".", sourceDir: ".", dialect: d}]; cm != nil {
+			c.drop(cm)
+		}
+	}
 }
 
 // drop forgets a kept module; c.mu is held. Loads already waiting for it
@@ -154,6 +255,13 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, decode func() (*Mo
 func (c *ModuleCache) drop(cm *cachedModule) {
 	if c.modules[cm.key] == cm {
 		delete(c.modules, cm.key)
+	}
+	dk := dirKey{cm.key.abs, cm.key.dialect}
+	if i := slices.Index(c.paths[dk], cm); i >= 0 {
+		c.paths[dk] = slices.Delete(c.paths[dk], i, i+1)
+		if len(c.paths[dk]) == 0 {
+			delete(c.paths, dk)
+		}
 	}
 	if cm.use != nil {
 		c.recent.Remove(cm.use)

@@ -3,7 +3,9 @@ package config
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
@@ -358,14 +361,15 @@ func TestModuleCacheAfterPanic(t *testing.T) {
 	cache := &ModuleCache{}
 	key := moduleKey{abs: "/m", dir: "m", sourceDir: "m"}
 	files := []fileDigest{{file: configFile{Path: "m/main.tf"}}}
+	parse := func(int) parsedFile { return parsedFile{body: hcl.EmptyBody()} }
 	func() {
 		defer func() { _ = recover() }()
-		cache.load(key, files, func() (*Module, hcl.Diagnostics) { panic("decode failed") })
+		cache.load(key, files, parse, func([]parsedFile) (*Module, hcl.Diagnostics) { panic("decode failed") })
 	}()
 	decoded := 0
-	decode := func() (*Module, hcl.Diagnostics) { decoded++; return newModule("m"), nil }
-	first, _ := cache.load(key, files, decode)
-	second, _ := cache.load(key, files, decode)
+	decode := func([]parsedFile) (*Module, hcl.Diagnostics) { decoded++; return newModule("m"), nil }
+	first, _ := cache.load(key, files, parse, decode)
+	second, _ := cache.load(key, files, parse, decode)
 	if first == nil || first != second || decoded != 1 {
 		t.Errorf("after a panic: modules %p and %p, %d decodes; want one module, decoded once", first, second, decoded)
 	}
@@ -399,5 +403,111 @@ func TestModuleCacheMaxBytesDropsLeastRecentlyUsed(t *testing.T) {
 	}
 	if cache.size > cache.MaxBytes || cache.recent.Len() != len(cache.modules) {
 		t.Errorf("the cache keeps %d bytes in %d modules (%d listed), over its bound of %d", cache.size, len(cache.modules), cache.recent.Len(), cache.MaxBytes)
+	}
+}
+
+func TestModuleCacheForgetRoot(t *testing.T) {
+	dir := testfiles.Dir(t, cacheTree)
+	cache := &ModuleCache{MaxBytes: 1 << 20}
+	first, _ := loadCached(t, dir, ".", cache)
+	shared, _ := loadCached(t, filepath.Join(dir, "modules", "shared"), ".", cache)
+	cache.ForgetRoot(dir)
+	second, _ := loadCached(t, dir, ".", cache)
+	if first.Module == second.Module {
+		t.Error("the root module was kept after ForgetRoot")
+	}
+	if first.Children["a"].Module != second.Children["a"].Module {
+		t.Error("ForgetRoot dropped a module the root calls")
+	}
+	// The called module was also loaded as a root of its own: only the
+	// root of dir was forgotten.
+	if again, _ := loadCached(t, filepath.Join(dir, "modules", "shared"), ".", cache); again.Module != shared.Module {
+		t.Error("ForgetRoot dropped another directory's root module")
+	}
+	var size int64
+	for _, cm := range cache.modules {
+		size += cm.size
+	}
+	if size != cache.size || cache.recent.Len() != len(cache.modules) {
+		t.Errorf("the cache counts %d bytes in %d modules, keeps %d bytes in %d", cache.size, cache.recent.Len(), size, len(cache.modules))
+	}
+}
+
+// TestModuleCacheCopiesParseForAnotherPath: a directory loaded by a second
+// path is the module a load without the cache makes, its ranges naming
+// the second path, and is made from the first load's parse, not parsed
+// again.
+func TestModuleCacheCopiesParseForAnotherPath(t *testing.T) {
+	dir := testfiles.Dir(t, map[string]string{
+		"envs/a/main.tf": `
+module "m" {
+  source = "../../modules/m"
+}
+`,
+		"modules/m/main.tf": `
+variable "x" {
+  default = [for v in local.list : v.id]
+}
+locals {
+  list = aws_instance.a[*]
+  dup  = 1
+  dup  = 2
+}
+resource "aws_instance" "a" {
+  count = 2
+}
+`,
+		"modules/m/extra.tf.json": `{"output": {"o": {"value": "${var.x}"}}}`,
+	})
+	cache := &ModuleCache{}
+	if _, diags := loadCached(t, filepath.Join(dir, "modules", "m"), ".", cache); !diags.HasErrors() {
+		t.Fatal("the module was meant to have an error")
+	}
+	cached, cachedDiags := loadCached(t, filepath.Join(dir, "envs", "a"), ".", cache)
+	fresh, freshDiags := Load(".", Options{WorkDir: filepath.Join(dir, "envs", "a")})
+	if got, want := strings.Join(diagTexts(cachedDiags), "\n"), strings.Join(diagTexts(freshDiags), "\n"); got != want {
+		t.Errorf("diagnostics through the cache:\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(strings.Join(diagTexts(cachedDiags), "\n"), filepath.Join("..", "..", "modules", "m", "main.tf")) {
+		t.Errorf("the diagnostics do not name the file by the second path: %v", diagTexts(cachedDiags))
+	}
+	if !reflect.DeepEqual(cached.Children["m"].Module, fresh.Children["m"].Module) {
+		t.Error("the module loaded by a second path differs from one loaded without the cache")
+	}
+
+	// The same through load itself: the second path parses only what is
+	// not native syntax.
+	m := filepath.Join(dir, "modules", "m")
+	files, _ := moduleFiles(sandbox.Dir{}, m, ".", 0)
+	srcs := make([][]byte, len(files))
+	for i, f := range files {
+		srcs[i], _ = os.ReadFile(filepath.Join(m, f.Path))
+	}
+	at := func(prefix string) []fileDigest {
+		out := digests(files, srcs)
+		for i := range out {
+			out[i].file.Path = path.Join(prefix, out[i].file.Path)
+		}
+		return out
+	}
+	load := func(prefix string, parses *int) *Module {
+		fs := at(prefix)
+		mod, _ := cache.load(moduleKey{abs: m, dir: prefix, sourceDir: prefix}, fs, func(i int) parsedFile {
+			*parses++
+			return parseFile(fs[i].file, srcs[i], nil)
+		}, func(parsed []parsedFile) (*Module, hcl.Diagnostics) {
+			cf := make([]configFile, len(fs))
+			for i := range fs {
+				cf[i] = fs[i].file
+			}
+			return decodeParsed(prefix, cf, parsed, nil, 0)
+		})
+		return mod
+	}
+	cache = &ModuleCache{}
+	var first, second int
+	load("x", &first)
+	if got := load("y/z", &second); got == nil || first != 2 || second != 1 {
+		t.Errorf("first load parsed %d files, second %d; want 2 and 1 (the JSON file)", first, second)
 	}
 }

@@ -18,7 +18,9 @@
 //
 // A ModuleCache (Options.Cache) keeps loaded modules for later loads in
 // the same process, keyed by directory and path and checked against the
-// contents of the directory's files on every load (cache.go).
+// contents of the directory's files on every load (cache.go); a directory
+// reached by a new path copies the parse kept for another path, its ranges
+// renamed (relocate.go), instead of parsing the files again.
 //
 // # Adding a block type
 //

@@ -133,7 +133,20 @@ func moduleFiles(box sandbox.Dir, workDir, dir string, d dialect.Dialect) ([]con
 
 // parseFile parses one configuration file from its source, or reports
 // why it could not be read (readErr). The body is never nil.
-func parseFile(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnostics) {
+func parseFile(f configFile, src []byte, readErr error) parsedFile {
+	body, diags := parseBody(f, src, readErr)
+	return parsedFile{body: body, diags: diags}
+}
+
+// parsedFile is a configuration file as parsed, before it is decoded.
+type parsedFile struct {
+	body  hcl.Body
+	diags hcl.Diagnostics
+}
+
+// parseBody parses a configuration file read into src (or failed with
+// readErr).
+func parseBody(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnostics) {
 	if readErr != nil {
 		detail := fmt.Sprintf("The configuration file %q could not be read.", f.Path)
 		if reason := DescribeReadError(readErr); reason != "" {
@@ -165,16 +178,15 @@ func parseFile(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnosti
 // parse goes on in the background and its result is dropped, since hcl's
 // parser cannot be stopped (a file of the largest size it is given takes
 // about a second).
-func parseFileWithin(ctx context.Context, f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnostics) {
+func parseFileWithin(ctx context.Context, f configFile, src []byte, readErr error) parsedFile {
 	if ctx == nil || ctx.Done() == nil {
 		return parseFile(f, src, readErr)
 	}
 	if d := cancelled(ctx); d != nil {
-		return hcl.EmptyBody(), hcl.Diagnostics{d}
+		return parsedFile{hcl.EmptyBody(), hcl.Diagnostics{d}}
 	}
 	type parsed struct {
-		body  hcl.Body
-		diags hcl.Diagnostics
+		parsedFile
 		panic any // what parsing panicked with, panicked again here
 	}
 	done := make(chan parsed, 1)
@@ -184,17 +196,16 @@ func parseFileWithin(ctx context.Context, f configFile, src []byte, readErr erro
 				done <- parsed{panic: v}
 			}
 		}()
-		body, diags := parseFile(f, src, readErr)
-		done <- parsed{body: body, diags: diags}
+		done <- parsed{parsedFile: parseFile(f, src, readErr)}
 	}()
 	select {
 	case p := <-done:
 		if p.panic != nil {
 			panic(p.panic)
 		}
-		return p.body, p.diags
+		return p.parsedFile
 	case <-ctx.Done():
-		return hcl.EmptyBody(), hcl.Diagnostics{cancelled(ctx)}
+		return parsedFile{hcl.EmptyBody(), hcl.Diagnostics{cancelled(ctx)}}
 	}
 }
 

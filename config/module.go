@@ -38,8 +38,10 @@ func loadModule(opts Options, box sandbox.Dir, dir, sourceDir string) (*Module, 
 		full = abs
 	}
 	key := moduleKey{abs: full, dir: dir, sourceDir: sourceDir, dialect: d}
-	return cache.load(key, digests(files, srcs), func() (*Module, hcl.Diagnostics) {
-		return decodeModule(opts.Context, sourceDir, files, srcs, readErrs, diags, d)
+	return cache.load(key, digests(files, srcs), func(i int) parsedFile {
+		return parseFileWithin(opts.Context, files[i], srcs[i], readErrs[i])
+	}, func(parsed []parsedFile) (*Module, hcl.Diagnostics) {
+		return decodeParsed(sourceDir, files, parsed, diags, d)
 	})
 }
 
@@ -47,11 +49,21 @@ func loadModule(opts Options, box sandbox.Dir, dir, sourceDir string) (*Module, 
 // into srcs (or failed with readErrs), and merges them into one module;
 // diags are the directory's diagnostics so far.
 func decodeModule(ctx context.Context, sourceDir string, files []configFile, srcs [][]byte, readErrs []error, diags hcl.Diagnostics, d dialect.Dialect) (*Module, hcl.Diagnostics) {
+	parsed := make([]parsedFile, len(files))
+	for i, cf := range files {
+		parsed[i] = parseFileWithin(ctx, cf, srcs[i], readErrs[i])
+	}
+	return decodeParsed(sourceDir, files, parsed, diags, d)
+}
+
+// decodeParsed decodes the parsed files of a module directory and merges
+// them into one module; diags are the directory's diagnostics so far.
+func decodeParsed(sourceDir string, files []configFile, parsed []parsedFile, diags hcl.Diagnostics, d dialect.Dialect) (*Module, hcl.Diagnostics) {
 	m := newModule(sourceDir)
 	var decoded []*file
 	for i, cf := range files {
-		body, pDiags := parseFileWithin(ctx, cf, srcs[i], readErrs[i])
-		diags = append(diags, pDiags...)
+		body := parsed[i].body
+		diags = append(diags, parsed[i].diags...)
 		dec := &decoder{dialect: d, override: cf.Override}
 		f, fDiags := dec.decodeFile(cf.Path, body)
 		diags = append(diags, fDiags...)

@@ -261,6 +261,8 @@ type rendered struct {
 func (w *rootsWriter) runOne(i int) rendered {
 	env := w.env
 	env.WorkDir = filepath.Join(w.tree.Dir, filepath.FromSlash(w.tree.Roots[i]))
+	// The root's own module is not shared with other roots.
+	defer w.c.moduleCache.ForgetRoot(env.WorkDir)
 	return w.render(i, w.cmd.root(w.c, env))
 }
 
