@@ -27,6 +27,12 @@ type evaluator struct {
 	cwd   string
 	diags hcl.Diagnostics
 	seen  map[string]bool
+	// once, in a buffered copy, are the diagnostics of diags to drop when
+	// the same was recorded before, with what else tells them apart
+	// (addDiagOnce): merge applies it.
+	once map[*hcl.Diagnostic]string
+	// node is the configuration object being evaluated, nil outside one.
+	node *node
 
 	// instances lists the module instances of each module config path (by modulePrefix).
 	instances map[string][]*ModuleInstance
@@ -189,17 +195,48 @@ func (ev *evaluator) newInstance(c *config.Config, parent *ModuleInstance, addr 
 	}
 }
 
-// addDiag records diagnostics, dropping exact repeats: the same problem in
-// every instance of a block is reported once, as Terraform's validate walk does.
+// addDiags records diagnostics (see addDiag).
 func (ev *evaluator) addDiags(diags hcl.Diagnostics) {
 	for _, d := range diags {
 		ev.addDiag(d)
 	}
 }
 
+// addDiag records a diagnostic. An error about a place in the
+// configuration is recorded each time it is made, as Terraform's plan
+// reports one for every instance that makes it (a module called twice, a
+// resource with count = 2). What is not about one instance is recorded
+// once: warnings, diagnostics without a place, the stop of an evaluation
+// at a limit (which every evaluation still running reports), and what
+// Terraform finds once per block in the walk that validates the
+// configuration before it expands any: a reference to what the module
+// does not declare, an error of an expression it could evaluate then
+// (validatePhase).
 func (ev *evaluator) addDiag(d *hcl.Diagnostic) {
+	if d.Severity == hcl.DiagError && d.Subject != nil && !stopSummaries[d.Summary] && !referenceSummaries[d.Summary] {
+		cfg, ok := ev.validatePhase(d)
+		if !ok {
+			ev.diags = append(ev.diags, orderedSuggestion(d))
+			return
+		}
+		// Once per module call, as the validate walk goes through each.
+		ev.addDiagOnce(d, address.ModulePrefix(cfg.Path))
+		return
+	}
+	ev.addDiagOnce(d, "")
+}
+
+// addDiagOnce records a diagnostic unless the same one (severity,
+// summary, detail and place, and what else tells it apart) was recorded
+// before.
+func (ev *evaluator) addDiagOnce(d *hcl.Diagnostic, apart string) {
 	d = orderedSuggestion(d)
 	if ev.buffered {
+		// Repeats are dropped when the buffer is merged.
+		if ev.once == nil {
+			ev.once = map[*hcl.Diagnostic]string{}
+		}
+		ev.once[d] = apart
 		ev.diags = append(ev.diags, d)
 		return
 	}
@@ -207,11 +244,56 @@ func (ev *evaluator) addDiag(d *hcl.Diagnostic) {
 	if d.Subject != nil {
 		key += "|" + d.Subject.String()
 	}
+	key += "|" + apart
 	if ev.seen[key] {
 		return
 	}
 	ev.seen[key] = true
 	ev.diags = append(ev.diags, d)
+}
+
+// buffer is a copy of the evaluator that keeps its diagnostics for merge,
+// to evaluate on another goroutine.
+func (ev *evaluator) buffer() *evaluator {
+	task := *ev
+	task.buffered = true
+	task.diags = nil
+	task.once = nil
+	return &task
+}
+
+// merge records the diagnostics a buffered copy kept, in their order.
+func (ev *evaluator) merge(task *evaluator) {
+	for _, d := range task.diags {
+		if apart, ok := task.once[d]; ok {
+			ev.addDiagOnce(d, apart)
+		} else {
+			ev.diags = append(ev.diags, d)
+		}
+	}
+}
+
+// referenceSummaries are the summaries of the errors in a reference
+// itself, whatever the instance it is evaluated in.
+var referenceSummaries = map[string]bool{
+	"Invalid reference":                      true,
+	"Invalid index key":                      true,
+	"Reserved symbol name":                   true,
+	"Reference to undeclared input variable": true,
+	"Reference to undeclared local value":    true,
+	"Reference to undeclared module":         true,
+	"Reference to undeclared resource":       true,
+	"Reference to scoped resource":           true,
+	"Missing resource instance key":          true,
+	"Unexpected resource instance key":       true,
+}
+
+// stopSummaries are the summaries of the diagnostics that stop an
+// evaluation at one of its limits.
+var stopSummaries = map[string]bool{
+	"Evaluation step limit reached":   true,
+	"Evaluation memory limit reached": true,
+	"Evaluation cancelled":            true,
 }
 
 // functions is the function table for a module. Tables are built once per
@@ -284,7 +366,7 @@ func (ev *evaluator) run(order []*node) {
 			}
 		}
 	}
-	diags := make([]hcl.Diagnostics, len(order))
+	tasks := make([]*evaluator, len(order))
 	ready := make(chan int, len(order))
 	for i := range order {
 		if pending[i] == 0 {
@@ -299,11 +381,9 @@ func (ev *evaluator) run(order []*node) {
 		go func() {
 			defer wg.Done()
 			for i := range ready {
-				task := *ev
-				task.buffered = true
-				task.diags = nil
+				task := ev.buffer()
 				task.evalNode(order[i])
-				diags[i] = task.diags
+				tasks[i] = task
 				mu.Lock()
 				for _, j := range dependents[i] {
 					pending[j]--
@@ -320,8 +400,8 @@ func (ev *evaluator) run(order []*node) {
 		}()
 	}
 	wg.Wait()
-	for _, ds := range diags {
-		ev.addDiags(ds)
+	for _, task := range tasks {
+		ev.merge(task)
 	}
 }
 
@@ -336,13 +416,13 @@ func (ev *evaluator) evalNode(n *node) {
 		return
 	}
 	if n.upstreamFailed() {
-		task := *ev
-		task.buffered = true
-		task.diags = nil
-		task.evalNodeInstances(n)
+		ev.buffer().evalNodeInstances(n)
 		n.failed.Store(true)
 		return
 	}
+	outer := ev.node
+	ev.node = n
+	defer func() { ev.node = outer }()
 	start := len(ev.diags)
 	ev.evalNodeInstances(n)
 	if ev.diags[start:].HasErrors() {

@@ -145,13 +145,38 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 	}
 	mi.failValidation(decl.Name)
 	msg := ev.validationMessage(s, rule)
-	ev.addDiag(&hcl.Diagnostic{
+	d := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid value for variable",
 		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
 		Subject:  subject.Ptr(),
 		Extra:    FailedCondition{Module: mi.Addr, Object: "var." + decl.Name},
-	})
+	}
+	if ev.readsOnlyItself(rule, decl.Name) {
+		// A rule of the variable alone fails alike for every instance of
+		// the call given the same value, and Terraform reports it once;
+		// a rule that reads other objects is reported per instance.
+		v, _ := mi.variable(decl.Name)
+		ev.addDiagOnce(d, v.GoString())
+		return
+	}
+	ev.addDiag(d)
+}
+
+// readsOnlyItself reports whether a validation rule of variable name
+// refers to nothing but that variable.
+func (ev *evaluator) readsOnlyItself(rule *config.CheckRule, name string) bool {
+	for _, e := range []hcl.Expression{rule.Condition, rule.ErrorMessage} {
+		if e == nil {
+			continue
+		}
+		for _, pr := range ev.exprRefs(e) {
+			if pr.ref == nil || pr.ref.kind != refVar || pr.ref.name != name {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // validationMessage evaluates the error_message of a failed validation

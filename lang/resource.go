@@ -117,31 +117,29 @@ func (ev *evaluator) inParallel(from, to int, ok bool, plan func(*evaluator, int
 		return
 	}
 	chunk := (to - from + workers - 1) / workers
-	diags := make([]hcl.Diagnostics, workers)
+	tasks := make([]*evaluator, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := from+w*chunk, min(from+(w+1)*chunk, to)
+		task := ev.buffer()
+		tasks[w] = task
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			task := *ev
-			task.buffered = true
-			task.diags = nil
 			defer func() {
 				// As evalNodeIn does for the node: a panic is an error.
 				if r := recover(); r != nil {
 					task.diags = append(task.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Evaluation failed", Detail: fmt.Sprintf("tfeval could not plan an instance: %v. This is a bug in tfeval: please report it with the configuration that caused it.", r)})
 				}
-				diags[w] = task.diags
 			}()
 			for i := lo; i < hi; i++ {
-				plan(&task, i)
+				plan(task, i)
 			}
 		}()
 	}
 	wg.Wait()
-	for _, ds := range diags {
-		ev.addDiags(ds)
+	for _, task := range tasks {
+		ev.merge(task)
 	}
 }
 

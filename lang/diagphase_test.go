@@ -1,0 +1,156 @@
+package lang
+
+import (
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// An error is reported once per block when Terraform's validate walk
+// finds it (what it reads is known before any instance is expanded), and
+// once per instance when it depends on what an instance knows. The
+// counts are those terraform plan -json reports for the same modules.
+func TestErrorsPerInstance(t *testing.T) {
+	const head = `
+variable "s" { default = "a" }
+locals { obj = { a = 1 } }
+`
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  int
+	}{
+		{"a constant's error, count = 2", map[string]string{"main.tf": head + `resource "terraform_data" "x" {
+  count = 2
+  input = tonumber("a")
+}`}, 1},
+		{"a local's missing attribute, count = 2", map[string]string{"main.tf": head + `resource "terraform_data" "x" {
+  count = 2
+  input = local.obj.nope
+}`}, 1},
+		{"a root variable's value, count = 2", map[string]string{"main.tf": head + `resource "terraform_data" "x" {
+  count = 2
+  input = tonumber(var.s)
+}`}, 2},
+		{"count.index, count = 2", map[string]string{"main.tf": head + `resource "terraform_data" "x" {
+  count = 2
+  input = tonumber("a${count.index}")
+}`}, 2},
+		{"each.value, two keys", map[string]string{"main.tf": head + `resource "terraform_data" "x" {
+  for_each = { a = 1, b = 2 }
+  input    = each.value.nope
+}`}, 2},
+		{"an undeclared variable, count = 2", map[string]string{"main.tf": head + `resource "terraform_data" "x" {
+  count = 2
+  input = var.nope
+}`}, 1},
+		{"a module called twice, its variable's value", map[string]string{
+			"main.tf": head + `
+module "a" {
+  source = "./m"
+  s      = var.s
+}
+module "b" {
+  source = "./m"
+  s      = var.s
+}`,
+			"m/main.tf": `
+variable "s" {}
+resource "terraform_data" "x" { input = tonumber(var.s) }`,
+		}, 2},
+		{"a module with count = 2, a rule of its variable alone, the same value", map[string]string{
+			"main.tf": `
+module "n" {
+  source = "./m"
+  count  = 2
+  min    = 5
+  max    = 1
+}`,
+			"m/main.tf": `
+variable "min" {}
+variable "max" {
+  validation {
+    condition     = var.max > 3
+    error_message = "max too small"
+  }
+}`,
+		}, 1},
+		{"a module with count = 2, a rule of its variable alone, values by instance", map[string]string{
+			"main.tf": `
+module "n" {
+  source = "./m"
+  count  = 2
+  min    = 5
+  max    = count.index
+}`,
+			"m/main.tf": `
+variable "min" {}
+variable "max" {
+  validation {
+    condition     = var.max > 3
+    error_message = "max too small"
+  }
+}`,
+		}, 2},
+		{"a module with count = 2, a rule that reads another variable", map[string]string{
+			"main.tf": `
+module "n" {
+  source = "./m"
+  count  = 2
+  min    = 5
+  max    = 1
+}`,
+			"m/main.tf": `
+variable "min" {}
+variable "max" {
+  validation {
+    condition     = var.max > var.min
+    error_message = "max must exceed min"
+  }
+}`,
+		}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags := evalFiles(t, c.files, Options{})
+			n := 0
+			for _, d := range diags {
+				if d.Severity == hcl.DiagError {
+					n++
+				}
+			}
+			if n != c.want {
+				t.Errorf("%d errors, want %d:\n%s", n, c.want, diags.Error())
+			}
+		})
+	}
+}
+
+// The validate walk goes through each module call, not each instance:
+// an error it finds in a module called twice is reported twice; it knows
+// no child module's variables, so an error that reads one is reported by
+// every instance.
+func TestValidatePhaseErrorsPerCall(t *testing.T) {
+	calls := `
+module "a" {
+  source = "./m"
+  s      = "a"
+}
+module "b" {
+  source = "./m"
+  count  = 3
+  s      = "a"
+}`
+	for _, c := range []struct {
+		module string
+		want   int
+	}{
+		{"variable \"s\" {}\nresource \"terraform_data\" \"x\" {\n  count = 2\n  input = tonumber(\"a\")\n}", 2},
+		{"variable \"s\" {}\nresource \"terraform_data\" \"x\" { input = tonumber(var.s) }", 4},
+	} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": calls, "m/main.tf": c.module}, Options{})
+		if n := len(diags.Errs()); n != c.want {
+			t.Errorf("%s\n%d errors, want %d:\n%s", c.module, n, c.want, diags.Error())
+		}
+	}
+}
