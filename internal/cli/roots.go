@@ -290,6 +290,9 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 			rep.failed = true
 		}
 		r.stdout = lines
+		// What waits to be written is the lines alone: a root finished
+		// ahead of an earlier one does not hold its document twice.
+		rep.out = nil
 	default:
 		header := "==> " + root + " <==\n"
 		if w.cmd.header != nil {
@@ -299,6 +302,7 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 			header = "\n" + header
 		}
 		r.stdout = append([]byte(header), rep.out...)
+		rep.out = nil
 	}
 	if w.c.format != "sarif" {
 		var errBuf bytes.Buffer
