@@ -5,6 +5,7 @@ package tests
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -163,20 +164,58 @@ type scanFigures struct {
 }
 
 // measureCLI runs the tfeval binary with args, in the environment plus
-// env, and measures the process.
+// env, and measures the process. It is started by a fresh process of this
+// test binary (TestScanLaunch), not by this one: on Linux a process's
+// peak resident set (getrusage's ru_maxrss) counts the peak of the process
+// that started it, up to its exec, and this one holds the generated trees.
 func measureCLI(t *testing.T, env []string, bin string, args ...string) perfResult {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	argv, _ := json.Marshal(append([]string{bin}, args...))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestScanLaunch$", "-test.count=1")
+	cmd.Env = append(append(os.Environ(), env...), scanLaunchEnv+"="+string(argv))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", bin, args, err, out)
+	}
+	var r perfResult
+	_, after, ok := strings.Cut(string(out), "launched ")
+	if !ok {
+		t.Fatalf("%s %v: no measurement in:\n%s", bin, args, out)
+	}
+	var code int
+	fmt.Sscanf(after, "exit=%d wall_ns=%d cpu_ns=%d rss=%d", &code, &r.wall, &r.cpu, &r.rss)
+	if code > 1 {
+		t.Fatalf("%s %v: exit status %d", bin, args, code)
+	}
+	return r
+}
+
+// scanLaunchEnv holds the command TestScanLaunch runs, as a JSON array.
+const scanLaunchEnv = "TFEVAL_PERF_LAUNCH"
+
+// TestScanLaunch is the small process measureCLI starts a command from:
+// it runs the command (output discarded) and prints its exit status, wall
+// time, CPU time and peak resident set.
+func TestScanLaunch(t *testing.T) {
+	spec := os.Getenv(scanLaunchEnv)
+	if spec == "" {
+		t.Skip("started by measureCLI only")
+	}
+	var argv []string
+	if err := json.Unmarshal([]byte(spec), &argv); err != nil || len(argv) == 0 {
+		t.Fatalf("bad %s: %q", scanLaunchEnv, spec)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = nil, nil // /dev/null
-	cmd.Env = append(os.Environ(), env...)
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
-			t.Fatalf("%s %v: %v", bin, args, err)
-		}
+	err := cmd.Run()
+	wall := time.Since(start)
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return perfResult{wall: time.Since(start), cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), rss: ru.Maxrss * 1024}
+	fmt.Printf("launched exit=%d wall_ns=%d cpu_ns=%d rss=%d\n", cmd.ProcessState.ExitCode(), wall.Nanoseconds(),
+		(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Nanoseconds(), ru.Maxrss*1024)
 }
 
 // spinProbe is how much faster the machine runs a fixed amount of pure
