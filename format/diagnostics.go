@@ -8,6 +8,10 @@ type Diagnostic struct {
 	Summary  string `json:"summary"`
 	Detail   string `json:"detail"`
 	Range    *Range `json:"range,omitempty"`
+	// Snippet is the source excerpt, with the values of the references
+	// of the expression the diagnostic is about; none where the source
+	// was not read (Diagnostics) or cannot be.
+	Snippet *Snippet `json:"snippet,omitempty"`
 }
 
 // Range is a source range: the file name relative to the working
@@ -34,8 +38,15 @@ func RangeOf(r hcl.Range) *Range {
 	}
 }
 
-// Diagnostics converts diagnostics for the JSON documents.
+// Diagnostics converts diagnostics for the JSON documents, without
+// snippets (Sources.Diagnostics writes them).
 func Diagnostics(diags hcl.Diagnostics) []Diagnostic {
+	return (*Sources)(nil).Diagnostics(diags)
+}
+
+// Diagnostics converts diagnostics for the JSON documents, each with its
+// snippet, as terraform validate -json writes them; s nil writes none.
+func (s *Sources) Diagnostics(diags hcl.Diagnostics) []Diagnostic {
 	out := make([]Diagnostic, 0, len(diags))
 	for _, d := range diags {
 		dj := Diagnostic{Severity: "error", Summary: d.Summary, Detail: d.Detail}
@@ -44,6 +55,9 @@ func Diagnostics(diags hcl.Diagnostics) []Diagnostic {
 		}
 		if d.Subject != nil {
 			dj.Range = RangeOf(*d.Subject)
+			if s != nil {
+				dj.Snippet = s.Snippet(d)
+			}
 		}
 		out = append(out, dj)
 	}

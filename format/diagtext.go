@@ -4,39 +4,22 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path/filepath"
-	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/mitchellh/go-wordwrap"
 
-	"github.com/tfeval/tfeval/internal/limit"
-	"github.com/tfeval/tfeval/internal/sandbox"
+	"github.com/tfeval/tfeval/dialect"
 )
 
 // DiagnosticPrinter writes diagnostics in Terraform's human layout: a blank
-// line, "Error: summary", the source excerpt, then the detail wrapped at 77
-// columns; with colour, framed as Terraform frames them on a terminal.
+// line, "Error: summary", the source excerpt with the values of what the
+// expression refers to, then the detail wrapped at 77 columns; with
+// colour, framed as Terraform frames them on a terminal.
 type DiagnosticPrinter struct {
-	w       io.Writer
-	color   bool
-	workDir string
-	// box is the sandbox: no source excerpt is read from outside it, so a
-	// diagnostic about a file that links outside cannot show what is there.
-	box sandbox.Dir
-	// named are the files the command line names (-var-file, -data), which
-	// the user chose and may be anywhere.
-	named map[string]bool
-	// sources holds text that is not on disk, such as the console input line.
-	sources map[string][]byte
-	cache   map[string]*sourceText
-	// blocks are each source's top-level blocks, for the block a
-	// diagnostic is in.
-	blocks map[string][]topBlock
-	root   string
+	w     io.Writer
+	color bool
+	src   *Sources
 }
 
 // DiagnosticOptions say how a DiagnosticPrinter prints and where it may
@@ -57,29 +40,25 @@ type DiagnosticOptions struct {
 	// relative to it, and are shown relative to WorkDir, and a diagnostic
 	// without a file says which root it is of.
 	Root string
+	// Dialect is the language whose built-in functions the signatures in
+	// snippets are of.
+	Dialect dialect.Dialect
 }
 
 // NewDiagnosticPrinter prints on w as opts say.
 func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinter {
-	p := &DiagnosticPrinter{w: w, color: opts.Color, workDir: opts.WorkDir, named: map[string]bool{}, sources: map[string][]byte{}, cache: map[string]*sourceText{}, blocks: map[string][]topBlock{}, root: opts.Root}
-	// An unusable sandbox fails the command itself; excerpts then show nothing.
-	box, err := sandbox.New(opts.Sandbox, opts.WorkDir)
-	if err != nil {
-		box, _ = sandbox.New(opts.WorkDir, "")
-	}
-	p.box = box
-	for _, name := range opts.Named {
-		p.named[name] = true
-	}
-	return p
+	return &DiagnosticPrinter{w: w, color: opts.Color, src: NewSources(opts)}
 }
 
 // SetSource gives the text of a "file" that is not on disk, such as a
 // console input line, for the excerpts of diagnostics in it.
 func (p *DiagnosticPrinter) SetSource(name string, src []byte) {
-	p.sources[name] = src
-	delete(p.cache, name)
+	p.src.SetSource(name, src)
 }
+
+// Sources are the source texts the printer reads its excerpts from, for
+// the snippets of the same diagnostics written as JSON.
+func (p *DiagnosticPrinter) Sources() *Sources { return p.src }
 
 // detailWidth is where Terraform wraps detail text when not on a terminal:
 // lines of at most 77 columns, one less than its default 78-column width.
@@ -108,15 +87,12 @@ func (p *DiagnosticPrinter) printOne(d *hcl.Diagnostic) {
 		fmt.Fprintf(&buf, "%s: %s\n", sev, d.Summary)
 	}
 	if d.Subject != nil {
-		subject := *d.Subject
-		if p.root != "" && subject.Filename != "" && !filepath.IsAbs(subject.Filename) && !strings.HasPrefix(subject.Filename, "<") {
-			subject.Filename = filepath.Join(p.root, subject.Filename)
+		if sn := p.src.Snippet(d); sn != nil {
+			buf.WriteString("\n")
+			p.writeSnippet(&buf, d, sn)
 		}
-		if snippet := p.snippet(subject); snippet != "" {
-			buf.WriteString("\n" + snippet)
-		}
-	} else if p.root != "" {
-		fmt.Fprintf(&buf, "\n  in the root module %s\n", p.root)
+	} else if p.src.root != "" {
+		fmt.Fprintf(&buf, "\n  in the root module %s\n", p.src.root)
 	}
 	if d.Detail != "" {
 		buf.WriteString("\n")
@@ -129,6 +105,57 @@ func (p *DiagnosticPrinter) printOne(d *hcl.Diagnostic) {
 		return
 	}
 	fmt.Fprint(p.w, "\n"+buf.String())
+}
+
+// maxExcerptLines bounds the source lines shown under a diagnostic.
+const maxExcerptLines = 5
+
+// writeSnippet writes the excerpt of d: where it is, the lines of the
+// snippet (numbered on from the first, as Terraform numbers them even
+// where an empty line was left out), and under them the function the
+// diagnostic is about and the values of what its expression refers to.
+func (p *DiagnosticPrinter) writeSnippet(buf *bytes.Buffer, d *hcl.Diagnostic, sn *Snippet) {
+	subject := p.src.inRoot(*d.Subject)
+	in := ""
+	if sn.Context != nil {
+		in = ", in " + *sn.Context
+	}
+	fmt.Fprintf(buf, "  on %s line %d%s:\n", subject.Filename, subject.Start.Line, in)
+	at := 0 // where the line starts in sn.Code
+	for i, line := range sn.lines[:min(len(sn.lines), maxExcerptLines)] {
+		if p.color {
+			// The range underlined, as on Terraform's terminal.
+			from := min(max(sn.HighlightStartOffset-at, 0), len(line))
+			to := min(max(sn.HighlightEndOffset-at, 0), len(line))
+			if from < to {
+				line = line[:from] + "\x1b[4m" + line[from:to] + "\x1b[0m" + line[to:]
+			}
+		}
+		at += len(sn.lines[i]) + 1
+		fmt.Fprintf(buf, "%4d: %s\n", sn.StartLine+i, line)
+	}
+	call := sn.FunctionCall
+	if len(sn.Values) == 0 && (call == nil || call.Signature == nil) {
+		return
+	}
+	bold, gray, reset := "", "", ""
+	if p.color {
+		bold, gray, reset = "\x1b[1m", "\x1b[90m", "\x1b[0m"
+	}
+	fmt.Fprintf(buf, "    %s├────────────────%s\n", gray, reset)
+	if call != nil && call.Signature != nil {
+		params := make([]string, 0, len(call.Signature.Params)+1)
+		for _, p := range call.Signature.Params {
+			params = append(params, p.Name)
+		}
+		if v := call.Signature.VariadicParam; v != nil {
+			params = append(params, v.Name+"...")
+		}
+		fmt.Fprintf(buf, "    %s│%s while calling %s%s%s(%s)\n", gray, reset, bold, call.CalledAs, reset, strings.Join(params, ", "))
+	}
+	for _, v := range sn.Values {
+		fmt.Fprintf(buf, "    %s│%s %s%s%s %s\n", gray, reset, bold, v.Traversal, reset, v.Statement)
+	}
 }
 
 // boxed frames a diagnostic with the box-drawing characters Terraform uses on a terminal.
@@ -144,156 +171,4 @@ func boxed(text string, sev hcl.DiagnosticSeverity) string {
 	}
 	b.WriteString(color + "╵\x1b[0m\n")
 	return b.String()
-}
-
-func (p *DiagnosticPrinter) snippet(rng hcl.Range) string {
-	src := p.source(rng.Filename)
-	if src == nil || rng.Start.Line < 1 {
-		return ""
-	}
-	var lines []string
-	for n := rng.Start.Line; n <= rng.End.Line && n <= src.lineCount() && len(lines) < 5; n++ {
-		lines = append(lines, fmt.Sprintf("%4d: %s", n, excerptLine(strings.TrimRight(src.line(n), "\r"))))
-	}
-	if len(lines) == 0 {
-		return ""
-	}
-	context := ""
-	if c := p.context(rng); c != "" {
-		context = ", in " + c
-	}
-	return fmt.Sprintf("  on %s line %d%s:\n%s\n", rng.Filename, rng.Start.Line, context, strings.Join(lines, "\n"))
-}
-
-// context names the top-level block of a native syntax file a range is
-// in, as Terraform names it after the line number: `run "setup"`,
-// `resource "aws_s3_bucket" "b"`, `locals`; "" outside any block.
-func (p *DiagnosticPrinter) context(rng hcl.Range) string {
-	if strings.HasSuffix(rng.Filename, ".json") {
-		return ""
-	}
-	blocks, ok := p.blocks[rng.Filename]
-	if !ok {
-		blocks = p.topBlocks(rng.Filename)
-		p.blocks[rng.Filename] = blocks
-	}
-	// The byte before the range, as Terraform looks: a diagnostic about a
-	// block's header is not "in" that block.
-	at := rng.Start.Byte - 1
-	i := sort.Search(len(blocks), func(i int) bool { return blocks[i].end > at })
-	if i < len(blocks) && blocks[i].start <= at {
-		return blocks[i].name
-	}
-	return ""
-}
-
-// topBlock is a top-level block's byte range and its header as a
-// diagnostic names it.
-type topBlock struct {
-	start, end int
-	name       string
-}
-
-// topBlocks are a file's top-level blocks in order, found once: a file
-// of thousands of diagnostics is not walked again for each. A source that
-// would cost hcl too much to parse (the checks configuration files get
-// first) has none.
-func (p *DiagnosticPrinter) topBlocks(name string) []topBlock {
-	src := p.source(name)
-	if src == nil {
-		return nil
-	}
-	text := []byte(src.text)
-	if limit.CheckSource(text, name, hcl.InitialPos, limit.Config, 0).HasErrors() {
-		return nil
-	}
-	f, _ := hclsyntax.ParseConfig(text, name, hcl.InitialPos)
-	if f == nil {
-		return nil
-	}
-	body, ok := f.Body.(*hclsyntax.Body)
-	if !ok {
-		return nil
-	}
-	out := make([]topBlock, 0, len(body.Blocks))
-	for _, b := range body.Blocks {
-		header := b.Type
-		for _, l := range b.Labels {
-			header += fmt.Sprintf(" %q", l)
-		}
-		r := b.Range()
-		out = append(out, topBlock{start: r.Start.Byte, end: r.End.Byte, name: header})
-	}
-	return out
-}
-
-// sourceText is a file's text with where each of its lines starts, found
-// once: a file with tens of thousands of diagnostics (duplicated blocks)
-// is not read again from its start for each one.
-type sourceText struct {
-	text   string
-	starts []int // byte offset of each line, the first at 0
-}
-
-func newSourceText(src []byte) *sourceText {
-	s := &sourceText{text: string(src), starts: []int{0}}
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			s.starts = append(s.starts, i+1)
-		}
-	}
-	return s
-}
-
-func (s *sourceText) lineCount() int { return len(s.starts) }
-
-// line is line n (from 1) without its newline.
-func (s *sourceText) line(n int) string {
-	if n < len(s.starts) {
-		return s.text[s.starts[n-1] : s.starts[n]-1]
-	}
-	return strings.TrimSuffix(s.text[s.starts[n-1]:], "\n")
-}
-
-// maxExcerptLine bounds, in bytes, a source line shown under a diagnostic:
-// a line of a generated or hostile file can be megabytes long.
-const maxExcerptLine = 1000
-
-// excerptLine is line, cut at maxExcerptLine bytes (at a character
-// boundary) with an ellipsis.
-func excerptLine(line string) string {
-	if len(line) <= maxExcerptLine {
-		return line
-	}
-	cut := maxExcerptLine
-	for cut > 0 && !utf8.RuneStart(line[cut]) {
-		cut--
-	}
-	return line[:cut] + "…"
-}
-
-func (p *DiagnosticPrinter) source(name string) *sourceText {
-	if s, ok := p.cache[name]; ok {
-		return s
-	}
-	var src []byte
-	if s, ok := p.sources[name]; ok {
-		src = s
-	} else {
-		path := name
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(p.workDir, path)
-		}
-		box := p.box
-		if p.named[name] {
-			box = sandbox.Dir{}
-		}
-		src, _ = box.ReadFile(path, 8<<20)
-	}
-	var text *sourceText
-	if src != nil {
-		text = newSourceText(src)
-	}
-	p.cache[name] = text
-	return text
 }

@@ -29,8 +29,16 @@ import (
 // the evaluation's Limits.MaxOutputSize bytes (lang.OutputTooLarge past
 // them), and stops once the evaluation's context is done.
 func WriteEval(w io.Writer, r *lang.Result, diags hcl.Diagnostics) error {
+	return WriteEvalWith(w, r, diags, nil)
+}
+
+// WriteEvalWith is WriteEval with the snippet of each diagnostic read
+// from src (none when src is nil), as terraform plan -json writes them.
+func WriteEvalWith(w io.Writer, r *lang.Result, diags hcl.Diagnostics, src *Sources) error {
 	if r == nil {
-		return NewEvalDocument(r, diags).WriteIndented(w)
+		doc := NewEvalDocument(r, diags)
+		doc.Diagnostics = src.Diagnostics(diags)
+		return doc.WriteIndented(w)
 	}
 	// Instances of one resource are written one after another and are
 	// about the same size: each starts with room for the last one's.
@@ -41,7 +49,7 @@ func WriteEval(w io.Writer, r *lang.Result, diags hcl.Diagnostics) error {
 	opts := r.Options()
 	max := opts.Limits.WithDefaults().MaxOutputSize
 	var total atomic.Int64
-	head := &EvalDocument{FormatVersion: EvalFormatVersion, Diagnostics: Diagnostics(diags)}
+	head := &EvalDocument{FormatVersion: EvalFormatVersion, Diagnostics: src.Diagnostics(diags)}
 	var outputs map[string]cty.Value
 	if root := r.Root(); root != nil {
 		outputs = root.Outputs

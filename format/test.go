@@ -36,6 +36,21 @@ func WriteTestJSONVerbose(w io.Writer, rep *tftest.Report, d dialect.Dialect) er
 	return writeTestJSON(&eventWriter{w: w, d: d, verbose: true}, rep)
 }
 
+// TestJSONOptions say how WriteTestJSONWith writes a test report.
+type TestJSONOptions struct {
+	Dialect dialect.Dialect
+	// Verbose adds the runs' plans and states (WriteTestJSONVerbose).
+	Verbose bool
+	// Sources, when not nil, are read for the snippet of each diagnostic,
+	// as terraform test -json writes them.
+	Sources *Sources
+}
+
+// WriteTestJSONWith is WriteTestJSON, or WriteTestJSONVerbose, as opts say.
+func WriteTestJSONWith(w io.Writer, rep *tftest.Report, opts TestJSONOptions) error {
+	return writeTestJSON(&eventWriter{w: w, d: opts.Dialect, verbose: opts.Verbose, src: opts.Sources}, rep)
+}
+
 func writeTestJSON(e *eventWriter, rep *tftest.Report) error {
 	d := e.d
 	product := d.Product() + " " + d.Version()
@@ -139,7 +154,7 @@ func (e *eventWriter) run(fr *tftest.FileResult, rr *tftest.RunResult, progress 
 }
 
 func (e *eventWriter) diagnostic(file, run string, d *hcl.Diagnostic) {
-	dj := Diagnostics(hcl.Diagnostics{d})[0]
+	dj := e.src.Diagnostics(hcl.Diagnostics{d})[0]
 	level, word := "error", "Error"
 	if d.Severity == hcl.DiagWarning {
 		level, word = "warn", "Warning"
@@ -159,6 +174,7 @@ type eventWriter struct {
 	w       io.Writer
 	d       dialect.Dialect
 	verbose bool // the runs' plans and states too
+	src     *Sources
 	err     error
 }
 

@@ -154,6 +154,16 @@ func (e *env) tofu() bool { return e.opts.Dialect == dialect.Tofu }
 // table builds the unnamespaced function map. depth counts how many
 // templatefile calls enclose the templates that will use this table.
 func (e *env) table(depth int) map[string]function.Function {
+	t := e.declared(depth)
+	for name, fn := range t {
+		t[name] = e.limited(name, fn, shortcutOf(fn))
+	}
+	return t
+}
+
+// declared is the function table before table wraps each function with
+// its limits, which hides the result type the function declares.
+func (e *env) declared(depth int) map[string]function.Function {
 	t := map[string]function.Function{
 		"abs":              stdlib.AbsoluteFunc,
 		"abspath":          e.absPathFunc(),
@@ -294,10 +304,30 @@ func (e *env) table(depth int) map[string]function.Function {
 	}
 	t["jsondecode"] = cachedDecoder(t["jsondecode"], e.jsonDocuments(t["jsondecode"]), e.decoded)
 	t["yamldecode"] = cachedDecoder(t["yamldecode"], e.yamlDocuments(), e.decoded)
-	for name, fn := range t {
-		t[name] = e.limited(name, fn, shortcutOf(fn))
-	}
 	return t
+}
+
+// ReturnType is the type the built-in function name (without namespace)
+// declares it returns for arguments of the given types, as a function's
+// signature shows it; dynamic when it depends on the values, or when
+// there is no such built-in. The functions of a table (Functions) all
+// declare dynamic, as they work it out on each call.
+func ReturnType(d dialect.Dialect, name string, args []cty.Type) (ty cty.Type) {
+	fn, ok := newEnv(Options{Dialect: d}).declared(0)[name]
+	if !ok {
+		return cty.DynamicPseudoType
+	}
+	defer func() {
+		// A function that cannot say without values.
+		if recover() != nil {
+			ty = cty.DynamicPseudoType
+		}
+	}()
+	ty, err := fn.ReturnType(args)
+	if err != nil {
+		return cty.DynamicPseudoType
+	}
+	return ty
 }
 
 // refineNotNull tells callers an unknown result of a function will not be null.

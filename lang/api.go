@@ -58,6 +58,37 @@ func (r *Result) EvalExprWithNames(expr hcl.Expression, moduleAddr string, names
 	return s.evalExpr(expr, cty.DynamicPseudoType)
 }
 
+// DiagnosticContext is the context EvalExprWithNames evaluates expr in,
+// reduced to what a diagnostic about expr needs to show the values it
+// refers to (set it as the diagnostic's EvalContext, expr as its
+// Expression): the test runner's failed assertions have it, as
+// Terraform's do. It is nil where expr's references do not resolve.
+func (r *Result) DiagnosticContext(expr hcl.Expression, moduleAddr string, names map[string]cty.Value) *hcl.EvalContext {
+	if r == nil || r.ev == nil || len(r.Modules) == 0 || expr == nil {
+		return nil
+	}
+	if lz := r.ev.lazy; lz != nil {
+		// As EvalExprWithNames, which then ignores names.
+		lz.mu.Lock()
+		defer lz.mu.Unlock()
+		if diags := r.ensureAll(); diags.HasErrors() {
+			return nil
+		}
+		names = nil
+	}
+	mi := r.Module(moduleAddr)
+	if mi == nil {
+		return nil
+	}
+	s := r.ev.scope(mi)
+	s.names = names
+	_, _, ctx, diags := s.exprContext(expr)
+	if diags.HasErrors() {
+		return nil
+	}
+	return detachContext(expr, ctx, nil)
+}
+
 // unnamedRefs are the references of expr but those to s.names.
 func (s *scope) unnamedRefs(expr hcl.Expression) []parsedRef {
 	var travs []hcl.Traversal

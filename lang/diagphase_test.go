@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -152,5 +153,106 @@ module "b" {
 		if n := len(diags.Errs()); n != c.want {
 			t.Errorf("%s\n%d errors, want %d:\n%s", c.module, n, c.want, diags.Error())
 		}
+	}
+}
+
+// terraform validate checks a child module variable's own validation
+// rules against its call's argument or its default, where what that reads
+// is known in the validate walk; everything else reads the variable as
+// unknown. The expectations are terraform validate v1.11.4's on the same
+// modules.
+func TestValidateWalkVariableRules(t *testing.T) {
+	const rule = `variable "v" {
+  type = string
+  validation {
+    condition     = var.v == "good"
+    error_message = "v must be good"
+  }
+}
+`
+	cases := []struct {
+		name string
+		main string
+		// want are the subjects of the "Invalid value for variable" errors.
+		want []string
+	}{
+		{"a constant argument", `module "m" {
+  source = "./c"
+  v      = "bad"
+}`, []string{"main.tf:3,12-17"}},
+		{"a root variable's value is unknown", `variable "r" { default = "bad" }
+module "m" {
+  source = "./c"
+  v      = var.r
+}`, nil},
+		{"for_each instances: once", `module "m" {
+  for_each = toset(["a", "b"])
+  source   = "./c"
+  v        = "bad"
+}`, []string{"main.tf:4,14-19"}},
+		{"a refined unknown the rule refuses", `module "m" {
+  count  = 2
+  source = "./c"
+  v      = "bad${count.index}"
+}`, []string{"main.tf:4,12-31"}},
+		{"a good constant", `module "m" {
+  source = "./c"
+  v      = "good"
+}`, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags := evalFiles(t, map[string]string{"main.tf": c.main, "c/main.tf": rule}, Options{Validate: true})
+			var got []string
+			for _, d := range diags {
+				if d.Summary != "Invalid value for variable" {
+					t.Errorf("unexpected %s: %s", d.Summary, d.Detail)
+					continue
+				}
+				got = append(got, d.Subject.String())
+			}
+			if strings.Join(got, " ") != strings.Join(c.want, " ") {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+
+	// A default its own rule refuses fails; a rule reading another
+	// variable reads it unknown; a message only the plan can give leaves
+	// the rule to the plan; a root variable's default is unknown.
+	child := `variable "lo" {
+  type    = number
+  default = 5
+}
+variable "hi" {
+  type    = number
+  default = 1
+  validation {
+    condition     = var.hi > var.lo
+    error_message = "hi must exceed lo"
+  }
+}
+variable "self" {
+  type    = number
+  default = 1
+  validation {
+    condition     = var.self > 3
+    error_message = "self too small"
+  }
+}
+variable "msg" {
+  type    = string
+  default = "bad"
+  validation {
+    condition     = var.msg == "good"
+    error_message = "got ${var.msg}${var.lo}"
+  }
+}
+`
+	_, diags := evalFiles(t, map[string]string{"main.tf": child + `module "m" {
+  source = "./c"
+}`, "c/main.tf": child}, Options{Validate: true})
+	if len(diags) != 1 || diags[0].Detail != "self too small\n\nThis was checked by the validation rule at c/main.tf:16,3-13." {
+		t.Errorf("got %v", diags)
 	}
 }

@@ -213,6 +213,9 @@ func (ev *evaluator) addDiags(diags hcl.Diagnostics) {
 // does not declare, an error of an expression it could evaluate then
 // (validatePhase).
 func (ev *evaluator) addDiag(d *hcl.Diagnostic) {
+	// The suggestion is chosen from the whole function table, which
+	// the detached context no longer has.
+	d = detached(orderedSuggestion(d))
 	if d.Severity == hcl.DiagError && d.Subject != nil && !stopSummaries[d.Summary] && !referenceSummaries[d.Summary] {
 		cfg, ok := ev.validatePhase(d)
 		if !ok {

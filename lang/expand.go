@@ -91,18 +91,27 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 
 func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.Diagnostics) {
 	unknown := expansion{mode: expandUnknown}
-	v, diags := s.evalExpr(expr, cty.DynamicPseudoType)
+	v, ctx, diags := s.evalExprIn(expr, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return unknown, diags
 	}
+	// Terraform shows the values the for_each expression refers to under
+	// each of its errors; those the error is about it names as such.
+	var cause *ValueCause
 	bad := func(summary, detail string) (expansion, hcl.Diagnostics) {
-		return unknown, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: expr.Range().Ptr()})
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: expr.Range().Ptr()}
+		if cause != nil {
+			d.Extra = *cause
+		}
+		return unknown, append(diags, withExpression(d, expr, ctx))
 	}
 	const summary = "Invalid for_each argument"
 	if v.HasMark(marks.Sensitive) {
+		cause = &ValueCause{Sensitive: true}
 		return bad(summary, "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 	}
 	if v.HasMark(marks.Ephemeral) {
+		cause = &ValueCause{Ephemeral: true}
 		return bad(summary, "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key.")
 	}
 	marked := v
@@ -138,10 +147,12 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 	case v.IsNull():
 		return bad(summary, `The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A map, or set of strings is allowed.`)
 	case ty == cty.DynamicPseudoType || !v.IsKnown() && (ty.IsMapType() || ty.IsObjectType()):
+		cause = &ValueCause{Unknown: true}
 		return bad(summary, s.ev.texts().forEachUnknown(addr, true))
 	case !(ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()):
 		return bad(summary, fmt.Sprintf(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName()))
 	case !v.IsKnown():
+		cause = &ValueCause{Unknown: true}
 		return bad(summary, s.ev.texts().forEachUnknown(addr, false))
 	}
 	exp := expansion{mode: expandForEach}
@@ -153,11 +164,13 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 			return bad("Invalid for_each set argument", fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type %s.`, et.FriendlyName()))
 		}
 		if !setKnown {
+			cause = &ValueCause{Unknown: true}
 			return bad(summary, s.ev.texts().forEachUnknown(addr, false))
 		}
 		exp.keys = make([]cty.Value, 0, len(setElems))
 		for _, e := range setElems {
 			if e.HasMark(marks.Sensitive) {
+				cause = &ValueCause{Sensitive: true}
 				return bad(summary, "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 			}
 			e, _ = e.Unmark()

@@ -48,18 +48,7 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		ev.madeEphemeral() // Prepare marks the value
 	}
 	if ev.opts.Validate {
-		// terraform validate knows no variable's value, but converts a
-		// module call's argument to the variable's type: one whose type
-		// is known to be wrong is an error already.
-		if given != nil {
-			if _, diags := tfvars.Prepare(decl, given, addr); diags.HasErrors() {
-				ev.addDiags(diags)
-			}
-		}
-		mi.setVariable(n.name, tfvars.Unknown(decl))
-		for _, rule := range decl.Validations {
-			ev.checkValidation(mi, decl, rule, decl.DeclRange)
-		}
+		ev.validateVariable(mi, decl, given, addr)
 		return
 	}
 	v, diags := tfvars.Prepare(decl, given, addr)
@@ -80,6 +69,41 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 	for _, rule := range decl.Validations {
 		ev.checkValidation(mi, decl, rule, subject)
 	}
+}
+
+// validateVariable is what terraform validate does with a variable. What
+// every other expression reads of it is unknown, but a child module's
+// variable is given its call's argument (evaluated where the root's
+// variables, count.index and each are unknown) or its default: the
+// argument is converted to the variable's type, and the variable's own
+// validation rules are checked against that value, so a constant that a
+// rule refuses is an error of validate already. A rule reads every other
+// variable as unknown (terraform validate v1.11.4 passes a rule comparing
+// two variables whose constants it refuses in plan), and a root
+// module's variables are unknown to their rules too.
+func (ev *evaluator) validateVariable(mi *ModuleInstance, decl *config.Variable, given *tfvars.Value, addr string) {
+	unknown := tfvars.Unknown(decl)
+	subject := decl.DeclRange
+	value := unknown
+	if mi.parent != nil && (given != nil || !decl.Required()) {
+		v, diags := tfvars.Prepare(decl, given, addr)
+		ev.addDiags(diags)
+		if diags.HasErrors() {
+			mi.setVariable(decl.Name, unknown)
+			return
+		}
+		value = v
+		if given != nil && given.Source.HasRange() {
+			subject = given.Source.Range
+		}
+	}
+	// The rules see the value; what depends on the variable is evaluated
+	// only once this node is done, and sees it unknown.
+	mi.setVariable(decl.Name, value)
+	for _, rule := range decl.Validations {
+		ev.checkValidation(mi, decl, rule, subject)
+	}
+	mi.setVariable(decl.Name, unknown)
 }
 
 func placeholder(decl *config.Variable) cty.Value {
@@ -130,28 +154,36 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 			return
 		}
 	}
-	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
+	cond, ctx, diags := s.evalExprIn(rule.Condition, cty.DynamicPseudoType)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
 		return
 	}
 	ok, problem := conditionResult(cond)
 	if problem != "" {
-		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid variable validation result", Detail: problem, Subject: rule.Condition.Range().Ptr()})
+		ev.addDiag(withExpression(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid variable validation result", Detail: problem, Subject: rule.Condition.Range().Ptr()}, rule.Condition, ctx))
 		return
 	}
 	if ok == nil || *ok {
 		return
 	}
+	if ev.opts.Validate && rule.ErrorMessage != nil {
+		// terraform validate reports a failed rule only when it can say
+		// why: a message that reads what only the plan knows (the
+		// refined "a${count.index}" a rule refuses) leaves the rule to it.
+		if msg, diags := s.evalExpr(rule.ErrorMessage, cty.DynamicPseudoType); !diags.HasErrors() && !msg.IsWhollyKnown() {
+			return
+		}
+	}
 	mi.failValidation(decl.Name)
 	msg := ev.validationMessage(s, rule)
-	d := &hcl.Diagnostic{
+	d := withExpression(&hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid value for variable",
 		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
 		Subject:  subject.Ptr(),
 		Extra:    FailedCondition{Module: mi.Addr, Object: "var." + decl.Name},
-	}
+	}, rule.Condition, ctx)
 	if ev.readsOnlyItself(rule, decl.Name) {
 		// A rule of the variable alone fails alike for every instance of
 		// the call given the same value, and Terraform reports it once;
@@ -336,7 +368,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 	if rule == nil || rule.Condition == nil {
 		return true
 	}
-	cond, diags := s.evalExpr(rule.Condition, cty.DynamicPseudoType)
+	cond, ctx, diags := s.evalExprIn(rule.Condition, cty.DynamicPseudoType)
 	if sev == hcl.DiagWarning {
 		for _, d := range diags {
 			d.Severity = hcl.DiagWarning
@@ -350,7 +382,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 	if problem != "" {
 		problem = strings.Replace(problem, "Validation condition", "Condition", 1)
 		problem = strings.Replace(problem, "Invalid validation condition", "Invalid condition", 1)
-		ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: "Invalid condition result", Detail: problem, Subject: rule.Condition.Range().Ptr()})
+		ev.addDiag(withExpression(&hcl.Diagnostic{Severity: sev, Summary: "Invalid condition result", Detail: problem, Subject: rule.Condition.Range().Ptr()}, rule.Condition, ctx))
 		return false
 	}
 	if ok == nil {
@@ -358,7 +390,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 		// would know is not one Terraform defers to apply; validate
 		// decides none.
 		if sev == hcl.DiagWarning && !ev.opts.Validate && !marks.HasUnread(cond) {
-			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", Subject: rule.Condition.Range().Ptr()})
+			ev.addDiag(withExpression(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", Subject: rule.Condition.Range().Ptr()}, rule.Condition, ctx))
 		}
 		return true
 	}
@@ -366,7 +398,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 		return true
 	}
 	msg, _ := ev.errorMessage(s, rule, "")
-	ev.addDiag(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr(), Extra: FailedCondition{Module: s.mod.Addr, Object: object}})
+	ev.addDiag(withExpression(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr(), Extra: FailedCondition{Module: s.mod.Addr, Object: object}}, rule.Condition, ctx))
 	return sev != hcl.DiagError
 }
 

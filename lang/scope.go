@@ -80,9 +80,12 @@ func (s *scope) dialect() dialect.Dialect { return s.ev.opts.Dialect }
 // no conversion). On reference errors the expression is not evaluated and the
 // result is unknown.
 func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Diagnostics) {
-	if expr == nil {
-		return cty.NullVal(want), nil
-	}
+	v, _, diags := s.evalExprIn(expr, want)
+	return v, diags
+}
+
+// exprContext is the scope and the context expr is evaluated in.
+func (s *scope) exprContext(expr hcl.Expression) (*scope, []parsedRef, *hcl.EvalContext, hcl.Diagnostics) {
 	if s.final && s.adHocReads == nil && !s.ev.opts.Console {
 		c := *s
 		c.adHocReads = s.ev.reads().adHoc(s.mod.Config, expr)
@@ -94,19 +97,33 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	}
 	ctx, diags := s.refContext(refs)
 	if diags.HasErrors() {
-		return cty.UnknownVal(want), diags
+		return s, refs, ctx, diags
 	}
 	if s.names != nil {
 		// The context may be shared (finalContext): the names go in a child.
 		ctx = ctx.NewChild()
 		ctx.Variables = s.names
 	}
+	return s, refs, ctx, diags
+}
+
+// evalExprIn is evalExpr that also returns the context expr was
+// evaluated in (nil if it was not), for a diagnostic about its value
+// (withExpression).
+func (s *scope) evalExprIn(expr hcl.Expression, want cty.Type) (cty.Value, *hcl.EvalContext, hcl.Diagnostics) {
+	if expr == nil {
+		return cty.NullVal(want), nil, nil
+	}
+	s, refs, ctx, diags := s.exprContext(expr)
+	if diags.HasErrors() {
+		return cty.UnknownVal(want), nil, diags
+	}
 	diags = append(diags, s.checkFunctionCalls(expr)...)
 	if diags.HasErrors() {
-		return cty.UnknownVal(want), diags
+		return cty.UnknownVal(want), nil, diags
 	}
 	if stop := s.ev.limits.stepDiags(expr.Range()); stop.HasErrors() {
-		return cty.UnknownVal(want), append(diags, stop...)
+		return cty.UnknownVal(want), nil, append(diags, stop...)
 	}
 	v, moreDiags := s.ev.limits.guardExpr(expr).Value(ctx)
 	moreDiags = s.ev.limits.stoppedDiags(moreDiags, expr.Range())
@@ -116,19 +133,20 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	if moreDiags.HasErrors() {
 		moreDiags = funcs.UnknownFunctionDiags(s.ev.opts.Dialect, ctx.Functions, s.declaresProvider, moreDiags)
 	}
+	detachDiags(moreDiags)
 	diags = append(diags, moreDiags...)
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
 		cv, err := typeexpr.ConvertValue(v, want)
 		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Incorrect value type", Detail: fmt.Sprintf("Invalid expression value: %s.", err), Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx})
-			return cty.UnknownVal(want), diags
+			diags = append(diags, withExpression(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Incorrect value type", Detail: fmt.Sprintf("Invalid expression value: %s.", err), Subject: expr.Range().Ptr()}, expr, ctx))
+			return cty.UnknownVal(want), ctx, diags
 		}
 		v = cv
 	}
 	if !moreDiags.HasErrors() {
 		v = s.withUnread(v, refs)
 	}
-	return v, diags
+	return v, ctx, diags
 }
 
 // evalBody decodes a block body with a spec, expanding dynamic blocks.

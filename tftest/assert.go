@@ -91,23 +91,23 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 			}
 			if !tofu {
 				ar.Status = Error
-				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown condition value", Detail: "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block. Alternatively, if there is an override for this value, you can make it available during the plan phase by setting `override_during = plan` in the `override_` block.", Subject: a.Condition.Range().Ptr()})
+				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown condition value", Expression: a.Condition, EvalContext: res.DiagnosticContext(a.Condition, "", names), Detail: "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block. Alternatively, if there is an override for this value, you can make it available during the plan phase by setting `override_during = plan` in the `override_` block.", Subject: a.Condition.Range().Ptr()})
 				status = Error
 				break
 			}
 			// OpenTofu counts an unknown condition as a failed one.
 			ar.Status = Fail
-			failed(rr, &ar, a, msg)
+			failed(rr, &ar, a, msg, res.DiagnosticContext(a.Condition, "", names))
 			status = max(status, Fail)
 		case uv.IsNull():
 			ar.Status = Error
-			rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: "Condition expression must return either true or false, not null.", Subject: a.Condition.Range().Ptr()})
+			rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: "Condition expression must return either true or false, not null.", Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: res.DiagnosticContext(a.Condition, "", names)})
 			status = Error
 		default:
 			bv, err := convert.Convert(uv, cty.Bool)
 			if err != nil {
 				ar.Status = Error
-				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: fmt.Sprintf("Invalid condition result value: %s.", err), Subject: a.Condition.Range().Ptr()})
+				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: fmt.Sprintf("Invalid condition result value: %s.", err), Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: res.DiagnosticContext(a.Condition, "", names)})
 				status = Error
 				break
 			}
@@ -116,7 +116,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 				break
 			}
 			ar.Status = Fail
-			failed(rr, &ar, a, msg)
+			failed(rr, &ar, a, msg, res.DiagnosticContext(a.Condition, "", names))
 			status = max(status, Fail)
 		}
 		rr.Assertions = append(rr.Assertions, ar)
@@ -159,10 +159,11 @@ func (r *runner) errorMessage(a *Assert, res *lang.Result, names map[string]cty.
 	return strings.TrimSpace(us.AsString()), diags
 }
 
-// failed reports a failed assertion with its evaluated error message.
-func failed(rr *RunResult, ar *AssertionResult, a *Assert, msg string) {
+// failed reports a failed assertion with its evaluated error message and
+// the context its condition was evaluated in, for the values it refers to.
+func failed(rr *RunResult, ar *AssertionResult, a *Assert, msg string, ctx *hcl.EvalContext) {
 	ar.ErrorMessage = msg
-	rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Test assertion failed", Detail: msg, Subject: a.Condition.Range().Ptr()})
+	rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Test assertion failed", Detail: msg, Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: ctx})
 }
 
 // providerUnread are the Unread marks of an unknown condition that stand

@@ -27,7 +27,7 @@ func evalRoot(c *common, env Env) report {
 	case c.format == "sarif":
 	case c.json:
 		rep.quiet = true
-		if err := format.WriteEval(&out, res, ev.Diagnostics); err != nil {
+		if err := format.WriteEvalWith(&out, res, ev.Diagnostics, format.NewSources(diagOptions(c, env))); err != nil {
 			return failure(err)
 		}
 		out.WriteByte('\n')

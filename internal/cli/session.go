@@ -87,7 +87,7 @@ func newDiagPrinter(w io.Writer, c *common, env Env) *format.DiagnosticPrinter {
 // env: excerpts are read from inside the sandbox, or from the files the
 // command line names.
 func diagOptions(c *common, env Env) format.DiagnosticOptions {
-	opts := format.DiagnosticOptions{Color: c.color, WorkDir: env.WorkDir, Sandbox: c.sandbox}
+	opts := format.DiagnosticOptions{Color: c.color, WorkDir: env.WorkDir, Sandbox: c.sandbox, Dialect: c.dialect}
 	for _, a := range c.varArgs {
 		opts.Named = append(opts.Named, a.Text)
 	}

@@ -92,11 +92,7 @@ func runTestFiles(c *common, env Env, w io.Writer, diags *format.DiagnosticPrint
 		return rep, format.WriteTestText(w, rep, format.TestTextOptions{Dialect: c.dialect, Color: c.color, Verbose: c.test.verbose, Diagnostics: diags})
 	}
 	out := bufio.NewWriterSize(w, 1<<16)
-	write := format.WriteTestJSON
-	if c.test.verbose {
-		write = format.WriteTestJSONVerbose
-	}
-	err = write(out, rep, c.dialect)
+	err = format.WriteTestJSONWith(out, rep, format.TestJSONOptions{Dialect: c.dialect, Verbose: c.test.verbose, Sources: diags.Sources()})
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}

@@ -19,7 +19,9 @@ func validateRoot(c *common, env Env) report {
 	switch {
 	case c.format == "sarif":
 	case c.json:
-		b, _ := json.MarshalIndent(format.NewValidateDocument(diags), "", "  ")
+		doc := format.NewValidateDocument(diags)
+		doc.Diagnostics = format.NewSources(diagOptions(c, env)).Diagnostics(diags)
+		b, _ := json.MarshalIndent(doc, "", "  ")
 		rep.out, rep.quiet = append(b, '\n'), true
 	case !rep.failed:
 		rep.out = []byte("Success! The configuration is valid.\n")

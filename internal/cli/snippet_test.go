@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The values of a failed assertion's references under its excerpt, as
+// terraform test (v1.11.4) printed them for this module: sorted by name,
+// a sensitive value left out, the excerpt of a multi-line condition whole.
+func TestTestDiagnosticValues(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": `variable "x" {
+  type    = number
+  default = 1
+}
+variable "l" {
+  type    = list(string)
+  default = ["a", "b", "c"]
+}
+variable "sec" {
+  type      = string
+  default   = "hidden"
+  sensitive = true
+}
+locals {
+  m = { a = "1" }
+}
+output "n" {
+  value = var.x * 1000000
+}
+`,
+		"tests/a.tftest.hcl": `run "check" {
+  command = plan
+  assert {
+    condition     = var.x == 2 && length(var.l) == 0
+    error_message = "wrong x"
+  }
+  assert {
+    condition     = var.sec == "x"
+    error_message = "wrong secret"
+  }
+  assert {
+    condition = (
+      output.n == 1
+      && local.m["a"] == "2"
+    )
+    error_message = "wrong output"
+  }
+}
+`,
+	})
+	want := `
+Error: Test assertion failed
+
+  on tests/a.tftest.hcl line 4, in run "check":
+   4:     condition     = var.x == 2 && length(var.l) == 0
+    ├────────────────
+    │ var.l is list of string with 3 elements
+    │ var.x is 1
+
+wrong x
+
+Error: Test assertion failed
+
+  on tests/a.tftest.hcl line 8, in run "check":
+   8:     condition     = var.sec == "x"
+
+wrong secret
+
+Error: Test assertion failed
+
+  on tests/a.tftest.hcl line 12, in run "check":
+  12:     condition = (
+  13:       output.n == 1
+  14:       && local.m["a"] == "2"
+  15:     )
+    ├────────────────
+    │ local.m["a"] is "1"
+    │ output.n is 1000000
+
+wrong output
+`
+	rc, _, errText := run(t, dir, "", nil, "test", "-no-color")
+	if rc != 1 || errText != want {
+		t.Errorf("exit %d, diagnostics:\n%s\nwant\n%s", rc, errText, want)
+	}
+
+	// The same values in the snippets of test -json.
+	_, out, _ := run(t, dir, "", nil, "test", "-json")
+	var snippets []string
+	for _, line := range strings.Split(out, "\n") {
+		var ev struct {
+			Type       string
+			Diagnostic struct{ Snippet json.RawMessage }
+		}
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "diagnostic" {
+			snippets = append(snippets, string(ev.Diagnostic.Snippet))
+		}
+	}
+	wantJSON := []string{
+		`{"context": "run \"check\"", "code": "    condition     = var.x == 2 && length(var.l) == 0", "start_line": 4, "highlight_start_offset": 20, "highlight_end_offset": 52, "values": [{"traversal": "var.l", "statement": "is list of string with 3 elements"}, {"traversal": "var.x", "statement": "is 1"}]}`,
+		`{"context": "run \"check\"", "code": "    condition     = var.sec == \"x\"", "start_line": 8, "highlight_start_offset": 20, "highlight_end_offset": 34, "values": []}`,
+		`{"context": "run \"check\"", "code": "    condition = (\n      output.n == 1\n      && local.m[\"a\"] == \"2\"\n    )", "start_line": 12, "highlight_start_offset": 16, "highlight_end_offset": 72, "values": [{"traversal": "local.m[\"a\"]", "statement": "is \"1\""}, {"traversal": "output.n", "statement": "is 1000000"}]}`,
+	}
+	if len(snippets) != len(wantJSON) {
+		t.Fatalf("test -json: %d diagnostics, want %d:\n%s", len(snippets), len(wantJSON), out)
+	}
+	for i := range wantJSON {
+		if g, w := sameJSON(t, snippets[i]), sameJSON(t, wantJSON[i]); g != w {
+			t.Errorf("test -json snippet %d:\n%s\nwant\n%s", i, g, w)
+		}
+	}
+}
+
+// sameJSON is doc written in one way, to compare documents.
+func sameJSON(t *testing.T, doc string) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		t.Errorf("%v: %s", err, doc)
+	}
+	return mustJSON(t, v)
+}
+
+// The snippets of validate -json, as terraform validate -json (v1.11.4)
+// wrote them for this module: an operand's value, the type alone of an
+// unknown one, the function called and its signature, the longest
+// reference that resolves, and the lines of a call spread over lines but
+// an empty one.
+func TestValidateJSONSnippets(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": "variable \"s\" {\n  type = string\n}\nlocals {\n  obj = { b = \"x\" }\n}\noutput \"a\" {\n  value = local.obj.b + var.s\n}\noutput \"b\" {\n  value = upper(var.s, local.obj)\n}\noutput \"c\" {\n  value = max(\n\n    local.obj...)\n}\noutput \"d\" {\n  value = local.obj.c\n}\n",
+	})
+	_, out, errText := run(t, dir, "", nil, "validate", "-json")
+	var doc struct {
+		Diagnostics []struct {
+			Summary string
+			Snippet json.RawMessage
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v:\n%s%s", err, out, errText)
+	}
+	want := map[string]string{
+		"Unsupported attribute":            `{"context": "output \"d\"", "code": "  value = local.obj.c", "start_line": 19, "highlight_start_offset": 19, "highlight_end_offset": 21, "values": [{"traversal": "local.obj", "statement": "is object with 1 attribute \"b\""}]}`,
+		"Too many function arguments":      `{"context": "output \"b\"", "code": "  value = upper(var.s, local.obj)", "start_line": 11, "highlight_start_offset": 23, "highlight_end_offset": 32, "values": [{"traversal": "local.obj", "statement": "is object with 1 attribute \"b\""}, {"traversal": "var.s", "statement": "is a string"}], "function_call": {"called_as": "upper", "signature": {"name": "upper", "params": [{"name": "str", "type": "string"}], "return_type": "string"}}}`,
+		"Invalid operand":                  `{"context": "output \"a\"", "code": "  value = local.obj.b + var.s", "start_line": 8, "highlight_start_offset": 10, "highlight_end_offset": 21, "values": [{"traversal": "local.obj.b", "statement": "is \"x\""}]}`,
+		"Invalid expanding argument value": `{"context": "output \"c\"", "code": "  value = max(\n    local.obj...)", "start_line": 14, "highlight_start_offset": 20, "highlight_end_offset": 29, "values": [{"traversal": "local.obj", "statement": "is object with 1 attribute \"b\""}], "function_call": {"called_as": "max", "signature": {"name": "max", "params": [], "variadic_param": {"name": "numbers", "type": "number"}, "return_type": "number"}}}`,
+	}
+	if len(doc.Diagnostics) != len(want) {
+		t.Fatalf("%d diagnostics, want %d:\n%s", len(doc.Diagnostics), len(want), out)
+	}
+	for _, d := range doc.Diagnostics {
+		w, ok := want[d.Summary]
+		if !ok {
+			t.Errorf("%s: unexpected diagnostic", d.Summary)
+			continue
+		}
+		if g, w := sameJSON(t, string(d.Snippet)), sameJSON(t, w); g != w {
+			t.Errorf("%s: snippet\n%s\nwant\n%s", d.Summary, g, w)
+		}
+	}
+}
+
+// eval -json writes the snippets terraform plan -json (v1.11.4) wrote for
+// this module's failed precondition.
+func TestEvalJSONSnippets(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": `variable "s" {
+  default = "a"
+}
+locals {
+  set = toset(["a", "b"])
+}
+resource "terraform_data" "a" {
+  lifecycle {
+    precondition {
+      condition     = var.s == "b" && length(local.set) == 3
+      error_message = "pre"
+    }
+  }
+}
+`,
+	})
+	_, out, errText := run(t, dir, "", nil, "eval", "-json")
+	var doc struct {
+		Diagnostics []struct{ Snippet json.RawMessage }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Diagnostics) != 1 {
+		t.Fatalf("%v:\n%s%s", err, out, errText)
+	}
+	want := `{"context": "resource \"terraform_data\" \"a\"", "code": "      condition     = var.s == \"b\" && length(local.set) == 3", "start_line": 10, "highlight_start_offset": 22, "highlight_end_offset": 60, "values": [{"traversal": "local.set", "statement": "is set of string with 2 elements"}, {"traversal": "var.s", "statement": "is \"a\""}]}`
+	if g, w := sameJSON(t, string(doc.Diagnostics[0].Snippet)), sameJSON(t, want); g != w {
+		t.Errorf("snippet\n%s\nwant\n%s", g, w)
+	}
+}
