@@ -57,9 +57,12 @@ type RootsOptions struct {
 // DefaultRootsModuleBytes bounds the module cache EvaluateRoots makes when
 // it is given none: the configuration source bytes of the modules it
 // keeps, the least recently used dropped past it. A loaded module takes
-// about fifteen times its source in memory, so this is about 30 MiB; the
-// published repositories' shared modules fit in it (docs/benchmarks.md).
-const DefaultRootsModuleBytes = 2 << 20
+// about fifteen times its source in memory, so this is about 15 MiB: of
+// the published repositories, all but the two largest keep every module
+// they parse; those two parse a third to three quarters more than with
+// twice the bound, and their scans' peak memory is a quarter lower
+// (docs/benchmarks.md).
+const DefaultRootsModuleBytes = 1 << 20
 
 // EvaluateRoots finds the roots below dir as FindRoots does and evaluates
 // each, yielding its path (as FindRoots gives it) and its Evaluation in

@@ -67,3 +67,24 @@ func ExampleModuleCache() {
 	// shared module read once: true
 	// declared in modules/net/main.tf
 }
+
+// Derived keeps data worked out from a block with the block: every
+// evaluation of a module shared through a ModuleCache then finds it.
+func ExampleResource_Derived() {
+	res := &config.Resource{Mode: config.ManagedResourceMode, Type: "aws_instance", Name: "web"}
+	type addrKey struct{}
+	made := 0
+	for range 3 {
+		addr := res.Derived(addrKey{}, func() any {
+			made++
+			return res.Addr()
+		})
+		fmt.Println(addr)
+	}
+	fmt.Println("made", made, "time")
+	// Output:
+	// aws_instance.web
+	// aws_instance.web
+	// aws_instance.web
+	// made 1 time
+}

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"sync"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
@@ -247,6 +249,25 @@ type Resource struct {
 	// Check is the name of the check block a scoped data block belongs to
 	// ("" otherwise); such a data resource cannot be referenced from outside it.
 	Check string
+
+	// derived keeps what Derived was asked to make.
+	derived sync.Map
+}
+
+// Derived returns the value kept with the block for key, made by make the
+// first time it is asked for. It is for data that a package evaluating
+// the configuration works out from the block alone (how to decode its
+// body, what the body refers to): a module a ModuleCache hands out is
+// shared by every evaluation that loads it, so such data is then worked
+// out once for all of them (a scan's roots calling the module) and not in
+// each. make must depend only on the block and key; when two callers ask
+// at once both may make a value, and both get the one kept first.
+func (r *Resource) Derived(key any, make func() any) any {
+	if v, ok := r.derived.Load(key); ok {
+		return v
+	}
+	v, _ := r.derived.LoadOrStore(key, make())
+	return v
 }
 
 // Addr is the resource's address inside its module, e.g. "aws_instance.web"

@@ -20,15 +20,24 @@ import (
 // in every instance of every module instance: computed once per block.
 type resourceInfo struct {
 	schema *Block
-	spec   hcldec.Spec
+	*resourceShape
+	// body is the block's body with guarded expressions and remembered
+	// content, charged to this evaluation's limits.
+	body *guardedBody
+}
+
+// resourceShape is the part of resourceInfo that depends only on the
+// block, its schema and the dialect: it is kept with the block
+// (config.Resource.Derived), so that the evaluations sharing a module (a
+// scan's roots calling it) work it out once.
+type resourceShape struct {
+	spec hcldec.Spec
 	// bodyVars are the references of the body, dynamic blocks included.
 	bodyVars []hcl.Traversal
 	// dynamic says whether the body has dynamic blocks to expand.
 	dynamic bool
 	// bodyRefs are bodyVars parsed.
 	bodyRefs []parsedRef
-	// body is the block's body with guarded expressions and remembered content.
-	body *guardedBody
 	// attrs decodes the body when its spec has only attributes, else nil.
 	attrs *attributeDecoder
 	// blocks decodes the common case of a native-syntax body with blocks,
@@ -41,6 +50,40 @@ type resourceInfo struct {
 	failureCost int64
 }
 
+// resourceShapeKey is what a resourceShape is made from besides its block.
+type resourceShapeKey struct {
+	schema  *Block
+	dialect dialect.Dialect
+}
+
+// newResourceShape works out the shape of res with schema (nil: implied
+// by the body).
+func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *resourceShape {
+	sh := &resourceShape{}
+	if schema != nil {
+		sh.spec = schema.decoderSpec()
+		for _, name := range sortedKeys(schema.Attributes) {
+			if a := schema.Attributes[name]; a.Computed && !a.Optional {
+				sh.readOnly = append(sh.readOnly, name)
+			}
+		}
+	} else {
+		sh.spec = impliedSpec(res.Config)
+	}
+	sh.failureCost = typeCost(hcldec.ImpliedType(sh.spec))
+	if res.Config != nil {
+		bodySchema := hcldec.ImpliedSchema(sh.spec)
+		sh.bodyVars = bodyVariablesOf(res.Config, sh.spec, bodySchema)
+		sh.dynamic = hasDynamicBlocks(res.Config)
+		sh.bodyRefs = parseRefs(sh.bodyVars, d)
+		sh.attrs = newAttributeDecoder(sh.spec, bodySchema)
+		if _, native := res.Config.(*hclsyntax.Body); native && sh.attrs == nil {
+			sh.blocks = newBlockDecoder(sh.spec)
+		}
+	}
+	return sh
+}
+
 // resourceInfo returns the cached per-block data of a resource.
 func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resourceInfo {
 	sh := ev.share()
@@ -50,28 +93,13 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 	if info != nil {
 		return info
 	}
-	info = &resourceInfo{schema: ev.opts.Schemas.resourceSchema(c.Module, res)}
-	if info.schema != nil {
-		info.spec = info.schema.decoderSpec()
-		for _, name := range sortedKeys(info.schema.Attributes) {
-			if a := info.schema.Attributes[name]; a.Computed && !a.Optional {
-				info.readOnly = append(info.readOnly, name)
-			}
-		}
-	} else {
-		info.spec = impliedSpec(res.Config)
-	}
-	info.failureCost = typeCost(hcldec.ImpliedType(info.spec))
+	schema := ev.opts.Schemas.resourceSchema(c.Module, res)
+	key := resourceShapeKey{schema, ev.opts.Dialect}
+	info = &resourceInfo{schema: schema, resourceShape: res.Derived(key, func() any {
+		return newResourceShape(res, schema, ev.opts.Dialect)
+	}).(*resourceShape)}
 	if res.Config != nil {
-		schema := hcldec.ImpliedSchema(info.spec)
-		info.bodyVars = bodyVariablesOf(res.Config, info.spec, schema)
-		info.dynamic = hasDynamicBlocks(res.Config)
-		info.bodyRefs = parseRefs(info.bodyVars, ev.opts.Dialect)
 		info.body = newGuardedBody(res.Config, ev.limits)
-		info.attrs = newAttributeDecoder(info.spec, schema)
-		if _, native := res.Config.(*hclsyntax.Body); native && info.attrs == nil {
-			info.blocks = newBlockDecoder(info.spec)
-		}
 	}
 	sh.cacheMu.Lock()
 	if prev := sh.resources[res]; prev != nil {

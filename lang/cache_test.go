@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfeval/tfeval/config"
 )
 
 // parsedFixtures calls fn with every native syntax file of the
@@ -114,5 +116,51 @@ func TestVariablesMatchesHCL(t *testing.T) {
 				t.Errorf("%s: traversal %d is %s at %s, hcl's is %s at %s", e.Range(), i, got[i].RootName(), got[i].SourceRange(), want[i].RootName(), want[i].SourceRange())
 			}
 		}
+	}
+}
+
+// A resource block's shape (its decoder spec and references) is kept with
+// the block: a second evaluation of the same loaded module, as a scan's
+// roots share one from the module cache, does not work it out again.
+func TestResourceShapeKeptWithBlock(t *testing.T) {
+	dir := t.TempDir()
+	src := `
+variable "name" {
+  default = "x"
+}
+resource "example_thing" "a" {
+  input = { name = var.name }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.Load(dir, config.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	res := cfg.Module.ManagedResources["example_thing.a"]
+	var opts Options
+	key := resourceShapeKey{nil, opts.Dialect}
+	kept := func() *resourceShape {
+		v := res.Derived(key, func() any { return (*resourceShape)(nil) })
+		return v.(*resourceShape)
+	}
+	var shapes []*resourceShape
+	for range 2 {
+		r, diags := Evaluate(cfg, Options{Cwd: dir})
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		if got := r.Resources[0].Value.GetAttr("input").GetAttr("name"); got.AsString() != "x" {
+			t.Fatalf("input.name = %#v", got)
+		}
+		shapes = append(shapes, kept())
+		if shapes[0] == nil || len(shapes[0].bodyRefs) != 1 {
+			t.Fatalf("no shape kept with the block after an evaluation: %#v", shapes[0])
+		}
+	}
+	if shapes[1] != shapes[0] {
+		t.Error("the second evaluation made the shape again")
 	}
 }

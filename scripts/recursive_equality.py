@@ -20,22 +20,34 @@ crashes. --measure also prints, per repository, the CPU time (user+sys) and peak
 against the sum and the largest of the separate runs, and the wall time of -parallelism=1 over the
 default (a figure to take only on a quiet machine).
 """
-import argparse, json, os, shutil, subprocess, sys, tempfile, time
+import argparse, ast, json, os, shutil, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VARS_FILE = "zz-recursive-equality.auto.tfvars.json"
 
 
+# The measured process is started by a small, fresh Python process: on Linux
+# a process's peak resident set (ru_maxrss) counts the peak of the process
+# that started it, up to its exec, and this one holds the scan's output.
+LAUNCH = """
+import os, subprocess, sys, time
+start = time.monotonic()
+p = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(p.pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(repr((os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0,
+                  time.monotonic() - start)))
+"""
+
+
 def run(cmd, cwd=None):
     """stdout, exit status, CPU seconds (user+sys), peak RSS in MiB, wall seconds of one process."""
-    with tempfile.TemporaryFile() as out:
-        start = time.monotonic()
-        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        _, status, usage = os.wait4(p.pid, 0)
-        wall = time.monotonic() - start
+    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r") as figures:
+        subprocess.run([sys.executable, "-c", LAUNCH, figures.name] + cmd, cwd=cwd, stdout=out,
+                       stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, check=True)
+        status, cpu, rss, wall = ast.literal_eval(figures.read())
         out.seek(0)
-        return (out.read().decode("utf-8", "replace"), os.waitstatus_to_exitcode(status),
-                usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, wall)
+        return out.read().decode("utf-8", "replace"), status, cpu, rss, wall
 
 
 def prepare(rw, repo, src, idx, dest):

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"io"
 
 	"github.com/tfeval/tfeval/format"
 	"github.com/tfeval/tfeval/lang"
@@ -25,6 +26,19 @@ func evalRoot(c *common, env Env) report {
 	var out bytes.Buffer
 	switch {
 	case c.format == "sarif":
+	case c.json && c.recursive:
+		// A scan makes the document into its line as it is written
+		// (rootsWriter.render), so the document is never held whole.
+		rep.quiet = true
+		sources := format.NewSources(diagOptions(c, env))
+		rep.write = func(w io.Writer) error {
+			if err := format.WriteEvalWith(w, res, ev.Diagnostics, sources); err != nil {
+				return err
+			}
+			_, err := io.WriteString(w, "\n")
+			return err
+		}
+		return rep
 	case c.json:
 		rep.quiet = true
 		if err := format.WriteEvalWith(&out, res, ev.Diagnostics, format.NewSources(diagOptions(c, env))); err != nil {

@@ -275,21 +275,27 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 	switch {
 	case w.c.format == "sarif" || w.c.out != "":
 	case w.c.json:
+		lw := newLineWriter(root)
+		var err error
 		if rep.write != nil {
-			// A line of JSON Lines is written whole.
-			var buf bytes.Buffer
-			if err := rep.writeTo(&buf); err != nil {
-				rep.note += fmt.Sprintf("\ntfeval: %s: %s", root, err)
-				rep.failed = true
-			}
-			rep.out, rep.write = buf.Bytes(), nil
+			// Made into a line as it is written: the document is never
+			// held whole besides its line.
+			err, rep.write = rep.write(lw), nil
+		} else {
+			_, err = lw.Write(rep.out)
 		}
-		lines, err := jsonLines(root, rep.out)
+		if err == nil {
+			err = lw.done()
+		}
 		if err != nil {
 			rep.note += fmt.Sprintf("\ntfeval: %s: %s", root, err)
 			rep.failed = true
+			lw.b = nil // no partial line
 		}
-		r.stdout = lines
+		r.stdout = lw.b
+		// What waits to be written is the lines alone: a root finished
+		// ahead of an earlier one does not hold its document twice.
+		rep.out = nil
 	default:
 		header := "==> " + root + " <==\n"
 		if w.cmd.header != nil {
@@ -299,6 +305,7 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 			header = "\n" + header
 		}
 		r.stdout = append([]byte(header), rep.out...)
+		rep.out = nil
 	}
 	if w.c.format != "sarif" {
 		var errBuf bytes.Buffer
@@ -319,60 +326,93 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 
 // jsonLines is every JSON object of out (tfeval's own output, so valid
 // JSON) on a line of its own, without insignificant space, with "root"
-// first. One pass over the bytes: encoding/json's Compact, which
-// validates as it goes, took a fifth of a scan's time.
+// first.
 func jsonLines(root string, out []byte) ([]byte, error) {
+	lw := newLineWriter(root)
+	if _, err := lw.Write(out); err != nil {
+		return lw.b, err
+	}
+	return lw.b, lw.done()
+}
+
+// lineWriter makes the JSON objects written to it (tfeval's own output,
+// so valid JSON) into JSON Lines as they come, in b: each on a line of its
+// own, without insignificant space, with "root" first. One pass over the
+// bytes: encoding/json's Compact, which validates as it goes, took a fifth
+// of a scan's time.
+type lineWriter struct {
+	rootJSON []byte
+	b        []byte
+	depth    int
+	inString bool
+	escaped  bool
+	// opened is set once an object's root is written: a comma goes
+	// before its first member, if it has one.
+	opened bool
+	err    error
+}
+
+func newLineWriter(root string) *lineWriter {
 	rootJSON, _ := json.Marshal(root)
-	b := make([]byte, 0, len(out)/2+64)
-	depth := 0
-	inString, escaped := false, false
-	for i := 0; i < len(out); i++ {
-		c := out[i]
+	return &lineWriter{rootJSON: rootJSON}
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	for _, c := range p {
 		switch {
-		case inString:
-			b = append(b, c)
+		case w.inString:
+			w.b = append(w.b, c)
 			switch {
-			case escaped:
-				escaped = false
+			case w.escaped:
+				w.escaped = false
 			case c == '\\':
-				escaped = true
+				w.escaped = true
 			case c == '"':
-				inString = false
+				w.inString = false
 			}
 			continue
 		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
 			continue
-		case depth == 0 && c != '{':
-			return b, fmt.Errorf("the output is not a stream of JSON objects")
-		case depth == 0:
-			b = append(b, `{"root":`...)
-			b = append(b, rootJSON...)
-			// An empty object has nothing after the root.
-			j := i + 1
-			for j < len(out) && (out[j] == ' ' || out[j] == '\n' || out[j] == '\t' || out[j] == '\r') {
-				j++
-			}
-			if j < len(out) && out[j] != '}' {
-				b = append(b, ',')
-			}
-			depth = 1
+		case w.depth == 0 && c != '{':
+			w.err = fmt.Errorf("the output is not a stream of JSON objects")
+			return 0, w.err
+		case w.depth == 0:
+			w.b = append(w.b, `{"root":`...)
+			w.b = append(w.b, w.rootJSON...)
+			w.depth, w.opened = 1, true
 			continue
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
 		}
-		b = append(b, c)
-		if depth == 0 {
-			b = append(b, '\n')
+		if w.opened {
+			w.opened = false
+			if c != '}' {
+				w.b = append(w.b, ',')
+			}
+		}
+		switch c {
+		case '"':
+			w.inString = true
+		case '{', '[':
+			w.depth++
+		case '}', ']':
+			w.depth--
+		}
+		w.b = append(w.b, c)
+		if w.depth == 0 {
+			w.b = append(w.b, '\n')
 		}
 	}
-	if depth != 0 || inString {
-		return b, fmt.Errorf("the output ends inside a JSON value")
+	return len(p), nil
+}
+
+// done reports whether what was written ended where an object does.
+func (w *lineWriter) done() error {
+	if w.err == nil && (w.depth != 0 || w.inString) {
+		w.err = fmt.Errorf("the output ends inside a JSON value")
 	}
-	return b, nil
+	return w.err
 }
 
 // write writes the i-th root's rendered report.

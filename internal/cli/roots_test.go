@@ -320,6 +320,7 @@ func TestJSONLines(t *testing.T) {
 	for _, tc := range []struct{ in, want, err string }{
 		{"{\n  \"a\": [1, 2],\n  \"s\": \"x \\\" {y}\\\\\"\n}\n", `{"root":"r","a":[1,2],"s":"x \" {y}\\"}` + "\n", ""},
 		{"{}\n{ \"b\" : {} }", `{"root":"r"}` + "\n" + `{"root":"r","b":{}}` + "\n", ""},
+		{"{ \n }\n", `{"root":"r"}` + "\n", ""},
 		{"", "", ""},
 		{"[1]", "", "not a stream of JSON objects"},
 		{`{"a": "`, "", "ends inside"},
@@ -329,10 +330,26 @@ func TestJSONLines(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
 			}
-			continue
-		}
-		if err != nil || string(got) != tc.want {
+		} else if err != nil || string(got) != tc.want {
 			t.Errorf("%q: got %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+		// Written a byte at a time, as a document is made into its line
+		// while it is written, the lines are the same.
+		lw := newLineWriter("r")
+		for i := range len(tc.in) {
+			if _, err = lw.Write([]byte{tc.in[i]}); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = lw.done()
+		}
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q a byte at a time: error %v, want %q", tc.in, err, tc.err)
+			}
+		} else if err != nil || string(lw.b) != tc.want {
+			t.Errorf("%q a byte at a time: got %q, %v; want %q", tc.in, lw.b, err, tc.want)
 		}
 	}
 }
