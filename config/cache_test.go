@@ -511,3 +511,28 @@ resource "aws_instance" "a" {
 		t.Errorf("first load parsed %d files, second %d; want 2 and 1 (the JSON file)", first, second)
 	}
 }
+
+// A block keeps one derived value: asked with another key (a schema each
+// evaluation of a long-lived program parses anew), Derived makes a new
+// value and keeps it in place of the old, so a module a cache keeps does
+// not grow with every evaluation.
+func TestResourceDerivedKeepsOne(t *testing.T) {
+	res := &Resource{Type: "x", Name: "y"}
+	made := 0
+	get := func(key int) any {
+		return res.Derived(key, func() any { made++; return key * 10 })
+	}
+	for i, c := range []struct{ key, want, made int }{
+		{1, 10, 1}, {1, 10, 1}, {2, 20, 2}, {2, 20, 2}, {1, 10, 3},
+	} {
+		if got := get(c.key); got != c.want || made != c.made {
+			t.Errorf("step %d: Derived(%d) = %v after %d makes, want %v after %d", i, c.key, got, made, c.want, c.made)
+		}
+	}
+	for k := range 1000 {
+		get(k)
+	}
+	if d := res.derived.Load(); d == nil || d.key != 999 {
+		t.Errorf("kept %+v, want the value of the last key", d)
+	}
+}

@@ -1,7 +1,7 @@
 package config
 
 import (
-	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -250,8 +250,13 @@ type Resource struct {
 	// ("" otherwise); such a data resource cannot be referenced from outside it.
 	Check string
 
-	// derived keeps what Derived was asked to make.
-	derived sync.Map
+	// derived keeps what Derived made last, with its key.
+	derived atomic.Pointer[derivedValue]
+}
+
+// derivedValue is a value Derived made, and the key it was made for.
+type derivedValue struct {
+	key, value any
 }
 
 // Derived returns the value kept with the block for key, made by make the
@@ -260,14 +265,18 @@ type Resource struct {
 // body, what the body refers to): a module a ModuleCache hands out is
 // shared by every evaluation that loads it, so such data is then worked
 // out once for all of them (a scan's roots calling the module) and not in
-// each. make must depend only on the block and key; when two callers ask
-// at once both may make a value, and both get the one kept first.
+// each. make must depend only on the block and key. The block keeps one
+// value, the last one made: asked with another key (a schema parsed
+// anew by each of a long-lived program's evaluations), Derived makes and
+// keeps a new one, so a cached module does not grow with every call.
+// Keys are compared with ==.
 func (r *Resource) Derived(key any, make func() any) any {
-	if v, ok := r.derived.Load(key); ok {
-		return v
+	if d := r.derived.Load(); d != nil && d.key == key {
+		return d.value
 	}
-	v, _ := r.derived.LoadOrStore(key, make())
-	return v
+	d := &derivedValue{key: key, value: make()}
+	r.derived.Store(d)
+	return d.value
 }
 
 // Addr is the resource's address inside its module, e.g. "aws_instance.web"
