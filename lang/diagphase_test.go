@@ -256,3 +256,53 @@ variable "msg" {
 		t.Errorf("got %v", diags)
 	}
 }
+
+// terraform validate reads a module call's outputs as unknown (v1.11.4:
+// `module.a.o * 2` of a constant string output passes, as does a call's
+// argument from it that the variable's type or rule refuses), while the
+// call's value is still an object of its outputs.
+func TestValidateWalkModuleOutputsUnknown(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `module "a" {
+  source = "./a"
+}
+module "m" {
+  source = "./c"
+  v      = module.a.o
+  n      = module.a.o
+}
+locals {
+  doubled = module.a.o * 2
+}
+`,
+		"a/main.tf": `output "o" {
+  value = "bad"
+}
+`,
+		"c/main.tf": `variable "n" {
+  type = number
+}
+variable "v" {
+  type = string
+  validation {
+    condition     = var.v == "good"
+    error_message = "v must be good"
+  }
+}
+`,
+	}
+	_, diags := evalFiles(t, files, Options{Validate: true})
+	for _, d := range diags {
+		t.Errorf("validate: unexpected %s: %s (%v)", d.Summary, d.Detail, d.Subject)
+	}
+	// The plan knows the output and reports all three.
+	_, diags = evalFiles(t, files, Options{})
+	if !diags.HasErrors() {
+		t.Error("the plan reported no error for the output's constant")
+	}
+	files["main.tf"] += "locals {\n  listed = tolist(module.a)\n}\n"
+	_, diags = evalFiles(t, files, Options{Validate: true})
+	if len(diags) != 1 || diags[0].Summary != "Invalid function argument" {
+		t.Errorf("validate of tolist(module.a): %v, want one Invalid function argument (the call is an object)", diags)
+	}
+}

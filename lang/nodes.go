@@ -565,6 +565,12 @@ func (ev *evaluator) callOutputs(mi *ModuleInstance, call *config.ModuleCall, na
 			if !ok {
 				v = cty.DynamicVal
 				complete = false
+			} else if ev.opts.Validate {
+				// terraform validate reads every output of a call as
+				// unknown: an argument or expression built from a
+				// constant output is checked by the plan only.
+				_, vmarks := v.UnmarkDeep()
+				v = cty.DynamicVal.WithMarks(vmarks)
 			}
 			outs[name] = v
 		}
