@@ -255,6 +255,19 @@ variable "msg" {
 	if len(diags) != 1 || diags[0].Detail != "self too small\n\nThis was checked by the validation rule at c/main.tf:16,3-13." {
 		t.Errorf("got %v", diags)
 	}
+	// A child's default was written nowhere the call can show: Terraform
+	// (validate and plan) gives the failure no source range ("on  line
+	// 0"), not the declaration's, which a root variable's default gets.
+	for _, opts := range []Options{{Validate: true}, {}} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": `module "m" {
+  source = "./c"
+}`, "c/main.tf": child}, opts)
+		for _, d := range diags {
+			if d.Summary == "Invalid value for variable" && strings.HasPrefix(d.Detail, "self too small") && (d.Subject == nil || *d.Subject != (hcl.Range{})) {
+				t.Errorf("validate %v: the child default's failure is at %v, want an empty range", opts.Validate, d.Subject)
+			}
+		}
+	}
 }
 
 // terraform validate reads a module call's outputs as unknown (v1.11.4:

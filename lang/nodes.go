@@ -60,15 +60,25 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		return
 	}
 	mi.setVariable(n.name, v)
-	// A failed rule points at where the value was written (a variables
-	// file, the module call's argument), else at the declaration.
-	subject := decl.DeclRange
-	if given != nil && given.Source.HasRange() {
-		subject = given.Source.Range
-	}
+	subject := ruleSubject(mi, decl, given)
 	for _, rule := range decl.Validations {
 		ev.checkValidation(mi, decl, rule, subject)
 	}
+}
+
+// ruleSubject is where a variable's failed validation rule points: where
+// its value was written (a variables file, the module call's argument),
+// else, for a root module's default, at the declaration. A child module's
+// default has no range: Terraform v1.11.4 reports its failure "on  line 0"
+// (validate and plan alike), the source not available.
+func ruleSubject(mi *ModuleInstance, decl *config.Variable, given *tfvars.Value) hcl.Range {
+	switch {
+	case given != nil && given.Source.HasRange():
+		return given.Source.Range
+	case given == nil && mi.parent != nil:
+		return hcl.Range{}
+	}
+	return decl.DeclRange
 }
 
 // validateVariable is what terraform validate does with a variable. What
@@ -83,7 +93,7 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 // module's variables are unknown to their rules too.
 func (ev *evaluator) validateVariable(mi *ModuleInstance, decl *config.Variable, given *tfvars.Value, addr string) {
 	unknown := tfvars.Unknown(decl)
-	subject := decl.DeclRange
+	subject := ruleSubject(mi, decl, given)
 	value := unknown
 	if mi.parent != nil && (given != nil || !decl.Required()) {
 		v, diags := tfvars.Prepare(decl, given, addr)
@@ -93,9 +103,6 @@ func (ev *evaluator) validateVariable(mi *ModuleInstance, decl *config.Variable,
 			return
 		}
 		value = v
-		if given != nil && given.Source.HasRange() {
-			subject = given.Source.Range
-		}
 	}
 	// The rules see the value; what depends on the variable is evaluated
 	// only once this node is done, and sees it unknown.
