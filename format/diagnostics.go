@@ -54,7 +54,14 @@ func (s *Sources) Diagnostics(diags hcl.Diagnostics) []Diagnostic {
 			dj.Severity = "warning"
 		}
 		if d.Subject != nil {
-			dj.Range = RangeOf(*d.Subject)
+			// An empty range is written a byte wide, as Terraform
+			// writes it (a missing argument's, a child default's).
+			r := *d.Subject
+			if r.Empty() {
+				r.End.Byte++
+				r.End.Column++
+			}
+			dj.Range = RangeOf(r)
 			if s != nil {
 				dj.Snippet = s.Snippet(d)
 			}

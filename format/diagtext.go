@@ -90,6 +90,11 @@ func (p *DiagnosticPrinter) printOne(d *hcl.Diagnostic) {
 		if sn := p.src.Snippet(d); sn != nil {
 			buf.WriteString("\n")
 			p.writeSnippet(&buf, d, sn)
+		} else {
+			// Terraform says where, and that it cannot show it (a
+			// child default's failed rule is "on  line 0").
+			subject := p.src.inRoot(*d.Subject)
+			fmt.Fprintf(&buf, "\n  on %s line %d:\n  (source code not available)\n", subject.Filename, subject.Start.Line)
 		}
 	} else if p.src.root != "" {
 		fmt.Fprintf(&buf, "\n  in the root module %s\n", p.src.root)

@@ -75,3 +75,34 @@ func TestDiagnosticContext(t *testing.T) {
 		}
 	}
 }
+
+// A range whose source cannot be shown (a child module's default, which
+// Terraform v1.11.4 reports with no range) prints where it is and that
+// the source is not available, as Terraform's does; in JSON an empty range
+// is widened by a byte, as Terraform writes it.
+func TestDiagnosticWithoutSource(t *testing.T) {
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value for variable", Detail: "bad x.", Subject: &hcl.Range{}}
+	var b bytes.Buffer
+	NewDiagnosticPrinter(&b, DiagnosticOptions{WorkDir: t.TempDir()}).Print(hcl.Diagnostics{d})
+	want := `
+Error: Invalid value for variable
+
+  on  line 0:
+  (source code not available)
+
+bad x.
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	got := Diagnostics(hcl.Diagnostics{d, {Severity: hcl.DiagError, Summary: "Missing required argument",
+		Subject: &hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 1, Column: 12, Byte: 11}, End: hcl.Pos{Line: 1, Column: 12, Byte: 11}}}})
+	for i, want := range []Range{
+		{Filename: "", Start: Pos{0, 0, 0}, End: Pos{0, 1, 1}},
+		{Filename: "main.tf", Start: Pos{1, 12, 11}, End: Pos{1, 13, 12}},
+	} {
+		if *got[i].Range != want {
+			t.Errorf("range %d: got %+v, want %+v", i, *got[i].Range, want)
+		}
+	}
+}
