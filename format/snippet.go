@@ -157,7 +157,7 @@ func snippetValues(d *hcl.Diagnostic) []SnippetValue {
 				t = t[:len(t)-1]
 				continue
 			}
-			name := traversalString(t)
+			name := valueTraversalString(t)
 			if seen[name] {
 				break
 			}
@@ -170,6 +170,29 @@ func snippetValues(d *hcl.Diagnostic) []SnippetValue {
 	}
 	sort.Slice(values, func(i, j int) bool { return values[i].Traversal < values[j].Traversal })
 	return values
+}
+
+// valueTraversalString writes a reference as Terraform names it among a
+// diagnostic's values: an index key as compactValue writes it (a string
+// in Go's quoting, not JSON's, which would escape "<" as \u003c), a key
+// that is not of a primitive type as "...".
+func valueTraversalString(t hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			key := "..."
+			if s.Key.Type().IsPrimitiveType() {
+				key = compactValue(s.Key)
+			}
+			b.WriteString("[" + key + "]")
+		}
+	}
+	return b.String()
 }
 
 // valueStatement says what v is ("is 1", "has a sensitive value"); false

@@ -226,3 +226,27 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// A reference's index key is named as Terraform (1.11.4) names it among
+// the values: a string in Go's quoting, so "<" is not written \u003c.
+func TestSnippetValueTraversal(t *testing.T) {
+	m := cty.MapVal(map[string]cty.Value{"k": cty.NumberIntVal(1), "a<b&c>": cty.NumberIntVal(2), "q\"x": cty.NumberIntVal(3), "é\x01": cty.NumberIntVal(4)})
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{
+		"local": cty.ObjectVal(map[string]cty.Value{"m": m, "l": cty.TupleVal([]cty.Value{cty.True, cty.False})}),
+	}}
+	cases := []struct{ expr, want string }{
+		{`local.m["k"]`, `local.m["k"]`},
+		{`local.m["a<b&c>"]`, `local.m["a<b&c>"]`},
+		{`local.m["q\"x"]`, `local.m["q\"x"]`},
+		{`local.m["é\u0001"]`, `local.m["é\x01"]`},
+		{`local.l[1]`, `local.l[1]`},
+	}
+	for _, c := range cases {
+		src := "output \"x\" {\n  value = " + c.expr + "\n}\n"
+		_, d := snippetFixture(t, src, c.expr, ctx)
+		got := snippetValues(d)
+		if len(got) != 1 || got[0].Traversal != c.want {
+			t.Errorf("%s: %+v, want traversal %s", c.expr, got, c.want)
+		}
+	}
+}
