@@ -250,3 +250,41 @@ func TestSnippetValueTraversal(t *testing.T) {
 		}
 	}
 }
+
+// In a JSON file, the context is the property path hcl's JSON navigation
+// gives for the byte before the range, as terraform (1.11.4) names it.
+func TestSnippetJSONContext(t *testing.T) {
+	src := `{
+  "variable": {"j": {"default": "abc"}},
+  "check": {"c": {"assert": [{"condition": "${var.j == \"x\"}", "error_message": "bad c"}]}},
+  "output": {"o": {"value": "${var.j}", "precondition": {"condition": "${length(var.j) > 5}", "error_message": "bad o"}}}
+}
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf.json"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ at, want string }{
+		{`"${var.j == \"x\"}"`, "check.c.assert[0]"},
+		{`"${length(var.j) > 5}"`, "output.o.precondition"},
+		{`{"default"`, "variable"},
+		{`{`, ""},
+	}
+	for _, c := range cases {
+		at := strings.Index(src, c.at)
+		line := 1 + strings.Count(src[:at], "\n")
+		col := at - strings.LastIndexByte(src[:at], '\n')
+		rng := hcl.Range{Filename: "main.tf.json", Start: hcl.Pos{Line: line, Column: col, Byte: at}, End: hcl.Pos{Line: line, Column: col + len(c.at), Byte: at + len(c.at)}}
+		sn := NewSources(DiagnosticOptions{WorkDir: dir}).Snippet(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "s", Subject: &rng})
+		if sn == nil {
+			t.Fatalf("%s: no snippet", c.at)
+		}
+		got := ""
+		if sn.Context != nil {
+			got = *sn.Context
+		}
+		if got != c.want {
+			t.Errorf("%s: context %q, want %q", c.at, got, c.want)
+		}
+	}
+}
