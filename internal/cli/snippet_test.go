@@ -196,3 +196,60 @@ resource "terraform_data" "a" {
 		t.Errorf("snippet\n%s\nwant\n%s", g, w)
 	}
 }
+
+// A failed assertion names an ephemeral value it refers to (a sensitive
+// one it leaves out), as terraform test -json (v1.11.4) wrote for this
+// module, even where the condition's result is not ephemeral; an
+// assertion whose condition is null does not.
+func TestTestDiagnosticEphemeralValues(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": `variable "e" {
+  type      = string
+  default   = "eph"
+  ephemeral = true
+}
+variable "n" {
+  type    = number
+  default = 2
+}
+`,
+		"tests/a.tftest.hcl": `run "r" {
+  command = plan
+  assert {
+    condition     = var.e == "x"
+    error_message = "e1"
+  }
+  assert {
+    condition     = ephemeralasnull(var.e) == "x" && var.n == 5
+    error_message = "e2"
+  }
+  assert {
+    condition     = var.e == "x" ? null : null
+    error_message = "e3"
+  }
+}
+`,
+	})
+	_, out, _ := run(t, dir, "", nil, "test", "-json")
+	var got []string
+	for _, line := range strings.Split(out, "\n") {
+		var ev struct {
+			Type       string
+			Diagnostic struct {
+				Summary string
+				Snippet struct{ Values json.RawMessage }
+			}
+		}
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "diagnostic" {
+			got = append(got, ev.Diagnostic.Summary+" "+string(ev.Diagnostic.Snippet.Values))
+		}
+	}
+	want := []string{
+		`Test assertion failed [{"traversal":"var.e","statement":"has an ephemeral value"}]`,
+		`Test assertion failed [{"traversal":"var.e","statement":"has an ephemeral value"},{"traversal":"var.n","statement":"is 2"}]`,
+		`Invalid condition run []`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
