@@ -107,7 +107,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 			bv, err := convert.Convert(uv, cty.Bool)
 			if err != nil {
 				ar.Status = Error
-				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: fmt.Sprintf("Invalid condition result value: %s.", err), Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: res.DiagnosticContext(a.Condition, "", names)})
+				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: fmt.Sprintf("Invalid condition run value: %s.", err), Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: res.DiagnosticContext(a.Condition, "", names)})
 				status = Error
 				break
 			}

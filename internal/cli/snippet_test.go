@@ -200,7 +200,8 @@ resource "terraform_data" "a" {
 // A failed assertion names an ephemeral value it refers to (a sensitive
 // one it leaves out), as terraform test -json (v1.11.4) wrote for this
 // module, even where the condition's result is not ephemeral; an
-// assertion whose condition is null does not.
+// assertion whose condition is null does not. A condition that is not a
+// bool is said to be an invalid "run value".
 func TestTestDiagnosticEphemeralValues(t *testing.T) {
 	dir := writeModule(t, map[string]string{
 		"main.tf": `variable "e" {
@@ -227,6 +228,10 @@ variable "n" {
     condition     = var.e == "x" ? null : null
     error_message = "e3"
   }
+  assert {
+    condition     = var.n
+    error_message = "e4"
+  }
 }
 `,
 	})
@@ -236,18 +241,20 @@ variable "n" {
 		var ev struct {
 			Type       string
 			Diagnostic struct {
-				Summary string
-				Snippet struct{ Values json.RawMessage }
+				Summary, Detail string
+				Snippet         struct{ Values json.RawMessage }
 			}
 		}
 		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "diagnostic" {
-			got = append(got, ev.Diagnostic.Summary+" "+string(ev.Diagnostic.Snippet.Values))
+			got = append(got, ev.Diagnostic.Summary+": "+ev.Diagnostic.Detail+" "+string(ev.Diagnostic.Snippet.Values))
 		}
 	}
 	want := []string{
-		`Test assertion failed [{"traversal":"var.e","statement":"has an ephemeral value"}]`,
-		`Test assertion failed [{"traversal":"var.e","statement":"has an ephemeral value"},{"traversal":"var.n","statement":"is 2"}]`,
-		`Invalid condition run []`,
+		`Test assertion failed: e1 [{"traversal":"var.e","statement":"has an ephemeral value"}]`,
+		`Test assertion failed: e2 [{"traversal":"var.e","statement":"has an ephemeral value"},{"traversal":"var.n","statement":"is 2"}]`,
+		`Invalid condition run: Condition expression must return either true or false, not null. []`,
+		// terraform test's own words, not those of a precondition.
+		`Invalid condition run: Invalid condition run value: bool required, but have number. [{"traversal":"var.n","statement":"is 2"}]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
