@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -258,5 +259,65 @@ variable "n" {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A function's signature is shown where Terraform has it: for a call the
+// expression makes itself (count.index among its values), not for one in
+// a for expression's body, whose context Terraform finds no functions in
+// (terraform validate -json, v1.11.4).
+func TestValidateJSONFunctionSignatures(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": `locals {
+  m = { k = { a = 1 } }
+  u = [for k, v in local.m : upper(v)]
+  v = upper(local.m)
+  w = [for x in upper(local.m) : x]
+  y = { for k, v in local.m : k => v if lower(v) }
+}
+resource "terraform_data" "x" {
+  count = 1
+  input = [upper(count.index, 1), [for i in [1] : lower(i, count.index)], [for i in lower(count.index, 2) : i]]
+}
+`,
+	})
+	_, out, errText := run(t, dir, "", nil, "validate", "-json")
+	var doc struct {
+		Diagnostics []struct {
+			Range   struct{ Start struct{ Line, Column int } }
+			Snippet struct {
+				FunctionCall struct {
+					CalledAs  string          `json:"called_as"`
+					Signature json.RawMessage `json:"signature"`
+				} `json:"function_call"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v:\n%s%s", err, out, errText)
+	}
+	got := map[string]bool{}
+	for _, d := range doc.Diagnostics {
+		got[fmt.Sprintf("%d:%d %s", d.Range.Start.Line, d.Range.Start.Column, d.Snippet.FunctionCall.CalledAs)] = d.Snippet.FunctionCall.Signature != nil
+	}
+	cases := []struct {
+		call      string
+		signature bool
+	}{
+		{"3:36 upper", false},
+		{"4:13 upper", true},
+		{"5:23 upper", true},
+		{"6:47 lower", false},
+		{"10:31 upper", true},
+		{"10:60 lower", false},
+		{"10:104 lower", true},
+	}
+	for _, c := range cases {
+		sig, ok := got[c.call]
+		if !ok {
+			t.Errorf("%s: no diagnostic:\n%s", c.call, out)
+		} else if sig != c.signature {
+			t.Errorf("%s: signature %v, want %v", c.call, sig, c.signature)
+		}
 	}
 }
