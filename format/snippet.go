@@ -221,9 +221,10 @@ func valueStatement(v cty.Value, cause lang.ValueCause) (string, bool) {
 // compactValue describes v in a few words: a primitive value as HCL
 // writes it, a collection by its type and length, a single-attribute
 // object by its attribute's name. What nested values are is never said,
-// so nothing sensitive inside shows.
+// so nothing sensitive inside shows, and only v's own marks are taken
+// off: taking off nested ones would copy the whole value.
 func compactValue(v cty.Value) string {
-	v, _ = v.UnmarkDeep()
+	v, _ = v.Unmark()
 	ty := v.Type()
 	switch {
 	case v.IsNull():

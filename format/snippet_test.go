@@ -288,3 +288,33 @@ func TestSnippetJSONContext(t *testing.T) {
 		}
 	}
 }
+
+// Saying what a value is costs the same whatever its size: a diagnostic
+// about a reference to a large collection does not copy it (thousands of
+// diagnostics may name it), nested marks or not.
+func TestValueStatementCost(t *testing.T) {
+	elems := make([]cty.Value, 10000)
+	for i := range elems {
+		elems[i] = cty.StringVal("x")
+	}
+	marked := append([]cty.Value{cty.StringVal("s").Mark(marks.Sensitive)}, elems[1:]...)
+	cases := []struct {
+		name string
+		v    cty.Value
+		want string
+	}{
+		{"list", cty.ListVal(elems), "is list of string with 10000 elements"},
+		{"nested mark", cty.ListVal(marked), "is list of string with 10000 elements"},
+		{"object", cty.ObjectVal(map[string]cty.Value{"l": cty.TupleVal(elems)}), `is object with 1 attribute "l"`},
+	}
+	for _, c := range cases {
+		var got string
+		allocs := testing.AllocsPerRun(5, func() { got, _ = valueStatement(c.v, lang.ValueCause{}) })
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if allocs > 20 {
+			t.Errorf("%s: %v allocations", c.name, allocs)
+		}
+	}
+}
