@@ -77,6 +77,11 @@ func (s *Sources) Snippet(d *hcl.Diagnostic) *Snippet {
 		return nil
 	}
 	highlight := s.inRoot(*d.Subject)
+	if highlight.End == (hcl.Pos{}) {
+		// A range made without its end is where it starts, as Terraform
+		// takes it.
+		highlight.End = highlight.Start
+	}
 	whole := highlight
 	if d.Context != nil {
 		whole = hcl.RangeOver(s.inRoot(*d.Context), highlight)

@@ -318,3 +318,27 @@ func TestValueStatementCost(t *testing.T) {
 		}
 	}
 }
+
+// A range without an end is taken as the byte where it starts, as
+// Terraform takes it: its line is the code, the byte highlighted.
+func TestSnippetRangeWithoutEnd(t *testing.T) {
+	dir := t.TempDir()
+	src := "locals {\n  a = 1\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		start hcl.Pos
+		want  string
+	}{
+		{"second line", hcl.Pos{Line: 2, Column: 3, Byte: 11}, `{"context":"locals","code":"  a = 1","start_line":2,"highlight_start_offset":2,"highlight_end_offset":3,"values":[]}`},
+		{"first byte", hcl.Pos{Line: 1, Column: 1, Byte: 0}, `{"context":null,"code":"locals {","start_line":1,"highlight_start_offset":0,"highlight_end_offset":1,"values":[]}`},
+	}
+	for _, c := range cases {
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "s", Subject: &hcl.Range{Filename: "main.tf", Start: c.start}}
+		if got := mustJSON(t, NewSources(DiagnosticOptions{WorkDir: dir}).Snippet(d)); got != c.want {
+			t.Errorf("%s: %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
