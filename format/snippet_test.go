@@ -342,3 +342,35 @@ func TestSnippetRangeWithoutEnd(t *testing.T) {
 		}
 	}
 }
+
+// The text layout shows every line of the snippet, as terraform test
+// (v1.11.4) printed this nine-line condition, not its first five.
+func TestSnippetTextAllLines(t *testing.T) {
+	expr := "(\n    var.x == 2\n    &&\n    var.x == 3\n    &&\n    var.x == 4\n    &&\n    var.x == 5\n  )"
+	src := "output \"o\" {\n  value = " + expr + "\n}\n"
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{"x": cty.NumberIntVal(1)})}}
+	dir, d := snippetFixture(t, src, expr, ctx)
+	var b bytes.Buffer
+	NewDiagnosticPrinter(&b, DiagnosticOptions{WorkDir: dir}).Print(hcl.Diagnostics{d})
+	want := `
+Error: Test assertion failed
+
+  on main.tf line 2, in output "o":
+   2:   value = (
+   3:     var.x == 2
+   4:     &&
+   5:     var.x == 3
+   6:     &&
+   7:     var.x == 4
+   8:     &&
+   9:     var.x == 5
+  10:   )
+    ├────────────────
+    │ var.x is 1
+
+wrong
+`
+	if b.String() != want {
+		t.Errorf("text\n%s\nwant\n%s", b.String(), want)
+	}
+}
