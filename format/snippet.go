@@ -182,22 +182,12 @@ func snippetValues(d *hcl.Diagnostic) []SnippetValue {
 // in Go's quoting, not JSON's, which would escape "<" as \u003c), a key
 // that is not of a primitive type as "...".
 func valueTraversalString(t hcl.Traversal) string {
-	var b strings.Builder
-	for _, step := range t {
-		switch s := step.(type) {
-		case hcl.TraverseRoot:
-			b.WriteString(s.Name)
-		case hcl.TraverseAttr:
-			b.WriteString("." + s.Name)
-		case hcl.TraverseIndex:
-			key := "..."
-			if s.Key.Type().IsPrimitiveType() {
-				key = compactValue(s.Key)
-			}
-			b.WriteString("[" + key + "]")
+	return traversalWith(t, func(k cty.Value) string {
+		if !k.Type().IsPrimitiveType() {
+			return "..."
 		}
-	}
-	return b.String()
+		return compactValue(k)
+	})
 }
 
 // valueStatement says what v is ("is 1", "has a sensitive value"); false
