@@ -112,9 +112,6 @@ func (p *DiagnosticPrinter) printOne(d *hcl.Diagnostic) {
 	fmt.Fprint(p.w, "\n"+buf.String())
 }
 
-// maxExcerptLines bounds the source lines shown under a diagnostic.
-const maxExcerptLines = 5
-
 // writeSnippet writes the excerpt of d: where it is, the lines of the
 // snippet (numbered on from the first, as Terraform numbers them even
 // where an empty line was left out), and under them the function the
@@ -127,7 +124,8 @@ func (p *DiagnosticPrinter) writeSnippet(buf *bytes.Buffer, d *hcl.Diagnostic, s
 	}
 	fmt.Fprintf(buf, "  on %s line %d%s:\n", subject.Filename, subject.Start.Line, in)
 	at := 0 // where the line starts in sn.Code
-	for i, line := range sn.lines[:min(len(sn.lines), maxExcerptLines)] {
+	// Every line, as Terraform shows them (maxSnippetLines bounds them).
+	for i, line := range sn.lines {
 		if p.color {
 			// The range underlined, as on Terraform's terminal.
 			from := min(max(sn.HighlightStartOffset-at, 0), len(line))

@@ -577,7 +577,10 @@ func traversalStrings(ts []hcl.Traversal) []string {
 }
 
 // traversalString writes a traversal in the configuration's syntax.
-func traversalString(t hcl.Traversal) string {
+func traversalString(t hcl.Traversal) string { return traversalWith(t, keyString) }
+
+// traversalWith writes a traversal with its index keys written by key.
+func traversalWith(t hcl.Traversal, key func(cty.Value) string) string {
 	var b strings.Builder
 	for _, step := range t {
 		switch s := step.(type) {
@@ -586,7 +589,7 @@ func traversalString(t hcl.Traversal) string {
 		case hcl.TraverseAttr:
 			b.WriteString("." + s.Name)
 		case hcl.TraverseIndex:
-			b.WriteString("[" + keyString(s.Key) + "]")
+			b.WriteString("[" + key(s.Key) + "]")
 		case hcl.TraverseSplat:
 			b.WriteString("[*]")
 		}

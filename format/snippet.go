@@ -77,6 +77,11 @@ func (s *Sources) Snippet(d *hcl.Diagnostic) *Snippet {
 		return nil
 	}
 	highlight := s.inRoot(*d.Subject)
+	if highlight.End == (hcl.Pos{}) {
+		// A range made without its end is where it starts, as Terraform
+		// takes it.
+		highlight.End = highlight.Start
+	}
 	whole := highlight
 	if d.Context != nil {
 		whole = hcl.RangeOver(s.inRoot(*d.Context), highlight)
@@ -157,7 +162,7 @@ func snippetValues(d *hcl.Diagnostic) []SnippetValue {
 				t = t[:len(t)-1]
 				continue
 			}
-			name := traversalString(t)
+			name := valueTraversalString(t)
 			if seen[name] {
 				break
 			}
@@ -170,6 +175,19 @@ func snippetValues(d *hcl.Diagnostic) []SnippetValue {
 	}
 	sort.Slice(values, func(i, j int) bool { return values[i].Traversal < values[j].Traversal })
 	return values
+}
+
+// valueTraversalString writes a reference as Terraform names it among a
+// diagnostic's values: an index key as compactValue writes it (a string
+// in Go's quoting, not JSON's, which would escape "<" as \u003c), a key
+// that is not of a primitive type as "...".
+func valueTraversalString(t hcl.Traversal) string {
+	return traversalWith(t, func(k cty.Value) string {
+		if !k.Type().IsPrimitiveType() {
+			return "..."
+		}
+		return compactValue(k)
+	})
 }
 
 // valueStatement says what v is ("is 1", "has a sensitive value"); false
@@ -198,9 +216,10 @@ func valueStatement(v cty.Value, cause lang.ValueCause) (string, bool) {
 // compactValue describes v in a few words: a primitive value as HCL
 // writes it, a collection by its type and length, a single-attribute
 // object by its attribute's name. What nested values are is never said,
-// so nothing sensitive inside shows.
+// so nothing sensitive inside shows, and only v's own marks are taken
+// off: taking off nested ones would copy the whole value.
 func compactValue(v cty.Value) string {
-	v, _ = v.UnmarkDeep()
+	v, _ = v.Unmark()
 	ty := v.Type()
 	switch {
 	case v.IsNull():

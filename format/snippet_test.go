@@ -226,3 +226,151 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// A reference's index key is named as Terraform (1.11.4) names it among
+// the values: a string in Go's quoting, so "<" is not written \u003c.
+func TestSnippetValueTraversal(t *testing.T) {
+	m := cty.MapVal(map[string]cty.Value{"k": cty.NumberIntVal(1), "a<b&c>": cty.NumberIntVal(2), "q\"x": cty.NumberIntVal(3), "é\x01": cty.NumberIntVal(4)})
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{
+		"local": cty.ObjectVal(map[string]cty.Value{"m": m, "l": cty.TupleVal([]cty.Value{cty.True, cty.False})}),
+	}}
+	cases := []struct{ expr, want string }{
+		{`local.m["k"]`, `local.m["k"]`},
+		{`local.m["a<b&c>"]`, `local.m["a<b&c>"]`},
+		{`local.m["q\"x"]`, `local.m["q\"x"]`},
+		{`local.m["é\u0001"]`, `local.m["é\x01"]`},
+		{`local.l[1]`, `local.l[1]`},
+	}
+	for _, c := range cases {
+		src := "output \"x\" {\n  value = " + c.expr + "\n}\n"
+		_, d := snippetFixture(t, src, c.expr, ctx)
+		got := snippetValues(d)
+		if len(got) != 1 || got[0].Traversal != c.want {
+			t.Errorf("%s: %+v, want traversal %s", c.expr, got, c.want)
+		}
+	}
+}
+
+// In a JSON file, the context is the property path hcl's JSON navigation
+// gives for the byte before the range, as terraform (1.11.4) names it.
+func TestSnippetJSONContext(t *testing.T) {
+	src := `{
+  "variable": {"j": {"default": "abc"}},
+  "check": {"c": {"assert": [{"condition": "${var.j == \"x\"}", "error_message": "bad c"}]}},
+  "output": {"o": {"value": "${var.j}", "precondition": {"condition": "${length(var.j) > 5}", "error_message": "bad o"}}}
+}
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf.json"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ at, want string }{
+		{`"${var.j == \"x\"}"`, "check.c.assert[0]"},
+		{`"${length(var.j) > 5}"`, "output.o.precondition"},
+		{`{"default"`, "variable"},
+		{`{`, ""},
+	}
+	for _, c := range cases {
+		at := strings.Index(src, c.at)
+		line := 1 + strings.Count(src[:at], "\n")
+		col := at - strings.LastIndexByte(src[:at], '\n')
+		rng := hcl.Range{Filename: "main.tf.json", Start: hcl.Pos{Line: line, Column: col, Byte: at}, End: hcl.Pos{Line: line, Column: col + len(c.at), Byte: at + len(c.at)}}
+		sn := NewSources(DiagnosticOptions{WorkDir: dir}).Snippet(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "s", Subject: &rng})
+		if sn == nil {
+			t.Fatalf("%s: no snippet", c.at)
+		}
+		got := ""
+		if sn.Context != nil {
+			got = *sn.Context
+		}
+		if got != c.want {
+			t.Errorf("%s: context %q, want %q", c.at, got, c.want)
+		}
+	}
+}
+
+// Saying what a value is costs the same whatever its size: a diagnostic
+// about a reference to a large collection does not copy it (thousands of
+// diagnostics may name it), nested marks or not.
+func TestValueStatementCost(t *testing.T) {
+	elems := make([]cty.Value, 10000)
+	for i := range elems {
+		elems[i] = cty.StringVal("x")
+	}
+	marked := append([]cty.Value{cty.StringVal("s").Mark(marks.Sensitive)}, elems[1:]...)
+	cases := []struct {
+		name string
+		v    cty.Value
+		want string
+	}{
+		{"list", cty.ListVal(elems), "is list of string with 10000 elements"},
+		{"nested mark", cty.ListVal(marked), "is list of string with 10000 elements"},
+		{"object", cty.ObjectVal(map[string]cty.Value{"l": cty.TupleVal(elems)}), `is object with 1 attribute "l"`},
+	}
+	for _, c := range cases {
+		var got string
+		allocs := testing.AllocsPerRun(5, func() { got, _ = valueStatement(c.v, lang.ValueCause{}) })
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if allocs > 20 {
+			t.Errorf("%s: %v allocations", c.name, allocs)
+		}
+	}
+}
+
+// A range without an end is taken as the byte where it starts, as
+// Terraform takes it: its line is the code, the byte highlighted.
+func TestSnippetRangeWithoutEnd(t *testing.T) {
+	dir := t.TempDir()
+	src := "locals {\n  a = 1\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		start hcl.Pos
+		want  string
+	}{
+		{"second line", hcl.Pos{Line: 2, Column: 3, Byte: 11}, `{"context":"locals","code":"  a = 1","start_line":2,"highlight_start_offset":2,"highlight_end_offset":3,"values":[]}`},
+		{"first byte", hcl.Pos{Line: 1, Column: 1, Byte: 0}, `{"context":null,"code":"locals {","start_line":1,"highlight_start_offset":0,"highlight_end_offset":1,"values":[]}`},
+	}
+	for _, c := range cases {
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "s", Subject: &hcl.Range{Filename: "main.tf", Start: c.start}}
+		if got := mustJSON(t, NewSources(DiagnosticOptions{WorkDir: dir}).Snippet(d)); got != c.want {
+			t.Errorf("%s: %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+// The text layout shows every line of the snippet, as terraform test
+// (v1.11.4) printed this nine-line condition, not its first five.
+func TestSnippetTextAllLines(t *testing.T) {
+	expr := "(\n    var.x == 2\n    &&\n    var.x == 3\n    &&\n    var.x == 4\n    &&\n    var.x == 5\n  )"
+	src := "output \"o\" {\n  value = " + expr + "\n}\n"
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{"x": cty.NumberIntVal(1)})}}
+	dir, d := snippetFixture(t, src, expr, ctx)
+	var b bytes.Buffer
+	NewDiagnosticPrinter(&b, DiagnosticOptions{WorkDir: dir}).Print(hcl.Diagnostics{d})
+	want := `
+Error: Test assertion failed
+
+  on main.tf line 2, in output "o":
+   2:   value = (
+   3:     var.x == 2
+   4:     &&
+   5:     var.x == 3
+   6:     &&
+   7:     var.x == 4
+   8:     &&
+   9:     var.x == 5
+  10:   )
+    ├────────────────
+    │ var.x is 1
+
+wrong
+`
+	if b.String() != want {
+		t.Errorf("text\n%s\nwant\n%s", b.String(), want)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
@@ -33,8 +34,11 @@ type Sources struct {
 	// blocks are each source's top-level blocks, for the block a
 	// diagnostic is in.
 	blocks map[string][]topBlock
-	root   string
-	d      dialect.Dialect
+	// jsonFiles are the JSON sources parsed, for where in them a
+	// diagnostic is (nil for one that could not be).
+	jsonFiles map[string]*hcl.File
+	root      string
+	d         dialect.Dialect
 }
 
 // NewSources reads sources as opts say (Color is not used).
@@ -58,6 +62,7 @@ func (s *Sources) SetSource(name string, src []byte) {
 	s.texts[name] = src
 	delete(s.cache, name)
 	delete(s.blocks, name)
+	delete(s.jsonFiles, name)
 }
 
 // inRoot is the name a file of rng is read by: in a run over many roots,
@@ -74,7 +79,7 @@ func (s *Sources) inRoot(rng hcl.Range) hcl.Range {
 // `resource "aws_s3_bucket" "b"`, `locals`; "" outside any block.
 func (s *Sources) context(rng hcl.Range) string {
 	if strings.HasSuffix(rng.Filename, ".json") {
-		return ""
+		return s.jsonContext(rng)
 	}
 	blocks, ok := s.blocks[rng.Filename]
 	if !ok {
@@ -89,6 +94,34 @@ func (s *Sources) context(rng hcl.Range) string {
 		return blocks[i].name
 	}
 	return ""
+}
+
+// jsonContext is where in a JSON file a range is, as hcl's JSON
+// navigation names it (and Terraform after the line number): the
+// property path of the innermost object or array holding the byte
+// before the range, `variable` or `resource.aws_s3_bucket.b`.
+func (s *Sources) jsonContext(rng hcl.Range) string {
+	f, ok := s.jsonFiles[rng.Filename]
+	if !ok {
+		if src := s.source(rng.Filename); src != nil {
+			text := []byte(src.text)
+			if !limit.CheckJSONSource(text, rng.Filename, 0).HasErrors() {
+				f, _ = hcljson.Parse(text, rng.Filename)
+			}
+		}
+		if s.jsonFiles == nil {
+			s.jsonFiles = map[string]*hcl.File{}
+		}
+		s.jsonFiles[rng.Filename] = f
+	}
+	if f == nil {
+		return ""
+	}
+	nav, ok := f.Nav.(interface{ ContextString(offset int) string })
+	if !ok {
+		return ""
+	}
+	return nav.ContextString(rng.Start.Byte - 1)
 }
 
 // topBlock is a top-level block's byte range and its header as a

@@ -5,6 +5,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/internal/fastexpr"
 )
 
 // ValueCause, as the Extra of a diagnostic, says that what it reports was
@@ -32,11 +34,37 @@ func withExpression(d *hcl.Diagnostic, expr hcl.Expression, ctx *hcl.EvalContext
 
 // detachDiags replaces each diagnostic that has an evaluation context
 // (hcl puts the one it evaluated in on the diagnostics of an expression)
-// by detached(d).
-func detachDiags(diags hcl.Diagnostics) {
+// by detached(d), evaluated being the context the expression was given
+// to hcl in. A diagnostic from a context hcl made beneath it (a for
+// expression's body, a dynamic block's content) keeps no function:
+// Terraform's contexts are flat, and it looks for the function a
+// diagnostic is about in the diagnostic's own context only, where such a
+// body has none.
+func detachDiags(diags hcl.Diagnostics, evaluated *hcl.EvalContext) {
 	for i, d := range diags {
+		if d.Expression != nil && d.EvalContext != nil && !madeIn(d.EvalContext, evaluated) {
+			if _, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](d); ok {
+				c := *d
+				c.EvalContext = detachContext(d.Expression, d.EvalContext, nil)
+				diags[i] = &c
+				continue
+			}
+		}
 		diags[i] = detached(d)
 	}
+}
+
+// madeIn reports whether ctx is evaluated, or one fastexpr made beneath
+// it for a for expression's counter (which Terraform's context has no
+// counterpart of), not one of hcl's for a body.
+func madeIn(ctx, evaluated *hcl.EvalContext) bool {
+	for ctx != evaluated {
+		if ctx == nil || !fastexpr.CounterContext(ctx) {
+			return false
+		}
+		ctx = ctx.Parent()
+	}
+	return true
 }
 
 // detached is d with its evaluation context detached (detachContext), or

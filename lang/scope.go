@@ -140,7 +140,7 @@ func (s *scope) evalExprIn(expr hcl.Expression, want cty.Type) (cty.Value, *hcl.
 	if moreDiags.HasErrors() {
 		moreDiags = funcs.UnknownFunctionDiags(s.ev.opts.Dialect, ctx.Functions, s.declaresProvider, moreDiags)
 	}
-	detachDiags(moreDiags)
+	detachDiags(moreDiags, ctx)
 	diags = append(diags, moreDiags...)
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
 		cv, err := typeexpr.ConvertValue(v, want)
@@ -167,6 +167,7 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 	}
 	expanded := dynblock.Expand(body, ctx)
 	v, moreDiags := hcldec.Decode(typedBodyFor(expanded, spec), spec, ctx)
+	detachDiags(moreDiags, ctx)
 	diags = append(diags, moreDiags...)
 	return v, diags
 }
@@ -204,6 +205,7 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		}
 		d.v, moreDiags = hcldec.Decode(typedBodyFor(body, info.spec), info.spec, ctx)
 	}
+	detachDiags(moreDiags, ctx)
 	if moreDiags.HasErrors() && info.failureCost > 0 {
 		moreDiags = append(moreDiags, s.ev.limits.chargeDiags(info.failureCost, body.MissingItemRange())...)
 	}

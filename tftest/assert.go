@@ -107,7 +107,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 			bv, err := convert.Convert(uv, cty.Bool)
 			if err != nil {
 				ar.Status = Error
-				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: fmt.Sprintf("Invalid condition result value: %s.", err), Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: res.DiagnosticContext(a.Condition, "", names)})
+				rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run", Detail: fmt.Sprintf("Invalid condition run value: %s.", err), Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: res.DiagnosticContext(a.Condition, "", names)})
 				status = Error
 				break
 			}
@@ -161,9 +161,11 @@ func (r *runner) errorMessage(a *Assert, res *lang.Result, names map[string]cty.
 
 // failed reports a failed assertion with its evaluated error message and
 // the context its condition was evaluated in, for the values it refers to.
+// Terraform names the ephemeral values among them (not the sensitive
+// ones), whatever made the assertion fail.
 func failed(rr *RunResult, ar *AssertionResult, a *Assert, msg string, ctx *hcl.EvalContext) {
 	ar.ErrorMessage = msg
-	rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Test assertion failed", Detail: msg, Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: ctx})
+	rr.Diagnostics = append(rr.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Test assertion failed", Detail: msg, Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: ctx, Extra: lang.ValueCause{Ephemeral: true}})
 }
 
 // providerUnread are the Unread marks of an unknown condition that stand

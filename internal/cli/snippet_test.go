@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -194,5 +195,129 @@ resource "terraform_data" "a" {
 	want := `{"context": "resource \"terraform_data\" \"a\"", "code": "      condition     = var.s == \"b\" && length(local.set) == 3", "start_line": 10, "highlight_start_offset": 22, "highlight_end_offset": 60, "values": [{"traversal": "local.set", "statement": "is set of string with 2 elements"}, {"traversal": "var.s", "statement": "is \"a\""}]}`
 	if g, w := sameJSON(t, string(doc.Diagnostics[0].Snippet)), sameJSON(t, want); g != w {
 		t.Errorf("snippet\n%s\nwant\n%s", g, w)
+	}
+}
+
+// A failed assertion names an ephemeral value it refers to (a sensitive
+// one it leaves out), as terraform test -json (v1.11.4) wrote for this
+// module, even where the condition's result is not ephemeral; an
+// assertion whose condition is null does not. A condition that is not a
+// bool is said to be an invalid "run value".
+func TestTestDiagnosticEphemeralValues(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": `variable "e" {
+  type      = string
+  default   = "eph"
+  ephemeral = true
+}
+variable "n" {
+  type    = number
+  default = 2
+}
+`,
+		"tests/a.tftest.hcl": `run "r" {
+  command = plan
+  assert {
+    condition     = var.e == "x"
+    error_message = "e1"
+  }
+  assert {
+    condition     = ephemeralasnull(var.e) == "x" && var.n == 5
+    error_message = "e2"
+  }
+  assert {
+    condition     = var.e == "x" ? null : null
+    error_message = "e3"
+  }
+  assert {
+    condition     = var.n
+    error_message = "e4"
+  }
+}
+`,
+	})
+	_, out, _ := run(t, dir, "", nil, "test", "-json")
+	var got []string
+	for _, line := range strings.Split(out, "\n") {
+		var ev struct {
+			Type       string
+			Diagnostic struct {
+				Summary, Detail string
+				Snippet         struct{ Values json.RawMessage }
+			}
+		}
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "diagnostic" {
+			got = append(got, ev.Diagnostic.Summary+": "+ev.Diagnostic.Detail+" "+string(ev.Diagnostic.Snippet.Values))
+		}
+	}
+	want := []string{
+		`Test assertion failed: e1 [{"traversal":"var.e","statement":"has an ephemeral value"}]`,
+		`Test assertion failed: e2 [{"traversal":"var.e","statement":"has an ephemeral value"},{"traversal":"var.n","statement":"is 2"}]`,
+		`Invalid condition run: Condition expression must return either true or false, not null. []`,
+		// terraform test's own words, not those of a precondition.
+		`Invalid condition run: Invalid condition run value: bool required, but have number. [{"traversal":"var.n","statement":"is 2"}]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A function's signature is shown where Terraform has it: for a call the
+// expression makes itself (count.index among its values), not for one in
+// a for expression's body, whose context Terraform finds no functions in
+// (terraform validate -json, v1.11.4).
+func TestValidateJSONFunctionSignatures(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": `locals {
+  m = { k = { a = 1 } }
+  u = [for k, v in local.m : upper(v)]
+  v = upper(local.m)
+  w = [for x in upper(local.m) : x]
+  y = { for k, v in local.m : k => v if lower(v) }
+}
+resource "terraform_data" "x" {
+  count = 1
+  input = [upper(count.index, 1), [for i in [1] : lower(i, count.index)], [for i in lower(count.index, 2) : i]]
+}
+`,
+	})
+	_, out, errText := run(t, dir, "", nil, "validate", "-json")
+	var doc struct {
+		Diagnostics []struct {
+			Range   struct{ Start struct{ Line, Column int } }
+			Snippet struct {
+				FunctionCall struct {
+					CalledAs  string          `json:"called_as"`
+					Signature json.RawMessage `json:"signature"`
+				} `json:"function_call"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v:\n%s%s", err, out, errText)
+	}
+	got := map[string]bool{}
+	for _, d := range doc.Diagnostics {
+		got[fmt.Sprintf("%d:%d %s", d.Range.Start.Line, d.Range.Start.Column, d.Snippet.FunctionCall.CalledAs)] = d.Snippet.FunctionCall.Signature != nil
+	}
+	cases := []struct {
+		call      string
+		signature bool
+	}{
+		{"3:36 upper", false},
+		{"4:13 upper", true},
+		{"5:23 upper", true},
+		{"6:47 lower", false},
+		{"10:31 upper", true},
+		{"10:60 lower", false},
+		{"10:104 lower", true},
+	}
+	for _, c := range cases {
+		sig, ok := got[c.call]
+		if !ok {
+			t.Errorf("%s: no diagnostic:\n%s", c.call, out)
+		} else if sig != c.signature {
+			t.Errorf("%s: signature %v, want %v", c.call, sig, c.signature)
+		}
 	}
 }

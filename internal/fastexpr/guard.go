@@ -615,3 +615,11 @@ func (g *Guard) chargedComparison(op *hclsyntax.Operation) *hclsyntax.Operation 
 		},
 	})}
 }
+
+// CounterContext reports whether ctx is a context made here only to carry
+// a for expression's element counter, beneath the one the expression was
+// given: everything else is found in its parent.
+func CounterContext(ctx *hcl.EvalContext) bool {
+	_, ok := ctx.Variables[counterKey]
+	return ok && len(ctx.Variables) == 1 && len(ctx.Functions) == 0
+}
