@@ -36,41 +36,55 @@ type Diagnostic struct {
 	Detail   string `json:"detail"`
 }
 
-// Case is one folder of the corpus.
-type Case struct {
-	Name     string
-	Dir      string
-	Expected map[string]Expected // by dialect name
-	Args     []string
-	Env      []string
-	Schemas  bool
+// Folder is what every case folder of the corpus holds beside its
+// recorded expectations.
+type Folder struct {
+	Name    string
+	Dir     string
+	Args    []string // args.txt
+	Env     []string // env.txt
+	Schemas bool     // whether it has a providers-schema.json
 }
 
-// LoadCases reads every case folder under root, sorted by name.
-func LoadCases(root string) ([]*Case, error) {
+// loadFolders reads every folder under root that holds file, in name
+// order (os.ReadDir sorts), making each case from the folder and the
+// file's bytes.
+func loadFolders[C any](root, file string, newCase func(f Folder, expected []byte) (C, error)) ([]C, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, err
 	}
-	var cases []*Case
+	var cases []C
 	for _, e := range entries {
 		dir := filepath.Join(root, e.Name())
-		b, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+		b, err := os.ReadFile(filepath.Join(dir, file))
 		if err != nil {
 			continue
 		}
-		c := &Case{Name: e.Name(), Dir: dir}
-		if err := json.Unmarshal(b, &c.Expected); err != nil {
+		f := Folder{Name: e.Name(), Dir: dir, Args: readLines(filepath.Join(dir, "args.txt")), Env: readLines(filepath.Join(dir, "env.txt"))}
+		_, err = os.Stat(filepath.Join(dir, "providers-schema.json"))
+		f.Schemas = err == nil
+		c, err := newCase(f, b)
+		if err != nil {
 			return nil, err
 		}
-		c.Args = readLines(filepath.Join(dir, "args.txt"))
-		c.Env = readLines(filepath.Join(dir, "env.txt"))
-		_, err = os.Stat(filepath.Join(dir, "providers-schema.json"))
-		c.Schemas = err == nil
 		cases = append(cases, c)
 	}
-	sort.Slice(cases, func(i, j int) bool { return cases[i].Name < cases[j].Name })
 	return cases, nil
+}
+
+// Case is one folder of the corpus.
+type Case struct {
+	Folder
+	Expected map[string]Expected // by dialect name
+}
+
+// LoadCases reads every case folder under root, sorted by name.
+func LoadCases(root string) ([]*Case, error) {
+	return loadFolders(root, "expected.json", func(f Folder, b []byte) (*Case, error) {
+		c := &Case{Folder: f}
+		return c, json.Unmarshal(b, &c.Expected)
+	})
 }
 
 // readLines reads a case's args.txt or env.txt: blank lines and # comments skipped.

@@ -18,13 +18,9 @@ import (
 
 // TestCase is one folder of testcases/.
 type TestCase struct {
-	Name string
-	Dir  string
+	Folder
 	// Expected are the recorded exit status and events, by dialect name.
 	Expected map[string]TestRecord
-	Args     []string
-	Env      []string
-	Schemas  bool
 }
 
 // TestRecord is one binary's recorded run of a test case.
@@ -36,29 +32,13 @@ type TestRecord struct {
 // LoadTestCases reads every test case folder under root (those with an
 // expected_test.json), sorted by name.
 func LoadTestCases(root string) ([]*TestCase, error) {
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return nil, err
-	}
-	var cases []*TestCase
-	for _, e := range entries {
-		dir := filepath.Join(root, e.Name())
-		b, err := os.ReadFile(filepath.Join(dir, "expected_test.json"))
-		if err != nil {
-			continue
-		}
-		c := &TestCase{Name: e.Name(), Dir: dir}
+	return loadFolders(root, "expected_test.json", func(f Folder, b []byte) (*TestCase, error) {
+		c := &TestCase{Folder: f}
 		if err := json.Unmarshal(b, &c.Expected); err != nil {
-			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
-		c.Args = readLines(filepath.Join(dir, "args.txt"))
-		c.Env = readLines(filepath.Join(dir, "env.txt"))
-		_, err = os.Stat(filepath.Join(dir, "providers-schema.json"))
-		c.Schemas = err == nil
-		cases = append(cases, c)
-	}
-	sort.Slice(cases, func(i, j int) bool { return cases[i].Name < cases[j].Name })
-	return cases, nil
+		return c, nil
+	})
 }
 
 // ReadNeedsProvider reads NEEDS_PROVIDER.txt: the cases whose runs read
