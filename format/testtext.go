@@ -135,7 +135,7 @@ func verboseState(rr *tftest.RunResult) string {
 	// A state keeps no output whose value is null.
 	var names []string
 	outputs := runOutputs(rr)
-	for _, name := range sortedNames(outputs) {
+	for _, name := range sortedKeys(outputs) {
 		if v, _ := outputs[name].UnmarkDeep(); !v.IsNull() {
 			names = append(names, name)
 		}
@@ -250,7 +250,7 @@ func outputChanges(rr *tftest.RunResult) string {
 	outputs := runOutputs(rr)
 	var names []string
 	width := 0 // of all the names in the plan, as the binaries align them
-	for _, name := range sortedNames(outputs) {
+	for _, name := range sortedKeys(outputs) {
 		if rr.NotPlanned["output."+name] {
 			continue
 		}
@@ -348,7 +348,7 @@ func writeAttributes(b *bytes.Buffer, v cty.Value, indent, sign string) {
 	attrs := uv.AsValueMap()
 	var names []string
 	width := 0
-	for _, n := range sortedNames(attrs) {
+	for _, n := range sortedKeys(attrs) {
 		if ua, _ := attrs[n].Unmark(); !ua.IsNull() {
 			names = append(names, n)
 			width = max(width, len(n))
@@ -359,13 +359,4 @@ func writeAttributes(b *bytes.Buffer, v cty.Value, indent, sign string) {
 		text := strings.ReplaceAll(render.Value(a), "\n", "\n"+indent)
 		fmt.Fprintf(b, "%s%s%-*s = %s\n", indent, sign, width, n, text)
 	}
-}
-
-func sortedNames[T any](m map[string]T) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }

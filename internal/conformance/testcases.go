@@ -3,8 +3,10 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -126,7 +128,8 @@ func view(events []map[string]any) eventView {
 			if a, ok := e["test_abstract"].(map[string]any); ok {
 				v.hasAbs = true
 				v.abstract = nil
-				for _, f := range orderedKeys(a) {
+				// Files in running order, which is also name order.
+				for _, f := range slices.Sorted(maps.Keys(a)) {
 					v.abstract = append(v.abstract, [2]any{f, a[f]})
 				}
 			}
@@ -144,7 +147,7 @@ func view(events []map[string]any) eventView {
 			}
 		case "diagnostic":
 			if d, ok := e["diagnostic"].(map[string]any); ok {
-				v.diags = append(v.diags, [4]string{str(e, "@testfile"), str(e, "@testrun"), str(d, "severity"), normSummary(str(d, "summary"))})
+				v.diags = append(v.diags, [4]string{str(e, "@testfile"), str(e, "@testrun"), str(d, "severity"), Norm(str(d, "summary"))})
 			}
 		case "test_summary":
 			if s, ok := e["test_summary"].(map[string]any); ok {
@@ -156,27 +159,6 @@ func view(events []map[string]any) eventView {
 		}
 	}
 	return v
-}
-
-// orderedKeys are an abstract's file names: the recorded and written
-// objects list them in running order, which is also name order.
-func orderedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// normSummary sorts the members of a "Cycle: a, b" summary.
-func normSummary(s string) string {
-	if rest, ok := strings.CutPrefix(s, "Cycle: "); ok {
-		members := strings.Split(rest, ", ")
-		sort.Strings(members)
-		return "Cycle: " + strings.Join(members, ", ")
-	}
-	return s
 }
 
 // testUnits are a case's units with their problems.
