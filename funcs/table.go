@@ -313,7 +313,13 @@ func (e *env) declared(depth int) map[string]function.Function {
 // there is no such built-in. The functions of a table (Functions) all
 // declare dynamic, as they work it out on each call.
 func ReturnType(d dialect.Dialect, name string, args []cty.Type) (ty cty.Type) {
-	fn, ok := newEnv(Options{Dialect: d}).declared(0)[name]
+	t, _ := signatureTables.Load(d)
+	if t == nil {
+		// Made once per dialect: writing diagnostics asks once for each
+		// one about a function call, and a table is 150 allocations.
+		t, _ = signatureTables.LoadOrStore(d, newEnv(Options{Dialect: d}).declared(0))
+	}
+	fn, ok := t.(map[string]function.Function)[name]
 	if !ok {
 		return cty.DynamicPseudoType
 	}
@@ -329,6 +335,10 @@ func ReturnType(d dialect.Dialect, name string, args []cty.Type) (ty cty.Type) {
 	}
 	return ty
 }
+
+// signatureTables are the built-in tables ReturnType reads, by dialect:
+// read-only once made, only their declared types are used.
+var signatureTables sync.Map
 
 // refineNotNull tells callers an unknown result of a function will not be null.
 func refineNotNull(b *cty.RefinementBuilder) *cty.RefinementBuilder {

@@ -1,8 +1,12 @@
 package funcs
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -103,4 +107,40 @@ func BenchmarkFunctionTable(b *testing.B) {
 	for b.Loop() {
 		Functions(Options{PureOnly: true, Direct: &DirectCalls{}})
 	}
+}
+
+// ReturnType's tables are shared by every caller of a dialect (writers of
+// diagnostics run on several goroutines in a scan): asked at once for
+// every built-in, it answers as it does one call at a time.
+func TestReturnTypeConcurrent(t *testing.T) {
+	names := slices.Sorted(maps.Keys(newEnv(Options{}).declared(0)))
+	argSets := [][]cty.Type{nil, {cty.String}, {cty.String, cty.String}, {cty.List(cty.String)}, {cty.Number, cty.Number}}
+	want := map[string]cty.Type{}
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		for _, n := range names {
+			for i, args := range argSets {
+				want[fmt.Sprint(d, n, i)] = ReturnType(d, n, args)
+			}
+		}
+	}
+	if ty := ReturnType(dialect.Terraform, "upper", []cty.Type{cty.String}); ty != cty.String {
+		t.Fatalf("upper(string) declares %#v", ty)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+				for _, n := range names {
+					for i, args := range argSets {
+						if got, w := ReturnType(d, n, args), want[fmt.Sprint(d, n, i)]; !got.Equals(w) {
+							t.Errorf("%v %s %v: %#v, want %#v", d, n, args, got, w)
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
