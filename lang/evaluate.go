@@ -20,19 +20,32 @@ import (
 	"github.com/tfeval/tfeval/internal/diagsort"
 )
 
-// evaluator holds the state of one evaluation.
+// evaluator is what evaluates: the state of the whole evaluation, shared,
+// plus what one evaluation task keeps of its own. Parallel evaluation
+// makes one evaluator per graph node (buffer), so that part stays small.
 type evaluator struct {
-	opts  Options
-	cfg   *config.Config
-	cwd   string
+	*evaluation
 	diags hcl.Diagnostics
-	seen  map[string]bool
 	// once, in a buffered copy, are the diagnostics of diags to drop when
 	// the same was recorded before, with what else tells them apart
 	// (addDiagOnce): merge applies it.
 	once map[*hcl.Diagnostic]string
 	// node is the configuration object being evaluated, nil outside one.
 	node *node
+	// buffered is set on the per-node copies of the evaluator that parallel
+	// evaluation uses: diagnostics are collected, and merged in graph order later.
+	buffered bool
+}
+
+// evaluation holds the state of one evaluation, which every evaluator of
+// it shares.
+type evaluation struct {
+	opts Options
+	cfg  *config.Config
+	cwd  string
+	// seen are the keys of the diagnostics recorded once (addDiagOnce),
+	// by the evaluator that is not buffered.
+	seen map[string]bool
 
 	// instances lists the module instances of each module config path (by modulePrefix).
 	instances map[string][]*ModuleInstance
@@ -54,9 +67,6 @@ type evaluator struct {
 	shared *evalShared
 	// done is set when evaluation has finished; scopes made later see final values.
 	done bool
-	// buffered is set on the per-node copies of the evaluator that parallel
-	// evaluation uses: diagnostics are collected, and merged in graph order later.
-	buffered bool
 }
 
 // evalShared guards the evaluator state that nodes evaluated in parallel share.
@@ -114,7 +124,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	if opts.Workspace == "" {
 		opts.Workspace = "default"
 	}
-	ev := &evaluator{
+	ev := &evaluator{evaluation: &evaluation{
 		opts:      opts,
 		cfg:       cfg,
 		seen:      map[string]bool{},
@@ -122,7 +132,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		funcs:     map[string]map[string]function.Function{},
 		shared:    newEvalShared(),
 		limits:    newLimiter(opts.Context, opts.Limits),
-	}
+	}}
 	ev.cwd = opts.Cwd
 	if ev.cwd == "" {
 		if wd, err := os.Getwd(); err == nil {
@@ -255,14 +265,10 @@ func (ev *evaluator) addDiagOnce(d *hcl.Diagnostic, apart string) {
 	ev.diags = append(ev.diags, d)
 }
 
-// buffer is a copy of the evaluator that keeps its diagnostics for merge,
-// to evaluate on another goroutine.
+// buffer is an evaluator of the same evaluation that keeps its
+// diagnostics for merge, to evaluate on another goroutine.
 func (ev *evaluator) buffer() *evaluator {
-	task := *ev
-	task.buffered = true
-	task.diags = nil
-	task.once = nil
-	return &task
+	return &evaluator{evaluation: ev.evaluation, node: ev.node, buffered: true}
 }
 
 // merge records the diagnostics a buffered copy kept, in their order.
