@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/numtext"
@@ -763,15 +764,20 @@ func staticKey(expr hclsyntax.Expression) (string, bool) {
 }
 
 func (o *fastObject) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	vals := make(map[string]cty.Value, len(o.keys))
+	// cty.ObjectVal copies the attributes: the map they are gathered in is
+	// lent, and given back once the object is made.
+	vals := attrmap.New(len(o.keys))
 	for i, e := range o.vals {
 		v, diags := e.Value(ctx)
 		if len(diags) != 0 {
+			attrmap.Release(vals, len(o.keys))
 			return o.slow.Value(ctx)
 		}
 		vals[o.keys[i]] = v
 	}
-	return cty.ObjectVal(vals), nil
+	v := cty.ObjectVal(vals)
+	attrmap.Release(vals, len(o.keys))
+	return v, nil
 }
 
 // fastCall is a function call whose arguments evaluate without diagnostics
