@@ -189,13 +189,19 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 
 // newInstance creates the state of one module instance.
 func (ev *evaluator) newInstance(c *config.Config, parent *ModuleInstance, addr string, key, each cty.Value) *ModuleInstance {
+	// The value maps are made for the module's declarations, which fill
+	// them, rather than grown one doubling at a time.
+	var nv, nl, no int
+	if m := c.Module; m != nil {
+		nv, nl, no = len(m.Variables), len(m.Locals), len(m.Outputs)
+	}
 	return &ModuleInstance{
 		Addr:      addr,
 		Path:      c.Path,
 		Config:    c,
-		Variables: map[string]cty.Value{},
-		Locals:    map[string]cty.Value{},
-		Outputs:   map[string]cty.Value{},
+		Variables: make(map[string]cty.Value, nv),
+		Locals:    make(map[string]cty.Value, nl),
+		Outputs:   make(map[string]cty.Value, no),
 		parent:    parent,
 		callKey:   key,
 		callEach:  each,
