@@ -1178,7 +1178,10 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 			counter.slots = make([]hoistedSlot, len(f.hoisted))
 		}
 	}
-	vars := map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, counter)}
+	// vars and object are lent (attrmap) and given back when the result is
+	// made; on the other ways out a diagnostic may still hold the context.
+	vars := attrmap.New(3)
+	vars[counterKey] = cty.CapsuleVal(counterType, counter)
 	counter.child = *ctx.NewChild()
 	child := &counter.child
 	child.Variables = vars
@@ -1219,9 +1222,9 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	case f.Group:
 		groups = map[string][]cty.Value{}
 	case f.cond == nil:
-		object = make(map[string]cty.Value, coll.LengthInt())
+		object = attrmap.New(coll.LengthInt())
 	default:
-		object = map[string]cty.Value{}
+		object = attrmap.New(0)
 	}
 	// add evaluates the key and value of an element the condition keeps;
 	// false means the slow twin must evaluate the whole expression.
@@ -1306,14 +1309,17 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 			return cty.NilVal, nil, false
 		}
 	}
+	attrmap.Release(vars, 3)
 	switch {
 	case f.key == nil:
 		return cty.TupleVal(tuple), nil, true
 	case f.Group:
-		object = make(map[string]cty.Value, len(groups))
+		object = attrmap.New(len(groups))
 		for k, vs := range groups {
 			object[k] = cty.TupleVal(vs)
 		}
 	}
-	return cty.ObjectVal(object), nil, true
+	v = cty.ObjectVal(object)
+	attrmap.Release(object, len(object))
+	return v, nil, true
 }
