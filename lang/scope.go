@@ -538,8 +538,14 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 	}
 	// A child context shadows count and each; everything else is found in
 	// the shared context, which is not copied for every instance. Neither
-	// is changed once made (internal/limit caches per context).
+	// is changed once made (fastexpr keeps filter indexes per context).
 	c := ctx.NewChild()
+	if hasIndex && !hasKey && !hasValue {
+		if i := s.countSlot - 1; i >= 0 && i < len(countVariables()) {
+			c.Variables = countVariables()[i]
+			return c
+		}
+	}
 	c.Variables = make(map[string]cty.Value, 2)
 	if hasIndex {
 		c.Variables["count"] = s.countObject()
@@ -566,6 +572,18 @@ var countObjects = sync.OnceValue(func() []cty.Value {
 		objs[i] = cty.ObjectVal(map[string]cty.Value{"index": elements.Index(i)})
 	}
 	return objs
+})
+
+// countVariables are the variables of the contexts of the first instances
+// of every counted block, shared as countObjects are: a context's
+// variables are never changed once it is made, and an instance that reads
+// count but not each needs nothing else of its own.
+var countVariables = sync.OnceValue(func() []map[string]cty.Value {
+	vars := make([]map[string]cty.Value, len(countObjects()))
+	for i, obj := range countObjects() {
+		vars[i] = map[string]cty.Value{"count": obj}
+	}
+	return vars
 })
 
 // countObject is the value of count in an instance of a counted block.
