@@ -89,6 +89,10 @@ type evalShared struct {
 	// unread is set once a value is marked unread (marks.Unread): until
 	// then results need not be searched for unknowns that lost the mark.
 	unread atomic.Bool
+	// countVars are the variables of the contexts of counted instances
+	// that read count alone, by index (countVariables).
+	countMu   sync.Mutex
+	countVars []map[string]cty.Value
 	// moduleFuncs is the function table of each module, from evaluator.funcs.
 	moduleFuncs map[*config.Module]map[string]function.Function
 

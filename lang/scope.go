@@ -540,11 +540,9 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 	// the shared context, which is not copied for every instance. Neither
 	// is changed once made (fastexpr keeps filter indexes per context).
 	c := ctx.NewChild()
-	if hasIndex && !hasKey && !hasValue {
-		if i := s.countSlot - 1; i >= 0 && i < len(countVariables()) {
-			c.Variables = countVariables()[i]
-			return c
-		}
+	if hasIndex && !hasKey && !hasValue && s.countSlot > 0 {
+		c.Variables = s.ev.share().countVariables(s)
+		return c
 	}
 	c.Variables = make(map[string]cty.Value, 2)
 	if hasIndex {
@@ -574,17 +572,23 @@ var countObjects = sync.OnceValue(func() []cty.Value {
 	return objs
 })
 
-// countVariables are the variables of the contexts of the first instances
-// of every counted block, shared as countObjects are: a context's
-// variables are never changed once it is made, and an instance that reads
-// count but not each needs nothing else of its own.
-var countVariables = sync.OnceValue(func() []map[string]cty.Value {
-	vars := make([]map[string]cty.Value, len(countObjects()))
-	for i, obj := range countObjects() {
-		vars[i] = map[string]cty.Value{"count": obj}
+// countVariables returns the variables of the context of the instance of
+// scope s, of a counted block, when it reads count alone: its count object
+// and nothing else. They are made once per index in an evaluation and
+// shared by every counted block, since a context's variables are never
+// changed once it is made.
+func (sh *evalShared) countVariables(s *scope) map[string]cty.Value {
+	i := s.countSlot - 1
+	sh.countMu.Lock()
+	defer sh.countMu.Unlock()
+	if i >= len(sh.countVars) {
+		sh.countVars = append(sh.countVars, make([]map[string]cty.Value, i+1-len(sh.countVars))...)
 	}
-	return vars
-})
+	if sh.countVars[i] == nil {
+		sh.countVars[i] = map[string]cty.Value{"count": s.countObject()}
+	}
+	return sh.countVars[i]
+}
 
 // countObject is the value of count in an instance of a counted block.
 func (s *scope) countObject() cty.Value {
