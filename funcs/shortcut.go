@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
 )
 
@@ -189,7 +190,10 @@ func mergeShortcut(args []cty.Value) (cty.Value, bool) {
 		sameMaps = sameMaps && ty.Equals(first)
 		size += a.LengthInt()
 	}
-	out := make(map[string]cty.Value, size)
+	// cty.ObjectVal and cty.MapVal copy the elements: the map they are
+	// gathered in is lent, and given back once the value is made.
+	out := attrmap.New(size)
+	defer attrmap.Release(out, size)
 	for _, a := range args {
 		if ty := a.Type(); ty.IsObjectType() {
 			for name := range ty.AttributeTypes() {

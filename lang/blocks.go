@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/internal/limit"
@@ -134,7 +135,7 @@ func (d *blockDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (map[string]c
 	if len(diags) != 0 {
 		return nil, false
 	}
-	vals := newAttrMap(len(d.attrs) + len(d.blocks))
+	vals := attrmap.New(len(d.attrs) + len(d.blocks))
 	for i, spec := range d.attrs {
 		v, diags := decodeAttribute(content, spec, ctx)
 		if len(diags) != 0 {
@@ -186,7 +187,7 @@ func (d *blockDecoder) object(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, b
 		return cty.NilVal, false
 	}
 	v := cty.ObjectVal(vals)
-	releaseAttrMap(vals)
+	attrmap.Release(vals, len(d.attrs)+len(d.blocks))
 	return v, true
 }
 
@@ -334,7 +335,7 @@ func (d *blockDecoder) objectFor(content hcl.Body, plan *iteratorPlan, key, valu
 	if len(diags) != 0 {
 		return cty.NilVal, false
 	}
-	vals := newAttrMap(len(d.attrs))
+	vals := attrmap.New(len(d.attrs))
 	for i, spec := range d.attrs {
 		var v cty.Value
 		path := plan.paths[i]
@@ -347,19 +348,19 @@ func (d *blockDecoder) objectFor(content hcl.Body, plan *iteratorPlan, key, valu
 			}
 			raw, ok := fastexpr.Traverse(from, path.steps)
 			if !ok || plan.maxSize > 0 && limit.ExpandedSize(raw, plan.maxSize) > plan.maxSize {
-				releaseAttrMap(vals)
+				attrmap.Release(vals, len(d.attrs))
 				return cty.NilVal, false
 			}
 			v, diags = convertAttribute(c.Attributes[spec.Name], spec, raw, nil, ctx)
 		}
 		if len(diags) != 0 {
-			releaseAttrMap(vals)
+			attrmap.Release(vals, len(d.attrs))
 			return cty.NilVal, false
 		}
 		vals[d.keys[i]] = v
 	}
 	v := cty.ObjectVal(vals)
-	releaseAttrMap(vals)
+	attrmap.Release(vals, len(d.attrs))
 	return v, true
 }
 

@@ -211,8 +211,10 @@ type parsedRef struct {
 // list is used (see refDiags), since callers may change their severity.
 func parseRefs(travs []hcl.Traversal, d dialect.Dialect) []parsedRef {
 	out := make([]parsedRef, len(travs))
+	// The references are made together: they are cached, and dropped, together.
+	refs := make([]reference, len(travs))
 	for i, t := range travs {
-		out[i].ref, out[i].diags = parseRef(t, d)
+		out[i].ref, out[i].diags = parseRefIn(&refs[i], t, d)
 	}
 	return out
 }

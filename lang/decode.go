@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/typeexpr"
 )
 
@@ -50,7 +51,7 @@ func newAttributeDecoder(spec hcldec.Spec, schema *hcl.BodySchema) *attributeDec
 // the object's attributes not yet made into the object.
 func (d *attributeDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (decodedBody, hcl.Diagnostics) {
 	content, diags := body.Content(d.schema)
-	vals := newAttrMap(len(d.keys))
+	vals := attrmap.New(len(d.keys))
 	for i, key := range d.keys {
 		v, more := decodeAttribute(content, d.specs[i], ctx)
 		vals[key] = v

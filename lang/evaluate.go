@@ -20,19 +20,32 @@ import (
 	"github.com/tfeval/tfeval/internal/diagsort"
 )
 
-// evaluator holds the state of one evaluation.
+// evaluator is what evaluates: the state of the whole evaluation, shared,
+// plus what one evaluation task keeps of its own. Parallel evaluation
+// makes one evaluator per graph node (buffer), so that part stays small.
 type evaluator struct {
-	opts  Options
-	cfg   *config.Config
-	cwd   string
+	*evaluation
 	diags hcl.Diagnostics
-	seen  map[string]bool
 	// once, in a buffered copy, are the diagnostics of diags to drop when
 	// the same was recorded before, with what else tells them apart
 	// (addDiagOnce): merge applies it.
 	once map[*hcl.Diagnostic]string
 	// node is the configuration object being evaluated, nil outside one.
 	node *node
+	// buffered is set on the per-node copies of the evaluator that parallel
+	// evaluation uses: diagnostics are collected, and merged in graph order later.
+	buffered bool
+}
+
+// evaluation holds the state of one evaluation, which every evaluator of
+// it shares.
+type evaluation struct {
+	opts Options
+	cfg  *config.Config
+	cwd  string
+	// seen are the keys of the diagnostics recorded once (addDiagOnce),
+	// by the evaluator that is not buffered.
+	seen map[string]bool
 
 	// instances lists the module instances of each module config path (by modulePrefix).
 	instances map[string][]*ModuleInstance
@@ -54,9 +67,6 @@ type evaluator struct {
 	shared *evalShared
 	// done is set when evaluation has finished; scopes made later see final values.
 	done bool
-	// buffered is set on the per-node copies of the evaluator that parallel
-	// evaluation uses: diagnostics are collected, and merged in graph order later.
-	buffered bool
 }
 
 // evalShared guards the evaluator state that nodes evaluated in parallel share.
@@ -79,6 +89,10 @@ type evalShared struct {
 	// unread is set once a value is marked unread (marks.Unread): until
 	// then results need not be searched for unknowns that lost the mark.
 	unread atomic.Bool
+	// countVars are the variables of the contexts of counted instances
+	// that read count alone, by index (countVariables).
+	countMu   sync.Mutex
+	countVars []map[string]cty.Value
 	// moduleFuncs is the function table of each module, from evaluator.funcs.
 	moduleFuncs map[*config.Module]map[string]function.Function
 
@@ -114,7 +128,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	if opts.Workspace == "" {
 		opts.Workspace = "default"
 	}
-	ev := &evaluator{
+	ev := &evaluator{evaluation: &evaluation{
 		opts:      opts,
 		cfg:       cfg,
 		seen:      map[string]bool{},
@@ -122,7 +136,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		funcs:     map[string]map[string]function.Function{},
 		shared:    newEvalShared(),
 		limits:    newLimiter(opts.Context, opts.Limits),
-	}
+	}}
 	ev.cwd = opts.Cwd
 	if ev.cwd == "" {
 		if wd, err := os.Getwd(); err == nil {
@@ -179,13 +193,19 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 
 // newInstance creates the state of one module instance.
 func (ev *evaluator) newInstance(c *config.Config, parent *ModuleInstance, addr string, key, each cty.Value) *ModuleInstance {
+	// The value maps are made for the module's declarations, which fill
+	// them, rather than grown one doubling at a time.
+	var nv, nl, no int
+	if m := c.Module; m != nil {
+		nv, nl, no = len(m.Variables), len(m.Locals), len(m.Outputs)
+	}
 	return &ModuleInstance{
 		Addr:      addr,
 		Path:      c.Path,
 		Config:    c,
-		Variables: map[string]cty.Value{},
-		Locals:    map[string]cty.Value{},
-		Outputs:   map[string]cty.Value{},
+		Variables: make(map[string]cty.Value, nv),
+		Locals:    make(map[string]cty.Value, nl),
+		Outputs:   make(map[string]cty.Value, no),
 		parent:    parent,
 		callKey:   key,
 		callEach:  each,
@@ -255,14 +275,10 @@ func (ev *evaluator) addDiagOnce(d *hcl.Diagnostic, apart string) {
 	ev.diags = append(ev.diags, d)
 }
 
-// buffer is a copy of the evaluator that keeps its diagnostics for merge,
-// to evaluate on another goroutine.
+// buffer is an evaluator of the same evaluation that keeps its
+// diagnostics for merge, to evaluate on another goroutine.
 func (ev *evaluator) buffer() *evaluator {
-	task := *ev
-	task.buffered = true
-	task.diags = nil
-	task.once = nil
-	return &task
+	return &evaluator{evaluation: ev.evaluation, node: ev.node, buffered: true}
 }
 
 // merge records the diagnostics a buffered copy kept, in their order.

@@ -81,10 +81,10 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 	if s.ev.opts.Validate {
 		return s.checkedOnly(expr, expansion{mode: expandCount}), diags
 	}
-	exp := expansion{mode: expandCount}
-	for i := int64(0); i < n; i++ {
-		exp.keys = append(exp.keys, elements.Index(int(i)))
-		exp.values = append(exp.values, cty.NilVal)
+	// Made at their size; the values of a counted block are all NilVal.
+	exp := expansion{mode: expandCount, keys: make([]cty.Value, n), values: make([]cty.Value, n)}
+	for i := range exp.keys {
+		exp.keys[i] = elements.Index(i)
 	}
 	return exp, diags
 }
@@ -187,6 +187,8 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 		exp.values = exp.keys
 		return s.checkedOnly(expr, exp), diags
 	}
+	n := v.LengthInt()
+	exp.keys, exp.values = make([]cty.Value, 0, n), make([]cty.Value, 0, n)
 	for it := elements.Of(v); it.Next(); {
 		k, e := it.Element()
 		exp.keys = append(exp.keys, k)

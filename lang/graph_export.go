@@ -67,7 +67,7 @@ func BuildGraph(cfg *config.Config, opts Options) *Graph {
 	if cfg == nil || cfg.Module == nil {
 		return out
 	}
-	ev := &evaluator{opts: opts, cfg: cfg, seen: map[string]bool{}, instances: map[string][]*ModuleInstance{}, funcs: map[string]map[string]function.Function{}}
+	ev := &evaluator{evaluation: &evaluation{opts: opts, cfg: cfg, seen: map[string]bool{}, instances: map[string][]*ModuleInstance{}, funcs: map[string]map[string]function.Function{}}}
 	g := ev.buildGraph()
 	for _, n := range g.nodes {
 		gn := GraphNode{ID: n.id, Module: n.cfg.Path, Name: strings.TrimPrefix(n.id, address.ModulePrefix(n.cfg.Path))}

@@ -74,10 +74,16 @@ func invalidRef(rng hcl.Range, detail string) *hcl.Diagnostic {
 // keyword given to convert()). A reference may come back together with errors
 // (a bare "var"), as Terraform then also looks the object up.
 func parseRef(trav hcl.Traversal, d dialect.Dialect) (*reference, hcl.Diagnostics) {
+	return parseRefIn(new(reference), trav, d)
+}
+
+// parseRefIn is parseRef filling in ref, so that the references of many
+// traversals can be made in one allocation (parseRefs).
+func parseRefIn(ref *reference, trav hcl.Traversal, d dialect.Dialect) (*reference, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	root := trav.RootName()
 	rootRange := trav[0].SourceRange()
-	ref := &reference{root: root, trav: trav}
+	*ref = reference{root: root, trav: trav}
 
 	switch root {
 	case "count", "each", "local", "path", "var", "terraform", "tofu":
@@ -159,8 +165,13 @@ func parseRef(trav hcl.Traversal, d dialect.Dialect) (*reference, hcl.Diagnostic
 		return ref, nil
 
 	case "data", "resource", "ephemeral":
-		mode := map[string]config.ResourceMode{"data": config.DataResourceMode, "resource": config.ManagedResourceMode, "ephemeral": config.EphemeralResourceMode}[root]
-		what := map[string]string{"data": "data source type and the resource name", "resource": "resource type and the resource name", "ephemeral": "ephemeral resource type and the resource name"}[root]
+		mode, what := config.ManagedResourceMode, "resource type and the resource name"
+		switch root {
+		case "data":
+			mode, what = config.DataResourceMode, "data source type and the resource name"
+		case "ephemeral":
+			mode, what = config.EphemeralResourceMode, "ephemeral resource type and the resource name"
+		}
 		if len(trav) < 3 {
 			diags = append(diags, invalidRef(trav.SourceRange(), fmt.Sprintf("The %q object must be followed by two attribute names: the %s.", root, what)))
 			return nil, diags

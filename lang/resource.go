@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 )
@@ -231,7 +232,7 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		v = planObjectWith(schema, d, nil)
 	}
 	// The decoded attributes are in v now, copied by cty.ObjectVal.
-	releaseAttrMap(d.attrs)
+	attrmap.Release(d.attrs, len(d.attrs))
 	when := DataReadNone
 	if res.Mode == config.DataResourceMode {
 		v, when, diags = ev.planData(s.mod, res, key, schema, v, read)

@@ -1,7 +1,10 @@
 package lang
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/agext/levenshtein"
@@ -13,6 +16,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/typeexpr"
@@ -268,35 +272,25 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: s.ev.functions(s.mod.Config)}
-	var vars map[string]map[string]cty.Value // maps are made on first use: most expressions need few
+	// The attributes of each root name (var, local, path, ...) and the
+	// resources referred to are gathered first, then made into objects:
+	// an expression refers to few, so slices searched in order serve, and
+	// the maps the objects are built from are lent (attrmap).
+	var vars []rootAttrs
 	put := func(root, name string, v cty.Value) {
-		if vars == nil {
-			vars = map[string]map[string]cty.Value{}
+		for i := range vars {
+			if vars[i].root == root {
+				vars[i].attrs[name] = v
+				return
+			}
 		}
-		if vars[root] == nil {
-			vars[root] = newAttrMap(0)
-		}
-		vars[root][name] = v
+		attrs := attrmap.New(0)
+		attrs[name] = v
+		vars = append(vars, rootAttrs{root, attrs})
 	}
-	var resources map[config.ResourceMode]map[string]map[string]cty.Value
-	putResource := func(mode config.ResourceMode, typ, name string, v cty.Value) {
-		if resources == nil {
-			resources = map[config.ResourceMode]map[string]map[string]cty.Value{}
-		}
-		if resources[mode] == nil {
-			resources[mode] = map[string]map[string]cty.Value{}
-		}
-		if resources[mode][typ] == nil {
-			resources[mode][typ] = map[string]cty.Value{}
-		}
-		resources[mode][typ][name] = v
-	}
+	var resources []resourceRef
 	// wholeVar and wholeLocal: use the finished module's whole objects (see scope.final).
 	var wholeVar, wholeLocal bool
-	// A managed resource is written TYPE.NAME or resource.TYPE.NAME; only
-	// the roots references use are made.
-	var viaResourceRoot bool
-	var directTypes map[string]bool
 	var self cty.Value
 	hasSelf := false
 	mod := s.mod.Config.Module
@@ -432,17 +426,7 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 			if rdiags.HasErrors() {
 				continue
 			}
-			putResource(ref.mode, ref.typ, ref.name, v)
-			if ref.mode == config.ManagedResourceMode {
-				if ref.root == "resource" {
-					viaResourceRoot = true
-				} else {
-					if directTypes == nil {
-						directTypes = map[string]bool{}
-					}
-					directTypes[ref.typ] = true
-				}
-			}
+			resources = append(resources, resourceRef{mode: ref.mode, typ: ref.typ, name: ref.name, v: v, direct: ref.root != "resource"})
 		}
 	}
 
@@ -451,9 +435,9 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		return s.mod.finalContext(ctx.Functions), diags
 	}
 	ctx.Variables = make(map[string]cty.Value, len(vars)+len(resources)+3)
-	for root, attrs := range vars {
-		ctx.Variables[root] = cty.ObjectVal(attrs)
-		releaseAttrMap(attrs)
+	for _, r := range vars {
+		ctx.Variables[r.root] = cty.ObjectVal(r.attrs)
+		attrmap.Release(r.attrs, 0)
 	}
 	if wholeVar {
 		ctx.Variables["var"] = s.mod.wholeObject("var")
@@ -461,35 +445,83 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 	if wholeLocal {
 		ctx.Variables["local"] = s.mod.wholeObject("local")
 	}
-	modeObj := func(mode config.ResourceMode) cty.Value {
-		types := map[string]cty.Value{}
-		for typ, names := range resources[mode] {
-			types[typ] = cty.ObjectVal(names)
-		}
-		return cty.ObjectVal(types)
-	}
-	for mode := range resources {
-		switch mode {
-		case config.DataResourceMode:
-			ctx.Variables["data"] = modeObj(mode)
-		case config.EphemeralResourceMode:
-			ctx.Variables["ephemeral"] = modeObj(mode)
-		default:
-			if viaResourceRoot {
-				ctx.Variables["resource"] = modeObj(mode)
-			}
-		}
-	}
-	for typ, names := range resources[config.ManagedResourceMode] {
-		if _, taken := ctx.Variables[typ]; taken || !directTypes[typ] {
-			continue
-		}
-		ctx.Variables[typ] = cty.ObjectVal(names)
+	if len(resources) > 0 {
+		putResources(ctx.Variables, resources)
 	}
 	if hasSelf {
 		ctx.Variables["self"] = self
 	}
 	return ctx, diags
+}
+
+// rootAttrs are the attributes of one root name an expression refers to.
+type rootAttrs struct {
+	root  string
+	attrs map[string]cty.Value
+}
+
+// resourceRef is a resource an expression refers to, with its value;
+// direct when written TYPE.NAME rather than resource.TYPE.NAME.
+type resourceRef struct {
+	mode      config.ResourceMode
+	typ, name string
+	v         cty.Value
+	direct    bool
+}
+
+// putResources defines in vars the root names the resource references
+// use: data, ephemeral, resource (for resource.TYPE.NAME) and each TYPE
+// written directly. Each type's object is made once, for both ways of
+// writing a managed resource.
+func putResources(vars map[string]cty.Value, refs []resourceRef) {
+	slices.SortStableFunc(refs, func(a, b resourceRef) int {
+		if a.mode != b.mode {
+			return cmp.Compare(a.mode, b.mode)
+		}
+		return strings.Compare(a.typ, b.typ)
+	})
+	for len(refs) > 0 {
+		mode := refs[0].mode
+		n := 1
+		for n < len(refs) && refs[n].mode == mode {
+			n++
+		}
+		byMode := refs[:n]
+		refs = refs[n:]
+		types := attrmap.New(0)
+		viaResourceRoot := false
+		for len(byMode) > 0 {
+			typ := byMode[0].typ
+			direct := false
+			names := attrmap.New(0)
+			k := 0
+			for ; k < len(byMode) && byMode[k].typ == typ; k++ {
+				names[byMode[k].name] = byMode[k].v
+				direct = direct || byMode[k].direct
+				viaResourceRoot = viaResourceRoot || !byMode[k].direct
+			}
+			byMode = byMode[k:]
+			obj := cty.ObjectVal(names)
+			attrmap.Release(names, 0)
+			types[typ] = obj
+			if mode == config.ManagedResourceMode && direct {
+				if _, taken := vars[typ]; !taken {
+					vars[typ] = obj
+				}
+			}
+		}
+		switch mode {
+		case config.DataResourceMode:
+			vars["data"] = cty.ObjectVal(types)
+		case config.EphemeralResourceMode:
+			vars["ephemeral"] = cty.ObjectVal(types)
+		default:
+			if viaResourceRoot {
+				vars["resource"] = cty.ObjectVal(types)
+			}
+		}
+		attrmap.Release(types, 0)
+	}
 }
 
 // forInstance derives, from a context built for one instance of a counted
@@ -506,14 +538,18 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 	}
 	// A child context shadows count and each; everything else is found in
 	// the shared context, which is not copied for every instance. Neither
-	// is changed once made (internal/limit caches per context).
+	// is changed once made (fastexpr keeps filter indexes per context).
 	c := ctx.NewChild()
+	if hasIndex && !hasKey && !hasValue && s.countSlot > 0 {
+		c.Variables = s.ev.share().countVariables(s)
+		return c
+	}
 	c.Variables = make(map[string]cty.Value, 2)
 	if hasIndex {
 		c.Variables["count"] = s.countObject()
 	}
 	if hasKey || hasValue {
-		attrs := map[string]cty.Value{}
+		attrs := attrmap.New(2)
 		if hasKey {
 			attrs["key"] = s.eachKey
 		}
@@ -521,6 +557,7 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 			attrs["value"] = s.eachValue
 		}
 		c.Variables["each"] = cty.ObjectVal(attrs)
+		attrmap.Release(attrs, 2)
 	}
 	return c
 }
@@ -534,6 +571,24 @@ var countObjects = sync.OnceValue(func() []cty.Value {
 	}
 	return objs
 })
+
+// countVariables returns the variables of the context of the instance of
+// scope s, of a counted block, when it reads count alone: its count object
+// and nothing else. They are made once per index in an evaluation and
+// shared by every counted block, since a context's variables are never
+// changed once it is made.
+func (sh *evalShared) countVariables(s *scope) map[string]cty.Value {
+	i := s.countSlot - 1
+	sh.countMu.Lock()
+	defer sh.countMu.Unlock()
+	if i >= len(sh.countVars) {
+		sh.countVars = append(sh.countVars, make([]map[string]cty.Value, i+1-len(sh.countVars))...)
+	}
+	if sh.countVars[i] == nil {
+		sh.countVars[i] = map[string]cty.Value{"count": s.countObject()}
+	}
+	return sh.countVars[i]
+}
 
 // countObject is the value of count in an instance of a counted block.
 func (s *scope) countObject() cty.Value {

@@ -5,6 +5,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
 )
 
@@ -52,7 +53,11 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 			return cty.MapValEmpty(ety.WithoutOptionalAttributesDeep()), true
 		}
 		child := defaultsChild(d, "")
-		elems := make(map[string]cty.Value, v.LengthInt())
+		// cty.MapVal copies the elements: the map they are gathered in is
+		// lent, and given back once the map value is made.
+		n := v.LengthInt()
+		elems := attrmap.New(n)
+		defer attrmap.Release(elems, n)
 		var first cty.Type
 		add := func(k string, e cty.Value) bool {
 			out, ok := convertFused(e, ety, child)
@@ -119,7 +124,11 @@ func objectFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value, 
 		return cty.NilVal, false
 	}
 	have := vty.AttributeTypes()
-	attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
+	// cty.ObjectVal copies the attributes: the map they are gathered in is
+	// lent, and given back once the object is made.
+	n := len(ty.AttributeTypes())
+	attrs := attrmap.New(n)
+	defer attrmap.Release(attrs, n)
 	for name, aty := range ty.AttributeTypes() {
 		var e cty.Value
 		_, has := have[name]

@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/numtext"
@@ -763,15 +764,20 @@ func staticKey(expr hclsyntax.Expression) (string, bool) {
 }
 
 func (o *fastObject) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	vals := make(map[string]cty.Value, len(o.keys))
+	// cty.ObjectVal copies the attributes: the map they are gathered in is
+	// lent, and given back once the object is made.
+	vals := attrmap.New(len(o.keys))
 	for i, e := range o.vals {
 		v, diags := e.Value(ctx)
 		if len(diags) != 0 {
+			attrmap.Release(vals, len(o.keys))
 			return o.slow.Value(ctx)
 		}
 		vals[o.keys[i]] = v
 	}
-	return cty.ObjectVal(vals), nil
+	v := cty.ObjectVal(vals)
+	attrmap.Release(vals, len(o.keys))
+	return v, nil
 }
 
 // fastCall is a function call whose arguments evaluate without diagnostics
@@ -1172,7 +1178,10 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 			counter.slots = make([]hoistedSlot, len(f.hoisted))
 		}
 	}
-	vars := map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, counter)}
+	// vars and object are lent (attrmap) and given back when the result is
+	// made; on the other ways out a diagnostic may still hold the context.
+	vars := attrmap.New(3)
+	vars[counterKey] = cty.CapsuleVal(counterType, counter)
 	counter.child = *ctx.NewChild()
 	child := &counter.child
 	child.Variables = vars
@@ -1213,9 +1222,9 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	case f.Group:
 		groups = map[string][]cty.Value{}
 	case f.cond == nil:
-		object = make(map[string]cty.Value, coll.LengthInt())
+		object = attrmap.New(coll.LengthInt())
 	default:
-		object = map[string]cty.Value{}
+		object = attrmap.New(0)
 	}
 	// add evaluates the key and value of an element the condition keeps;
 	// false means the slow twin must evaluate the whole expression.
@@ -1300,14 +1309,17 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 			return cty.NilVal, nil, false
 		}
 	}
+	attrmap.Release(vars, 3)
 	switch {
 	case f.key == nil:
 		return cty.TupleVal(tuple), nil, true
 	case f.Group:
-		object = make(map[string]cty.Value, len(groups))
+		object = attrmap.New(len(groups))
 		for k, vs := range groups {
 			object[k] = cty.TupleVal(vs)
 		}
 	}
-	return cty.ObjectVal(object), nil, true
+	v = cty.ObjectVal(object)
+	attrmap.Release(object, len(object))
+	return v, nil, true
 }

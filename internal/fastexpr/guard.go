@@ -145,6 +145,29 @@ func sized(expr hcl.Expression, max int, ctx *hcl.EvalContext) (cty.Value, hcl.D
 	return v, diags
 }
 
+// literalParts reports whether every part of a template is a literal.
+func literalParts(parts []hclsyntax.Expression) bool {
+	for _, p := range parts {
+		if _, ok := p.(*hclsyntax.LiteralValueExpr); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// literalTemplateValue is the value of a template of literal parts, false
+// when evaluating it gives diagnostics. A single plain string part is the
+// value itself, which evaluating the template would only copy.
+func literalTemplateValue(e *hclsyntax.TemplateExpr) (cty.Value, bool) {
+	if len(e.Parts) == 1 {
+		if v := e.Parts[0].(*hclsyntax.LiteralValueExpr).Val; plain(v) && v.Type() == cty.String {
+			return v, true
+		}
+	}
+	v, diags := e.Value(nil)
+	return v, len(diags) == 0
+}
+
 // compile returns two guarded copies of x. slow uses hcl's own nodes, and is
 // x itself when nothing in x needs guarding. fast gives the same value and
 // diagnostics as slow, taking shortcuts where it can and evaluating the
@@ -182,21 +205,29 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 		ff.slow = &forGuard{ForExpr: &c}
 		return ff, ff.slow
 	case *hclsyntax.TemplateExpr:
+		if literalParts(e.Parts) {
+			// Literal parts compile to themselves: the template needs no
+			// copy, and its value is made once (most string literals are
+			// such a template, of one part).
+			if keep {
+				return e, e
+			}
+			if v, ok := literalTemplateValue(e); ok {
+				return &constTemplate{TemplateExpr: e, v: v}, e
+			}
+			return e, e
+		}
 		c := *e
 		changed := false
 		c.Parts = make([]hclsyntax.Expression, len(e.Parts))
 		fastParts := make([]hclsyntax.Expression, len(e.Parts))
-		literal := true
 		for i, p := range e.Parts {
 			fastParts[i], c.Parts[i] = g.compile(p, false, loop)
 			changed = changed || c.Parts[i] != p
-			if _, ok := p.(*hclsyntax.LiteralValueExpr); !ok {
-				literal = false
-			}
 		}
 		slow = e
 		switch {
-		case literal || len(e.Parts) < 2 || keep:
+		case len(e.Parts) < 2 || keep:
 			if changed {
 				slow = &c
 			}
@@ -204,12 +235,6 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 			slow = &templateGuard{TemplateExpr: &c, g: g}
 		}
 		if keep {
-			return slow, slow
-		}
-		if literal {
-			if v, diags := e.Value(nil); !diags.HasErrors() && len(diags) == 0 {
-				return &constTemplate{TemplateExpr: e, v: v}, slow
-			}
 			return slow, slow
 		}
 		return &fastTemplate{TemplateExpr: e, parts: fastParts, slow: slow, g: g}, slow
