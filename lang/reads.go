@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -109,17 +110,22 @@ const (
 	evTemplate                      // walk a template, vars bound
 )
 
-// readEvent is one step of a module's walk that the tree's walk follows.
+// readEvent is one step of a module's walk that the tree's walk follows:
+// a read of path from key (evRead), the walk of the module key.call calls
+// (evCall), the reads converting its variable key.name makes (evCallVar),
+// or the reads of a template (evTemplate).
 type readEvent struct {
-	kind readEventKind
-	key  valueKey
-	path []readStep
-	call *config.ModuleCall
-	name string
-	// template is the path expression of a templatefile call, vars the
-	// origins of the variables given it (evTemplate).
-	template hclsyntax.Expression
-	vars     []origin
+	kind     readEventKind
+	key      valueKey
+	path     []readStep
+	template *templateCall
+}
+
+// templateCall is a templatefile call: the expression of the template's
+// path and the origins of the variables given it.
+type templateCall struct {
+	path hclsyntax.Expression
+	vars []origin
 }
 
 // readAnalysis holds what the walk over the configuration tree found.
@@ -127,8 +133,12 @@ type readAnalysis struct {
 	// modules returns the walk of a module.
 	modules func(*config.Module) *moduleReads
 	// resolved marks the (module instance, key, path) triples already
-	// resolved.
-	resolved map[resolvedRead]bool
+	// resolved: each pair's number (reads) in four bytes, the path's steps
+	// after it, each ended by \x01 (resolvedID).
+	resolved map[string]struct{}
+	reads    map[resolvedRead]uint32
+	// id is resolve's buffer for the resolved entries.
+	id []byte
 	// trees are the paths read from each resource's instances.
 	trees map[*config.Resource]*readTree
 	// providerCalls are the provider functions (provider::LOCAL::NAME)
@@ -156,12 +166,12 @@ func analyzeReads(root *config.Config, modules func(*config.Module) *moduleReads
 			return mr
 		}
 	}
-	a := &readAnalysis{modules: modules, resolved: map[resolvedRead]bool{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
+	a := &readAnalysis{modules: modules, resolved: map[string]struct{}{}, reads: map[resolvedRead]uint32{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
 	if root == nil || root.Module == nil {
 		return a
 	}
 	a.walk(root)
-	a.resolved = nil
+	a.resolved, a.reads, a.id = nil, nil, nil
 	return a
 }
 
@@ -169,7 +179,7 @@ func analyzeReads(root *config.Config, modules func(*config.Module) *moduleReads
 // (console input, Result.EvalExpr) reads from resources, following the
 // configuration's named values; a is not changed.
 func (a *readAnalysis) adHoc(c *config.Config, e hcl.Expression) map[*config.Resource]*readTree {
-	b := &readAnalysis{modules: a.modules, resolved: map[resolvedRead]bool{}, trees: map[*config.Resource]*readTree{}}
+	b := &readAnalysis{modules: a.modules, resolved: map[string]struct{}{}, reads: map[resolvedRead]uint32{}, trees: map[*config.Resource]*readTree{}}
 	mr := &moduleReads{}
 	(&readWalker{r: mr, m: c.Module}).val(e)
 	b.follow(c, mr.events)
@@ -201,19 +211,19 @@ func (a *readAnalysis) follow(c *config.Config, events []readEvent) {
 		case evRead:
 			a.resolve(c, e.key, e.path, 0)
 		case evCall:
-			if child := c.Children[e.call.Name]; child != nil && child.Module != nil {
+			if child := c.Children[e.key.call.Name]; child != nil && child.Module != nil {
 				a.walk(child)
 			}
 		case evCallVar:
-			child := c.Children[e.call.Name]
+			child := c.Children[e.key.call.Name]
 			if child == nil || child.Module == nil {
 				continue
 			}
-			for _, path := range a.modules(child.Module).varTypes[e.name] {
-				a.resolve(child, valueKey{kind: vkVar, name: e.name}, path, 0)
+			for _, path := range a.modules(child.Module).varTypes[e.key.name] {
+				a.resolve(child, valueKey{kind: vkVar, name: e.key.name}, path, 0)
 			}
 		case evTemplate:
-			a.templateReads(c, e.template, e.vars)
+			a.templateReads(c, e.template.path, e.template.vars)
 		}
 	}
 }
@@ -295,10 +305,11 @@ func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall) {
 	}
 	attrs := callAttributes(call)
 	for _, name := range sortedKeys(attrs) {
-		r.define(valueKey{kind: vkCallVar, call: call, name: name}, w.val(attrs[name].Expr))
-		r.events = append(r.events, readEvent{kind: evCallVar, call: call, name: name})
+		key := valueKey{kind: vkCallVar, call: call, name: name}
+		r.define(key, w.val(attrs[name].Expr))
+		r.events = append(r.events, readEvent{kind: evCallVar, key: key})
 	}
-	r.events = append(r.events, readEvent{kind: evCall, call: call})
+	r.events = append(r.events, readEvent{kind: evCall, key: valueKey{call: call}})
 }
 
 func (r *moduleReads) walkResource(m *config.Module, res *config.Resource) {
@@ -377,15 +388,9 @@ func (a *readAnalysis) resolve(c *config.Config, key valueKey, path []readStep, 
 	if len(path) > maxReadPath {
 		path = path[:maxReadPath]
 	}
-	id := resolvedRead{key: key, path: strings.Join(path, "\x01")}
-	if key.kind != vkResource {
-		// A resource's reads are the same from every instance of its module.
-		id.cfg = c
-	}
-	if a.resolved[id] {
+	if !a.firstResolve(c, key, path) {
 		return
 	}
-	a.resolved[id] = true
 	switch key.kind {
 	case vkResource:
 		t := a.trees[key.res]
@@ -431,12 +436,35 @@ func (a *readAnalysis) resolve(c *config.Config, key valueKey, path []readStep, 
 	}
 }
 
-// resolvedRead is a key, in a module instance of the tree (nil for a
-// resource), and a path read from it, the steps joined.
+// resolvedRead is a key in a module instance of the tree (nil for a
+// resource: its reads are the same from every instance of its module).
 type resolvedRead struct {
-	cfg  *config.Config
-	key  valueKey
-	path string
+	cfg *config.Config
+	key valueKey
+}
+
+// firstResolve reports whether path is read from key in c for the first
+// time, and marks it read. Only a first read makes a string.
+func (a *readAnalysis) firstResolve(c *config.Config, key valueKey, path []readStep) bool {
+	rr := resolvedRead{key: key}
+	if key.kind != vkResource {
+		rr.cfg = c
+	}
+	n, ok := a.reads[rr]
+	if !ok {
+		n = uint32(len(a.reads))
+		a.reads[rr] = n
+	}
+	id := binary.LittleEndian.AppendUint32(a.id[:0], n)
+	for _, s := range path {
+		id = append(append(id, s...), 1)
+	}
+	a.id = id
+	if _, seen := a.resolved[string(id)]; seen {
+		return false
+	}
+	a.resolved[string(id)] = struct{}{}
+	return true
 }
 
 // applySteps applies steps to each origin: a step into a container an
@@ -761,7 +789,7 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 		if len(args) == 2 && len(args[1]) > 0 {
 			// The template is read where the tree's walk gets here: its
 			// path may name the root module's directory.
-			w.r.events = append(w.r.events, readEvent{kind: evTemplate, template: x.Args[0], vars: args[1]})
+			w.r.events = append(w.r.events, readEvent{kind: evTemplate, template: &templateCall{x.Args[0], args[1]}})
 		}
 		return nil
 	case "element", "one":
