@@ -528,9 +528,21 @@ func inFrame(origins []origin, f frame) []origin {
 	return out
 }
 
-// union joins origin lists, keeping at most maxOrigins.
+// union joins origin lists, keeping at most maxOrigins. Origin lists are
+// not changed once made, so one list alone is returned as it is.
 func union(lists ...[]origin) []origin {
 	var out []origin
+	nonEmpty := 0
+	for _, l := range lists {
+		if len(l) > 0 {
+			out = l
+			nonEmpty++
+		}
+	}
+	if nonEmpty <= 1 && len(out) <= maxOrigins {
+		return out
+	}
+	out = nil
 	for _, l := range lists {
 		out = append(out, l...)
 	}
@@ -552,6 +564,8 @@ type readWalker struct {
 	// binds are the names for expressions, splats and dynamic blocks bind,
 	// innermost last.
 	binds []binding
+	// steps holds the read steps of the traversal being followed.
+	steps []readStep
 }
 
 // binding is a name bound inside an expression or a dynamic block: a for
@@ -640,7 +654,9 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 	case *hclsyntax.ScopeTraversalExpr:
 		return w.traversal(x.Traversal)
 	case *hclsyntax.RelativeTraversalExpr:
-		return applySteps(w.val(x.Source), traversalSteps(x.Traversal), w.r)
+		src := w.val(x.Source)
+		w.steps = appendTraversalSteps(w.steps[:0], x.Traversal)
+		return applySteps(src, w.steps, w.r)
 	case *hclsyntax.IndexExpr:
 		w.val(x.Key)
 		step := anyElement
@@ -894,7 +910,8 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 		if b.anon != nil || b.name != root {
 			continue
 		}
-		steps := traversalSteps(t[1:])
+		w.steps = appendTraversalSteps(w.steps[:0], t[1:])
+		steps := w.steps
 		if b.iterator {
 			if len(steps) == 0 || steps[0] != "value" {
 				return nil
@@ -904,14 +921,16 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 		return applySteps(b.origins, steps, w.r)
 	}
 	m := w.m
-	var base []origin
+	// base is the value the reference names, when found.
+	var base origin
+	found := false
 	var rest hcl.Traversal
 	named := func(kind valueKind) {
 		if len(t) < 2 {
 			return
 		}
 		if a, ok := t[1].(hcl.TraverseAttr); ok {
-			base = []origin{{key: valueKey{kind: kind, name: a.Name}}}
+			base, found = origin{key: valueKey{kind: kind, name: a.Name}}, true
 			rest = t[2:]
 		}
 	}
@@ -931,7 +950,7 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 			addr = "ephemeral." + addr
 		}
 		if res := findResource(m, addr); res != nil {
-			base = []origin{{key: valueKey{kind: vkResource, res: res}}}
+			base, found = origin{key: valueKey{kind: vkResource, res: res}}, true
 			rest = t[typeAt+2:]
 		}
 	}
@@ -944,16 +963,15 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 		named(vkCall)
 	case "each":
 		if w.each != nil && len(t) >= 2 && traversalName(t[1]) == "value" {
-			base = []origin{{key: *w.each}}
+			base, found = origin{key: *w.each}, true
 			rest = t[2:]
 		}
 	case "self":
 		if w.self != nil {
-			o := origin{key: valueKey{kind: vkResource, res: w.self}}
+			base, found = origin{key: valueKey{kind: vkResource, res: w.self}}, true
 			if w.self.Count != nil || w.self.ForEach != nil {
-				o.path = []readStep{anyElement}
+				base.path = []readStep{anyElement}
 			}
-			base = []origin{o}
 			rest = t[1:]
 		}
 	case "count", "path", "terraform", "tofu":
@@ -966,7 +984,19 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 	default:
 		resource(config.ManagedResourceMode, 0)
 	}
-	return applySteps(base, traversalSteps(rest), w.r)
+	if !found {
+		return nil
+	}
+	// applySteps for the one origin, without a slice to hold it.
+	w.steps = appendTraversalSteps(w.steps[:0], rest)
+	r, grew, ok := stepped(base, w.steps)
+	if !ok {
+		return nil
+	}
+	if grew {
+		w.r.read(r.key, r.path)
+	}
+	return []origin{r}
 }
 
 // traversalName is the name a root or attribute step gives, "" for others.
@@ -980,9 +1010,9 @@ func traversalName(s hcl.Traverser) string {
 	return ""
 }
 
-// traversalSteps turns traversal steps into read steps.
-func traversalSteps(t hcl.Traversal) []readStep {
-	steps := make([]readStep, 0, len(t))
+// appendTraversalSteps appends traversal steps, as read steps, to steps.
+// The walk reuses one slice for them: paths copy the steps they take.
+func appendTraversalSteps(steps []readStep, t hcl.Traversal) []readStep {
 	for _, s := range t {
 		switch s := s.(type) {
 		case hcl.TraverseAttr:
