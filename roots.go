@@ -112,6 +112,10 @@ func EvaluateRoots(ctx context.Context, dir string, opts RootsOptions) iter.Seq2
 			}
 			o.ProviderSchemas = s
 		}
+		var done [][]string
+		if ownCache {
+			done = tree.LastReached()
+		}
 		for i, ev := range scan.Each(len(tree.Roots), opts.Parallelism, func(i int) *Evaluation {
 			ro := o
 			ro.WorkDir = filepath.Join(tree.Dir, filepath.FromSlash(tree.Roots[i]))
@@ -124,6 +128,13 @@ func EvaluateRoots(ctx context.Context, dir string, opts RootsOptions) iter.Seq2
 		}) {
 			if !yield(tree.Roots[i], ev) {
 				return
+			}
+			// Every root up to this one is done, and no later one
+			// reaches these directories.
+			if ownCache {
+				for _, d := range done[i] {
+					o.ModuleCache.Forget(d)
+				}
 			}
 			if ctx.Err() != nil && i+1 < len(tree.Roots) {
 				yield("", &Evaluation{Diagnostics: hcl.Diagnostics{scan.Cancelled(ctx, i+1, len(tree.Roots))}})

@@ -250,6 +250,24 @@ func (c *ModuleCache) ForgetRoot(dir string) {
 	}
 }
 
+// Forget drops what the cache keeps of the module directory dir, however
+// it was reached (as a root or called by any path) and in either dialect:
+// a caller that knows nothing will load dir again, as a scan whose later
+// roots do not reach it, frees the memory at once rather than when the
+// bound pushes it out.
+func (c *ModuleCache) Forget(dir string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		for _, cm := range slices.Clone(c.paths[dirKey{dir, d}]) {
+			c.drop(cm)
+		}
+	}
+}
+
 // drop forgets a kept module; c.mu is held. Loads already waiting for it
 // still get it.
 func (c *ModuleCache) drop(cm *cachedModule) {

@@ -406,6 +406,19 @@ func TestModuleCacheMaxBytesDropsLeastRecentlyUsed(t *testing.T) {
 	}
 }
 
+// checkCounts fails when the bytes and modules the cache counts are not
+// those it keeps.
+func checkCounts(t *testing.T, cache *ModuleCache) {
+	t.Helper()
+	var size int64
+	for _, cm := range cache.modules {
+		size += cm.size
+	}
+	if size != cache.size || cache.recent.Len() != len(cache.modules) {
+		t.Errorf("the cache counts %d bytes in %d modules, keeps %d bytes in %d", cache.size, cache.recent.Len(), size, len(cache.modules))
+	}
+}
+
 func TestModuleCacheForgetRoot(t *testing.T) {
 	dir := testfiles.Dir(t, cacheTree)
 	cache := &ModuleCache{MaxBytes: 1 << 20}
@@ -424,13 +437,29 @@ func TestModuleCacheForgetRoot(t *testing.T) {
 	if again, _ := loadCached(t, filepath.Join(dir, "modules", "shared"), ".", cache); again.Module != shared.Module {
 		t.Error("ForgetRoot dropped another directory's root module")
 	}
-	var size int64
-	for _, cm := range cache.modules {
-		size += cm.size
+	checkCounts(t, cache)
+}
+
+// Forget drops a directory however it was reached (called by the root,
+// and loaded as a root of its own) and keeps the others.
+func TestModuleCacheForget(t *testing.T) {
+	dir := testfiles.Dir(t, cacheTree)
+	sharedDir := filepath.Join(dir, "modules", "shared")
+	cache := &ModuleCache{MaxBytes: 1 << 20}
+	first, _ := loadCached(t, dir, ".", cache)
+	alone, _ := loadCached(t, sharedDir, ".", cache)
+	cache.Forget(sharedDir)
+	second, _ := loadCached(t, dir, ".", cache)
+	if first.Module != second.Module || first.Children["other"].Module != second.Children["other"].Module {
+		t.Error("Forget dropped modules of other directories")
 	}
-	if size != cache.size || cache.recent.Len() != len(cache.modules) {
-		t.Errorf("the cache counts %d bytes in %d modules, keeps %d bytes in %d", cache.size, cache.recent.Len(), size, len(cache.modules))
+	if first.Children["a"].Module == second.Children["a"].Module {
+		t.Error("the directory was kept, as the root calls it, after Forget")
 	}
+	if again, _ := loadCached(t, sharedDir, ".", cache); again.Module == alone.Module {
+		t.Error("the directory was kept, as a root, after Forget")
+	}
+	checkCounts(t, cache)
 }
 
 // TestModuleCacheCopiesParseForAnotherPath: a directory loaded by a second

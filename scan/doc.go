@@ -26,5 +26,7 @@
 // config.ModuleCache so each module directory is parsed once per path it
 // is reached by, and a funcs.Cache so each file function input is read and
 // decoded once) are the caller's: package tfeval's EvaluateRoots and the
-// command line share one of each across the roots of a scan.
+// command line share one of each across the roots of a scan, and drop
+// from it, as each root is reported, the module directories that
+// Tree.LastReached says no later root reaches.
 package scan

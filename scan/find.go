@@ -66,6 +66,55 @@ type Tree struct {
 	ModuleDirs []string
 	// Roots are the module directories that are roots, in path order.
 	Roots []string
+
+	// calls are, for each module directory (by its index in ModuleDirs),
+	// those it calls through a local source; nil with Options.AllDirs,
+	// which does not look for calls.
+	calls [][]int
+}
+
+// LastReached lists, for each root (by its index in Roots), the module
+// directories (absolute paths) it reaches through local module sources,
+// itself included, that no later root reaches: once the roots up to it
+// are done, nothing later in the scan loads them again, and a cache kept
+// for the scan may drop them. Module sources that are not local (or not
+// yet installed) are not followed, so a directory only they reach is in
+// no list. Without the calls (Options.AllDirs) each root lists itself.
+func (t *Tree) LastReached() [][]string {
+	index := make(map[string]int, len(t.ModuleDirs))
+	for i, d := range t.ModuleDirs {
+		index[d] = i
+	}
+	last := make([]int, len(t.ModuleDirs))
+	for i := range last {
+		last[i] = -1
+	}
+	seen := make([]int, len(t.ModuleDirs)) // the root+1 that last visited it
+	var visit func(r, d int)
+	visit = func(r, d int) {
+		if seen[d] == r+1 {
+			return
+		}
+		seen[d] = r + 1
+		last[d] = r
+		if t.calls != nil {
+			for _, c := range t.calls[d] {
+				visit(r, c)
+			}
+		}
+	}
+	for r, root := range t.Roots {
+		if d, ok := index[root]; ok {
+			visit(r, d)
+		}
+	}
+	out := make([][]string, len(t.Roots))
+	for d, r := range last {
+		if r >= 0 {
+			out[r] = append(out[r], filepath.Join(t.Dir, filepath.FromSlash(t.ModuleDirs[d])))
+		}
+	}
+	return out
 }
 
 // Find walks the tree below dir and returns its module directories and
@@ -264,6 +313,7 @@ func (w *walker) roots() []string {
 	for i, out := range Each(len(dirs), 0, func(i int) []int { return calls(i) }, func(int, *Panic) []int { return nil }) {
 		callees[i] = out
 	}
+	w.tree.calls = callees
 	called := make([]bool, len(dirs))
 	for _, out := range callees {
 		for _, j := range out {

@@ -104,6 +104,68 @@ func TestFindRootsCycle(t *testing.T) {
 	}
 }
 
+// Each module directory is listed with the last root, in root order, that
+// reaches it through local sources: the top module, which the example
+// calls, and the modules the top and the environments call, stay until
+// the last root that uses them.
+func TestFindLastReached(t *testing.T) {
+	dir := testfiles.Dir(t, monorepo)
+	abs := func(dirs ...string) []string {
+		var out []string
+		for _, d := range dirs {
+			out = append(out, filepath.Join(dir, filepath.FromSlash(d)))
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		opts Options
+		want [][]string
+	}{
+		{"roots", Options{}, [][]string{
+			abs("envs/prod"),
+			abs("envs/staging", "modules/app"),
+			abs(".", "examples/complete", "modules/net"),
+		}},
+		{"exclude", Options{Exclude: []string{"examples", "staging"}}, [][]string{
+			abs("."), // it calls net, but so does app, which prod calls
+			abs("envs/prod", "modules/app", "modules/net"),
+		}},
+		// Without the calls, each root lists itself.
+		{"all dirs", Options{AllDirs: true}, [][]string{
+			abs("."), abs("envs/prod"), abs("envs/staging"), abs("examples/complete"), abs("modules/app"), abs("modules/net"),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tree, diags := Find(dir, tt.opts)
+			if len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			got := tree.LastReached()
+			if !slices.EqualFunc(got, tt.want, slices.Equal[[]string]) {
+				t.Errorf("LastReached for roots %q:\n got %q\nwant %q", tree.Roots, got, tt.want)
+			}
+		})
+	}
+}
+
+// A cycle of calls ends: each directory of it is listed once.
+func TestFindLastReachedCycle(t *testing.T) {
+	dir := testfiles.Dir(t, map[string]string{
+		"a/main.tf": `module "b" { source = "../b" }`,
+		"b/main.tf": `module "a" { source = "../a" }`,
+	})
+	tree, diags := Find(dir, Options{})
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	want := [][]string{{filepath.Join(dir, "a"), filepath.Join(dir, "b")}}
+	if got := tree.LastReached(); !slices.EqualFunc(got, want, slices.Equal[[]string]) {
+		t.Errorf("LastReached = %q, want %q", got, want)
+	}
+}
+
 func TestFindFromFS(t *testing.T) {
 	fsys := fstest.MapFS{}
 	for name, src := range monorepo {

@@ -183,9 +183,15 @@ func runRecursive(c *common, env Env, cmd *command) int {
 	}
 	w := &rootsWriter{c: c, env: env, cmd: cmd, tree: tree}
 	w.progress = newProgress(env, c, len(tree.Roots))
+	done := tree.LastReached()
 	for i, r := range scan.Each(len(tree.Roots), c.parallelism, w.runOne, func(i int, p *scan.Panic) rendered {
 		return w.render(i, report{diags: hcl.Diagnostics{p.Diagnostic(tree.Roots[i])}, failed: true})
 	}) {
+		// Every root up to this one is done, and no later one reaches
+		// these directories: the scan's cache need not keep them.
+		for _, d := range done[i] {
+			c.moduleCache.Forget(d)
+		}
 		if err := w.write(i, r); err != nil {
 			w.progress.clear()
 			fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
