@@ -152,20 +152,9 @@ type readAnalysis struct {
 }
 
 // analyzeReads walks the whole configuration tree, each module's walk
-// given by modules (nil: walked here, for this tree alone); template, when
+// given by modules (walkModule's, made once per module); template, when
 // not nil, reads the template files templatefile calls name.
 func analyzeReads(root *config.Config, modules func(*config.Module) *moduleReads, template func(path string) hclsyntax.Expression) *readAnalysis {
-	if modules == nil {
-		walked := map[*config.Module]*moduleReads{}
-		modules = func(m *config.Module) *moduleReads {
-			if mr, ok := walked[m]; ok {
-				return mr
-			}
-			mr := walkModule(m)
-			walked[m] = mr
-			return mr
-		}
-	}
 	a := &readAnalysis{modules: modules, resolved: map[string]struct{}{}, reads: map[resolvedRead]uint32{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
 	if root == nil || root.Module == nil {
 		return a
