@@ -133,11 +133,11 @@ type readAnalysis struct {
 	// modules returns the walk of a module.
 	modules func(*config.Module) *moduleReads
 	// resolved marks the (module instance, key, path) triples already
-	// resolved: each pair's number (reads) in four bytes, the path's steps
-	// after it, each ended by \x01 (resolvedID).
+	// resolved, each written as the number reads gives the pair in four
+	// bytes, then the path's steps, each ended by \x01 (firstResolve).
 	resolved map[string]struct{}
 	reads    map[resolvedRead]uint32
-	// id is resolve's buffer for the resolved entries.
+	// id is firstResolve's buffer.
 	id []byte
 	// trees are the paths read from each resource's instances.
 	trees map[*config.Resource]*readTree
@@ -228,9 +228,9 @@ func (a *readAnalysis) providerCall(m *config.Module, name string) {
 	a.providerCalls[m][name] = true
 }
 
-// walkModule records the definitions and reads of one module, in the
-// order its objects are evaluated; the modules its calls call are walked
-// where an evCall event says.
+// walkModule records the definitions and reads of one module (variables,
+// locals, outputs, resources, checks, then calls, each kind in name
+// order); the modules its calls call are walked where an evCall event says.
 func walkModule(m *config.Module) *moduleReads {
 	r := &moduleReads{defs: map[valueKey][]origin{}}
 	w := &readWalker{r: r, m: m}
