@@ -541,27 +541,37 @@ resource "aws_instance" "a" {
 	}
 }
 
-// A block keeps one derived value: asked with another key (a schema each
-// evaluation of a long-lived program parses anew), Derived makes a new
-// value and keeps it in place of the old, so a module a cache keeps does
-// not grow with every evaluation.
-func TestResourceDerivedKeepsOne(t *testing.T) {
+// A block or module keeps one derived value: asked with another key (a
+// schema each evaluation of a long-lived program parses anew), Derived
+// makes a new value and keeps it in place of the old, so a module a cache
+// keeps does not grow with every evaluation.
+func TestDerivedKeepsOne(t *testing.T) {
 	res := &Resource{Type: "x", Name: "y"}
-	made := 0
-	get := func(key int) any {
-		return res.Derived(key, func() any { made++; return key * 10 })
-	}
-	for i, c := range []struct{ key, want, made int }{
-		{1, 10, 1}, {1, 10, 1}, {2, 20, 2}, {2, 20, 2}, {1, 10, 3},
+	mod := newModule(".")
+	for _, c := range []struct {
+		name    string
+		derived func(key any, make func() any) any
+		slot    *derivedSlot
+	}{
+		{"resource", res.Derived, &res.derived},
+		{"module", mod.Derived, &mod.derived},
 	} {
-		if got := get(c.key); got != c.want || made != c.made {
-			t.Errorf("step %d: Derived(%d) = %v after %d makes, want %v after %d", i, c.key, got, made, c.want, c.made)
+		made := 0
+		get := func(key int) any {
+			return c.derived(key, func() any { made++; return key * 10 })
 		}
-	}
-	for k := range 1000 {
-		get(k)
-	}
-	if d := res.derived.Load(); d == nil || d.key != 999 {
-		t.Errorf("kept %+v, want the value of the last key", d)
+		for i, s := range []struct{ key, want, made int }{
+			{1, 10, 1}, {1, 10, 1}, {2, 20, 2}, {2, 20, 2}, {1, 10, 3},
+		} {
+			if got := get(s.key); got != s.want || made != s.made {
+				t.Errorf("%s step %d: Derived(%d) = %v after %d makes, want %v after %d", c.name, i, s.key, got, made, s.want, s.made)
+			}
+		}
+		for k := range 1000 {
+			get(k)
+		}
+		if d := c.slot.last.Load(); d == nil || d.key != 999 {
+			t.Errorf("%s kept %+v, want the value of the last key", c.name, d)
+		}
 	}
 }

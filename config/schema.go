@@ -5,17 +5,89 @@ import (
 	"github.com/tfeval/tfeval/dialect"
 )
 
-// fileSchemas are the top-level schemas of a configuration file in
-// Terraform's dialect and in OpenTofu's, made once: hcl only reads a schema.
-var fileSchemas = [2]*hcl.BodySchema{dialect.Terraform: newFileSchema(dialect.Terraform), dialect.Tofu: newFileSchema(dialect.Tofu)}
+// The schemas the decoder reads blocks with are made once, for each
+// dialect and (where it matters) for override files, which require no
+// argument: hcl only reads a schema, and a module's every block would
+// otherwise build its own.
+var (
+	fileSchemas             = byDialect(newFileSchema)
+	terraformBlockSchemas   = byDialect(newTerraformBlockSchema)
+	outputBlockSchemas      = byDialectOverride(newOutputBlockSchema)
+	checkRuleSchemas        = [2]*hcl.BodySchema{newCheckRuleSchema(false), newCheckRuleSchema(true)}
+	resourceMetaSchemas     = [...]*hcl.BodySchema{ManagedResourceMode: newResourceMetaSchema(ManagedResourceMode), DataResourceMode: newResourceMetaSchema(DataResourceMode), EphemeralResourceMode: newResourceMetaSchema(EphemeralResourceMode)}
+	managedLifecycleSchemas = byDialect(newManagedLifecycleSchema)
+	moduleCallMetaSchemas   = byDialectOverride(newModuleCallMetaSchema)
+	importBlockSchemas      = byDialect(newImportBlockSchema)
+
+	conditionsOnlyLifecycle = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}}}
+	provisionerMeta         = newProvisionerMetaSchema()
+	providerMetaBlock       = newProviderMetaSchema()
+	checkBlock              = newCheckBlockSchema()
+	movedBlock              = newMovedBlockSchema()
+	removedMeta             = newRemovedMetaSchema()
+)
+
+// dialectIndex is where a dialect's schema is in a table made by
+// byDialect: every dialect but Terraform's reads as OpenTofu's does.
+func dialectIndex(d dialect.Dialect) int {
+	if d == dialect.Terraform {
+		return 0
+	}
+	return 1
+}
+
+// byDialect makes a schema for each dialect.
+func byDialect(make func(dialect.Dialect) *hcl.BodySchema) [2]*hcl.BodySchema {
+	return [2]*hcl.BodySchema{make(dialect.Terraform), make(dialect.Tofu)}
+}
+
+// byDialectOverride makes a schema for each dialect, for ordinary files
+// and for override files.
+func byDialectOverride(make func(dialect.Dialect, bool) *hcl.BodySchema) [2][2]*hcl.BodySchema {
+	return [2][2]*hcl.BodySchema{
+		{make(dialect.Terraform, false), make(dialect.Terraform, true)},
+		{make(dialect.Tofu, false), make(dialect.Tofu, true)},
+	}
+}
+
+func overrideIndex(override bool) int {
+	if override {
+		return 1
+	}
+	return 0
+}
 
 // fileSchema lists the top-level block types of a configuration file.
-func fileSchema(d dialect.Dialect) *hcl.BodySchema {
-	if d == dialect.Terraform || d == dialect.Tofu {
-		return fileSchemas[d]
-	}
-	return newFileSchema(d)
+func fileSchema(d dialect.Dialect) *hcl.BodySchema { return fileSchemas[dialectIndex(d)] }
+
+func terraformBlockSchema(d dialect.Dialect) *hcl.BodySchema {
+	return terraformBlockSchemas[dialectIndex(d)]
 }
+
+func outputBlockSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
+	return outputBlockSchemas[dialectIndex(d)][overrideIndex(override)]
+}
+
+func checkRuleSchema(override bool) *hcl.BodySchema { return checkRuleSchemas[overrideIndex(override)] }
+
+func resourceMetaSchema(mode ResourceMode) *hcl.BodySchema { return resourceMetaSchemas[mode] }
+
+func managedLifecycleSchema(d dialect.Dialect) *hcl.BodySchema {
+	return managedLifecycleSchemas[dialectIndex(d)]
+}
+
+func moduleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
+	return moduleCallMetaSchemas[dialectIndex(d)][overrideIndex(override)]
+}
+
+func importBlockSchema(d dialect.Dialect) *hcl.BodySchema { return importBlockSchemas[dialectIndex(d)] }
+
+func conditionsOnlyLifecycleSchema() *hcl.BodySchema { return conditionsOnlyLifecycle }
+func provisionerMetaSchema() *hcl.BodySchema         { return provisionerMeta }
+func providerMetaSchema() *hcl.BodySchema            { return providerMetaBlock }
+func checkBlockSchema() *hcl.BodySchema              { return checkBlock }
+func movedBlockSchema() *hcl.BodySchema              { return movedBlock }
+func removedMetaSchema() *hcl.BodySchema             { return removedMeta }
 
 func newFileSchema(d dialect.Dialect) *hcl.BodySchema {
 	s := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
@@ -40,7 +112,7 @@ func newFileSchema(d dialect.Dialect) *hcl.BodySchema {
 	return s
 }
 
-func terraformBlockSchema(d dialect.Dialect) *hcl.BodySchema {
+func newTerraformBlockSchema(d dialect.Dialect) *hcl.BodySchema {
 	s := &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "required_version"}, {Name: "experiments"}, {Name: "language"}},
 		Blocks: []hcl.BlockHeaderSchema{
@@ -73,7 +145,7 @@ func newVariableBlockSchema() *hcl.BodySchema {
 	}
 }
 
-func outputBlockSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
+func newOutputBlockSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
 	s := &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{
 			{Name: "description"}, {Name: "value", Required: !override}, {Name: "sensitive"},
@@ -87,7 +159,7 @@ func outputBlockSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
 	return s
 }
 
-func checkRuleSchema(override bool) *hcl.BodySchema {
+func newCheckRuleSchema(override bool) *hcl.BodySchema {
 	return &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "condition", Required: !override},
 		{Name: "error_message", Required: !override},
@@ -96,7 +168,7 @@ func checkRuleSchema(override bool) *hcl.BodySchema {
 
 // resourceMetaSchema holds the meta-arguments of resource, data and ephemeral
 // blocks; whatever it does not name stays in Resource.Config.
-func resourceMetaSchema(mode ResourceMode) *hcl.BodySchema {
+func newResourceMetaSchema(mode ResourceMode) *hcl.BodySchema {
 	s := &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "_"}, {Type: "locals"}},
@@ -108,7 +180,7 @@ func resourceMetaSchema(mode ResourceMode) *hcl.BodySchema {
 	return s
 }
 
-func managedLifecycleSchema(d dialect.Dialect) *hcl.BodySchema {
+func newManagedLifecycleSchema(d dialect.Dialect) *hcl.BodySchema {
 	s := &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{
 			{Name: "create_before_destroy"}, {Name: "prevent_destroy"},
@@ -124,18 +196,14 @@ func managedLifecycleSchema(d dialect.Dialect) *hcl.BodySchema {
 	return s
 }
 
-func conditionsOnlyLifecycleSchema() *hcl.BodySchema {
-	return &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}}}
-}
-
-func provisionerMetaSchema() *hcl.BodySchema {
+func newProvisionerMetaSchema() *hcl.BodySchema {
 	return &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "connection"}, {Type: "lifecycle"}, {Type: "_"}},
 	}
 }
 
-func moduleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
+func newModuleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
 	s := &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{
 			{Name: "source", Required: !override}, {Name: "version"}, {Name: "count"},
@@ -151,7 +219,7 @@ func moduleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
 
 // providerMetaSchema holds a provider block's meta-arguments and the names
 // reserved in it; everything else is the provider's configuration.
-func providerMetaSchema() *hcl.BodySchema {
+func newProviderMetaSchema() *hcl.BodySchema {
 	return &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"},
 			{Name: "count"}, {Name: "depends_on"}, {Name: "for_each"}, {Name: "source"}},
@@ -159,20 +227,20 @@ func providerMetaSchema() *hcl.BodySchema {
 	}
 }
 
-func checkBlockSchema() *hcl.BodySchema {
+func newCheckBlockSchema() *hcl.BodySchema {
 	return &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 		{Type: "data", LabelNames: []string{"type", "name"}},
 		{Type: "assert"},
 	}}
 }
 
-func movedBlockSchema() *hcl.BodySchema {
+func newMovedBlockSchema() *hcl.BodySchema {
 	return &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "from", Required: true}, {Name: "to", Required: true},
 	}}
 }
 
-func importBlockSchema(d dialect.Dialect) *hcl.BodySchema {
+func newImportBlockSchema(d dialect.Dialect) *hcl.BodySchema {
 	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "to", Required: true}, {Name: "id"}, {Name: "provider"}, {Name: "for_each"},
 	}}
@@ -182,7 +250,7 @@ func importBlockSchema(d dialect.Dialect) *hcl.BodySchema {
 	return s
 }
 
-func removedMetaSchema() *hcl.BodySchema {
+func newRemovedMetaSchema() *hcl.BodySchema {
 	return &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
 		Blocks: []hcl.BlockHeaderSchema{

@@ -61,6 +61,21 @@ type Module struct {
 
 	// requiredProvidersRange is where the module's one required_providers block is.
 	requiredProvidersRange *hcl.Range
+
+	// derived keeps what Derived made last, with its key.
+	derived derivedSlot
+}
+
+// Derived returns the value kept with the module for key, made by make the
+// first time it is asked for, as Resource.Derived does for a block: for
+// data a package evaluating the configuration works out from the module
+// alone (what its expressions read, what each of its objects refers to),
+// so that every evaluation a ModuleCache hands the module to (a scan's
+// roots calling it) shares it. make must depend only on the module and
+// key. The module keeps one value, the last one made, so a cached module
+// does not grow with every call. Keys are compared with ==.
+func (m *Module) Derived(key any, make func() any) any {
+	return m.derived.get(key, make)
 }
 
 // VariableParsingMode says how a string given on the command line or in the
@@ -251,12 +266,29 @@ type Resource struct {
 	Check string
 
 	// derived keeps what Derived made last, with its key.
-	derived atomic.Pointer[derivedValue]
+	derived derivedSlot
+}
+
+// derivedSlot keeps one value derived from a block or module, the last one
+// made, with the key it was made for.
+type derivedSlot struct {
+	last atomic.Pointer[derivedValue]
 }
 
 // derivedValue is a value Derived made, and the key it was made for.
 type derivedValue struct {
 	key, value any
+}
+
+// get returns the value kept for key, made by make when the slot holds
+// none for it (which then replaces the one it held).
+func (s *derivedSlot) get(key any, make func() any) any {
+	if d := s.last.Load(); d != nil && d.key == key {
+		return d.value
+	}
+	d := &derivedValue{key: key, value: make()}
+	s.last.Store(d)
+	return d.value
 }
 
 // Derived returns the value kept with the block for key, made by make the
@@ -271,12 +303,7 @@ type derivedValue struct {
 // keeps a new one, so a cached module does not grow with every call.
 // Keys are compared with ==.
 func (r *Resource) Derived(key any, make func() any) any {
-	if d := r.derived.Load(); d != nil && d.key == key {
-		return d.value
-	}
-	d := &derivedValue{key: key, value: make()}
-	r.derived.Store(d)
-	return d.value
+	return r.derived.get(key, make)
 }
 
 // Addr is the resource's address inside its module, e.g. "aws_instance.web"

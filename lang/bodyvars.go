@@ -3,6 +3,7 @@ package lang
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // bodyVariables returns the references of a body decoded with spec,
@@ -64,6 +65,10 @@ type bodyChild struct {
 	it   *iteratorScope
 }
 
+// walkBodyVariables appends the references of body (see bodyVariables) to
+// out, reading it with hcl's PartialContent: the body a resource block
+// leaves once its meta-arguments are taken out hides them, which only hcl
+// knows.
 func walkBodyVariables(body hcl.Body, spec hcldec.Spec, schema *hcl.BodySchema, it *iteratorScope, out *[]hcl.Traversal) {
 	ext := &hcl.BodySchema{Attributes: schema.Attributes, Blocks: make([]hcl.BlockHeaderSchema, 0, len(schema.Blocks)+1)}
 	ext.Blocks = append(append(ext.Blocks, schema.Blocks...), dynamicHeader)
@@ -72,11 +77,7 @@ func walkBodyVariables(body hcl.Body, spec hcldec.Spec, schema *hcl.BodySchema, 
 		return
 	}
 	for _, attr := range content.Attributes {
-		for _, t := range variables(attr.Expr) {
-			if !it.inScope(t.RootName()) {
-				*out = append(*out, t)
-			}
-		}
+		appendOutside(out, variables(attr.Expr), it)
 	}
 	var children []bodyChild
 	for _, b := range content.Blocks {
@@ -89,35 +90,121 @@ func walkBodyVariables(body hcl.Body, spec hcldec.Spec, schema *hcl.BodySchema, 
 		if inner == nil {
 			continue
 		}
-		name := typ
-		if a, ok := inner.Attributes["iterator"]; ok {
-			trav, _ := hcl.AbsTraversalForExpr(a.Expr)
-			if len(trav) == 0 {
-				continue // an invalid iterator: expanding the block reports it
-			}
-			name = trav.RootName()
-		}
-		own := &iteratorScope{name: name, parent: it}
-		if a, ok := inner.Attributes["for_each"]; ok {
-			// The collection is read outside the block: only the
-			// iterators around it are in scope.
-			for _, t := range variables(a.Expr) {
-				if !own.outer(t.RootName()) {
-					*out = append(*out, t)
-				}
-			}
-		}
-		if a, ok := inner.Attributes["labels"]; ok {
-			for _, t := range variables(a.Expr) {
-				if !own.inScope(t.RootName()) {
-					*out = append(*out, t)
-				}
-			}
+		own, ok := dynamicScope(typ, attrExpr(inner.Attributes["for_each"]), attrExpr(inner.Attributes["labels"]), attrExpr(inner.Attributes["iterator"]), it, out)
+		if !ok {
+			continue
 		}
 		for _, c := range inner.Blocks {
 			children = append(children, bodyChild{typ, c.Body, own})
 		}
 	}
+	walkChildren(children, spec, out)
+}
+
+// walkSyntaxBodyVariables is walkBodyVariables for a native-syntax body
+// nested in another, which hides nothing: it reads the body's attributes
+// and blocks as PartialContent would return them, without the copies of
+// each that hcl makes.
+func walkSyntaxBodyVariables(body *hclsyntax.Body, spec hcldec.Spec, schema *hcl.BodySchema, it *iteratorScope, out *[]hcl.Traversal) {
+	for _, as := range schema.Attributes {
+		if a, ok := body.Attributes[as.Name]; ok {
+			appendOutside(out, variables(a.Expr), it)
+		}
+	}
+	var children []bodyChild
+	for _, b := range body.Blocks {
+		if b.Type != "dynamic" {
+			if labels, ok := blockLabels(schema, b.Type); ok && labels == len(b.Labels) {
+				children = append(children, bodyChild{b.Type, b.Body, it})
+			}
+			continue
+		}
+		if len(b.Labels) != len(dynamicHeader.LabelNames) {
+			continue // hcl leaves it out (dynamicHeader is read last)
+		}
+		typ := b.Labels[0]
+		own, ok := dynamicScope(typ, syntaxAttrExpr(b.Body, "for_each"), syntaxAttrExpr(b.Body, "labels"), syntaxAttrExpr(b.Body, "iterator"), it, out)
+		if !ok {
+			continue
+		}
+		for _, c := range b.Body.Blocks {
+			if c.Type == "content" && len(c.Labels) == 0 {
+				children = append(children, bodyChild{typ, c.Body, own})
+			}
+		}
+	}
+	walkChildren(children, spec, out)
+}
+
+// blockLabels is how many labels schema expects on blocks of type typ;
+// false when it has no such block type. Of two schemas of one type the
+// last counts, as in hcl.
+func blockLabels(schema *hcl.BodySchema, typ string) (int, bool) {
+	for i := len(schema.Blocks) - 1; i >= 0; i-- {
+		if schema.Blocks[i].Type == typ {
+			return len(schema.Blocks[i].LabelNames), true
+		}
+	}
+	return 0, false
+}
+
+// attrExpr is the expression of an attribute, nil for none.
+func attrExpr(a *hcl.Attribute) hcl.Expression {
+	if a == nil {
+		return nil
+	}
+	return a.Expr
+}
+
+// syntaxAttrExpr is the expression of a native-syntax body's attribute,
+// nil for none.
+func syntaxAttrExpr(body *hclsyntax.Body, name string) hcl.Expression {
+	if a, ok := body.Attributes[name]; ok {
+		return a.Expr
+	}
+	return nil
+}
+
+// appendOutside appends to out the traversals that do not start at an
+// iterator in scope.
+func appendOutside(out *[]hcl.Traversal, travs []hcl.Traversal, it *iteratorScope) {
+	for _, t := range travs {
+		if !it.inScope(t.RootName()) {
+			*out = append(*out, t)
+		}
+	}
+}
+
+// dynamicScope appends the references of a dynamic block's for_each and
+// labels to out and returns the iterators in scope in its content, false
+// for an invalid iterator (expanding the block reports it).
+func dynamicScope(typ string, forEach, labels, iterator hcl.Expression, it *iteratorScope, out *[]hcl.Traversal) (*iteratorScope, bool) {
+	name := typ
+	if iterator != nil {
+		trav, _ := hcl.AbsTraversalForExpr(iterator)
+		if len(trav) == 0 {
+			return nil, false
+		}
+		name = trav.RootName()
+	}
+	own := &iteratorScope{name: name, parent: it}
+	if forEach != nil {
+		// The collection is read outside the block: only the iterators
+		// around it are in scope.
+		for _, t := range variables(forEach) {
+			if !own.outer(t.RootName()) {
+				*out = append(*out, t)
+			}
+		}
+	}
+	if labels != nil {
+		appendOutside(out, variables(labels), own)
+	}
+	return own, true
+}
+
+// walkChildren walks the nested bodies of a body decoded with spec.
+func walkChildren(children []bodyChild, spec hcldec.Spec, out *[]hcl.Traversal) {
 	if len(children) == 0 {
 		return
 	}
@@ -143,6 +230,10 @@ func walkBodyVariables(body hcl.Body, spec hcldec.Spec, schema *hcl.BodySchema, 
 			cschema = hcldec.ImpliedSchema(cs)
 			schemas = append(schemas, typeSchema{c.typ, cschema})
 		}
-		walkBodyVariables(c.body, cs, cschema, c.it, out)
+		if sb, ok := c.body.(*hclsyntax.Body); ok {
+			walkSyntaxBodyVariables(sb, cs, cschema, c.it, out)
+		} else {
+			walkBodyVariables(c.body, cs, cschema, c.it, out)
+		}
 	}
 }

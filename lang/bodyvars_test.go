@@ -60,6 +60,11 @@ func TestBodyVariables(t *testing.T) {
 		"dynamic \"missing\" {\n for_each = var.r\n content {\n port = var.never\n }\n}\n",
 		"dynamic {\n for_each = var.r\n}\nnamed \"k\" {\n v = var.v\n}\nnamed {\n v = var.nolabel\n}\n",
 		"rule {\n opt {\n k = [for x in var.xs : x + rule]\n }\n}\n",
+		// Nested bodies, read without hcl's copies: blocks with labels
+		// their type does not take, dynamic blocks without one label,
+		// content blocks with labels, unknown attributes.
+		"rule {\n port = var.p\n other = var.no\n opt \"l\" {\n k = var.labelled\n }\n opt {\n k = var.k\n }\n dynamic {\n for_each = var.nolabel\n }\n dynamic \"opt\" \"x\" {\n for_each = var.twolabels\n }\n dynamic \"opt\" {\n for_each = var.o\n iterator = it\n content \"c\" {\n k = var.labelledcontent\n }\n content {\n k = it.value + opt.x + rule.y\n }\n }\n}\n",
+		"dynamic \"rule\" {\n for_each = var.r\n content {\n dynamic \"opt\" {\n for_each = rule.value\n labels = [rule.key]\n content {\n k = opt.value + rule.value + var.deep\n }\n }\n unknown {\n x = var.never\n }\n }\n}\n",
 	} {
 		f, diags := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
 		if diags.HasErrors() {

@@ -3,6 +3,7 @@ package lang
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -82,6 +83,36 @@ func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *r
 		}
 	}
 	return sh
+}
+
+// moduleShape is what evaluation works out of a module alone (with the
+// dialect and schemas): it is kept with the module (config.Module.Derived),
+// so that the evaluations sharing a module (a scan's roots calling it, the
+// calls of a long-lived program through one ModuleCache) work it out once.
+// Each part is made when first needed.
+type moduleShape struct {
+	readsOnce sync.Once
+	reads     *moduleReads
+}
+
+// moduleShapeKey is what a moduleShape is made from besides its module.
+type moduleShapeKey struct {
+	schemas *ProviderSchemas
+	dialect dialect.Dialect
+}
+
+// moduleShape returns the shape kept with m for this evaluation's dialect
+// and schemas.
+func (ev *evaluator) moduleShape(m *config.Module) *moduleShape {
+	key := moduleShapeKey{ev.opts.Schemas, ev.opts.Dialect}
+	return m.Derived(key, func() any { return &moduleShape{} }).(*moduleShape)
+}
+
+// moduleReads returns the reads analysis's walk of m (walkModule).
+func (ev *evaluator) moduleReads(m *config.Module) *moduleReads {
+	sh := ev.moduleShape(m)
+	sh.readsOnce.Do(func() { sh.reads = walkModule(m) })
+	return sh.reads
 }
 
 // resourceInfo returns the cached per-block data of a resource.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -103,6 +104,120 @@ resource "terraform_data" "d" {
 			if s != fmt.Sprint(i, "\x00", want[i]) {
 				t.Errorf("goroutine %d, variant %d: got\n%s\nwant\n%s", g, i, s, want[i])
 			}
+		}
+	}
+}
+
+// TestModuleShapeSharedByRoots: roots that load one module through a
+// ModuleCache share the module and what is worked out of it alone (the
+// reads analysis's walk), and each root, evaluated at the same time as the
+// others, gets what it gets evaluated alone: what a template named from
+// the root's directory reads still depends on the root (run under -race).
+func TestModuleShapeSharedByRoots(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("modules/net/main.tf", `
+variable "name" {
+  type = object({ label = string })
+}
+resource "example_vpc" "v" {
+  name = var.name.label
+}
+locals {
+  vpc = example_vpc.v
+}
+output "id" { value = local.vpc.id }
+output "rendered" { value = templatefile("${path.root}/t.tftpl", { vpc = example_vpc.v }) }
+`)
+	write("envs/a/main.tf", `
+resource "example_thing" "t" {}
+module "net" {
+  source = "../../modules/net"
+  name   = example_thing.t
+}
+module "twice" {
+  source = "../../modules/net"
+  name   = { label = "x" }
+}
+output "arn" { value = module.net.id }
+`)
+	write("envs/a/t.tftpl", `${vpc.arn}`)
+	write("envs/b/main.tf", `
+module "net" {
+  source = "../../modules/net"
+  name   = { label = "b" }
+}
+`)
+	write("envs/b/t.tftpl", `${vpc.owner}`)
+
+	render := func(root string, cache *config.ModuleCache) (string, *config.Config) {
+		cfg, diags := config.Load(filepath.Join(dir, root), config.Options{Cache: cache})
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		r, diags := Evaluate(cfg, Options{Cwd: filepath.Join(dir, root)})
+		out := diags.Error()
+		for _, res := range r.Resources {
+			out += "\n" + res.Addr + " " + res.Value.GoString()
+		}
+		return out, cfg
+	}
+	roots := []string{"envs/a", "envs/b"}
+	want := map[string]string{}
+	for _, root := range roots {
+		want[root], _ = render(root, nil)
+	}
+	for _, s := range []string{`"arn"`, `"owner"`, `"label"`} {
+		if !strings.Contains(want["envs/a"]+want["envs/b"], s) {
+			t.Fatalf("no root reads %s; the test cannot tell shared reads apart:\n%s\n%s", s, want["envs/a"], want["envs/b"])
+		}
+	}
+	if strings.Contains(want["envs/b"], `"arn"`) {
+		t.Fatalf("envs/b reads what only envs/a's template reads:\n%s", want["envs/b"])
+	}
+
+	cache := &config.ModuleCache{}
+	var wg sync.WaitGroup
+	got := make([]string, 2*len(roots))
+	cfgs := make([]*config.Config, len(got))
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], cfgs[i] = render(roots[i%len(roots)], cache)
+		}()
+	}
+	wg.Wait()
+	for i, s := range got {
+		if root := roots[i%len(roots)]; s != want[root] {
+			t.Errorf("%s evaluated with the others: got\n%s\nwant\n%s", root, s, want[root])
+		}
+	}
+	// Every call of modules/net, from either root, is the one module,
+	// whose walk was made once for all of them.
+	net := cfgs[0].Children["net"].Module
+	var walks []*moduleReads
+	for _, cfg := range cfgs {
+		for _, child := range cfg.Children {
+			if child.Module != net {
+				t.Fatalf("%s: module.%s is not the shared module", cfg.Module.SourceDir, child.Path[0])
+			}
+			key := moduleShapeKey{nil, dialect.Terraform}
+			walks = append(walks, child.Module.Derived(key, func() any { return &moduleShape{} }).(*moduleShape).reads)
+		}
+	}
+	for _, w := range walks {
+		if w == nil || w != walks[0] {
+			t.Fatalf("the module's walks %p, want one", walks)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -30,13 +31,24 @@ type node struct {
 	cfg  *config.Config
 	name string // variable, local, output, call or check name; resource address
 	id   string // display name, e.g. "module.a.local.x"
+	// deps are the objects this one depends on; nil when none.
 	deps map[*node]bool
+	// pos is the node's place in graph.nodes.
+	pos int
 
 	// selfRef is set when the object refers to itself.
 	selfRef bool
 	// failed is set once the object's evaluation reported an error, or
 	// one it depends on failed (see evaluator.evalNode).
 	failed atomic.Bool
+}
+
+// dependOn records that n depends on d.
+func (n *node) dependOn(d *node) {
+	if n.deps == nil {
+		n.deps = map[*node]bool{}
+	}
+	n.deps[d] = true
 }
 
 // upstreamFailed reports whether an object n depends on failed.
@@ -82,8 +94,10 @@ func nodeID(cfg *config.Config, kind nodeKind, name string) string {
 	return string(append(b, name...))
 }
 
-func (g *graph) add(cfg *config.Config, kind nodeKind, name string) *node {
-	n := &node{kind: kind, cfg: cfg, name: name, id: nodeID(cfg, kind, name), deps: map[*node]bool{}}
+// add adds a node, taking it from slab, which has room for it.
+func (g *graph) add(slab *[]node, cfg *config.Config, kind nodeKind, name string) *node {
+	*slab = append(*slab, node{kind: kind, cfg: cfg, name: name, id: nodeID(cfg, kind, name), pos: len(g.nodes)})
+	n := &(*slab)[len(*slab)-1]
 	g.nodes = append(g.nodes, n)
 	g.index[nodeKey{cfg, kind, name}] = n
 	return n
@@ -96,27 +110,40 @@ func (g *graph) get(cfg *config.Config, kind nodeKind, name string) *node {
 // buildGraph creates a node for every object of every module and connects
 // each to the objects its expressions refer to.
 func (ev *evaluator) buildGraph() *graph {
-	g := &graph{index: map[nodeKey]*node{}}
+	// The nodes are made in one allocation, the graph's index sized once.
+	count := 0
+	var countNodes func(c *config.Config)
+	countNodes = func(c *config.Config) {
+		m := c.Module
+		count += len(m.Variables) + len(m.Locals) + len(m.ModuleCalls) + len(m.Outputs) + len(m.Checks) +
+			len(m.ManagedResources) + len(m.DataResources) + len(m.EphemeralResources)
+		for _, child := range c.Children {
+			countNodes(child)
+		}
+	}
+	countNodes(ev.cfg)
+	g := &graph{nodes: make([]*node, 0, count), index: make(map[nodeKey]*node, count)}
+	slab := make([]node, 0, count)
 	var addNodes func(c *config.Config)
 	addNodes = func(c *config.Config) {
 		m := c.Module
 		for _, n := range sortedKeys(m.Variables) {
-			g.add(c, nodeVar, n)
+			g.add(&slab, c, nodeVar, n)
 		}
 		for _, n := range sortedKeys(m.Locals) {
-			g.add(c, nodeLocal, n)
+			g.add(&slab, c, nodeLocal, n)
 		}
 		for _, n := range sortedKeys(m.ModuleCalls) {
-			g.add(c, nodeCall, n)
+			g.add(&slab, c, nodeCall, n)
 		}
 		for _, res := range moduleResources(m) {
-			g.add(c, nodeResource, res.Addr())
+			g.add(&slab, c, nodeResource, res.Addr())
 		}
 		for _, n := range sortedKeys(m.Outputs) {
-			g.add(c, nodeOutput, n)
+			g.add(&slab, c, nodeOutput, n)
 		}
 		for _, n := range sortedKeys(m.Checks) {
-			g.add(c, nodeCheck, n)
+			g.add(&slab, c, nodeCheck, n)
 		}
 		for _, n := range sortedKeys(c.Children) {
 			addNodes(c.Children[n])
@@ -138,7 +165,7 @@ func (ev *evaluator) buildGraph() *graph {
 		ev.connect(g, n, n.cfg, refs[i])
 		if n.cfg.Parent != nil {
 			if call := g.get(n.cfg.Parent, nodeCall, n.cfg.Path[len(n.cfg.Path)-1]); call != nil {
-				n.deps[call] = true
+				n.dependOn(call)
 			}
 		}
 	}
@@ -177,7 +204,7 @@ func (ev *evaluator) connectImports(g *graph) {
 				// An import cannot take its id from its own target;
 				// checkImports reports what that id is.
 				if t != nil && t != n {
-					n.deps[t] = true
+					n.dependOn(t)
 				}
 			}
 		}
@@ -297,7 +324,7 @@ func (ev *evaluator) connect(g *graph, n *node, c *config.Config, refs []parsedR
 				n.selfRef = true
 				continue
 			}
-			n.deps[t] = true
+			n.dependOn(t)
 		}
 	}
 }
@@ -307,37 +334,42 @@ func (ev *evaluator) connect(g *graph, n *node, c *config.Config, refs []parsedR
 // search took its objects off its stack.
 func (g *graph) order() ([]*node, [][]*node) {
 	// Tarjan's algorithm yields strongly connected components in reverse
-	// topological order of the condensation, i.e. dependencies first.
-	index := map[*node]int{}
-	low := map[*node]int{}
-	onStack := map[*node]bool{}
+	// topological order of the condensation, i.e. dependencies first. Its
+	// marks are kept by node position; index 0 is "not seen yet".
+	index := make([]int, len(g.nodes))
+	low := make([]int, len(g.nodes))
+	onStack := make([]bool, len(g.nodes))
 	var stack []*node
-	var out []*node
+	out := make([]*node, 0, len(g.nodes))
 	var cycles [][]*node
-	next := 0
+	// deps holds the sorted dependencies of the nodes being searched, each
+	// call's after its caller's.
+	var deps []*node
+	next := 1
 	var strong func(v *node)
 	strong = func(v *node) {
-		index[v] = next
-		low[v] = next
+		index[v.pos] = next
+		low[v.pos] = next
 		next++
 		stack = append(stack, v)
-		onStack[v] = true
-		for _, w := range sortedDeps(v) {
-			if _, seen := index[w]; !seen {
+		onStack[v.pos] = true
+		start := len(deps)
+		deps = appendSortedDeps(deps, v)
+		for _, w := range deps[start:len(deps):len(deps)] {
+			if index[w.pos] == 0 {
 				strong(w)
-				if low[w] < low[v] {
-					low[v] = low[w]
-				}
-			} else if onStack[w] && index[w] < low[v] {
-				low[v] = index[w]
+				low[v.pos] = min(low[v.pos], low[w.pos])
+			} else if onStack[w.pos] && index[w.pos] < low[v.pos] {
+				low[v.pos] = index[w.pos]
 			}
 		}
-		if low[v] == index[v] {
+		deps = deps[:start]
+		if low[v.pos] == index[v.pos] {
 			var comp []*node
 			for {
 				w := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
-				onStack[w] = false
+				onStack[w.pos] = false
 				comp = append(comp, w)
 				if w == v {
 					break
@@ -352,19 +384,20 @@ func (g *graph) order() ([]*node, [][]*node) {
 		}
 	}
 	for _, n := range g.nodes {
-		if _, seen := index[n]; !seen {
+		if index[n.pos] == 0 {
 			strong(n)
 		}
 	}
 	return out, cycles
 }
 
-func sortedDeps(n *node) []*node {
-	deps := make([]*node, 0, len(n.deps))
+// appendSortedDeps appends the dependencies of n to deps, by id.
+func appendSortedDeps(deps []*node, n *node) []*node {
+	start := len(deps)
 	for d := range n.deps {
 		deps = append(deps, d)
 	}
-	sort.Slice(deps, func(i, j int) bool { return deps[i].id < deps[j].id })
+	slices.SortFunc(deps[start:], func(a, b *node) int { return strings.Compare(a.id, b.id) })
 	return deps
 }
 

@@ -98,7 +98,7 @@ func BuildGraph(cfg *config.Config, opts Options) *Graph {
 			}
 		}
 		out.Nodes = append(out.Nodes, gn)
-		deps := sortedDeps(n)
+		deps := appendSortedDeps(nil, n)
 		for _, d := range deps {
 			if isContainingCall(n, d) || refersToCallOutput(n, d, deps) {
 				continue

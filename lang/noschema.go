@@ -84,7 +84,7 @@ func (ev *evaluator) reads() *readAnalysis {
 	sh.readsOnce.Do(func() {
 		fopts := ev.opts.Functions
 		fopts.Dialect = ev.opts.Dialect
-		sh.readPaths = analyzeReads(ev.cfg, func(path string) hclsyntax.Expression {
+		sh.readPaths = analyzeReads(ev.cfg, ev.moduleReads, func(path string) hclsyntax.Expression {
 			src, err := funcs.TemplateSource(fopts, path)
 			if err != nil {
 				return nil

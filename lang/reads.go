@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -48,18 +49,19 @@ const (
 	vkLocal
 	vkVar
 	vkOutput
-	vkCall // a module call's whole value (all instances, their outputs)
-	vkEach // each.value in a resource or module block with for_each
+	vkCall    // a module call's whole value (all instances, their outputs)
+	vkEach    // each.value in a resource or module block with for_each
+	vkCallVar // a variable of the module a call calls, as the call sets it
 )
 
 // valueKey names a value the analysis follows: a resource, or a named
-// value of one module in the tree.
+// value of a module, relative to the module whose expressions name it
+// (which module instance of the tree that is, the resolution knows).
 type valueKey struct {
 	kind valueKind
-	cfg  *config.Config
 	name string
 	res  *config.Resource   // vkResource; vkEach of a resource
-	call *config.ModuleCall // vkEach of a module call
+	call *config.ModuleCall // vkEach of a module call; vkCallVar
 }
 
 // frame is a container an origin was put in by the expression that built
@@ -78,15 +80,65 @@ type origin struct {
 	frames []frame
 }
 
-// readAnalysis holds what the walk over the configuration found.
-type readAnalysis struct {
+// moduleReads is the walk of one module's expressions: what each of its
+// named values is defined from, and what its expressions read, with keys
+// relative to the module. It depends on the module alone, so it is made
+// once per module (moduleShape) and shared by every evaluation of a tree
+// holding it; readAnalysis follows its reads through the tree.
+type moduleReads struct {
 	// defs are the origins of each named value's expression.
 	defs map[valueKey][]origin
-	// pending are the reads recorded while walking, resolved once every
-	// definition is known.
-	pending []pendingRead
-	// resolved marks (key, path) pairs already resolved.
-	resolved map[resolvedRead]bool
+	// events are, in walk order, the reads of the module's expressions,
+	// the module calls whose modules are walked at that point, and the
+	// templatefile calls whose templates are read there.
+	events []readEvent
+	// varTypes are the reads a conversion to each variable's type makes
+	// (typeReads), for a calling module's walk to make where it sets it.
+	varTypes map[string][][]readStep
+	// providerCalls are the provider functions (provider::LOCAL::NAME)
+	// the module calls.
+	providerCalls map[string]bool
+}
+
+// readEventKind says what a readEvent is.
+type readEventKind uint8
+
+const (
+	evRead     readEventKind = iota // read path from key
+	evCall                          // walk the module call calls
+	evCallVar                       // the reads converting the called module's variable name makes
+	evTemplate                      // walk a template, vars bound
+)
+
+// readEvent is one step of a module's walk that the tree's walk follows:
+// a read of path from key (evRead), the walk of the module key.call calls
+// (evCall), the reads converting its variable key.name makes (evCallVar),
+// or the reads of a template (evTemplate).
+type readEvent struct {
+	kind     readEventKind
+	key      valueKey
+	path     []readStep
+	template *templateCall
+}
+
+// templateCall is a templatefile call: the expression of the template's
+// path and the origins of the variables given it.
+type templateCall struct {
+	path hclsyntax.Expression
+	vars []origin
+}
+
+// readAnalysis holds what the walk over the configuration tree found.
+type readAnalysis struct {
+	// modules returns the walk of a module.
+	modules func(*config.Module) *moduleReads
+	// resolved marks the (module instance, key, path) triples already
+	// resolved, each written as the number reads gives the pair in four
+	// bytes, then the path's steps, each ended by \x01 (firstResolve).
+	resolved map[string]struct{}
+	reads    map[resolvedRead]uint32
+	// id is firstResolve's buffer.
+	id []byte
 	// trees are the paths read from each resource's instances.
 	trees map[*config.Resource]*readTree
 	// providerCalls are the provider functions (provider::LOCAL::NAME)
@@ -99,24 +151,16 @@ type readAnalysis struct {
 	templates map[string]hclsyntax.Expression
 }
 
-type pendingRead struct {
-	key  valueKey
-	path []readStep
-}
-
-// analyzeReads walks the whole configuration tree; template, when not
-// nil, reads the template files templatefile calls name.
-func analyzeReads(root *config.Config, template func(path string) hclsyntax.Expression) *readAnalysis {
-	a := &readAnalysis{defs: map[valueKey][]origin{}, resolved: map[resolvedRead]bool{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
+// analyzeReads walks the whole configuration tree, each module's walk
+// given by modules (walkModule's, made once per module); template, when
+// not nil, reads the template files templatefile calls name.
+func analyzeReads(root *config.Config, modules func(*config.Module) *moduleReads, template func(path string) hclsyntax.Expression) *readAnalysis {
+	a := &readAnalysis{modules: modules, resolved: map[string]struct{}{}, reads: map[resolvedRead]uint32{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
 	if root == nil || root.Module == nil {
 		return a
 	}
-	a.walkConfig(root)
-	for _, r := range a.pending {
-		a.resolve(r.key, r.path, 0)
-	}
-	a.pending = nil
-	a.resolved = nil
+	a.walk(root)
+	a.resolved, a.reads, a.id = nil, nil, nil
 	return a
 }
 
@@ -124,11 +168,10 @@ func analyzeReads(root *config.Config, template func(path string) hclsyntax.Expr
 // (console input, Result.EvalExpr) reads from resources, following the
 // configuration's named values; a is not changed.
 func (a *readAnalysis) adHoc(c *config.Config, e hcl.Expression) map[*config.Resource]*readTree {
-	b := &readAnalysis{defs: a.defs, resolved: map[resolvedRead]bool{}, trees: map[*config.Resource]*readTree{}}
-	(&readWalker{a: b, cfg: c}).val(e)
-	for _, r := range b.pending {
-		b.resolve(r.key, r.path, 0)
-	}
+	b := &readAnalysis{modules: a.modules, resolved: map[string]struct{}{}, reads: map[resolvedRead]uint32{}, trees: map[*config.Resource]*readTree{}}
+	mr := &moduleReads{}
+	(&readWalker{r: mr, m: c.Module}).val(e)
+	b.follow(c, mr.events)
 	return b.trees
 }
 
@@ -140,35 +183,93 @@ func (a *readAnalysis) tree(res *config.Resource) *readTree {
 	return a.trees[res]
 }
 
-// walkConfig records the definitions and reads of one module and, through
-// its calls, of the modules below it.
-func (a *readAnalysis) walkConfig(c *config.Config) {
-	m := c.Module
-	w := &readWalker{a: a, cfg: c}
+// walk follows the walk of the module of c and, through its calls, of the
+// modules below it, resolving each read where the module's walk made it.
+func (a *readAnalysis) walk(c *config.Config) {
+	mr := a.modules(c.Module)
+	for name := range mr.providerCalls {
+		a.providerCall(c.Module, name)
+	}
+	a.follow(c, mr.events)
+}
+
+// follow resolves the reads of events, made by a walk of the module of c.
+func (a *readAnalysis) follow(c *config.Config, events []readEvent) {
+	for _, e := range events {
+		switch e.kind {
+		case evRead:
+			a.resolve(c, e.key, e.path, 0)
+		case evCall:
+			if child := c.Children[e.key.call.Name]; child != nil && child.Module != nil {
+				a.walk(child)
+			}
+		case evCallVar:
+			child := c.Children[e.key.call.Name]
+			if child == nil || child.Module == nil {
+				continue
+			}
+			for _, path := range a.modules(child.Module).varTypes[e.key.name] {
+				a.resolve(child, valueKey{kind: vkVar, name: e.key.name}, path, 0)
+			}
+		case evTemplate:
+			a.templateReads(c, e.template.path, e.template.vars)
+		}
+	}
+}
+
+// providerCall records that module m calls the provider function name.
+func (a *readAnalysis) providerCall(m *config.Module, name string) {
+	if a.providerCalls == nil {
+		return
+	}
+	if a.providerCalls[m] == nil {
+		a.providerCalls[m] = map[string]bool{}
+	}
+	a.providerCalls[m][name] = true
+}
+
+// walkModule records the definitions and reads of one module (variables,
+// locals, outputs, resources, checks, then calls, each kind in name
+// order); the modules its calls call are walked where an evCall event says.
+func walkModule(m *config.Module) *moduleReads {
+	r := &moduleReads{defs: map[valueKey][]origin{}}
+	w := &readWalker{r: r, m: m}
 	for _, name := range sortedKeys(m.Variables) {
-		w.rules(m.Variables[name].Validations)
+		v := m.Variables[name]
+		w.rules(v.Validations)
+		if v.ConstraintType != cty.NilType {
+			if paths := typeReads(v.ConstraintType); len(paths) > 0 {
+				if r.varTypes == nil {
+					r.varTypes = map[string][][]readStep{}
+				}
+				r.varTypes[name] = paths
+			}
+		}
 	}
 	for _, name := range sortedKeys(m.Locals) {
-		a.define(valueKey{kind: vkLocal, cfg: c, name: name}, w.val(m.Locals[name].Expr))
+		r.define(valueKey{kind: vkLocal, name: name}, w.val(m.Locals[name].Expr))
 	}
 	for _, name := range sortedKeys(m.Outputs) {
 		o := m.Outputs[name]
-		key := valueKey{kind: vkOutput, cfg: c, name: name}
-		a.define(key, w.val(o.Expr))
+		key := valueKey{kind: vkOutput, name: name}
+		r.define(key, w.val(o.Expr))
 		w.rules(o.Preconditions)
 		if o.ConstraintType != cty.NilType {
-			a.typeReads(key, o.ConstraintType)
+			for _, path := range typeReads(o.ConstraintType) {
+				r.read(key, path)
+			}
 		}
 	}
 	for _, res := range moduleResourcesAll(m) {
-		a.walkResource(c, res)
+		r.walkResource(m, res)
 	}
 	for _, name := range sortedKeys(m.Checks) {
 		w.rules(m.Checks[name].Asserts)
 	}
 	for _, name := range sortedKeys(m.ModuleCalls) {
-		a.walkCall(c, m.ModuleCalls[name])
+		r.walkCall(m, m.ModuleCalls[name])
 	}
+	return r
 }
 
 // moduleResourcesAll lists a module's resources, check blocks' data
@@ -183,37 +284,29 @@ func moduleResourcesAll(m *config.Module) []*config.Resource {
 	return out
 }
 
-func (a *readAnalysis) walkCall(c *config.Config, call *config.ModuleCall) {
-	w := &readWalker{a: a, cfg: c}
+func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall) {
+	w := &readWalker{r: r, m: m}
 	w.val(call.Count)
 	if call.ForEach != nil {
-		each := valueKey{kind: vkEach, cfg: c, call: call}
-		a.define(each, applySteps(w.val(call.ForEach), []readStep{anyElement}, nil))
+		each := valueKey{kind: vkEach, call: call}
+		r.define(each, applySteps(w.val(call.ForEach), []readStep{anyElement}, nil))
 		w.each = &each
 	}
-	child := c.Children[call.Name]
-	for name, attr := range callAttributes(call) {
-		origins := w.val(attr.Expr)
-		if child == nil || child.Module == nil {
-			continue
-		}
-		key := valueKey{kind: vkVar, cfg: child, name: name}
-		a.define(key, origins)
-		if decl := child.Module.Variables[name]; decl != nil && decl.ConstraintType != cty.NilType {
-			a.typeReads(key, decl.ConstraintType)
-		}
+	attrs := callAttributes(call)
+	for _, name := range sortedKeys(attrs) {
+		key := valueKey{kind: vkCallVar, call: call, name: name}
+		r.define(key, w.val(attrs[name].Expr))
+		r.events = append(r.events, readEvent{kind: evCallVar, key: key})
 	}
-	if child != nil && child.Module != nil {
-		a.walkConfig(child)
-	}
+	r.events = append(r.events, readEvent{kind: evCall, key: valueKey{call: call}})
 }
 
-func (a *readAnalysis) walkResource(c *config.Config, res *config.Resource) {
-	w := &readWalker{a: a, cfg: c}
+func (r *moduleReads) walkResource(m *config.Module, res *config.Resource) {
+	w := &readWalker{r: r, m: m}
 	w.val(res.Count)
 	if res.ForEach != nil {
-		each := valueKey{kind: vkEach, cfg: c, res: res}
-		a.define(each, applySteps(w.val(res.ForEach), []readStep{anyElement}, nil))
+		each := valueKey{kind: vkEach, res: res}
+		r.define(each, applySteps(w.val(res.ForEach), []readStep{anyElement}, nil))
 		w.each = &each
 	}
 	if res.Config != nil {
@@ -235,22 +328,23 @@ func (a *readAnalysis) walkResource(c *config.Config, res *config.Resource) {
 }
 
 // define adds origins to the definition of a named value.
-func (a *readAnalysis) define(key valueKey, origins []origin) {
+func (r *moduleReads) define(key valueKey, origins []origin) {
 	if len(origins) > 0 {
-		a.defs[key] = append(a.defs[key], origins...)
+		r.defs[key] = append(r.defs[key], origins...)
 	}
 }
 
 // read records that path is read from the value key names.
-func (a *readAnalysis) read(key valueKey, path []readStep) {
+func (r *moduleReads) read(key valueKey, path []readStep) {
 	if len(path) > 0 {
-		a.pending = append(a.pending, pendingRead{key, path})
+		r.events = append(r.events, readEvent{kind: evRead, key: key, path: path})
 	}
 }
 
-// typeReads records the reads a conversion to ty makes of a value: every
+// typeReads lists the reads a conversion to ty makes of a value: every
 // attribute an object type requires, at every depth.
-func (a *readAnalysis) typeReads(key valueKey, ty cty.Type) {
+func typeReads(ty cty.Type) [][]readStep {
+	var out [][]readStep
 	var walk func(ty cty.Type, path []readStep)
 	walk = func(ty cty.Type, path []readStep) {
 		if len(path) >= maxReadPath {
@@ -263,7 +357,7 @@ func (a *readAnalysis) typeReads(key valueKey, ty cty.Type) {
 					continue
 				}
 				p := append(slices.Clip(path), name)
-				a.read(key, p)
+				out = append(out, p)
 				walk(ty.AttributeType(name), p)
 			}
 		case ty.IsCollectionType():
@@ -271,21 +365,21 @@ func (a *readAnalysis) typeReads(key valueKey, ty cty.Type) {
 		}
 	}
 	walk(ty, nil)
+	return out
 }
 
-// resolve follows a read of path from key to the resources it reads.
-func (a *readAnalysis) resolve(key valueKey, path []readStep, depth int) {
+// resolve follows a read of path from key, in the module of c, to the
+// resources it reads.
+func (a *readAnalysis) resolve(c *config.Config, key valueKey, path []readStep, depth int) {
 	if len(path) == 0 || depth > 64 {
 		return
 	}
 	if len(path) > maxReadPath {
 		path = path[:maxReadPath]
 	}
-	id := resolvedRead{key, strings.Join(path, "\x01")}
-	if a.resolved[id] {
+	if !a.firstResolve(c, key, path) {
 		return
 	}
-	a.resolved[id] = true
 	switch key.kind {
 	case vkResource:
 		t := a.trees[key.res]
@@ -295,7 +389,6 @@ func (a *readAnalysis) resolve(key valueKey, path []readStep, depth int) {
 		}
 		t.addResourcePath(key.res, path)
 	case vkCall:
-		c := key.cfg
 		call := c.Module.ModuleCalls[key.name]
 		child := c.Children[key.name]
 		if call == nil || child == nil || child.Module == nil {
@@ -306,42 +399,82 @@ func (a *readAnalysis) resolve(key valueKey, path []readStep, depth int) {
 			path = path[1:]
 		}
 		if len(path) > 0 && path[0] != anyElement {
-			a.resolve(valueKey{kind: vkOutput, cfg: child, name: path[0]}, path[1:], depth+1)
+			a.resolve(child, valueKey{kind: vkOutput, name: path[0]}, path[1:], depth+1)
+		}
+	case vkVar:
+		// A variable is what the calling module block sets it to.
+		parent := c.Parent
+		if parent == nil || parent.Module == nil {
+			return
+		}
+		call := parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+		if call == nil {
+			return
+		}
+		for _, o := range a.modules(parent.Module).defs[valueKey{kind: vkCallVar, call: call, name: key.name}] {
+			if r, _, ok := stepped(o, path); ok {
+				a.resolve(parent, r.key, r.path, depth+1)
+			}
 		}
 	default:
-		for _, o := range a.defs[key] {
+		for _, o := range a.modules(c.Module).defs[key] {
 			if r, _, ok := stepped(o, path); ok {
-				a.resolve(r.key, r.path, depth+1)
+				a.resolve(c, r.key, r.path, depth+1)
 			}
 		}
 	}
 }
 
-// resolvedRead is a key and a path read from it, the steps joined.
+// resolvedRead is a key in a module instance of the tree (nil for a
+// resource: its reads are the same from every instance of its module).
 type resolvedRead struct {
-	key  valueKey
-	path string
+	cfg *config.Config
+	key valueKey
+}
+
+// firstResolve reports whether path is read from key in c for the first
+// time, and marks it read. Only a first read makes a string.
+func (a *readAnalysis) firstResolve(c *config.Config, key valueKey, path []readStep) bool {
+	rr := resolvedRead{key: key}
+	if key.kind != vkResource {
+		rr.cfg = c
+	}
+	n, ok := a.reads[rr]
+	if !ok {
+		n = uint32(len(a.reads))
+		a.reads[rr] = n
+	}
+	id := binary.LittleEndian.AppendUint32(a.id[:0], n)
+	for _, s := range path {
+		id = append(append(id, s...), 1)
+	}
+	a.id = id
+	if _, seen := a.resolved[string(id)]; seen {
+		return false
+	}
+	a.resolved[string(id)] = struct{}{}
+	return true
 }
 
 // applySteps applies steps to each origin: a step into a container an
 // origin was put in takes the container off, any other step is added to
 // the origin's path. Each origin whose path grew is read at its new path
-// when a is not nil. An attribute step into an object constructor's other
+// when r is not nil. An attribute step into an object constructor's other
 // attribute does not reach the origin, which is dropped.
-func applySteps(origins []origin, steps []readStep, a *readAnalysis) []origin {
+func applySteps(origins []origin, steps []readStep, r *moduleReads) []origin {
 	if len(steps) == 0 || len(origins) == 0 {
 		return origins
 	}
 	out := make([]origin, 0, len(origins))
 	for _, o := range origins {
-		r, grew, ok := stepped(o, steps)
+		s, grew, ok := stepped(o, steps)
 		if !ok {
 			continue
 		}
-		if grew && a != nil {
-			a.read(r.key, r.path)
+		if grew && r != nil {
+			r.read(s.key, s.path)
 		}
-		out = append(out, r)
+		out = append(out, s)
 		if len(out) >= maxOrigins {
 			break
 		}
@@ -384,9 +517,21 @@ func inFrame(origins []origin, f frame) []origin {
 	return out
 }
 
-// union joins origin lists, keeping at most maxOrigins.
+// union joins origin lists, keeping at most maxOrigins. Origin lists are
+// not changed once made, so one list alone is returned as it is.
 func union(lists ...[]origin) []origin {
 	var out []origin
+	nonEmpty := 0
+	for _, l := range lists {
+		if len(l) > 0 {
+			out = l
+			nonEmpty++
+		}
+	}
+	if nonEmpty <= 1 && len(out) <= maxOrigins {
+		return out
+	}
+	out = nil
 	for _, l := range lists {
 		out = append(out, l...)
 	}
@@ -398,8 +543,9 @@ func union(lists ...[]origin) []origin {
 
 // readWalker walks the expressions of one block of one module.
 type readWalker struct {
-	a   *readAnalysis
-	cfg *config.Config
+	// r records what the walk finds.
+	r *moduleReads
+	m *config.Module
 	// each is what each.value names here, nil outside a for_each block.
 	each *valueKey
 	// self is the resource self names here, nil where it is not available.
@@ -407,6 +553,8 @@ type readWalker struct {
 	// binds are the names for expressions, splats and dynamic blocks bind,
 	// innermost last.
 	binds []binding
+	// steps holds the read steps of the traversal being followed.
+	steps []readStep
 }
 
 // binding is a name bound inside an expression or a dynamic block: a for
@@ -495,7 +643,9 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 	case *hclsyntax.ScopeTraversalExpr:
 		return w.traversal(x.Traversal)
 	case *hclsyntax.RelativeTraversalExpr:
-		return applySteps(w.val(x.Source), traversalSteps(x.Traversal), w.a)
+		src := w.val(x.Source)
+		w.steps = appendTraversalSteps(w.steps[:0], x.Traversal)
+		return applySteps(src, w.steps, w.r)
 	case *hclsyntax.IndexExpr:
 		w.val(x.Key)
 		step := anyElement
@@ -503,7 +653,7 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 			// An object indexed by a string reads that attribute.
 			step = key
 		}
-		return applySteps(w.val(x.Collection), []readStep{step}, w.a)
+		return applySteps(w.val(x.Collection), []readStep{step}, w.r)
 	case *hclsyntax.SplatExpr:
 		src := w.val(x.Source)
 		// A splat of a single object treats it as a list of one.
@@ -620,12 +770,11 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 	if i := strings.LastIndex(name, "::"); i >= 0 && strings.HasPrefix(name, "core::") {
 		name = name[i+2:]
 	}
-	if strings.HasPrefix(name, "provider::") && w.a.providerCalls != nil {
-		m := w.cfg.Module
-		if w.a.providerCalls[m] == nil {
-			w.a.providerCalls[m] = map[string]bool{}
+	if strings.HasPrefix(name, "provider::") {
+		if w.r.providerCalls == nil {
+			w.r.providerCalls = map[string]bool{}
 		}
-		w.a.providerCalls[m][name] = true
+		w.r.providerCalls[name] = true
 	}
 	switch name {
 	case "lookup":
@@ -636,21 +785,23 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 		if key, ok := literalString(x.Args[1]); ok {
 			step = key
 		}
-		out := applySteps(args[0], []readStep{step}, w.a)
+		out := applySteps(args[0], []readStep{step}, w.r)
 		if len(args) > 2 {
 			out = union(out, args[2])
 		}
 		return out
 	case "templatefile":
-		if len(args) == 2 {
-			w.templateReads(x.Args[0], args[1])
+		if len(args) == 2 && len(args[1]) > 0 {
+			// The template is read where the tree's walk gets here: its
+			// path may name the root module's directory.
+			w.r.events = append(w.r.events, readEvent{kind: evTemplate, template: &templateCall{x.Args[0], args[1]}})
 		}
 		return nil
 	case "element", "one":
 		if len(args) == 0 {
 			return nil
 		}
-		return applySteps(args[0], []readStep{anyElement}, w.a)
+		return applySteps(args[0], []readStep{anyElement}, w.r)
 	case "values":
 		// The elements of the argument, in a list.
 		if len(args) == 0 {
@@ -670,24 +821,25 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 // templateReads walks the template a templatefile call names, when its
 // path is known without evaluation, with each of its variables bound to
 // what the call gives it: a template reads attributes of the values it is
-// given as an expression does.
-func (w *readWalker) templateReads(pathExpr hclsyntax.Expression, vars []origin) {
-	if w.a.template == nil || len(vars) == 0 {
+// given as an expression does. The call is in the module of c.
+func (a *readAnalysis) templateReads(c *config.Config, pathExpr hclsyntax.Expression, vars []origin) {
+	if a.template == nil {
 		return
 	}
-	path, ok := w.staticPath(pathExpr)
+	path, ok := staticPath(c, pathExpr)
 	if !ok {
 		return
 	}
-	tmpl, seen := w.a.templates[path]
+	tmpl, seen := a.templates[path]
 	if !seen {
-		tmpl = w.a.template(path)
-		w.a.templates[path] = tmpl
+		tmpl = a.template(path)
+		a.templates[path] = tmpl
 	}
 	if tmpl == nil {
 		return
 	}
-	tw := &readWalker{a: w.a, cfg: w.cfg}
+	r := &moduleReads{}
+	tw := &readWalker{r: r, m: c.Module}
 	for _, t := range hclsyntax.Variables(tmpl) {
 		name := t.RootName()
 		if !slices.ContainsFunc(tw.binds, func(b binding) bool { return b.name == name }) {
@@ -696,20 +848,27 @@ func (w *readWalker) templateReads(pathExpr hclsyntax.Expression, vars []origin)
 	}
 	// Only the template's own variables are in scope in it.
 	tw.val(tmpl)
+	for name := range r.providerCalls {
+		a.providerCall(c.Module, name)
+	}
+	// A template cannot call templatefile (Terraform refuses to), so the
+	// templates it names are not read: one naming itself would never end.
+	r.events = slices.DeleteFunc(r.events, func(e readEvent) bool { return e.kind == evTemplate })
+	a.follow(c, r.events)
 }
 
 // staticPath is the value of a template path written with literals and
-// path.module, path.root and path.cwd only.
-func (w *readWalker) staticPath(e hclsyntax.Expression) (string, bool) {
+// path.module, path.root and path.cwd only, in the module of c.
+func staticPath(c *config.Config, e hclsyntax.Expression) (string, bool) {
 	switch e := e.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		return literalString(e)
 	case *hclsyntax.TemplateWrapExpr:
-		return w.staticPath(e.Wrapped)
+		return staticPath(c, e.Wrapped)
 	case *hclsyntax.TemplateExpr:
 		var b strings.Builder
 		for _, p := range e.Parts {
-			s, ok := w.staticPath(p)
+			s, ok := staticPath(c, p)
 			if !ok {
 				return "", false
 			}
@@ -720,9 +879,9 @@ func (w *readWalker) staticPath(e hclsyntax.Expression) (string, bool) {
 		if len(e.Traversal) == 2 && e.Traversal.RootName() == "path" {
 			switch traversalName(e.Traversal[1]) {
 			case "module":
-				return sourceDir(w.cfg), true
+				return sourceDir(c), true
 			case "root":
-				return sourceDir(w.cfg.Root), true
+				return sourceDir(c.Root), true
 			}
 		}
 	}
@@ -740,24 +899,27 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 		if b.anon != nil || b.name != root {
 			continue
 		}
-		steps := traversalSteps(t[1:])
+		w.steps = appendTraversalSteps(w.steps[:0], t[1:])
+		steps := w.steps
 		if b.iterator {
 			if len(steps) == 0 || steps[0] != "value" {
 				return nil
 			}
 			steps = steps[1:]
 		}
-		return applySteps(b.origins, steps, w.a)
+		return applySteps(b.origins, steps, w.r)
 	}
-	m := w.cfg.Module
-	var base []origin
+	m := w.m
+	// base is the value the reference names, when found.
+	var base origin
+	found := false
 	var rest hcl.Traversal
 	named := func(kind valueKind) {
 		if len(t) < 2 {
 			return
 		}
 		if a, ok := t[1].(hcl.TraverseAttr); ok {
-			base = []origin{{key: valueKey{kind: kind, cfg: w.cfg, name: a.Name}}}
+			base, found = origin{key: valueKey{kind: kind, name: a.Name}}, true
 			rest = t[2:]
 		}
 	}
@@ -777,7 +939,7 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 			addr = "ephemeral." + addr
 		}
 		if res := findResource(m, addr); res != nil {
-			base = []origin{{key: valueKey{kind: vkResource, res: res}}}
+			base, found = origin{key: valueKey{kind: vkResource, res: res}}, true
 			rest = t[typeAt+2:]
 		}
 	}
@@ -790,16 +952,15 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 		named(vkCall)
 	case "each":
 		if w.each != nil && len(t) >= 2 && traversalName(t[1]) == "value" {
-			base = []origin{{key: *w.each}}
+			base, found = origin{key: *w.each}, true
 			rest = t[2:]
 		}
 	case "self":
 		if w.self != nil {
-			o := origin{key: valueKey{kind: vkResource, res: w.self}}
+			base, found = origin{key: valueKey{kind: vkResource, res: w.self}}, true
 			if w.self.Count != nil || w.self.ForEach != nil {
-				o.path = []readStep{anyElement}
+				base.path = []readStep{anyElement}
 			}
-			base = []origin{o}
 			rest = t[1:]
 		}
 	case "count", "path", "terraform", "tofu":
@@ -812,7 +973,19 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 	default:
 		resource(config.ManagedResourceMode, 0)
 	}
-	return applySteps(base, traversalSteps(rest), w.a)
+	if !found {
+		return nil
+	}
+	// applySteps for the one origin, without a slice to hold it.
+	w.steps = appendTraversalSteps(w.steps[:0], rest)
+	r, grew, ok := stepped(base, w.steps)
+	if !ok {
+		return nil
+	}
+	if grew {
+		w.r.read(r.key, r.path)
+	}
+	return []origin{r}
 }
 
 // traversalName is the name a root or attribute step gives, "" for others.
@@ -826,9 +999,9 @@ func traversalName(s hcl.Traverser) string {
 	return ""
 }
 
-// traversalSteps turns traversal steps into read steps.
-func traversalSteps(t hcl.Traversal) []readStep {
-	steps := make([]readStep, 0, len(t))
+// appendTraversalSteps appends traversal steps, as read steps, to steps.
+// The walk reuses one slice for them: paths copy the steps they take.
+func appendTraversalSteps(steps []readStep, t hcl.Traversal) []readStep {
 	for _, s := range t {
 		switch s := s.(type) {
 		case hcl.TraverseAttr:

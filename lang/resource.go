@@ -535,45 +535,91 @@ func emptyBlockValue(b *Block) cty.Value {
 // impliedSpec decodes a body without schema: every attribute as written,
 // every block type (also dynamic ones) as a tuple of objects.
 func impliedSpec(body hcl.Body) hcldec.ObjectSpec {
-	spec := hcldec.ObjectSpec{}
 	// The visible content leaves out the meta-arguments (count, lifecycle,
 	// provisioner, ...) the config decoder took out of a resource body.
 	content := config.VisibleContent(body)
+	spec := make(hcldec.ObjectSpec, len(content.Attributes))
 	for name := range content.Attributes {
 		spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
 	}
-	blocks := map[string][]*hclsyntax.Body{}
-	var order []string
+	var blocks impliedBlocks
 	for _, b := range content.Blocks {
-		blk, ok := b.Body.(*hclsyntax.Body)
-		if !ok {
-			continue
-		}
-		typ, nested := b.Type, blk
-		if typ == "dynamic" {
-			if len(b.Labels) == 0 {
-				continue
-			}
-			typ = b.Labels[0]
-			nested = nil
-			for _, inner := range blk.Blocks {
-				if inner.Type == "content" {
-					nested = inner.Body
-				}
-			}
-			if nested == nil {
-				continue
-			}
-		}
-		if _, seen := blocks[typ]; !seen {
-			order = append(order, typ)
-		}
-		blocks[typ] = append(blocks[typ], nested)
+		blocks.add(b.Type, b.Labels, b.Body)
 	}
-	for _, typ := range order {
+	return blocks.specs(spec)
+}
+
+// syntaxImpliedSpec is impliedSpec of a native-syntax body nested in
+// another, which hides nothing: its content is read as VisibleContent
+// would return it (every attribute; every block whose label count is that
+// of the first block of its type) without the copies hcl makes of each.
+func syntaxImpliedSpec(body *hclsyntax.Body) hcldec.ObjectSpec {
+	spec := make(hcldec.ObjectSpec, len(body.Attributes))
+	for name := range body.Attributes {
+		spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
+	}
+	var blocks impliedBlocks
+	var labels map[string]int // by block type, the first block's label count
+	for _, b := range body.Blocks {
+		if labels == nil {
+			labels = map[string]int{}
+		}
+		n, seen := labels[b.Type]
+		if !seen {
+			n = len(b.Labels)
+			labels[b.Type] = n
+		}
+		if n == len(b.Labels) {
+			blocks.add(b.Type, b.Labels, b.Body)
+		}
+	}
+	return blocks.specs(spec)
+}
+
+// impliedBlocks gathers the nested bodies of a body's blocks by the block
+// type they give, dynamic blocks' contents included, in the order the
+// types first appear.
+type impliedBlocks struct {
+	order  []string
+	bodies map[string][]*hclsyntax.Body
+}
+
+func (ib *impliedBlocks) add(typ string, labels []string, body hcl.Body) {
+	nested, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return
+	}
+	if typ == "dynamic" {
+		if len(labels) == 0 {
+			return
+		}
+		blk := nested
+		typ, nested = labels[0], nil
+		for _, inner := range blk.Blocks {
+			if inner.Type == "content" {
+				nested = inner.Body
+			}
+		}
+		if nested == nil {
+			return
+		}
+	}
+	if ib.bodies == nil {
+		ib.bodies = map[string][]*hclsyntax.Body{}
+	}
+	if _, seen := ib.bodies[typ]; !seen {
+		ib.order = append(ib.order, typ)
+	}
+	ib.bodies[typ] = append(ib.bodies[typ], nested)
+}
+
+// specs adds a block spec to spec for each type gathered, merging what
+// the bodies of one type imply.
+func (ib *impliedBlocks) specs(spec hcldec.ObjectSpec) hcldec.ObjectSpec {
+	for _, typ := range ib.order {
 		nested := hcldec.ObjectSpec{}
-		for _, b := range blocks[typ] {
-			mergeImpliedSpec(nested, impliedSpec(b))
+		for _, b := range ib.bodies[typ] {
+			mergeImpliedSpec(nested, syntaxImpliedSpec(b))
 		}
 		spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
 	}

@@ -1,13 +1,18 @@
 package lang
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
 )
 
 // TestPlannedAsIs checks that the nested blocks planNested returns as they
@@ -334,5 +339,86 @@ resource "terraform_data" "r" {
 	}
 	if _, diags := evalFiles(t, files, Options{Validate: true}); len(diags) > 0 {
 		t.Errorf("validate: %s", diags.Error())
+	}
+}
+
+// visibleImpliedSpec is impliedSpec as it reads every body, nested ones
+// included: through config.VisibleContent.
+func visibleImpliedSpec(body hcl.Body) hcldec.ObjectSpec {
+	spec := hcldec.ObjectSpec{}
+	content := config.VisibleContent(body)
+	for name := range content.Attributes {
+		spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
+	}
+	blocks := map[string][]*hclsyntax.Body{}
+	var order []string
+	for _, b := range content.Blocks {
+		blk, ok := b.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		typ, nested := b.Type, blk
+		if typ == "dynamic" {
+			if len(b.Labels) == 0 {
+				continue
+			}
+			typ, nested = b.Labels[0], nil
+			for _, inner := range blk.Blocks {
+				if inner.Type == "content" {
+					nested = inner.Body
+				}
+			}
+			if nested == nil {
+				continue
+			}
+		}
+		if _, seen := blocks[typ]; !seen {
+			order = append(order, typ)
+		}
+		blocks[typ] = append(blocks[typ], nested)
+	}
+	for _, typ := range order {
+		nested := hcldec.ObjectSpec{}
+		for _, b := range blocks[typ] {
+			mergeImpliedSpec(nested, visibleImpliedSpec(b))
+		}
+		spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
+	}
+	return spec
+}
+
+// TestImpliedSpecNested: impliedSpec reads nested native-syntax bodies
+// directly, and implies what reading them through VisibleContent does,
+// on blocks whose label counts differ and on every fixture block.
+func TestImpliedSpecNested(t *testing.T) {
+	check := func(what string, body hcl.Body) {
+		t.Helper()
+		if got, want := impliedSpec(body), visibleImpliedSpec(body); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", what, got, want)
+		}
+	}
+	for i, src := range []string{
+		"a = 1\nb {\n c = 2\n d {\n e = 3\n }\n}\n",
+		"b {\n x \"l\" {\n y = 1\n }\n x {\n z = 2\n }\n x \"m\" {\n w = 3\n }\n}\n",
+		"b {\n dynamic {\n for_each = []\n }\n dynamic \"d\" {\n content {\n q = 1\n }\n }\n}\n",
+		"b {\n dynamic \"d\" {\n content {\n q = 1\n }\n }\n dynamic {\n content {\n r = 1\n }\n }\n dynamic \"d\" \"e\" {\n content {\n s = 1\n }\n }\n}\n",
+		"b {\n c = 1\n c {\n d = 2\n }\n}\nb {\n e = 1\n f {}\n}\n",
+		"b {\n dynamic \"d\" {\n for_each = x\n }\n d {\n n = 1\n }\n}\n",
+	} {
+		f, diags := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%d: %s", i, diags.Error())
+		}
+		check(fmt.Sprintf("case %d", i), f.Body)
+	}
+	bodies := 0
+	parsedFixtures(t, func(path string, body *hclsyntax.Body) {
+		for _, b := range body.Blocks {
+			bodies++
+			check(fmt.Sprintf("%s: %s block", path, b.Type), b.Body)
+		}
+	})
+	if bodies < 200 {
+		t.Errorf("only %d fixture blocks compared", bodies)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -413,3 +414,36 @@ type manyDirsFile struct{ fi fs.FileInfo }
 func (f *manyDirsFile) Stat() (fs.FileInfo, error) { return f.fi, nil }
 func (f *manyDirsFile) Read([]byte) (int, error)   { return 0, io.EOF }
 func (f *manyDirsFile) Close() error               { return nil }
+
+// TestMayHaveModuleBlock: a file may have a module block exactly when the
+// regular expression the check is written out from matches it.
+func TestMayHaveModuleBlock(t *testing.T) {
+	re := regexp.MustCompile(`\bmodule(\s*"|\s+[A-Za-z_]|"\s*:)`)
+	cases := []string{
+		``, `module`, `module "a" {}`, `module a {}`, `module  _a {}`, `module"a"{}`,
+		`module {`, `module = 1`, `module.a.b`, `x = module.a`, `mymodule "a" {}`, `_module "a"`,
+		`9module "a"`, `-module "a"`, "\tmodule\n\"a\"", "module\f\rB", `{"module": {"a": {}}}`,
+		`{"module"  :{}}`, `{"modules": {}}`, `modulemodule "a"`, `module module "a"`, `module 1`,
+		`module é`, "x\x00module\"", `resource "module" "x" {}`, `# module foo`, `amodule module x`,
+		`module[`, `module` + strings.Repeat(" ", 100), `module ` + "\xff",
+	}
+	for _, c := range cases {
+		if got, want := mayHaveModuleBlock([]byte(c)), re.MatchString(c); got != want {
+			t.Errorf("mayHaveModuleBlock(%q) = %v, want %v", c, got, want)
+		}
+	}
+	// Every arrangement of a few telling bytes around the word.
+	parts := []string{"", " ", "\n", "a", "_", "1", `"`, ":", ".", "module"}
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				for _, d := range parts {
+					s := a + "module" + b + c + d
+					if got, want := mayHaveModuleBlock([]byte(s)), re.MatchString(s); got != want {
+						t.Errorf("mayHaveModuleBlock(%q) = %v, want %v", s, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -74,8 +74,12 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 			case '\n':
 				return 0, false // a quoted string spans no lines: hcl's to report
 			case '$', '%':
-				if i+1 < len(src) && src[i+1] == c {
-					return 0, false // "$${" and "%%{" escapes
+				if i+2 < len(src) && src[i+1] == c && src[i+2] == '{' {
+					// "$${" and "%%{" are the text "${" and "%{", as the
+					// lexer takes them; a doubled sign before anything
+					// else is two signs.
+					i += 2
+					continue
 				}
 				if i+1 < len(src) && src[i+1] == '{' {
 					i++

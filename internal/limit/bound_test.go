@@ -46,8 +46,17 @@ func TestDepthBound(t *testing.T) {
 		{`a = [for k, v in m : k => v if v != null]`, true},
 		{`a = -1e-5 >= 2 ? 3 : 4 % 5`, true},
 		{"a = <<EOT\n${x}\nEOT\n", false},
-		{`a = "$${x}"`, false},
-		{`a = "%%{x}"`, false},
+		{`a = "$${x}"`, true},
+		{`a = "%%{x}"`, true},
+		{`a = "$$${ [[[1]]] }"`, true},
+		{`a = "$$$${ [[[1]]] }"`, true},
+		{`a = "$$ ${ [[[1]]] } %% %{ if [[[x]]] }y%{ endif }"`, true},
+		{`a = "$${ [[[1]]] }${ [[[[2]]]] }%%{ (((3))) }"`, true},
+		{`a = "$$"`, true},
+		{`a = "x$$"`, true},
+		{`a = "%%{"`, true},
+		{`a = "$${"`, true},
+		{`a = "$$$"`, true},
 		{"a = \"x\nb = 1", false},
 		{`a = "x`, false},
 		{"a = 1 /* open", false},
@@ -148,6 +157,7 @@ func FuzzDepthBound(f *testing.F) {
 		"locals {\n  a = x * y\n  b = [\n 1 +\n 2,\n 3]\n}\n",
 		`a = "\"${x}\\"`,
 		"# c\na = x[*].y[\"k\"][0] # d\n",
+		`a = "$$${ [[[1]]] }%%%{ if [x] }y%{ endif }$${z}"`,
 	} {
 		f.Add([]byte(s))
 	}
