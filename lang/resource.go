@@ -57,8 +57,10 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	if res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) && len(ev.cfg.Module.Import) > 0 {
 		imported = ev.importIDs(mi.Config, res)
 	}
-	// The instances' scopes, made in one allocation rather than one each.
+	// The instances' scopes and results, each made in one allocation
+	// rather than one per instance.
 	scopes := make([]scope, len(exp.keys))
+	insts := make([]ResourceInstance, len(exp.keys))
 	plan := func(ev *evaluator, i int) {
 		var read DataRead
 		addr := instanceAddr(prefix, exp.keys[i])
@@ -72,7 +74,8 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		} else {
 			vals[i], imp = cty.DynamicVal, nil // stopped at a limit, reported once
 		}
-		rs.instances[i] = &ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Config: res, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder, Read: read, Import: imp}
+		insts[i] = ResourceInstance{Addr: addr, Module: mi.Addr, Mode: res.Mode, Type: res.Type, Name: res.Name, Key: exp.keys[i], Value: vals[i], DeclRange: res.DeclRange, Config: res, Placeholder: mi.Placeholder || exp.mode == expandPlaceholder, Read: read, Import: imp}
+		rs.instances[i] = &insts[i]
 	}
 	if len(exp.keys) > 0 {
 		// The first instance resolves the references the others share.
