@@ -278,7 +278,14 @@ func (ev *evaluator) addDiagOnce(d *hcl.Diagnostic, apart string) {
 // buffer is an evaluator of the same evaluation that keeps its
 // diagnostics for merge, to evaluate on another goroutine.
 func (ev *evaluator) buffer() *evaluator {
-	return &evaluator{evaluation: ev.evaluation, node: ev.node, buffered: true}
+	b := ev.bufferValue()
+	return &b
+}
+
+// bufferValue is buffer as a value, for callers that place many copies in
+// one allocation.
+func (ev *evaluator) bufferValue() evaluator {
+	return evaluator{evaluation: ev.evaluation, node: ev.node, buffered: true}
 }
 
 // merge records the diagnostics a buffered copy kept, in their order.
@@ -385,7 +392,8 @@ func (ev *evaluator) run(order []*node) {
 			}
 		}
 	}
-	tasks := make([]*evaluator, len(order))
+	// Every node's buffered evaluator, made in one allocation.
+	tasks := make([]evaluator, len(order))
 	ready := make(chan int, len(order))
 	for i := range order {
 		if pending[i] == 0 {
@@ -400,9 +408,8 @@ func (ev *evaluator) run(order []*node) {
 		go func() {
 			defer wg.Done()
 			for i := range ready {
-				task := ev.buffer()
-				task.evalNode(order[i])
-				tasks[i] = task
+				tasks[i] = ev.bufferValue()
+				tasks[i].evalNode(order[i])
 				mu.Lock()
 				for _, j := range dependents[i] {
 					pending[j]--
@@ -419,8 +426,8 @@ func (ev *evaluator) run(order []*node) {
 		}()
 	}
 	wg.Wait()
-	for _, task := range tasks {
-		ev.merge(task)
+	for i := range tasks {
+		ev.merge(&tasks[i])
 	}
 }
 
