@@ -128,10 +128,12 @@ func (b *guardedBody) guardContent(content *hcl.BodyContent) *hcl.BodyContent {
 	out := &hcl.BodyContent{Attributes: b.guardAttributes(content.Attributes), MissingItemRange: content.MissingItemRange}
 	if content.Blocks != nil {
 		out.Blocks = make(hcl.Blocks, len(content.Blocks))
+		// The copies are made in one allocation rather than one each.
+		copies := make([]hcl.Block, len(content.Blocks))
 		for i, blk := range content.Blocks {
-			c := *blk
-			c.Body = newGuardedBody(blk.Body, b.lim)
-			out.Blocks[i] = &c
+			copies[i] = *blk
+			copies[i].Body = newGuardedBody(blk.Body, b.lim)
+			out.Blocks[i] = &copies[i]
 		}
 	}
 	return out
@@ -142,10 +144,13 @@ func (b *guardedBody) guardAttributes(attrs hcl.Attributes) hcl.Attributes {
 		return nil
 	}
 	out := make(hcl.Attributes, len(attrs))
+	// The copies are made in one allocation rather than one each.
+	copies, i := make([]hcl.Attribute, len(attrs)), 0
 	for name, a := range attrs {
-		c := *a
-		c.Expr = b.lim.guardExpr(a.Expr)
-		out[name] = &c
+		copies[i] = *a
+		copies[i].Expr = b.lim.guardExpr(a.Expr)
+		out[name] = &copies[i]
+		i++
 	}
 	return out
 }
