@@ -382,13 +382,29 @@ func (ev *evaluator) run(order []*node) {
 	for i, n := range order {
 		pos[n] = i
 	}
+	// The dependents of node j are edges[start[j]:start[j+1]]: counted
+	// first, then placed, so that all of them take one allocation rather
+	// than a growing slice each.
 	pending := make([]int, len(order))
-	dependents := make([][]int, len(order))
+	start := make([]int, len(order)+1)
 	for i, n := range order {
 		for d := range n.deps {
 			if j, ok := pos[d]; ok {
 				pending[i]++
-				dependents[j] = append(dependents[j], i)
+				start[j+1]++
+			}
+		}
+	}
+	for j := range order {
+		start[j+1] += start[j]
+	}
+	edges := make([]int, start[len(order)])
+	placed := make([]int, len(order))
+	for i, n := range order {
+		for d := range n.deps {
+			if j, ok := pos[d]; ok {
+				edges[start[j]+placed[j]] = i
+				placed[j]++
 			}
 		}
 	}
@@ -411,7 +427,7 @@ func (ev *evaluator) run(order []*node) {
 				tasks[i] = ev.bufferValue()
 				tasks[i].evalNode(order[i])
 				mu.Lock()
-				for _, j := range dependents[i] {
+				for _, j := range edges[start[i]:start[i+1]] {
 					pending[j]--
 					if pending[j] == 0 {
 						ready <- j
