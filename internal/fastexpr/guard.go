@@ -285,12 +285,15 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 		return copyNode(e, e.Val, vs, v, func(c *hclsyntax.UnaryOpExpr, v hclsyntax.Expression) { c.Val = v })
 	case *hclsyntax.ConditionalExpr:
 		fc := &fastConditional{ConditionalExpr: e}
-		c := *e
-		fc.cond, c.Condition = g.compile(e.Condition, false, loop)
-		fc.t, c.TrueResult = g.compile(e.TrueResult, false, loop)
-		fc.f, c.FalseResult = g.compile(e.FalseResult, false, loop)
+		var cond, t, f hclsyntax.Expression
+		fc.cond, cond = g.compile(e.Condition, false, loop)
+		fc.t, t = g.compile(e.TrueResult, false, loop)
+		fc.f, f = g.compile(e.FalseResult, false, loop)
 		fc.slow = e
-		if c.Condition != e.Condition || c.TrueResult != e.TrueResult || c.FalseResult != e.FalseResult {
+		if cond != e.Condition || t != e.TrueResult || f != e.FalseResult {
+			// Copied only when a part changed: the copy is an allocation.
+			c := *e
+			c.Condition, c.TrueResult, c.FalseResult = cond, t, f
 			fc.slow = &c
 		}
 		return fc, fc.slow
