@@ -276,7 +276,10 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 	// resources referred to are gathered first, then made into objects:
 	// an expression refers to few, so slices searched in order serve, and
 	// the maps the objects are built from are lent (attrmap).
-	var vars []rootAttrs
+	// Few root names and resources: the slices start in arrays on the
+	// stack, and are allocated only past them.
+	var varsBuf [4]rootAttrs
+	vars := varsBuf[:0]
 	put := func(root, name string, v cty.Value) {
 		for i := range vars {
 			if vars[i].root == root {
@@ -288,7 +291,8 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		attrs[name] = v
 		vars = append(vars, rootAttrs{root, attrs})
 	}
-	var resources []resourceRef
+	var resourcesBuf [4]resourceRef
+	resources := resourcesBuf[:0]
 	// wholeVar and wholeLocal: use the finished module's whole objects (see scope.final).
 	var wholeVar, wholeLocal bool
 	var self cty.Value
@@ -430,7 +434,7 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		}
 	}
 
-	if (wholeVar || wholeLocal) && vars == nil && resources == nil && !hasSelf {
+	if (wholeVar || wholeLocal) && len(vars) == 0 && len(resources) == 0 && !hasSelf {
 		// Only var and local: the finished module's shared context serves.
 		return s.mod.finalContext(ctx.Functions), diags
 	}
