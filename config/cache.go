@@ -238,16 +238,12 @@ func (p parsedFile) relocate(from, to string) (parsedFile, bool) {
 // again, as a scan once it has evaluated the root, leaves the room to the
 // modules roots share: a root module is not shared.
 func (c *ModuleCache) ForgetRoot(dir string) {
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
-		if cm := c.modules[moduleKey{abs: dir, dir: ".", sourceDir: ".", dialect: d}]; cm != nil {
-			c.drop(cm)
+	c.dropEach(dir, func(abs string, d dialect.Dialect) []*cachedModule {
+		if cm := c.modules[moduleKey{abs: abs, dir: ".", sourceDir: ".", dialect: d}]; cm != nil {
+			return []*cachedModule{cm}
 		}
-	}
+		return nil
+	})
 }
 
 // Forget drops what the cache keeps of the module directory dir, however
@@ -256,13 +252,21 @@ func (c *ModuleCache) ForgetRoot(dir string) {
 // roots do not reach it, frees the memory at once rather than when the
 // bound pushes it out.
 func (c *ModuleCache) Forget(dir string) {
+	c.dropEach(dir, func(abs string, d dialect.Dialect) []*cachedModule {
+		return slices.Clone(c.paths[dirKey{abs, d}])
+	})
+}
+
+// dropEach drops the kept modules pick lists for the directory dir (made
+// absolute) in each dialect; pick runs with c.mu held.
+func (c *ModuleCache) dropEach(dir string, pick func(abs string, d dialect.Dialect) []*cachedModule) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
-		for _, cm := range slices.Clone(c.paths[dirKey{dir, d}]) {
+		for _, cm := range pick(dir, d) {
 			c.drop(cm)
 		}
 	}

@@ -48,7 +48,7 @@ func TestBodyVariables(t *testing.T) {
 			"v": &hcldec.AttrSpec{Name: "v", Type: cty.DynamicPseudoType},
 		}},
 	}
-	for i, src := range []string{
+	forEachParsed(t, []string{
 		`a = var.x`,
 		"a = var.x\nunknown = var.y\nrule {\n port = local.p\n}\n",
 		"dynamic \"rule\" {\n for_each = var.rules\n content {\n port = rule.value + local.q\n }\n}\n",
@@ -65,13 +65,9 @@ func TestBodyVariables(t *testing.T) {
 		// content blocks with labels, unknown attributes.
 		"rule {\n port = var.p\n other = var.no\n opt \"l\" {\n k = var.labelled\n }\n opt {\n k = var.k\n }\n dynamic {\n for_each = var.nolabel\n }\n dynamic \"opt\" \"x\" {\n for_each = var.twolabels\n }\n dynamic \"opt\" {\n for_each = var.o\n iterator = it\n content \"c\" {\n k = var.labelledcontent\n }\n content {\n k = it.value + opt.x + rule.y\n }\n }\n}\n",
 		"dynamic \"rule\" {\n for_each = var.r\n content {\n dynamic \"opt\" {\n for_each = rule.value\n labels = [rule.key]\n content {\n k = opt.value + rule.value + var.deep\n }\n }\n unknown {\n x = var.never\n }\n }\n}\n",
-	} {
-		f, diags := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
-		if diags.HasErrors() {
-			t.Fatalf("%d: %s", i, diags.Error())
-		}
-		checkBodyVariables(t, fmt.Sprintf("case %d", i), f.Body, spec)
-	}
+	}, func(name string, body hcl.Body) {
+		checkBodyVariables(t, name, body, spec)
+	})
 
 	bodies := 0
 	parsedFixtures(t, func(path string, body *hclsyntax.Body) {
@@ -119,4 +115,17 @@ func FuzzBodyVariables(f *testing.F) {
 		checkBodyVariables(t, "fixed spec", file.Body, spec)
 		checkBodyVariables(t, "implied spec", file.Body, impliedSpec(file.Body))
 	})
+}
+
+// forEachParsed parses each source as a native-syntax file and calls check
+// with its body, named by the source's index.
+func forEachParsed(t *testing.T, srcs []string, check func(name string, body hcl.Body)) {
+	t.Helper()
+	for i, src := range srcs {
+		f, diags := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%d: %s", i, diags.Error())
+		}
+		check(fmt.Sprintf("case %d", i), f.Body)
+	}
 }

@@ -397,20 +397,14 @@ func TestImpliedSpecNested(t *testing.T) {
 			t.Errorf("%s:\n got %#v\nwant %#v", what, got, want)
 		}
 	}
-	for i, src := range []string{
+	forEachParsed(t, []string{
 		"a = 1\nb {\n c = 2\n d {\n e = 3\n }\n}\n",
 		"b {\n x \"l\" {\n y = 1\n }\n x {\n z = 2\n }\n x \"m\" {\n w = 3\n }\n}\n",
 		"b {\n dynamic {\n for_each = []\n }\n dynamic \"d\" {\n content {\n q = 1\n }\n }\n}\n",
 		"b {\n dynamic \"d\" {\n content {\n q = 1\n }\n }\n dynamic {\n content {\n r = 1\n }\n }\n dynamic \"d\" \"e\" {\n content {\n s = 1\n }\n }\n}\n",
 		"b {\n c = 1\n c {\n d = 2\n }\n}\nb {\n e = 1\n f {}\n}\n",
 		"b {\n dynamic \"d\" {\n for_each = x\n }\n d {\n n = 1\n }\n}\n",
-	} {
-		f, diags := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
-		if diags.HasErrors() {
-			t.Fatalf("%d: %s", i, diags.Error())
-		}
-		check(fmt.Sprintf("case %d", i), f.Body)
-	}
+	}, check)
 	bodies := 0
 	parsedFixtures(t, func(path string, body *hclsyntax.Body) {
 		for _, b := range body.Blocks {
