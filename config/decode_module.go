@@ -92,7 +92,7 @@ func (d *decoder) provider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	} else if d := localNameDiag(p.Name, block.LabelRanges[0]); d != nil {
 		diags = append(diags, d)
 	}
-	content, remain, cDiags := block.Body.PartialContent(providerMetaSchema())
+	content, remain, cDiags := block.Body.PartialContent(providerMetaSchema)
 	diags = append(diags, cDiags...)
 	p.Config = remain
 	if attr, ok := content.Attributes["for_each"]; ok && d.dialect == dialect.Tofu {
@@ -155,7 +155,7 @@ func (d *decoder) check(block *hcl.Block) (*Check, hcl.Diagnostics) {
 			Subject:  block.LabelRanges[0].Ptr(),
 		})
 	}
-	content, cDiags := block.Body.Content(checkBlockSchema())
+	content, cDiags := block.Body.Content(checkBlockSchema)
 	diags = append(diags, cDiags...)
 	for _, block := range content.Blocks {
 		switch block.Type {
@@ -192,7 +192,7 @@ func (d *decoder) check(block *hcl.Block) (*Check, hcl.Diagnostics) {
 
 // moved decodes a moved block.
 func (d *decoder) moved(block *hcl.Block) (*Moved, hcl.Diagnostics) {
-	content, diags := block.Body.Content(movedBlockSchema())
+	content, diags := block.Body.Content(movedBlockSchema)
 	m := &Moved{DeclRange: block.DefRange}
 	if attr, ok := content.Attributes["from"]; ok {
 		m.From = attr.Expr
@@ -234,7 +234,7 @@ func (d *decoder) importBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 
 // removed decodes a removed block; Config is the whole body.
 func (d *decoder) removed(block *hcl.Block) (*Removed, hcl.Diagnostics) {
-	content, _, diags := block.Body.PartialContent(removedMetaSchema())
+	content, _, diags := block.Body.PartialContent(removedMetaSchema)
 	rm := &Removed{Config: block.Body, DeclRange: block.DefRange}
 	if attr, ok := content.Attributes["from"]; ok {
 		rm.From = attr.Expr

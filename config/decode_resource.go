@@ -219,7 +219,7 @@ func ignoreChanges(attr *hcl.Attribute, m *ManagedResource) hcl.Diagnostics {
 // provisioner decodes a provisioner block.
 func (d *decoder) provisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 	p := &Provisioner{Type: block.Labels[0], When: "create", OnFailure: "fail", DeclRange: block.DefRange}
-	content, remain, diags := block.Body.PartialContent(provisionerMetaSchema())
+	content, remain, diags := block.Body.PartialContent(provisionerMetaSchema)
 	p.Config = remain
 	if attr, ok := content.Attributes["when"]; ok {
 		switch kw := hcl.ExprAsKeyword(attr.Expr); kw {

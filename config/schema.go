@@ -18,13 +18,6 @@ var (
 	managedLifecycleSchemas = byDialect(newManagedLifecycleSchema)
 	moduleCallMetaSchemas   = byDialectOverride(newModuleCallMetaSchema)
 	importBlockSchemas      = byDialect(newImportBlockSchema)
-
-	conditionsOnlyLifecycle = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}}}
-	provisionerMeta         = newProvisionerMetaSchema()
-	providerMetaBlock       = newProviderMetaSchema()
-	checkBlock              = newCheckBlockSchema()
-	movedBlock              = newMovedBlockSchema()
-	removedMeta             = newRemovedMetaSchema()
 )
 
 // dialectIndex is where a dialect's schema is in a table made by
@@ -81,13 +74,6 @@ func moduleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
 }
 
 func importBlockSchema(d dialect.Dialect) *hcl.BodySchema { return importBlockSchemas[dialectIndex(d)] }
-
-func conditionsOnlyLifecycleSchema() *hcl.BodySchema { return conditionsOnlyLifecycle }
-func provisionerMetaSchema() *hcl.BodySchema         { return provisionerMeta }
-func providerMetaSchema() *hcl.BodySchema            { return providerMetaBlock }
-func checkBlockSchema() *hcl.BodySchema              { return checkBlock }
-func movedBlockSchema() *hcl.BodySchema              { return movedBlock }
-func removedMetaSchema() *hcl.BodySchema             { return removedMeta }
 
 func newFileSchema(d dialect.Dialect) *hcl.BodySchema {
 	s := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
@@ -196,11 +182,9 @@ func newManagedLifecycleSchema(d dialect.Dialect) *hcl.BodySchema {
 	return s
 }
 
-func newProvisionerMetaSchema() *hcl.BodySchema {
-	return &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
-		Blocks:     []hcl.BlockHeaderSchema{{Type: "connection"}, {Type: "lifecycle"}, {Type: "_"}},
-	}
+var provisionerMetaSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "connection"}, {Type: "lifecycle"}, {Type: "_"}},
 }
 
 func newModuleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
@@ -219,26 +203,20 @@ func newModuleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
 
 // providerMetaSchema holds a provider block's meta-arguments and the names
 // reserved in it; everything else is the provider's configuration.
-func newProviderMetaSchema() *hcl.BodySchema {
-	return &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"},
-			{Name: "count"}, {Name: "depends_on"}, {Name: "for_each"}, {Name: "source"}},
-		Blocks: []hcl.BlockHeaderSchema{{Type: "_"}, {Type: "lifecycle"}, {Type: "locals"}},
-	}
+var providerMetaSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"},
+		{Name: "count"}, {Name: "depends_on"}, {Name: "for_each"}, {Name: "source"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "_"}, {Type: "lifecycle"}, {Type: "locals"}},
 }
 
-func newCheckBlockSchema() *hcl.BodySchema {
-	return &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
-		{Type: "data", LabelNames: []string{"type", "name"}},
-		{Type: "assert"},
-	}}
-}
+var checkBlockSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "data", LabelNames: []string{"type", "name"}},
+	{Type: "assert"},
+}}
 
-func newMovedBlockSchema() *hcl.BodySchema {
-	return &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "from", Required: true}, {Name: "to", Required: true},
-	}}
-}
+var movedBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "from", Required: true}, {Name: "to", Required: true},
+}}
 
 func newImportBlockSchema(d dialect.Dialect) *hcl.BodySchema {
 	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -250,12 +228,10 @@ func newImportBlockSchema(d dialect.Dialect) *hcl.BodySchema {
 	return s
 }
 
-func newRemovedMetaSchema() *hcl.BodySchema {
-	return &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
-		Blocks: []hcl.BlockHeaderSchema{
-			{Type: "lifecycle"}, {Type: "connection"},
-			{Type: "provisioner", LabelNames: []string{"type"}},
-		},
-	}
+var removedMetaSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "lifecycle"}, {Type: "connection"},
+		{Type: "provisioner", LabelNames: []string{"type"}},
+	},
 }
