@@ -39,10 +39,10 @@ type Pacer struct {
 	cycles  int // collections seen, for tests
 }
 
-// sentinel is allocated once per collection cycle; its cleanup runs after
+// sentinel is allocated once per collection cycle; its finalizer runs after
 // the collection that found it unreachable. It holds a pointer so that it
 // never comes from the tiny allocator, whose objects may never be freed.
-type sentinel struct{ _ *byte }
+type sentinel struct{ p *Pacer }
 
 // Start sets the percentage for the current heap and then keeps it set
 // after every collection until Stop.
@@ -56,11 +56,23 @@ func Start(headroom uint64, lo, hi int) *Pacer {
 }
 
 // arm attaches the per-cycle callback to a fresh, unreachable sentinel.
+//
+// It is a finalizer, not a runtime.AddCleanup cleanup, for promptness:
+// the runtime queues both when it sweeps the sentinel's span, which for
+// an object this small is among the first swept after a collection, but
+// it wakes the finalizer goroutine at once and holds cleanups back in
+// per-CPU batches until the whole heap is swept. While every CPU is busy
+// evaluating, sweeping ends only shortly before the next collection, so a
+// cleanup left the percentage of the previous live heap in force for
+// most of a cycle: when the live heap had doubled meanwhile, the heap grew
+// to twice the headroom past it (a scan of terraform-aws-vpc peaked at
+// 64-136 MiB from run to run with a cleanup, 70-80 MiB with a finalizer;
+// docs/benchmarks.md).
 func (p *Pacer) arm() {
-	runtime.AddCleanup(&sentinel{}, func(p *Pacer) { p.collected() }, p)
+	runtime.SetFinalizer(&sentinel{p: p}, func(s *sentinel) { s.p.collected() })
 }
 
-// collected runs on the cleanup goroutine after a collection.
+// collected runs on the finalizer goroutine after a collection.
 func (p *Pacer) collected() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
