@@ -195,6 +195,40 @@ func TestFindFillsTheModuleCache(t *testing.T) {
 	}
 }
 
+// Whatever a bounded cache can keep of what Find reads (here nothing, some
+// or all of it), the roots are the same.
+func TestFindWithABoundedCache(t *testing.T) {
+	dir := testfiles.Dir(t, monorepo)
+	want := []string{"envs/prod", "envs/staging", "examples/complete"}
+	for _, max := range []int64{1, 100, 1 << 20} {
+		tree, diags := Find(dir, Options{Cache: &config.ModuleCache{MaxBytes: max}})
+		if len(diags) > 0 {
+			t.Fatal(diags)
+		}
+		if !slices.Equal(tree.Roots, want) {
+			t.Errorf("cache bound %d: roots %q, want %q", max, tree.Roots, want)
+		}
+	}
+}
+
+func TestKeepBudget(t *testing.T) {
+	if b := newKeepBudget(nil); !b.take(1 << 40) {
+		t.Error("without a cache: a directory may not be kept")
+	}
+	if b := newKeepBudget(&config.ModuleCache{}); !b.take(1<<40) || !b.take(1<<40) {
+		t.Error("an unbounded cache: a directory may not be kept")
+	}
+	b := newKeepBudget(&config.ModuleCache{MaxBytes: 100})
+	for i, step := range []struct {
+		size int64
+		want bool
+	}{{30, true}, {20, true}, {1, false}, {40, false}, {0, true}} {
+		if got := b.take(step.size); got != step.want {
+			t.Errorf("step %d: take(%d) = %v, want %v (half the bound of 100)", i, step.size, got, step.want)
+		}
+	}
+}
+
 func TestFindBadInput(t *testing.T) {
 	dir := testfiles.Dir(t, map[string]string{
 		"ok/main.tf":       `locals {}`,
