@@ -132,3 +132,37 @@ func gcPercent() int {
 	debug.SetGCPercent(p)
 	return p
 }
+
+func TestFollow(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	var none *Pacer
+	none.Follow() // a nil Pacer does nothing
+
+	p := Start(1<<40, 100, 400) // any live heap here: the highest percentage
+	defer p.Stop()
+	for {
+		before := collections()
+		// A percentage left from an earlier live heap, and a collection
+		// the finalizer has not followed: Follow sets it.
+		debug.SetGCPercent(250)
+		p.mu.Lock()
+		p.applied = before - 1
+		p.mu.Unlock()
+		p.Follow()
+		got := gcPercent()
+		// Followed already: Follow leaves the percentage alone.
+		debug.SetGCPercent(250)
+		p.Follow()
+		again := gcPercent()
+		if collections() != before {
+			continue // a collection and the finalizer came in between
+		}
+		if got != 400 {
+			t.Errorf("percentage %d after Follow of a collection not followed, want 400", got)
+		}
+		if again != 250 {
+			t.Errorf("percentage %d after Follow of a collection followed, want 250 left alone", again)
+		}
+		return
+	}
+}
