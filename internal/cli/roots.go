@@ -231,9 +231,11 @@ func runRecursive(c *common, env Env, cmd *command) int {
 // scanGCHeadroom is how much garbage a -recursive run lets build up past
 // the live heap between collections (but never less than the live heap
 // itself, Go's default pace): measured on the published repositories,
-// it keeps a scan's peak memory within 1.4-3x the largest root's, where
-// the pace of a single evaluation took 3-7x.
-const scanGCHeadroom = 32 << 20
+// 32 MiB kept a scan's peak memory within 1.4-3x the largest root's,
+// where the pace of a single evaluation took 3-7x, and 24 MiB brings the
+// peaks of terraform-aws-vpc and terraform-google-kubernetes-engine from
+// just over twice to within it for up to 5% more CPU (docs/benchmarks.md).
+const scanGCHeadroom = 24 << 20
 
 // displayDir is the directory a command works on, as the command line
 // gave it.
@@ -269,6 +271,10 @@ func (w *rootsWriter) runOne(i int) rendered {
 	env.WorkDir = filepath.Join(w.tree.Dir, filepath.FromSlash(w.tree.Roots[i]))
 	// The root's own module is not shared with other roots.
 	defer w.c.moduleCache.ForgetRoot(env.WorkDir)
+	// Between roots the collector's pace catches up with a collection
+	// it may have missed (gcpace.Pacer.Follow).
+	env.Pacer.Follow()
+	defer env.Pacer.Follow()
 	return w.render(i, w.cmd.root(w.c, env))
 }
 
