@@ -234,7 +234,7 @@ func runRecursive(c *common, env Env, cmd *command) int {
 // 32 MiB kept a scan's peak memory within 1.4-3x the largest root's,
 // where the pace of a single evaluation took 3-7x, and 24 MiB brings the
 // peaks of terraform-aws-vpc and terraform-google-kubernetes-engine from
-// just over twice to within it for up to 5% more CPU (docs/benchmarks.md).
+// just over twice to within it for 2-7% more CPU (docs/benchmarks.md).
 const scanGCHeadroom = 24 << 20
 
 // displayDir is the directory a command works on, as the command line

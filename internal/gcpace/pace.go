@@ -69,8 +69,8 @@ func Start(headroom uint64, lo, hi int) *Pacer {
 // evaluating, sweeping ends only shortly before the next collection, so a
 // cleanup left the percentage of the previous live heap in force for
 // most of a cycle: when the live heap had doubled meanwhile, the heap grew
-// to twice the headroom past it (a scan of terraform-aws-vpc peaked at
-// 64-136 MiB from run to run with a cleanup, 70-80 MiB with a finalizer;
+// well past the headroom (a scan of terraform-aws-vpc peaked at 64-136 MiB
+// from run to run with a cleanup, 67-84 MiB with a finalizer;
 // docs/benchmarks.md).
 func (p *Pacer) arm() {
 	runtime.SetFinalizer(&sentinel{p: p}, func(s *sentinel) { s.p.collected() })
