@@ -146,18 +146,15 @@ func (p *Pacer) seen() int {
 }
 
 // collections reads how many collections have completed.
-func collections() uint64 {
-	s := []metrics.Sample{{Name: cyclesMetric}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
-}
+func collections() uint64 { return readMetric(cyclesMetric) }
 
 // live reads the live heap of the last collection.
-func live() uint64 {
-	s := []metrics.Sample{{Name: liveMetric}}
+func live() uint64 { return readMetric(liveMetric) }
+
+// readMetric reads a runtime metric that is a count; 0 when the runtime
+// has none by that name.
+func readMetric(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
