@@ -246,8 +246,12 @@ func parseRefs(travs []hcl.Traversal, d dialect.Dialect) []parsedRef {
 // maxAdHocCached of them are kept.
 func (ev *evaluator) exprRefs(m *config.Module, expr hcl.Expression) []parsedRef {
 	if m != nil {
-		if refs, ok := ev.moduleObjects(m).exprRefs[expr]; ok {
+		mo := ev.moduleObjects(m)
+		if refs, ok := mo.exprRefs[expr]; ok {
 			return copyRefDiags(refs)
+		}
+		if refs, ok := mo.argRefs.Load(expr); ok {
+			return copyRefDiags(refs.([]parsedRef))
 		}
 	}
 	sh := ev.share()

@@ -199,7 +199,9 @@ func (g *graph) refs(n *node) (refs, callRefs []parsedRef) {
 	refs = gm.objects.objects[n.pos-gm.first].refs
 	if n.kind == nodeVar && n.cfg.Parent != nil {
 		// The value comes from the calling module block.
-		callRefs = g.modules[n.cfg.Parent].objects.calls[n.cfg.Path[len(n.cfg.Path)-1]].refs[n.name]
+		if ca := g.modules[n.cfg.Parent].objects.callArgs(n.cfg.Path[len(n.cfg.Path)-1]); ca != nil {
+			callRefs = ca.refs[n.name]
+		}
 	}
 	return refs, callRefs
 }

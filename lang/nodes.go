@@ -26,7 +26,10 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		given = ev.opts.RootVariables[n.name]
 	} else {
 		addr = mi.Addr + ".var." + n.name
-		attrs := ev.moduleObjects(mi.parent.Config.Module).calls[mi.Path[len(mi.Path)-1]].attrs
+		var attrs hcl.Attributes
+		if ca := ev.moduleObjects(mi.parent.Config.Module).callArgs(mi.Path[len(mi.Path)-1]); ca != nil {
+			attrs = ca.attrs
+		}
 		if a, ok := attrs[n.name]; ok {
 			ps := ev.scope(mi.parent)
 			ps = ps.withCall(mi)

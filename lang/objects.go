@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"sync"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfeval/tfeval/config"
@@ -22,10 +24,19 @@ type moduleObjects struct {
 	objects []moduleObject
 	// index is the place of each object in objects.
 	index map[objectName]int
-	// calls are the arguments of each module call, by call name.
-	calls map[string]callArgs
-	// exprRefs are the references of each expression of the objects and
-	// call arguments, for their evaluation (evaluator.exprRefs).
+	// calls are the arguments of each module call, by call name, made
+	// when first asked for (callArgs): a call whose module is not loaded
+	// has no variables to give them to.
+	calls map[string]*callArgs
+	// argRefs are the references of the expressions of the calls'
+	// arguments made so far (an hcl.Expression to []parsedRef map), for
+	// their evaluation.
+	argRefs sync.Map
+	// module and dialect are what the calls' arguments are made from.
+	module  *config.Module
+	dialect dialect.Dialect
+	// exprRefs are the references of each expression of the objects, for
+	// their evaluation (evaluator.exprRefs).
 	exprRefs map[hcl.Expression][]parsedRef
 }
 
@@ -33,8 +44,28 @@ type moduleObjects struct {
 // references of each: what a variable of the called module refers to in
 // the calling one.
 type callArgs struct {
+	once  sync.Once
 	attrs hcl.Attributes
 	refs  map[string][]parsedRef
+}
+
+// callArgs returns the arguments of the module call name, nil when the
+// module has no such call.
+func (mo *moduleObjects) callArgs(name string) *callArgs {
+	ca := mo.calls[name]
+	if ca == nil {
+		return nil
+	}
+	ca.once.Do(func() {
+		ca.attrs = callAttributes(mo.module.ModuleCalls[name])
+		ca.refs = make(map[string][]parsedRef, len(ca.attrs))
+		for arg, a := range ca.attrs {
+			refs := parseRefs(variables(a.Expr), mo.dialect)
+			ca.refs[arg] = refs
+			mo.argRefs.Store(a.Expr, refs)
+		}
+	})
+	return ca
 }
 
 // objectName names an object of a module.
@@ -59,7 +90,7 @@ func (ev *evaluator) moduleObjects(m *config.Module) *moduleObjects {
 
 // newModuleObjects lists the objects of m and parses what each refers to.
 func newModuleObjects(m *config.Module, schemas *ProviderSchemas, d dialect.Dialect) *moduleObjects {
-	mo := &moduleObjects{objects: make([]moduleObject, 0, len(m.Variables)+len(m.Locals)+len(m.ModuleCalls)+
+	mo := &moduleObjects{module: m, dialect: d, objects: make([]moduleObject, 0, len(m.Variables)+len(m.Locals)+len(m.ModuleCalls)+
 		len(m.ManagedResources)+len(m.DataResources)+len(m.EphemeralResources)+len(m.Outputs)+len(m.Checks))}
 	add := func(kind nodeKind, name string) {
 		mo.objects = append(mo.objects, moduleObject{objectName: objectName{kind, name}})
@@ -90,24 +121,17 @@ func newModuleObjects(m *config.Module, schemas *ProviderSchemas, d dialect.Dial
 	// Parsing what each object refers to (and walking resource bodies) is
 	// independent per object and runs in parallel; each keeps the
 	// expressions it parsed, gathered in object order after.
-	builders := make([]refsBuilder, len(mo.objects)+1)
+	builders := make([]refsBuilder, len(mo.objects))
 	parallel.For(len(mo.objects), func(i int) {
 		b := &builders[i]
 		b.dialect, b.schemas, b.exprs = d, schemas, b.buf[:0]
 		mo.objects[i].refs = b.objectRefs(m, mo.objects[i].objectName)
 	})
-	calls := &builders[len(mo.objects)]
-	calls.dialect = d
 	if len(m.ModuleCalls) > 0 {
-		mo.calls = make(map[string]callArgs, len(m.ModuleCalls))
-	}
-	for _, name := range sortedKeys(m.ModuleCalls) {
-		args := callArgs{attrs: callAttributes(m.ModuleCalls[name])}
-		args.refs = make(map[string][]parsedRef, len(args.attrs))
-		for arg, a := range args.attrs {
-			args.refs[arg] = calls.expr(nil, a.Expr)
+		mo.calls = make(map[string]*callArgs, len(m.ModuleCalls))
+		for name := range m.ModuleCalls {
+			mo.calls[name] = &callArgs{}
 		}
-		mo.calls[name] = args
 	}
 	n := 0
 	for i := range builders {
