@@ -133,8 +133,8 @@ func (ev *evaluator) buildGraph() *graph {
 	slab := make([]node, count)
 	for _, c := range cfgs {
 		gm := g.modules[c]
-		for i, o := range gm.objects.objects {
-			pos := gm.first + i
+		for i := range gm.objects.objects {
+			o, pos := &gm.objects.objects[i], gm.first+i
 			slab[pos] = node{kind: o.kind, cfg: c, name: o.name, id: nodeID(c, o.kind, o.name), pos: pos}
 			g.nodes[pos] = &slab[pos]
 		}

@@ -24,10 +24,6 @@ type moduleObjects struct {
 	objects []moduleObject
 	// index is the place of each object in objects.
 	index map[objectName]int
-	// calls are the arguments of each module call, by call name, made
-	// when first asked for (callArgs): a call whose module is not loaded
-	// has no variables to give them to.
-	calls map[string]*callArgs
 	// argRefs are the references of the expressions of the calls'
 	// arguments made so far (an hcl.Expression to []parsedRef map), for
 	// their evaluation.
@@ -50,12 +46,14 @@ type callArgs struct {
 }
 
 // callArgs returns the arguments of the module call name, nil when the
-// module has no such call.
+// module has no such call. They are made when first asked for: a call
+// whose module is not loaded has no variables to give them to.
 func (mo *moduleObjects) callArgs(name string) *callArgs {
-	ca := mo.calls[name]
-	if ca == nil {
+	i, ok := mo.index[objectName{nodeCall, name}]
+	if !ok {
 		return nil
 	}
+	ca := &mo.objects[i].args
 	ca.once.Do(func() {
 		ca.attrs = callAttributes(mo.module.ModuleCalls[name])
 		ca.refs = make(map[string][]parsedRef, len(ca.attrs))
@@ -78,6 +76,8 @@ type objectName struct {
 type moduleObject struct {
 	objectName
 	refs []parsedRef
+	// args are a module call's arguments (callArgs).
+	args callArgs
 }
 
 // moduleObjects returns the objects of m, made the first time any
@@ -114,8 +114,8 @@ func newModuleObjects(m *config.Module, schemas *ProviderSchemas, d dialect.Dial
 		add(nodeCheck, n)
 	}
 	mo.index = make(map[objectName]int, len(mo.objects))
-	for i, o := range mo.objects {
-		mo.index[o.objectName] = i
+	for i := range mo.objects {
+		mo.index[mo.objects[i].objectName] = i
 	}
 
 	// Parsing what each object refers to (and walking resource bodies) is
@@ -127,12 +127,6 @@ func newModuleObjects(m *config.Module, schemas *ProviderSchemas, d dialect.Dial
 		b.dialect, b.schemas, b.exprs = d, schemas, b.buf[:0]
 		mo.objects[i].refs = b.objectRefs(m, mo.objects[i].objectName)
 	})
-	if len(m.ModuleCalls) > 0 {
-		mo.calls = make(map[string]*callArgs, len(m.ModuleCalls))
-		for name := range m.ModuleCalls {
-			mo.calls[name] = &callArgs{}
-		}
-	}
 	n := 0
 	for i := range builders {
 		n += len(builders[i].exprs)
