@@ -69,6 +69,7 @@ func decodeParsed(sourceDir string, files []configFile, parsed []parsedFile, dia
 		diags = append(diags, fDiags...)
 		decoded = append(decoded, f)
 		m.Files = append(m.Files, cf.Path)
+		m.Bodies = append(m.Bodies, body)
 	}
 	for _, f := range decoded {
 		if !f.Override {

@@ -41,6 +41,11 @@ type Module struct {
 	// Files lists the configuration files read, primary files first and then
 	// override files, each in lexical order.
 	Files []string
+	// Bodies are the files of Files as parsed, in the same order: an
+	// empty body for a file that could not be read or parsed. Output that
+	// needs a file's structure (the block a diagnostic is in) takes it
+	// from here rather than parse the file again.
+	Bodies []hcl.Body
 
 	RequiredVersion   []hcl.Expression
 	RequiredProviders map[string]*RequiredProvider

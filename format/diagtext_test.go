@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/config"
 )
 
 // Diagnostics print in Terraform's layout: the summary, the source lines
@@ -74,6 +76,88 @@ func TestDiagnosticContext(t *testing.T) {
 			t.Errorf("got\n%s\nwant a line %q", b.String(), tc.want)
 		}
 	}
+}
+
+// TestSourcesUseConfig: the blocks diagnostics are in, taken from the
+// loaded configuration's parse (UseConfig), are the ones Sources finds by
+// parsing each file, for every line of every file of a module tree (a
+// child module, an override file, a file with a syntax error) and for a
+// root below the working directory as a scan names it; a text given with
+// SetSource keeps its own blocks.
+func TestSourcesUseConfig(t *testing.T) {
+	work := t.TempDir()
+	files := map[string]string{
+		"env/main.tf":          "variable \"a\" {\n  type = string\n}\n\nmodule \"m\" {\n  source = \"../mod\"\n}\n\nlocals {\n  x = 1\n}\n",
+		"env/main_override.tf": "locals {\n  x = 2\n}\n",
+		"mod/main.tf":          "resource \"null_resource\" \"r\" {\n  triggers = {\n    a = \"b\"\n  }\n}\n\noutput \"o\" {\n  value = 1\n}\n",
+		"mod/broken.tf":        "data \"x\" \"y\" {\n  a = \n}\n\nterraform {\n}\n",
+	}
+	for name, src := range files {
+		path := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, _ := config.Load(".", config.Options{WorkDir: filepath.Join(work, "env")})
+	if cfg == nil || cfg.Children["m"] == nil {
+		t.Fatal("the module tree did not load")
+	}
+	for _, opts := range []DiagnosticOptions{
+		{WorkDir: filepath.Join(work, "env")},
+		{WorkDir: work, Root: "env"},
+	} {
+		// A diagnostic at the start of every line of every file, named as
+		// the configuration names the file.
+		var diags hcl.Diagnostics
+		for _, name := range []string{"main.tf", "main_override.tf", "../mod/main.tf", "../mod/broken.tf"} {
+			src := files[filepath.Join("env", name)]
+			for off, line := 0, 1; off < len(src); line++ {
+				p := hcl.Pos{Line: line, Column: 1, Byte: off}
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "S", Subject: &hcl.Range{Filename: name, Start: p, End: p}})
+				off += strings.Index(src[off:], "\n") + 1
+			}
+		}
+		parsed := NewSources(opts)
+		parsed.UseConfig(cfg)
+		got, want := parsed.Diagnostics(diags), NewSources(opts).Diagnostics(diags)
+		named := 0
+		for i := range want {
+			g, w := got[i].Snippet, want[i].Snippet
+			if g == nil || w == nil {
+				t.Fatalf("%+v: no snippet", diags[i].Subject)
+			}
+			if (g.Context == nil) != (w.Context == nil) || g.Context != nil && *g.Context != *w.Context {
+				t.Errorf("root %q, %s: context %s, want %s", opts.Root, diags[i].Subject, contextText(g.Context), contextText(w.Context))
+			}
+			if w.Context != nil {
+				named++
+			}
+		}
+		if named < 10 {
+			t.Errorf("root %q: only %d of %d diagnostics are in a block", opts.Root, named, len(want))
+		}
+	}
+
+	// A text given for a file's name is what its blocks are found in.
+	s := NewSources(DiagnosticOptions{WorkDir: filepath.Join(work, "env")})
+	s.SetSource("main.tf", []byte("output \"given\" {\n  value = 1\n}\n"))
+	s.UseConfig(cfg)
+	p := hcl.Pos{Line: 2, Column: 1, Byte: 20}
+	d := s.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "S", Subject: &hcl.Range{Filename: "main.tf", Start: p, End: p}}})
+	if c := d[0].Snippet.Context; c == nil || *c != `output "given"` {
+		t.Errorf("context of a given text: %s, want output \"given\"", contextText(c))
+	}
+}
+
+// contextText is a snippet's context for a test's message.
+func contextText(c *string) string {
+	if c == nil {
+		return "none"
+	}
+	return *c
 }
 
 // A range whose source cannot be shown (a child module's default, which

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/tfeval/tfeval"
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/format"
@@ -66,4 +68,22 @@ func ExampleNewPlan() {
 	// [create] terraform_data.replica[0]
 	// [create] terraform_data.replica[1]
 	// [create] terraform_data.replica[2]
+}
+
+// UseConfig lets Sources name the block each diagnostic is in (a
+// snippet's context) from the configuration as it was loaded, instead of
+// parsing again each file the diagnostics point into.
+func ExampleSources_UseConfig() {
+	dir := "../testdata/examples/quickstart"
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
+	// A diagnostic about the for_each of a resource in the root module.
+	forEach := ev.Config.Module.ManagedResources["terraform_data.server"].ForEach
+	diags := hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Example", Subject: forEach.Range().Ptr()}}
+	sources := format.NewSources(format.DiagnosticOptions{WorkDir: dir})
+	sources.UseConfig(ev.Config)
+	for _, d := range sources.Diagnostics(diags) {
+		fmt.Printf("%s, line %d, in %s: %s\n", d.Range.Filename, d.Range.Start.Line, *d.Snippet.Context, d.Snippet.Code)
+	}
+	// Output:
+	// main.tf, line 18, in resource "terraform_data" "server":   for_each = var.servers
 }

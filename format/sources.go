@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
@@ -34,6 +35,9 @@ type Sources struct {
 	// blocks are each source's top-level blocks, for the block a
 	// diagnostic is in.
 	blocks map[string][]topBlock
+	// parsed are the native syntax files of a loaded configuration, as
+	// parsed (UseConfig), by the name diagnostics give them.
+	parsed map[string]*hclsyntax.Body
 	// jsonFiles are the JSON sources parsed, for where in them a
 	// diagnostic is (nil for one that could not be).
 	jsonFiles map[string]*hcl.File
@@ -63,15 +67,50 @@ func (s *Sources) SetSource(name string, src []byte) {
 	delete(s.cache, name)
 	delete(s.blocks, name)
 	delete(s.jsonFiles, name)
+	delete(s.parsed, name)
+}
+
+// UseConfig lets s take the top-level blocks of the configuration files
+// of cfg's modules (which block a diagnostic is in) from their parse,
+// rather than parse the files again: the file names of a root's
+// diagnostics are mostly of those files, and parsing them is most of
+// what writing the diagnostics would cost.
+func (s *Sources) UseConfig(cfg *config.Config) {
+	if cfg == nil || cfg.Module == nil {
+		return
+	}
+	for i, b := range cfg.Module.Bodies {
+		body, ok := b.(*hclsyntax.Body)
+		if !ok || i >= len(cfg.Module.Files) {
+			continue
+		}
+		name := s.inRootName(cfg.Module.Files[i])
+		if _, given := s.texts[name]; given {
+			continue // SetSource's text is what diagnostics in name show
+		}
+		if s.parsed == nil {
+			s.parsed = map[string]*hclsyntax.Body{}
+		}
+		s.parsed[name] = body
+	}
+	for _, child := range cfg.Children {
+		s.UseConfig(child)
+	}
 }
 
 // inRoot is the name a file of rng is read by: in a run over many roots,
 // relative to the directory of them all.
 func (s *Sources) inRoot(rng hcl.Range) hcl.Range {
-	if s.root != "" && rng.Filename != "" && !filepath.IsAbs(rng.Filename) && !strings.HasPrefix(rng.Filename, "<") {
-		rng.Filename = filepath.Join(s.root, rng.Filename)
-	}
+	rng.Filename = s.inRootName(rng.Filename)
 	return rng
+}
+
+// inRootName is inRoot of a file name.
+func (s *Sources) inRootName(name string) string {
+	if s.root != "" && name != "" && !filepath.IsAbs(name) && !strings.HasPrefix(name, "<") {
+		return filepath.Join(s.root, name)
+	}
+	return name
 }
 
 // context names the top-level block of a native syntax file a range is
@@ -132,25 +171,30 @@ type topBlock struct {
 }
 
 // topBlocks are a file's top-level blocks in order, found once: a file
-// of thousands of diagnostics is not walked again for each. A source that
-// would cost hcl too much to parse (the checks configuration files get
-// first) has none.
+// of thousands of diagnostics is not walked again for each. They are
+// taken from the configuration's parse of the file when there is one
+// (UseConfig), which read the same file by the same name with the same
+// checks; otherwise the file is parsed. A source that would cost hcl too
+// much to parse (the checks configuration files get first) has none.
 func (s *Sources) topBlocks(name string) []topBlock {
 	src := s.source(name)
 	if src == nil {
 		return nil
 	}
-	text := []byte(src.text)
-	if limit.CheckSource(text, name, hcl.InitialPos, limit.Config, 0).HasErrors() {
-		return nil
-	}
-	f, _ := hclsyntax.ParseConfig(text, name, hcl.InitialPos)
-	if f == nil {
-		return nil
-	}
-	body, ok := f.Body.(*hclsyntax.Body)
-	if !ok {
-		return nil
+	body := s.parsed[name]
+	if body == nil {
+		text := []byte(src.text)
+		if limit.CheckSource(text, name, hcl.InitialPos, limit.Config, 0).HasErrors() {
+			return nil
+		}
+		f, _ := hclsyntax.ParseConfig(text, name, hcl.InitialPos)
+		if f == nil {
+			return nil
+		}
+		var ok bool
+		if body, ok = f.Body.(*hclsyntax.Body); !ok {
+			return nil
+		}
 	}
 	out := make([]topBlock, 0, len(body.Blocks))
 	for _, b := range body.Blocks {

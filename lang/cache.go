@@ -93,6 +93,9 @@ func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *r
 type moduleShape struct {
 	readsOnce sync.Once
 	reads     *moduleReads
+
+	objectsOnce sync.Once
+	objects     *moduleObjects
 }
 
 // moduleShapeKey is what a moduleShape is made from besides its module.
@@ -115,6 +118,13 @@ func (ev *evaluator) moduleReads(m *config.Module) *moduleReads {
 	return sh.reads
 }
 
+// resourceShapeOf returns the shape kept with res for schema and d.
+func resourceShapeOf(res *config.Resource, schema *Block, d dialect.Dialect) *resourceShape {
+	return res.Derived(resourceShapeKey{schema, d}, func() any {
+		return newResourceShape(res, schema, d)
+	}).(*resourceShape)
+}
+
 // resourceInfo returns the cached per-block data of a resource.
 func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resourceInfo {
 	sh := ev.share()
@@ -125,10 +135,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 		return info
 	}
 	schema := ev.opts.Schemas.resourceSchema(c.Module, res)
-	key := resourceShapeKey{schema, ev.opts.Dialect}
-	info = &resourceInfo{schema: schema, resourceShape: res.Derived(key, func() any {
-		return newResourceShape(res, schema, ev.opts.Dialect)
-	}).(*resourceShape)}
+	info = &resourceInfo{schema: schema, resourceShape: resourceShapeOf(res, schema, ev.opts.Dialect)}
 	if res.Config != nil {
 		info.body = newGuardedBody(res.Config, ev.limits)
 	}
@@ -155,25 +162,6 @@ func hasDynamicBlocks(body hcl.Body) bool {
 		}
 	}
 	return false
-}
-
-// callAttributesCached is callAttributes, decoded once per module call.
-func (ev *evaluator) callAttributesCached(call *config.ModuleCall) hcl.Attributes {
-	if call == nil {
-		return nil
-	}
-	sh := ev.share()
-	sh.cacheMu.RLock()
-	attrs, ok := sh.calls[call]
-	sh.cacheMu.RUnlock()
-	if ok {
-		return attrs
-	}
-	attrs = callAttributes(call)
-	sh.cacheMu.Lock()
-	sh.calls[call] = attrs
-	sh.cacheMu.Unlock()
-	return attrs
 }
 
 // hasNamespacedCalls reports whether an expression calls a function with a
@@ -250,9 +238,22 @@ func parseRefs(travs []hcl.Traversal, d dialect.Dialect) []parsedRef {
 	return out
 }
 
-// exprRefs returns the parsed references of an expression, computed once
-// per expression.
-func (ev *evaluator) exprRefs(expr hcl.Expression) []parsedRef {
+// exprRefs returns the parsed references of an expression of module m
+// (nil when it has none). Those of the expressions the dependency graph
+// takes from m are parsed once per module (moduleObjects); others (a
+// resource body's, or one evaluated after the configuration, such as a
+// console line) once per evaluation, and after evaluation at most
+// maxAdHocCached of them are kept.
+func (ev *evaluator) exprRefs(m *config.Module, expr hcl.Expression) []parsedRef {
+	if m != nil {
+		mo := ev.moduleObjects(m)
+		if refs, ok := mo.exprRefs[expr]; ok {
+			return copyRefDiags(refs)
+		}
+		if refs, ok := mo.argRefs.Load(expr); ok {
+			return copyRefDiags(refs.([]parsedRef))
+		}
+	}
 	sh := ev.share()
 	sh.cacheMu.RLock()
 	refs, ok := sh.exprRefs[expr]

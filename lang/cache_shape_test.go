@@ -203,21 +203,29 @@ module "net" {
 		}
 	}
 	// Every call of modules/net, from either root, is the one module,
-	// whose walk was made once for all of them.
+	// whose walk and graph objects were made once for all of them.
 	net := cfgs[0].Children["net"].Module
 	var walks []*moduleReads
+	var objects []*moduleObjects
 	for _, cfg := range cfgs {
 		for _, child := range cfg.Children {
 			if child.Module != net {
 				t.Fatalf("%s: module.%s is not the shared module", cfg.Module.SourceDir, child.Path[0])
 			}
 			key := moduleShapeKey{nil, dialect.Terraform}
-			walks = append(walks, child.Module.Derived(key, func() any { return &moduleShape{} }).(*moduleShape).reads)
+			sh := child.Module.Derived(key, func() any { return &moduleShape{} }).(*moduleShape)
+			walks = append(walks, sh.reads)
+			objects = append(objects, sh.objects)
 		}
 	}
 	for _, w := range walks {
 		if w == nil || w != walks[0] {
 			t.Fatalf("the module's walks %p, want one", walks)
+		}
+	}
+	for _, o := range objects {
+		if o == nil || o != objects[0] || len(o.objects) == 0 {
+			t.Fatalf("the module's graph objects %p, want one", objects)
 		}
 	}
 }

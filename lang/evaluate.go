@@ -77,7 +77,6 @@ type evalShared struct {
 	// module instance, filled on first use.
 	cacheMu   sync.RWMutex
 	resources map[*config.Resource]*resourceInfo
-	calls     map[*config.ModuleCall]hcl.Attributes
 	nsCalls   map[hcl.Expression]bool
 	exprRefs  map[hcl.Expression][]parsedRef
 	// adHocLeft counts down the entries still allowed once evaluation is
@@ -105,7 +104,6 @@ type evalShared struct {
 func newEvalShared() *evalShared {
 	return &evalShared{
 		resources: map[*config.Resource]*resourceInfo{},
-		calls:     map[*config.ModuleCall]hcl.Attributes{},
 		nsCalls:   map[hcl.Expression]bool{},
 		exprRefs:  map[hcl.Expression][]parsedRef{},
 

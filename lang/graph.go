@@ -6,11 +6,8 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/internal/address"
-	"github.com/tfeval/tfeval/internal/parallel"
 )
 
 // nodeKind is the kind of configuration object a graph node evaluates.
@@ -64,15 +61,17 @@ func (n *node) upstreamFailed() bool {
 // graph is the dependency graph of the whole configuration tree.
 type graph struct {
 	nodes []*node
-	index map[nodeKey]*node
+	// modules are the objects of each module instance of the tree and
+	// where its nodes start in nodes.
+	modules map[*config.Config]graphModule
 }
 
-// nodeKey finds a node without building its id, which get would otherwise
-// do for every reference of every object.
-type nodeKey struct {
-	cfg  *config.Config
-	kind nodeKind
-	name string
+// graphModule is one module instance's part of a graph.
+type graphModule struct {
+	objects *moduleObjects
+	// first is the place of its first node in graph.nodes; the others
+	// follow in the order of objects.
+	first int
 }
 
 func nodeID(cfg *config.Config, kind nodeKind, name string) string {
@@ -94,75 +93,56 @@ func nodeID(cfg *config.Config, kind nodeKind, name string) string {
 	return string(append(b, name...))
 }
 
-// add adds a node, taking it from slab, which has room for it.
-func (g *graph) add(slab *[]node, cfg *config.Config, kind nodeKind, name string) *node {
-	*slab = append(*slab, node{kind: kind, cfg: cfg, name: name, id: nodeID(cfg, kind, name), pos: len(g.nodes)})
-	n := &(*slab)[len(*slab)-1]
-	g.nodes = append(g.nodes, n)
-	g.index[nodeKey{cfg, kind, name}] = n
-	return n
-}
-
 func (g *graph) get(cfg *config.Config, kind nodeKind, name string) *node {
-	return g.index[nodeKey{cfg, kind, name}]
+	gm, ok := g.modules[cfg]
+	if !ok {
+		return nil
+	}
+	i, ok := gm.objects.index[objectName{kind, name}]
+	if !ok {
+		return nil
+	}
+	return g.nodes[gm.first+i]
 }
 
 // buildGraph creates a node for every object of every module and connects
-// each to the objects its expressions refer to.
+// each to the objects its expressions refer to. What the objects of a
+// module are and refer to is worked out once per module (moduleObjects);
+// each evaluation makes the nodes and edges of its tree.
 func (ev *evaluator) buildGraph() *graph {
-	// The nodes are made in one allocation, the graph's index sized once.
-	count := 0
-	var countNodes func(c *config.Config)
-	countNodes = func(c *config.Config) {
-		m := c.Module
-		count += len(m.Variables) + len(m.Locals) + len(m.ModuleCalls) + len(m.Outputs) + len(m.Checks) +
-			len(m.ManagedResources) + len(m.DataResources) + len(m.EphemeralResources)
-		for _, child := range c.Children {
-			countNodes(child)
-		}
-	}
-	countNodes(ev.cfg)
-	g := &graph{nodes: make([]*node, 0, count), index: make(map[nodeKey]*node, count)}
-	slab := make([]node, 0, count)
-	var addNodes func(c *config.Config)
-	addNodes = func(c *config.Config) {
-		m := c.Module
-		for _, n := range sortedKeys(m.Variables) {
-			g.add(&slab, c, nodeVar, n)
-		}
-		for _, n := range sortedKeys(m.Locals) {
-			g.add(&slab, c, nodeLocal, n)
-		}
-		for _, n := range sortedKeys(m.ModuleCalls) {
-			g.add(&slab, c, nodeCall, n)
-		}
-		for _, res := range moduleResources(m) {
-			g.add(&slab, c, nodeResource, res.Addr())
-		}
-		for _, n := range sortedKeys(m.Outputs) {
-			g.add(&slab, c, nodeOutput, n)
-		}
-		for _, n := range sortedKeys(m.Checks) {
-			g.add(&slab, c, nodeCheck, n)
-		}
+	// The module instances in node order: a module's objects, then each
+	// of its children's, by call name.
+	var cfgs []*config.Config
+	var walk func(c *config.Config)
+	walk = func(c *config.Config) {
+		cfgs = append(cfgs, c)
 		for _, n := range sortedKeys(c.Children) {
-			addNodes(c.Children[n])
+			walk(c.Children[n])
 		}
 	}
-	addNodes(ev.cfg)
-
-	// Finding what each object refers to parses every expression (and
-	// walks resource bodies); that is independent per node and runs in
-	// parallel. Connecting the nodes changes the graph and stays serial,
-	// in node order, so the graph is the same on any number of cores.
-	refs := make([][]parsedRef, len(g.nodes))
-	callRefs := make([][]parsedRef, len(g.nodes))
-	parallel.For(len(g.nodes), func(i int) {
-		refs[i], callRefs[i] = ev.nodeRefs(g.nodes[i])
-	})
-	for i, n := range g.nodes {
-		ev.connect(g, n, n.cfg.Parent, callRefs[i]) // empty but for variables of called modules
-		ev.connect(g, n, n.cfg, refs[i])
+	walk(ev.cfg)
+	g := &graph{modules: make(map[*config.Config]graphModule, len(cfgs))}
+	count := 0
+	for _, c := range cfgs {
+		mo := ev.moduleObjects(c.Module)
+		g.modules[c] = graphModule{objects: mo, first: count}
+		count += len(mo.objects)
+	}
+	// The nodes are made in one allocation.
+	g.nodes = make([]*node, count)
+	slab := make([]node, count)
+	for _, c := range cfgs {
+		gm := g.modules[c]
+		for i := range gm.objects.objects {
+			o, pos := &gm.objects.objects[i], gm.first+i
+			slab[pos] = node{kind: o.kind, cfg: c, name: o.name, id: nodeID(c, o.kind, o.name), pos: pos}
+			g.nodes[pos] = &slab[pos]
+		}
+	}
+	for _, n := range g.nodes {
+		refs, callRefs := g.refs(n)
+		ev.connect(g, n, n.cfg.Parent, callRefs) // empty but for variables of called modules
+		ev.connect(g, n, n.cfg, refs)
 		if n.cfg.Parent != nil {
 			if call := g.get(n.cfg.Parent, nodeCall, n.cfg.Path[len(n.cfg.Path)-1]); call != nil {
 				n.dependOn(call)
@@ -211,75 +191,19 @@ func (ev *evaluator) connectImports(g *graph) {
 	}
 }
 
-// nodeRefs returns what the object of n refers to in its own module and,
-// for a variable of a called module, in the calling module block.
-func (ev *evaluator) nodeRefs(n *node) (refs, callRefs []parsedRef) {
-	m := n.cfg.Module
-	switch n.kind {
-	case nodeVar:
-		v := m.Variables[n.name]
-		refs = ev.ruleRefs(refs, v.Validations)
-		if n.cfg.Parent != nil {
-			// The value comes from the calling module block.
-			call := n.cfg.Parent.Module.ModuleCalls[n.cfg.Path[len(n.cfg.Path)-1]]
-			if a, ok := ev.callAttributesCached(call)[n.name]; ok {
-				callRefs = ev.exprRefs(a.Expr)
-			}
+// refs returns what the object of n refers to in its own module and, for
+// a variable of a called module, in the calling module block. They are
+// shared by every evaluation holding the module: read only.
+func (g *graph) refs(n *node) (refs, callRefs []parsedRef) {
+	gm := g.modules[n.cfg]
+	refs = gm.objects.objects[n.pos-gm.first].refs
+	if n.kind == nodeVar && n.cfg.Parent != nil {
+		// The value comes from the calling module block.
+		if ca := g.modules[n.cfg.Parent].objects.callArgs(n.cfg.Path[len(n.cfg.Path)-1]); ca != nil {
+			callRefs = ca.refs[n.name]
 		}
-	case nodeLocal:
-		refs = ev.exprRefsTo(refs, m.Locals[n.name].Expr)
-	case nodeCall:
-		call := m.ModuleCalls[n.name]
-		refs = ev.exprRefsTo(refs, call.Count)
-		refs = ev.exprRefsTo(refs, call.ForEach)
-		refs = append(refs, parseRefs(call.DependsOn, ev.opts.Dialect)...)
-	case nodeResource:
-		refs = ev.resourceRefs(n.cfg, findResource(m, n.name))
-	case nodeOutput:
-		o := m.Outputs[n.name]
-		refs = ev.exprRefsTo(refs, o.Expr)
-		refs = append(refs, parseRefs(o.DependsOn, ev.opts.Dialect)...)
-		refs = ev.ruleRefs(refs, o.Preconditions)
-	case nodeCheck:
-		ch := m.Checks[n.name]
-		if ch.DataResource != nil {
-			refs = append(refs, ev.resourceRefs(n.cfg, ch.DataResource)...)
-		}
-		refs = ev.ruleRefs(refs, ch.Asserts)
 	}
 	return refs, callRefs
-}
-
-// exprRefsTo appends the references of e, which may be nil, to refs. They
-// are parsed once per expression and shared with evaluation (exprRefs).
-func (ev *evaluator) exprRefsTo(refs []parsedRef, e hcl.Expression) []parsedRef {
-	if e == nil {
-		return refs
-	}
-	return append(refs, ev.exprRefs(e)...)
-}
-
-// resourceRefs lists everything a resource block refers to.
-func (ev *evaluator) resourceRefs(c *config.Config, res *config.Resource) []parsedRef {
-	var refs []parsedRef
-	refs = ev.exprRefsTo(refs, res.Count)
-	refs = ev.exprRefsTo(refs, res.ForEach)
-	for _, r := range parseRefs(res.DependsOn, ev.opts.Dialect) {
-		// Terraform accepts a depends_on that names its own resource.
-		if r.ref == nil || r.ref.kind != refResource || r.ref.addr() != res.Addr() {
-			refs = append(refs, r)
-		}
-	}
-	if res.Config != nil {
-		// Parsed once per block, with the rest evaluation needs of it.
-		refs = append(refs, ev.resourceInfo(c, res).bodyRefs...)
-	}
-	refs = ev.ruleRefs(refs, res.Preconditions)
-	refs = ev.ruleRefs(refs, res.Postconditions)
-	for _, body := range provisionerBodies(res) {
-		refs = append(refs, parseRefs(config.BodyTraversals(body), ev.opts.Dialect)...)
-	}
-	return refs
 }
 
 // targets appends to targets the nodes a reference in module c names
@@ -438,16 +362,4 @@ func sortedKeys[T any](m map[string]T) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// ruleRefs appends the references of condition rules to refs.
-func (ev *evaluator) ruleRefs(refs []parsedRef, rules []*config.CheckRule) []parsedRef {
-	for _, r := range rules {
-		if r == nil {
-			continue
-		}
-		refs = ev.exprRefsTo(refs, r.Condition)
-		refs = ev.exprRefsTo(refs, r.ErrorMessage)
-	}
-	return refs
 }

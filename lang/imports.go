@@ -160,13 +160,18 @@ func (s *scope) importAddr(t *config.ImportTarget) (string, bool) {
 // resource block each imports into: evaluating the block needs them.
 func (ev *evaluator) importRefs(im *config.Import) []parsedRef {
 	var refs []parsedRef
-	refs = ev.exprRefsTo(refs, im.ID)
-	refs = ev.exprRefsTo(refs, im.ForEach)
+	add := func(e hcl.Expression) {
+		if e != nil {
+			refs = append(refs, ev.exprRefs(ev.cfg.Module, e)...)
+		}
+	}
+	add(im.ID)
+	add(im.ForEach)
 	if t := im.Target; t != nil {
 		for _, k := range t.ModuleKeys {
-			refs = ev.exprRefsTo(refs, k)
+			add(k)
 		}
-		refs = ev.exprRefsTo(refs, t.Key)
+		add(t.Key)
 	}
 	return refs
 }

@@ -39,7 +39,7 @@ func (ev *evaluator) startLazy(g *graph, order []*node) {
 // badReference reports whether an object refers to something that does not
 // parse or is not declared.
 func (ev *evaluator) badReference(g *graph, n *node) bool {
-	refs, callRefs := ev.nodeRefs(n)
+	refs, callRefs := g.refs(n)
 	check := func(c *config.Config, refs []parsedRef) bool {
 		for _, pr := range refs {
 			if pr.diags.HasErrors() {
@@ -95,7 +95,7 @@ func (ev *evaluator) runNeeded(roots []*node) {
 func (r *Result) ensureFor(c *config.Config, expr hcl.Expression) hcl.Diagnostics {
 	ev := r.ev
 	var roots []*node
-	for _, pr := range ev.exprRefs(expr) {
+	for _, pr := range ev.exprRefs(c.Module, expr) {
 		if pr.ref != nil {
 			roots = ev.lazy.g.targets(roots, c, pr.ref)
 		}

@@ -26,8 +26,10 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		given = ev.opts.RootVariables[n.name]
 	} else {
 		addr = mi.Addr + ".var." + n.name
-		call := mi.parent.Config.Module.ModuleCalls[mi.Path[len(mi.Path)-1]]
-		attrs := ev.callAttributesCached(call)
+		var attrs hcl.Attributes
+		if ca := ev.moduleObjects(mi.parent.Config.Module).callArgs(mi.Path[len(mi.Path)-1]); ca != nil {
+			attrs = ca.attrs
+		}
 		if a, ok := attrs[n.name]; ok {
 			ps := ev.scope(mi.parent)
 			ps = ps.withCall(mi)
@@ -143,7 +145,7 @@ func (s *scope) withCall(child *ModuleInstance) *scope {
 // reads another variable whose own validation failed is skipped, as
 // Terraform skips it: that value is already known to be wrong.
 func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, rule *config.CheckRule, subject hcl.Range) {
-	for _, pr := range ev.exprRefs(rule.Condition) {
+	for _, pr := range ev.exprRefs(mi.Config.Module, rule.Condition) {
 		if pr.ref != nil && pr.ref.kind == refVar && pr.ref.name != decl.Name && mi.validationFailed(pr.ref.name) {
 			return
 		}
@@ -153,8 +155,8 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 	// before it evaluates either expression: a bad one in error_message is
 	// reported alone, also by validate, and the rule is not checked.
 	if rule.ErrorMessage != nil {
-		if _, diags := s.refContext(ev.exprRefs(rule.ErrorMessage)); diags.HasErrors() {
-			if _, cdiags := s.refContext(ev.exprRefs(rule.Condition)); cdiags.HasErrors() {
+		if _, diags := s.refContext(ev.exprRefs(mi.Config.Module, rule.ErrorMessage)); diags.HasErrors() {
+			if _, cdiags := s.refContext(ev.exprRefs(mi.Config.Module, rule.Condition)); cdiags.HasErrors() {
 				ev.addDiags(cdiags)
 			}
 			ev.addDiags(diags)
@@ -191,7 +193,7 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 		Subject:  subject.Ptr(),
 		Extra:    FailedCondition{Module: mi.Addr, Object: "var." + decl.Name},
 	}, rule.Condition, ctx)
-	if ev.readsOnlyItself(rule, decl.Name) {
+	if ev.readsOnlyItself(mi.Config.Module, rule, decl.Name) {
 		// A rule of the variable alone fails alike for every instance of
 		// the call given the same value, and Terraform reports it once;
 		// a rule that reads other objects is reported per instance.
@@ -202,14 +204,14 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 	ev.addDiag(d)
 }
 
-// readsOnlyItself reports whether a validation rule of variable name
-// refers to nothing but that variable.
-func (ev *evaluator) readsOnlyItself(rule *config.CheckRule, name string) bool {
+// readsOnlyItself reports whether a validation rule of variable name of
+// module m refers to nothing but that variable.
+func (ev *evaluator) readsOnlyItself(m *config.Module, rule *config.CheckRule, name string) bool {
 	for _, e := range []hcl.Expression{rule.Condition, rule.ErrorMessage} {
 		if e == nil {
 			continue
 		}
-		for _, pr := range ev.exprRefs(e) {
+		for _, pr := range ev.exprRefs(m, e) {
 			if pr.ref == nil || pr.ref.kind != refVar || pr.ref.name != name {
 				return false
 			}

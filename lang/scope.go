@@ -87,6 +87,15 @@ func (s *scope) keyed(exp expansion, i int) scope {
 
 func (s *scope) dialect() dialect.Dialect { return s.ev.opts.Dialect }
 
+// module is the module whose expressions the scope evaluates, nil when
+// there is none.
+func (s *scope) module() *config.Module {
+	if s.mod == nil || s.mod.Config == nil {
+		return nil
+	}
+	return s.mod.Config.Module
+}
+
 // evalExpr evaluates an expression, converted to want (DynamicPseudoType for
 // no conversion). On reference errors the expression is not evaluated and the
 // result is unknown.
@@ -102,7 +111,7 @@ func (s *scope) exprContext(expr hcl.Expression) (*scope, []parsedRef, *hcl.Eval
 		c.adHocReads = s.ev.reads().adHoc(s.mod.Config, expr)
 		s = &c
 	}
-	refs := s.ev.exprRefs(expr)
+	refs := s.ev.exprRefs(s.module(), expr)
 	if s.names != nil {
 		refs = s.unnamedRefs(expr)
 	}

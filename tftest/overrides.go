@@ -88,6 +88,7 @@ func overriddenModule(m *config.Module, o *Override) *config.Module {
 	out := &config.Module{
 		SourceDir:          m.SourceDir,
 		Files:              m.Files,
+		Bodies:             m.Bodies,
 		RequiredProviders:  m.RequiredProviders,
 		Variables:          make(map[string]*config.Variable, len(m.Variables)),
 		Locals:             map[string]*config.Local{},

@@ -31,6 +31,7 @@ func evalRoot(c *common, env Env) report {
 		// (rootsWriter.render), so the document is never held whole.
 		rep.quiet = true
 		sources := format.NewSources(diagOptions(c, env))
+		sources.UseConfig(ev.Config)
 		rep.write = func(w io.Writer) error {
 			if err := format.WriteEvalWith(w, res, ev.Diagnostics, sources); err != nil {
 				return err
@@ -41,7 +42,9 @@ func evalRoot(c *common, env Env) report {
 		return rep
 	case c.json:
 		rep.quiet = true
-		if err := format.WriteEvalWith(&out, res, ev.Diagnostics, format.NewSources(diagOptions(c, env))); err != nil {
+		sources := format.NewSources(diagOptions(c, env))
+		sources.UseConfig(ev.Config)
+		if err := format.WriteEvalWith(&out, res, ev.Diagnostics, sources); err != nil {
 			return failure(err)
 		}
 		out.WriteByte('\n')
