@@ -7,6 +7,7 @@ import (
 	hcltypeexpr "github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
@@ -248,6 +249,12 @@ func TestConvertFused(t *testing.T) {
 		{`list(object({ port = number, proto = optional(string, "tcp") }))`, `[{port = 22}, {port = "443", proto = "udp"}]`, true},
 		{`set(object({ port = number, proto = optional(string, "tcp") }))`, `[{port = 22}, {port = 22, proto = "tcp"}]`, true},
 		{`list(string)`, `[1, true, "x"]`, true},
+		{`list(string)`, `[0, -7, 2.5, 1e40, 123456789012345678901234567890, 0.1]`, true}, // numbers written as go-cty writes them
+		{`map(string)`, `{a = 8080, b = -0.25}`, true},
+		{`string`, `null`, false}, // null: converted as go-cty does, after the one pass
+		{`object({ a = optional(string, "x") })`, `null`, false},
+		{`list(object({ a = optional(number) }))`, `null`, false},
+		{`any`, `null`, false},
 		{`map(list(string))`, `{a = [], b = ["x"]}`, true},
 		{`object({ a = optional(object({ b = optional(string, "d") }), {}) })`, `{}`, true},
 		{`object({ a = optional(object({ b = optional(string, "d") }), { b = null }) })`, `{a = null}`, true},
@@ -277,5 +284,26 @@ func TestConvertFused(t *testing.T) {
 		}
 		out, err := Convert(val, ty, defaults)
 		checkSameAsApply(t, val, ty, defaults, out, err)
+	}
+}
+
+// ConvertValue gives the literal null its type without go-cty's
+// conversion; the result must be go-cty's.
+func TestConvertValueOfNull(t *testing.T) {
+	for _, src := range []string{`string`, `number`, `any`, `list(any)`, `map(string)`, `set(object({ a = string }))`,
+		`object({ a = optional(string, "x"), b = list(object({ c = optional(number) })) })`, `tuple([string, any])`} {
+		texpr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		ty, _, _, diags := TypeConstraint(texpr)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		got, err := ConvertValue(cty.NullVal(cty.DynamicPseudoType), ty)
+		want, wantErr := convert.Convert(cty.NullVal(cty.DynamicPseudoType), ty)
+		if err != nil || wantErr != nil || !got.RawEquals(want) {
+			t.Errorf("null to %s: got %#v, %v; go-cty %#v, %v", src, got, err, want, wantErr)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/numtext"
 )
 
 // convertFused is Convert in one pass, for the common case: a known,
@@ -35,6 +36,12 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 		}
 		if vty == ty {
 			return v, true
+		}
+		if ty == cty.String && vty == cty.Number {
+			// go-cty writes the number with big.Float's Text('f', -1),
+			// tens of microseconds for a literal's 512 bits; numtext
+			// writes the same text.
+			return cty.StringVal(numtext.String(v)), true
 		}
 		out, err := convert.Convert(v, ty)
 		return out, err == nil

@@ -33,6 +33,12 @@ func MismatchMessage(got, want cty.Type) string {
 // conversion between the types exists, and with a map's missing or
 // incompatible attribute named as mapToObjectError names it.
 func ConvertValue(v cty.Value, want cty.Type) (cty.Value, error) {
+	if v.IsNull() && !v.IsMarked() && v.Type() == cty.DynamicPseudoType && want != cty.DynamicPseudoType {
+		// The literal null (every `default = null`): go-cty gives a null
+		// of the wanted type without its optional attributes, after
+		// working out a conversion it does not use.
+		return cty.NullVal(want.WithoutOptionalAttributesDeep()), nil
+	}
 	out, err := convert.Convert(v, want)
 	if err == nil {
 		return out, nil
