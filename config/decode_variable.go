@@ -36,7 +36,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		})
 	}
 
-	content, cDiags := block.Body.Content(variableBlockSchema())
+	content, cDiags := blockContent(block.Body, variableBlockSchema())
 	diags = append(diags, cDiags...)
 
 	if attr, ok := content.Attributes["description"]; ok {
