@@ -2,6 +2,7 @@ package lang
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -112,6 +113,37 @@ func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) c
 	return v
 }
 
+// openAttributes is openObject of the object that the decoded attributes
+// attrs make, without making that object first only to read its
+// attributes back: they are opened and filled in attrs itself, which then
+// becomes the planned object. attrs is not to be read afterwards.
+func openAttributes(attrs map[string]cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
+	obj, ok := spec.(hcldec.ObjectSpec)
+	if !ok || !asciiNames(attrs) {
+		// cty normalizes the names of an object's attributes, which the
+		// object's own value would look up by.
+		return openObject(cty.ObjectVal(attrs), spec, t, ms)
+	}
+	openArgumentsIn(attrs, obj, t, ms)
+	if t != nil {
+		t.fillAttributes(attrs, obj, ms)
+	}
+	return cty.ObjectVal(attrs)
+}
+
+// asciiNames reports whether every name in attrs is ASCII, which NFC
+// normalization leaves as it is.
+func asciiNames(attrs map[string]cty.Value) bool {
+	for name := range attrs {
+		for i := range len(name) {
+			if name[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // openArguments is the first part of openObject, for a block and,
 // recursively, the blocks nested in it. A block type written once whose
 // attributes the configuration reads directly (x.block.attr), and never by
@@ -124,6 +156,15 @@ func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks
 	}
 	v, vm := v.Unmark()
 	attrs := v.AsValueMap()
+	if !openArgumentsIn(attrs, obj, t, ms) {
+		return v.WithMarks(vm)
+	}
+	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// openArgumentsIn is openArguments of an object's attributes, in place;
+// it reports whether it changed any.
+func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readTree, ms cty.ValueMarks) bool {
 	changed := false
 	for name, s := range obj {
 		av, ok := attrs[name]
@@ -166,10 +207,7 @@ func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks
 			changed = true
 		}
 	}
-	if !changed {
-		return v.WithMarks(vm)
-	}
-	return cty.ObjectVal(attrs).WithMarks(vm)
+	return changed
 }
 
 // fill returns v with every path t reads present: an attribute v lacks is
@@ -208,35 +246,7 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 		if attrs == nil {
 			attrs = map[string]cty.Value{}
 		}
-		for name, sub := range t.attrs {
-			av, ok := attrs[name]
-			if !ok {
-				attrs[name] = cty.DynamicVal.WithMarks(ms)
-				changed = true
-				continue
-			}
-			var subSpec hcldec.Spec
-			if obj != nil {
-				subSpec = obj[name]
-				if _, arg := subSpec.(*hcldec.AttrSpec); arg {
-					continue
-				}
-			}
-			if nv, ok := sub.fill(av, subSpec, ms); ok {
-				attrs[name] = nv
-				changed = true
-			}
-		}
-		if t.elems != nil {
-			// An object read with an index is read as a map.
-			for name, av := range attrs {
-				if nv, ok := t.elems.fill(av, nil, ms); ok {
-					attrs[name] = nv
-					changed = true
-				}
-			}
-		}
-		if !changed {
+		if !t.fillAttributes(attrs, obj, ms) {
 			return v, false
 		}
 		return cty.ObjectVal(attrs).WithMarks(vm), true
@@ -284,6 +294,41 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 		return cty.ObjectVal(vals).WithMarks(vm), true
 	}
 	return v, false
+}
+
+// fillAttributes is fill of an object's attributes, in place, with obj
+// the object's spec (nil for none); it reports whether it changed any.
+func (t *readTree) fillAttributes(attrs map[string]cty.Value, obj hcldec.ObjectSpec, ms cty.ValueMarks) bool {
+	changed := false
+	for name, sub := range t.attrs {
+		av, ok := attrs[name]
+		if !ok {
+			attrs[name] = cty.DynamicVal.WithMarks(ms)
+			changed = true
+			continue
+		}
+		var subSpec hcldec.Spec
+		if obj != nil {
+			subSpec = obj[name]
+			if _, arg := subSpec.(*hcldec.AttrSpec); arg {
+				continue
+			}
+		}
+		if nv, ok := sub.fill(av, subSpec, ms); ok {
+			attrs[name] = nv
+			changed = true
+		}
+	}
+	if t.elems != nil {
+		// An object read with an index is read as a map.
+		for name, av := range attrs {
+			if nv, ok := t.elems.fill(av, nil, ms); ok {
+				attrs[name] = nv
+				changed = true
+			}
+		}
+	}
+	return changed
 }
 
 // sameTypes reports whether every value has the first one's type.

@@ -221,8 +221,10 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 	}
 	var v cty.Value
 	switch {
+	case schema == nil && d.attrs != nil:
+		v = openAttributes(d.attrs, info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
 	case schema == nil:
-		v = openObject(d.value(), info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
+		v = openObject(d.v, info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
 	case res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type):
 		ev.checkReadOnly(res, info, d)
 		finish := planTerraformData
