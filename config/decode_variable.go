@@ -49,7 +49,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		ty, defaults, parseHCL, tDiags := typeexpr.TypeConstraint(attr.Expr)
 		diags = append(diags, tDiags...)
 		v.ConstraintType, v.TypeDefaults = ty, defaults
-		v.Type = ty.WithoutOptionalAttributesDeep()
+		v.Type = typeexpr.WithoutOptional(ty)
 		v.ParsingMode = VariableParseLiteral
 		if parseHCL {
 			v.ParsingMode = VariableParseHCL

@@ -307,3 +307,28 @@ func TestConvertValueOfNull(t *testing.T) {
 		}
 	}
 }
+
+// WithoutOptional is go-cty's WithoutOptionalAttributesDeep, without its
+// copies of types that have no optional attribute.
+func TestWithoutOptional(t *testing.T) {
+	for _, src := range []string{`string`, `any`, `list(object({ a = string }))`, `map(object({ a = optional(number) }))`,
+		`object({ a = list(object({ b = optional(string, "x") })), c = set(string) })`, `tuple([string, object({ d = optional(bool) })])`,
+		`object({ a = object({ b = map(list(number)) }) })`} {
+		texpr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		ty, _, _, diags := TypeConstraint(texpr)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if got, want := WithoutOptional(ty), ty.WithoutOptionalAttributesDeep(); !got.Equals(want) {
+			t.Errorf("%s: got %#v, want %#v", src, got, want)
+		}
+		if !hasOptional(ty) {
+			if a := testing.AllocsPerRun(10, func() { WithoutOptional(ty) }); a != 0 {
+				t.Errorf("%s: %v allocations for a type without optional attributes", src, a)
+			}
+		}
+	}
+}

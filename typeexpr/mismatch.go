@@ -37,14 +37,20 @@ func ConvertValue(v cty.Value, want cty.Type) (cty.Value, error) {
 		// The literal null (every `default = null`): go-cty gives a null
 		// of the wanted type without its optional attributes, after
 		// working out a conversion it does not use.
-		return cty.NullVal(want.WithoutOptionalAttributesDeep()), nil
+		return cty.NullVal(WithoutOptional(want)), nil
 	}
-	out, err := convert.Convert(v, want)
+	// convert.Convert's two steps, without its copy of want without
+	// optional attributes when want has none.
+	if v.Type().Equals(WithoutOptional(want)) {
+		return v, nil
+	}
+	conv := convert.GetConversionUnsafe(v.Type(), want)
+	if conv == nil {
+		return cty.NilVal, errors.New(MismatchMessage(v.Type(), want))
+	}
+	out, err := conv(v)
 	if err == nil {
 		return out, nil
-	}
-	if convert.GetConversionUnsafe(v.Type(), want) == nil {
-		return out, errors.New(MismatchMessage(v.Type(), want))
 	}
 	if perr, ok := err.(cty.PathError); ok && mapToObjectMessage(perr.Error()) {
 		if m, ty, ok := valueAt(v, want, perr.Path); ok {
