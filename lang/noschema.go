@@ -48,8 +48,9 @@ func unreadCause(res *config.Resource) marks.Cause {
 // fillWhole is a resource's whole value with the paths t reads filled in
 // every instance; spec is the implied spec its instances were decoded with.
 func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, ms cty.ValueMarks) cty.Value {
+	u := &unknownMarked{ms: ms}
 	if !rs.expansion.multi() {
-		v, _ := t.fill(rs.whole, spec, ms)
+		v, _ := t.fill(rs.whole, spec, u)
 		return v
 	}
 	whole, vm := rs.whole.Unmark()
@@ -60,7 +61,7 @@ func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, ms cty.ValueMar
 	case ty.IsTupleType():
 		vals := whole.AsValueSlice()
 		for i, v := range vals {
-			vals[i], _ = t.fill(v, spec, ms)
+			vals[i], _ = t.fill(v, spec, u)
 		}
 		if len(vals) == 0 {
 			return rs.whole
@@ -69,7 +70,7 @@ func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, ms cty.ValueMar
 	case ty.IsObjectType():
 		vals := whole.AsValueMap()
 		for k, v := range vals {
-			vals[k], _ = t.fill(v, spec, ms)
+			vals[k], _ = t.fill(v, spec, u)
 		}
 		if len(vals) == 0 {
 			return rs.whole
@@ -106,9 +107,10 @@ func (ev *evaluator) reads() *readAnalysis {
 // and every path t reads is added, unknown where the body does not set it.
 // The unknowns carry ms.
 func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
-	v = openArguments(v, spec, t, ms)
+	u := &unknownMarked{ms: ms}
+	v = openArguments(v, spec, t, u)
 	if t != nil {
-		v, _ = t.fill(v, spec, ms)
+		v, _ = t.fill(v, spec, u)
 	}
 	return v
 }
@@ -124,9 +126,10 @@ func openAttributes(attrs map[string]cty.Value, spec hcldec.Spec, t *readTree, m
 		// object's own value would look up by.
 		return openObject(cty.ObjectVal(attrs), spec, t, ms)
 	}
-	openArgumentsIn(attrs, obj, t, ms)
+	u := &unknownMarked{ms: ms}
+	openArgumentsIn(attrs, obj, t, u)
 	if t != nil {
-		t.fillAttributes(attrs, obj, ms)
+		t.fillAttributes(attrs, obj, u)
 	}
 	return cty.ObjectVal(attrs)
 }
@@ -149,14 +152,14 @@ func asciiNames(attrs map[string]cty.Value) bool {
 // attributes the configuration reads directly (x.block.attr), and never by
 // index, is a single block: its value is the block's object, not a list of
 // one, as the provider's schema must say for that configuration to work.
-func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
+func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, u *unknownMarked) cty.Value {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
 		return v
 	}
 	v, vm := v.Unmark()
 	attrs := v.AsValueMap()
-	if !openArgumentsIn(attrs, obj, t, ms) {
+	if !openArgumentsIn(attrs, obj, t, u) {
 		return v.WithMarks(vm)
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm)
@@ -164,7 +167,7 @@ func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks
 
 // openArgumentsIn is openArguments of an object's attributes, in place;
 // it reports whether it changed any.
-func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readTree, ms cty.ValueMarks) bool {
+func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readTree, u *unknownMarked) bool {
 	changed := false
 	for name, s := range obj {
 		av, ok := attrs[name]
@@ -174,7 +177,7 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 		switch s := s.(type) {
 		case *hcldec.AttrSpec:
 			if av.IsNull() {
-				attrs[name] = cty.UnknownVal(av.Type()).WithMarks(ms)
+				attrs[name] = u.of(av.Type())
 				changed = true
 			}
 		case *hcldec.BlockTupleSpec:
@@ -193,7 +196,7 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 				sub = t.attrs[name]
 			}
 			if len(vals) == 1 && sub != nil && sub.elems == nil && len(sub.attrs) > 0 {
-				attrs[name] = openArguments(vals[0], s.Nested, sub, ms).WithMarks(em)
+				attrs[name] = openArguments(vals[0], s.Nested, sub, u).WithMarks(em)
 				changed = true
 				continue
 			}
@@ -201,7 +204,7 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 				sub = sub.elems
 			}
 			for i, e := range vals {
-				vals[i] = openArguments(e, s.Nested, sub, ms)
+				vals[i] = openArguments(e, s.Nested, sub, u)
 			}
 			attrs[name] = cty.TupleVal(vals).WithMarks(em)
 			changed = true
@@ -222,7 +225,7 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 // leaves unset, and those of nested blocks), so a path read inside it that
 // the value lacks does not exist: reading it is an error Terraform reports
 // too, and try or can find it missing.
-func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.Value, bool) {
+func (t *readTree) fill(v cty.Value, spec hcldec.Spec, u *unknownMarked) (cty.Value, bool) {
 	if t == nil || !v.IsKnown() || v.IsNull() {
 		return v, false
 	}
@@ -240,13 +243,13 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 	switch {
 	case ty.IsObjectType() && elemSpec != nil:
 		// A single block read directly (see openArguments).
-		return t.fill(v, elemSpec, ms)
+		return t.fill(v, elemSpec, u)
 	case ty.IsObjectType():
 		attrs := inner.AsValueMap()
 		if attrs == nil {
 			attrs = map[string]cty.Value{}
 		}
-		if !t.fillAttributes(attrs, obj, ms) {
+		if !t.fillAttributes(attrs, obj, u) {
 			return v, false
 		}
 		return cty.ObjectVal(attrs).WithMarks(vm), true
@@ -254,7 +257,7 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 		// A block type written once whose attributes are read directly
 		// is a single block, as openArguments decides for what the
 		// configuration reads.
-		nv, _ := t.fill(inner.Index(cty.Zero), elemSpec, ms)
+		nv, _ := t.fill(inner.Index(cty.Zero), elemSpec, u)
 		return nv.WithMarks(vm), true
 	case ty.IsTupleType() || ty.IsListType():
 		if t.elems == nil || inner.LengthInt() == 0 {
@@ -262,7 +265,7 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 		}
 		vals := inner.AsValueSlice()
 		for i, e := range vals {
-			if nv, ok := t.elems.fill(e, elemSpec, ms); ok {
+			if nv, ok := t.elems.fill(e, elemSpec, u); ok {
 				vals[i] = nv
 				changed = true
 			}
@@ -280,7 +283,7 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 		}
 		vals := inner.AsValueMap()
 		for k, e := range vals {
-			if nv, ok := t.elems.fill(e, nil, ms); ok {
+			if nv, ok := t.elems.fill(e, nil, u); ok {
 				vals[k] = nv
 				changed = true
 			}
@@ -298,12 +301,12 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 
 // fillAttributes is fill of an object's attributes, in place, with obj
 // the object's spec (nil for none); it reports whether it changed any.
-func (t *readTree) fillAttributes(attrs map[string]cty.Value, obj hcldec.ObjectSpec, ms cty.ValueMarks) bool {
+func (t *readTree) fillAttributes(attrs map[string]cty.Value, obj hcldec.ObjectSpec, u *unknownMarked) bool {
 	changed := false
 	for name, sub := range t.attrs {
 		av, ok := attrs[name]
 		if !ok {
-			attrs[name] = cty.DynamicVal.WithMarks(ms)
+			attrs[name] = u.of(cty.DynamicPseudoType)
 			changed = true
 			continue
 		}
@@ -314,7 +317,7 @@ func (t *readTree) fillAttributes(attrs map[string]cty.Value, obj hcldec.ObjectS
 				continue
 			}
 		}
-		if nv, ok := sub.fill(av, subSpec, ms); ok {
+		if nv, ok := sub.fill(av, subSpec, u); ok {
 			attrs[name] = nv
 			changed = true
 		}
@@ -322,13 +325,31 @@ func (t *readTree) fillAttributes(attrs map[string]cty.Value, obj hcldec.ObjectS
 	if t.elems != nil {
 		// An object read with an index is read as a map.
 		for name, av := range attrs {
-			if nv, ok := t.elems.fill(av, nil, ms); ok {
+			if nv, ok := t.elems.fill(av, nil, u); ok {
 				attrs[name] = nv
 				changed = true
 			}
 		}
 	}
 	return changed
+}
+
+// unknownMarked makes the unknowns that planning a body without schema
+// adds, each marked with ms. Most are of no type: that one is made once
+// and shared, rather than marked anew for every attribute.
+type unknownMarked struct {
+	ms      cty.ValueMarks
+	dynamic cty.Value
+}
+
+func (u *unknownMarked) of(ty cty.Type) cty.Value {
+	if ty != cty.DynamicPseudoType {
+		return cty.UnknownVal(ty).WithMarks(u.ms)
+	}
+	if u.dynamic == cty.NilVal {
+		u.dynamic = cty.DynamicVal.WithMarks(u.ms)
+	}
+	return u.dynamic
 }
 
 // sameTypes reports whether every value has the first one's type.
