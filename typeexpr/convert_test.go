@@ -185,18 +185,7 @@ func TestConvertSkipsNeedlessDefaults(t *testing.T) {
 // must leave to the two steps; it also checks which of them it takes, so
 // the common case cannot quietly stop being fast.
 func TestConvertFused(t *testing.T) {
-	constraint := func(src string) (cty.Type, *hcltypeexpr.Defaults) {
-		t.Helper()
-		texpr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		ty, defaults, _, diags := TypeConstraint(texpr)
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		return ty, defaults
-	}
+	constraint := func(src string) (cty.Type, *hcltypeexpr.Defaults) { return typeConstraint(t, src) }
 	value := func(src string) cty.Value {
 		t.Helper()
 		expr, diags := hclsyntax.ParseExpression([]byte(src), "v.tf", hcl.InitialPos)
@@ -292,14 +281,7 @@ func TestConvertFused(t *testing.T) {
 func TestConvertValueOfNull(t *testing.T) {
 	for _, src := range []string{`string`, `number`, `any`, `list(any)`, `map(string)`, `set(object({ a = string }))`,
 		`object({ a = optional(string, "x"), b = list(object({ c = optional(number) })) })`, `tuple([string, any])`} {
-		texpr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		ty, _, _, diags := TypeConstraint(texpr)
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
+		ty, _ := typeConstraint(t, src)
 		got, err := ConvertValue(cty.NullVal(cty.DynamicPseudoType), ty)
 		want, wantErr := convert.Convert(cty.NullVal(cty.DynamicPseudoType), ty)
 		if err != nil || wantErr != nil || !got.RawEquals(want) {
@@ -314,14 +296,7 @@ func TestWithoutOptional(t *testing.T) {
 	for _, src := range []string{`string`, `any`, `list(object({ a = string }))`, `map(object({ a = optional(number) }))`,
 		`object({ a = list(object({ b = optional(string, "x") })), c = set(string) })`, `tuple([string, object({ d = optional(bool) })])`,
 		`object({ a = object({ b = map(list(number)) }) })`} {
-		texpr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		ty, _, _, diags := TypeConstraint(texpr)
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
+		ty, _ := typeConstraint(t, src)
 		if got, want := WithoutOptional(ty), ty.WithoutOptionalAttributesDeep(); !got.Equals(want) {
 			t.Errorf("%s: got %#v, want %#v", src, got, want)
 		}
@@ -331,4 +306,18 @@ func TestWithoutOptional(t *testing.T) {
 			}
 		}
 	}
+}
+
+// typeConstraint parses a type constraint written in src.
+func typeConstraint(t *testing.T, src string) (cty.Type, *hcltypeexpr.Defaults) {
+	t.Helper()
+	texpr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	ty, defaults, _, diags := TypeConstraint(texpr)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return ty, defaults
 }
