@@ -231,3 +231,56 @@ func reservedBlock(block *hcl.Block, where string) *hcl.Diagnostic {
 		Subject:  block.TypeRange.Ptr(),
 	}
 }
+
+// blockContent is body.Content(schema) for the body of a block as parsed,
+// which hides nothing. hclsyntax's Content allocates the attribute map,
+// two sets of hidden names, a set of wanted block types, a remaining body
+// and one copy per attribute; for a body that has only what the schema
+// takes (no diagnostic to report) the same content is built here with
+// two allocations and the blocks' own. Everything else is hcl's, which
+// reports the problems.
+func blockContent(body hcl.Body, schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return body.Content(schema)
+	}
+	taken := 0
+	for _, as := range schema.Attributes {
+		if _, ok := sb.Attributes[as.Name]; ok {
+			taken++
+		} else if as.Required {
+			return body.Content(schema)
+		}
+	}
+	if taken != len(sb.Attributes) {
+		return body.Content(schema) // an argument the schema does not take
+	}
+	for _, b := range sb.Blocks {
+		if !blockTaken(schema, b) {
+			return body.Content(schema)
+		}
+	}
+	content := &hcl.BodyContent{Attributes: make(hcl.Attributes, taken), MissingItemRange: sb.MissingItemRange()}
+	copies := make([]hcl.Attribute, 0, taken)
+	for _, as := range schema.Attributes {
+		if a, ok := sb.Attributes[as.Name]; ok {
+			copies = append(copies, hcl.Attribute{Name: a.Name, Expr: a.Expr, Range: a.SrcRange, NameRange: a.NameRange})
+			content.Attributes[as.Name] = &copies[len(copies)-1]
+		}
+	}
+	for _, b := range sb.Blocks {
+		content.Blocks = append(content.Blocks, b.AsHCLBlock())
+	}
+	return content, nil
+}
+
+// blockTaken reports whether schema takes b as written: its type, with as
+// many labels as the schema names.
+func blockTaken(schema *hcl.BodySchema, b *hclsyntax.Block) bool {
+	for _, bs := range schema.Blocks {
+		if bs.Type == b.Type {
+			return len(b.Labels) == len(bs.LabelNames)
+		}
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -26,6 +27,35 @@ func TestLiteralString(t *testing.T) {
 		wantDiags := gohcl.DecodeExpression(attr.Expr, nil, &want)
 		if got != want || gotDiags.Error() != wantDiags.Error() {
 			t.Errorf("%s: got %q %q, gohcl %q %q", src, got, gotDiags.Error(), want, wantDiags.Error())
+		}
+	}
+}
+
+// TestBlockContent holds blockContent to hcl's Content, for bodies it
+// builds itself and for those it leaves to hcl.
+func TestBlockContent(t *testing.T) {
+	schema := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "needed", Required: true}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "validation"}, {Type: "labelled", LabelNames: []string{"name"}}},
+	}
+	for _, src := range []string{
+		`needed = 1`,
+		"needed = 1\ntype = string\ndefault = null\nvalidation {\n  x = 1\n}\nvalidation {}\nlabelled \"a\" {}\n",
+		"default = 1\n",                     // a required argument missing
+		"needed = 1\nother = 2\n",           // an argument not taken
+		"needed = 1\ntyp = string\n",        // with a suggestion
+		"needed = 1\nunknown {}\n",          // a block type not taken
+		"needed = 1\nvalidation \"x\" {}\n", // an extra label
+		"needed = 1\nlabelled {}\n",         // a missing label
+	} {
+		f, diags := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%q: %s", src, diags.Error())
+		}
+		got, gotDiags := blockContent(f.Body, schema)
+		want, wantDiags := f.Body.Content(schema)
+		if !reflect.DeepEqual(got, want) || gotDiags.Error() != wantDiags.Error() {
+			t.Errorf("%q:\ngot  %#v %v\nwant %#v %v", src, got, gotDiags, want, wantDiags)
 		}
 	}
 }

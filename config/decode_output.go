@@ -17,7 +17,7 @@ func (d *decoder) output(block *hcl.Block) (*Output, hcl.Diagnostics) {
 			Subject:  block.LabelRanges[0].Ptr(),
 		})
 	}
-	content, cDiags := block.Body.Content(outputBlockSchema(d.dialect, d.override))
+	content, cDiags := blockContent(block.Body, outputBlockSchema(d.dialect, d.override))
 	diags = append(diags, cDiags...)
 
 	if attr, ok := content.Attributes["description"]; ok {

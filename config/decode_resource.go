@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -64,6 +65,9 @@ func (d *decoder) resource(block *hcl.Block, mode ResourceMode) (*Resource, hcl.
 	content, remain, cDiags := block.Body.PartialContent(resourceMetaSchema(mode))
 	diags = append(diags, cDiags...)
 	r.Config = remain
+	if sb, ok := block.Body.(*hclsyntax.Body); ok {
+		r.syntax, r.meta, r.decoded = sb, resourceMetaSchema(mode), remain
+	}
 
 	if attr, ok := content.Attributes["count"]; ok {
 		r.Count = attr.Expr

@@ -36,7 +36,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		})
 	}
 
-	content, cDiags := block.Body.Content(variableBlockSchema())
+	content, cDiags := blockContent(block.Body, variableBlockSchema())
 	diags = append(diags, cDiags...)
 
 	if attr, ok := content.Attributes["description"]; ok {
@@ -49,7 +49,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		ty, defaults, parseHCL, tDiags := typeexpr.TypeConstraint(attr.Expr)
 		diags = append(diags, tDiags...)
 		v.ConstraintType, v.TypeDefaults = ty, defaults
-		v.Type = ty.WithoutOptionalAttributesDeep()
+		v.Type = typeexpr.WithoutOptional(ty)
 		v.ParsingMode = VariableParseLiteral
 		if parseHCL {
 			v.ParsingMode = VariableParseHCL

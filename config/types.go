@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -272,6 +273,27 @@ type Resource struct {
 
 	// derived keeps what Derived made last, with its key.
 	derived derivedSlot
+
+	// syntax is the block's native-syntax body, meta the schema of the
+	// meta-arguments taken out of it, and decoded the body without them
+	// that Config was made (see VisibleSyntax).
+	syntax  *hclsyntax.Body
+	meta    *hcl.BodySchema
+	decoded hcl.Body
+}
+
+// VisibleSyntax returns the native-syntax body of the resource's block and
+// the schema of the meta-arguments its Config hides, while Config is still
+// the body the block was decoded to (no override file merged into it):
+// VisibleContent of Config is then the body's attributes that the schema
+// does not name, and its blocks of types the schema does not name, of
+// each type those with as many labels as its first. ok is false for any
+// other Config.
+func (r *Resource) VisibleSyntax() (body *hclsyntax.Body, meta *hcl.BodySchema, ok bool) {
+	if r.syntax == nil || r.Config != r.decoded {
+		return nil, nil, false
+	}
+	return r.syntax, r.meta, true
 }
 
 // derivedSlot keeps one value derived from a block or module, the last one

@@ -114,24 +114,30 @@ func appendJSON(b []byte, v cty.Value) ([]byte, bool) {
 			names = append(names, name)
 		}
 		sort.Strings(names)
-		b = append(b, '{')
-		for i, name := range names {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var ok bool
-			// Attribute names are normalized already, as StringVal would.
-			if b, ok = appendJSONString(b, name); !ok {
-				return nil, false
-			}
-			b = append(b, ':')
-			if b, ok = appendJSON(b, v.GetAttr(name)); !ok {
-				return nil, false
-			}
-		}
-		return append(b, '}'), true
+		return appendJSONObject(b, names, func(i int) cty.Value { return v.GetAttr(names[i]) })
 	}
 	return nil, false
+}
+
+// appendJSONObject is appendJSON of an object whose attributes are names,
+// sorted, with values attr(i).
+func appendJSONObject(b []byte, names []string, attr func(i int) cty.Value) ([]byte, bool) {
+	b = append(b, '{')
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var ok bool
+		// Attribute names are normalized already, as StringVal would.
+		if b, ok = appendJSONString(b, name); !ok {
+			return nil, false
+		}
+		b = append(b, ':')
+		if b, ok = appendJSON(b, attr(i)); !ok {
+			return nil, false
+		}
+	}
+	return append(b, '}'), true
 }
 
 // appendJSONString appends s quoted as encoding/json writes it. Text with

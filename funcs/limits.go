@@ -205,7 +205,54 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 		},
 	})
 	e.opts.Direct.store(wrapped, call)
+	if fn == jsonEncodeFunc && cost == nil {
+		e.opts.Direct.storeObject(wrapped, e.jsonEncodeObject)
+	}
 	return wrapped
+}
+
+// ObjectCall is a call of a function of one object argument, given the
+// object's attribute names, sorted, and their values in that order, made
+// without building the object. handled is false where the call needs the
+// object itself; the caller then makes it and calls the direct form.
+// vals is lent for the call, which must not keep it.
+type ObjectCall func(names []string, vals []cty.Value) (v cty.Value, handled bool, err error)
+
+// jsonEncodeObject is the direct form of jsonencode of an object written
+// as a constructor, jsonencode({...}): the object would be made only to be
+// walked for its size and then encoded. It answers as the direct form does
+// when its shortcut encodes the object, which it does without the object,
+// and leaves every other case (a size over the bound, an attribute of a
+// dynamic type, something marked or unknown) to the direct form. The
+// checks come before the step, which is charged as the direct form
+// charges it: they have no effect of their own.
+func (e *env) jsonEncodeObject(names []string, vals []cty.Value) (cty.Value, bool, error) {
+	// encodedSize of the object: its own two bytes, each name, each value.
+	sw := sizeWalk{max: int64(e.limits.MaxStringLength), visits: 1, total: 2}
+	for i, name := range names {
+		sw.total += int64(len(name)) + 3
+		if !sw.walk(vals[i]) {
+			return cty.NilVal, false, nil
+		}
+		if vals[i].Type().HasDynamicTypes() {
+			return cty.NilVal, false, nil // the shortcut leaves the object to go-cty
+		}
+	}
+	if sw.total > sw.max {
+		return cty.NilVal, false, nil
+	}
+	buf, ok := appendJSONObject(make([]byte, 0, 256), names, func(i int) cty.Value { return vals[i] })
+	if !ok {
+		return cty.NilVal, false, nil
+	}
+	if err := e.step(); err != nil {
+		return cty.NilVal, true, err
+	}
+	v := cty.StringVal(string(buf))
+	if err := e.postCheck(v); err != nil {
+		return v, true, err
+	}
+	return v, true, e.chargeResult(v)
 }
 
 // DirectCalls records, for each function a table wraps with its limits,
@@ -215,8 +262,9 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 // parameter types can call the wrapper's logic directly and get the same
 // result. The zero value is ready to use, and it is safe for concurrent use.
 type DirectCalls struct {
-	mu sync.RWMutex
-	m  map[function.Function]func([]cty.Value) (cty.Value, error)
+	mu      sync.RWMutex
+	m       map[function.Function]func([]cty.Value) (cty.Value, error)
+	objects map[function.Function]ObjectCall
 }
 
 // store records the direct form of a wrapper; a nil d records nothing.
@@ -230,6 +278,32 @@ func (d *DirectCalls) store(f function.Function, call func([]cty.Value) (cty.Val
 		d.m = map[function.Function]func([]cty.Value) (cty.Value, error){}
 	}
 	d.m[f] = call
+}
+
+// storeObject records the object form of a wrapper (ObjectCall); a nil d
+// records nothing.
+func (d *DirectCalls) storeObject(f function.Function, call ObjectCall) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.objects == nil {
+		d.objects = map[function.Function]ObjectCall{}
+	}
+	d.objects[f] = call
+}
+
+// LookupObject returns the object form of f (ObjectCall), which only
+// jsonencode has, as a function of the type fastexpr takes.
+func (d *DirectCalls) LookupObject(f function.Function) (func(names []string, vals []cty.Value) (cty.Value, bool, error), bool) {
+	if d == nil {
+		return nil, false
+	}
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	call, ok := d.objects[f]
+	return call, ok
 }
 
 // Lookup returns the direct form of f, a function of a table built with
@@ -485,51 +559,57 @@ func urlEncodedLen(s string) int64 {
 // each part writes (its string or key and a separator), visiting at most
 // limit.DefaultMaxValueSize parts.
 func (e *env) encodedSize(v cty.Value) error {
-	max := int64(e.limits.MaxStringLength)
-	var total int64
-	visits := 0
-	var walk func(v cty.Value) bool
-	walk = func(v cty.Value) bool {
-		if visits++; visits > limit.DefaultMaxValueSize || total > max {
-			return false
-		}
-		v, _ = v.Unmark()
-		total += 2 // the least a value and its separator take
-		if !v.IsKnown() || v.IsNull() {
-			return true
-		}
-		ty := v.Type()
-		switch {
-		case ty == cty.String:
-			total += int64(len(v.AsString()))
-		case ty.IsObjectType():
-			for name, at := range ty.AttributeTypes() {
-				_ = at
-				total += int64(len(name)) + 3
-				if !walk(v.GetAttr(name)) {
-					return false
-				}
-			}
-		case ty.IsMapType() || ty.IsSetType() || ty.IsListType() || ty.IsTupleType():
-			for it := elements.Of(v); it.Next(); {
-				k, el := it.Element()
-				if ty.IsMapType() {
-					total += int64(len(k.AsString())) + 3
-				}
-				if !walk(el) {
-					return false
-				}
-			}
-		}
-		return total <= max
-	}
-	if !walk(v) {
-		if total > max {
-			return e.stringTooLong(int(min(total, 1<<62)))
+	sw := sizeWalk{max: int64(e.limits.MaxStringLength)}
+	if !sw.walk(v) {
+		if sw.total > sw.max {
+			return e.stringTooLong(int(min(sw.total, 1<<62)))
 		}
 		return fmt.Errorf("the value holds more than %d values counting each every time it appears, more than the encoded text of one value may hold", limit.DefaultMaxValueSize)
 	}
 	return nil
+}
+
+// sizeWalk is encodedSize's walk: total bounds the encoded size of the
+// values walked so far, visits counts them.
+type sizeWalk struct {
+	max, total int64
+	visits     int
+}
+
+// walk adds v to the count, and reports false once the count is past
+// either bound.
+func (sw *sizeWalk) walk(v cty.Value) bool {
+	if sw.visits++; sw.visits > limit.DefaultMaxValueSize || sw.total > sw.max {
+		return false
+	}
+	v, _ = v.Unmark()
+	sw.total += 2 // the least a value and its separator take
+	if !v.IsKnown() || v.IsNull() {
+		return true
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		sw.total += int64(len(v.AsString()))
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			sw.total += int64(len(name)) + 3
+			if !sw.walk(v.GetAttr(name)) {
+				return false
+			}
+		}
+	case ty.IsMapType() || ty.IsSetType() || ty.IsListType() || ty.IsTupleType():
+		for it := elements.Of(v); it.Next(); {
+			k, el := it.Element()
+			if ty.IsMapType() {
+				sw.total += int64(len(k.AsString())) + 3
+			}
+			if !sw.walk(el) {
+				return false
+			}
+		}
+	}
+	return sw.total <= sw.max
 }
 
 // largestFormatWidth is the largest width or precision number in a format

@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,5 +109,63 @@ func TestEncodedSizeFirst(t *testing.T) {
 	}
 	if _, err := table["urlencode"].Call([]cty.Value{cty.StringVal(strings.Repeat("é", 300_000))}); err == nil {
 		t.Error("urlencode of 600 KB of two-byte characters was not refused before writing 1.8 MB")
+	}
+}
+
+// TestJSONEncodeObject holds jsonencode's object form to its direct form
+// of the object: the same result, refusal and steps where it answers, and
+// no answer (and no step) where the direct form must see the object.
+func TestJSONEncodeObject(t *testing.T) {
+	steps := 0
+	direct := &DirectCalls{}
+	table := Functions(Options{PureOnly: true, Direct: direct, Limits: Limits{MaxStringLength: 40}, Step: func() error { steps++; return nil }})
+	f := table["jsonencode"]
+	call, _ := direct.Lookup(f)
+	object, ok := direct.LookupObject(f)
+	if !ok {
+		t.Fatal("jsonencode has no object form")
+	}
+	if _, ok := direct.LookupObject(table["merge"]); ok {
+		t.Error("merge has an object form")
+	}
+	for _, tc := range []struct {
+		attrs   map[string]cty.Value
+		handled bool
+	}{
+		{map[string]cty.Value{"b": cty.NumberIntVal(2), "a": cty.StringVal("x"), "c": cty.True}, true},
+		{map[string]cty.Value{"list": cty.ListVal([]cty.Value{cty.StringVal("<&>")}), "n": cty.NullVal(cty.String)}, true},
+		{map[string]cty.Value{}, true},
+		{map[string]cty.Value{"long": cty.StringVal(strings.Repeat("x", 41))}, false}, // over the bound: the direct form's error
+		{map[string]cty.Value{"s": cty.StringVal("x").Mark("sensitive")}, false},      // marked: go-cty's
+		{map[string]cty.Value{"u": cty.UnknownVal(cty.String)}, false},                // unknown: go-cty's
+		{map[string]cty.Value{"d": cty.NullVal(cty.DynamicPseudoType)}, false},        // a dynamic type: go-cty's
+		{map[string]cty.Value{"t": cty.TupleVal([]cty.Value{cty.NumberFloatVal(0.5)})}, true},
+	} {
+		names := make([]string, 0, len(tc.attrs))
+		for name := range tc.attrs {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		vals := make([]cty.Value, len(names))
+		for i, name := range names {
+			vals[i] = tc.attrs[name]
+		}
+		steps = 0
+		want, wantErr := call([]cty.Value{cty.ObjectVal(tc.attrs)})
+		wantSteps := steps
+		steps = 0
+		got, handled, err := object(names, vals)
+		if handled != tc.handled {
+			t.Errorf("%#v: handled %v, want %v", tc.attrs, handled, tc.handled)
+		}
+		if !handled {
+			if steps != 0 {
+				t.Errorf("%#v: %d steps charged without an answer", tc.attrs, steps)
+			}
+			continue
+		}
+		if (err == nil) != (wantErr == nil) || err == nil && !got.RawEquals(want) || steps != wantSteps {
+			t.Errorf("%#v: %#v, %v, %d steps; the direct form %#v, %v, %d steps", tc.attrs, got, err, steps, want, wantErr, wantSteps)
+		}
 	}
 }

@@ -55,8 +55,123 @@ func shortcutOf(fn function.Function) shortcut {
 		return tryShortcut
 	case tryfunc.CanFunc:
 		return canShortcut
+	case lookupFunc:
+		return lookupShortcut
+	case coalesceFunc:
+		return coalesceShortcut
+	case stdlib.CompactFunc:
+		return compactShortcut
+	case stdlib.ConcatFunc:
+		return concatShortcut
 	}
 	return nil
+}
+
+// lookupShortcut is lookup() of a map or object and a string key: the
+// element, or the default when there is none and the default needs no
+// conversion (of an object's missing attribute, the default's own type is
+// the result's; of a map's, the default must already have its element
+// type). A missing key without a default is the full call's error.
+func lookupShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) < 2 || len(args) > 3 || !plain(args[0]) || !plain(args[1]) || args[1].Type() != cty.String {
+		return cty.NilVal, false
+	}
+	coll, key := args[0], args[1].AsString()
+	switch ty := coll.Type(); {
+	case ty.IsObjectType():
+		if ty.HasAttribute(key) {
+			return coll.GetAttr(key), true
+		}
+		if len(args) == 3 {
+			return args[2], true
+		}
+	case ty.IsMapType():
+		if len(args) == 3 && !args[2].Type().Equals(ty.ElementType()) {
+			return cty.NilVal, false
+		}
+		if k := cty.StringVal(key); coll.HasIndex(k) == cty.True {
+			return coll.Index(k), true
+		}
+		if len(args) == 3 {
+			return args[2], true
+		}
+	}
+	return cty.NilVal, false
+}
+
+// coalesceShortcut is coalesce() of strings, each null or known and none
+// marked: the first that is neither null nor empty. (The full call
+// unmarks its arguments deeply and marks the result with what it found.)
+func coalesceShortcut(args []cty.Value) (cty.Value, bool) {
+	for _, a := range args {
+		if a.Type() != cty.String || a.IsMarked() || !a.IsNull() && !a.IsKnown() {
+			return cty.NilVal, false
+		}
+	}
+	for _, a := range args {
+		if !a.IsNull() && a.AsString() != "" {
+			return a, true
+		}
+	}
+	return cty.NilVal, false // the full call's error
+}
+
+// compactShortcut is compact() of a list of strings, every one known and
+// none marked, as the argument arrives converted to its parameter's type.
+func compactShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 || !plain(args[0]) || !args[0].Type().Equals(cty.List(cty.String)) {
+		return cty.NilVal, false
+	}
+	var out []cty.Value
+	for it := elements.Of(args[0]); it.Next(); {
+		_, e := it.Element()
+		if e.IsMarked() || !e.IsKnown() {
+			return cty.NilVal, false
+		}
+		if !e.IsNull() && e.AsString() != "" {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return cty.ListValEmpty(cty.String), true
+	}
+	return cty.ListVal(out), true
+}
+
+// concatShortcut is concat() of known, unmarked lists of one type (a list
+// of that type) or of lists and tuples (a tuple); lists of different types
+// are unified by the full call.
+func concatShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) == 0 {
+		return cty.NilVal, false
+	}
+	allLists, sameLists, n := true, true, 0
+	for _, a := range args {
+		ty := a.Type()
+		if !plain(a) || !ty.IsListType() && !ty.IsTupleType() {
+			return cty.NilVal, false
+		}
+		allLists = allLists && ty.IsListType()
+		sameLists = sameLists && ty.Equals(args[0].Type())
+		n += a.LengthInt()
+	}
+	if allLists && !sameLists {
+		return cty.NilVal, false
+	}
+	vals := make([]cty.Value, 0, n)
+	for _, a := range args {
+		for it := elements.Of(a); it.Next(); {
+			_, e := it.Element()
+			vals = append(vals, e)
+		}
+	}
+	switch {
+	case !allLists:
+		return cty.TupleVal(vals), true
+	case len(vals) == 0:
+		return cty.ListValEmpty(args[0].Type().ElementType()), true
+	}
+	return cty.ListVal(vals), true
 }
 
 // plain reports whether v is known, non-null and not marked at its top

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
@@ -26,6 +27,10 @@ var shortcutFuncs = map[string]function.Function{
 	"format":     stdlib.FormatFunc,
 	"range":      stdlib.RangeFunc,
 	"distinct":   stdlib.DistinctFunc,
+	"lookup":     lookupFunc,
+	"coalesce":   coalesceFunc,
+	"compact":    stdlib.CompactFunc,
+	"concat":     stdlib.ConcatFunc,
 }
 
 // shortcutOracles are what a shortcut is compared with when the full call
@@ -208,6 +213,44 @@ func TestShortcuts(t *testing.T) {
 		{"flatten", []cty.Value{cty.SetVal([]cty.Value{str("a")})}, false},
 		{"flatten", []cty.Value{sens(cty.ListVal([]cty.Value{str("a")}))}, false},
 		{"flatten", []cty.Value{obj}, false},
+
+		{"lookup", []cty.Value{cty.MapVal(strs), str("a")}, true},
+		{"lookup", []cty.Value{cty.MapVal(strs), str("c"), str("d")}, true},
+		{"lookup", []cty.Value{cty.MapVal(strs), str("a"), cty.NumberIntVal(1)}, false}, // a default of another type
+		{"lookup", []cty.Value{cty.MapVal(map[string]cty.Value{"k": sens(str("v"))}), str("k")}, true},
+		{"lookup", []cty.Value{obj, str("z")}, true},
+		{"lookup", []cty.Value{obj, str("w"), sens(cty.NumberIntVal(3))}, true},
+		{"lookup", []cty.Value{obj, str("w"), cty.DynamicVal}, true},
+		{"lookup", []cty.Value{nested, str("deep"), str("x")}, true},
+		{"lookup", []cty.Value{cty.MapVal(strs), str("c")}, false}, // the full call's error
+		{"lookup", []cty.Value{sens(cty.MapVal(strs)), str("a")}, false},
+		{"lookup", []cty.Value{cty.MapVal(strs), sens(str("a"))}, false},
+		{"lookup", []cty.Value{cty.MapVal(strs), cty.NumberIntVal(1)}, false},
+
+		{"coalesce", []cty.Value{cty.NullVal(cty.String), str(""), str("x"), str("y")}, true},
+		{"coalesce", []cty.Value{str("a")}, true},
+		{"coalesce", []cty.Value{cty.NullVal(cty.String), str("")}, false}, // the full call's error
+		{"coalesce", []cty.Value{cty.UnknownVal(cty.String), str("x")}, false},
+		{"coalesce", []cty.Value{sens(str("a")), str("x")}, false},
+		{"coalesce", []cty.Value{cty.NullVal(cty.DynamicPseudoType), str("x")}, false},
+		{"coalesce", []cty.Value{cty.NumberIntVal(1), str("x")}, false},
+
+		{"compact", []cty.Value{cty.ListVal([]cty.Value{str("a"), str(""), cty.NullVal(cty.String), str("b")})}, true},
+		{"compact", []cty.Value{cty.ListVal([]cty.Value{str("")})}, true},
+		{"compact", []cty.Value{cty.ListValEmpty(cty.String)}, true},
+		{"compact", []cty.Value{cty.ListVal([]cty.Value{str("a"), cty.UnknownVal(cty.String)})}, false},
+		{"compact", []cty.Value{cty.ListVal([]cty.Value{sens(str("a")), str("b")})}, false},
+		{"compact", []cty.Value{cty.TupleVal([]cty.Value{str("a")})}, false},
+
+		{"concat", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.ListValEmpty(cty.String), cty.ListVal([]cty.Value{sens(str("b")), cty.UnknownVal(cty.String)})}, true},
+		{"concat", []cty.Value{cty.ListValEmpty(cty.Number), cty.ListValEmpty(cty.Number)}, true},
+		{"concat", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.TupleVal([]cty.Value{cty.NumberIntVal(1), cty.True})}, true},
+		{"concat", []cty.Value{cty.EmptyTupleVal, cty.EmptyTupleVal}, true},
+		{"concat", []cty.Value{cty.TupleVal([]cty.Value{obj}), cty.ListVal([]cty.Value{str("a")})}, true},
+		{"concat", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.ListVal([]cty.Value{cty.NumberIntVal(1)})}, false}, // unified
+		{"concat", []cty.Value{cty.ListVal([]cty.Value{str("a")}), sens(cty.ListVal([]cty.Value{str("b")}))}, false},
+		{"concat", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.UnknownVal(cty.List(cty.String))}, false},
+		{"concat", []cty.Value{cty.SetVal([]cty.Value{str("a")})}, false},
 	}
 	for i, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%d", tt.name, i), func(t *testing.T) {
@@ -276,7 +319,7 @@ func FuzzShortcuts(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten", "sort", "range", "distinct"}
+	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten", "sort", "range", "distinct", "lookup", "coalesce", "compact", "concat"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
@@ -289,9 +332,22 @@ func FuzzShortcuts(f *testing.F) {
 			args = make([]cty.Value, 1+int(data[1])%3)
 		case "element":
 			args = make([]cty.Value, 2)
+		case "lookup":
+			args = make([]cty.Value, 2+int(data[1])%2)
+		case "coalesce", "concat":
+			args = make([]cty.Value, 1+int(data[1])%3)
 		}
 		for i := range args {
 			args[i] = g.value(0)
+		}
+		if name == "lookup" && data[1]%4 < 2 {
+			args[1] = cty.StringVal(g.key(0))
+		}
+		if name == "compact" && data[1]%2 == 0 {
+			// compact's argument arrives as a list of strings.
+			if v, err := convert.Convert(args[0], cty.List(cty.String)); err == nil {
+				args[0] = v
+			}
 		}
 		if name == "element" && data[1]%2 == 0 {
 			args[1] = cty.NumberIntVal(int64(int8(data[1])))

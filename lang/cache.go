@@ -69,7 +69,7 @@ func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *r
 			}
 		}
 	} else {
-		sh.spec = impliedSpec(res.Config)
+		sh.spec = resourceImpliedSpec(res)
 	}
 	sh.failureCost = typeCost(hcldec.ImpliedType(sh.spec))
 	if res.Config != nil {

@@ -100,12 +100,12 @@ func decodeAttribute(content *hcl.BodyContent, s *hcldec.AttrSpec, ctx *hcl.Eval
 	attr, ok := content.Attributes[s.Name]
 	if !ok {
 		// Content has already reported a missing required attribute.
-		return cty.NullVal(s.Type.WithoutOptionalAttributesDeep()), nil
+		return cty.NullVal(typeexpr.WithoutOptional(s.Type)), nil
 	}
 	if decodeFn := customdecode.CustomExpressionDecoderForType(s.Type); decodeFn != nil {
 		v, diags := decodeFn(attr.Expr, ctx)
 		if v == cty.NilVal {
-			v = cty.UnknownVal(s.Type.WithoutOptionalAttributesDeep())
+			v = cty.UnknownVal(typeexpr.WithoutOptional(s.Type))
 		}
 		return v, diags
 	}
@@ -126,7 +126,7 @@ func convertAttribute(attr *hcl.Attribute, s *hcldec.AttrSpec, val cty.Value, di
 		conv, err = typeexpr.Convert(val, s.Type, nil)
 	}
 	if err != nil {
-		return cty.UnknownVal(s.Type.WithoutOptionalAttributesDeep()), append(diags, attributeTypeDiag(s.Name, attr.NameRange, attr.Expr, ctx, err))
+		return cty.UnknownVal(typeexpr.WithoutOptional(s.Type)), append(diags, attributeTypeDiag(s.Name, attr.NameRange, attr.Expr, ctx, err))
 	}
 	return conv, diags
 }

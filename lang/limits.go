@@ -190,7 +190,7 @@ func newLimiter(ctx context.Context, l Limits) *limiter {
 	if ctx != nil {
 		lim.done = ctx.Done()
 	}
-	lim.guard = &fastexpr.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Charge: lim.charge, Direct: lim.direct.Lookup, MaxValueSize: lim.limits.MaxValueSize}
+	lim.guard = &fastexpr.Guard{MaxElements: lim.limits.MaxElements, MaxStringLength: lim.limits.MaxStringLength, Step: lim.step, Charge: lim.charge, Direct: lim.direct.Lookup, DirectObject: lim.direct.LookupObject, MaxValueSize: lim.limits.MaxValueSize}
 	return lim
 }
 

@@ -349,7 +349,9 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 		}
 		v = cv
 	}
-	if !o.Ephemeral && marks.Contains(v, marks.Ephemeral) {
+	// Without an ephemeral value anywhere in the evaluation (madeEphemeral)
+	// there is none in v to look for.
+	if !o.Ephemeral && ev.share().ephemeral.Load() && marks.Contains(v, marks.Ephemeral) {
 		sum, det := t.ephemeralOutputValue()
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: o.Expr.Range().Ptr()})
 		mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))

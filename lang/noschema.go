@@ -2,6 +2,7 @@ package lang
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -47,8 +48,9 @@ func unreadCause(res *config.Resource) marks.Cause {
 // fillWhole is a resource's whole value with the paths t reads filled in
 // every instance; spec is the implied spec its instances were decoded with.
 func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, ms cty.ValueMarks) cty.Value {
+	u := &unknownMarked{ms: ms}
 	if !rs.expansion.multi() {
-		v, _ := t.fill(rs.whole, spec, ms)
+		v, _ := t.fill(rs.whole, spec, u)
 		return v
 	}
 	whole, vm := rs.whole.Unmark()
@@ -59,7 +61,7 @@ func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, ms cty.ValueMar
 	case ty.IsTupleType():
 		vals := whole.AsValueSlice()
 		for i, v := range vals {
-			vals[i], _ = t.fill(v, spec, ms)
+			vals[i], _ = t.fill(v, spec, u)
 		}
 		if len(vals) == 0 {
 			return rs.whole
@@ -68,7 +70,7 @@ func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, ms cty.ValueMar
 	case ty.IsObjectType():
 		vals := whole.AsValueMap()
 		for k, v := range vals {
-			vals[k], _ = t.fill(v, spec, ms)
+			vals[k], _ = t.fill(v, spec, u)
 		}
 		if len(vals) == 0 {
 			return rs.whole
@@ -105,11 +107,44 @@ func (ev *evaluator) reads() *readAnalysis {
 // and every path t reads is added, unknown where the body does not set it.
 // The unknowns carry ms.
 func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
-	v = openArguments(v, spec, t, ms)
+	u := &unknownMarked{ms: ms}
+	v = openArguments(v, spec, t, u)
 	if t != nil {
-		v, _ = t.fill(v, spec, ms)
+		v, _ = t.fill(v, spec, u)
 	}
 	return v
+}
+
+// openAttributes is openObject of the object that the decoded attributes
+// attrs make, without making that object first only to read its
+// attributes back: they are opened and filled in attrs itself, which then
+// becomes the planned object. attrs is not to be read afterwards.
+func openAttributes(attrs map[string]cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
+	obj, ok := spec.(hcldec.ObjectSpec)
+	if !ok || !asciiNames(attrs) {
+		// cty normalizes the names of an object's attributes, which the
+		// object's own value would look up by.
+		return openObject(cty.ObjectVal(attrs), spec, t, ms)
+	}
+	u := &unknownMarked{ms: ms}
+	openArgumentsIn(attrs, obj, t, u)
+	if t != nil {
+		t.fillAttributes(attrs, obj, u)
+	}
+	return cty.ObjectVal(attrs)
+}
+
+// asciiNames reports whether every name in attrs is ASCII, which NFC
+// normalization leaves as it is.
+func asciiNames(attrs map[string]cty.Value) bool {
+	for name := range attrs {
+		for i := range len(name) {
+			if name[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // openArguments is the first part of openObject, for a block and,
@@ -117,13 +152,22 @@ func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) c
 // attributes the configuration reads directly (x.block.attr), and never by
 // index, is a single block: its value is the block's object, not a list of
 // one, as the provider's schema must say for that configuration to work.
-func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
+func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, u *unknownMarked) cty.Value {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
 		return v
 	}
 	v, vm := v.Unmark()
 	attrs := v.AsValueMap()
+	if !openArgumentsIn(attrs, obj, t, u) {
+		return v.WithMarks(vm)
+	}
+	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// openArgumentsIn is openArguments of an object's attributes, in place;
+// it reports whether it changed any.
+func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readTree, u *unknownMarked) bool {
 	changed := false
 	for name, s := range obj {
 		av, ok := attrs[name]
@@ -133,7 +177,7 @@ func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks
 		switch s := s.(type) {
 		case *hcldec.AttrSpec:
 			if av.IsNull() {
-				attrs[name] = cty.UnknownVal(av.Type()).WithMarks(ms)
+				attrs[name] = u.of(av.Type())
 				changed = true
 			}
 		case *hcldec.BlockTupleSpec:
@@ -152,7 +196,7 @@ func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks
 				sub = t.attrs[name]
 			}
 			if len(vals) == 1 && sub != nil && sub.elems == nil && len(sub.attrs) > 0 {
-				attrs[name] = openArguments(vals[0], s.Nested, sub, ms).WithMarks(em)
+				attrs[name] = openArguments(vals[0], s.Nested, sub, u).WithMarks(em)
 				changed = true
 				continue
 			}
@@ -160,16 +204,13 @@ func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks
 				sub = sub.elems
 			}
 			for i, e := range vals {
-				vals[i] = openArguments(e, s.Nested, sub, ms)
+				vals[i] = openArguments(e, s.Nested, sub, u)
 			}
 			attrs[name] = cty.TupleVal(vals).WithMarks(em)
 			changed = true
 		}
 	}
-	if !changed {
-		return v.WithMarks(vm)
-	}
-	return cty.ObjectVal(attrs).WithMarks(vm)
+	return changed
 }
 
 // fill returns v with every path t reads present: an attribute v lacks is
@@ -184,7 +225,7 @@ func openArguments(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks
 // leaves unset, and those of nested blocks), so a path read inside it that
 // the value lacks does not exist: reading it is an error Terraform reports
 // too, and try or can find it missing.
-func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.Value, bool) {
+func (t *readTree) fill(v cty.Value, spec hcldec.Spec, u *unknownMarked) (cty.Value, bool) {
 	if t == nil || !v.IsKnown() || v.IsNull() {
 		return v, false
 	}
@@ -202,41 +243,13 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 	switch {
 	case ty.IsObjectType() && elemSpec != nil:
 		// A single block read directly (see openArguments).
-		return t.fill(v, elemSpec, ms)
+		return t.fill(v, elemSpec, u)
 	case ty.IsObjectType():
 		attrs := inner.AsValueMap()
 		if attrs == nil {
 			attrs = map[string]cty.Value{}
 		}
-		for name, sub := range t.attrs {
-			av, ok := attrs[name]
-			if !ok {
-				attrs[name] = cty.DynamicVal.WithMarks(ms)
-				changed = true
-				continue
-			}
-			var subSpec hcldec.Spec
-			if obj != nil {
-				subSpec = obj[name]
-				if _, arg := subSpec.(*hcldec.AttrSpec); arg {
-					continue
-				}
-			}
-			if nv, ok := sub.fill(av, subSpec, ms); ok {
-				attrs[name] = nv
-				changed = true
-			}
-		}
-		if t.elems != nil {
-			// An object read with an index is read as a map.
-			for name, av := range attrs {
-				if nv, ok := t.elems.fill(av, nil, ms); ok {
-					attrs[name] = nv
-					changed = true
-				}
-			}
-		}
-		if !changed {
+		if !t.fillAttributes(attrs, obj, u) {
 			return v, false
 		}
 		return cty.ObjectVal(attrs).WithMarks(vm), true
@@ -244,7 +257,7 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 		// A block type written once whose attributes are read directly
 		// is a single block, as openArguments decides for what the
 		// configuration reads.
-		nv, _ := t.fill(inner.Index(cty.Zero), elemSpec, ms)
+		nv, _ := t.fill(inner.Index(cty.Zero), elemSpec, u)
 		return nv.WithMarks(vm), true
 	case ty.IsTupleType() || ty.IsListType():
 		if t.elems == nil || inner.LengthInt() == 0 {
@@ -252,7 +265,7 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 		}
 		vals := inner.AsValueSlice()
 		for i, e := range vals {
-			if nv, ok := t.elems.fill(e, elemSpec, ms); ok {
+			if nv, ok := t.elems.fill(e, elemSpec, u); ok {
 				vals[i] = nv
 				changed = true
 			}
@@ -270,7 +283,7 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 		}
 		vals := inner.AsValueMap()
 		for k, e := range vals {
-			if nv, ok := t.elems.fill(e, nil, ms); ok {
+			if nv, ok := t.elems.fill(e, nil, u); ok {
 				vals[k] = nv
 				changed = true
 			}
@@ -284,6 +297,59 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, ms cty.ValueMarks) (cty.V
 		return cty.ObjectVal(vals).WithMarks(vm), true
 	}
 	return v, false
+}
+
+// fillAttributes is fill of an object's attributes, in place, with obj
+// the object's spec (nil for none); it reports whether it changed any.
+func (t *readTree) fillAttributes(attrs map[string]cty.Value, obj hcldec.ObjectSpec, u *unknownMarked) bool {
+	changed := false
+	for name, sub := range t.attrs {
+		av, ok := attrs[name]
+		if !ok {
+			attrs[name] = u.of(cty.DynamicPseudoType)
+			changed = true
+			continue
+		}
+		var subSpec hcldec.Spec
+		if obj != nil {
+			subSpec = obj[name]
+			if _, arg := subSpec.(*hcldec.AttrSpec); arg {
+				continue
+			}
+		}
+		if nv, ok := sub.fill(av, subSpec, u); ok {
+			attrs[name] = nv
+			changed = true
+		}
+	}
+	if t.elems != nil {
+		// An object read with an index is read as a map.
+		for name, av := range attrs {
+			if nv, ok := t.elems.fill(av, nil, u); ok {
+				attrs[name] = nv
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// unknownMarked makes the unknowns that planning a body without schema
+// adds, each marked with ms. Most are of no type: that one is made once
+// and shared, rather than marked anew for every attribute.
+type unknownMarked struct {
+	ms      cty.ValueMarks
+	dynamic cty.Value
+}
+
+func (u *unknownMarked) of(ty cty.Type) cty.Value {
+	if ty != cty.DynamicPseudoType {
+		return cty.UnknownVal(ty).WithMarks(u.ms)
+	}
+	if u.dynamic == cty.NilVal {
+		u.dynamic = cty.DynamicVal.WithMarks(u.ms)
+	}
+	return u.dynamic
 }
 
 // sameTypes reports whether every value has the first one's type.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/marks"
@@ -363,5 +364,43 @@ resource "aws_subnet" "s" {
 	}
 	if v := mustEval(t, res, "aws_subnet.s[1].name", nil); !v.RawEquals(cty.StringVal("s1")) {
 		t.Errorf("configured name = %#v", v)
+	}
+}
+
+// openAttributes plans the decoded attributes of a body without schema in
+// place; the result must be openObject's of the object they make.
+func TestOpenAttributesMatchesOpenObject(t *testing.T) {
+	nested := hcldec.ObjectSpec{"y": &hcldec.AttrSpec{Name: "y", Type: cty.DynamicPseudoType}}
+	spec := hcldec.ObjectSpec{
+		"a":          &hcldec.AttrSpec{Name: "a", Type: cty.DynamicPseudoType},
+		"n":          &hcldec.AttrSpec{Name: "n", Type: cty.DynamicPseudoType},
+		"cafe\u0301": &hcldec.AttrSpec{Name: "cafe\u0301", Type: cty.DynamicPseudoType},
+		"blk":        &hcldec.BlockTupleSpec{TypeName: "blk", Nested: nested},
+		"none":       &hcldec.BlockTupleSpec{TypeName: "none", Nested: nested},
+	}
+	block := cty.ObjectVal(map[string]cty.Value{"y": cty.NullVal(cty.String)})
+	ms := cty.NewValueMarks(marks.Sensitive)
+	trees := []*readTree{
+		nil,
+		{attrs: map[string]*readTree{"id": {}, "blk": {attrs: map[string]*readTree{"y": {}, "z": {}}}}},
+		{attrs: map[string]*readTree{"a": {attrs: map[string]*readTree{"deep": {}}}}, elems: &readTree{attrs: map[string]*readTree{"k": {}}}},
+	}
+	for i, attrs := range []map[string]cty.Value{
+		{"a": cty.StringVal("x"), "n": cty.NullVal(cty.String)},
+		{"a": cty.ObjectVal(map[string]cty.Value{"k": cty.True}), "blk": cty.TupleVal([]cty.Value{block}), "none": cty.EmptyTupleVal},
+		{"blk": cty.TupleVal([]cty.Value{block, block}), "n": cty.NullVal(cty.DynamicPseudoType).Mark(marks.Sensitive)},
+		{"cafe\u0301": cty.NullVal(cty.String), "a": cty.UnknownVal(cty.String)},
+		{},
+	} {
+		for j, tree := range trees {
+			want := openObject(cty.ObjectVal(attrs), spec, tree, ms)
+			in := make(map[string]cty.Value, len(attrs))
+			for k, v := range attrs {
+				in[k] = v
+			}
+			if got := openAttributes(in, spec, tree, ms); !got.RawEquals(want) {
+				t.Errorf("attributes %d, reads %d:\ngot  %#v\nwant %#v", i, j, got, want)
+			}
+		}
 	}
 }

@@ -221,8 +221,10 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 	}
 	var v cty.Value
 	switch {
+	case schema == nil && d.attrs != nil:
+		v = openAttributes(d.attrs, info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
 	case schema == nil:
-		v = openObject(d.value(), info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
+		v = openObject(d.v, info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
 	case res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type):
 		ev.checkReadOnly(res, info, d)
 		finish := planTerraformData
@@ -552,18 +554,41 @@ func impliedSpec(body hcl.Body) hcldec.ObjectSpec {
 	return blocks.specs(spec)
 }
 
+// resourceImpliedSpec is impliedSpec of a resource's body. While the body
+// is the one its block was decoded to, it is read from the block's syntax
+// without the meta-arguments config took out (config.Resource.VisibleSyntax),
+// rather than through VisibleContent's schema and hcl's copies.
+func resourceImpliedSpec(res *config.Resource) hcldec.ObjectSpec {
+	body, meta, ok := res.VisibleSyntax()
+	if !ok {
+		return impliedSpec(res.Config)
+	}
+	return syntaxImpliedSpecOf(body, meta)
+}
+
 // syntaxImpliedSpec is impliedSpec of a native-syntax body nested in
 // another, which hides nothing: its content is read as VisibleContent
 // would return it (every attribute; every block whose label count is that
 // of the first block of its type) without the copies hcl makes of each.
 func syntaxImpliedSpec(body *hclsyntax.Body) hcldec.ObjectSpec {
+	return syntaxImpliedSpecOf(body, nil)
+}
+
+// syntaxImpliedSpecOf is syntaxImpliedSpec of what of body hidden (when not
+// nil) does not name: the attributes and block types it takes out.
+func syntaxImpliedSpecOf(body *hclsyntax.Body, hidden *hcl.BodySchema) hcldec.ObjectSpec {
 	spec := make(hcldec.ObjectSpec, len(body.Attributes))
 	for name := range body.Attributes {
-		spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
+		if !hiddenAttribute(hidden, name) {
+			spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
+		}
 	}
 	var blocks impliedBlocks
 	var labels map[string]int // by block type, the first block's label count
 	for _, b := range body.Blocks {
+		if hiddenBlock(hidden, b.Type) {
+			continue
+		}
 		if labels == nil {
 			labels = map[string]int{}
 		}
@@ -577,6 +602,30 @@ func syntaxImpliedSpec(body *hclsyntax.Body) hcldec.ObjectSpec {
 		}
 	}
 	return blocks.specs(spec)
+}
+
+// hiddenAttribute reports whether schema (nil for none) names attribute name.
+func hiddenAttribute(schema *hcl.BodySchema, name string) bool {
+	if schema != nil {
+		for _, a := range schema.Attributes {
+			if a.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hiddenBlock reports whether schema (nil for none) names block type typ.
+func hiddenBlock(schema *hcl.BodySchema, typ string) bool {
+	if schema != nil {
+		for _, b := range schema.Blocks {
+			if b.Type == typ {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // impliedBlocks gathers the nested bodies of a body's blocks by the block

@@ -2,6 +2,9 @@ package lang
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -414,5 +417,64 @@ func TestImpliedSpecNested(t *testing.T) {
 	})
 	if bodies < 200 {
 		t.Errorf("only %d fixture blocks compared", bodies)
+	}
+}
+
+// TestResourceImpliedSpec: a resource's implied spec, read from its
+// block's syntax without the meta-arguments config took out, is what
+// reading its body through VisibleContent implies, for every resource of
+// the fixtures' modules, and for one whose body an override file changed.
+func TestResourceImpliedSpec(t *testing.T) {
+	compared := 0
+	var walk func(c *config.Config)
+	walk = func(c *config.Config) {
+		for _, rs := range []map[string]*config.Resource{c.Module.ManagedResources, c.Module.DataResources, c.Module.EphemeralResources} {
+			for addr, res := range rs {
+				if _, _, ok := res.VisibleSyntax(); ok {
+					compared++
+				}
+				if got, want := resourceImpliedSpec(res), impliedSpec(res.Config); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s: %s:\n got %#v\nwant %#v", c.Module.SourceDir, addr, got, want)
+				}
+			}
+		}
+		for _, child := range c.Children {
+			walk(child)
+		}
+	}
+	dirs := map[string]bool{}
+	_ = filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".tf") {
+			dirs[filepath.Dir(path)] = true
+		}
+		return nil
+	})
+	for dir := range dirs {
+		if cfg, _ := config.Load(dir, config.Options{}); cfg != nil && cfg.Module != nil {
+			walk(cfg)
+		}
+	}
+	if compared < 50 {
+		t.Errorf("only %d resources read from their syntax", compared)
+	}
+	override := t.TempDir()
+	for name, src := range map[string]string{
+		"main.tf":          "resource \"x\" \"a\" {\n  count = 1\n  b = 1\n  lifecycle {}\n  c {}\n}\n",
+		"main_override.tf": "resource \"x\" \"a\" {\n  d = 2\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(override, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, diags := config.Load(override, config.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	res := cfg.Module.ManagedResources["x.a"]
+	if _, _, ok := res.VisibleSyntax(); ok {
+		t.Error("a body an override file changed is read from the block's syntax")
+	}
+	if got := resourceImpliedSpec(res); got["d"] == nil || got["b"] == nil || got["count"] != nil {
+		t.Errorf("overridden body: %#v", got)
 	}
 }

@@ -225,8 +225,9 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
 	if !moreDiags.HasErrors() {
 		if d.attrs != nil {
+			u := unreadOfRefs{s: s, refs: info.bodyRefs}
 			for name, v := range d.attrs {
-				d.attrs[name] = s.withUnread(v, info.bodyRefs)
+				d.attrs[name] = u.mark(v)
 			}
 		} else {
 			d.v = s.withUnread(d.v, info.bodyRefs)

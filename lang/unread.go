@@ -81,10 +81,29 @@ func containsUnread(us []marks.Unread, u marks.Unread) bool {
 // withUnread gives the unknowns of v that carry no Unread mark the Unread
 // marks of what refs name.
 func (s *scope) withUnread(v cty.Value, refs []parsedRef) cty.Value {
-	if !s.ev.share().unread.Load() || !marks.HasUnmarkedUnknown(v) {
+	u := unreadOfRefs{s: s, refs: refs}
+	return u.mark(v)
+}
+
+// unreadOfRefs is withUnread for several values evaluated with the same
+// references (the attributes of one body): the Unread marks of what the
+// references name are found once, on the first value that needs them,
+// rather than once for each.
+type unreadOfRefs struct {
+	s     *scope
+	refs  []parsedRef
+	found bool
+	marks cty.ValueMarks
+}
+
+func (u *unreadOfRefs) mark(v cty.Value) cty.Value {
+	if !u.s.ev.share().unread.Load() || !marks.HasUnmarkedUnknown(v) {
 		return v
 	}
-	return marks.MarkUnknowns(v, s.unreadIn(refs))
+	if !u.found {
+		u.marks, u.found = u.s.unreadIn(u.refs), true
+	}
+	return marks.MarkUnknowns(v, u.marks)
 }
 
 // resourceState finds the state of the resource a reference names, nil

@@ -210,5 +210,5 @@ func concreteType(decl *config.Variable) cty.Type {
 	if decl.Type != cty.NilType {
 		return decl.Type
 	}
-	return constraintType(decl).WithoutOptionalAttributesDeep()
+	return typeexpr.WithoutOptional(constraintType(decl))
 }

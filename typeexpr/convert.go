@@ -137,3 +137,38 @@ func MessagePath(path cty.Path) string {
 	}
 	return b.String()
 }
+
+// WithoutOptional is ty.WithoutOptionalAttributesDeep(), which builds every
+// object, collection and tuple type inside ty anew even when none has an
+// optional attribute: such a type is returned as it is.
+func WithoutOptional(ty cty.Type) cty.Type {
+	if !hasOptional(ty) {
+		return ty
+	}
+	return ty.WithoutOptionalAttributesDeep()
+}
+
+// hasOptional reports whether ty or a type inside it is an object type
+// with optional attributes.
+func hasOptional(ty cty.Type) bool {
+	switch {
+	case ty.IsObjectType():
+		if len(ty.OptionalAttributes()) > 0 {
+			return true
+		}
+		for _, aty := range ty.AttributeTypes() {
+			if hasOptional(aty) {
+				return true
+			}
+		}
+	case ty.IsCollectionType():
+		return hasOptional(ty.ElementType())
+	case ty.IsTupleType():
+		for _, ety := range ty.TupleElementTypes() {
+			if hasOptional(ety) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -7,6 +7,7 @@ import (
 	hcltypeexpr "github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
@@ -184,18 +185,7 @@ func TestConvertSkipsNeedlessDefaults(t *testing.T) {
 // must leave to the two steps; it also checks which of them it takes, so
 // the common case cannot quietly stop being fast.
 func TestConvertFused(t *testing.T) {
-	constraint := func(src string) (cty.Type, *hcltypeexpr.Defaults) {
-		t.Helper()
-		texpr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		ty, defaults, _, diags := TypeConstraint(texpr)
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		return ty, defaults
-	}
+	constraint := func(src string) (cty.Type, *hcltypeexpr.Defaults) { return typeConstraint(t, src) }
 	value := func(src string) cty.Value {
 		t.Helper()
 		expr, diags := hclsyntax.ParseExpression([]byte(src), "v.tf", hcl.InitialPos)
@@ -248,6 +238,12 @@ func TestConvertFused(t *testing.T) {
 		{`list(object({ port = number, proto = optional(string, "tcp") }))`, `[{port = 22}, {port = "443", proto = "udp"}]`, true},
 		{`set(object({ port = number, proto = optional(string, "tcp") }))`, `[{port = 22}, {port = 22, proto = "tcp"}]`, true},
 		{`list(string)`, `[1, true, "x"]`, true},
+		{`list(string)`, `[0, -7, 2.5, 1e40, 123456789012345678901234567890, 0.1]`, true}, // numbers written as go-cty writes them
+		{`map(string)`, `{a = 8080, b = -0.25}`, true},
+		{`string`, `null`, false}, // null: converted as go-cty does, after the one pass
+		{`object({ a = optional(string, "x") })`, `null`, false},
+		{`list(object({ a = optional(number) }))`, `null`, false},
+		{`any`, `null`, false},
 		{`map(list(string))`, `{a = [], b = ["x"]}`, true},
 		{`object({ a = optional(object({ b = optional(string, "d") }), {}) })`, `{}`, true},
 		{`object({ a = optional(object({ b = optional(string, "d") }), { b = null }) })`, `{a = null}`, true},
@@ -278,4 +274,50 @@ func TestConvertFused(t *testing.T) {
 		out, err := Convert(val, ty, defaults)
 		checkSameAsApply(t, val, ty, defaults, out, err)
 	}
+}
+
+// ConvertValue gives the literal null its type without go-cty's
+// conversion; the result must be go-cty's.
+func TestConvertValueOfNull(t *testing.T) {
+	for _, src := range []string{`string`, `number`, `any`, `list(any)`, `map(string)`, `set(object({ a = string }))`,
+		`object({ a = optional(string, "x"), b = list(object({ c = optional(number) })) })`, `tuple([string, any])`} {
+		ty, _ := typeConstraint(t, src)
+		got, err := ConvertValue(cty.NullVal(cty.DynamicPseudoType), ty)
+		want, wantErr := convert.Convert(cty.NullVal(cty.DynamicPseudoType), ty)
+		if err != nil || wantErr != nil || !got.RawEquals(want) {
+			t.Errorf("null to %s: got %#v, %v; go-cty %#v, %v", src, got, err, want, wantErr)
+		}
+	}
+}
+
+// WithoutOptional is go-cty's WithoutOptionalAttributesDeep, without its
+// copies of types that have no optional attribute.
+func TestWithoutOptional(t *testing.T) {
+	for _, src := range []string{`string`, `any`, `list(object({ a = string }))`, `map(object({ a = optional(number) }))`,
+		`object({ a = list(object({ b = optional(string, "x") })), c = set(string) })`, `tuple([string, object({ d = optional(bool) })])`,
+		`object({ a = object({ b = map(list(number)) }) })`} {
+		ty, _ := typeConstraint(t, src)
+		if got, want := WithoutOptional(ty), ty.WithoutOptionalAttributesDeep(); !got.Equals(want) {
+			t.Errorf("%s: got %#v, want %#v", src, got, want)
+		}
+		if !hasOptional(ty) {
+			if a := testing.AllocsPerRun(10, func() { WithoutOptional(ty) }); a != 0 {
+				t.Errorf("%s: %v allocations for a type without optional attributes", src, a)
+			}
+		}
+	}
+}
+
+// typeConstraint parses a type constraint written in src.
+func typeConstraint(t *testing.T, src string) (cty.Type, *hcltypeexpr.Defaults) {
+	t.Helper()
+	texpr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	ty, defaults, _, diags := TypeConstraint(texpr)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return ty, defaults
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/numtext"
 )
 
 // convertFused is Convert in one pass, for the common case: a known,
@@ -36,6 +37,12 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 		if vty == ty {
 			return v, true
 		}
+		if ty == cty.String && vty == cty.Number {
+			// go-cty writes the number with big.Float's Text('f', -1),
+			// tens of microseconds for a literal's 512 bits; numtext
+			// writes the same text.
+			return cty.StringVal(numtext.String(v)), true
+		}
 		out, err := convert.Convert(v, ty)
 		return out, err == nil
 	case vty.Equals(ty):
@@ -50,7 +57,7 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 		}
 		ety := ty.ElementType()
 		if v.LengthInt() == 0 {
-			return cty.MapValEmpty(ety.WithoutOptionalAttributesDeep()), true
+			return cty.MapValEmpty(WithoutOptional(ety)), true
 		}
 		child := defaultsChild(d, "")
 		// cty.MapVal copies the elements: the map they are gathered in is
@@ -92,9 +99,9 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 		ety := ty.ElementType()
 		if v.LengthInt() == 0 {
 			if ty.IsSetType() {
-				return cty.SetValEmpty(ety.WithoutOptionalAttributesDeep()), true
+				return cty.SetValEmpty(WithoutOptional(ety)), true
 			}
-			return cty.ListValEmpty(ety.WithoutOptionalAttributesDeep()), true
+			return cty.ListValEmpty(WithoutOptional(ety)), true
 		}
 		child := defaultsChild(d, "")
 		elems := make([]cty.Value, 0, v.LengthInt())
@@ -142,11 +149,11 @@ func objectFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value, 
 		}
 		switch {
 		case !has && ty.AttributeOptional(name):
-			attrs[name] = cty.NullVal(aty.WithoutOptionalAttributesDeep())
+			attrs[name] = cty.NullVal(WithoutOptional(aty))
 		case !has:
 			return cty.NilVal, false
 		case e.IsKnown() && !e.IsMarked() && e.IsNull():
-			attrs[name] = cty.NullVal(aty.WithoutOptionalAttributesDeep())
+			attrs[name] = cty.NullVal(WithoutOptional(aty))
 		default:
 			out, ok := convertFused(e, aty, defaultsChild(d, name))
 			if !ok {

@@ -33,12 +33,24 @@ func MismatchMessage(got, want cty.Type) string {
 // conversion between the types exists, and with a map's missing or
 // incompatible attribute named as mapToObjectError names it.
 func ConvertValue(v cty.Value, want cty.Type) (cty.Value, error) {
-	out, err := convert.Convert(v, want)
+	if v.IsNull() && !v.IsMarked() && v.Type() == cty.DynamicPseudoType && want != cty.DynamicPseudoType {
+		// The literal null (every `default = null`): go-cty gives a null
+		// of the wanted type without its optional attributes, after
+		// working out a conversion it does not use.
+		return cty.NullVal(WithoutOptional(want)), nil
+	}
+	// convert.Convert's two steps, without its copy of want without
+	// optional attributes when want has none.
+	if v.Type().Equals(WithoutOptional(want)) {
+		return v, nil
+	}
+	conv := convert.GetConversionUnsafe(v.Type(), want)
+	if conv == nil {
+		return cty.NilVal, errors.New(MismatchMessage(v.Type(), want))
+	}
+	out, err := conv(v)
 	if err == nil {
 		return out, nil
-	}
-	if convert.GetConversionUnsafe(v.Type(), want) == nil {
-		return out, errors.New(MismatchMessage(v.Type(), want))
 	}
 	if perr, ok := err.(cty.PathError); ok && mapToObjectMessage(perr.Error()) {
 		if m, ty, ok := valueAt(v, want, perr.Path); ok {

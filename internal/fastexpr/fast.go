@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -721,6 +722,29 @@ type fastObject struct {
 	keys []string
 	vals []hclsyntax.Expression
 	slow hclsyntax.Expression
+	// order is the keys' name order, made for the first object form call.
+	order atomic.Pointer[keyOrder]
+}
+
+// keyOrder is an object constructor's keys in name order (sorted) and the
+// place of each key in it (rank).
+type keyOrder struct {
+	sorted []string
+	rank   []int
+}
+
+// keyOrder returns the keys' name order.
+func (o *fastObject) keyOrder() *keyOrder {
+	if ko := o.order.Load(); ko != nil {
+		return ko
+	}
+	ko := &keyOrder{sorted: slices.Clone(o.keys), rank: make([]int, len(o.keys))}
+	slices.Sort(ko.sorted)
+	for i, k := range o.keys {
+		ko.rank[i], _ = slices.BinarySearch(ko.sorted, k)
+	}
+	o.order.Store(ko)
+	return ko
 }
 
 // newFastObject returns a fastObject for e, or nil when one of its keys is
@@ -738,6 +762,52 @@ func newFastObject(e *hclsyntax.ObjectConsExpr, items []hclsyntax.ObjectConsItem
 		o.vals = append(o.vals, items[i].ValueExpr)
 	}
 	return o
+}
+
+// smallValues lends the arrays sortedValues gathers the values of small
+// objects in: an object form only reads them during the call, and most
+// objects passed to one have a few attributes.
+var smallValues = sync.Pool{New: func() any { return new([8]cty.Value) }}
+
+// sortedValues evaluates the attribute values, in the order they are
+// written, into vals in the order of their names; false on a diagnostic,
+// which the slow twin reports. lent, when not nil, holds vals, to be given
+// back to smallValues.
+func (o *fastObject) sortedValues(ctx *hcl.EvalContext, ko *keyOrder) (vals []cty.Value, lent *[8]cty.Value, ok bool) {
+	if len(o.keys) <= len(lent) {
+		lent = smallValues.Get().(*[8]cty.Value)
+		vals = lent[:len(o.keys)]
+	} else {
+		vals = make([]cty.Value, len(o.keys))
+	}
+	for i, e := range o.vals {
+		v, diags := e.Value(ctx)
+		if len(diags) != 0 {
+			giveBack(lent)
+			return nil, nil, false
+		}
+		vals[ko.rank[i]] = v
+	}
+	return vals, lent, true
+}
+
+// giveBack returns an array sortedValues lent, cleared, to smallValues.
+func giveBack(lent *[8]cty.Value) {
+	if lent != nil {
+		clear(lent[:])
+		smallValues.Put(lent)
+	}
+}
+
+// objectOf is the object of the values sortedValues gives.
+func (ko *keyOrder) objectOf(vals []cty.Value) cty.Value {
+	m := attrmap.New(len(vals))
+	for i, name := range ko.sorted {
+		m[name] = vals[i]
+	}
+	v := cty.ObjectVal(m)
+	attrmap.Release(m, len(vals))
+	return v
 }
 
 // staticKey is the name an object constructor key always evaluates to: a
@@ -870,6 +940,28 @@ func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, bool)
 	if !r.ok {
 		return cty.NilVal, nil, false
 	}
+	// An object constructor as the only argument of a function with an
+	// object form (jsonencode({...})): the object is made only if the
+	// object form leaves the call to the direct form.
+	var first cty.Value
+	if o, ok := c.objectArgument(r); ok {
+		if call, ok := c.g.DirectObject(f); ok {
+			ko := o.keyOrder()
+			vals, lent, ok := o.sortedValues(ctx, ko)
+			if !ok {
+				return cty.NilVal, nil, false
+			}
+			v, handled, err := call(ko.sorted, vals)
+			if !handled {
+				first = ko.objectOf(vals)
+			}
+			giveBack(lent)
+			if handled {
+				// An error is the slow twin's to report, as the direct form's is.
+				return v, nil, err == nil
+			}
+		}
+	}
 	args := make([]cty.Value, len(c.args))
 	var argDiags hcl.Diagnostics
 	for i, a := range c.args {
@@ -877,7 +969,10 @@ func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, bool)
 			args[i] = customdecode.ExpressionClosureVal(&customdecode.ExpressionClosure{Expression: a, EvalContext: ctx})
 			continue
 		}
-		v, diags := a.Value(ctx)
+		v, diags := first, hcl.Diagnostics(nil)
+		if i > 0 || first == cty.NilVal {
+			v, diags = a.Value(ctx)
+		}
 		if len(diags) != 0 {
 			return cty.NilVal, nil, false
 		}
@@ -904,6 +999,17 @@ func (c *fastCall) fast(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, bool)
 		return cty.NilVal, nil, false
 	}
 	return v, nil, true
+}
+
+// objectArgument is the call's only argument when it is an object
+// constructor passed as it is (no closure, no conversion) and the guard
+// has object forms.
+func (c *fastCall) objectArgument(r *resolvedCall) (*fastObject, bool) {
+	if len(c.args) != 1 || r.closures != nil || r.params[0].Type != cty.DynamicPseudoType || c.g.DirectObject == nil {
+		return nil, false
+	}
+	o, ok := c.args[0].(*fastObject)
+	return o, ok
 }
 
 // argDiagnostic is hcl's diagnostic for argument i of the call, which

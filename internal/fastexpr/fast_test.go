@@ -160,6 +160,8 @@ EOT
 	// function calls
 	`upper(s)`, `upper(n)`, `upper(secret)`, `upper(null)`, `upper(u)`, `upper(list)`, `length(list)`, `length()`, `upper(s, s)`,
 	`jsonencode(obj)`, `jsonencode({ a = secret })`, `jsonencode(uobj)`, `keys(map)`, `tostring(n)`, `nosuch(1)`, `upper(list...)`,
+	`jsonencode({ b = s, a = n, "c" = list })`, `jsonencode({ a = missing })`, `jsonencode({ a = u, b = 1 })`, `jsonencode({})`,
+	`keys({ z = 1, y = upper(s) })`, `upper({ a = s })`, `jsonencode({ a = s }, 1)`,
 	`upper(missing)`, `merge(map, { c = s })`, `merge(obj, null)`, `merge(s)`, `try(missing, "fallback")`, `can(list[7])`,
 	`concat(list, ["z"], tup)`, `concat(list...)`, `length([for x in list : x])`, `core::upper(s)`,
 	// try() and can() take their arguments as expressions
@@ -220,7 +222,7 @@ func TestFastMatchesSlow(t *testing.T) {
 	ctx := fastTestContext()
 	// A Charge that never refuses leaves every result as hcl's.
 	charge := func(int64) error { return nil }
-	for _, g := range []*Guard{{}, {MaxElements: 4, MaxStringLength: 8}, {Direct: directCall}, {Charge: charge}} {
+	for _, g := range []*Guard{{}, {MaxElements: 4, MaxStringLength: 8}, {Direct: directCall}, {Direct: directCall, DirectObject: objectCall}, {Charge: charge}} {
 		for _, src := range fastTestExprs {
 			checkFastMatchesSlow(t, g, src, ctx)
 		}
@@ -310,6 +312,23 @@ func checkFastMatchesSlow(t *testing.T, g *Guard, src string, ctx *hcl.EvalConte
 // as funcs.DirectCalls gives the logic of a limited function's wrapper.
 func directCall(f function.Function) (func([]cty.Value) (cty.Value, error), bool) {
 	return f.Call, true
+}
+
+// objectCall is a Guard.DirectObject whose object form of a function is
+// its Call of the object, and leaves objects with unknown attributes to
+// the direct form.
+func objectCall(f function.Function) (func([]string, []cty.Value) (cty.Value, bool, error), bool) {
+	return func(names []string, vals []cty.Value) (cty.Value, bool, error) {
+		attrs := map[string]cty.Value{}
+		for i, name := range names {
+			if !vals[i].IsKnown() {
+				return cty.NilVal, false, nil
+			}
+			attrs[name] = vals[i]
+		}
+		v, err := f.Call([]cty.Value{cty.ObjectVal(attrs)})
+		return v, true, err
+	}, true
 }
 
 // limitReached reports whether diags include a guard's limit diagnostic.
@@ -414,7 +433,7 @@ func FuzzFastEval(f *testing.F) {
 		}
 		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("slow input %q", src)) })
 		defer timer.Stop()
-		checkFastMatchesSlow(t, &Guard{MaxElements: 2000, MaxStringLength: 1 << 16, Direct: directCall}, src, ctx)
+		checkFastMatchesSlow(t, &Guard{MaxElements: 2000, MaxStringLength: 1 << 16, Direct: directCall, DirectObject: objectCall}, src, ctx)
 	})
 }
 

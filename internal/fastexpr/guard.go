@@ -34,6 +34,12 @@ type Guard struct {
 	// call with the same result that skips the checks hcl has already made
 	// on its arguments (funcs.DirectCalls.Lookup).
 	Direct func(function.Function) (func([]cty.Value) (cty.Value, error), bool)
+	// DirectObject, when set, gives for a function of one object argument
+	// a call made from the attribute names (sorted) and values of an
+	// object constructor, without the object; handled false leaves the
+	// call to the direct form of the object (funcs.DirectCalls.LookupObject).
+	// The values are lent for the call: it must not keep them.
+	DirectObject func(function.Function) (func(names []string, vals []cty.Value) (v cty.Value, handled bool, err error), bool)
 	// MaxValueSize, when not 0, bounds the result of each expression Expr
 	// returns, counted by limit.ExpandedSize: values that repeat others
 	// (an object whose attributes are each the same large object) would

@@ -64,9 +64,17 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 		}
 	}
 	for i := 0; i < len(src) && max <= stop; i++ {
-		c := src[i]
+		// Most bytes (names, spaces, digits, text) change nothing: they
+		// are passed over in a tight loop, and the switches below see
+		// only the bytes they have a case for.
 		if stack[len(stack)-1].quote {
-			switch c {
+			for i < len(src) && !quoteBytes[src[i]] {
+				i++
+			}
+			if i == len(src) {
+				break
+			}
+			switch c := src[i]; c {
 			case '\\':
 				i++ // an escape takes the next byte, whatever it is
 			case '"':
@@ -88,7 +96,13 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 			}
 			continue
 		}
-		switch c {
+		for i < len(src) && !codeBytes[src[i]] {
+			i++
+		}
+		if i == len(src) {
+			break
+		}
+		switch c := src[i]; c {
 		case '"':
 			push(frame{quote: true, closer: '"'})
 		case '{':
@@ -148,6 +162,18 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 		return 0, false
 	}
 	return max, true
+}
+
+// codeBytes are the bytes depthBound acts on outside quoted strings,
+// quoteBytes those it acts on inside them.
+var codeBytes, quoteBytes = byteSet(`"{([}]),` + "\n" + `#/<*+-%>!?&|=`), byteSet(`\"$%` + "\n")
+
+// byteSet is the set of the bytes of s.
+func byteSet(s string) (set [256]bool) {
+	for i := range len(s) {
+		set[s[i]] = true
+	}
+	return set
 }
 
 // lineEnd is the offset of the newline that ends the line holding src[i],

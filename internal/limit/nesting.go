@@ -224,9 +224,10 @@ var openerBytes = func() (set [256]bool) {
 // openers counts the bytes in src that can start a nesting level: an upper
 // bound on the depth that lets ordinary sources skip lexing.
 func openers(src []byte) int {
+	// "==" is counted through its bytes, '=' being one of them.
 	n := 0
-	for i, c := range src {
-		if openerBytes[c] || (c == '=' && i > 0 && src[i-1] == '=') {
+	for _, c := range src {
+		if openerBytes[c] {
 			n++
 		}
 	}

@@ -174,6 +174,15 @@ const digitRunForLexing = 1000
 func mayHaveHugeLiteral(src []byte) bool {
 	run := 0
 	for i := 0; i < len(src); i++ {
+		if !numberBytes[src[i]] {
+			// Nothing but digits and exponents counts: a run of other
+			// bytes is passed over in a tight loop.
+			run = 0
+			for i+1 < len(src) && !numberBytes[src[i+1]] {
+				i++
+			}
+			continue
+		}
 		c := src[i]
 		if c >= '0' && c <= '9' {
 			if run++; run >= digitRunForLexing {
@@ -202,6 +211,9 @@ func mayHaveHugeLiteral(src []byte) bool {
 	}
 	return false
 }
+
+// numberBytes are the bytes mayHaveHugeLiteral acts on.
+var numberBytes = byteSet("0123456789eE")
 
 // hugeLiteral reports whether a number literal is beyond MaxNumberExponent
 // or too long to read (maxNumberLiteral). A literal that does not parse is

@@ -3,6 +3,7 @@ package limit
 import (
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -100,6 +101,26 @@ func TestHugeValue(t *testing.T) {
 	for _, f := range fs {
 		if got, want := hugeValue(cty.NumberVal(f)), hugeFloat(f); got != want {
 			t.Errorf("%s (prec %d): hugeValue %v, hugeFloat %v", f.Text('g', 10), f.Prec(), got, want)
+		}
+	}
+}
+
+func TestMayHaveHugeLiteral(t *testing.T) {
+	long := strings.Repeat("7", digitRunForLexing)
+	for src, want := range map[string]bool{
+		"a = 1e1000":                       true,
+		"a = 2.5E+1234\n":                  true,
+		"a = 1.e-9999":                     true,
+		"a = xe1234":                       false, // a name, not a number
+		"e1234 = 1":                        false,
+		"a = 1e123":                        false,
+		"a = \"" + long + "\"":             true,
+		"a = " + long[1:] + " + 1":         false,
+		"a = " + long[1:] + "x" + long[1:]: false,
+		"":                                 false,
+	} {
+		if got := mayHaveHugeLiteral([]byte(src)); got != want {
+			t.Errorf("mayHaveHugeLiteral(%q) = %v, want %v", src, got, want)
 		}
 	}
 }

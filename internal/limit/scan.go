@@ -88,7 +88,10 @@ func (s *sourceScan) code(i int) int {
 	c := src[i]
 	switch {
 	case c == ' ' || c == '\t':
-		return i + 1
+		// A run of them (indentation) at once: they make no token.
+		for i++; i < len(src) && (src[i] == ' ' || src[i] == '\t'); i++ {
+		}
+		return i
 	case c == '#' || c == '/' && i+1 < len(src) && src[i+1] == '/':
 		s.tokens++
 		if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
@@ -223,8 +226,11 @@ func (s *sourceScan) closeTemplate(at int) {
 
 // isWordByte reports whether c continues an ASCII identifier or number.
 func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+	return wordBytes[c]
 }
+
+// wordBytes are the bytes of names: letters, digits, '_' and '-'.
+var wordBytes = byteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 // heredocStart recognises "<<EOT\n" or "<<-EOT\n" at src[i]: the marker
 // and the offset of the first line of the body.
