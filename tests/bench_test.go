@@ -628,10 +628,10 @@ func BenchmarkExprFloor(b *testing.B) {
 // generated trees, which (unlike time) does not depend on the machine: a
 // change that brings back a per-instance cost shows here before anyone
 // measures. The bounds have about 4% of headroom over the counts when
-// they were set (issue #31's fifth round): the small tree 101.5k (103.8k
-// before the round, 105.1k before the fourth, 109.9k before the third,
-// 130k before the second), the medium tree 1.238M (1.272M, 1.285M, 1.34M,
-// 1.48M); the medium tree runs with the long suites.
+// they were set ("Issue #31's fourth round" in docs/benchmarks.md): the
+// small tree 101.5k (103.8k before that round, 130k before the first),
+// the medium tree 1.238M (1.272M, 1.48M); the medium tree runs with the
+// long suites.
 func TestEvaluateAllocations(t *testing.T) {
 	for _, tc := range []struct {
 		size  benchgen.Size
