@@ -301,6 +301,26 @@ locals {
 	// main.tf:7,34: Too many function arguments
 }
 
+// Validate a module as terraform validate does, and write the diagnostics
+// as validate -json does, each snippet naming the block it is in from the
+// configuration ValidateConfig loaded rather than from a parse of the file
+// again.
+func ExampleValidateConfig() {
+	dir := writeModule(map[string]string{"main.tf": `resource "terraform_data" "a" {
+  input = var.missing
+}
+`})
+	defer os.RemoveAll(dir)
+	v := tfeval.ValidateConfig(tfeval.Options{WorkDir: dir})
+	sources := format.NewSources(format.DiagnosticOptions{WorkDir: dir})
+	sources.UseConfig(v.Config)
+	for _, d := range sources.Diagnostics(v.Diagnostics) {
+		fmt.Printf("%s line %d, in %s: %s\n", d.Range.Filename, d.Range.Start.Line, *d.Snippet.Context, d.Summary)
+	}
+	// Output:
+	// main.tf line 2, in resource "terraform_data" "a": Reference to undeclared input variable
+}
+
 // Read the status of every custom condition, passing ones included.
 func ExampleEvaluation_Checks() {
 	dir := writeModule(map[string]string{"main.tf": `

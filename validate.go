@@ -29,10 +29,33 @@ import (
 // not go, and, with provider schemas, arguments and blocks the schema does
 // not have. VarArgs, Variables and the data source options are not used.
 func Validate(opts Options) hcl.Diagnostics {
+	return ValidateConfig(opts).Diagnostics
+}
+
+// Validation is the outcome of ValidateConfig: the configuration
+// validated and what is wrong with it.
+type Validation struct {
+	// Config is the loaded module tree; nil when the root module could
+	// not be read. Output that needs the structure of the files the
+	// diagnostics point into takes it from here rather than parse them
+	// again (format.Sources.UseConfig).
+	Config *config.Config
+	// Diagnostics are what Validate returns.
+	Diagnostics hcl.Diagnostics
+}
+
+// HasErrors reports whether validating found an error.
+func (v *Validation) HasErrors() bool {
+	return v != nil && v.Diagnostics.HasErrors()
+}
+
+// ValidateConfig is Validate, keeping the configuration it loaded along
+// with the diagnostics, as Evaluate does in its Evaluation.
+func ValidateConfig(opts Options) *Validation {
 	opts.WorkDir = absWorkDir(opts)
 	box, diags := resolveSandbox(opts)
 	if diags.HasErrors() {
-		return diags
+		return &Validation{Diagnostics: diags}
 	}
 	opts.Sandbox = box
 	cfg, workDir, diags := load(opts)
@@ -40,10 +63,13 @@ func Validate(opts Options) hcl.Diagnostics {
 		// terraform init loads the configuration too, and stops at these
 		// errors before it installs a module: validate then sees no
 		// module installed, not even a local one.
-		return loadUninitialized(opts)
+		cfg, diags = loadUninitialized(opts)
+		return &Validation{Config: cfg, Diagnostics: diags}
 	}
+	v := &Validation{Config: cfg}
 	if cfg == nil || cfg.Module == nil || diags.HasErrors() {
-		return diags
+		v.Diagnostics = diags
+		return v
 	}
 	if opts.Dialect == dialect.Terraform {
 		_, moreDiags := tfvars.Collect(tfvars.Inputs{Dir: workDir, Env: opts.Env, Sandbox: opts.Sandbox, FS: opts.FS}, cfg.Module.Variables)
@@ -64,9 +90,11 @@ func Validate(opts Options) hcl.Diagnostics {
 	diags = append(diags, testFiles(testBox, filepath.Join(workDir, opts.Dir))...)
 	schemas, diag := providerSchemas(opts, workDir)
 	if diag != nil {
-		return append(diags, diag)
+		v.Diagnostics = append(diags, diag)
+		return v
 	}
-	return append(diags, validateTree(cfg, opts, workDir, schemas)...)
+	v.Diagnostics = append(diags, validateTree(cfg, opts, workDir, schemas)...)
+	return v
 }
 
 // validateTree is the evaluation terraform validate makes of a loaded
@@ -104,10 +132,10 @@ func initFails(diags hcl.Diagnostics) bool {
 }
 
 // loadUninitialized is the load of a directory whose init failed.
-func loadUninitialized(opts Options) hcl.Diagnostics {
+func loadUninitialized(opts Options) (*config.Config, hcl.Diagnostics) {
 	opts.MissingModules = MissingModulesError
-	_, _, diags := loadWith(opts, func(o *config.Options) { o.Uninitialized = true })
-	return diags
+	cfg, _, diags := loadWith(opts, func(o *config.Options) { o.Uninitialized = true })
+	return cfg, diags
 }
 
 // ignoredDefaultAttrs warns, as OpenTofu's validate does, of the
