@@ -35,6 +35,7 @@ func runConsole(c *common, env Env) int {
 		fmt.Fprintf(env.Stderr, "tfeval: %s\n", err)
 		return exitError
 	}
+	dp.Sources().UseConfig(ev.Config)
 	dp.Print(ev.Diagnostics)
 	if ev.Diagnostics.HasErrors() || ev.Result == nil {
 		return exitError

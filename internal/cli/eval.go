@@ -16,7 +16,7 @@ func evalRoot(c *common, env Env) report {
 	if err != nil {
 		return failure(err)
 	}
-	rep := report{diags: ev.Diagnostics, failed: ev.Diagnostics.HasErrors()}
+	rep := report{diags: ev.Diagnostics, config: ev.Config, failed: ev.Diagnostics.HasErrors()}
 	res := ev.Result
 	if res.Stopped() {
 		// What a stopped evaluation made is partial, and can be as large

@@ -44,6 +44,10 @@ type report struct {
 	// diags are the root's diagnostics: printed on standard error, or
 	// written into the SARIF log with -format=sarif.
 	diags hcl.Diagnostics
+	// config is the configuration diags are of, when it was loaded:
+	// printing them takes the blocks they are in from its parse
+	// (format.Sources.UseConfig). Let go once they are printed.
+	config *config.Config
 	// quiet says the diagnostics are in out already (a JSON document)
 	// and are not printed.
 	quiet bool
@@ -79,7 +83,9 @@ func runRoot(c *common, env Env, cmd *command) int {
 			return exitError
 		}
 	} else if !rep.quiet {
-		newDiagPrinter(env.Stderr, c, env).Print(rep.diags)
+		p := newDiagPrinter(env.Stderr, c, env)
+		p.Sources().UseConfig(rep.config)
+		p.Print(rep.diags)
 	}
 	if rep.note != "" {
 		fmt.Fprintln(env.Stderr, rep.note)
@@ -325,13 +331,18 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 		if !rep.quiet {
 			opts := diagOptions(w.c, w.env)
 			opts.Root = root
-			format.NewDiagnosticPrinter(&errBuf, opts).Print(rep.diags)
+			p := format.NewDiagnosticPrinter(&errBuf, opts)
+			p.Sources().UseConfig(rep.config)
+			p.Print(rep.diags)
 		}
 		if rep.note != "" {
 			fmt.Fprintf(&errBuf, "%s: %s\n", root, strings.TrimPrefix(rep.note, "\n"))
 		}
 		r.stderr = errBuf.Bytes()
 	}
+	// A root waiting for an earlier one to be written does not hold its
+	// configuration.
+	rep.config = nil
 	r.rep = rep
 	return r
 }

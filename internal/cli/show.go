@@ -20,7 +20,7 @@ func showRoot(c *common, env Env) report {
 	now := time.Now().UTC()
 	opts.Now = func() time.Time { return now }
 	ev := evaluateWith(opts)
-	rep := report{diags: ev.Diagnostics}
+	rep := report{diags: ev.Diagnostics, config: ev.Config}
 	if ev.Diagnostics.HasErrors() || ev.Result == nil {
 		rep.failed = true
 		return rep

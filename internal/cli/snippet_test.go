@@ -1,10 +1,19 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	tfeval "github.com/tfeval/tfeval"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/format"
 )
 
 // The values of a failed assertion's references under its excerpt, as
@@ -320,4 +329,98 @@ resource "terraform_data" "x" {
 			t.Errorf("%s: signature %v, want %v", c.call, sig, c.signature)
 		}
 	}
+}
+
+// TestDiagnosticContextsFromConfig: the commands that print a root's
+// diagnostics with their excerpts take the blocks they are in from the
+// loaded configuration's parse (report.config, format.Sources.UseConfig),
+// and print exactly what parsing the files again gives: validate (text
+// and -json), eval and show, on one root and with -recursive, with
+// diagnostics in a root's files, an override file and a shared child
+// module's.
+func TestDiagnosticContextsFromConfig(t *testing.T) {
+	tree := writeModule(t, map[string]string{
+		"env/main.tf":          "module \"m\" {\n  source = \"../mod\"\n}\n\nlocals {\n  x = 1\n}\n\nresource \"null_resource\" \"r\" {\n  triggers = {\n    a = var.nope\n  }\n}\n",
+		"env/main_override.tf": "locals {\n  x = local.gone\n}\n",
+		"env2/main.tf":         "module \"m\" {\n  source = \"../mod\"\n}\n\noutput \"p\" {\n  value = var.nothing\n}\n",
+		"mod/main.tf":          "locals {\n  y = 1\n}\n\noutput \"o\" {\n  value = local.missing\n}\n",
+	})
+	roots := []string{"env", "env2"}
+	// want is what the diagnostics of root print as without the
+	// configuration: every file they point into is parsed again.
+	want := func(root string, recursive bool, validate bool) string {
+		dir := filepath.Join(tree, root)
+		var diags hcl.Diagnostics
+		if validate {
+			diags = tfeval.Validate(tfeval.Options{WorkDir: dir})
+		} else {
+			diags = tfeval.Evaluate(tfeval.Options{WorkDir: dir}).Diagnostics
+		}
+		var b strings.Builder
+		opts := format.DiagnosticOptions{WorkDir: dir}
+		if recursive {
+			opts.WorkDir, opts.Root = tree, root
+		}
+		format.NewDiagnosticPrinter(&b, opts).Print(diags)
+		return b.String()
+	}
+	for _, cmd := range []string{"validate", "eval", "show"} {
+		args := []string{cmd}
+		if cmd == "show" {
+			args = append(args, "-json")
+		}
+		var all string
+		for _, root := range roots {
+			_, _, stderr := run(t, filepath.Join(tree, root), "", nil, args...)
+			w := want(root, false, cmd == "validate")
+			if !printedFirst(stderr, w) {
+				t.Errorf("%s %s: printed\n%s\nwant\n%s", cmd, root, stderr, w)
+			}
+			all += want(root, true, cmd == "validate")
+		}
+		_, _, stderr := run(t, tree, "", nil, append(args, "-recursive", "-no-progress")...)
+		if !printedFirst(stderr, all) {
+			t.Errorf("%s -recursive: printed\n%s\nwant\n%s", cmd, stderr, all)
+		}
+		for _, in := range []string{`, in resource "null_resource" "r":`, `, in locals:`, `, in output "o":`, `, in output "p":`} {
+			if !strings.Contains(stderr, in) {
+				t.Errorf("%s -recursive: no diagnostic names the block %s", cmd, in)
+			}
+		}
+	}
+
+	// validate -json: the document's snippets are those of the files
+	// parsed again.
+	for _, root := range roots {
+		dir := filepath.Join(tree, root)
+		diags := tfeval.Validate(tfeval.Options{WorkDir: dir})
+		doc := format.NewValidateDocument(diags)
+		doc.Diagnostics = format.NewSources(format.DiagnosticOptions{WorkDir: dir}).Diagnostics(diags)
+		b, _ := json.MarshalIndent(doc, "", "  ")
+		if _, out, _ := run(t, dir, "", nil, "validate", "-json"); out != string(b)+"\n" {
+			t.Errorf("validate -json %s: wrote\n%s\nwant\n%s", root, out, b)
+		}
+	}
+
+	// Each command's report carries the configuration its diagnostics
+	// are of, for them to be printed from.
+	env := Env{WorkDir: filepath.Join(tree, "env"), Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+	for name, root := range map[string]func(*common, Env) report{"validate": validateRoot, "eval": evalRoot, "show": showRoot} {
+		c := &common{command: name, dialect: dialect.Terraform, ctx: context.Background()}
+		if rep := root(c, env); rep.config == nil || len(rep.diags) == 0 {
+			t.Errorf("%s: report without its configuration (%d diagnostics)", name, len(rep.diags))
+		}
+	}
+}
+
+// printedFirst reports whether stderr is the diagnostics diags, with
+// notes alone between and after them (eval's, a scan's summary).
+func printedFirst(stderr, diags string) bool {
+	var kept []string
+	for _, line := range strings.Split(stderr, "\n") {
+		if !strings.Contains(line, "No values are printed") && !strings.HasPrefix(line, "tfeval ") {
+			kept = append(kept, line)
+		}
+	}
+	return strings.TrimRight(strings.Join(kept, "\n"), "\n") == strings.TrimRight(diags, "\n")
 }

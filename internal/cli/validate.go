@@ -14,13 +14,16 @@ func validateRoot(c *common, env Env) report {
 	if err != nil {
 		return failure(err)
 	}
-	diags := tfeval.Validate(opts)
-	rep := report{diags: diags, failed: diags.HasErrors()}
+	v := tfeval.ValidateConfig(opts)
+	diags := v.Diagnostics
+	rep := report{diags: diags, config: v.Config, failed: diags.HasErrors()}
 	switch {
 	case c.format == "sarif":
 	case c.json:
 		doc := format.NewValidateDocument(diags)
-		doc.Diagnostics = format.NewSources(diagOptions(c, env)).Diagnostics(diags)
+		sources := format.NewSources(diagOptions(c, env))
+		sources.UseConfig(v.Config)
+		doc.Diagnostics = sources.Diagnostics(diags)
 		b, _ := json.MarshalIndent(doc, "", "  ")
 		rep.out, rep.quiet = append(b, '\n'), true
 	case !rep.failed:
