@@ -83,9 +83,7 @@ func runRoot(c *common, env Env, cmd *command) int {
 			return exitError
 		}
 	} else if !rep.quiet {
-		p := newDiagPrinter(env.Stderr, c, env)
-		p.Sources().UseConfig(rep.config)
-		p.Print(rep.diags)
+		rep.printDiagnostics(env.Stderr, diagOptions(c, env))
 	}
 	if rep.note != "" {
 		fmt.Fprintln(env.Stderr, rep.note)
@@ -110,6 +108,14 @@ func (rep *report) writeTo(w io.Writer) error {
 		return err
 	}
 	return out.Flush()
+}
+
+// printDiagnostics prints the report's diagnostics on w as opts say,
+// the blocks they are in taken from the configuration's parse.
+func (rep *report) printDiagnostics(w io.Writer, opts format.DiagnosticOptions) {
+	p := format.NewDiagnosticPrinter(w, opts)
+	p.Sources().UseConfig(rep.config)
+	p.Print(rep.diags)
 }
 
 // noConfiguration reports, when the directory of a command that needs a
@@ -331,9 +337,7 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 		if !rep.quiet {
 			opts := diagOptions(w.c, w.env)
 			opts.Root = root
-			p := format.NewDiagnosticPrinter(&errBuf, opts)
-			p.Sources().UseConfig(rep.config)
-			p.Print(rep.diags)
+			rep.printDiagnostics(&errBuf, opts)
 		}
 		if rep.note != "" {
 			fmt.Fprintf(&errBuf, "%s: %s\n", root, strings.TrimPrefix(rep.note, "\n"))
