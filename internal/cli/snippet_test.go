@@ -335,9 +335,9 @@ resource "terraform_data" "x" {
 // diagnostics with their excerpts take the blocks they are in from the
 // loaded configuration's parse (report.config, format.Sources.UseConfig),
 // and print exactly what parsing the files again gives: validate (text
-// and -json), eval and show, on one root and with -recursive, with
-// diagnostics in a root's files, an override file and a shared child
-// module's.
+// and -json), eval, show, vars and console, on one root and (those that
+// take it) with -recursive, with diagnostics in a root's files, an
+// override file and a shared child module's.
 func TestDiagnosticContextsFromConfig(t *testing.T) {
 	tree := writeModule(t, map[string]string{
 		"env/main.tf":          "module \"m\" {\n  source = \"../mod\"\n}\n\nlocals {\n  x = 1\n}\n\nresource \"null_resource\" \"r\" {\n  triggers = {\n    a = var.nope\n  }\n}\n",
@@ -348,12 +348,15 @@ func TestDiagnosticContextsFromConfig(t *testing.T) {
 	roots := []string{"env", "env2"}
 	// want is what the diagnostics of root print as without the
 	// configuration: every file they point into is parsed again.
-	want := func(root string, recursive bool, validate bool) string {
+	want := func(root string, recursive bool, cmd string) string {
 		dir := filepath.Join(tree, root)
 		var diags hcl.Diagnostics
-		if validate {
+		switch cmd {
+		case "validate":
 			diags = tfeval.Validate(tfeval.Options{WorkDir: dir})
-		} else {
+		case "console":
+			diags = tfeval.Evaluate(tfeval.Options{WorkDir: dir, Console: true, Lazy: true}).Diagnostics
+		default:
 			diags = tfeval.Evaluate(tfeval.Options{WorkDir: dir}).Diagnostics
 		}
 		var b strings.Builder
@@ -372,11 +375,11 @@ func TestDiagnosticContextsFromConfig(t *testing.T) {
 		var all string
 		for _, root := range roots {
 			_, _, stderr := run(t, filepath.Join(tree, root), "", nil, args...)
-			w := want(root, false, cmd == "validate")
+			w := want(root, false, cmd)
 			if !printedFirst(stderr, w) {
 				t.Errorf("%s %s: printed\n%s\nwant\n%s", cmd, root, stderr, w)
 			}
-			all += want(root, true, cmd == "validate")
+			all += want(root, true, cmd)
 		}
 		_, _, stderr := run(t, tree, "", nil, append(args, "-recursive", "-no-progress")...)
 		if !printedFirst(stderr, all) {
@@ -385,6 +388,16 @@ func TestDiagnosticContextsFromConfig(t *testing.T) {
 		for _, in := range []string{`, in resource "null_resource" "r":`, `, in locals:`, `, in output "o":`, `, in output "p":`} {
 			if !strings.Contains(stderr, in) {
 				t.Errorf("%s -recursive: no diagnostic names the block %s", cmd, in)
+			}
+		}
+	}
+
+	// vars and console print the evaluation's diagnostics alike.
+	for _, cmd := range []string{"vars", "console"} {
+		for _, root := range roots {
+			_, _, stderr := run(t, filepath.Join(tree, root), "", nil, cmd)
+			if w := want(root, false, cmd); !printedFirst(stderr, w) {
+				t.Errorf("%s %s: printed\n%s\nwant\n%s", cmd, root, stderr, w)
 			}
 		}
 	}

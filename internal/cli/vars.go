@@ -24,7 +24,9 @@ func runVars(c *common, env Env) int {
 		b, _ := json.MarshalIndent(format.NewVarsDocument(entries, diags), "", "  ")
 		fmt.Fprintln(env.Stdout, string(b))
 	} else {
-		newDiagPrinter(env.Stderr, c, env).Print(diags)
+		p := newDiagPrinter(env.Stderr, c, env)
+		p.Sources().UseConfig(ev.Config)
+		p.Print(diags)
 		format.WriteVars(env.Stdout, entries, terminalWidth(env))
 	}
 	if diags.HasErrors() {
