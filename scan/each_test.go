@@ -85,3 +85,52 @@ func TestEachStop(t *testing.T) {
 		t.Error("a result for no index")
 	}
 }
+
+// TestEachHeaviestFirst: of the indexes the window lets start, the
+// heaviest starts first; the results still come in index order, with no
+// more ahead than Each allows.
+func TestEachHeaviestFirst(t *testing.T) {
+	weights := []int64{1, 5, 4, 3, 2, 1}
+	var started []int
+	var got []int
+	for i, v := range EachHeaviestFirst(len(weights), 1, func(i int) int64 { return weights[i] }, func(i int) int {
+		started = append(started, i)
+		return -i
+	}, nil) {
+		if v != -i {
+			t.Fatalf("result %d for index %d", v, i)
+		}
+		got = append(got, i)
+	}
+	// One goroutine, a window of two: 1 outweighs 0; after them, the
+	// lowest index not started is the heaviest in any window.
+	if want := []int{1, 0, 2, 3, 4, 5}; fmt.Sprint(started) != fmt.Sprint(want) {
+		t.Errorf("started %v, want %v", started, want)
+	}
+	if fmt.Sprint(got) != "[0 1 2 3 4 5]" {
+		t.Errorf("yielded %v, want index order", got)
+	}
+	for _, par := range []int{2, 3} {
+		var taken, maxAhead atomic.Int64
+		n := 0
+		for i := range EachHeaviestFirst(300, par, func(i int) int64 { return int64(i * 7919 % 13) }, func(i int) int {
+			if a := int64(i) - taken.Load(); a > maxAhead.Load() {
+				maxAhead.Store(a)
+			}
+			time.Sleep(time.Duration(rand.IntN(100)) * time.Microsecond)
+			return i
+		}, nil) {
+			if i != n {
+				t.Fatalf("parallelism %d: index %d at position %d", par, i, n)
+			}
+			n++
+			taken.Store(int64(n))
+		}
+		if n != 300 {
+			t.Errorf("parallelism %d: %d results", par, n)
+		}
+		if m := maxAhead.Load(); m > int64(2*par) {
+			t.Errorf("parallelism %d: a call ran %d ahead of the results taken", par, m)
+		}
+	}
+}
