@@ -71,9 +71,7 @@ const DefaultRootsModuleBytes = 1 << 20
 // parsed once per path it is reached by) and one FunctionCache (each file
 // function input read and decoded once); only a few evaluations wait at a
 // time for an earlier root, so a scan of thousands of roots holds few
-// results. Of the roots that may start, the one reaching the most
-// configuration through local module sources starts first, so that a
-// large root is not left to run alone at the end. An evaluation that panics is an "Internal error" diagnostic of
+// results. An evaluation that panics is an "Internal error" diagnostic of
 // its root, and the others go on.
 //
 // When the walk itself has something to say (a directory it could not
@@ -118,7 +116,7 @@ func EvaluateRoots(ctx context.Context, dir string, opts RootsOptions) iter.Seq2
 		if ownCache {
 			done = tree.LastReached()
 		}
-		for i, ev := range scan.EachHeaviestFirst(len(tree.Roots), opts.Parallelism, tree.RootWeight(), func(i int) *Evaluation {
+		for i, ev := range scan.Each(len(tree.Roots), opts.Parallelism, func(i int) *Evaluation {
 			ro := o
 			ro.WorkDir = filepath.Join(tree.Dir, filepath.FromSlash(tree.Roots[i]))
 			if ownCache {

@@ -23,129 +23,60 @@ import (
 // stops the calls not yet started; Each returns once the running ones
 // have returned.
 func Each[T any](n, parallelism int, work func(i int) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
-	return EachHeaviestFirst(n, parallelism, nil, work, crashed)
-}
-
-// EachHeaviestFirst is Each that, of the indexes it may start (those up
-// to twice parallelism ahead of the result being waited for), starts the
-// one of the highest weight first (the lowest index among equals; nil
-// weighs every index the same, which is Each). The results are yielded
-// in index order all the same. A scan whose last roots include a large
-// one then starts it before the small ones around it, instead of leaving
-// it to run alone at the end with the other CPUs idle.
-func EachHeaviestFirst[T any](n, parallelism int, weight func(i int) int64, work func(i int) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
 	return func(yield func(int, T) bool) {
 		if parallelism <= 0 {
 			parallelism = runtime.GOMAXPROCS(0)
 		}
 		parallelism = max(1, min(parallelism, n))
-		w := &window[T]{n: n, size: 2 * parallelism, weight: weight}
-		w.cond.L = &w.mu
-		w.slots = make([]slot[T], w.size)
+		type job struct {
+			i   int
+			out chan T
+		}
+		jobs := make(chan job)
+		// pending holds the result channels in index order; its buffer
+		// bounds how far work runs ahead of the results taken.
+		pending := make(chan chan T, 2*parallelism)
+		quit := make(chan struct{})
 		var wg sync.WaitGroup
 		for range parallelism {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for {
-					i, ok := w.start()
-					if !ok {
-						return
-					}
-					w.finish(i, call(i, work, crashed))
+				for j := range jobs {
+					j.out <- call(j.i, work, crashed)
 				}
 			}()
 		}
-		for i := range n {
-			if !yield(i, w.take(i)) {
-				w.stop()
+		go func() {
+			defer close(jobs)
+			defer close(pending)
+			for i := range n {
+				out := make(chan T, 1)
+				select {
+				case pending <- out:
+				case <-quit:
+					return
+				}
+				select {
+				case jobs <- job{i, out}:
+				case <-quit:
+					return
+				}
+			}
+		}()
+		i := 0
+		for out := range pending {
+			if !yield(i, <-out) {
+				close(quit)
+				for range pending {
+					// Let the feeder see quit and close pending.
+				}
 				break
 			}
+			i++
 		}
 		wg.Wait()
 	}
-}
-
-// window is the indexes of an Each that may be started: size of them
-// from the one whose result is awaited (head), each kept in the slot
-// i % size from its start until its result is taken.
-type window[T any] struct {
-	mu     sync.Mutex
-	cond   sync.Cond // signalled when a result is ready, the window moves or the loop stops
-	n      int
-	size   int
-	weight func(i int) int64
-	slots  []slot[T]
-	head   int // the index whose result is awaited next
-	next   int // every index below it is started
-	quit   bool
-}
-
-type slot[T any] struct {
-	started, done bool
-	result        T
-}
-
-// start picks the index to work on next, waiting while every index of
-// the window is started; false once there is nothing more to start.
-func (w *window[T]) start() (int, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for {
-		if w.quit || w.next >= w.n {
-			return 0, false
-		}
-		end := min(w.n, w.head+w.size)
-		if w.next < end {
-			i := w.next
-			if w.weight != nil {
-				for j := w.next + 1; j < end; j++ {
-					if !w.slots[j%w.size].started && w.weight(j) > w.weight(i) {
-						i = j
-					}
-				}
-			}
-			w.slots[i%w.size].started = true
-			for w.next < end && w.slots[w.next%w.size].started {
-				w.next++
-			}
-			return i, true
-		}
-		w.cond.Wait()
-	}
-}
-
-// finish keeps the result of index i until it is taken.
-func (w *window[T]) finish(i int, result T) {
-	w.mu.Lock()
-	s := &w.slots[i%w.size]
-	s.result, s.done = result, true
-	w.mu.Unlock()
-	w.cond.Broadcast()
-}
-
-// take waits for the result of index i (the head) and moves the window
-// past it.
-func (w *window[T]) take(i int) T {
-	w.mu.Lock()
-	s := &w.slots[i%w.size]
-	for !s.done {
-		w.cond.Wait()
-	}
-	result := s.result
-	*s = slot[T]{}
-	w.head = i + 1
-	w.mu.Unlock()
-	w.cond.Broadcast()
-	return result
-}
-
-// stop lets no more indexes start.
-func (w *window[T]) stop() {
-	w.mu.Lock()
-	w.quit = true
-	w.mu.Unlock()
-	w.cond.Broadcast()
 }
 
 // call is work(i), or crashed(i, ...) when it panics.

@@ -70,11 +70,9 @@ type Tree struct {
 	Roots []string
 
 	// calls are, for each module directory (by its index in ModuleDirs),
-	// those it calls through a local source, and sizes the bytes of its
-	// configuration files; nil with Options.AllDirs, which does not look
-	// for calls.
+	// those it calls through a local source; nil with Options.AllDirs,
+	// which does not look for calls.
 	calls [][]int
-	sizes []int64
 }
 
 // LastReached lists, for each root (by its index in Roots), the module
@@ -85,42 +83,13 @@ type Tree struct {
 // yet installed) are not followed, so a directory only they reach is in
 // no list. Without the calls (Options.AllDirs) each root lists itself.
 func (t *Tree) LastReached() [][]string {
-	last := make([]int, len(t.ModuleDirs))
-	for i := range last {
-		last[i] = -1
-	}
-	t.eachReached(func(r, d int) { last[d] = r })
-	out := make([][]string, len(t.Roots))
-	for d, r := range last {
-		if r >= 0 {
-			out[r] = append(out[r], filepath.Join(t.Dir, filepath.FromSlash(t.ModuleDirs[d])))
-		}
-	}
-	return out
-}
-
-// RootWeight is the weight of each root (by its index in Roots) for
-// EachHeaviestFirst: the bytes of the configuration files of the module
-// directories it reaches through local module sources, itself included,
-// about how much work evaluating it is, so that a scan starts its largest
-// roots first. nil (every root the same) when the search did not read the
-// calls (Options.AllDirs).
-func (t *Tree) RootWeight() func(i int) int64 {
-	if t.sizes == nil {
-		return nil
-	}
-	bytes := make([]int64, len(t.Roots))
-	t.eachReached(func(r, d int) { bytes[r] += t.sizes[d] })
-	return func(i int) int64 { return bytes[i] }
-}
-
-// eachReached calls f(r, d) for each root r (by its index in Roots) and
-// each module directory d (by its index in ModuleDirs) it reaches through
-// local module sources, itself included, once each, roots in order.
-func (t *Tree) eachReached(f func(r, d int)) {
 	index := make(map[string]int, len(t.ModuleDirs))
 	for i, d := range t.ModuleDirs {
 		index[d] = i
+	}
+	last := make([]int, len(t.ModuleDirs))
+	for i := range last {
+		last[i] = -1
 	}
 	seen := make([]int, len(t.ModuleDirs)) // the root+1 that last visited it
 	var visit func(r, d int)
@@ -129,7 +98,7 @@ func (t *Tree) eachReached(f func(r, d int)) {
 			return
 		}
 		seen[d] = r + 1
-		f(r, d)
+		last[d] = r
 		if t.calls != nil {
 			for _, c := range t.calls[d] {
 				visit(r, c)
@@ -141,6 +110,13 @@ func (t *Tree) eachReached(f func(r, d int)) {
 			visit(r, d)
 		}
 	}
+	out := make([][]string, len(t.Roots))
+	for d, r := range last {
+		if r >= 0 {
+			out[r] = append(out[r], filepath.Join(t.Dir, filepath.FromSlash(t.ModuleDirs[d])))
+		}
+	}
+	return out
 }
 
 // Find walks the tree below dir and returns its module directories and
@@ -335,7 +311,7 @@ func (w *walker) roots() []string {
 		i := parse[k]
 		callees[i] = w.calls(i, index, kept[i])
 	})
-	w.tree.calls, w.tree.sizes = callees, sizes
+	w.tree.calls = callees
 	called := make([]bool, len(dirs))
 	for _, out := range callees {
 		for _, j := range out {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -148,36 +147,6 @@ func TestFindLastReached(t *testing.T) {
 				t.Errorf("LastReached for roots %q:\n got %q\nwant %q", tree.Roots, got, tt.want)
 			}
 		})
-	}
-}
-
-// A root weighs the configuration bytes of every directory it reaches
-// through local sources, once each, a shared module counting for every
-// root that calls it; without the calls there are no weights.
-func TestFindRootWeight(t *testing.T) {
-	dir := testfiles.Dir(t, map[string]string{
-		"shared/main.tf": `variable "x" {}` + "\n",                                          // 16 bytes
-		"small/main.tf":  `module "s" { source = "../shared" }` + "\n",                      // 36
-		"large/main.tf":  `module "s" { source = "../shared" }` + "\n",                      // 36
-		"large/more.tf":  `module "t" { source = "../shared" }` + "\n" + `locals {}` + "\n", // 46
-		"alone/main.tf":  `locals {}` + "\n",                                                // 10
-	})
-	tree, diags := Find(dir, Options{})
-	if len(diags) > 0 {
-		t.Fatal(diags)
-	}
-	weight := tree.RootWeight()
-	got := map[string]int64{}
-	for i, r := range tree.Roots {
-		got[r] = weight(i)
-	}
-	want := map[string]int64{"alone": 10, "large": 36 + 46 + 16, "small": 36 + 16}
-	if !maps.Equal(got, want) {
-		t.Errorf("RootWeight = %v, want %v", got, want)
-	}
-	all, _ := Find(dir, Options{AllDirs: true})
-	if all.RootWeight() != nil {
-		t.Error("RootWeight without the calls is not nil")
 	}
 }
 

@@ -184,7 +184,7 @@ func runRecursive(c *common, env Env, cmd *command) int {
 	w := &rootsWriter{c: c, env: env, cmd: cmd, tree: tree}
 	w.progress = newProgress(env, c, len(tree.Roots))
 	done := tree.LastReached()
-	for i, r := range scan.EachHeaviestFirst(len(tree.Roots), c.parallelism, tree.RootWeight(), w.runOne, func(i int, p *scan.Panic) rendered {
+	for i, r := range scan.Each(len(tree.Roots), c.parallelism, w.runOne, func(i int, p *scan.Panic) rendered {
 		return w.render(i, report{diags: hcl.Diagnostics{p.Diagnostic(tree.Roots[i])}, failed: true})
 	}) {
 		// Every root up to this one is done, and no later one reaches
