@@ -141,12 +141,12 @@ func parseFile(f configFile, src []byte, readErr error) parsedFile {
 	return parsedFile{body: body, diags: diags}
 }
 
-// parseEach sets parsed[i] to parse(i) for each i of todo, the files parsed at once on the CPUs there are, the
-// largest first (size(i) is the i-th file's size in bytes). A module's
-// files are parsed before anything else can be done with it, and the
-// roots of a scan that call it wait for it: one large file would
-// otherwise keep one CPU busy while the others wait, in the order given
-// (variables.tf holding 100 KB of descriptions, main.tf half that).
+// parseEach sets parsed[i] to parse(i) for each i of todo, the files
+// parsed at once on the CPUs there are, the largest first (size(i) is the
+// i-th file's size in bytes). Nothing can be done with a module before
+// its files are parsed, and the roots of a scan that call it wait for
+// it: parsed one after the other, one large file (a variables.tf holding
+// 100 KB of descriptions) kept one CPU busy while the others waited.
 func parseEach(parsed []parsedFile, todo []int, size func(i int) int64, parse func(i int) parsedFile) {
 	slices.SortStableFunc(todo, func(a, b int) int { return cmp.Compare(size(b), size(a)) })
 	parallel.Each(len(todo), func(k int) {

@@ -468,7 +468,8 @@ func (w *walker) mayCall(abs string) (may bool, size int64) {
 // directory's parse saves parsing it again when its root is evaluated,
 // but each byte kept holds about fifteen of memory until then, and past
 // the bound the cache drops the modules kept first, whose roots come
-// sooner (roots are evaluated in path order, the order searched). The
+// sooner (roots are evaluated in path order, the order the budget is
+// given out in, whatever the order directories are parsed in). The
 // other half is left for what the evaluations load, the modules roots
 // share first of all. Past the budget a directory is parsed for its calls
 // and not kept. A tree within the budget is searched as before; on
