@@ -165,6 +165,7 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, parse func(i int) 
 		close(cm.done)
 	}()
 	parsed := make([]parsedFile, len(files))
+	var todo []int
 	for i, f := range files {
 		if from != nil {
 			if p, ok := from.parsed[i].relocate(from.files[i].file.Path, f.file.Path); ok {
@@ -172,8 +173,9 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, parse func(i int) 
 				continue
 			}
 		}
-		parsed[i] = parse(i)
+		todo = append(todo, i)
 	}
+	parseEach(parsed, todo, func(i int) int64 { return files[i].size }, parse)
 	mod, diags := decode(parsed)
 	if !interrupted(diags) {
 		cm.mod, cm.diags, cm.parsed = mod, copyDiagnostics(diags), parsed
@@ -184,9 +186,7 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, parse func(i int) 
 // parseAll parses every file.
 func parseAll(files []fileDigest, parse func(i int) parsedFile) []parsedFile {
 	parsed := make([]parsedFile, len(files))
-	for i := range files {
-		parsed[i] = parse(i)
-	}
+	parseEach(parsed, indexes(len(parsed)), func(i int) int64 { return files[i].size }, parse)
 	return parsed
 }
 

@@ -50,9 +50,9 @@ func loadModule(opts Options, box sandbox.Dir, dir, sourceDir string) (*Module, 
 // diags are the directory's diagnostics so far.
 func decodeModule(ctx context.Context, sourceDir string, files []configFile, srcs [][]byte, readErrs []error, diags hcl.Diagnostics, d dialect.Dialect) (*Module, hcl.Diagnostics) {
 	parsed := make([]parsedFile, len(files))
-	for i, cf := range files {
-		parsed[i] = parseFileWithin(ctx, cf, srcs[i], readErrs[i])
-	}
+	parseEach(parsed, indexes(len(parsed)), func(i int) int64 { return int64(len(srcs[i])) }, func(i int) parsedFile {
+		return parseFileWithin(ctx, files[i], srcs[i], readErrs[i])
+	})
 	return decodeParsed(sourceDir, files, parsed, diags, d)
 }
 

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -9,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar"
 	"github.com/hashicorp/hcl/v2"
@@ -17,6 +17,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
+	"github.com/tfeval/tfeval/internal/parallel"
 	"github.com/tfeval/tfeval/internal/sandbox"
 )
 
@@ -283,43 +284,33 @@ func (w *walker) roots() []string {
 		index[d] = i
 	}
 	callees := make([][]int, len(dirs))
+	// First which directories may call a module, and their sizes: reading
+	// the files costs little next to parsing them.
+	may := make([]bool, len(dirs))
+	sizes := make([]int64, len(dirs))
+	parallel.Each(len(dirs), func(i int) {
+		may[i], sizes[i] = w.mayCall(w.abs(i))
+	})
+	// Which parses are kept is decided in path order, the order the roots
+	// are evaluated in, whatever order they are parsed in.
 	keep := newKeepBudget(w.opts.Cache)
-	calls := func(i int) []int {
-		abs := filepath.Join(w.tree.Dir, filepath.FromSlash(dirs[i]))
-		may, size := w.mayCall(abs)
-		if !may {
-			return nil
+	kept := make([]bool, len(dirs))
+	var parse []int
+	for i := range dirs {
+		if may[i] {
+			kept[i] = keep.take(sizes[i])
+			parse = append(parse, i)
 		}
-		cache := w.opts.Cache
-		if !keep.take(size) {
-			cache = nil
-		}
-		mod, _ := config.LoadModule(".", config.Options{
-			Dialect: w.opts.Dialect,
-			WorkDir: abs,
-			Sandbox: w.box.Root(),
-			FS:      w.opts.FS,
-			Cache:   cache,
-			Context: w.opts.Context,
-		})
-		var out []int
-		if mod == nil {
-			return nil
-		}
-		for _, call := range mod.ModuleCalls {
-			if call.SourceAddr == "" || !config.IsLocalSource(call.SourceAddr) {
-				continue
-			}
-			target := path.Join(dirs[i], filepath.ToSlash(call.SourceAddr))
-			if j, ok := index[target]; ok && j != i {
-				out = append(out, j)
-			}
-		}
-		return out
 	}
-	for i, out := range Each(len(dirs), 0, func(i int) []int { return calls(i) }, func(int, *Panic) []int { return nil }) {
-		callees[i] = out
-	}
+	// The largest first, on every CPU: the search ends when its last parse
+	// does, and a large directory started last (the repository's own
+	// module, or a fixture linking its 100 KB variables.tf) would be
+	// parsed alone while the other CPUs wait.
+	slices.SortStableFunc(parse, func(a, b int) int { return cmp.Compare(sizes[b], sizes[a]) })
+	parallel.Each(len(parse), func(k int) {
+		i := parse[k]
+		callees[i] = w.calls(i, index, kept[i])
+	})
 	w.tree.calls = callees
 	called := make([]bool, len(dirs))
 	for _, out := range callees {
@@ -358,6 +349,49 @@ func (w *walker) roots() []string {
 		}
 	}
 	return roots
+}
+
+// abs is the absolute path of the i-th module directory.
+func (w *walker) abs(i int) string {
+	return filepath.Join(w.tree.Dir, filepath.FromSlash(w.tree.ModuleDirs[i]))
+}
+
+// calls are the module directories (by their indexes) the i-th one calls
+// through local sources, read with config.LoadModule, through the cache
+// when keep says its parse is kept. A load that panics calls nothing: the
+// root that reaches the directory reports it when it loads it again.
+func (w *walker) calls(i int, index map[string]int, keep bool) (out []int) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	cache := w.opts.Cache
+	if !keep {
+		cache = nil
+	}
+	mod, _ := config.LoadModule(".", config.Options{
+		Dialect: w.opts.Dialect,
+		WorkDir: w.abs(i),
+		Sandbox: w.box.Root(),
+		FS:      w.opts.FS,
+		Cache:   cache,
+		Context: w.opts.Context,
+	})
+	if mod == nil {
+		return nil
+	}
+	dirs := w.tree.ModuleDirs
+	for _, call := range mod.ModuleCalls {
+		if call.SourceAddr == "" || !config.IsLocalSource(call.SourceAddr) {
+			continue
+		}
+		target := path.Join(dirs[i], filepath.ToSlash(call.SourceAddr))
+		if j, ok := index[target]; ok && j != i {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // mayHaveModuleBlock reports whether a module block may begin in a
@@ -434,7 +468,8 @@ func (w *walker) mayCall(abs string) (may bool, size int64) {
 // directory's parse saves parsing it again when its root is evaluated,
 // but each byte kept holds about fifteen of memory until then, and past
 // the bound the cache drops the modules kept first, whose roots come
-// sooner (roots are evaluated in path order, the order searched). The
+// sooner (roots are evaluated in path order, the order the budget is
+// given out in, whatever the order directories are parsed in). The
 // other half is left for what the evaluations load, the modules roots
 // share first of all. Past the budget a directory is parsed for its calls
 // and not kept. A tree within the budget is searched as before; on
@@ -443,7 +478,7 @@ func (w *walker) mayCall(abs string) (may bool, size int64) {
 // the collector marking less (docs/benchmarks.md).
 type keepBudget struct {
 	limit int64 // < 0: no bound
-	used  atomic.Int64
+	used  int64
 }
 
 // newKeepBudget is the budget for a search filling cache (nil: nothing is
@@ -461,15 +496,11 @@ func (b *keepBudget) take(size int64) bool {
 	if b.limit < 0 {
 		return true
 	}
-	for {
-		used := b.used.Load()
-		if used+size > b.limit {
-			return false
-		}
-		if b.used.CompareAndSwap(used, used+size) {
-			return true
-		}
+	if b.used+size > b.limit {
+		return false
 	}
+	b.used += size
+	return true
 }
 
 // describe is an error without the path it repeats.

@@ -18,8 +18,30 @@ const chunk = 64
 // call concurrently for different indexes. A panic of fn panics again in
 // the caller, so that it can be recovered there.
 func For(n int, fn func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || n < minItems {
+	if n < minItems {
+		run(n, 1, 1, fn)
+		return
+	}
+	run(n, runtime.GOMAXPROCS(0), chunk, fn)
+}
+
+// Each is For for a few pieces of work that each take long enough to be
+// worth a goroutine (parsing a file, loading a module directory), of
+// uneven sizes: the goroutines take one index at a time, in increasing
+// order, so a caller that numbers the largest pieces first has them
+// started first and the last ones to finish are small. With n above 1
+// and more than one CPU, fn runs on up to GOMAXPROCS goroutines; a panic
+// of fn panics again in the caller, as with For.
+func Each(n int, fn func(i int)) {
+	run(n, runtime.GOMAXPROCS(0), 1, fn)
+}
+
+// run calls fn(i) for every i in [0, n) on up to workers goroutines, each
+// taking step consecutive indexes at a time; in the calling goroutine when
+// one worker (or one step) is enough.
+func run(n, workers, step int, fn func(i int)) {
+	workers = min(workers, (n+step-1)/step)
+	if workers < 2 {
 		for i := range n {
 			fn(i)
 		}
@@ -39,11 +61,11 @@ func For(n int, fn func(i int)) {
 				}
 			}()
 			for {
-				start := int(next.Add(chunk)) - chunk
+				start := int(next.Add(int64(step))) - step
 				if start >= n {
 					return
 				}
-				for i := start; i < min(start+chunk, n); i++ {
+				for i := start; i < min(start+step, n); i++ {
 					fn(i)
 				}
 			}

@@ -49,3 +49,43 @@ func TestForPanicsInTheCaller(t *testing.T) {
 	})
 	t.Error("For returned although fn panicked")
 }
+
+func TestEach(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 17} {
+		hits := make([]int32, n)
+		Each(n, func(i int) { atomic.AddInt32(&hits[i], 1) })
+		for i, h := range hits {
+			if h != 1 {
+				t.Fatalf("n=%d: index %d called %d times", n, i, h)
+			}
+		}
+	}
+}
+
+func TestEachOneCPU(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var order []int
+	Each(20, func(i int) { order = append(order, i) })
+	if len(order) != 20 {
+		t.Fatalf("%d calls, want 20", len(order))
+	}
+	for i, got := range order {
+		if got != i {
+			t.Fatalf("on one CPU the calls are in order; call %d was for %d", i, got)
+		}
+	}
+}
+
+func TestEachPanicsInTheCaller(t *testing.T) {
+	defer func() {
+		if v := recover(); v != "piece 2" {
+			t.Errorf("recovered %v, want the panic of fn", v)
+		}
+	}()
+	Each(5, func(i int) {
+		if i == 2 {
+			panic("piece 2")
+		}
+	})
+	t.Error("Each returned although fn panicked")
+}
