@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -519,10 +520,11 @@ resource "aws_instance" "a" {
 		}
 		return out
 	}
-	load := func(prefix string, parses *int) *Module {
+	// load parses a module's files at once, so the count is atomic.
+	load := func(prefix string, parses *atomic.Int64) *Module {
 		fs := at(prefix)
 		mod, _ := cache.load(moduleKey{abs: m, dir: prefix, sourceDir: prefix}, fs, func(i int) parsedFile {
-			*parses++
+			parses.Add(1)
 			return parseFile(fs[i].file, srcs[i], nil)
 		}, func(parsed []parsedFile) (*Module, hcl.Diagnostics) {
 			cf := make([]configFile, len(fs))
@@ -534,10 +536,10 @@ resource "aws_instance" "a" {
 		return mod
 	}
 	cache = &ModuleCache{}
-	var first, second int
+	var first, second atomic.Int64
 	load("x", &first)
-	if got := load("y/z", &second); got == nil || first != 2 || second != 1 {
-		t.Errorf("first load parsed %d files, second %d; want 2 and 1 (the JSON file)", first, second)
+	if got := load("y/z", &second); got == nil || first.Load() != 2 || second.Load() != 1 {
+		t.Errorf("first load parsed %d files, second %d; want 2 and 1 (the JSON file)", first.Load(), second.Load())
 	}
 }
 
