@@ -577,3 +577,55 @@ func TestDerivedKeepsOne(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleCacheCopiesParseOfSameFile: a file with the same name and
+// content as one kept for another directory is copied from that parse,
+// not parsed again, and the module is the one a load without the cache
+// makes, its ranges naming its own directory.
+func TestModuleCacheCopiesParseOfSameFile(t *testing.T) {
+	shared := `
+variable "x" {
+  type = list(string)
+}
+variable "x" {}
+`
+	dir := testfiles.Dir(t, map[string]string{
+		"a/variables.tf": shared,
+		"a/main.tf":      `output "o" { value = var.x }`,
+		"b/variables.tf": shared,
+		"b/main.tf":      `output "p" { value = length(var.x) }`,
+	})
+	cache := &ModuleCache{}
+	parses := make([]atomic.Int64, 2)
+	load := func(n int, sub string) (*Module, hcl.Diagnostics) {
+		m := filepath.Join(dir, sub)
+		files, _ := moduleFiles(sandbox.Dir{}, m, ".", 0)
+		srcs := make([][]byte, len(files))
+		for i, f := range files {
+			srcs[i], _ = os.ReadFile(filepath.Join(m, f.Path))
+		}
+		fs := digests(files, srcs)
+		return cache.load(moduleKey{abs: m, dir: ".", sourceDir: "."}, fs, func(i int) parsedFile {
+			parses[n].Add(1)
+			return parseFile(fs[i].file, srcs[i], nil)
+		}, func(parsed []parsedFile) (*Module, hcl.Diagnostics) {
+			cf := make([]configFile, len(fs))
+			for i := range fs {
+				cf[i] = fs[i].file
+			}
+			return decodeParsed(".", cf, parsed, nil, 0)
+		})
+	}
+	load(0, "a")
+	got, gotDiags := load(1, "b")
+	if parses[0].Load() != 2 || parses[1].Load() != 1 {
+		t.Errorf("the loads parsed %d and %d files; want 2 and 1 (variables.tf copied)", parses[0].Load(), parses[1].Load())
+	}
+	fresh, freshDiags := LoadModule(".", Options{WorkDir: filepath.Join(dir, "b")})
+	if g, w := strings.Join(diagTexts(gotDiags), "\n"), strings.Join(diagTexts(freshDiags), "\n"); g != w || g == "" {
+		t.Errorf("diagnostics with the copied parse:\n%s\nwant (not empty)\n%s", g, w)
+	}
+	if !reflect.DeepEqual(got.Variables, fresh.Variables) || !reflect.DeepEqual(got.Outputs, fresh.Outputs) {
+		t.Error("the module made with a copied parse differs from one loaded without the cache")
+	}
+}
