@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -563,20 +564,15 @@ func resourceImpliedSpec(res *config.Resource) hcldec.ObjectSpec {
 	if !ok {
 		return impliedSpec(res.Config)
 	}
-	return syntaxImpliedSpecOf(body, meta)
+	return syntaxImpliedSpec(body, meta)
 }
 
-// syntaxImpliedSpec is impliedSpec of a native-syntax body nested in
-// another, which hides nothing: its content is read as VisibleContent
+// syntaxImpliedSpec is impliedSpec of a native-syntax body, leaving out
+// the attributes and block types hidden names (nil for a body nested in
+// another, which hides nothing): its content is read as VisibleContent
 // would return it (every attribute; every block whose label count is that
 // of the first block of its type) without the copies hcl makes of each.
-func syntaxImpliedSpec(body *hclsyntax.Body) hcldec.ObjectSpec {
-	return syntaxImpliedSpecOf(body, nil)
-}
-
-// syntaxImpliedSpecOf is syntaxImpliedSpec of what of body hidden (when not
-// nil) does not name: the attributes and block types it takes out.
-func syntaxImpliedSpecOf(body *hclsyntax.Body, hidden *hcl.BodySchema) hcldec.ObjectSpec {
+func syntaxImpliedSpec(body *hclsyntax.Body, hidden *hcl.BodySchema) hcldec.ObjectSpec {
 	spec := make(hcldec.ObjectSpec, len(body.Attributes))
 	for name := range body.Attributes {
 		if !hiddenAttribute(hidden, name) {
@@ -606,26 +602,12 @@ func syntaxImpliedSpecOf(body *hclsyntax.Body, hidden *hcl.BodySchema) hcldec.Ob
 
 // hiddenAttribute reports whether schema (nil for none) names attribute name.
 func hiddenAttribute(schema *hcl.BodySchema, name string) bool {
-	if schema != nil {
-		for _, a := range schema.Attributes {
-			if a.Name == name {
-				return true
-			}
-		}
-	}
-	return false
+	return schema != nil && slices.ContainsFunc(schema.Attributes, func(a hcl.AttributeSchema) bool { return a.Name == name })
 }
 
 // hiddenBlock reports whether schema (nil for none) names block type typ.
 func hiddenBlock(schema *hcl.BodySchema, typ string) bool {
-	if schema != nil {
-		for _, b := range schema.Blocks {
-			if b.Type == typ {
-				return true
-			}
-		}
-	}
-	return false
+	return schema != nil && slices.ContainsFunc(schema.Blocks, func(b hcl.BlockHeaderSchema) bool { return b.Type == typ })
 }
 
 // impliedBlocks gathers the nested bodies of a body's blocks by the block
@@ -671,7 +653,7 @@ func (ib *impliedBlocks) specs(spec hcldec.ObjectSpec) hcldec.ObjectSpec {
 	for _, typ := range ib.order {
 		nested := hcldec.ObjectSpec{}
 		for _, b := range ib.bodies[typ] {
-			mergeImpliedSpec(nested, syntaxImpliedSpec(b))
+			mergeImpliedSpec(nested, syntaxImpliedSpec(b, nil))
 		}
 		spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
 	}
