@@ -112,9 +112,11 @@ func digests(files []configFile, srcs [][]byte) []fileDigest {
 // load returns the module kept for key when it was made from the same
 // files, and otherwise makes it and keeps it, replacing what was kept for
 // key before: parse parses the i-th file, unless the same files are kept
-// as reached by another path, whose parse is copied; decode makes the
-// module of the parsed files. Loads of the same files at the same time
-// wait for the first one's decode instead of each decoding the directory.
+// as reached by another path, or the same file is kept or being parsed
+// for another directory (see sameContents), whose parse is copied; decode
+// makes the module of the parsed files. Loads of the same files at the
+// same time wait for the first one's decode instead of each decoding the
+// directory.
 func (c *ModuleCache) load(key moduleKey, files []fileDigest, parse func(i int) parsedFile, decode func([]parsedFile) (*Module, hcl.Diagnostics)) (*Module, hcl.Diagnostics) {
 	c.mu.Lock()
 	cm := c.modules[key]
@@ -169,7 +171,7 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, parse func(i int) 
 		close(cm.done)
 	}()
 	parsed := make([]parsedFile, len(files))
-	var todo []int
+	var todo, waiting []int
 	for i, f := range files {
 		if from != nil {
 			if p, ok := from.parsed[i].relocate(from.files[i].file.Path, f.file.Path); ok {
@@ -178,6 +180,26 @@ func (c *ModuleCache) load(key moduleKey, files []fileDigest, parse func(i int) 
 			}
 		} else if d := donors[i]; d.path != "" {
 			if p, ok := d.parsed.relocate(d.path, f.file.Path); ok {
+				parsed[i] = p
+				continue
+			}
+		} else if d.making != nil && !f.file.JSON { // JSON is not copied
+			waiting = append(waiting, i)
+			continue
+		}
+		todo = append(todo, i)
+	}
+	parseEach(parsed, todo, func(i int) int64 { return files[i].size }, parse)
+	// The files another load is parsing are copied once it is done,
+	// unless it did not finish; it never waits for this load, which it
+	// did not see (a load waits only for those made before it).
+	todo = todo[:0]
+	for _, i := range waiting {
+		d := donors[i]
+		<-d.making.done
+		if d.making.parsed != nil {
+			from := d.making.files[d.index].file.Path
+			if p, ok := d.making.parsed[d.index].relocate(from, files[i].file.Path); ok {
 				parsed[i] = p
 				continue
 			}
@@ -227,10 +249,14 @@ func (c *ModuleCache) sameFiles(key moduleKey, files []fileDigest) *cachedModule
 }
 
 // keptParse is the parse of a file kept in the cache, and the path it
-// was parsed with; the zero value when there is none.
+// was parsed with; the zero value when there is none. When the file is
+// in a module still being made, making is that module and index the
+// file's place in it instead.
 type keptParse struct {
 	parsed parsedFile
 	path   string
+	making *cachedModule
+	index  int
 }
 
 // sameContents finds, for each of files, a kept parse of a file with the
@@ -238,7 +264,11 @@ type keptParse struct {
 // copy instead of parsing the file again: the same file is often in many
 // directories of a repository (the generated variables.tf and outputs.tf
 // of wrapper modules, fixtures linking a module's files), a quarter to a
-// half of the bytes of several published ones. c.mu is held.
+// half of the bytes of several published ones. A file of a module another
+// load is making is found too, to be copied once that load is done: two
+// roots of a scan in flight at once often load two copies of a module
+// (the repository's own and the one its examples call), and each parsed
+// all of it before. c.mu is held.
 func (c *ModuleCache) sameContents(d dialect.Dialect, files []fileDigest) []keptParse {
 	out := make([]keptParse, len(files))
 	left := len(files)
@@ -249,24 +279,32 @@ func (c *ModuleCache) sameContents(d dialect.Dialect, files []fileDigest) []kept
 		if cm.key.dialect != d {
 			continue
 		}
+		making := false
 		select {
 		case <-cm.done:
 		default:
-			continue // still being made
+			making = true
 		}
-		if cm.parsed == nil {
+		if !making && cm.parsed == nil {
 			continue
 		}
 		for i, f := range files {
-			if out[i].path != "" {
+			if out[i].path != "" || making && out[i].making != nil {
 				continue
 			}
 			for j, g := range cm.files {
-				if sameFile(g, f) {
+				if !sameFile(g, f) {
+					continue
+				}
+				if making {
+					// Parsed by another load now: waiting for
+					// it costs less than parsing it again.
+					out[i] = keptParse{making: cm, index: j}
+				} else {
 					out[i] = keptParse{parsed: cm.parsed[j], path: g.file.Path}
 					left--
-					break
 				}
+				break
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -598,23 +599,7 @@ variable "x" {}
 	cache := &ModuleCache{}
 	parses := make([]atomic.Int64, 2)
 	load := func(n int, sub string) (*Module, hcl.Diagnostics) {
-		m := filepath.Join(dir, sub)
-		files, _ := moduleFiles(sandbox.Dir{}, m, ".", 0)
-		srcs := make([][]byte, len(files))
-		for i, f := range files {
-			srcs[i], _ = os.ReadFile(filepath.Join(m, f.Path))
-		}
-		fs := digests(files, srcs)
-		return cache.load(moduleKey{abs: m, dir: ".", sourceDir: "."}, fs, func(i int) parsedFile {
-			parses[n].Add(1)
-			return parseFile(fs[i].file, srcs[i], nil)
-		}, func(parsed []parsedFile) (*Module, hcl.Diagnostics) {
-			cf := make([]configFile, len(fs))
-			for i := range fs {
-				cf[i] = fs[i].file
-			}
-			return decodeParsed(".", cf, parsed, nil, 0)
-		})
+		return loadCounted(cache, filepath.Join(dir, sub), func(configFile) { parses[n].Add(1) })
 	}
 	load(0, "a")
 	got, gotDiags := load(1, "b")
@@ -627,5 +612,103 @@ variable "x" {}
 	}
 	if !reflect.DeepEqual(got.Variables, fresh.Variables) || !reflect.DeepEqual(got.Outputs, fresh.Outputs) {
 		t.Error("the module made with a copied parse differs from one loaded without the cache")
+	}
+}
+
+// loadCounted loads the module directory m as a root through cache.load,
+// calling parsing with each file it parses before parsing it.
+func loadCounted(cache *ModuleCache, m string, parsing func(configFile)) (*Module, hcl.Diagnostics) {
+	files, _ := moduleFiles(sandbox.Dir{}, m, ".", 0)
+	srcs := make([][]byte, len(files))
+	for i, f := range files {
+		srcs[i], _ = os.ReadFile(filepath.Join(m, f.Path))
+	}
+	fs := digests(files, srcs)
+	return cache.load(moduleKey{abs: m, dir: ".", sourceDir: "."}, fs, func(i int) parsedFile {
+		parsing(fs[i].file)
+		return parseFile(fs[i].file, srcs[i], nil)
+	}, func(parsed []parsedFile) (*Module, hcl.Diagnostics) {
+		return decodeParsed(".", files, parsed, nil, 0)
+	})
+}
+
+// TestModuleCacheWaitsForSameFileBeingParsed: a load meeting a file with
+// the same name and content as one another load is parsing at that moment
+// (two roots of a scan in flight calling copies of a module) copies that
+// parse once it is done instead of parsing the file too; when the other
+// load fails, it parses the file itself.
+func TestModuleCacheWaitsForSameFileBeingParsed(t *testing.T) {
+	shared := `
+variable "x" {
+  type = list(string)
+}
+variable "x" {}
+`
+	dir := testfiles.Dir(t, map[string]string{
+		"a/variables.tf": shared,
+		"a/main.tf":      `output "o" { value = var.x }`,
+		"b/variables.tf": shared,
+		"b/main.tf":      `output "p" { value = length(var.x) }`,
+	})
+	for _, fail := range []bool{false, true} {
+		cache := &ModuleCache{}
+		aParsing, bParsing, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
+		go func() {
+			defer func() { _ = recover() }()
+			loadCounted(cache, filepath.Join(dir, "a"), func(f configFile) {
+				if filepath.Base(f.Path) == "variables.tf" {
+					close(aParsing)
+					<-release
+					if fail {
+						panic("parse failed")
+					}
+				}
+			})
+		}()
+		<-aParsing
+		var mu sync.Mutex
+		var bParses []string
+		type loaded struct {
+			mod   *Module
+			diags hcl.Diagnostics
+		}
+		done := make(chan loaded)
+		go func() {
+			mod, diags := loadCounted(cache, filepath.Join(dir, "b"), func(f configFile) {
+				mu.Lock()
+				bParses = append(bParses, f.Path)
+				mu.Unlock()
+				if f.Path == "main.tf" {
+					close(bParsing) // b has looked for the file's parse by now
+				}
+			})
+			done <- loaded{mod, diags}
+		}()
+		select {
+		case <-bParsing:
+		case <-time.After(time.Minute):
+			t.Fatal("the second load did not start parsing")
+		}
+		close(release)
+		var got loaded
+		select {
+		case got = <-done:
+		case <-time.After(time.Minute):
+			t.Fatal("the second load did not finish")
+		}
+		want := []string{"main.tf"}
+		if fail {
+			want = []string{"main.tf", "variables.tf"}
+		}
+		if !reflect.DeepEqual(bParses, want) {
+			t.Errorf("failing first load %v: the second parsed %v, want %v", fail, bParses, want)
+		}
+		fresh, freshDiags := LoadModule(".", Options{WorkDir: filepath.Join(dir, "b")})
+		if g, w := strings.Join(diagTexts(got.diags), "\n"), strings.Join(diagTexts(freshDiags), "\n"); g != w || g == "" {
+			t.Errorf("failing first load %v: diagnostics\n%s\nwant (not empty)\n%s", fail, g, w)
+		}
+		if !reflect.DeepEqual(got.mod.Variables, fresh.Variables) || !reflect.DeepEqual(got.mod.Outputs, fresh.Outputs) {
+			t.Errorf("failing first load %v: the module differs from one loaded without the cache", fail)
+		}
 	}
 }
