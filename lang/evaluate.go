@@ -392,7 +392,7 @@ func (ev *evaluator) run(order []*node) {
 	pending := make([]int, len(order))
 	start := make([]int, len(order)+1)
 	for i, n := range order {
-		for d := range n.deps {
+		for _, d := range n.deps {
 			if j, ok := pos[d]; ok {
 				pending[i]++
 				start[j+1]++
@@ -405,7 +405,7 @@ func (ev *evaluator) run(order []*node) {
 	edges := make([]int, start[len(order)])
 	placed := make([]int, len(order))
 	for i, n := range order {
-		for d := range n.deps {
+		for _, d := range n.deps {
 			if j, ok := pos[d]; ok {
 				edges[start[j]+placed[j]] = i
 				placed[j]++

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -28,8 +29,10 @@ type node struct {
 	cfg  *config.Config
 	name string // variable, local, output, call or check name; resource address
 	id   string // display name, e.g. "module.a.local.x"
-	// deps are the objects this one depends on; nil when none.
-	deps map[*node]bool
+	// deps are the objects this one depends on, by id, each once; nil
+	// when none. A slice rather than a set: most objects depend on a few,
+	// and a map was two allocations for each (sortDeps).
+	deps []*node
 	// pos is the node's place in graph.nodes.
 	pos int
 
@@ -40,17 +43,24 @@ type node struct {
 	failed atomic.Bool
 }
 
-// dependOn records that n depends on d.
+// dependOn records that n depends on d; sortDeps then orders the
+// dependencies and drops repeats.
 func (n *node) dependOn(d *node) {
-	if n.deps == nil {
-		n.deps = map[*node]bool{}
-	}
-	n.deps[d] = true
+	n.deps = append(n.deps, d)
+}
+
+// sortDeps orders n's dependencies by id (then position, for ids two
+// objects might share) and keeps each once.
+func (n *node) sortDeps() {
+	slices.SortFunc(n.deps, func(a, b *node) int {
+		return cmp.Or(strings.Compare(a.id, b.id), cmp.Compare(a.pos, b.pos))
+	})
+	n.deps = slices.Compact(n.deps)
 }
 
 // upstreamFailed reports whether an object n depends on failed.
 func (n *node) upstreamFailed() bool {
-	for d := range n.deps {
+	for _, d := range n.deps {
 		if d.failed.Load() {
 			return true
 		}
@@ -150,6 +160,9 @@ func (ev *evaluator) buildGraph() *graph {
 		}
 	}
 	ev.connectImports(g)
+	for _, n := range g.nodes {
+		n.sortDeps()
+	}
 	return g
 }
 
@@ -266,9 +279,6 @@ func (g *graph) order() ([]*node, [][]*node) {
 	var stack []*node
 	out := make([]*node, 0, len(g.nodes))
 	var cycles [][]*node
-	// deps holds the sorted dependencies of the nodes being searched, each
-	// call's after its caller's.
-	var deps []*node
 	next := 1
 	var strong func(v *node)
 	strong = func(v *node) {
@@ -277,9 +287,7 @@ func (g *graph) order() ([]*node, [][]*node) {
 		next++
 		stack = append(stack, v)
 		onStack[v.pos] = true
-		start := len(deps)
-		deps = appendSortedDeps(deps, v)
-		for _, w := range deps[start:len(deps):len(deps)] {
+		for _, w := range v.deps {
 			if index[w.pos] == 0 {
 				strong(w)
 				low[v.pos] = min(low[v.pos], low[w.pos])
@@ -287,7 +295,6 @@ func (g *graph) order() ([]*node, [][]*node) {
 				low[v.pos] = index[w.pos]
 			}
 		}
-		deps = deps[:start]
 		if low[v.pos] == index[v.pos] {
 			var comp []*node
 			for {
@@ -313,16 +320,6 @@ func (g *graph) order() ([]*node, [][]*node) {
 		}
 	}
 	return out, cycles
-}
-
-// appendSortedDeps appends the dependencies of n to deps, by id.
-func appendSortedDeps(deps []*node, n *node) []*node {
-	start := len(deps)
-	for d := range n.deps {
-		deps = append(deps, d)
-	}
-	slices.SortFunc(deps[start:], func(a, b *node) int { return strings.Compare(a.id, b.id) })
-	return deps
 }
 
 // moduleResources lists the module's managed, data and ephemeral resources in address order.
