@@ -31,7 +31,7 @@ type node struct {
 	id   string // display name, e.g. "module.a.local.x"
 	// deps are the objects this one depends on, by id, each once; nil
 	// when none. A slice rather than a set: most objects depend on a few,
-	// and a map was two allocations for each (sortDeps).
+	// and a map was two allocations for each (placeDeps).
 	deps []*node
 	// pos is the node's place in graph.nodes.
 	pos int
@@ -43,19 +43,42 @@ type node struct {
 	failed atomic.Bool
 }
 
-// dependOn records that n depends on d; sortDeps then orders the
-// dependencies and drops repeats.
-func (n *node) dependOn(d *node) {
-	n.deps = append(n.deps, d)
+// dependOn records, while the graph is built, that n depends on d;
+// placeDeps then gives each node its dependencies.
+func (g *graph) dependOn(n, d *node) {
+	g.edges = append(g.edges, graphEdge{n.pos, d})
 }
 
-// sortDeps orders n's dependencies by id (then position, for ids two
-// objects might share) and keeps each once.
-func (n *node) sortDeps() {
-	slices.SortFunc(n.deps, func(a, b *node) int {
-		return cmp.Or(strings.Compare(a.id, b.id), cmp.Compare(a.pos, b.pos))
-	})
-	n.deps = slices.Compact(n.deps)
+// graphEdge is a dependency of the node at position from on node to.
+type graphEdge struct {
+	from int
+	to   *node
+}
+
+// placeDeps gives each node the dependencies recorded for it, by id (then
+// position, for ids two objects might share) and each once, all of them
+// in one allocation.
+func (g *graph) placeDeps() {
+	// Recorded node by node in position order but for imports', so the
+	// stable sort has little to do.
+	slices.SortStableFunc(g.edges, func(a, b graphEdge) int { return cmp.Compare(a.from, b.from) })
+	deps := make([]*node, len(g.edges))
+	for i, e := range g.edges {
+		deps[i] = e.to
+	}
+	for i := 0; i < len(g.edges); {
+		j := i + 1
+		for j < len(g.edges) && g.edges[j].from == g.edges[i].from {
+			j++
+		}
+		own := deps[i:j:j]
+		slices.SortFunc(own, func(a, b *node) int {
+			return cmp.Or(strings.Compare(a.id, b.id), cmp.Compare(a.pos, b.pos))
+		})
+		g.nodes[g.edges[i].from].deps = slices.Compact(own)
+		i = j
+	}
+	g.edges = nil
 }
 
 // upstreamFailed reports whether an object n depends on failed.
@@ -74,6 +97,8 @@ type graph struct {
 	// modules are the objects of each module instance of the tree and
 	// where its nodes start in nodes.
 	modules map[*config.Config]graphModule
+	// edges are the dependencies recorded while the graph is built.
+	edges []graphEdge
 }
 
 // graphModule is one module instance's part of a graph.
@@ -149,20 +174,26 @@ func (ev *evaluator) buildGraph() *graph {
 			g.nodes[pos] = &slab[pos]
 		}
 	}
+	// About one edge for each reference and each module's call: counted
+	// first, so that the edges are not copied as they grow.
+	edges := 0
+	for _, n := range g.nodes {
+		refs, callRefs := g.refs(n)
+		edges += len(refs) + len(callRefs) + 1
+	}
+	g.edges = make([]graphEdge, 0, edges)
 	for _, n := range g.nodes {
 		refs, callRefs := g.refs(n)
 		ev.connect(g, n, n.cfg.Parent, callRefs) // empty but for variables of called modules
 		ev.connect(g, n, n.cfg, refs)
 		if n.cfg.Parent != nil {
 			if call := g.get(n.cfg.Parent, nodeCall, n.cfg.Path[len(n.cfg.Path)-1]); call != nil {
-				n.dependOn(call)
+				g.dependOn(n, call)
 			}
 		}
 	}
 	ev.connectImports(g)
-	for _, n := range g.nodes {
-		n.sortDeps()
-	}
+	g.placeDeps()
 	return g
 }
 
@@ -197,7 +228,7 @@ func (ev *evaluator) connectImports(g *graph) {
 				// An import cannot take its id from its own target;
 				// checkImports reports what that id is.
 				if t != nil && t != n {
-					n.dependOn(t)
+					g.dependOn(n, t)
 				}
 			}
 		}
@@ -261,7 +292,7 @@ func (ev *evaluator) connect(g *graph, n *node, c *config.Config, refs []parsedR
 				n.selfRef = true
 				continue
 			}
-			n.dependOn(t)
+			g.dependOn(n, t)
 		}
 	}
 }
@@ -296,22 +327,24 @@ func (g *graph) order() ([]*node, [][]*node) {
 			}
 		}
 		if low[v.pos] == index[v.pos] {
-			var comp []*node
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
+			// The component is the stack down to v, taken off it in
+			// turn; most are v alone, and need no slice of their own.
+			k := len(stack) - 1
+			for stack[k] != v {
+				k--
+			}
+			comp := stack[k:]
+			slices.Reverse(comp)
+			for _, w := range comp {
 				onStack[w.pos] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
 			}
 			if len(comp) > 1 {
 				// In the order the search left them, as Terraform names
 				// a cycle's objects.
-				cycles = append(cycles, comp)
+				cycles = append(cycles, slices.Clone(comp))
 			}
 			out = append(out, comp...)
+			stack = stack[:k]
 		}
 	}
 	for _, n := range g.nodes {
