@@ -223,7 +223,9 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		moreDiags = append(moreDiags, s.ev.limits.chargeDiags(info.failureCost, body.MissingItemRange())...)
 	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
-	if !moreDiags.HasErrors() {
+	if !moreDiags.HasErrors() && s.ev.share().unread.Load() {
+		// Until a value is marked unread, no unknown can have lost the
+		// mark, and the attributes need not be walked for one.
 		if d.attrs != nil {
 			u := unreadOfRefs{s: s, refs: info.bodyRefs}
 			for name, v := range d.attrs {
