@@ -77,11 +77,23 @@ func (t fastTraversal) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	if !ok {
 		return cty.NilVal, false
 	}
-	val, found := lookup(ctx, root.Name)
-	if !found {
-		return cty.NilVal, false
+	for c := ctx; c != nil; c = c.Parent() {
+		val, ok := c.Variables[root.Name]
+		if !ok {
+			continue
+		}
+		steps := t.Traversal[1:]
+		if len(steps) > 0 {
+			// The first attribute as the context recorded it (Roots).
+			if a, ok := steps[0].(hcl.TraverseAttr); ok {
+				if v, ok := rootAttrIn(c, root.Name, a.Name); ok {
+					return Traverse(v, steps[1:])
+				}
+			}
+		}
+		return Traverse(val, steps)
 	}
-	return Traverse(val, t.Traversal[1:])
+	return cty.NilVal, false
 }
 
 // Traverse applies the attribute and index steps of a relative traversal
@@ -106,16 +118,6 @@ func Traverse(v cty.Value, steps hcl.Traversal) (cty.Value, bool) {
 		}
 	}
 	return v, true
-}
-
-// lookup finds a variable in ctx or its ancestors.
-func lookup(ctx *hcl.EvalContext, name string) (cty.Value, bool) {
-	for c := ctx; c != nil; c = c.Parent() {
-		if v, ok := c.Variables[name]; ok {
-			return v, true
-		}
-	}
-	return cty.NilVal, false
 }
 
 // attr is v.name for an object with that attribute or a map with that key.
