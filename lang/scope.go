@@ -588,9 +588,7 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 	roots := fastexpr.NewRoots(2)
 	if hasIndex {
 		c.Variables["count"] = s.countObject()
-		if !hasKey && !hasValue {
-			roots.Put("count", "index", s.countIndex)
-		}
+		roots.Put("count", "index", s.countIndex)
 	}
 	if hasKey || hasValue {
 		attrs := attrmap.New(2)

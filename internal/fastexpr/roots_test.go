@@ -89,6 +89,16 @@ func TestTraversalReadsRoots(t *testing.T) {
 			t.Errorf("%s = %#v, %v; want %#v", tt.src, got, ok, tt.want)
 		}
 	}
+	// The record, not the object, is read: only a test can make them differ.
+	odd := &hcl.EvalContext{Variables: map[string]cty.Value{"local": cty.ObjectVal(attrs)}}
+	oddRoots := NewRoots(1)
+	oddRoots.Put("local", "x", cty.StringVal("recorded"))
+	oddRoots.Define(odd.Variables)
+	expr, _ := hclsyntax.ParseExpression([]byte("local.x"), "test.tf", hcl.InitialPos)
+	fast, _ := g.compile(expr, false, nil)
+	if got, ok := fast.(fastTraversal).fast(odd); !ok || !got.RawEquals(cty.StringVal("recorded")) {
+		t.Errorf("local.x = %#v, %v; want the recorded value", got, ok)
+	}
 	// What a context records is what its object holds.
 	if v, ok := rootAttrIn(parent, "local", "x"); !ok || v != attrs["x"] {
 		t.Errorf("the roots of the parent do not record local.x")
