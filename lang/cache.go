@@ -98,6 +98,8 @@ type moduleShape struct {
 	objects     *moduleObjects
 }
 
+func newModuleShape() any { return &moduleShape{} }
+
 // moduleShapeKey is what a moduleShape is made from besides its module.
 type moduleShapeKey struct {
 	schemas *ProviderSchemas
@@ -107,8 +109,7 @@ type moduleShapeKey struct {
 // moduleShape returns the shape kept with m for this evaluation's dialect
 // and schemas.
 func (ev *evaluator) moduleShape(m *config.Module) *moduleShape {
-	key := moduleShapeKey{ev.opts.Schemas, ev.opts.Dialect}
-	return m.Derived(key, func() any { return &moduleShape{} }).(*moduleShape)
+	return m.Derived(ev.share().shapeKey, newModuleShape).(*moduleShape)
 }
 
 // moduleReads returns the reads analysis's walk of m (walkModule).

@@ -99,10 +99,16 @@ type evalShared struct {
 	// worked out when the first resource without a schema is planned.
 	readsOnce sync.Once
 	readPaths *readAnalysis
+
+	// shapeKey is the moduleShapeKey of this evaluation's options, made an
+	// interface once: moduleShape is asked for every expression evaluated,
+	// and boxing the key each time was an allocation each.
+	shapeKey any
 }
 
-func newEvalShared() *evalShared {
+func newEvalShared(opts Options) *evalShared {
 	return &evalShared{
+		shapeKey:  moduleShapeKey{opts.Schemas, opts.Dialect},
 		resources: map[*config.Resource]*resourceInfo{},
 		nsCalls:   map[hcl.Expression]bool{},
 		exprRefs:  map[hcl.Expression][]parsedRef{},
@@ -115,7 +121,7 @@ func newEvalShared() *evalShared {
 // without newEvaluator.
 func (ev *evaluator) share() *evalShared {
 	if ev.shared == nil {
-		ev.shared = newEvalShared()
+		ev.shared = newEvalShared(ev.opts)
 	}
 	return ev.shared
 }
@@ -132,7 +138,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		seen:      map[string]bool{},
 		instances: map[string][]*ModuleInstance{},
 		funcs:     map[string]map[string]function.Function{},
-		shared:    newEvalShared(),
+		shared:    newEvalShared(opts),
 		limits:    newLimiter(opts.Context, opts.Limits),
 	}}
 	ev.cwd = opts.Cwd
@@ -386,7 +392,7 @@ func (ev *evaluator) run(order []*node) {
 	pending := make([]int, len(order))
 	start := make([]int, len(order)+1)
 	for i, n := range order {
-		for d := range n.deps {
+		for _, d := range n.deps {
 			if j, ok := pos[d]; ok {
 				pending[i]++
 				start[j+1]++
@@ -399,7 +405,7 @@ func (ev *evaluator) run(order []*node) {
 	edges := make([]int, start[len(order)])
 	placed := make([]int, len(order))
 	for i, n := range order {
-		for d := range n.deps {
+		for _, d := range n.deps {
 			if j, ok := pos[d]; ok {
 				edges[start[j]+placed[j]] = i
 				placed[j]++

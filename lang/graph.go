@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -28,8 +29,10 @@ type node struct {
 	cfg  *config.Config
 	name string // variable, local, output, call or check name; resource address
 	id   string // display name, e.g. "module.a.local.x"
-	// deps are the objects this one depends on; nil when none.
-	deps map[*node]bool
+	// deps are the objects this one depends on, by id, each once; nil
+	// when none. A slice rather than a set: most objects depend on a few,
+	// and a map was two allocations for each (placeDeps).
+	deps []*node
 	// pos is the node's place in graph.nodes.
 	pos int
 
@@ -40,17 +43,47 @@ type node struct {
 	failed atomic.Bool
 }
 
-// dependOn records that n depends on d.
-func (n *node) dependOn(d *node) {
-	if n.deps == nil {
-		n.deps = map[*node]bool{}
+// dependOn records, while the graph is built, that n depends on d;
+// placeDeps then gives each node its dependencies.
+func (g *graph) dependOn(n, d *node) {
+	g.edges = append(g.edges, graphEdge{n.pos, d})
+}
+
+// graphEdge is a dependency of the node at position from on node to.
+type graphEdge struct {
+	from int
+	to   *node
+}
+
+// placeDeps gives each node the dependencies recorded for it, by id (then
+// position, for ids two objects might share) and each once, all of them
+// in one allocation.
+func (g *graph) placeDeps() {
+	// Recorded node by node in position order but for imports', so the
+	// stable sort has little to do.
+	slices.SortStableFunc(g.edges, func(a, b graphEdge) int { return cmp.Compare(a.from, b.from) })
+	deps := make([]*node, len(g.edges))
+	for i, e := range g.edges {
+		deps[i] = e.to
 	}
-	n.deps[d] = true
+	for i := 0; i < len(g.edges); {
+		j := i + 1
+		for j < len(g.edges) && g.edges[j].from == g.edges[i].from {
+			j++
+		}
+		own := deps[i:j:j]
+		slices.SortFunc(own, func(a, b *node) int {
+			return cmp.Or(strings.Compare(a.id, b.id), cmp.Compare(a.pos, b.pos))
+		})
+		g.nodes[g.edges[i].from].deps = slices.Compact(own)
+		i = j
+	}
+	g.edges = nil
 }
 
 // upstreamFailed reports whether an object n depends on failed.
 func (n *node) upstreamFailed() bool {
-	for d := range n.deps {
+	for _, d := range n.deps {
 		if d.failed.Load() {
 			return true
 		}
@@ -64,6 +97,8 @@ type graph struct {
 	// modules are the objects of each module instance of the tree and
 	// where its nodes start in nodes.
 	modules map[*config.Config]graphModule
+	// edges are the dependencies recorded while the graph is built.
+	edges []graphEdge
 }
 
 // graphModule is one module instance's part of a graph.
@@ -139,17 +174,26 @@ func (ev *evaluator) buildGraph() *graph {
 			g.nodes[pos] = &slab[pos]
 		}
 	}
+	// About one edge for each reference and each module's call: counted
+	// first, so that the edges are not copied as they grow.
+	edges := 0
+	for _, n := range g.nodes {
+		refs, callRefs := g.refs(n)
+		edges += len(refs) + len(callRefs) + 1
+	}
+	g.edges = make([]graphEdge, 0, edges)
 	for _, n := range g.nodes {
 		refs, callRefs := g.refs(n)
 		ev.connect(g, n, n.cfg.Parent, callRefs) // empty but for variables of called modules
 		ev.connect(g, n, n.cfg, refs)
 		if n.cfg.Parent != nil {
 			if call := g.get(n.cfg.Parent, nodeCall, n.cfg.Path[len(n.cfg.Path)-1]); call != nil {
-				n.dependOn(call)
+				g.dependOn(n, call)
 			}
 		}
 	}
 	ev.connectImports(g)
+	g.placeDeps()
 	return g
 }
 
@@ -184,7 +228,7 @@ func (ev *evaluator) connectImports(g *graph) {
 				// An import cannot take its id from its own target;
 				// checkImports reports what that id is.
 				if t != nil && t != n {
-					n.dependOn(t)
+					g.dependOn(n, t)
 				}
 			}
 		}
@@ -248,7 +292,7 @@ func (ev *evaluator) connect(g *graph, n *node, c *config.Config, refs []parsedR
 				n.selfRef = true
 				continue
 			}
-			n.dependOn(t)
+			g.dependOn(n, t)
 		}
 	}
 }
@@ -266,9 +310,6 @@ func (g *graph) order() ([]*node, [][]*node) {
 	var stack []*node
 	out := make([]*node, 0, len(g.nodes))
 	var cycles [][]*node
-	// deps holds the sorted dependencies of the nodes being searched, each
-	// call's after its caller's.
-	var deps []*node
 	next := 1
 	var strong func(v *node)
 	strong = func(v *node) {
@@ -277,9 +318,7 @@ func (g *graph) order() ([]*node, [][]*node) {
 		next++
 		stack = append(stack, v)
 		onStack[v.pos] = true
-		start := len(deps)
-		deps = appendSortedDeps(deps, v)
-		for _, w := range deps[start:len(deps):len(deps)] {
+		for _, w := range v.deps {
 			if index[w.pos] == 0 {
 				strong(w)
 				low[v.pos] = min(low[v.pos], low[w.pos])
@@ -287,24 +326,25 @@ func (g *graph) order() ([]*node, [][]*node) {
 				low[v.pos] = index[w.pos]
 			}
 		}
-		deps = deps[:start]
 		if low[v.pos] == index[v.pos] {
-			var comp []*node
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
+			// The component is the stack down to v, taken off it in
+			// turn; most are v alone, and need no slice of their own.
+			k := len(stack) - 1
+			for stack[k] != v {
+				k--
+			}
+			comp := stack[k:]
+			slices.Reverse(comp)
+			for _, w := range comp {
 				onStack[w.pos] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
 			}
 			if len(comp) > 1 {
 				// In the order the search left them, as Terraform names
 				// a cycle's objects.
-				cycles = append(cycles, comp)
+				cycles = append(cycles, slices.Clone(comp))
 			}
 			out = append(out, comp...)
+			stack = stack[:k]
 		}
 	}
 	for _, n := range g.nodes {
@@ -313,16 +353,6 @@ func (g *graph) order() ([]*node, [][]*node) {
 		}
 	}
 	return out, cycles
-}
-
-// appendSortedDeps appends the dependencies of n to deps, by id.
-func appendSortedDeps(deps []*node, n *node) []*node {
-	start := len(deps)
-	for d := range n.deps {
-		deps = append(deps, d)
-	}
-	slices.SortFunc(deps[start:], func(a, b *node) int { return strings.Compare(a.id, b.id) })
-	return deps
 }
 
 // moduleResources lists the module's managed, data and ephemeral resources in address order.

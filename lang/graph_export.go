@@ -98,9 +98,8 @@ func BuildGraph(cfg *config.Config, opts Options) *Graph {
 			}
 		}
 		out.Nodes = append(out.Nodes, gn)
-		deps := appendSortedDeps(nil, n)
-		for _, d := range deps {
-			if isContainingCall(n, d) || refersToCallOutput(n, d, deps) {
+		for _, d := range n.deps {
+			if isContainingCall(n, d) || refersToCallOutput(n, d, n.deps) {
 				continue
 			}
 			out.Edges = append(out.Edges, GraphEdge{From: n.id, To: d.id})

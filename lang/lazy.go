@@ -70,7 +70,7 @@ func (ev *evaluator) runNeeded(roots []*node) {
 			return
 		}
 		need[n] = true
-		for d := range n.deps {
+		for _, d := range n.deps {
 			visit(d)
 		}
 	}

@@ -40,6 +40,8 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 				return
 			}
 			given = tfvars.FromModuleArg(v, a.Expr.Range())
+			// Whatever marks a value ephemeral says so first.
+			given.NoEphemeral = !ev.share().ephemeral.Load()
 		} else if decl.Required() && !ev.opts.Validate {
 			// The call's check reports the missing argument.
 			mi.setVariable(n.name, placeholder(decl))

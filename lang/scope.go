@@ -18,6 +18,7 @@ import (
 	"github.com/tfeval/tfeval/funcs"
 	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/typeexpr"
 )
@@ -223,7 +224,9 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		moreDiags = append(moreDiags, s.ev.limits.chargeDiags(info.failureCost, body.MissingItemRange())...)
 	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
-	if !moreDiags.HasErrors() {
+	if !moreDiags.HasErrors() && s.ev.share().unread.Load() {
+		// Until a value is marked unread, no unknown can have lost the
+		// mark, and the attributes need not be walked for one.
 		if d.attrs != nil {
 			u := unreadOfRefs{s: s, refs: info.bodyRefs}
 			for name, v := range d.attrs {
@@ -290,7 +293,14 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 	// stack, and are allocated only past them.
 	var varsBuf [4]rootAttrs
 	vars := varsBuf[:0]
+	// roots records the same attributes for the references' fast path
+	// (fastexpr.Roots), made at the first.
+	var roots *fastexpr.Roots
 	put := func(root, name string, v cty.Value) {
+		if roots == nil {
+			roots = fastexpr.NewRoots(rootRefs(refs))
+		}
+		roots.Put(root, name, v)
 		for i := range vars {
 			if vars[i].root == root {
 				vars[i].attrs[name] = v
@@ -448,10 +458,13 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		// Only var and local: the finished module's shared context serves.
 		return s.mod.finalContext(ctx.Functions), diags
 	}
-	ctx.Variables = make(map[string]cty.Value, len(vars)+len(resources)+3)
+	ctx.Variables = make(map[string]cty.Value, len(vars)+len(resources)+4)
 	for _, r := range vars {
 		ctx.Variables[r.root] = cty.ObjectVal(r.attrs)
 		attrmap.Release(r.attrs, 0)
+	}
+	if roots != nil {
+		roots.Define(ctx.Variables)
 	}
 	if wholeVar {
 		ctx.Variables["var"] = s.mod.wholeObject("var")
@@ -466,6 +479,19 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 		ctx.Variables["self"] = self
 	}
 	return ctx, diags
+}
+
+// rootRefs counts the references that refContext makes attributes of
+// root objects of (var.x, local.y, each.key, ...): at most as many are
+// recorded for the fast path (fastexpr.Roots).
+func rootRefs(refs []parsedRef) int {
+	n := 0
+	for _, pr := range refs {
+		if pr.ref != nil && pr.ref.kind != refResource && pr.ref.kind != refSelf {
+			n++
+		}
+	}
+	return n
 }
 
 // rootAttrs are the attributes of one root name an expression refers to.
@@ -558,21 +584,26 @@ func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
 		c.Variables = s.ev.share().countVariables(s)
 		return c
 	}
-	c.Variables = make(map[string]cty.Value, 2)
+	c.Variables = make(map[string]cty.Value, 3)
+	roots := fastexpr.NewRoots(2)
 	if hasIndex {
 		c.Variables["count"] = s.countObject()
+		roots.Put("count", "index", s.countIndex)
 	}
 	if hasKey || hasValue {
 		attrs := attrmap.New(2)
 		if hasKey {
 			attrs["key"] = s.eachKey
+			roots.Put("each", "key", s.eachKey)
 		}
 		if hasValue {
 			attrs["value"] = s.eachValue
+			roots.Put("each", "value", s.eachValue)
 		}
 		c.Variables["each"] = cty.ObjectVal(attrs)
 		attrmap.Release(attrs, 2)
 	}
+	roots.Define(c.Variables)
 	return c
 }
 
@@ -599,7 +630,11 @@ func (sh *evalShared) countVariables(s *scope) map[string]cty.Value {
 		sh.countVars = append(sh.countVars, make([]map[string]cty.Value, i+1-len(sh.countVars))...)
 	}
 	if sh.countVars[i] == nil {
-		sh.countVars[i] = map[string]cty.Value{"count": s.countObject()}
+		vars := map[string]cty.Value{"count": s.countObject()}
+		roots := fastexpr.NewRoots(1)
+		roots.Put("count", "index", s.countIndex)
+		roots.Define(vars)
+		sh.countVars[i] = vars
 	}
 	return sh.countVars[i]
 }

@@ -45,7 +45,9 @@ func Prepare(decl *config.Variable, given *Value, addr string) (cty.Value, hcl.D
 
 	var src Source
 	val := cty.NilVal
+	noEphemeral := false
 	if given != nil {
+		noEphemeral = given.NoEphemeral
 		g := *given // parsing must not change the caller's raw value
 		src = g.Source
 		if src.Name == "" {
@@ -75,7 +77,7 @@ func Prepare(decl *config.Variable, given *Value, addr string) (cty.Value, hcl.D
 	// whether the value can hold an ephemeral one is decided here, where a
 	// module argument is still the object its expression built: walking an
 	// object is free, while the map it may become makes a value of each key.
-	mayBeEphemeral := !decl.Ephemeral && marks.Contains(val, marks.Ephemeral)
+	mayBeEphemeral := !decl.Ephemeral && !noEphemeral && marks.Contains(val, marks.Ephemeral)
 
 	// Optional-attribute defaults go in before conversion, but never onto a
 	// top-level null, which must stay assignable to a nullable variable.

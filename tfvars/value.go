@@ -24,6 +24,10 @@ type Value struct {
 	Unparsed bool
 	// Expr is the expression a file or module argument gave, when there is one.
 	Expr hcl.Expression
+	// NoEphemeral is set by an evaluator that knows Value holds no
+	// ephemeral value anywhere (none has been made yet): Prepare then
+	// need not search it for one.
+	NoEphemeral bool
 }
 
 // FromCty wraps a cty value given through the Go API.

@@ -11,24 +11,39 @@ import (
 // and to range over as a new one.
 const small = 8
 
-// maps holds cleared maps of at most small entries.
-var maps = sync.Pool{New: func() any { return make(map[string]cty.Value, small) }}
+// medium is the most attributes a reused map of the second size holds: a
+// merge of a tag object and a map of a few more tags gathers a dozen, and
+// a map made for more than eight entries is several allocations.
+const medium = 32
 
-// New returns an empty map for n attributes, reused when n is small.
+// maps and mediumMaps hold cleared maps made for small and medium entries.
+var (
+	maps       = sync.Pool{New: func() any { return make(map[string]cty.Value, small) }}
+	mediumMaps = sync.Pool{New: func() any { return make(map[string]cty.Value, medium) }}
+)
+
+// New returns an empty map for n attributes, reused when n is at most medium.
 func New(n int) map[string]cty.Value {
-	if n > small {
-		return make(map[string]cty.Value, n)
+	switch {
+	case n <= small:
+		return maps.Get().(map[string]cty.Value)
+	case n <= medium:
+		return mediumMaps.Get().(map[string]cty.Value)
 	}
-	return maps.Get().(map[string]cty.Value)
+	return make(map[string]cty.Value, n)
 }
 
 // Release clears m, made by New(n), for reuse; nothing may read it
-// afterwards. A map made for more than small entries, or grown past them,
-// is not kept, since a cleared map keeps its size.
+// afterwards. A map made for more than medium entries, or grown past the
+// size it was made for, is not kept, since a cleared map keeps its size.
 func Release(m map[string]cty.Value, n int) {
-	if m == nil || n > small || len(m) > small {
-		return
+	switch {
+	case m == nil:
+	case n <= small && len(m) <= small:
+		clear(m)
+		maps.Put(m)
+	case n > small && n <= medium && len(m) <= medium:
+		clear(m)
+		mediumMaps.Put(m)
 	}
-	clear(m)
-	maps.Put(m)
 }

@@ -23,33 +23,52 @@ func TestReleasedMapComesBackEmpty(t *testing.T) {
 }
 
 func TestLargeMapsAreNotKept(t *testing.T) {
-	m := New(small + 1)
-	for i := range small + 1 {
+	m := New(medium + 1)
+	for i := range medium + 1 {
 		m[string(rune('a'+i))] = cty.NumberIntVal(int64(i))
 	}
-	Release(m, small+1) // not pooled: it would stay this size
-	if len(m) != small+1 {
+	Release(m, medium+1) // not pooled: it would stay this size
+	if len(m) != medium+1 {
 		t.Fatalf("a large map was cleared: %d entries left", len(m))
 	}
 }
 
 func TestMapsMadeLargeAreNotKept(t *testing.T) {
-	m := New(small + 4)
+	m := New(medium + 4)
 	m["a"] = cty.True
-	Release(m, small+4) // not pooled, though it holds one entry: it was made large
+	Release(m, medium+4) // not pooled, though it holds one entry: it was made large
 	if len(m) != 1 {
 		t.Fatalf("a map made large was cleared")
 	}
 }
 
+func TestMapsGrownPastTheirSizeAreNotKept(t *testing.T) {
+	m := New(2)
+	for i := range small + 1 {
+		m[string(rune('a'+i))] = cty.True
+	}
+	Release(m, 2) // not pooled with the small maps: it grew past them
+	if len(m) != small+1 {
+		t.Fatalf("a small map grown large was cleared")
+	}
+}
+
 func TestNewAllocatesNothingOnceWarm(t *testing.T) {
-	Release(New(3), 3)
-	allocs := testing.AllocsPerRun(100, func() {
-		m := New(3)
-		m["x"] = cty.True
-		Release(m, 3)
-	})
-	if allocs > 0 {
-		t.Fatalf("New/Release allocated %.1f times per call", allocs)
+	names := make([]string, medium)
+	for i := range names {
+		names[i] = string(rune('a' + i))
+	}
+	for _, n := range []int{3, small + 4} {
+		Release(New(n), n)
+		allocs := testing.AllocsPerRun(100, func() {
+			m := New(n)
+			for _, name := range names[:n] {
+				m[name] = cty.True
+			}
+			Release(m, n)
+		})
+		if allocs > 0 {
+			t.Fatalf("New/Release of %d allocated %.1f times per call", n, allocs)
+		}
 	}
 }

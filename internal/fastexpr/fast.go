@@ -58,28 +58,42 @@ func isTrue(v cty.Value) bool {
 	return v == cty.True
 }
 
-// fastTraversal is a reference such as var.a.b or local.list[0].
+// fastTraversal is a reference such as var.a.b or local.list[0]. It is
+// used by value: a struct of one pointer is stored in an interface as it
+// is, so compiling the most common expression of all allocates nothing.
 type fastTraversal struct {
 	*hclsyntax.ScopeTraversalExpr
 }
 
-func (t *fastTraversal) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+func (t fastTraversal) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if v, ok := t.fast(ctx); ok {
 		return v, nil
 	}
 	return t.ScopeTraversalExpr.Value(ctx)
 }
 
-func (t *fastTraversal) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
+func (t fastTraversal) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	root, ok := t.Traversal[0].(hcl.TraverseRoot)
 	if !ok {
 		return cty.NilVal, false
 	}
-	val, found := lookup(ctx, root.Name)
-	if !found {
-		return cty.NilVal, false
+	for c := ctx; c != nil; c = c.Parent() {
+		val, ok := c.Variables[root.Name]
+		if !ok {
+			continue
+		}
+		steps := t.Traversal[1:]
+		if len(steps) > 0 {
+			// The first attribute as the context recorded it (Roots).
+			if a, ok := steps[0].(hcl.TraverseAttr); ok {
+				if v, ok := rootAttrIn(c, root.Name, a.Name); ok {
+					return Traverse(v, steps[1:])
+				}
+			}
+		}
+		return Traverse(val, steps)
 	}
-	return Traverse(val, t.Traversal[1:])
+	return cty.NilVal, false
 }
 
 // Traverse applies the attribute and index steps of a relative traversal
@@ -104,16 +118,6 @@ func Traverse(v cty.Value, steps hcl.Traversal) (cty.Value, bool) {
 		}
 	}
 	return v, true
-}
-
-// lookup finds a variable in ctx or its ancestors.
-func lookup(ctx *hcl.EvalContext, name string) (cty.Value, bool) {
-	for c := ctx; c != nil; c = c.Parent() {
-		if v, ok := c.Variables[name]; ok {
-			return v, true
-		}
-	}
-	return cty.NilVal, false
 }
 
 // attr is v.name for an object with that attribute or a map with that key.
@@ -1051,7 +1055,7 @@ type fastFor struct {
 	g                    *Guard
 	// hoisted are the references in the body that name neither loop
 	// variable: the same for every element of one evaluation.
-	hoisted []*fastTraversal
+	hoisted []fastTraversal
 	// match is set when the condition compares an attribute of the element
 	// with a value that is the same for every element.
 	match *attrMatch
@@ -1149,9 +1153,9 @@ const maxFilterIndexes = 64
 // one gives the same collection; a for expression's own context changes
 // for every element and is never used as a key.
 func (f *fastFor) filterIndex(ctx *hcl.EvalContext, coll cty.Value) *filterIndex {
-	var t *fastTraversal
+	var t fastTraversal
 	switch c := f.coll.(type) {
-	case *fastTraversal:
+	case fastTraversal:
 		t = c
 	case *hoistedTraversal:
 		// A collection in an outer for expression's body names no outer
@@ -1207,7 +1211,7 @@ func (f *fastFor) loopVar(name string) bool {
 
 // hoist makes t, a reference in the body naming no loop variable, one the
 // for expression looks up once per evaluation rather than per element.
-func (f *fastFor) hoist(t *fastTraversal) hclsyntax.Expression {
+func (f *fastFor) hoist(t fastTraversal) hclsyntax.Expression {
 	f.hoisted = append(f.hoisted, t)
 	return &hoistedTraversal{fastTraversal: t, owner: f, slot: len(f.hoisted) - 1}
 }
@@ -1218,7 +1222,7 @@ func (f *fastFor) hoist(t *fastTraversal) hclsyntax.Expression {
 // looks it up once, in the context the for expression is evaluated in, on
 // first use. A lookup the fast path cannot do takes hcl's, per element.
 type hoistedTraversal struct {
-	*fastTraversal
+	fastTraversal
 	owner *fastFor
 	slot  int
 }

@@ -398,7 +398,7 @@ func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast,
 		if keep {
 			return e, e
 		}
-		ft := &fastTraversal{ScopeTraversalExpr: e}
+		ft := fastTraversal{ScopeTraversalExpr: e}
 		if loop != nil && !loop.loopVar(e.Traversal.RootName()) {
 			return loop.hoist(ft), e
 		}
