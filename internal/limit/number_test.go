@@ -124,3 +124,41 @@ func TestMayHaveHugeLiteral(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHugeNumber holds HugeNumber, which looks at the type of each part
+// once and compares numbers with the bounds, to a plain walk that reads
+// every number and asks hugeFloat, on values of every kind of structure
+// (sizeTestValue's) whose numbers are replaced by zeros, small and huge
+// numbers of either sign.
+func FuzzHugeNumber(f *testing.F) {
+	f.Add([]byte{3, 5, 1, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1}, []byte{0, 1, 2})
+	f.Add([]byte{4, 19, 3, 3, 3, 2, 6, 1, 7, 0, 5, 4, 8, 2, 2, 2, 1, 0, 3, 19}, []byte{3, 4, 5, 6})
+	f.Add([]byte{6, 1, 0}, []byte{2})
+	f.Fuzz(func(t *testing.T, shape, numbers []byte) {
+		huge, _ := cty.ParseNumberVal("1e10000")
+		tiny, _ := cty.ParseNumberVal("-1e-10000")
+		choices := []cty.Value{cty.Zero, cty.NumberIntVal(7), cty.NumberIntVal(-3), huge, tiny, cty.NumberFloatVal(0.5), cty.PositiveInfinity}
+		v, _ := cty.Transform(sizeTestValue(shape, 0), func(_ cty.Path, v cty.Value) (cty.Value, error) {
+			u, marks := v.Unmark()
+			if u.Type() != cty.Number || !u.IsKnown() || u.IsNull() {
+				return v, nil
+			}
+			c := choices[0]
+			if len(numbers) > 0 {
+				c, numbers = choices[int(numbers[0])%len(choices)], numbers[1:]
+			}
+			return c.WithMarks(marks), nil
+		})
+		want := false
+		cty.Walk(v, func(_ cty.Path, v cty.Value) (bool, error) {
+			v, _ = v.Unmark()
+			if v.Type() == cty.Number && v.IsKnown() && !v.IsNull() && hugeFloat(v.AsBigFloat()) {
+				want = true
+			}
+			return true, nil
+		})
+		if got := HugeNumber(v); got != want {
+			t.Fatalf("HugeNumber(%#v) = %v, want %v", v, got, want)
+		}
+	})
+}
