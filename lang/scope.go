@@ -245,6 +245,10 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 type instanceContext struct {
 	ctx   *hcl.EvalContext
 	diags hcl.Diagnostics
+	// reads is which of count.index, each.key and each.value ctx
+	// defines, found once by the first instance: the later ones only
+	// swap them.
+	reads instanceReads
 }
 
 // get returns the context for the instance of scope s; the first call
@@ -255,16 +259,18 @@ func (ic *instanceContext) get(s *scope, refs []parsedRef) (*hcl.EvalContext, hc
 		return s.refContext(refs)
 	}
 	if ic.ctx == nil && ic.diags == nil {
-		ic.ctx, ic.diags = s.refContext(refs)
-		if ic.diags == nil {
-			ic.diags = hcl.Diagnostics{}
+		ctx, diags := s.refContext(refs)
+		if diags == nil {
+			diags = hcl.Diagnostics{}
 		}
-		return ic.ctx, ic.diags
+		ic.reads = readsOf(ctx)
+		ic.ctx, ic.diags = ctx, diags
+		return ctx, diags
 	}
 	if ic.diags.HasErrors() {
 		return ic.ctx, ic.diags
 	}
-	return s.forInstance(ic.ctx), nil
+	return s.forInstance(ic.ctx, ic.reads), nil
 }
 
 // ready reports whether the first instance has set the context up, after
@@ -564,15 +570,31 @@ func putResources(vars map[string]cty.Value, refs []resourceRef) {
 	}
 }
 
+// instanceReads is which of the instance's own values a context defines.
+type instanceReads struct{ index, key, value bool }
+
+// readsOf is the instanceReads of ctx: cty's HasAttribute normalizes the
+// name, so they are looked up once per block rather than per instance.
+func readsOf(ctx *hcl.EvalContext) instanceReads {
+	var r instanceReads
+	if ctx == nil {
+		return r
+	}
+	if count, ok := ctx.Variables["count"]; ok && count.Type().IsObjectType() {
+		r.index = count.Type().HasAttribute("index")
+	}
+	if each, ok := ctx.Variables["each"]; ok && each.Type().IsObjectType() {
+		r.key = each.Type().HasAttribute("key")
+		r.value = each.Type().HasAttribute("value")
+	}
+	return r
+}
+
 // forInstance derives, from a context built for one instance of a counted
 // or for_each block, the context of another instance: only count and each
-// differ, so the references are not resolved again.
-func (s *scope) forInstance(ctx *hcl.EvalContext) *hcl.EvalContext {
-	count, hasCount := ctx.Variables["count"]
-	each, hasEach := ctx.Variables["each"]
-	hasIndex := hasCount && count.Type().IsObjectType() && count.Type().HasAttribute("index")
-	hasKey := hasEach && each.Type().IsObjectType() && each.Type().HasAttribute("key")
-	hasValue := hasEach && each.Type().IsObjectType() && each.Type().HasAttribute("value")
+// differ, so the references are not resolved again. reads is readsOf(ctx).
+func (s *scope) forInstance(ctx *hcl.EvalContext, reads instanceReads) *hcl.EvalContext {
+	hasIndex, hasKey, hasValue := reads.index, reads.key, reads.value
 	if !hasIndex && !hasKey && !hasValue {
 		return ctx
 	}
