@@ -44,7 +44,7 @@ var (
 // would copy the number for every check.
 func hugeValue(v cty.Value) bool {
 	less := func(a, b cty.Value) bool { return isTrue(a.LessThan(b)) }
-	// Each comparison costs about 400 instructions, so the most common
+	// Each comparison costs 300 to 400 instructions, so the most common
 	// numbers, positive ones inside the bounds, are settled by two.
 	switch {
 	case !less(v, hugeBelow): // v >= 2^(-M-1)
