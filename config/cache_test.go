@@ -584,18 +584,7 @@ func TestDerivedKeepsOne(t *testing.T) {
 // not parsed again, and the module is the one a load without the cache
 // makes, its ranges naming its own directory.
 func TestModuleCacheCopiesParseOfSameFile(t *testing.T) {
-	shared := `
-variable "x" {
-  type = list(string)
-}
-variable "x" {}
-`
-	dir := testfiles.Dir(t, map[string]string{
-		"a/variables.tf": shared,
-		"a/main.tf":      `output "o" { value = var.x }`,
-		"b/variables.tf": shared,
-		"b/main.tf":      `output "p" { value = length(var.x) }`,
-	})
+	dir := sameFileDirs(t)
 	cache := &ModuleCache{}
 	parses := make([]atomic.Int64, 2)
 	load := func(n int, sub string) (*Module, hcl.Diagnostics) {
@@ -613,6 +602,25 @@ variable "x" {}
 	if !reflect.DeepEqual(got.Variables, fresh.Variables) || !reflect.DeepEqual(got.Outputs, fresh.Outputs) {
 		t.Error("the module made with a copied parse differs from one loaded without the cache")
 	}
+}
+
+// sameFileDirs writes two module directories, a and b, holding the same
+// variables.tf (which declares a variable twice, so that a copied parse's
+// diagnostics can be compared with a fresh one's) and main.tf files of
+// their own.
+func sameFileDirs(t *testing.T) string {
+	shared := `
+variable "x" {
+  type = list(string)
+}
+variable "x" {}
+`
+	return testfiles.Dir(t, map[string]string{
+		"a/variables.tf": shared,
+		"a/main.tf":      `output "o" { value = var.x }`,
+		"b/variables.tf": shared,
+		"b/main.tf":      `output "p" { value = length(var.x) }`,
+	})
 }
 
 // loadCounted loads the module directory m as a root through cache.load,
@@ -638,18 +646,7 @@ func loadCounted(cache *ModuleCache, m string, parsing func(configFile)) (*Modul
 // parse once it is done instead of parsing the file too; when the other
 // load fails, it parses the file itself.
 func TestModuleCacheWaitsForSameFileBeingParsed(t *testing.T) {
-	shared := `
-variable "x" {
-  type = list(string)
-}
-variable "x" {}
-`
-	dir := testfiles.Dir(t, map[string]string{
-		"a/variables.tf": shared,
-		"a/main.tf":      `output "o" { value = var.x }`,
-		"b/variables.tf": shared,
-		"b/main.tf":      `output "p" { value = length(var.x) }`,
-	})
+	dir := sameFileDirs(t)
 	for _, fail := range []bool{false, true} {
 		cache := &ModuleCache{}
 		aParsing, bParsing, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
