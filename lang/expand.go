@@ -41,9 +41,8 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 	bad := func(detail string) (expansion, hcl.Diagnostics) {
 		return unknown, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid count argument", Detail: detail, Subject: expr.Range().Ptr()})
 	}
-	if marks.Contains(v, marks.Sensitive) {
-		return bad("Sensitive values, or values derived from sensitive values, cannot be used as count arguments. If used, the sensitive value could be exposed as a resource instance key.")
-	}
+	// Both tools unmark count: unlike for_each, a sensitive count never
+	// becomes an instance key.
 	marked := v
 	v, _ = v.UnmarkDeep()
 	if v.IsNull() {

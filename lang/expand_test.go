@@ -316,3 +316,28 @@ resource "terraform_data" "t" {
 		}
 	}
 }
+
+// TestSensitiveCount: a count derived from a sensitive value is accepted
+// (only for_each refuses sensitive values), in both dialects.
+func TestSensitiveCount(t *testing.T) {
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		res, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "password" {
+  type      = string
+  default   = null
+  sensitive = true
+}
+resource "terraform_data" "t" {
+  count = var.password == null ? 2 : 0
+}
+output "n" {
+  value = length(terraform_data.t)
+}`}, Options{Dialect: d})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", d, diags.Error())
+		}
+		if got, _ := res.Root().Outputs["n"].Unmark(); !got.RawEquals(cty.NumberIntVal(2)) {
+			t.Errorf("%s: n = %#v, want 2", d, got)
+		}
+	}
+}
