@@ -373,3 +373,46 @@ func sameTypesMap(vals map[string]cty.Value) bool {
 	}
 	return true
 }
+
+// alignInstances gives the instance objects of a resource without schema
+// one set of attributes. Terraform's instances of a resource are all of
+// the schema's type, while tfeval knows of each only what its block sets,
+// so a value built from several (a conditional, a list of them) could
+// fail to unify where Terraform's does not. An attribute an instance does
+// not set is unknown there, of unknown type, with the marks unread gives.
+func alignInstances(vals []cty.Value, unread func() cty.ValueMarks) {
+	if len(vals) < 2 {
+		return
+	}
+	var all map[string]struct{}
+	for _, v := range vals {
+		if v.IsMarked() || !v.Type().IsObjectType() || !v.IsKnown() || v.IsNull() {
+			return
+		}
+		for name := range v.Type().AttributeTypes() {
+			if all == nil {
+				all = map[string]struct{}{}
+			}
+			all[name] = struct{}{}
+		}
+	}
+	var ms cty.ValueMarks
+	for i, v := range vals {
+		if len(v.Type().AttributeTypes()) == len(all) {
+			continue
+		}
+		if ms == nil {
+			ms = unread()
+		}
+		attrs := v.AsValueMap()
+		if attrs == nil {
+			attrs = make(map[string]cty.Value, len(all))
+		}
+		for name := range all {
+			if _, ok := attrs[name]; !ok {
+				attrs[name] = cty.DynamicVal.WithMarks(ms)
+			}
+		}
+		vals[i] = cty.ObjectVal(attrs)
+	}
+}

@@ -404,3 +404,64 @@ func TestOpenAttributesMatchesOpenObject(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionalOfUnreadTypes: a conditional whose results hcl cannot
+// unify because one holds attributes of resources without schema (whose
+// types Terraform knows) is unknown rather than an error, and so is a
+// list of instances of one such resource whose blocks set differing
+// arguments; a conflict between known types is still reported.
+func TestConditionalOfUnreadTypes(t *testing.T) {
+	for name, src := range map[string]string{
+		"wrong type": `
+resource "aws_sqs_queue" "q" {
+  name = "q"
+}
+locals {
+  c = var.on ? { enable = true, tries = 3, url = aws_sqs_queue.q.url } : {}
+}`,
+		"instances of differing shapes": `
+resource "azurerm_subnet" "each" {
+  for_each = var.on ? { a = ["x"], b = [] } : {}
+  name     = each.key
+  service_endpoints = each.value
+  dynamic "delegation" {
+    for_each = each.key == "a" ? [1] : []
+    content {
+      name = "d"
+    }
+  }
+}
+resource "azurerm_subnet" "counted" {
+  count = var.on ? 0 : 1
+  name  = "c"
+}
+locals {
+  c = var.on ? [for s in azurerm_subnet.each : s] : [for s in azurerm_subnet.counted : s]
+}`,
+	} {
+		res, diags := evalFiles(t, map[string]string{"main.tf": src + `
+variable "on" {
+  default = true
+}
+output "c" {
+  value = local.c
+}`}, Options{})
+		if diags.HasErrors() {
+			t.Errorf("%s: %s", name, diags.Error())
+			continue
+		}
+		if v := res.Root().Outputs["c"]; v.IsWhollyKnown() {
+			t.Errorf("%s: c = %#v, want unknown", name, v)
+		}
+	}
+	_, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "on" {
+  default = true
+}
+output "c" {
+  value = var.on ? { a = true, b = [1] } : {}
+}`}, Options{})
+	if len(diags) != 1 || diags[0].Summary != "Inconsistent conditional result types" {
+		t.Errorf("known types: got %s, want the conflict", diags.Error())
+	}
+}

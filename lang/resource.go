@@ -87,6 +87,9 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		}
 	}
 	ev.inParallel(1, len(exp.keys), ictx.ready(), plan)
+	if info.schema == nil {
+		alignInstances(vals, func() cty.ValueMarks { return ev.unreadMarks(mi.Config, res, unreadCause(res)) })
+	}
 	rs.whole = wholeValue(exp, vals)
 	if ev.opts.Validate && exp.mode == expandSingle {
 		// terraform validate plans nothing: a resource's value is unknown.

@@ -153,6 +153,7 @@ func (s *scope) evalExprIn(expr hcl.Expression, want cty.Type) (cty.Value, *hcl.
 	}
 	if moreDiags.HasErrors() {
 		moreDiags = funcs.UnknownFunctionDiags(s.ev.opts.Dialect, ctx.Functions, s.declaresProvider, moreDiags)
+		moreDiags = dropUnreadConditionals(moreDiags, expr)
 	}
 	detachDiags(moreDiags, ctx)
 	diags = append(diags, moreDiags...)
@@ -181,6 +182,7 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 	}
 	expanded := dynblock.Expand(body, ctx)
 	v, moreDiags := hcldec.Decode(typedBodyFor(expanded, spec), spec, ctx)
+	moreDiags = dropUnreadConditionals(moreDiags, body)
 	detachDiags(moreDiags, ctx)
 	diags = append(diags, moreDiags...)
 	return v, diags
@@ -219,6 +221,7 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		}
 		d.v, moreDiags = hcldec.Decode(typedBodyFor(body, info.spec), info.spec, ctx)
 	}
+	moreDiags = dropUnreadConditionals(moreDiags, body)
 	detachDiags(moreDiags, ctx)
 	if moreDiags.HasErrors() && info.failureCost > 0 {
 		moreDiags = append(moreDiags, s.ev.limits.chargeDiags(info.failureCost, body.MissingItemRange())...)

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
@@ -214,4 +215,58 @@ func markPlaceholder(diags hcl.Diagnostics, us []marks.Unread) {
 func PlaceholderUnread(d *hcl.Diagnostic) ([]marks.Unread, bool) {
 	p, ok := hcl.DiagnosticExtra[placeholderExtra](d)
 	return p.unread, ok
+}
+
+// dropUnreadConditionals removes hcl's "Inconsistent conditional result
+// types" errors raised in node (an expression or body) where a result of
+// the conditional holds an Unread value: tfeval does not know the type
+// Terraform would give it (an attribute of a resource without schema is
+// of unknown type, and the instances of one such resource are objects of
+// differing types), so the conflict may be its own. The conditional's
+// value is then unknown, as hcl returns it, and gets the Unread marks of
+// what the expression refers to.
+func dropUnreadConditionals(diags hcl.Diagnostics, node any) hcl.Diagnostics {
+	if !diags.HasErrors() {
+		return diags
+	}
+	var kept hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary == "Inconsistent conditional result types" && conditionalReadsUnread(d, node) {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept
+}
+
+// conditionalReadsUnread reports whether a result of the conditional that
+// diagnostic d is about holds an Unread value. hcl names the conditional
+// itself when the result types do not unify, and only the result that
+// does not convert when they do: the conditional is then found in node
+// by its range.
+func conditionalReadsUnread(d *hcl.Diagnostic, node any) bool {
+	if d.Expression == nil || d.EvalContext == nil {
+		return false
+	}
+	cond, ok := d.Expression.(*hclsyntax.ConditionalExpr)
+	if !ok && d.Context != nil {
+		if n, isNode := node.(hclsyntax.Node); isNode {
+			hclsyntax.VisitAll(n, func(n hclsyntax.Node) hcl.Diagnostics {
+				if c, isCond := n.(*hclsyntax.ConditionalExpr); isCond && cond == nil && c.SrcRange == *d.Context && (c.TrueResult == d.Expression || c.FalseResult == d.Expression) {
+					cond = c
+				}
+				return nil
+			})
+		}
+	}
+	results := []hcl.Expression{d.Expression}
+	if cond != nil {
+		results = []hcl.Expression{cond.TrueResult, cond.FalseResult}
+	}
+	for _, e := range results {
+		if v, _ := e.Value(d.EvalContext); marks.HasUnread(v) {
+			return true
+		}
+	}
+	return false
 }
