@@ -102,7 +102,7 @@ func (ev *evaluator) reads() *readAnalysis {
 }
 
 // openObject turns a decoded object of a body without schema into a
-// planned one: arguments set to null become unknown, block types that only
+// planned one: arguments set to null or "" become unknown, block types that only
 // dynamic blocks without elements produced are left out (as though absent),
 // and every path t reads is added, unknown where the body does not set it.
 // The unknowns carry ms.
@@ -178,6 +178,12 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 		case *hcldec.AttrSpec:
 			if av.IsNull() {
 				attrs[name] = u.of(av.Type())
+				changed = true
+			} else if isEmptyString(av) {
+				// Providers on the legacy SDK cannot tell "" from
+				// null: they plan an attribute the provider may
+				// compute that is set to "" as unknown.
+				attrs[name] = u.of(cty.String).WithSameMarks(av)
 				changed = true
 			}
 		case *hcldec.BlockTupleSpec:
@@ -415,4 +421,10 @@ func alignInstances(vals []cty.Value, unread func() cty.ValueMarks) {
 		}
 		vals[i] = cty.ObjectVal(attrs)
 	}
+}
+
+// isEmptyString reports whether v is a known "".
+func isEmptyString(v cty.Value) bool {
+	v, _ = v.Unmark()
+	return v.Type() == cty.String && v.IsKnown() && !v.IsNull() && v.AsString() == ""
 }

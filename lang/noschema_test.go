@@ -465,3 +465,29 @@ output "c" {
 		t.Errorf("known types: got %s, want the conflict", diags.Error())
 	}
 }
+
+// TestNoSchemaEmptyString: an argument of a resource without schema set
+// to "" is unknown, as the legacy SDK plans an attribute it computes when
+// given "" (as when given null), so what is parsed out of it is no error.
+func TestNoSchemaEmptyString(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "google_compute_address" "ip" {
+  name    = "a"
+  address = ""
+}
+output "octet" {
+  value = split(".", google_compute_address.ip.address)[3]
+}
+output "name" {
+  value = google_compute_address.ip.name
+}`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if v := res.Root().Outputs["octet"]; v.IsKnown() {
+		t.Errorf("octet = %#v, want unknown", v)
+	}
+	if v, _ := res.Root().Outputs["name"].Unmark(); !v.RawEquals(cty.StringVal("a")) {
+		t.Errorf("name = %#v, want the argument", v)
+	}
+}
