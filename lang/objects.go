@@ -234,7 +234,14 @@ func (b *refsBuilder) resource(refs []parsedRef, m *config.Module, res *config.R
 	refs = b.rules(refs, res.Preconditions)
 	refs = b.rules(refs, res.Postconditions)
 	for _, body := range provisionerBodies(res) {
-		refs = append(refs, parseRefs(config.BodyTraversals(body), b.dialect)...)
+		for _, r := range parseRefs(config.BodyTraversals(body), b.dialect) {
+			// Terraform checks only the resource's own arguments for
+			// references to itself: a provisioner that names its
+			// resource (rather than self) is no cycle.
+			if r.ref == nil || r.ref.kind != refResource || r.ref.addr() != res.Addr() {
+				refs = append(refs, r)
+			}
+		}
 	}
 	return refs
 }

@@ -61,6 +61,29 @@ resource "t" "a" {
 			summary:  `Reference to "each" in context without for_each`,
 			errRange: "main.tf:3,15-23",
 		},
+		{
+			name: "a provisioner may name its own resource",
+			src: `resource "t" "a" {
+  name = "n"
+  provisioner "local-exec" {
+    command = "echo ${t.a.name}"
+  }
+  connection {
+    host = t.a.name
+  }
+}`,
+		},
+		{
+			name: "the resource's own arguments may not",
+			src: `resource "t" "a" {
+  name = t.a.id
+  provisioner "local-exec" {
+    command = "echo ${t.a.name}"
+  }
+}`,
+			summary:  "Self-referential block",
+			errRange: "main.tf:1,1-17",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
