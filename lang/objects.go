@@ -223,7 +223,7 @@ func (b *refsBuilder) resource(refs []parsedRef, m *config.Module, res *config.R
 	refs = b.expr(refs, res.ForEach)
 	for _, r := range parseRefs(res.DependsOn, b.dialect) {
 		// Terraform accepts a depends_on that names its own resource.
-		if r.ref == nil || r.ref.kind != refResource || r.ref.addr() != res.Addr() {
+		if !namesResource(r, res) {
 			refs = append(refs, r)
 		}
 	}
@@ -238,10 +238,15 @@ func (b *refsBuilder) resource(refs []parsedRef, m *config.Module, res *config.R
 			// Terraform checks only the resource's own arguments for
 			// references to itself: a provisioner that names its
 			// resource (rather than self) is no cycle.
-			if r.ref == nil || r.ref.kind != refResource || r.ref.addr() != res.Addr() {
+			if !namesResource(r, res) {
 				refs = append(refs, r)
 			}
 		}
 	}
 	return refs
+}
+
+// namesResource reports whether r refers to the resource res.
+func namesResource(r parsedRef, res *config.Resource) bool {
+	return r.ref != nil && r.ref.kind == refResource && r.ref.addr() == res.Addr()
 }
