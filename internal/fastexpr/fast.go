@@ -1279,7 +1279,7 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	// One child context serves every element: nothing that outlives an
 	// element's evaluation keeps it unless that evaluation produced a
 	// diagnostic, and then the slow twin starts over.
-	counter := &forCounter{rng: f.SrcRange}
+	counter := &forCounter{rng: &f.SrcRange}
 	if len(f.hoisted) > 0 {
 		counter.owner, counter.ctx = f, ctx
 		if len(f.hoisted) <= len(counter.inline) {
