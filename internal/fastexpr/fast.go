@@ -754,14 +754,21 @@ func (o *fastObject) keyOrder() *keyOrder {
 // newFastObject returns a fastObject for e, or nil when one of its keys is
 // computed or two keys are the same.
 func newFastObject(e *hclsyntax.ObjectConsExpr, items []hclsyntax.ObjectConsItem, slow hclsyntax.Expression) *fastObject {
-	o := &fastObject{ObjectConsExpr: e, slow: slow}
-	seen := make(map[string]bool, len(e.Items))
+	o := &fastObject{ObjectConsExpr: e, slow: slow, keys: make([]string, 0, len(e.Items)), vals: make([]hclsyntax.Expression, 0, len(e.Items))}
+	// Most constructors have a few keys, searched for a repeat in order;
+	// a map serves the larger ones.
+	var seen map[string]bool
+	if len(e.Items) > 8 {
+		seen = make(map[string]bool, len(e.Items))
+	}
 	for i, it := range e.Items {
 		k, ok := staticKey(it.KeyExpr)
-		if !ok || seen[k] {
+		if !ok || seen[k] || seen == nil && slices.Contains(o.keys, k) {
 			return nil
 		}
-		seen[k] = true
+		if seen != nil {
+			seen[k] = true
+		}
 		o.keys = append(o.keys, k)
 		o.vals = append(o.vals, items[i].ValueExpr)
 	}
