@@ -226,6 +226,11 @@ type ObjectCall func(names []string, vals []cty.Value) (v cty.Value, handled boo
 // dynamic type, something marked or unknown) to the direct form. The
 // checks come before the step, which is charged as the direct form
 // charges it: they have no effect of their own.
+// jsonSlack is what jsonEncodeObject's buffer has beyond the size the walk
+// counts, for the digits of numbers and the letters of bools it counts as
+// two bytes.
+const jsonSlack = 16
+
 func (e *env) jsonEncodeObject(names []string, vals []cty.Value) (cty.Value, bool, error) {
 	// encodedSize of the object: its own two bytes, each name, each value.
 	sw := sizeWalk{max: int64(e.limits.MaxStringLength), visits: 1, total: 2}
@@ -241,7 +246,10 @@ func (e *env) jsonEncodeObject(names []string, vals []cty.Value) (cty.Value, boo
 	if sw.total > sw.max {
 		return cty.NilVal, false, nil
 	}
-	buf, ok := appendJSONObject(make([]byte, 0, 256), names, func(i int) cty.Value { return vals[i] })
+	// The walk's total is about the document's length (a number or a bool
+	// counts its least): a buffer of that and a little more is seldom
+	// grown, where one of 256 bytes was mostly empty.
+	buf, ok := appendJSONObject(make([]byte, 0, sw.total+jsonSlack), names, func(i int) cty.Value { return vals[i] })
 	if !ok {
 		return cty.NilVal, false, nil
 	}
