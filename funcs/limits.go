@@ -218,6 +218,11 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 // vals is lent for the call, which must not keep it.
 type ObjectCall func(names []string, vals []cty.Value) (v cty.Value, handled bool, err error)
 
+// jsonSlack is what jsonEncodeObject's buffer has beyond the size the walk
+// counts, for the digits of numbers and the letters of bools it counts as
+// two bytes.
+const jsonSlack = 16
+
 // jsonEncodeObject is the direct form of jsonencode of an object written
 // as a constructor, jsonencode({...}): the object would be made only to be
 // walked for its size and then encoded. It answers as the direct form does
@@ -226,11 +231,6 @@ type ObjectCall func(names []string, vals []cty.Value) (v cty.Value, handled boo
 // dynamic type, something marked or unknown) to the direct form. The
 // checks come before the step, which is charged as the direct form
 // charges it: they have no effect of their own.
-// jsonSlack is what jsonEncodeObject's buffer has beyond the size the walk
-// counts, for the digits of numbers and the letters of bools it counts as
-// two bytes.
-const jsonSlack = 16
-
 func (e *env) jsonEncodeObject(names []string, vals []cty.Value) (cty.Value, bool, error) {
 	// encodedSize of the object: its own two bytes, each name, each value.
 	sw := sizeWalk{max: int64(e.limits.MaxStringLength), visits: 1, total: 2}
