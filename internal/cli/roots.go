@@ -273,8 +273,11 @@ type rootsWriter struct {
 // rendered is one root's report as it is written: standard output and
 // standard error, made in the goroutine that ran the root.
 type rendered struct {
-	rep            report
-	stdout, stderr []byte
+	rep report
+	// stdout is what goes to standard output, in pieces written one
+	// after another (a root's JSON line is made in lineChunk pieces).
+	stdout [][]byte
+	stderr []byte
 }
 
 // runOne runs the command on the i-th root and renders its report.
@@ -314,9 +317,9 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 		if err != nil {
 			rep.note += fmt.Sprintf("\ntfeval: %s: %s", root, err)
 			rep.failed = true
-			lw.b = nil // no partial line
+			lw.full, lw.b = nil, nil // no partial line
 		}
-		r.stdout = lw.b
+		r.stdout = lw.lines()
 		// What waits to be written is the lines alone: a root finished
 		// ahead of an earlier one does not hold its document twice.
 		rep.out = nil
@@ -328,7 +331,7 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 		if i > 0 {
 			header = "\n" + header
 		}
-		r.stdout = append([]byte(header), rep.out...)
+		r.stdout = [][]byte{append([]byte(header), rep.out...)}
 		rep.out = nil
 	}
 	if w.c.format != "sarif" {
@@ -357,19 +360,25 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 func jsonLines(root string, out []byte) ([]byte, error) {
 	lw := newLineWriter(root)
 	if _, err := lw.Write(out); err != nil {
-		return lw.b, err
+		return bytes.Join(lw.lines(), nil), err
 	}
-	return lw.b, lw.done()
+	return bytes.Join(lw.lines(), nil), lw.done()
 }
 
 // lineWriter makes the JSON objects written to it (tfeval's own output,
-// so valid JSON) into JSON Lines as they come, in b: each on a line of its
-// own, without insignificant space, with "root" first. One pass over the
-// bytes: encoding/json's Compact, which validates as it goes, took a fifth
-// of a scan's time.
+// so valid JSON) into JSON Lines as they come, in full and then b: each on
+// a line of its own, without insignificant space, with "root" first. One
+// pass over the bytes: encoding/json's Compact, which validates as it
+// goes, took a fifth of a scan's time.
+//
+// The lines are kept in pieces of about lineChunk bytes, not in one slice
+// grown as they come: a gen-medium-4 root's line is 6 MB, and growing one
+// slice to that allocated 32 MB and copied 26 MB of it while the root's
+// evaluation was still held, at the scan's peak of memory.
 type lineWriter struct {
 	rootJSON []byte
-	b        []byte
+	full     [][]byte // pieces filled, in order
+	b        []byte   // the piece being filled
 	depth    int
 	inString bool
 	escaped  bool
@@ -384,9 +393,21 @@ func newLineWriter(root string) *lineWriter {
 	return &lineWriter{rootJSON: rootJSON}
 }
 
+// lineChunk is the size of the pieces a lineWriter keeps its lines in.
+const lineChunk = 64 << 10
+
 func (w *lineWriter) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
+	}
+	// What p makes fits in a piece: at most p itself and, for each
+	// object it starts, the root and a comma. A longer p, or one with
+	// many objects, grows its piece instead.
+	if need := len(p) + len(w.rootJSON) + 16; cap(w.b)-len(w.b) < need {
+		if len(w.b) > 0 {
+			w.full = append(w.full, w.b)
+		}
+		w.b = make([]byte, 0, max(lineChunk, need))
 	}
 	for _, c := range p {
 		switch {
@@ -434,6 +455,14 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// lines are the lines made so far, in pieces to write in order.
+func (w *lineWriter) lines() [][]byte {
+	if len(w.b) == 0 {
+		return w.full
+	}
+	return append(w.full, w.b)
+}
+
 // done reports whether what was written ended where an object does.
 func (w *lineWriter) done() error {
 	if w.err == nil && (w.depth != 0 || w.inString) {
@@ -479,8 +508,10 @@ func (w *rootsWriter) write(i int, r rendered) error {
 			}
 		}
 	default:
-		if _, err := w.env.Stdout.Write(r.stdout); err != nil {
-			return err
+		for _, b := range r.stdout {
+			if _, err := w.env.Stdout.Write(b); err != nil {
+				return err
+			}
 		}
 	}
 	w.progress.done(r.rep.failed)
