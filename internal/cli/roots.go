@@ -153,8 +153,10 @@ func runRecursive(c *common, env Env, cmd *command) int {
 		// roots at once: its live heap is several times one root's, and
 		// the pace a single evaluation gets (the heap growing up to five
 		// times the live data) would multiply that. A scan keeps its
-		// garbage within a bound instead (docs/benchmarks.md).
+		// garbage within a bound instead (docs/benchmarks.md), and
+		// lets a heap of large roots grow by less than Go's default.
 		env.Pacer.SetHeadroom(scanGCHeadroom)
+		env.Pacer.Tighten(scanLargeHeap, scanLargePercent)
 	}
 	// Paths the command line gives are relative to the directory, not to
 	// each root (as -chdir=DIR makes them); the caches and the provider
@@ -248,6 +250,20 @@ func runRecursive(c *common, env Env, cmd *command) int {
 // peaks of terraform-aws-vpc and terraform-google-kubernetes-engine from
 // just over twice to within it for 2-7% more CPU (docs/benchmarks.md).
 const scanGCHeadroom = 24 << 20
+
+// scanLargeHeap and scanLargePercent are how a -recursive run paces the
+// collector once its live heap is large: above 96 MiB of live data (the
+// published repositories' scans hold 21 MB at most) the heap may grow by
+// 75% of it before a collection instead of doubling. Two roots of the
+// generated monorepo gen-medium-4 evaluated at once hold 140-150 MB, and
+// their scan peaked at up to 2.2 times the largest root's own peak with
+// the heap doubling; a scan starts no more roots beside others once they
+// are that large (scan.LargeHeap), so this pace holds only while the
+// first ones finish (docs/benchmarks.md).
+const (
+	scanLargeHeap    = 96 << 20
+	scanLargePercent = 75
+)
 
 // displayDir is the directory a command works on, as the command line
 // gave it.
