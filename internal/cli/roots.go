@@ -255,7 +255,7 @@ const scanGCHeadroom = 24 << 20
 // collector once its live heap is large: above 96 MiB of live data (the
 // published repositories' scans hold 21 MB at most) the heap may grow by
 // 75% of it before a collection instead of doubling. Two roots of the
-// generated monorepo gen-medium-4 evaluated at once hold 140-150 MB, and
+// generated monorepo gen-medium-4 evaluated at once hold 140-170 MB, and
 // their scan peaked at up to 2.2 times the largest root's own peak with
 // the heap doubling; a scan starts no more roots beside others once they
 // are that large (scan.LargeHeap), so this pace holds only while the
