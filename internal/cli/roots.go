@@ -416,9 +416,10 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	// What p makes fits in a piece: at most p itself and, for each
-	// object it starts, the root and a comma. A longer p, or one with
-	// many objects, grows its piece instead.
+	// What p makes fits in the piece: at most p itself and, for the
+	// object it may start, the root and a comma. A p longer than a
+	// piece gets one its size; one that starts several objects may
+	// grow its piece.
 	if need := len(p) + len(w.rootJSON) + 16; cap(w.b)-len(w.b) < need {
 		if len(w.b) > 0 {
 			w.full = append(w.full, w.b)
