@@ -6,11 +6,12 @@ import (
 	"iter"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/internal/gcpace"
 )
 
 // Each calls work(i) for every i in [0, n) on up to parallelism goroutines
@@ -130,25 +131,14 @@ type heapWatch struct {
 	seen  bool
 }
 
-func newHeapWatch() *heapWatch { return &heapWatch{start: liveHeap()} }
+func newHeapWatch() *heapWatch { return &heapWatch{start: gcpace.LiveHeap()} }
 
 func (h *heapWatch) large() bool {
 	if !h.seen {
-		live := liveHeap()
+		live := gcpace.LiveHeap()
 		h.seen = live > h.start && live-h.start > LargeHeap
 	}
 	return h.seen
-}
-
-// liveHeap reads the live heap the last collection found, in bytes; 0
-// when the runtime does not say.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
 }
 
 // call is work(i), or crashed(i, ...) when it panics.

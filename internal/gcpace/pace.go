@@ -57,7 +57,7 @@ type sentinel struct{ p *Pacer }
 func Start(headroom uint64, lo, hi int) *Pacer {
 	p := &Pacer{headroom: headroom, lo: lo, hi: hi}
 	p.mu.Lock()
-	p.old = debug.SetGCPercent(p.percent(live()))
+	p.old = debug.SetGCPercent(p.percent(LiveHeap()))
 	p.mu.Unlock()
 	p.arm()
 	return p
@@ -89,7 +89,7 @@ func (p *Pacer) collected() {
 	}
 	p.cycles++
 	p.applied = collections()
-	debug.SetGCPercent(p.percent(live()))
+	debug.SetGCPercent(p.percent(LiveHeap()))
 	p.arm()
 }
 
@@ -114,7 +114,7 @@ func (p *Pacer) Follow() {
 		return
 	}
 	p.applied = n
-	debug.SetGCPercent(p.percent(live()))
+	debug.SetGCPercent(p.percent(LiveHeap()))
 }
 
 // SetHeadroom changes how much the heap may grow past the live data
@@ -129,7 +129,7 @@ func (p *Pacer) SetHeadroom(headroom uint64) {
 		return
 	}
 	p.headroom = headroom
-	debug.SetGCPercent(p.percent(live()))
+	debug.SetGCPercent(p.percent(LiveHeap()))
 }
 
 // Tighten lowers the percentage's floor to lo, from now on, whenever the
@@ -146,7 +146,7 @@ func (p *Pacer) Tighten(large uint64, lo int) {
 		return
 	}
 	p.large, p.largeLo = large, lo
-	debug.SetGCPercent(p.percent(live()))
+	debug.SetGCPercent(p.percent(LiveHeap()))
 }
 
 // percent is the percentage for a live heap of live bytes: Percent with
@@ -179,8 +179,9 @@ func (p *Pacer) seen() int {
 // collections reads how many collections have completed.
 func collections() uint64 { return readMetric(cyclesMetric) }
 
-// live reads the live heap of the last collection.
-func live() uint64 { return readMetric(liveMetric) }
+// LiveHeap reads the live heap the last collection found, in bytes; 0
+// when the runtime does not say.
+func LiveHeap() uint64 { return readMetric(liveMetric) }
 
 // readMetric reads a runtime metric that is a count; 0 when the runtime
 // has none by that name.

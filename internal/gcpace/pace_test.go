@@ -68,7 +68,7 @@ func TestPacerFollowsCollections(t *testing.T) {
 
 	first := megabytes(64)
 	runtime.GC()
-	heap := live()
+	heap := LiveHeap()
 	headroom := 3 * heap
 	p := Start(headroom, 100, 400)
 	defer p.Stop()
@@ -79,7 +79,7 @@ func TestPacerFollowsCollections(t *testing.T) {
 	// The live heap triples: the percentage must follow it down.
 	second := megabytes(128)
 	collect(t, p)
-	grown := live()
+	grown := LiveHeap()
 	if grown < 2*heap {
 		t.Fatalf("live heap %d did not grow from %d", grown, heap)
 	}
@@ -91,7 +91,7 @@ func TestPacerFollowsCollections(t *testing.T) {
 	runtime.KeepAlive(second)
 	collect(t, p)
 	if got := gogc(t); got < 250 {
-		t.Errorf("live heap back to %d: GOGC %d, want about 300", live(), got)
+		t.Errorf("live heap back to %d: GOGC %d, want about 300", LiveHeap(), got)
 	}
 
 	p.Stop()
