@@ -49,8 +49,9 @@ type RootsOptions struct {
 	AllDirs bool
 	Exclude []string
 	MaxDirs int
-	// Parallelism is how many roots are evaluated at once; 0 means
-	// GOMAXPROCS.
+	// Parallelism is how many roots are evaluated at once at most; 0
+	// means GOMAXPROCS. Once the roots' evaluations hold much memory
+	// (scan.LargeHeap), they are evaluated one at a time.
 	Parallelism int
 }
 

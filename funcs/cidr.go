@@ -10,6 +10,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/gocty"
+
+	"github.com/tfeval/tfeval/internal/elements"
 )
 
 // cidrHostFunc computes the address of host number N within a prefix.
@@ -66,13 +68,17 @@ var cidrSubnetFunc = function.New(&function.Spec{
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		var newbits int
-		if err := gocty.FromCtyValue(args[1], &newbits); err != nil {
-			return cty.UnknownVal(cty.String), err
+		newbits, ok := wholeInt(args[1])
+		if !ok {
+			if err := gocty.FromCtyValue(args[1], &newbits); err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
 		}
-		var netnum *big.Int
-		if err := gocty.FromCtyValue(args[2], &netnum); err != nil {
-			return cty.UnknownVal(cty.String), err
+		netnum, ok := wholeBigInt(args[2])
+		if !ok {
+			if err := gocty.FromCtyValue(args[2], &netnum); err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
 		}
 		_, network, err := parseCIDR(args[0].AsString())
 		if err != nil {
@@ -85,6 +91,32 @@ var cidrSubnetFunc = function.New(&function.Spec{
 		return cty.StringVal(subnet.String()), nil
 	},
 })
+
+// wholeInt is the number v as an int when it is a whole number that fits
+// one: what gocty.FromCtyValue gives, without its reflection and, for the
+// small numbers evaluation shares, without a copy of the number. false
+// leaves v to gocty, which reports why it does not fit.
+func wholeInt(v cty.Value) (int, bool) {
+	f := elements.BigFloat(v)
+	if !f.IsInt() {
+		return 0, false
+	}
+	i, acc := f.Int64()
+	if acc != big.Exact || int64(int(i)) != i {
+		return 0, false
+	}
+	return int(i), true
+}
+
+// wholeBigInt is wholeInt for a number of any size, as a new big.Int.
+func wholeBigInt(v cty.Value) (*big.Int, bool) {
+	f := elements.BigFloat(v)
+	if !f.IsInt() {
+		return nil, false
+	}
+	i, acc := f.Int(nil)
+	return i, acc == big.Exact
+}
 
 // cidrSubnetsFunc allocates consecutive subnets of the given extra sizes.
 var cidrSubnetsFunc = function.New(&function.Spec{

@@ -1,7 +1,11 @@
 package funcs
 
 import (
+	"math/big"
 	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/gocty"
 
 	"github.com/tfeval/tfeval/dialect"
 )
@@ -25,6 +29,15 @@ func TestCIDR(t *testing.T) {
 		{expr: `cidrsubnet("172.16.0.0/12", 4, 2)`, want: `"172.18.0.0/16"`},
 		{expr: `cidrsubnet("10.1.2.0/24", 4, 16)`, err: `prefix extension of 4 does not accommodate a subnet numbered 16.`},
 		{expr: `cidrsubnet("192.168.0.0/16", 8, 1.5)`, err: `value must be a whole number.`},
+		// The arguments read without gocty (wholeInt, wholeBigInt) and
+		// those left to it for its errors.
+		{expr: `cidrsubnet("10.0.0.0/8", 8, 255)`, want: `"10.255.0.0/16"`},
+		{expr: `cidrsubnet("10.0.0.0/8", 8.0, 3)`, want: `"10.3.0.0/16"`},
+		{expr: `cidrsubnet("fd00::/16", 100, 1208925819614629174706175)`, want: `"fd00:0:fff:ffff:ffff:ffff:ffff:f000/116"`},
+		{expr: `cidrsubnet("10.0.0.0/8", sensitive(8), 3)`, want: `(sensitive value)`},
+		{expr: `cidrsubnet("192.168.0.0/16", 4.5, 1)`, err: `value must be a whole number, between -9223372036854775808 and 9223372036854775807.`},
+		{expr: `cidrsubnet("192.168.0.0/16", 99999999999999999999, 1)`, err: `value must be a whole number, between -9223372036854775808 and 9223372036854775807.`},
+		{expr: `cidrsubnet("10.0.0.0/8", 1/0, 3)`, err: `value must be a whole number, between -9223372036854775808 and 9223372036854775807.`},
 		{expr: `cidrsubnets("10.1.0.0/16", 4, 4, 8, 4)`, want: "tolist([\n  \"10.1.0.0/20\",\n  \"10.1.16.0/20\",\n  \"10.1.32.0/24\",\n  \"10.1.48.0/20\",\n])"},
 		{expr: `cidrsubnets("10.1.0.0/16")`, want: `tolist([])`},
 		{expr: `cidrsubnets("10.0.0.0/24", 1, 1, 1)`, err: `Invalid function argument: Invalid value for "newbits" parameter: not enough remaining address space for a subnet with a prefix of 25 bits after 10.0.0.128/25.`},
@@ -44,4 +57,29 @@ func TestCIDR(t *testing.T) {
 	runCases(t, dialect.Terraform, []fnCase{
 		{expr: `cidrcontains("10.0.0.0/8", "10.1.2.3")`, err: `Call to unknown function: There is no function named "cidrcontains".`},
 	})
+}
+
+// TestWholeNumbersAsGocty holds wholeInt and wholeBigInt to what
+// gocty.FromCtyValue makes of the same numbers: the same whole numbers,
+// and false wherever gocty returns an error.
+func TestWholeNumbersAsGocty(t *testing.T) {
+	huge, _ := new(big.Float).SetString("1208925819614629174706175")
+	for _, v := range []cty.Value{
+		cty.Zero, cty.NumberIntVal(3), cty.NumberIntVal(-7), cty.NumberIntVal(255), cty.NumberIntVal(1 << 40),
+		cty.NumberFloatVal(8.0), cty.NumberFloatVal(4.5), cty.NumberFloatVal(-0.25),
+		cty.NumberVal(huge), cty.PositiveInfinity, cty.NegativeInfinity,
+	} {
+		var wantInt int
+		intErr := gocty.FromCtyValue(v, &wantInt)
+		gotInt, ok := wholeInt(v)
+		if ok != (intErr == nil) || ok && gotInt != wantInt {
+			t.Errorf("wholeInt(%#v) = %d, %t; gocty: %d, %v", v, gotInt, ok, wantInt, intErr)
+		}
+		var wantBig *big.Int
+		bigErr := gocty.FromCtyValue(v, &wantBig)
+		gotBig, ok := wholeBigInt(v)
+		if ok != (bigErr == nil) || ok && gotBig.Cmp(wantBig) != 0 {
+			t.Errorf("wholeBigInt(%#v) = %v, %t; gocty: %v, %v", v, gotBig, ok, wantBig, bigErr)
+		}
+	}
 }

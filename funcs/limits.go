@@ -218,6 +218,11 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 // vals is lent for the call, which must not keep it.
 type ObjectCall func(names []string, vals []cty.Value) (v cty.Value, handled bool, err error)
 
+// jsonSlack is what jsonEncodeObject's buffer has beyond the size the walk
+// counts, for the digits of numbers and the letters of bools it counts as
+// two bytes.
+const jsonSlack = 16
+
 // jsonEncodeObject is the direct form of jsonencode of an object written
 // as a constructor, jsonencode({...}): the object would be made only to be
 // walked for its size and then encoded. It answers as the direct form does
@@ -241,7 +246,10 @@ func (e *env) jsonEncodeObject(names []string, vals []cty.Value) (cty.Value, boo
 	if sw.total > sw.max {
 		return cty.NilVal, false, nil
 	}
-	buf, ok := appendJSONObject(make([]byte, 0, 256), names, func(i int) cty.Value { return vals[i] })
+	// The walk's total is about the document's length (a number or a bool
+	// counts its least): a buffer of that and a little more is seldom
+	// grown, where one of 256 bytes was mostly empty.
+	buf, ok := appendJSONObject(make([]byte, 0, sw.total+jsonSlack), names, func(i int) cty.Value { return vals[i] })
 	if !ok {
 		return cty.NilVal, false, nil
 	}

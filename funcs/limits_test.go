@@ -140,6 +140,9 @@ func TestJSONEncodeObject(t *testing.T) {
 		{map[string]cty.Value{"u": cty.UnknownVal(cty.String)}, false},                // unknown: go-cty's
 		{map[string]cty.Value{"d": cty.NullVal(cty.DynamicPseudoType)}, false},        // a dynamic type: go-cty's
 		{map[string]cty.Value{"t": cty.TupleVal([]cty.Value{cty.NumberFloatVal(0.5)})}, true},
+		// longer than the walk counts, past the buffer's slack: it grows
+		{map[string]cty.Value{"a": cty.NumberIntVal(1234567890123456), "b": cty.NumberIntVal(1234567890123)}, true},
+		{map[string]cty.Value{"e": cty.StringVal("<<>>&&"), "f": cty.False}, true},
 	} {
 		names := make([]string, 0, len(tc.attrs))
 		for name := range tc.attrs {

@@ -51,10 +51,10 @@ func (r *Result) EvalExprWithNames(expr hcl.Expression, moduleAddr string, names
 		return r.EvalExprInModule(expr, moduleAddr)
 	}
 	s := r.ev.scope(mi)
-	s.names = names
-	if s.names == nil {
-		s.names = map[string]cty.Value{}
+	if names == nil {
+		names = map[string]cty.Value{}
 	}
+	s.setRare(func(r *scopeRare) { r.names = names })
 	return s.evalExpr(expr, cty.DynamicPseudoType)
 }
 
@@ -81,7 +81,7 @@ func (r *Result) DiagnosticContext(expr hcl.Expression, moduleAddr string, names
 		return nil
 	}
 	s := r.ev.scope(mi)
-	s.names = names
+	s.setRare(func(r *scopeRare) { r.names = names })
 	_, _, ctx, diags := s.exprContext(expr)
 	if diags.HasErrors() {
 		return nil
@@ -93,7 +93,7 @@ func (r *Result) DiagnosticContext(expr hcl.Expression, moduleAddr string, names
 func (s *scope) unnamedRefs(expr hcl.Expression) []parsedRef {
 	var travs []hcl.Traversal
 	for _, t := range variables(expr) {
-		if _, ok := s.names[t.RootName()]; !ok {
+		if _, ok := s.names()[t.RootName()]; !ok {
 			travs = append(travs, t)
 		}
 	}
@@ -235,7 +235,7 @@ func (r *Result) evalChecks() []CheckResult {
 		for _, name := range sortedKeys(m.Checks) {
 			ch := m.Checks[name]
 			s := r.ev.scope(mi)
-			s.check = ch
+			s.setRare(func(r *scopeRare) { r.check = ch })
 			for i, rule := range ch.Asserts {
 				out = append(out, r.ev.ruleResult(s, rule, prefix+"check."+name, mi.Addr, CheckAssertion, i))
 			}
@@ -254,7 +254,7 @@ func (r *Result) evalChecks() []CheckResult {
 					out = append(out, r.ev.ruleResult(s, rule, ri.Addr, mi.Addr, CheckPrecondition, j))
 				}
 				ps := *s
-				ps.self = ri.Value
+				ps.setRare(func(r *scopeRare) { r.self = ri.Value })
 				for j, rule := range rs.cfg.Postconditions {
 					out = append(out, r.ev.ruleResult(&ps, rule, ri.Addr, mi.Addr, CheckPostcondition, j))
 				}

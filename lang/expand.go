@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/internal/numtext"
 	"github.com/tfeval/tfeval/marks"
@@ -323,11 +324,14 @@ func wholeValue(exp expansion, vals []cty.Value) cty.Value {
 	case expandCount:
 		return cty.TupleVal(vals)
 	case expandForEach:
-		m := make(map[string]cty.Value, len(vals))
+		// cty.ObjectVal copies the attributes: the map is lent (attrmap).
+		m := attrmap.New(len(vals))
 		for i, k := range exp.keys {
 			m[k.AsString()] = vals[i]
 		}
-		return cty.ObjectVal(m)
+		v := cty.ObjectVal(m)
+		attrmap.Release(m, len(vals))
+		return v
 	case expandPlaceholder:
 		return cty.DynamicVal.WithMarks(marks.UnreadSet(exp.unread))
 	}

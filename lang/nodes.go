@@ -420,7 +420,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
 	ch := mi.Config.Module.Checks[n.name]
 	s := ev.scope(mi)
-	s.check = ch
+	s.setRare(func(r *scopeRare) { r.check = ch })
 	if ch.DataResource != nil {
 		rs := ev.planResource(mi, ch.DataResource, s)
 		mi.setScoped(ch.DataResource.Addr(), rs)

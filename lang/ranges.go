@@ -69,7 +69,8 @@ func (r *Result) AttrRange(ri *ResourceInstance, path cty.Path) hcl.Range {
 	info := r.ev.resourceInfo(mi.Config, rs.cfg)
 	s := r.ev.scope(mi)
 	if rs.cfg.Check != "" {
-		s.check = mi.Config.Module.Checks[rs.cfg.Check]
+		ch := mi.Config.Module.Checks[rs.cfg.Check]
+		s.setRare(func(r *scopeRare) { r.check = ch })
 	}
 	if rs.expansion.multi() && index < len(rs.expansion.keys) {
 		s = s.withKeys(rs.expansion, index)

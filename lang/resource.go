@@ -170,7 +170,7 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 	v, read := ev.planInstance(is, rs, info, key, ictx, imp)
 	if len(res.Postconditions) > 0 {
 		ps := *is
-		ps.self = v
+		ps.setRare(func(r *scopeRare) { r.self = v })
 		for _, rule := range res.Postconditions {
 			if ev.opts.Validate {
 				ev.validateRule(&ps, rule, hcl.DiagError)
@@ -708,7 +708,7 @@ func (ev *evaluator) checkProvisioners(is *scope, res *config.Resource, self cty
 		return
 	}
 	ps := *is
-	ps.self = self
+	ps.setRare(func(r *scopeRare) { r.self = self })
 	for _, body := range bodies {
 		_, diags := ps.evalBody(body, impliedSpec(body))
 		ev.addDiags(diags)

@@ -3,6 +3,7 @@ package lang
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -30,21 +31,30 @@ type scope struct {
 	mod *ModuleInstance
 
 	countIndex cty.Value // NilVal outside a counted block
+	eachKey    cty.Value // NilVal outside a for_each block
+	eachValue  cty.Value
 	// countSlot is 1 + countIndex as a number when countIndex is the shared
-	// elements.Index of it, else 0.
-	countSlot int
-	eachKey   cty.Value // NilVal outside a for_each block
-	eachValue cty.Value
-	self      cty.Value // NilVal where self is not available
-
-	// check is the check block whose scoped data resource is visible, or nil.
-	check *config.Check
+	// elements.Index of it, else 0; an int32, so that with the two flags
+	// below it takes one word.
+	countSlot int32
 	// selfOnly restricts references to self, count, each, path and terraform.
 	selfOnly bool
 	// final is set once evaluation has finished (console, checks): every
 	// variable and local then has its last value, so whole var and local
 	// objects are built once per module instance and shared.
 	final bool
+	// rare holds what few scopes set, nil when none is: a scope is made
+	// for every resource instance, and without these it takes 128 bytes
+	// rather than 192. Copies of a scope share it, so it is replaced,
+	// never changed (setRare).
+	rare *scopeRare
+}
+
+// scopeRare is what only some scopes set.
+type scopeRare struct {
+	self cty.Value // NilVal where self is not available
+	// check is the check block whose scoped data resource is visible, or nil.
+	check *config.Check
 	// adHocReads are the paths an expression evaluated after the
 	// configuration reads from resources without schema, beyond those the
 	// configuration reads (readAnalysis.adHoc).
@@ -52,6 +62,50 @@ type scope struct {
 	// names are more root names an expression may refer to, beside the
 	// language's own (EvalExprWithNames).
 	names map[string]cty.Value
+}
+
+// self is the value of self, NilVal where it is not available.
+func (s *scope) self() cty.Value {
+	if s.rare == nil {
+		return cty.NilVal
+	}
+	return s.rare.self
+}
+
+// check is the check block whose scoped data resource is visible, or nil.
+func (s *scope) check() *config.Check {
+	if s.rare == nil {
+		return nil
+	}
+	return s.rare.check
+}
+
+// adHocReads are the paths an expression evaluated after the configuration
+// reads from resources without schema (scopeRare.adHocReads).
+func (s *scope) adHocReads() map[*config.Resource]*readTree {
+	if s.rare == nil {
+		return nil
+	}
+	return s.rare.adHocReads
+}
+
+// names are more root names an expression may refer to (scopeRare.names).
+func (s *scope) names() map[string]cty.Value {
+	if s.rare == nil {
+		return nil
+	}
+	return s.rare.names
+}
+
+// setRare changes, with set, s's own copy of what scopeRare holds: the one
+// it had may be shared with other copies of the scope.
+func (s *scope) setRare(set func(*scopeRare)) {
+	var r scopeRare
+	if s.rare != nil {
+		r = *s.rare
+	}
+	set(&r)
+	s.rare = &r
 }
 
 func (ev *evaluator) scope(mi *ModuleInstance) *scope {
@@ -71,7 +125,10 @@ func (s *scope) keyed(exp expansion, i int) scope {
 	switch exp.mode {
 	case expandCount:
 		c.countIndex = exp.keys[i]
-		c.countSlot = i + 1
+		c.countSlot = 0
+		if i < math.MaxInt32 {
+			c.countSlot = int32(i + 1)
+		}
 	case expandForEach:
 		c.eachKey = exp.keys[i]
 		c.eachValue = exp.values[i]
@@ -107,23 +164,24 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 
 // exprContext is the scope and the context expr is evaluated in.
 func (s *scope) exprContext(expr hcl.Expression) (*scope, []parsedRef, *hcl.EvalContext, hcl.Diagnostics) {
-	if s.final && s.adHocReads == nil && !s.ev.opts.Console {
+	if s.final && s.adHocReads() == nil && !s.ev.opts.Console {
 		c := *s
-		c.adHocReads = s.ev.reads().adHoc(s.mod.Config, expr)
+		reads := s.ev.reads().adHoc(s.mod.Config, expr)
+		c.setRare(func(r *scopeRare) { r.adHocReads = reads })
 		s = &c
 	}
 	refs := s.ev.exprRefs(s.module(), expr)
-	if s.names != nil {
+	if s.names() != nil {
 		refs = s.unnamedRefs(expr)
 	}
 	ctx, diags := s.refContext(refs)
 	if diags.HasErrors() {
 		return s, refs, ctx, diags
 	}
-	if s.names != nil {
+	if names := s.names(); names != nil {
 		// The context may be shared (finalContext): the names go in a child.
 		ctx = ctx.NewChild()
-		ctx.Variables = s.names
+		ctx.Variables = names
 	}
 	return s, refs, ctx, diags
 }
@@ -446,11 +504,11 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 				put("each", "value", s.eachValue)
 			}
 		case refSelf:
-			if s.self == cty.NilVal {
+			if s.self() == cty.NilVal {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "self" reference`, Detail: `The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`, Subject: ref.rng.Ptr()})
 				continue
 			}
-			self, hasSelf = s.self, true
+			self, hasSelf = s.self(), true
 		case refModule:
 			call, ok := mod.ModuleCalls[ref.name]
 			if !ok {
@@ -657,7 +715,7 @@ var countObjects = sync.OnceValue(func() []cty.Value {
 // shared by every counted block, since a context's variables are never
 // changed once it is made.
 func (sh *evalShared) countVariables(s *scope) map[string]cty.Value {
-	i := s.countSlot - 1
+	i := int(s.countSlot) - 1
 	sh.countMu.Lock()
 	defer sh.countMu.Unlock()
 	if i >= len(sh.countVars) {
@@ -675,7 +733,7 @@ func (sh *evalShared) countVariables(s *scope) map[string]cty.Value {
 
 // countObject is the value of count in an instance of a counted block.
 func (s *scope) countObject() cty.Value {
-	if i := s.countSlot - 1; i >= 0 && i < len(countObjects()) {
+	if i := int(s.countSlot) - 1; i >= 0 && i < len(countObjects()) {
 		return countObjects()[i]
 	}
 	return cty.ObjectVal(map[string]cty.Value{"index": s.countIndex})
@@ -690,7 +748,7 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 	var rs *resourceState
 	if cfg != nil && cfg.Check != "" {
 		// A check block's data resource is visible only inside that check.
-		if s.check == nil || s.check.Name != cfg.Check {
+		if check := s.check(); check == nil || check.Name != cfg.Check {
 			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Reference to scoped resource", Detail: fmt.Sprintf("The referenced data resource %q %q is not available from this context.", ref.typ, ref.name), Subject: ref.rng.Ptr()}}
 		}
 		rs = s.mod.scopedResource(addr)
@@ -709,7 +767,7 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 	if diags := s.validateResourceAttr(rs, ref); diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if t := s.adHocReads[cfg]; t != nil && rs.schema == nil {
+	if t := s.adHocReads()[cfg]; t != nil && rs.schema == nil {
 		return fillWhole(rs, t, s.ev.resourceInfo(s.mod.Config, cfg).spec, s.ev.unreadMarks(s.mod.Config, cfg, unreadCause(cfg))), nil
 	}
 	return rs.whole, nil

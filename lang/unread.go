@@ -61,8 +61,8 @@ func (s *scope) unreadIn(refs []parsedRef) cty.ValueMarks {
 				add(marks.UnreadMarks(s.countIndex))
 			}
 		case refSelf:
-			if s.self != cty.NilVal {
-				add(marks.UnreadMarks(s.self))
+			if self := s.self(); self != cty.NilVal {
+				add(marks.UnreadMarks(self))
 			}
 		}
 	}

@@ -20,7 +20,9 @@
 // and yields the results in root order as each and those before it are
 // done, holding at most a few results that wait for an earlier one; a
 // root whose work panics yields an "Internal error" diagnostic instead of
-// ending the process.
+// ending the process. Once the roots' live heap has grown past LargeHeap,
+// Each starts a root only when no other runs: such roots keep the CPUs
+// busy by themselves, and two at once would hold twice the memory.
 //
 // The caches that make a scan cheaper than one run per root (a
 // config.ModuleCache so each module directory is parsed once per path it

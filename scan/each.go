@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/internal/gcpace"
 )
 
 // Each calls work(i) for every i in [0, n) on up to parallelism goroutines
@@ -17,6 +19,11 @@ import (
 // as it and every earlier one are done, whatever the scheduling. At most
 // twice parallelism results are made ahead of the one being waited for,
 // so a long scan holds only a few results at a time.
+//
+// The calls start in index order. Once the heap's live data has grown by
+// more than LargeHeap since Each began (as the last collection found it
+// when a call is about to start), each later call starts only when no
+// other is running: see LargeHeap.
 //
 // A call of work that panics does not end the process: its result is
 // crashed(i, p), where p says what panicked. Breaking out of the loop
@@ -31,11 +38,17 @@ func Each[T any](n, parallelism int, work func(i int) T, crashed func(i int, p *
 		type job struct {
 			i   int
 			out chan T
+			// slots is how many tokens of running the call holds: all
+			// parallelism of them to run alone.
+			slots int
 		}
 		jobs := make(chan job)
 		// pending holds the result channels in index order; its buffer
 		// bounds how far work runs ahead of the results taken.
 		pending := make(chan chan T, 2*parallelism)
+		// running holds a token for each call running: the feeder puts a
+		// call's in before handing it out, its worker takes them back.
+		running := make(chan struct{}, parallelism)
 		quit := make(chan struct{})
 		var wg sync.WaitGroup
 		for range parallelism {
@@ -44,12 +57,16 @@ func Each[T any](n, parallelism int, work func(i int) T, crashed func(i int, p *
 				defer wg.Done()
 				for j := range jobs {
 					j.out <- call(j.i, work, crashed)
+					for range j.slots {
+						<-running
+					}
 				}
 			}()
 		}
 		go func() {
 			defer close(jobs)
 			defer close(pending)
+			heap := newHeapWatch()
 			for i := range n {
 				out := make(chan T, 1)
 				select {
@@ -57,8 +74,21 @@ func Each[T any](n, parallelism int, work func(i int) T, crashed func(i int, p *
 				case <-quit:
 					return
 				}
+				// A token, then all of them when the call is to run
+				// alone: whether it is, is seen once it could start.
+				j := job{i: i, out: out, slots: 1}
+				for k := 0; k < j.slots; k++ {
+					select {
+					case running <- struct{}{}:
+					case <-quit:
+						return
+					}
+					if k == 0 && heap.large() {
+						j.slots = parallelism
+					}
+				}
 				select {
-				case jobs <- job{i, out}:
+				case jobs <- j:
 				case <-quit:
 					return
 				}
@@ -77,6 +107,38 @@ func Each[T any](n, parallelism int, work func(i int) T, crashed func(i int, p *
 		}
 		wg.Wait()
 	}
+}
+
+// LargeHeap is how much the heap's live data may grow during Each before
+// its calls run one at a time: once a collection has found it grown past
+// this, a call starts only when no other is running, for the rest of
+// Each. Roots whose evaluations hold this much keep both of a machine's
+// CPUs busy each (an evaluation and its output are themselves parallel),
+// and two of them at once hold twice the live data, which the
+// collector's pace lets the heap double again. On the generated monorepo
+// gen-medium-4 (four roots of about 60 MB of live data each), one root at
+// a time after the first two takes no more wall time on two CPUs, less
+// CPU, and lowers the peak; the published repositories' scans never hold
+// more than about 21 MB of live data, so theirs run as before
+// (docs/benchmarks.md).
+const LargeHeap = 64 << 20
+
+// heapWatch tells, from the runtime's figure for the live heap (as the
+// last collection found it), whether the live heap has grown by more
+// than LargeHeap since the watch began; once it has, it stays large.
+type heapWatch struct {
+	start uint64
+	seen  bool
+}
+
+func newHeapWatch() *heapWatch { return &heapWatch{start: gcpace.LiveHeap()} }
+
+func (h *heapWatch) large() bool {
+	if !h.seen {
+		live := gcpace.LiveHeap()
+		h.seen = live > h.start && live-h.start > LargeHeap
+	}
+	return h.seen
 }
 
 // call is work(i), or crashed(i, ...) when it panics.

@@ -3,6 +3,7 @@ package scan
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -84,4 +85,56 @@ func TestEachStop(t *testing.T) {
 	for range Each(0, 0, func(i int) int { t.Error("called for no index"); return i }, nil) {
 		t.Error("a result for no index")
 	}
+}
+
+// heapSink keeps TestEachLargeHeap's allocation live.
+var heapSink []byte
+
+// Once the live heap has grown by more than LargeHeap, each call starts
+// only when no other runs; before, calls run together.
+func TestEachLargeHeap(t *testing.T) {
+	wait := func(c chan struct{}, what string) {
+		select {
+		case <-c:
+		case <-time.After(time.Minute):
+			t.Errorf("waited a minute for %s", what)
+		}
+	}
+	for _, large := range []bool{false, true} {
+		heapSink = nil
+		runtime.GC()
+		var running, most atomic.Int64
+		collected := make(chan struct{})
+		started := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+		for range Each(6, 2, func(i int) int {
+			n := running.Add(1)
+			defer running.Add(-1)
+			switch {
+			case i == 0:
+				if large {
+					heapSink = make([]byte, LargeHeap+16<<20)
+				}
+				runtime.GC() // the live heap, as the next start sees it
+				close(collected)
+			case i == 1:
+				// Ends after the collection, so the third call is
+				// started after it.
+				wait(collected, "the first call's collection")
+			case large:
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+			case i == 2 || i == 3:
+				// The third and fourth run together: each waits for
+				// the other to start.
+				close(started[i-2])
+				wait(started[3-i], "another call to run beside it")
+			}
+			return i
+		}, nil) {
+		}
+		if m := most.Load(); large && m != 1 {
+			t.Errorf("after the live heap grew by %d MiB, %d calls ran at once", (LargeHeap+16<<20)>>20, m)
+		}
+	}
+	heapSink = nil
 }

@@ -153,8 +153,10 @@ func runRecursive(c *common, env Env, cmd *command) int {
 		// roots at once: its live heap is several times one root's, and
 		// the pace a single evaluation gets (the heap growing up to five
 		// times the live data) would multiply that. A scan keeps its
-		// garbage within a bound instead (docs/benchmarks.md).
+		// garbage within a bound instead (docs/benchmarks.md), and
+		// lets a heap of large roots grow by less than Go's default.
 		env.Pacer.SetHeadroom(scanGCHeadroom)
+		env.Pacer.Tighten(scanLargeHeap, scanLargePercent)
 	}
 	// Paths the command line gives are relative to the directory, not to
 	// each root (as -chdir=DIR makes them); the caches and the provider
@@ -249,6 +251,20 @@ func runRecursive(c *common, env Env, cmd *command) int {
 // just over twice to within it for 2-7% more CPU (docs/benchmarks.md).
 const scanGCHeadroom = 24 << 20
 
+// scanLargeHeap and scanLargePercent are how a -recursive run paces the
+// collector once its live heap is large: above 96 MiB of live data (the
+// published repositories' scans hold 21 MB at most) the heap may grow by
+// 75% of it before a collection instead of doubling. Two roots of the
+// generated monorepo gen-medium-4 evaluated at once hold 140-170 MB, and
+// their scan peaked at up to 2.2 times the largest root's own peak with
+// the heap doubling; a scan starts no more roots beside others once they
+// are that large (scan.LargeHeap), so this pace holds only while the
+// first ones finish (docs/benchmarks.md).
+const (
+	scanLargeHeap    = 96 << 20
+	scanLargePercent = 75
+)
+
 // displayDir is the directory a command works on, as the command line
 // gave it.
 func displayDir(c *common) string {
@@ -273,8 +289,11 @@ type rootsWriter struct {
 // rendered is one root's report as it is written: standard output and
 // standard error, made in the goroutine that ran the root.
 type rendered struct {
-	rep            report
-	stdout, stderr []byte
+	rep report
+	// stdout is what goes to standard output, in pieces written one
+	// after another (a root's JSON line is made in lineChunk pieces).
+	stdout [][]byte
+	stderr []byte
 }
 
 // runOne runs the command on the i-th root and renders its report.
@@ -314,9 +333,9 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 		if err != nil {
 			rep.note += fmt.Sprintf("\ntfeval: %s: %s", root, err)
 			rep.failed = true
-			lw.b = nil // no partial line
+			lw.full, lw.b = nil, nil // no partial line
 		}
-		r.stdout = lw.b
+		r.stdout = lw.lines()
 		// What waits to be written is the lines alone: a root finished
 		// ahead of an earlier one does not hold its document twice.
 		rep.out = nil
@@ -328,7 +347,7 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 		if i > 0 {
 			header = "\n" + header
 		}
-		r.stdout = append([]byte(header), rep.out...)
+		r.stdout = [][]byte{append([]byte(header), rep.out...)}
 		rep.out = nil
 	}
 	if w.c.format != "sarif" {
@@ -357,19 +376,25 @@ func (w *rootsWriter) render(i int, rep report) rendered {
 func jsonLines(root string, out []byte) ([]byte, error) {
 	lw := newLineWriter(root)
 	if _, err := lw.Write(out); err != nil {
-		return lw.b, err
+		return bytes.Join(lw.lines(), nil), err
 	}
-	return lw.b, lw.done()
+	return bytes.Join(lw.lines(), nil), lw.done()
 }
 
 // lineWriter makes the JSON objects written to it (tfeval's own output,
-// so valid JSON) into JSON Lines as they come, in b: each on a line of its
-// own, without insignificant space, with "root" first. One pass over the
-// bytes: encoding/json's Compact, which validates as it goes, took a fifth
-// of a scan's time.
+// so valid JSON) into JSON Lines as they come, in full and then b: each on
+// a line of its own, without insignificant space, with "root" first. One
+// pass over the bytes: encoding/json's Compact, which validates as it
+// goes, took a fifth of a scan's time.
+//
+// The lines are kept in pieces of about lineChunk bytes, not in one slice
+// grown as they come: a gen-medium-4 root's line is 6 MB, and growing one
+// slice to that allocated 32 MB and copied 26 MB of it while the root's
+// evaluation was still held, at the scan's peak of memory.
 type lineWriter struct {
 	rootJSON []byte
-	b        []byte
+	full     [][]byte // pieces filled, in order
+	b        []byte   // the piece being filled
 	depth    int
 	inString bool
 	escaped  bool
@@ -384,9 +409,22 @@ func newLineWriter(root string) *lineWriter {
 	return &lineWriter{rootJSON: rootJSON}
 }
 
+// lineChunk is the size of the pieces a lineWriter keeps its lines in.
+const lineChunk = 64 << 10
+
 func (w *lineWriter) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
+	}
+	// What p makes fits in the piece: at most p itself and, for the
+	// object it may start, the root and a comma. A p longer than a
+	// piece gets one its size; one that starts several objects may
+	// grow its piece.
+	if need := len(p) + len(w.rootJSON) + 16; cap(w.b)-len(w.b) < need {
+		if len(w.b) > 0 {
+			w.full = append(w.full, w.b)
+		}
+		w.b = make([]byte, 0, max(lineChunk, need))
 	}
 	for _, c := range p {
 		switch {
@@ -434,6 +472,14 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// lines are the lines made so far, in pieces to write in order.
+func (w *lineWriter) lines() [][]byte {
+	if len(w.b) == 0 {
+		return w.full
+	}
+	return append(w.full, w.b)
+}
+
 // done reports whether what was written ended where an object does.
 func (w *lineWriter) done() error {
 	if w.err == nil && (w.depth != 0 || w.inString) {
@@ -479,8 +525,10 @@ func (w *rootsWriter) write(i int, r rendered) error {
 			}
 		}
 	default:
-		if _, err := w.env.Stdout.Write(r.stdout); err != nil {
-			return err
+		for _, b := range r.stdout {
+			if _, err := w.env.Stdout.Write(b); err != nil {
+				return err
+			}
 		}
 	}
 	w.progress.done(r.rep.failed)

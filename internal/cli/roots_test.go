@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -348,9 +349,53 @@ func TestJSONLines(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%q a byte at a time: error %v, want %q", tc.in, err, tc.err)
 			}
-		} else if err != nil || string(lw.b) != tc.want {
-			t.Errorf("%q a byte at a time: got %q, %v; want %q", tc.in, lw.b, err, tc.want)
+		} else if got := bytes.Join(lw.lines(), nil); err != nil || string(got) != tc.want {
+			t.Errorf("%q a byte at a time: got %q, %v; want %q", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// A long document is made into its line in pieces of about lineChunk
+// bytes, not in one slice grown as it comes (which allocates about five
+// times the line), and the pieces are the line.
+func TestLineWriterPieces(t *testing.T) {
+	var doc bytes.Buffer
+	doc.WriteString("{\n  \"items\": [\n")
+	for i := range 20000 {
+		if i > 0 {
+			doc.WriteString(",\n")
+		}
+		fmt.Fprintf(&doc, "    {\"n\": %d, \"s\": \"a value with spaces { and braces }\"}", i)
+	}
+	doc.WriteString("\n  ]\n}\n")
+	want, err := jsonLines("envs/prod", doc.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw := newLineWriter("envs/prod")
+	for b := doc.Bytes(); len(b) > 0; {
+		n := min(len(b), 4096)
+		if _, err := lw.Write(b[:n]); err != nil {
+			t.Fatal(err)
+		}
+		b = b[n:]
+	}
+	if err := lw.done(); err != nil {
+		t.Fatal(err)
+	}
+	pieces := lw.lines()
+	if got := bytes.Join(pieces, nil); !bytes.Equal(got, want) {
+		t.Fatalf("the pieces are not the line (%d bytes against %d)", len(got), len(want))
+	}
+	held := 0
+	for _, p := range pieces {
+		held += cap(p)
+		if cap(p) > lineChunk {
+			t.Errorf("a piece of %d bytes, past %d", cap(p), lineChunk)
+		}
+	}
+	if len(pieces) < len(want)/lineChunk || held > len(want)+len(want)/10+lineChunk {
+		t.Errorf("%d pieces holding %d bytes for a line of %d", len(pieces), held, len(want))
 	}
 }
 

@@ -754,14 +754,21 @@ func (o *fastObject) keyOrder() *keyOrder {
 // newFastObject returns a fastObject for e, or nil when one of its keys is
 // computed or two keys are the same.
 func newFastObject(e *hclsyntax.ObjectConsExpr, items []hclsyntax.ObjectConsItem, slow hclsyntax.Expression) *fastObject {
-	o := &fastObject{ObjectConsExpr: e, slow: slow}
-	seen := make(map[string]bool, len(e.Items))
+	o := &fastObject{ObjectConsExpr: e, slow: slow, keys: make([]string, 0, len(e.Items)), vals: make([]hclsyntax.Expression, 0, len(e.Items))}
+	// Most constructors have a few keys, searched for a repeat in order;
+	// a map serves the larger ones.
+	var seen map[string]bool
+	if len(e.Items) > 8 {
+		seen = make(map[string]bool, len(e.Items))
+	}
 	for i, it := range e.Items {
 		k, ok := staticKey(it.KeyExpr)
-		if !ok || seen[k] {
+		if !ok || seen[k] || seen == nil && slices.Contains(o.keys, k) {
 			return nil
 		}
-		seen[k] = true
+		if seen != nil {
+			seen[k] = true
+		}
 		o.keys = append(o.keys, k)
 		o.vals = append(o.vals, items[i].ValueExpr)
 	}
@@ -1279,7 +1286,7 @@ func (f *fastFor) fast(ctx *hcl.EvalContext) (v cty.Value, limit hcl.Diagnostics
 	// One child context serves every element: nothing that outlives an
 	// element's evaluation keeps it unless that evaluation produced a
 	// diagnostic, and then the slow twin starts over.
-	counter := &forCounter{rng: f.SrcRange}
+	counter := &forCounter{rng: &f.SrcRange}
 	if len(f.hoisted) > 0 {
 		counter.owner, counter.ctx = f, ctx
 		if len(f.hoisted) <= len(counter.inline) {

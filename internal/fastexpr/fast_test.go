@@ -148,6 +148,9 @@ EOT
 	// objects and tuples
 	`{ a = s, b = n }`, `{ "q" = 1, a = secret }`, `{ a = 1, a = 2 }`, `{ (s) = 1 }`, `{ a = missing }`, `{ a = u }`, `{ a.b = 1 }`,
 	`{ true = 1, null = 2 }`, `["x", n, u]`, `[missing]`, `{}`, `[]`,
+	// repeated keys, found by a search of the keys (up to 8) or a map
+	`{ a = 1, b = 2, "a" = 3 }`, `{ a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8, i = 9 }`,
+	`{ a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8, i = 9, b = 10 }`,
 	// for expressions
 	`[for x in list : upper(x)]`, `[for i, x in list : "${i}:${x}"]`, `{ for x in list : x => x... }`, `{ for x in list : x => x }`,
 	`[for r in rules : r if r.item == each.key]`, `[for r in rules : r.port if r.on]`, `{ for r in rules : r.item => r.port... if r.on }`,

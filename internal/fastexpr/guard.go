@@ -57,8 +57,12 @@ var counterType = cty.Capsule("forCounter", reflect.TypeOf(forCounter{}))
 // forCounter counts the elements one evaluation of a for expression has
 // built, those of for expressions nested in it included.
 type forCounter struct {
-	n   int
-	rng hcl.Range
+	n int
+	// rng is the for expression's range, held by pointer into the syntax
+	// tree (which outlives every evaluation): a counter is made for every
+	// evaluation of a for expression, and a copy would make it a size
+	// class larger.
+	rng *hcl.Range
 	// owner, when not nil, is the fast for expression being evaluated,
 	// ctx the context it is evaluated in, and slots the values of its
 	// hoisted references, looked up on first use.
@@ -432,7 +436,7 @@ type forGuard struct {
 
 func (f *forGuard) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	child := ctx.NewChild()
-	child.Variables = map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, &forCounter{rng: f.SrcRange})}
+	child.Variables = map[string]cty.Value{counterKey: cty.CapsuleVal(counterType, &forCounter{rng: &f.SrcRange})}
 	return f.ForExpr.Value(child)
 }
 
@@ -465,7 +469,7 @@ func (g *Guard) chargeElement(ctx *hcl.EvalContext, forRange hcl.Range) *hcl.Dia
 		fc := v.EncapsulatedValue().(*forCounter)
 		fc.n++
 		if g.MaxElements > 0 && fc.n > g.MaxElements {
-			return g.tooMany(fc.rng)
+			return g.tooMany(*fc.rng)
 		}
 	}
 	if g.Step != nil {

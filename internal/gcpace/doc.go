@@ -14,5 +14,7 @@
 //
 // The library never paces the collector: that is process-wide state, which
 // belongs to the program embedding it. Only cmd/tfeval starts a Pacer, and
-// only when the user has set neither GOGC nor GOMEMLIMIT.
+// only when the user has set neither GOGC nor GOMEMLIMIT. LiveHeap, which
+// only reads the runtime's figure, also tells a scan when its roots hold
+// enough memory to be run one at a time (scan.LargeHeap).
 package gcpace

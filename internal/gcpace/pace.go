@@ -35,6 +35,10 @@ func Percent(live, headroom uint64, lo, hi int) int {
 type Pacer struct {
 	headroom uint64
 	lo, hi   int
+	// Above large bytes of live heap, the floor is largeLo instead of lo
+	// (Tighten); large 0 is no such bound.
+	large   uint64
+	largeLo int
 
 	mu      sync.Mutex
 	stopped bool
@@ -53,7 +57,7 @@ type sentinel struct{ p *Pacer }
 func Start(headroom uint64, lo, hi int) *Pacer {
 	p := &Pacer{headroom: headroom, lo: lo, hi: hi}
 	p.mu.Lock()
-	p.old = debug.SetGCPercent(Percent(live(), headroom, lo, hi))
+	p.old = debug.SetGCPercent(p.percent(LiveHeap()))
 	p.mu.Unlock()
 	p.arm()
 	return p
@@ -85,7 +89,7 @@ func (p *Pacer) collected() {
 	}
 	p.cycles++
 	p.applied = collections()
-	debug.SetGCPercent(Percent(live(), p.headroom, p.lo, p.hi))
+	debug.SetGCPercent(p.percent(LiveHeap()))
 	p.arm()
 }
 
@@ -110,7 +114,7 @@ func (p *Pacer) Follow() {
 		return
 	}
 	p.applied = n
-	debug.SetGCPercent(Percent(live(), p.headroom, p.lo, p.hi))
+	debug.SetGCPercent(p.percent(LiveHeap()))
 }
 
 // SetHeadroom changes how much the heap may grow past the live data
@@ -125,7 +129,34 @@ func (p *Pacer) SetHeadroom(headroom uint64) {
 		return
 	}
 	p.headroom = headroom
-	debug.SetGCPercent(Percent(live(), p.headroom, p.lo, p.hi))
+	debug.SetGCPercent(p.percent(LiveHeap()))
+}
+
+// Tighten lowers the percentage's floor to lo, from now on, whenever the
+// live heap exceeds large bytes: the heap may then grow by lo percent of
+// the live data before a collection instead of by the floor Start set
+// (Go's default of 100 for the command). A scan that evaluates several
+// large roots at once holds their live data together, and the default
+// pace lets the heap grow to twice that; a lower floor for such heaps
+// alone costs collections only where the peak is made.
+func (p *Pacer) Tighten(large uint64, lo int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.large, p.largeLo = large, lo
+	debug.SetGCPercent(p.percent(LiveHeap()))
+}
+
+// percent is the percentage for a live heap of live bytes: Percent with
+// the Pacer's headroom, bounds, and floor for large heaps.
+func (p *Pacer) percent(live uint64) int {
+	lo := p.lo
+	if p.large > 0 && live > p.large {
+		lo = p.largeLo
+	}
+	return Percent(live, p.headroom, lo, p.hi)
 }
 
 // Stop ends the pacing and restores the percentage Start found.
@@ -148,8 +179,9 @@ func (p *Pacer) seen() int {
 // collections reads how many collections have completed.
 func collections() uint64 { return readMetric(cyclesMetric) }
 
-// live reads the live heap of the last collection.
-func live() uint64 { return readMetric(liveMetric) }
+// LiveHeap reads the live heap the last collection found, in bytes; 0
+// when the runtime does not say.
+func LiveHeap() uint64 { return readMetric(liveMetric) }
 
 // readMetric reads a runtime metric that is a count; 0 when the runtime
 // has none by that name.

@@ -68,7 +68,7 @@ func TestPacerFollowsCollections(t *testing.T) {
 
 	first := megabytes(64)
 	runtime.GC()
-	heap := live()
+	heap := LiveHeap()
 	headroom := 3 * heap
 	p := Start(headroom, 100, 400)
 	defer p.Stop()
@@ -79,7 +79,7 @@ func TestPacerFollowsCollections(t *testing.T) {
 	// The live heap triples: the percentage must follow it down.
 	second := megabytes(128)
 	collect(t, p)
-	grown := live()
+	grown := LiveHeap()
 	if grown < 2*heap {
 		t.Fatalf("live heap %d did not grow from %d", grown, heap)
 	}
@@ -91,7 +91,7 @@ func TestPacerFollowsCollections(t *testing.T) {
 	runtime.KeepAlive(second)
 	collect(t, p)
 	if got := gogc(t); got < 250 {
-		t.Errorf("live heap back to %d: GOGC %d, want about 300", live(), got)
+		t.Errorf("live heap back to %d: GOGC %d, want about 300", LiveHeap(), got)
 	}
 
 	p.Stop()
@@ -123,6 +123,53 @@ func TestSetHeadroom(t *testing.T) {
 	p.SetHeadroom(1 << 40)
 	if got := gcPercent(); got != 400 {
 		t.Errorf("percentage %d after SetHeadroom(1 TiB), want the highest, 400", got)
+	}
+}
+
+// Above its bound, a tightened Pacer's floor is the lower one; below it,
+// the floor is Start's, and the headroom decides between the bounds.
+func TestTightenPercent(t *testing.T) {
+	const mib = 1 << 20
+	p := &Pacer{headroom: 24 * mib, lo: 100, hi: 400, large: 96 * mib, largeLo: 75}
+	for _, tc := range []struct {
+		live uint64
+		want int
+	}{
+		{8 * mib, 300},  // 24 MiB of garbage on 8 MiB
+		{48 * mib, 100}, // half the live heap: Start's floor
+		{96 * mib, 100}, // at the bound, not above it
+		{100 * mib, 75}, // above it: the lower floor
+		{1000 * mib, 75},
+		{0, 400}, // no live heap measured yet: the highest
+	} {
+		if got := p.percent(tc.live); got != tc.want {
+			t.Errorf("live %d MiB: percentage %d, want %d", tc.live/mib, got, tc.want)
+		}
+	}
+	// A headroom over the lower floor's share of a large heap still
+	// decides: 300 MiB of garbage on 200 MiB of live data is 150%.
+	p.headroom = 300 * mib
+	if got := p.percent(200 * mib); got != 150 {
+		t.Errorf("percentage %d, want 150", got)
+	}
+}
+
+// Tighten sets the percentage at once, for the live heap there is.
+func TestTighten(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	runtime.GC() // a live heap measured
+	p := Start(1, 100, 400)
+	defer p.Stop()
+	if got := gcPercent(); got != 100 {
+		t.Fatalf("percentage %d after Start, want the lowest, 100", got)
+	}
+	p.Tighten(1, 60) // every live heap is large
+	if got := gcPercent(); got != 60 {
+		t.Errorf("percentage %d after Tighten(1, 60), want 60", got)
+	}
+	p.Tighten(1<<40, 60) // none is
+	if got := gcPercent(); got != 100 {
+		t.Errorf("percentage %d after Tighten(1 TiB, 60), want 100", got)
 	}
 }
 
