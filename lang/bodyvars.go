@@ -1,7 +1,10 @@
 package lang
 
 import (
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
@@ -236,4 +239,61 @@ func walkChildren(children []bodyChild, spec hcldec.Spec, out *[]hcl.Traversal) 
 			walkBodyVariables(c.body, cs, cschema, c.it, out)
 		}
 	}
+}
+
+// ungeneratedDropped returns diags without the problems of references
+// inside the content of raw's dynamic blocks that expanding body (raw, or
+// a wrapper of it) with ctx generates no block from. Terraform checks a
+// body's references after expanding its dynamic blocks: content that is
+// never generated, its for_each empty or unknown, is never resolved, so
+// a misspelt iterator is an error only once the collection has elements.
+// Only native-syntax bodies are sorted; others keep every diagnostic.
+func ungeneratedDropped(raw, body hcl.Body, spec hcldec.Spec, ctx *hcl.EvalContext, diags hcl.Diagnostics) hcl.Diagnostics {
+	sb, ok := raw.(*hclsyntax.Body)
+	if !ok {
+		return diags
+	}
+	contents := dynamicContentRanges(sb, nil)
+	if len(contents) == 0 {
+		return diags
+	}
+	var generated []hcl.Traversal
+	expanded := false
+	out := diags[:0:0]
+	for _, d := range diags {
+		if d.Subject == nil || !slices.ContainsFunc(contents, func(r hcl.Range) bool { return rangeWithin(*d.Subject, r) }) {
+			out = append(out, d)
+			continue
+		}
+		if !expanded {
+			generated = hcldec.Variables(dynblock.Expand(body, ctx), spec)
+			expanded = true
+		}
+		if slices.ContainsFunc(generated, func(t hcl.Traversal) bool { return rangeWithin(*d.Subject, t.SourceRange()) }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// dynamicContentRanges appends to out the ranges of the content blocks of
+// the dynamic blocks in body, those nested in other blocks included.
+func dynamicContentRanges(body *hclsyntax.Body, out []hcl.Range) []hcl.Range {
+	for _, b := range body.Blocks {
+		if b.Type != "dynamic" {
+			out = dynamicContentRanges(b.Body, out)
+			continue
+		}
+		for _, c := range b.Body.Blocks {
+			if c.Type == "content" {
+				out = append(out, c.Body.SrcRange)
+			}
+		}
+	}
+	return out
+}
+
+// rangeWithin reports whether r lies inside outer.
+func rangeWithin(r, outer hcl.Range) bool {
+	return r.Filename == outer.Filename && r.Start.Byte >= outer.Start.Byte && r.End.Byte <= outer.End.Byte
 }

@@ -129,3 +129,60 @@ func forEachParsed(t *testing.T, srcs []string, check func(name string, body hcl
 		check(fmt.Sprintf("case %d", i), f.Body)
 	}
 }
+
+// TestUngeneratedContentReferences: a reference inside a dynamic block's
+// content is resolved only where the block is generated, as Terraform
+// expands a body before it checks the references left: a misspelt
+// iterator or an undeclared name there is no error while the collection
+// is empty or unknown, and is one for the instances it has elements in.
+func TestUngeneratedContentReferences(t *testing.T) {
+	_, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "lists" {
+  default = [[], ["a"]]
+}
+resource "terraform_data" "u" {
+  input = ["a"]
+}
+resource "aws_thing" "counted" {
+  count = 2
+  dynamic "setting" {
+    for_each = var.lists[count.index]
+    content {
+      value = settings.value
+    }
+  }
+}
+resource "aws_thing" "unknown" {
+  dynamic "setting" {
+    for_each = terraform_data.u.output
+    content {
+      value = local.nope
+    }
+  }
+  nested {
+    dynamic "inner" {
+      for_each = []
+      content {
+        value = var.nope
+      }
+    }
+  }
+}
+resource "aws_thing" "outside" {
+  name = var.missing
+  dynamic "setting" {
+    for_each = []
+    content {
+      value = var.nope
+    }
+  }
+}`}, Options{})
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s@%d", d.Summary, d.Subject.Start.Line))
+	}
+	want := []string{"Reference to undeclared resource@13", "Reference to undeclared input variable@34"}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+}

@@ -233,6 +233,9 @@ func (s *scope) evalExprIn(expr hcl.Expression, want cty.Type) (cty.Value, *hcl.
 func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
 	ctx, diags := s.evalContext(bodyVariables(body, spec))
 	if diags.HasErrors() {
+		diags = ungeneratedDropped(body, body, spec, ctx, diags)
+	}
+	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
 	}
 	if stop := s.ev.limits.stepDiags(body.MissingItemRange()); stop.HasErrors() {
@@ -251,6 +254,13 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 // decoded directly.
 func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instanceContext) (decodedBody, hcl.Diagnostics) {
 	ctx, diags := ictx.get(s, info.bodyRefs)
+	if diags.HasErrors() && info.dynamic {
+		expand := body
+		if info.body != nil {
+			expand = info.body
+		}
+		diags = ungeneratedDropped(body, expand, info.spec, ctx, diags)
+	}
 	if diags.HasErrors() {
 		return decodedBody{v: cty.UnknownVal(hcldec.ImpliedType(info.spec))}, diags
 	}
@@ -329,7 +339,9 @@ func (ic *instanceContext) get(s *scope, refs []parsedRef) (*hcl.EvalContext, hc
 		return ctx, diags
 	}
 	if ic.diags.HasErrors() {
-		return ic.ctx, ic.diags
+		// Still this instance's context: problems inside dynamic blocks
+		// count only where its count or each generates them.
+		return s.forInstance(ic.ctx, ic.reads), ic.diags
 	}
 	return s.forInstance(ic.ctx, ic.reads), nil
 }
