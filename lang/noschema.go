@@ -390,15 +390,12 @@ func alignInstances(vals []cty.Value, unread func() cty.ValueMarks) {
 	if len(vals) < 2 {
 		return
 	}
-	var all map[string]struct{}
+	all := map[string]struct{}{}
 	for _, v := range vals {
 		if v.IsMarked() || !v.Type().IsObjectType() || !v.IsKnown() || v.IsNull() {
 			return
 		}
 		for name := range v.Type().AttributeTypes() {
-			if all == nil {
-				all = map[string]struct{}{}
-			}
 			all[name] = struct{}{}
 		}
 	}
@@ -426,5 +423,5 @@ func alignInstances(vals []cty.Value, unread func() cty.ValueMarks) {
 // isEmptyString reports whether v is a known "".
 func isEmptyString(v cty.Value) bool {
 	v, _ = v.Unmark()
-	return v.Type() == cty.String && v.IsKnown() && !v.IsNull() && v.AsString() == ""
+	return v.RawEquals(cty.StringVal(""))
 }
