@@ -214,9 +214,39 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 			}
 			attrs[name] = cty.TupleVal(vals).WithMarks(em)
 			changed = true
+		case *hcldec.BlockObjectSpec:
+			if !av.IsKnown() || av.IsNull() {
+				continue
+			}
+			blocks, em := av.Unmark()
+			vals := blocks.AsValueMap()
+			if len(vals) == 0 {
+				continue
+			}
+			var sub *readTree
+			if t != nil {
+				sub = t.attrs[name]
+			}
+			for k, e := range vals {
+				vals[k] = openArguments(e, s.Nested, sub.byKey(k), u)
+			}
+			attrs[name] = cty.ObjectVal(vals).WithMarks(em)
+			changed = true
 		}
 	}
 	return changed
+}
+
+// byKey is the part of t (nil for none) read from the element of key k:
+// what is read by that key, or else by any key.
+func (t *readTree) byKey(k string) *readTree {
+	if t == nil {
+		return nil
+	}
+	if sub := t.attrs[k]; sub != nil {
+		return sub
+	}
+	return t.elems
 }
 
 // fill returns v with every path t reads present: an attribute v lacks is
@@ -236,17 +266,35 @@ func (t *readTree) fill(v cty.Value, spec hcldec.Spec, u *unknownMarked) (cty.Va
 		return v, false
 	}
 	var obj hcldec.ObjectSpec
-	var elemSpec hcldec.Spec
+	var elemSpec, keyedSpec hcldec.Spec
 	switch s := spec.(type) {
 	case hcldec.ObjectSpec:
 		obj = s
 	case *hcldec.BlockTupleSpec:
 		elemSpec = s.Nested
+	case *hcldec.BlockObjectSpec:
+		keyedSpec = s.Nested
 	}
 	inner, vm := v.Unmark()
 	ty := inner.Type()
 	changed := false
 	switch {
+	case ty.IsObjectType() && keyedSpec != nil:
+		// Blocks by their labels: each is filled as what is read by its
+		// key or by any key.
+		vals := inner.AsValueMap()
+		for k, e := range vals {
+			for _, sub := range [2]*readTree{t.attrs[k], t.elems} {
+				if nv, ok := sub.fill(e, keyedSpec, u); ok {
+					vals[k], e = nv, nv
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			return v, false
+		}
+		return cty.ObjectVal(vals).WithMarks(vm), true
 	case ty.IsObjectType() && elemSpec != nil:
 		// A single block read directly (see openArguments).
 		return t.fill(v, elemSpec, u)

@@ -46,6 +46,50 @@ output "names" { value = aws_subnet.s[*].name }`, map[string]cty.Value{
 			"names":  cty.TupleVal([]cty.Value{cty.StringVal("s0"), cty.StringVal("s1")}),
 		}},
 
+		// A provider's schema can nest a block type as a map, its one
+		// label the key: the blocks are an object by label, each with
+		// what it sets, and what is read but unset is unknown.
+		"blocks with a label": {`
+variable "extra" {
+  default = { b = "two" }
+}
+resource "testing_assertions" "t" {
+  equal "a" {
+    got  = 1
+    want = null
+    note = ""
+  }
+  equal "c" {
+    nested "n" {
+      x = true
+    }
+  }
+  dynamic "equal" {
+    for_each = var.extra
+    labels   = [equal.key]
+    content {
+      got = equal.value
+    }
+  }
+}
+output "got" { value = testing_assertions.t.equal["a"].got }
+output "by_attr" { value = testing_assertions.t.equal.b.got }
+output "deep" { value = testing_assertions.t.equal.c.nested.n.x }
+output "unset" { value = testing_assertions.t.equal.a.result }
+output "null_arg" { value = testing_assertions.t.equal.a.want }
+output "empty_arg" { value = testing_assertions.t.equal.a.note }
+output "keys" { value = keys(testing_assertions.t.equal) }
+output "each" { value = [for k, e in testing_assertions.t.equal : e.id] }`, map[string]cty.Value{
+			"got":       cty.NumberIntVal(1),
+			"by_attr":   cty.StringVal("two"),
+			"deep":      cty.True,
+			"unset":     unknownOut,
+			"null_arg":  unknownOut,
+			"empty_arg": unknownOut,
+			"keys":      cty.TupleVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b"), cty.StringVal("c")}),
+			"each":      unknownTuple(3),
+		}},
+
 		"splat of a single instance": {`
 resource "aws_eip" "e" {}
 output "ips" { value = aws_eip.e[*].public_ip }`, map[string]cty.Value{"ips": unknownTuple(1)}},

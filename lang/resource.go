@@ -619,6 +619,10 @@ func hiddenBlock(schema *hcl.BodySchema, typ string) bool {
 type impliedBlocks struct {
 	order  []string
 	bodies map[string][]*hclsyntax.Body
+	// keyed holds the block types whose first block has one label: a
+	// provider's schema can only mean a block type nested as a map, whose
+	// label is the key (block "key" {}).
+	keyed map[string]bool
 }
 
 func (ib *impliedBlocks) add(typ string, labels []string, body hcl.Body) {
@@ -626,6 +630,7 @@ func (ib *impliedBlocks) add(typ string, labels []string, body hcl.Body) {
 	if !ok {
 		return
 	}
+	labelCount := len(labels)
 	if typ == "dynamic" {
 		if len(labels) == 0 {
 			return
@@ -640,23 +645,41 @@ func (ib *impliedBlocks) add(typ string, labels []string, body hcl.Body) {
 		if nested == nil {
 			return
 		}
+		// A dynamic block gives its blocks labels only through its
+		// labels argument.
+		labelCount = 0
+		if _, ok := blk.Attributes["labels"]; ok {
+			labelCount = 1
+		}
 	}
 	if ib.bodies == nil {
 		ib.bodies = map[string][]*hclsyntax.Body{}
 	}
 	if _, seen := ib.bodies[typ]; !seen {
 		ib.order = append(ib.order, typ)
+		if labelCount == 1 {
+			if ib.keyed == nil {
+				ib.keyed = map[string]bool{}
+			}
+			ib.keyed[typ] = true
+		}
 	}
 	ib.bodies[typ] = append(ib.bodies[typ], nested)
 }
 
 // specs adds a block spec to spec for each type gathered, merging what
-// the bodies of one type imply.
+// the bodies of one type imply. A block type without labels is a tuple of
+// objects; one with a label an object of them by label, as a provider's
+// map nesting of a block whose content may hold values of any type is.
 func (ib *impliedBlocks) specs(spec hcldec.ObjectSpec) hcldec.ObjectSpec {
 	for _, typ := range ib.order {
 		nested := hcldec.ObjectSpec{}
 		for _, b := range ib.bodies[typ] {
 			mergeImpliedSpec(nested, syntaxImpliedSpec(b, nil))
+		}
+		if ib.keyed[typ] {
+			spec[typ] = &hcldec.BlockObjectSpec{TypeName: typ, Nested: nested, LabelNames: []string{"key"}}
+			continue
 		}
 		spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
 	}
@@ -668,17 +691,28 @@ func (ib *impliedBlocks) specs(spec hcldec.ObjectSpec) hcldec.ObjectSpec {
 // nested blocks, at every depth, which the provider's schema all allows.
 func mergeImpliedSpec(dst, src hcldec.ObjectSpec) {
 	for k, v := range src {
-		if prev, ok := dst[k].(*hcldec.BlockTupleSpec); ok {
+		switch prev := dst[k].(type) {
+		case *hcldec.BlockTupleSpec:
 			if next, ok := v.(*hcldec.BlockTupleSpec); ok {
-				merged := hcldec.ObjectSpec{}
-				mergeImpliedSpec(merged, prev.Nested.(hcldec.ObjectSpec))
-				mergeImpliedSpec(merged, next.Nested.(hcldec.ObjectSpec))
-				dst[k] = &hcldec.BlockTupleSpec{TypeName: k, Nested: merged}
+				dst[k] = &hcldec.BlockTupleSpec{TypeName: k, Nested: mergedSpecs(prev.Nested, next.Nested)}
+				continue
+			}
+		case *hcldec.BlockObjectSpec:
+			if next, ok := v.(*hcldec.BlockObjectSpec); ok {
+				dst[k] = &hcldec.BlockObjectSpec{TypeName: k, Nested: mergedSpecs(prev.Nested, next.Nested), LabelNames: prev.LabelNames}
 				continue
 			}
 		}
 		dst[k] = v
 	}
+}
+
+// mergedSpecs is a new object spec with what the implied specs a and b have.
+func mergedSpecs(a, b hcldec.Spec) hcldec.ObjectSpec {
+	merged := hcldec.ObjectSpec{}
+	mergeImpliedSpec(merged, a.(hcldec.ObjectSpec))
+	mergeImpliedSpec(merged, b.(hcldec.ObjectSpec))
+	return merged
 }
 
 // provisionerBodies lists the connection and provisioner bodies of a managed

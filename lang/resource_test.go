@@ -354,18 +354,19 @@ func visibleImpliedSpec(body hcl.Body) hcldec.ObjectSpec {
 		spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
 	}
 	blocks := map[string][]*hclsyntax.Body{}
+	labelled := map[string]bool{} // by type, whether its first block has one label
 	var order []string
 	for _, b := range content.Blocks {
 		blk, ok := b.Body.(*hclsyntax.Body)
 		if !ok {
 			continue
 		}
-		typ, nested := b.Type, blk
+		typ, nested, labels := b.Type, blk, len(b.Labels)
 		if typ == "dynamic" {
 			if len(b.Labels) == 0 {
 				continue
 			}
-			typ, nested = b.Labels[0], nil
+			typ, nested, labels = b.Labels[0], nil, 0
 			for _, inner := range blk.Blocks {
 				if inner.Type == "content" {
 					nested = inner.Body
@@ -374,9 +375,13 @@ func visibleImpliedSpec(body hcl.Body) hcldec.ObjectSpec {
 			if nested == nil {
 				continue
 			}
+			if _, ok := blk.Attributes["labels"]; ok {
+				labels = 1
+			}
 		}
 		if _, seen := blocks[typ]; !seen {
 			order = append(order, typ)
+			labelled[typ] = labels == 1
 		}
 		blocks[typ] = append(blocks[typ], nested)
 	}
@@ -385,7 +390,11 @@ func visibleImpliedSpec(body hcl.Body) hcldec.ObjectSpec {
 		for _, b := range blocks[typ] {
 			mergeImpliedSpec(nested, visibleImpliedSpec(b))
 		}
-		spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
+		if labelled[typ] {
+			spec[typ] = &hcldec.BlockObjectSpec{TypeName: typ, Nested: nested, LabelNames: []string{"key"}}
+		} else {
+			spec[typ] = &hcldec.BlockTupleSpec{TypeName: typ, Nested: nested}
+		}
 	}
 	return spec
 }
@@ -407,6 +416,7 @@ func TestImpliedSpecNested(t *testing.T) {
 		"b {\n dynamic \"d\" {\n content {\n q = 1\n }\n }\n dynamic {\n content {\n r = 1\n }\n }\n dynamic \"d\" \"e\" {\n content {\n s = 1\n }\n }\n}\n",
 		"b {\n c = 1\n c {\n d = 2\n }\n}\nb {\n e = 1\n f {}\n}\n",
 		"b {\n dynamic \"d\" {\n for_each = x\n }\n d {\n n = 1\n }\n}\n",
+		"b {\n dynamic \"d\" {\n for_each = x\n labels = [d.key]\n content {\n n = 1\n }\n }\n d \"k\" {\n m {\n o = 2\n }\n }\n}\n",
 	}, check)
 	bodies := 0
 	parsedFixtures(t, func(path string, body *hclsyntax.Body) {
