@@ -1,8 +1,10 @@
 package tftest
 
 import (
+	"fmt"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -848,5 +850,60 @@ run "next" {
 	next := rep.Files[0].Runs[1]
 	if _, ok := next.Prior["terraform_data.b"]; ok || next.Prior["terraform_data.c[0]"] == cty.NilVal || next.PriorOutputs["b"] != cty.NilVal {
 		t.Errorf("the state after the targeted apply: %v, outputs %v", next.Prior, next.PriorOutputs)
+	}
+}
+
+func TestDeferredMockedDataWithoutSchemaHasNoType(t *testing.T) {
+	// A data source read only during apply (its depends_on names a
+	// resource to be created) is unknown in the plan even though the mock
+	// gives its attribute a string: the schema may type the attribute
+	// dynamic, so reading into it is unknown, not an error.
+	files := map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    thing = { source = "example/thing" }
+  }
+}
+resource "thing_vault" "v" {}
+data "thing_list" "l" {
+  depends_on = [thing_vault.v]
+}
+locals {
+  first = try(data.thing_list.l.output.value[0].id, null)
+}
+resource "thing_ext" "e" {
+  name = basename(local.first)
+}
+output "first" {
+  value = local.first
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "thing" {
+  mock_data "thing_list" {
+    defaults = {
+      output = "{\"value\":[]}"
+    }
+  }
+}
+run "plan" {
+  command = plan
+}
+run "apply" {
+  assert {
+    condition     = output.first == null
+    error_message = "the applied read gives the mocked string, which has no attribute value"
+  }
+}
+`}
+	rep := runFiles(t, files, dialect.Terraform)
+	if r := runOf(t, rep, "tests/a.tftest.hcl::plan"); r.Status != Pass {
+		t.Errorf("plan: status %s %s %v", r.Status, r.SkipReason, r.Diagnostics)
+	}
+	// Applied, the read gives the string: try falls back to null and
+	// basename rejects it, as Terraform does.
+	if r := runOf(t, rep, "tests/a.tftest.hcl::apply"); r.Status != Error || !strings.Contains(fmt.Sprint(r.Diagnostics), "must not be null") {
+		t.Errorf("apply: status %s %v", r.Status, r.Diagnostics)
 	}
 }
