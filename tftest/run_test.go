@@ -312,6 +312,49 @@ run "missing_set" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::missing_set": "pass"},
 	}, {
+		name: "expect_failures naming an attribute expects its object's failure",
+		files: map[string]string{
+			"main.tf": `
+variable "lock" {
+  type    = object({ kind = string })
+  default = null
+  validation {
+    condition     = var.lock == null ? true : contains(["a", "b"], var.lock.kind)
+    error_message = "bad kind"
+  }
+}
+resource "terraform_data" "d" {
+  input = "x"
+  lifecycle {
+    postcondition {
+      condition     = var.lock != null || self.output == "y"
+      error_message = "not y"
+    }
+  }
+}
+`,
+			"tests/a.tftest.hcl": `
+run "postcondition" {
+  expect_failures = [terraform_data.d.output]
+}
+run "bad_kind" {
+  command = plan
+  variables {
+    lock = { kind = "c" }
+  }
+  expect_failures = [var.lock.kind]
+}
+run "good_kind" {
+  command = plan
+  variables {
+    lock = { kind = "a" }
+  }
+  expect_failures = [var.lock.kind]
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::bad_kind": "pass", "tests/a.tftest.hcl::good_kind": "error", "tests/a.tftest.hcl::postcondition": "pass"},
+		diags: []string{"error: Missing expected failure"},
+	}, {
 		name: "once applied, can of a resource or module call without schema is true",
 		files: map[string]string{
 			"main.tf": awsProvider + `
