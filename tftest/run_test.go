@@ -521,6 +521,32 @@ run "same_type" {
 }
 `},
 		want: map[string]string{"tests/a.tftest.hcl::mixed": "skip", "tests/a.tftest.hcl::same_type": "pass"},
+	}, {
+		name: "a set compared with a tuple read from a resource without schema needs the schema",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  name   = "n"
+  bypass = ["AzureServices"]
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "as_set" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.bypass == toset(["AzureServices"])
+    error_message = "wrong"
+  }
+}
+run "other_elements" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.bypass != toset(["None"])
+    error_message = "wrong"
+  }
+}
+`},
+		// Unequal elements are unequal whatever the schema's type.
+		want: map[string]string{"tests/a.tftest.hcl::as_set": "skip", "tests/a.tftest.hcl::other_elements": "pass"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := runFiles(t, tc.files, tc.d)
