@@ -467,6 +467,9 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 	ev.checkCallArguments(call, child)
 	s := ev.scope(mi)
 	exp, diags := s.expand(call.Count, call.ForEach, "module."+n.name)
+	if call.Count == nil && call.ForEach == nil && call.Enabled != nil {
+		exp, diags = s.expandEnabled(call.Enabled)
+	}
 	ev.addDiags(diags)
 	cs.expansion = exp
 	if exp.mode == expandUnknown {
