@@ -63,6 +63,12 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		mi.setVariable(n.name, ev.errorStandIn(mi.Config, "var."+n.name, decl.Type))
 		return
 	}
+	if mi.parent == nil && marks.HasUnread(v) {
+		// A caller gave what tfeval could not know (tftest: the outputs of
+		// a run it skipped); what derives from it is marked again where a
+		// step drops the marks (a for over an unknown of no type).
+		ev.madeUnread()
+	}
 	mi.setVariable(n.name, v)
 	subject := ruleSubject(mi, decl, given)
 	for _, rule := range decl.Validations {

@@ -976,3 +976,48 @@ run "apply" {
 		t.Errorf("apply: status %s %v", r.Status, r.Diagnostics)
 	}
 }
+
+func TestSkippedRunOutputsThroughForExpressions(t *testing.T) {
+	// A for over an unknown of no type gives a bare unknown: what derives
+	// from the outputs of a run tfeval skipped stays undecided, not a
+	// for_each Terraform would know when planning.
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+variable "groups" {
+  type    = map(object({ members = optional(map(string), {}) }))
+  default = {}
+}
+locals {
+  names   = [for g, v in var.groups : g]
+  members = { for n in local.names : n => n }
+}
+resource "terraform_data" "m" {
+  for_each = local.members
+}
+`,
+		"setup/main.tf": awsProvider + `
+resource "aws_thing" "t" {}
+output "groups" {
+  value = { one = { members = { x = aws_thing.t.id } } }
+}
+`,
+		"tests/a.tftest.hcl": `
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "main" {
+  command = plan
+  variables {
+    groups = run.setup.groups
+  }
+}
+`}, dialect.Terraform)
+	// Nothing else the plan does depends on them: it passes, as
+	// Terraform's does once the setup is applied.
+	r := runOf(t, rep, "tests/a.tftest.hcl::main")
+	if r.Status != Pass || strings.Contains(fmt.Sprint(r.Diagnostics), "Invalid for_each") {
+		t.Errorf("status %s, reason %q, diagnostics %v", r.Status, r.SkipReason, r.Diagnostics)
+	}
+}
