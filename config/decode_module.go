@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tfeval/tfeval/dialect"
 )
@@ -73,9 +74,36 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		}
 	}
 	for _, block := range content.Blocks {
+		if block.Type == "lifecycle" && d.dialect == dialect.Tofu {
+			lc, lDiags := block.Body.Content(moduleLifecycleSchema)
+			diags = append(diags, lDiags...)
+			if attr, ok := lc.Attributes["enabled"]; ok {
+				mc.Enabled = attr.Expr
+			}
+			mc.Config = withoutBlocks(mc.Config, "lifecycle")
+			continue
+		}
 		diags = append(diags, reservedBlock(block, "module"))
 	}
 	return mc, diags
+}
+
+// withoutBlocks is a parsed body without its blocks of type typ: hcl's
+// JustAttributes rejects every block of a body, even one PartialContent
+// took, and a module call's arguments are read with it.
+func withoutBlocks(body hcl.Body, typ string) hcl.Body {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return body
+	}
+	c := *sb
+	c.Blocks = nil
+	for _, b := range sb.Blocks {
+		if b.Type != typ {
+			c.Blocks = append(c.Blocks, b)
+		}
+	}
+	return &c
 }
 
 // provider decodes a provider block.

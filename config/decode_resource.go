@@ -140,8 +140,15 @@ func (d *decoder) resource(block *hcl.Block, mode ResourceMode) (*Resource, hcl.
 // they are needed before anything can be evaluated.
 func (d *decoder) lifecycle(block *hcl.Block, r *Resource) hcl.Diagnostics {
 	content, diags := block.Body.Content(managedLifecycleSchema(d.dialect))
+	if attr, ok := content.Attributes["enabled"]; ok {
+		// Every mode has it: managed, data and ephemeral resources.
+		r.Enabled = attr.Expr
+	}
 	if r.Mode != ManagedResourceMode {
 		for _, attr := range sortedAttributes(content.Attributes) {
+			if attr.Name == "enabled" {
+				continue
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  fmt.Sprintf("Invalid %s lifecycle argument", r.Mode.noun()),

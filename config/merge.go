@@ -253,6 +253,9 @@ func mergeModuleCall(mc, o *ModuleCall) hcl.Diagnostics {
 	if o.ForEach != nil {
 		mc.ForEach = o.ForEach
 	}
+	if o.Enabled != nil {
+		mc.Enabled = o.Enabled
+	}
 	if o.Version != "" || o.VersionExpr != nil {
 		mc.Version, mc.VersionExpr, mc.VersionRange = o.Version, o.VersionExpr, o.VersionRange
 	}
@@ -269,6 +272,9 @@ func mergeResource(r, o *Resource) hcl.Diagnostics {
 	}
 	if o.ForEach != nil {
 		r.ForEach = o.ForEach
+	}
+	if o.Enabled != nil {
+		r.Enabled = o.Enabled
 	}
 	if o.ProviderRef != nil {
 		r.ProviderRef = o.ProviderRef

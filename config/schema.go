@@ -177,7 +177,7 @@ func newManagedLifecycleSchema(d dialect.Dialect) *hcl.BodySchema {
 	if d == dialect.Terraform {
 		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "action_trigger"})
 	} else {
-		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "destroy"})
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "destroy"}, hcl.AttributeSchema{Name: "enabled"})
 	}
 	return s
 }
@@ -200,6 +200,9 @@ func newModuleCallMetaSchema(d dialect.Dialect, override bool) *hcl.BodySchema {
 	}
 	return s
 }
+
+// moduleLifecycleSchema is what OpenTofu's module lifecycle block holds.
+var moduleLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}}
 
 // providerMetaSchema holds a provider block's meta-arguments and the names
 // reserved in it; everything else is the provider's configuration.

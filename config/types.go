@@ -176,9 +176,11 @@ type ModuleCall struct {
 	VersionRange hcl.Range
 	// Config holds the module's input arguments (everything that is not a
 	// meta-argument).
-	Config    hcl.Body
-	Count     hcl.Expression
-	ForEach   hcl.Expression
+	Config  hcl.Body
+	Count   hcl.Expression
+	ForEach hcl.Expression
+	// Enabled is OpenTofu's lifecycle enabled (1.11), as for a resource.
+	Enabled   hcl.Expression
 	DependsOn []hcl.Traversal
 	Providers []PassedProvider
 	DeclRange hcl.Range
@@ -252,9 +254,12 @@ type Resource struct {
 	// Config is the body without meta-arguments (count, for_each, provider,
 	// depends_on, lifecycle, connection, provisioner are removed). Nested
 	// blocks, including dynamic blocks, stay in it.
-	Config      hcl.Body
-	Count       hcl.Expression
-	ForEach     hcl.Expression
+	Config  hcl.Body
+	Count   hcl.Expression
+	ForEach hcl.Expression
+	// Enabled is OpenTofu's lifecycle enabled (1.11): false leaves the
+	// block without its single instance, and its value null.
+	Enabled     hcl.Expression
 	ProviderRef *ProviderConfigRef
 	DependsOn   []hcl.Traversal
 

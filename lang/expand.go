@@ -33,6 +33,26 @@ func (s *scope) expandAny(countExpr, forEachExpr hcl.Expression, addr string) (e
 	return expansion{mode: expandSingle, keys: []cty.Value{cty.NilVal}, values: []cty.Value{cty.NilVal}}, nil
 }
 
+// expandEnabled evaluates OpenTofu's lifecycle enabled of a block without
+// count or for_each: true gives its single instance, false none. A value
+// that is not a known bool leaves the instances unknown, without a
+// diagnostic tfeval has no text for.
+func (s *scope) expandEnabled(expr hcl.Expression) (expansion, hcl.Diagnostics) {
+	v, diags := s.evalExpr(expr, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return expansion{mode: expandUnknown}, diags
+	}
+	v, _ = v.UnmarkDeep()
+	bv, err := convert.Convert(v, cty.Bool)
+	if err != nil || !bv.IsKnown() || bv.IsNull() {
+		return expansion{mode: expandUnknown}, diags
+	}
+	if bv.False() {
+		return expansion{mode: expandSingle}, diags
+	}
+	return expansion{mode: expandSingle, keys: []cty.Value{cty.NilVal}, values: []cty.Value{cty.NilVal}}, diags
+}
+
 func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Diagnostics) {
 	unknown := expansion{mode: expandUnknown}
 	v, diags := s.evalExpr(expr, cty.DynamicPseudoType)
@@ -318,6 +338,10 @@ func wholeValue(exp expansion, vals []cty.Value) cty.Value {
 	case expandSingle:
 		if len(vals) == 1 {
 			return vals[0]
+		}
+		if len(vals) == 0 {
+			// OpenTofu's lifecycle enabled = false.
+			return cty.NullVal(cty.DynamicPseudoType)
 		}
 		return cty.DynamicVal
 	case expandCount:

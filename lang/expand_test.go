@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/numtext"
 )
@@ -339,5 +342,81 @@ output "n" {
 		if got, _ := res.Root().Outputs["n"].Unmark(); !got.RawEquals(cty.NumberIntVal(2)) {
 			t.Errorf("%s: n = %#v, want 2", d, got)
 		}
+	}
+}
+
+// TestLifecycleEnabled: OpenTofu's lifecycle enabled gives a block its
+// single instance or none, and a disabled block's value is null.
+func TestLifecycleEnabled(t *testing.T) {
+	src := `
+variable "on" {
+  type    = bool
+  default = %v
+}
+resource "terraform_data" "a" {
+  input = "x"
+  lifecycle {
+    enabled = var.on
+  }
+}
+data "terraform_remote_state" "s" {
+  backend = "local"
+  lifecycle {
+    enabled = !var.on
+  }
+}
+output "a_null" {
+  value = terraform_data.a == null
+}
+output "a_input" {
+  value = try(terraform_data.a.input, "none")
+}
+output "s_null" {
+  value = data.terraform_remote_state.s == null
+}
+module "m" {
+  source = "./m"
+  lifecycle {
+    enabled = var.on
+  }
+}
+output "m_out" {
+  value = try(module.m.out, "none")
+}`
+	for _, on := range []bool{false, true} {
+		res, diags := evalFiles(t, map[string]string{"main.tofu": fmt.Sprintf(src, on), "m/main.tofu": `output "out" { value = "m" }`}, Options{Dialect: dialect.Tofu})
+		if diags.HasErrors() {
+			t.Fatalf("on=%v: %s", on, diags.Error())
+		}
+		out := res.Root().Outputs
+		wantInput, wantOut := cty.StringVal("none"), cty.StringVal("none")
+		if on {
+			wantInput, wantOut = cty.StringVal("x"), cty.StringVal("m")
+		}
+		if !out["a_null"].RawEquals(cty.BoolVal(!on)) || !out["a_input"].RawEquals(wantInput) || !out["s_null"].RawEquals(cty.BoolVal(on)) || !out["m_out"].RawEquals(wantOut) {
+			t.Errorf("on=%v: outputs %#v", on, out)
+		}
+		n := 0
+		for _, ri := range res.Resources {
+			if ri.Type == "terraform_data" {
+				n++
+			}
+		}
+		if want := map[bool]int{false: 0, true: 1}[on]; n != want {
+			t.Errorf("on=%v: %d terraform_data instances, want %d", on, n, want)
+		}
+	}
+	// Terraform has no such argument.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`
+resource "terraform_data" "a" {
+  lifecycle {
+    enabled = false
+  }
+}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, diags := config.Load(dir, config.Options{Dialect: dialect.Terraform}); !strings.Contains(diags.Error(), "Unsupported argument") {
+		t.Errorf("terraform dialect: %v", diags)
 	}
 }

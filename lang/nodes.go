@@ -63,6 +63,12 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		mi.setVariable(n.name, ev.errorStandIn(mi.Config, "var."+n.name, decl.Type))
 		return
 	}
+	if mi.parent == nil && marks.HasUnread(v) {
+		// A caller gave what tfeval could not know (tftest: the outputs of
+		// a run it skipped); what derives from it is marked again where a
+		// step drops the marks (a for over an unknown of no type).
+		ev.madeUnread()
+	}
 	mi.setVariable(n.name, v)
 	subject := ruleSubject(mi, decl, given)
 	for _, rule := range decl.Validations {
@@ -467,6 +473,9 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 	ev.checkCallArguments(call, child)
 	s := ev.scope(mi)
 	exp, diags := s.expand(call.Count, call.ForEach, "module."+n.name)
+	if call.Count == nil && call.ForEach == nil && call.Enabled != nil {
+		exp, diags = s.expandEnabled(call.Enabled)
+	}
 	ev.addDiags(diags)
 	cs.expansion = exp
 	if exp.mode == expandUnknown {

@@ -168,6 +168,7 @@ func (b *refsBuilder) objectRefs(m *config.Module, key objectName) []parsedRef {
 		call := m.ModuleCalls[key.name]
 		refs = b.expr(refs, call.Count)
 		refs = b.expr(refs, call.ForEach)
+		refs = b.expr(refs, call.Enabled)
 		refs = append(refs, parseRefs(call.DependsOn, b.dialect)...)
 	case nodeResource:
 		refs = b.resource(refs, m, findResource(m, key.name))
@@ -221,6 +222,7 @@ func (b *refsBuilder) rules(refs []parsedRef, rules []*config.CheckRule) []parse
 func (b *refsBuilder) resource(refs []parsedRef, m *config.Module, res *config.Resource) []parsedRef {
 	refs = b.expr(refs, res.Count)
 	refs = b.expr(refs, res.ForEach)
+	refs = b.expr(refs, res.Enabled)
 	for _, r := range parseRefs(res.DependsOn, b.dialect) {
 		// Terraform accepts a depends_on that names its own resource.
 		if !namesResource(r, res) {

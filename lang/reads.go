@@ -287,6 +287,7 @@ func moduleResourcesAll(m *config.Module) []*config.Resource {
 func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall) {
 	w := &readWalker{r: r, m: m}
 	w.val(call.Count)
+	w.val(call.Enabled)
 	if call.ForEach != nil {
 		each := valueKey{kind: vkEach, call: call}
 		r.define(each, applySteps(w.val(call.ForEach), []readStep{anyElement}, nil))
@@ -304,6 +305,7 @@ func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall) {
 func (r *moduleReads) walkResource(m *config.Module, res *config.Resource) {
 	w := &readWalker{r: r, m: m}
 	w.val(res.Count)
+	w.val(res.Enabled)
 	if res.ForEach != nil {
 		each := valueKey{kind: vkEach, res: res}
 		r.define(each, applySteps(w.val(res.ForEach), []readStep{anyElement}, nil))

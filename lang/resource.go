@@ -40,6 +40,9 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		return rs
 	}
 	exp, diags := s.expand(res.Count, res.ForEach, res.Addr())
+	if res.Count == nil && res.ForEach == nil && res.Enabled != nil {
+		exp, diags = s.expandEnabled(res.Enabled)
+	}
 	ev.addDiags(diags)
 	rs.expansion = exp
 	if exp.mode == expandUnknown {
@@ -91,6 +94,9 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		alignInstances(vals, func() cty.ValueMarks { return ev.unreadMarks(mi.Config, res, unreadCause(res)) })
 	}
 	rs.whole = wholeValue(exp, vals)
+	if exp.mode == expandSingle && len(vals) == 0 && info.schema != nil {
+		rs.whole = cty.NullVal(info.schema.ImpliedType())
+	}
 	if ev.opts.Validate && exp.mode == expandSingle {
 		// terraform validate plans nothing: a resource's value is unknown.
 		rs.whole = cty.DynamicVal

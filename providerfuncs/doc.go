@@ -103,6 +103,13 @@
 //     ("us-central1-b" is in "us-central1"); an empty zone or one of fewer
 //     than three parts is invalid.
 //
+// hashicorp/assert (assert.go), its network checks: cidr(prefix),
+// cidrv4(prefix), cidrv6(prefix), ip(ip_address), ipv4(ip_address) and
+// ipv6(ip_address) answer whether the string parses as Go's net.ParseCIDR
+// or net.ParseIP parses it, of that family (an IPv4 address written in
+// its IPv6 form is IPv4); a string that does not parse is false. The
+// provider's other checks are not in the table.
+//
 // # Versions and schemas
 //
 // The table follows the newest releases named above. A caller given the

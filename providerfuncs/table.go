@@ -12,6 +12,7 @@ import (
 // source address in the form key gives it.
 var tables = map[string]map[string]function.Function{
 	"azure/azapi":           azapiFunctions,
+	"hashicorp/assert":      assertFunctions,
 	"hashicorp/aws":         awsFunctions,
 	"hashicorp/google":      googleFunctions,
 	"hashicorp/google-beta": googleFunctions,

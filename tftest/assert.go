@@ -264,11 +264,13 @@ func (r *runner) tofuRunRefs(a *Assert, fs *fileState) hcl.Diagnostics {
 	return diags
 }
 
-// typeUncertain finds, in a decided condition, an equality between a
-// number or bool and a string where one side reads an argument of a
-// resource or data source whose provider schema tfeval does not have: the
-// schema's type would have converted the argument (-1 given for a string
-// attribute is "-1"), so Terraform's answer depends on it. It returns the
+// typeUncertain finds, in a decided condition, an equality where one side
+// reads an argument of a resource or data source whose provider schema
+// tfeval does not have and the schema's type would have converted the
+// argument: a number or bool compared with a string (-1 given for a string
+// attribute is "-1"), or values of different collection or structural
+// types equal once converted (a tuple given for a set attribute compared
+// with the set). Terraform's answer depends on it. It returns the
 // resource's address.
 func (r *runner) typeUncertain(expr hcl.Expression, res *lang.Result, names map[string]cty.Value, cfg *config.Config) (string, bool) {
 	se, ok := expr.(hclsyntax.Expression)
@@ -287,19 +289,45 @@ func (r *runner) typeUncertain(expr hcl.Expression, res *lang.Result, names map[
 			return nil
 		}
 		lt, rt := primitiveType(lv), primitiveType(rv)
-		if lt == cty.NilType || rt == cty.NilType || lt == rt || (lt != cty.String && rt != cty.String) {
+		if lt != cty.NilType && rt != cty.NilType {
+			if lt == rt || (lt != cty.String && rt != cty.String) {
+				return nil
+			}
+			side := op.LHS
+			if lt == cty.String {
+				side = op.RHS
+			}
+			found = r.schemalessRef(side, cfg)
 			return nil
 		}
-		side := op.LHS
-		if lt == cty.String {
-			side = op.RHS
+		// Collections: the configuration's tuple may be a set or list
+		// in the schema, equal to the other side once converted.
+		if !equalOnceConverted(lv, rv) {
+			return nil
 		}
-		if addr := r.schemalessRef(side, cfg); addr != "" {
-			found = addr
+		if found = r.schemalessRef(op.LHS, cfg); found == "" {
+			found = r.schemalessRef(op.RHS, cfg)
 		}
 		return nil
 	})
 	return found, found != ""
+}
+
+// equalOnceConverted reports whether two known values of different
+// structural or collection types are equal once one is converted to the
+// other's type (a tuple and the set of its elements).
+func equalOnceConverted(a, b cty.Value) bool {
+	a, _ = a.UnmarkDeep()
+	b, _ = b.UnmarkDeep()
+	if !a.IsWhollyKnown() || !b.IsWhollyKnown() || a.IsNull() || b.IsNull() || a.Type().Equals(b.Type()) {
+		return false
+	}
+	for _, p := range [][2]cty.Value{{a, b}, {b, a}} {
+		if cv, err := convert.Convert(p[0], p[1].Type()); err == nil && cv.RawEquals(p[1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // primitiveType is the type of a known primitive value, cty.NilType for

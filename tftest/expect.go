@@ -39,9 +39,22 @@ type expected struct {
 func newExpectations(run *RunBlock) *expectations {
 	e := &expectations{}
 	for _, t := range run.ExpectFailures {
-		e.expected = append(e.expected, expected{addr: withoutKeys(t), rng: t.SourceRange()})
+		e.expected = append(e.expected, expected{addr: subjectOf(t), rng: t.SourceRange()})
 	}
 	return e
+}
+
+// subjectOf is the address, without instance keys, of the object an
+// expect_failures reference names: what follows it (var.lock.kind, an
+// attribute of var.lock) is not part of it, as Terraform reads the
+// reference.
+func subjectOf(t hcl.Traversal) string {
+	names := traversalNames(t)
+	n := 2 // var.x, output.x, check.x, a resource's TYPE.NAME
+	if len(names) > 0 && (names[0] == "data" || names[0] == "ephemeral" || names[0] == "module") {
+		n = 3 // data.TYPE.NAME, a module call's output
+	}
+	return strings.Join(names[:min(n, len(names))], ".")
 }
 
 // withoutKeys is a traversal's address without instance keys.

@@ -495,7 +495,8 @@ func isMapLike(b *lang.Block, v cty.Value) bool {
 // attribute the configuration reads as a collection (collection, at the
 // top level) is generated empty, as every collection type is; the
 // attributes with gives that the object lacks are added. Without final,
-// what with gives and id are unknown, as Terraform plans them.
+// what with gives is unknown of no particular type and id an unknown
+// string, as Terraform plans them.
 func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, collection func(string) bool) cty.Value {
 	inner, vm := v.Unmark()
 	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
@@ -536,11 +537,7 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		if !ok {
 			continue
 		}
-		if final {
-			attrs[name] = wv
-		} else {
-			attrs[name] = cty.UnknownVal(wv.Type())
-		}
+		attrs[name] = openValue(wv, final)
 	}
 	if with != cty.NilVal && with.Type().IsObjectType() || with != cty.NilVal && with.Type().IsMapType() {
 		for it := with.ElementIterator(); it.Next(); {
@@ -549,11 +546,7 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 			if _, ok := attrs[name]; ok {
 				continue
 			}
-			if final {
-				attrs[name] = wv
-			} else {
-				attrs[name] = cty.UnknownVal(wv.Type())
-			}
+			attrs[name] = openValue(wv, final)
 		}
 	}
 	if _, ok := attrs["id"]; !ok && path == "" {
@@ -565,6 +558,18 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		}
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// openValue is what an attribute without schema that the provider computes
+// holds: the value given once final, unknown before. The unknown has no
+// type: a given value's type is only one the schema's type accepts (a
+// string given for a dynamic attribute such as azapi's output), so typing
+// the unknown by it would invent errors on what Terraform leaves unknown.
+func openValue(given cty.Value, final bool) cty.Value {
+	if final {
+		return given
+	}
+	return cty.DynamicVal
 }
 
 // fillOpenEach fills the objects of a nested block value without schema.

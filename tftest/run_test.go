@@ -1,8 +1,10 @@
 package tftest
 
 import (
+	"fmt"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -310,6 +312,49 @@ run "missing_set" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::missing_set": "pass"},
 	}, {
+		name: "expect_failures naming an attribute expects its object's failure",
+		files: map[string]string{
+			"main.tf": `
+variable "lock" {
+  type    = object({ kind = string })
+  default = null
+  validation {
+    condition     = var.lock == null ? true : contains(["a", "b"], var.lock.kind)
+    error_message = "bad kind"
+  }
+}
+resource "terraform_data" "d" {
+  input = "x"
+  lifecycle {
+    postcondition {
+      condition     = var.lock != null || self.output == "y"
+      error_message = "not y"
+    }
+  }
+}
+`,
+			"tests/a.tftest.hcl": `
+run "postcondition" {
+  expect_failures = [terraform_data.d.output]
+}
+run "bad_kind" {
+  command = plan
+  variables {
+    lock = { kind = "c" }
+  }
+  expect_failures = [var.lock.kind]
+}
+run "good_kind" {
+  command = plan
+  variables {
+    lock = { kind = "a" }
+  }
+  expect_failures = [var.lock.kind]
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::bad_kind": "pass", "tests/a.tftest.hcl::good_kind": "error", "tests/a.tftest.hcl::postcondition": "pass"},
+		diags: []string{"error: Missing expected failure"},
+	}, {
 		name: "once applied, can of a resource or module call without schema is true",
 		files: map[string]string{
 			"main.tf": awsProvider + `
@@ -476,6 +521,32 @@ run "same_type" {
 }
 `},
 		want: map[string]string{"tests/a.tftest.hcl::mixed": "skip", "tests/a.tftest.hcl::same_type": "pass"},
+	}, {
+		name: "a set compared with a tuple read from a resource without schema needs the schema",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  name   = "n"
+  bypass = ["AzureServices"]
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "as_set" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.bypass == toset(["AzureServices"])
+    error_message = "wrong"
+  }
+}
+run "other_elements" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.bypass != toset(["None"])
+    error_message = "wrong"
+  }
+}
+`},
+		// Unequal elements are unequal whatever the schema's type.
+		want: map[string]string{"tests/a.tftest.hcl::as_set": "skip", "tests/a.tftest.hcl::other_elements": "pass"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := runFiles(t, tc.files, tc.d)
@@ -848,5 +919,105 @@ run "next" {
 	next := rep.Files[0].Runs[1]
 	if _, ok := next.Prior["terraform_data.b"]; ok || next.Prior["terraform_data.c[0]"] == cty.NilVal || next.PriorOutputs["b"] != cty.NilVal {
 		t.Errorf("the state after the targeted apply: %v, outputs %v", next.Prior, next.PriorOutputs)
+	}
+}
+
+func TestDeferredMockedDataWithoutSchemaHasNoType(t *testing.T) {
+	// A data source read only during apply (its depends_on names a
+	// resource to be created) is unknown in the plan even though the mock
+	// gives its attribute a string: the schema may type the attribute
+	// dynamic, so reading into it is unknown, not an error.
+	files := map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    thing = { source = "example/thing" }
+  }
+}
+resource "thing_vault" "v" {}
+data "thing_list" "l" {
+  depends_on = [thing_vault.v]
+}
+locals {
+  first = try(data.thing_list.l.output.value[0].id, null)
+}
+resource "thing_ext" "e" {
+  name = basename(local.first)
+}
+output "first" {
+  value = local.first
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "thing" {
+  mock_data "thing_list" {
+    defaults = {
+      output = "{\"value\":[]}"
+    }
+  }
+}
+run "plan" {
+  command = plan
+}
+run "apply" {
+  assert {
+    condition     = output.first == null
+    error_message = "the applied read gives the mocked string, which has no attribute value"
+  }
+}
+`}
+	rep := runFiles(t, files, dialect.Terraform)
+	if r := runOf(t, rep, "tests/a.tftest.hcl::plan"); r.Status != Pass {
+		t.Errorf("plan: status %s %s %v", r.Status, r.SkipReason, r.Diagnostics)
+	}
+	// Applied, the read gives the string: try falls back to null and
+	// basename rejects it, as Terraform does.
+	if r := runOf(t, rep, "tests/a.tftest.hcl::apply"); r.Status != Error || !strings.Contains(fmt.Sprint(r.Diagnostics), "must not be null") {
+		t.Errorf("apply: status %s %v", r.Status, r.Diagnostics)
+	}
+}
+
+func TestSkippedRunOutputsThroughForExpressions(t *testing.T) {
+	// A for over an unknown of no type gives a bare unknown: what derives
+	// from the outputs of a run tfeval skipped stays undecided, not a
+	// for_each Terraform would know when planning.
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+variable "groups" {
+  type    = map(object({ members = optional(map(string), {}) }))
+  default = {}
+}
+locals {
+  names   = [for g, v in var.groups : g]
+  members = { for n in local.names : n => n }
+}
+resource "terraform_data" "m" {
+  for_each = local.members
+}
+`,
+		"setup/main.tf": awsProvider + `
+resource "aws_thing" "t" {}
+output "groups" {
+  value = { one = { members = { x = aws_thing.t.id } } }
+}
+`,
+		"tests/a.tftest.hcl": `
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "main" {
+  command = plan
+  variables {
+    groups = run.setup.groups
+  }
+}
+`}, dialect.Terraform)
+	// Nothing else the plan does depends on them: it passes, as
+	// Terraform's does once the setup is applied.
+	r := runOf(t, rep, "tests/a.tftest.hcl::main")
+	if r.Status != Pass || strings.Contains(fmt.Sprint(r.Diagnostics), "Invalid for_each") {
+		t.Errorf("status %s, reason %q, diagnostics %v", r.Status, r.SkipReason, r.Diagnostics)
 	}
 }
