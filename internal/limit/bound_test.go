@@ -132,8 +132,8 @@ func TestCheckNestingSkipsLexing(t *testing.T) {
 		b.WriteString(` = "${var.p}-${var.q}" == "x-y" ? [1, 2] : [3]` + "\n")
 	}
 	src := []byte(b.String())
-	if openers(src) <= DefaultMaxNesting {
-		t.Fatalf("the source has only %d openers; the test needs more than %d", openers(src), DefaultMaxNesting)
+	if fewOpeners(src, DefaultMaxNesting) {
+		t.Fatalf("the source has at most %d openers; the test needs more", DefaultMaxNesting)
 	}
 	if bound, ok := depthBound(src, DefaultMaxNesting); !ok || bound > 10 {
 		t.Fatalf("depthBound = %d, %v; want a small bound", bound, ok)
