@@ -100,7 +100,7 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 			if i == len(src) {
 				break
 			}
-			switch c := src[i]; c {
+			switch src[i] {
 			case '\n':
 				top.lineStart = true
 			case '\r':
@@ -108,12 +108,8 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 					return 0, false // the lexer has no token for it
 				}
 			case '$', '%':
-				if i+2 < len(src) && src[i+1] == c && src[i+2] == '{' {
-					i += 2 // "$${" and "%%{" are text, as in quoted strings
-					continue
-				}
-				if i+1 < len(src) && src[i+1] == '{' {
-					i++
+				var opens bool
+				if i, opens = templateSequence(src, i); opens {
 					push(frame{closer: '}'})
 				}
 			}
@@ -126,7 +122,7 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 			if i == len(src) {
 				break
 			}
-			switch c := src[i]; c {
+			switch src[i] {
 			case '\\':
 				i++ // an escape takes the next byte, whatever it is
 			case '"':
@@ -134,15 +130,8 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 			case '\n':
 				return 0, false // a quoted string spans no lines: hcl's to report
 			case '$', '%':
-				if i+2 < len(src) && src[i+1] == c && src[i+2] == '{' {
-					// "$${" and "%%{" are the text "${" and "%{", as the
-					// lexer takes them; a doubled sign before anything
-					// else is two signs.
-					i += 2
-					continue
-				}
-				if i+1 < len(src) && src[i+1] == '{' {
-					i++
+				var opens bool
+				if i, opens = templateSequence(src, i); opens {
 					push(frame{closer: '}'})
 				}
 			}
@@ -222,6 +211,22 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 		return 0, false
 	}
 	return max, true
+}
+
+// templateSequence reads the '$' or '%' at src[i] in template text (a
+// quoted string's or a heredoc's): "${" and "%{" open a template sequence;
+// "$${" and "%%{" are the text "${" and "%{", as the lexer takes them, and
+// a doubled sign before anything else is two signs. last is the offset of
+// the last byte read.
+func templateSequence(src []byte, i int) (last int, opens bool) {
+	c := src[i]
+	switch {
+	case i+2 < len(src) && src[i+1] == c && src[i+2] == '{':
+		return i + 2, false
+	case i+1 < len(src) && src[i+1] == '{':
+		return i + 1, true
+	}
+	return i, false
 }
 
 // codeBytes are the bytes depthBound acts on outside quoted strings,
