@@ -233,45 +233,79 @@ func reservedBlock(block *hcl.Block, where string) *hcl.Diagnostic {
 }
 
 // blockContent is body.Content(schema) for the body of a block as parsed,
-// which hides nothing. hclsyntax's Content allocates the attribute map,
-// two sets of hidden names, a set of wanted block types, a remaining body
-// and one copy per attribute; for a body that has only what the schema
-// takes (no diagnostic to report) the same content is built here with
-// two allocations and the blocks' own. Everything else is hcl's, which
-// reports the problems.
-func blockContent(body hcl.Body, schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
+// which hides nothing, with the attributes in a list (blockBody) rather
+// than a map: a variable or output block has a few, each looked up once.
+// hclsyntax's Content allocates the attribute map, two sets of hidden
+// names, a set of wanted block types, a remaining body and one copy per
+// attribute; for a body that has only what the schema takes (no
+// diagnostic to report) the same content is built here with one
+// allocation and the blocks' own. Everything else is hcl's, which reports
+// the problems.
+func blockContent(body hcl.Body, schema *hcl.BodySchema) (*blockBody, hcl.Diagnostics) {
 	sb, ok := body.(*hclsyntax.Body)
 	if !ok {
-		return body.Content(schema)
+		return hclContent(body, schema)
 	}
 	taken := 0
 	for _, as := range schema.Attributes {
 		if _, ok := sb.Attributes[as.Name]; ok {
 			taken++
 		} else if as.Required {
-			return body.Content(schema)
+			return hclContent(body, schema)
 		}
 	}
 	if taken != len(sb.Attributes) {
-		return body.Content(schema) // an argument the schema does not take
+		return hclContent(body, schema) // an argument the schema does not take
 	}
 	for _, b := range sb.Blocks {
 		if !blockTaken(schema, b) {
-			return body.Content(schema)
+			return hclContent(body, schema)
 		}
 	}
-	content := &hcl.BodyContent{Attributes: make(hcl.Attributes, taken), MissingItemRange: sb.MissingItemRange()}
-	copies := make([]hcl.Attribute, 0, taken)
+	content := &blockBody{attrs: make([]hcl.Attribute, 0, taken)}
 	for _, as := range schema.Attributes {
 		if a, ok := sb.Attributes[as.Name]; ok {
-			copies = append(copies, hcl.Attribute{Name: a.Name, Expr: a.Expr, Range: a.SrcRange, NameRange: a.NameRange})
-			content.Attributes[as.Name] = &copies[len(copies)-1]
+			content.attrs = append(content.attrs, hcl.Attribute{Name: a.Name, Expr: a.Expr, Range: a.SrcRange, NameRange: a.NameRange})
 		}
 	}
 	for _, b := range sb.Blocks {
 		content.Blocks = append(content.Blocks, b.AsHCLBlock())
 	}
 	return content, nil
+}
+
+// blockBody is the content of a block's body read with a schema: its
+// attributes, in the schema's order, and its blocks.
+type blockBody struct {
+	attrs  []hcl.Attribute
+	Blocks hcl.Blocks
+}
+
+// attribute returns the attribute called name, false when the body does
+// not set it.
+func (c *blockBody) attribute(name string) (*hcl.Attribute, bool) {
+	for i := range c.attrs {
+		if c.attrs[i].Name == name {
+			return &c.attrs[i], true
+		}
+	}
+	return nil, false
+}
+
+// hclContent is blockContent by hcl's Content, for a body that is not
+// native syntax or has something to report.
+func hclContent(body hcl.Body, schema *hcl.BodySchema) (*blockBody, hcl.Diagnostics) {
+	content, diags := body.Content(schema)
+	if content == nil {
+		return &blockBody{}, diags
+	}
+	out := &blockBody{Blocks: content.Blocks}
+	for _, as := range schema.Attributes {
+		if a, ok := content.Attributes[as.Name]; ok {
+			out.attrs = append(out.attrs, *a)
+		}
+	}
+	return out, diags
 }
 
 // blockTaken reports whether schema takes b as written: its type, with as

@@ -20,15 +20,15 @@ func (d *decoder) output(block *hcl.Block) (*Output, hcl.Diagnostics) {
 	content, cDiags := blockContent(block.Body, outputBlockSchema(d.dialect, d.override))
 	diags = append(diags, cDiags...)
 
-	if attr, ok := content.Attributes["description"]; ok {
+	if attr, ok := content.attribute("description"); ok {
 		var dDiags hcl.Diagnostics
 		o.Description, dDiags = literalString(attr)
 		diags = append(diags, dDiags...)
 	}
-	if attr, ok := content.Attributes["value"]; ok {
+	if attr, ok := content.attribute("value"); ok {
 		o.Expr = attr.Expr
 	}
-	if attr, ok := content.Attributes["type"]; ok {
+	if attr, ok := content.attribute("type"); ok {
 		ty, defaults, tDiags := hcltypeexpr.TypeConstraintWithDefaults(attr.Expr)
 		diags = append(diags, tDiags...)
 		if !tDiags.HasErrors() {
@@ -42,18 +42,18 @@ func (d *decoder) output(block *hcl.Block) (*Output, hcl.Diagnostics) {
 		{"sensitive", &o.Sensitive, &o.SensitiveSet},
 		{"ephemeral", &o.Ephemeral, &o.EphemeralSet},
 	} {
-		if attr, ok := content.Attributes[flag.name]; ok {
+		if attr, ok := content.attribute(flag.name); ok {
 			b, bDiags := literalBool(attr)
 			diags = append(diags, bDiags...)
 			*flag.val, *flag.set = b, true
 		}
 	}
-	if attr, ok := content.Attributes["deprecated"]; ok {
+	if attr, ok := content.attribute("deprecated"); ok {
 		var dDiags hcl.Diagnostics
 		o.Deprecated, dDiags = literalString(attr)
 		diags = append(diags, dDiags...)
 	}
-	if attr, ok := content.Attributes["depends_on"]; ok {
+	if attr, ok := content.attribute("depends_on"); ok {
 		deps, dDiags := dependsOn(attr)
 		diags = append(diags, dDiags...)
 		o.DependsOn = deps

@@ -39,13 +39,13 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 	content, cDiags := blockContent(block.Body, variableBlockSchema())
 	diags = append(diags, cDiags...)
 
-	if attr, ok := content.Attributes["description"]; ok {
+	if attr, ok := content.attribute("description"); ok {
 		var dDiags hcl.Diagnostics
 		v.Description, dDiags = literalString(attr)
 		diags = append(diags, dDiags...)
 		v.DescriptionSet = true
 	}
-	if attr, ok := content.Attributes["type"]; ok {
+	if attr, ok := content.attribute("type"); ok {
 		ty, defaults, parseHCL, tDiags := typeexpr.TypeConstraint(attr.Expr)
 		diags = append(diags, tDiags...)
 		v.ConstraintType, v.TypeDefaults = ty, defaults
@@ -65,7 +65,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		{"const", &v.Const, &v.ConstSet},
 		{"nullable", &v.Nullable, &v.NullableSet},
 	} {
-		if attr, ok := content.Attributes[flag.name]; ok {
+		if attr, ok := content.attribute(flag.name); ok {
 			b, bDiags := literalBool(attr)
 			diags = append(diags, bDiags...)
 			if !bDiags.HasErrors() {
@@ -74,7 +74,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 			*flag.set = true
 		}
 	}
-	if attr, ok := content.Attributes["deprecated"]; ok {
+	if attr, ok := content.attribute("deprecated"); ok {
 		var dDiags hcl.Diagnostics
 		v.Deprecated, dDiags = literalString(attr)
 		diags = append(diags, dDiags...)
@@ -96,7 +96,7 @@ func (d *decoder) variable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		})
 	}
 
-	if attr, ok := content.Attributes["default"]; ok {
+	if attr, ok := content.attribute("default"); ok {
 		val, vDiags := attr.Expr.Value(nil)
 		diags = append(diags, vDiags...)
 		// An override without a type leaves checking to the merge, which knows the final type.

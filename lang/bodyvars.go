@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfeval/tfeval/config"
 )
 
 // bodyVariables returns the references of a body decoded with spec,
@@ -104,18 +106,38 @@ func walkBodyVariables(body hcl.Body, spec hcldec.Spec, schema *hcl.BodySchema, 
 	walkChildren(children, spec, out)
 }
 
-// walkSyntaxBodyVariables is walkBodyVariables for a native-syntax body
-// nested in another, which hides nothing: it reads the body's attributes
+// resourceBodyVariables is bodyVariablesOf of a resource's body. While
+// the body is the one its block was decoded to, it is read from the
+// block's syntax without the meta-arguments config took out
+// (config.Resource.VisibleSyntax), rather than through PartialContent of
+// the body config left, which copies each attribute and block it returns
+// and the sets of names it hides.
+func resourceBodyVariables(res *config.Resource, spec hcldec.Spec, schema *hcl.BodySchema) []hcl.Traversal {
+	body, meta, ok := res.VisibleSyntax()
+	if !ok {
+		return bodyVariablesOf(res.Config, spec, schema)
+	}
+	var out []hcl.Traversal
+	walkSyntaxBodyVariables(body, meta, spec, schema, nil, &out)
+	return out
+}
+
+// walkSyntaxBodyVariables is walkBodyVariables for a native-syntax body,
+// leaving out the attributes and block types hidden names (nil for a body
+// nested in another, which hides nothing): it reads the body's attributes
 // and blocks as PartialContent would return them, without the copies of
 // each that hcl makes.
-func walkSyntaxBodyVariables(body *hclsyntax.Body, spec hcldec.Spec, schema *hcl.BodySchema, it *iteratorScope, out *[]hcl.Traversal) {
+func walkSyntaxBodyVariables(body *hclsyntax.Body, hidden *hcl.BodySchema, spec hcldec.Spec, schema *hcl.BodySchema, it *iteratorScope, out *[]hcl.Traversal) {
 	for _, as := range schema.Attributes {
-		if a, ok := body.Attributes[as.Name]; ok {
+		if a, ok := body.Attributes[as.Name]; ok && !hiddenAttribute(hidden, as.Name) {
 			appendOutside(out, variables(a.Expr), it)
 		}
 	}
 	var children []bodyChild
 	for _, b := range body.Blocks {
+		if hiddenBlock(hidden, b.Type) {
+			continue
+		}
 		if b.Type != "dynamic" {
 			if labels, ok := blockLabels(schema, b.Type); ok && labels == len(b.Labels) {
 				children = append(children, bodyChild{b.Type, b.Body, it})
@@ -234,7 +256,7 @@ func walkChildren(children []bodyChild, spec hcldec.Spec, out *[]hcl.Traversal) 
 			schemas = append(schemas, typeSchema{c.typ, cschema})
 		}
 		if sb, ok := c.body.(*hclsyntax.Body); ok {
-			walkSyntaxBodyVariables(sb, cs, cschema, c.it, out)
+			walkSyntaxBodyVariables(sb, nil, cs, cschema, c.it, out)
 		} else {
 			walkBodyVariables(c.body, cs, cschema, c.it, out)
 		}

@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -10,6 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
 )
 
 // traversalSet renders traversals in a sorted list: dynblock collects a
@@ -79,6 +83,101 @@ func TestBodyVariables(t *testing.T) {
 	})
 	if bodies < 200 {
 		t.Errorf("only %d fixture blocks compared", bodies)
+	}
+}
+
+// TestResourceBodyVariables: a resource body's references, read from its
+// block's syntax without the meta-arguments config took out, are those
+// read through the body config left, for every resource of the fixtures'
+// modules, with the spec its body implies and with one that names
+// meta-arguments too; and for resources with meta-arguments, dynamic
+// blocks and a body an override file changed.
+func TestResourceBodyVariables(t *testing.T) {
+	meta := hcldec.ObjectSpec{
+		"a":        &hcldec.AttrSpec{Name: "a", Type: cty.DynamicPseudoType},
+		"count":    &hcldec.AttrSpec{Name: "count", Type: cty.DynamicPseudoType},
+		"provider": &hcldec.AttrSpec{Name: "provider", Type: cty.DynamicPseudoType},
+		"lifecycle": &hcldec.BlockListSpec{TypeName: "lifecycle", Nested: hcldec.ObjectSpec{
+			"ignore_changes": &hcldec.AttrSpec{Name: "ignore_changes", Type: cty.DynamicPseudoType},
+		}},
+		"rule": &hcldec.BlockListSpec{TypeName: "rule", Nested: hcldec.ObjectSpec{
+			"port": &hcldec.AttrSpec{Name: "port", Type: cty.DynamicPseudoType},
+		}},
+	}
+	check := func(where string, res *config.Resource) {
+		for _, spec := range []hcldec.Spec{resourceImpliedSpec(res), meta} {
+			schema := hcldec.ImpliedSchema(spec)
+			got, want := traversalSet(resourceBodyVariables(res, spec, schema)), traversalSet(bodyVariablesOf(res.Config, spec, schema))
+			if !slices.Equal(got, want) {
+				t.Errorf("%s:\n got %v\nwant %v", where, got, want)
+			}
+		}
+	}
+	compared := 0
+	eachFixtureResource(t, func(where string, res *config.Resource) {
+		if _, _, ok := res.VisibleSyntax(); ok {
+			compared++
+		}
+		check(where, res)
+	})
+	if compared < 50 {
+		t.Errorf("only %d resources read from their syntax", compared)
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"main.tf": `resource "x" "a" {
+  count    = var.n
+  provider = x.other
+  a        = var.a
+  depends_on = [x.b]
+  lifecycle {
+    ignore_changes = [a]
+    precondition {
+      condition     = var.ok
+      error_message = "no"
+    }
+  }
+  rule {
+    port = local.p
+  }
+  dynamic "rule" {
+    for_each = var.rules
+    content {
+      port = rule.value + var.q
+    }
+  }
+  dynamic "lifecycle" {
+    for_each = var.never
+  }
+  provisioner "local-exec" {
+    command = var.cmd
+  }
+  connection {
+    host = var.host
+  }
+}
+resource "x" "b" {
+  a = 1
+}
+`,
+		"main_override.tf": "resource \"x\" \"b\" {\n  a = var.overridden\n  count = var.c\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, _ := config.Load(dir, config.Options{})
+	if cfg == nil || cfg.Module == nil {
+		t.Fatal("no module")
+	}
+	a, b := cfg.Module.ManagedResources["x.a"], cfg.Module.ManagedResources["x.b"]
+	if _, _, ok := a.VisibleSyntax(); !ok {
+		t.Fatal("x.a is not read from its syntax")
+	}
+	check("x.a", a)
+	check("x.b, overridden", b)
+	if got := traversalSet(resourceBodyVariables(a, meta, hcldec.ImpliedSchema(meta))); len(got) != 5 {
+		t.Errorf("x.a with meta-argument names in its spec: %v, want var.a, local.p, var.rules, var.q and var.never (a dynamic block is not hidden by its label)", got)
 	}
 }
 

@@ -74,7 +74,7 @@ func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *r
 	sh.failureCost = typeCost(hcldec.ImpliedType(sh.spec))
 	if res.Config != nil {
 		bodySchema := hcldec.ImpliedSchema(sh.spec)
-		sh.bodyVars = bodyVariablesOf(res.Config, sh.spec, bodySchema)
+		sh.bodyVars = resourceBodyVariables(res, sh.spec, bodySchema)
 		sh.dynamic = hasDynamicBlocks(res.Config)
 		sh.bodyRefs = parseRefs(sh.bodyVars, d)
 		sh.attrs = newAttributeDecoder(sh.spec, bodySchema)

@@ -436,34 +436,14 @@ func TestImpliedSpecNested(t *testing.T) {
 // the fixtures' modules, and for one whose body an override file changed.
 func TestResourceImpliedSpec(t *testing.T) {
 	compared := 0
-	var walk func(c *config.Config)
-	walk = func(c *config.Config) {
-		for _, rs := range []map[string]*config.Resource{c.Module.ManagedResources, c.Module.DataResources, c.Module.EphemeralResources} {
-			for addr, res := range rs {
-				if _, _, ok := res.VisibleSyntax(); ok {
-					compared++
-				}
-				if got, want := resourceImpliedSpec(res), impliedSpec(res.Config); !reflect.DeepEqual(got, want) {
-					t.Errorf("%s: %s:\n got %#v\nwant %#v", c.Module.SourceDir, addr, got, want)
-				}
-			}
+	eachFixtureResource(t, func(where string, res *config.Resource) {
+		if _, _, ok := res.VisibleSyntax(); ok {
+			compared++
 		}
-		for _, child := range c.Children {
-			walk(child)
+		if got, want := resourceImpliedSpec(res), impliedSpec(res.Config); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", where, got, want)
 		}
-	}
-	dirs := map[string]bool{}
-	_ = filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".tf") {
-			dirs[filepath.Dir(path)] = true
-		}
-		return nil
 	})
-	for dir := range dirs {
-		if cfg, _ := config.Load(dir, config.Options{}); cfg != nil && cfg.Module != nil {
-			walk(cfg)
-		}
-	}
 	if compared < 50 {
 		t.Errorf("only %d resources read from their syntax", compared)
 	}
@@ -486,5 +466,34 @@ func TestResourceImpliedSpec(t *testing.T) {
 	}
 	if got := resourceImpliedSpec(res); got["d"] == nil || got["b"] == nil || got["count"] != nil {
 		t.Errorf("overridden body: %#v", got)
+	}
+}
+
+// eachFixtureResource calls visit with every resource of the modules of
+// the fixtures' directories, named by module and address.
+func eachFixtureResource(t *testing.T, visit func(where string, res *config.Resource)) {
+	t.Helper()
+	var walk func(c *config.Config)
+	walk = func(c *config.Config) {
+		for _, rs := range []map[string]*config.Resource{c.Module.ManagedResources, c.Module.DataResources, c.Module.EphemeralResources} {
+			for addr, res := range rs {
+				visit(c.Module.SourceDir+": "+addr, res)
+			}
+		}
+		for _, child := range c.Children {
+			walk(child)
+		}
+	}
+	dirs := map[string]bool{}
+	_ = filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".tf") {
+			dirs[filepath.Dir(path)] = true
+		}
+		return nil
+	})
+	for dir := range dirs {
+		if cfg, _ := config.Load(dir, config.Options{}); cfg != nil && cfg.Module != nil {
+			walk(cfg)
+		}
 	}
 }

@@ -148,6 +148,51 @@ func WithoutOptional(ty cty.Type) cty.Type {
 	return ty.WithoutOptionalAttributesDeep()
 }
 
+// equalsWithoutOptional reports whether have equals
+// WithoutOptional(want), without building that type: want is usually a
+// variable's constraint, met once for every value converted to it, and
+// the copy go-cty makes rebuilds every object type in it.
+func equalsWithoutOptional(have, want cty.Type) bool {
+	switch {
+	case want.IsObjectType():
+		if !have.IsObjectType() || len(have.OptionalAttributes()) > 0 {
+			return false
+		}
+		haveAttrs, wantAttrs := have.AttributeTypes(), want.AttributeTypes()
+		if len(haveAttrs) != len(wantAttrs) {
+			return false
+		}
+		for name, wantAttr := range wantAttrs {
+			haveAttr, ok := haveAttrs[name]
+			if !ok || !equalsWithoutOptional(haveAttr, wantAttr) {
+				return false
+			}
+		}
+		return true
+	case want.IsListType():
+		return have.IsListType() && equalsWithoutOptional(have.ElementType(), want.ElementType())
+	case want.IsMapType():
+		return have.IsMapType() && equalsWithoutOptional(have.ElementType(), want.ElementType())
+	case want.IsSetType():
+		return have.IsSetType() && equalsWithoutOptional(have.ElementType(), want.ElementType())
+	case want.IsTupleType():
+		if !have.IsTupleType() {
+			return false
+		}
+		haveElems, wantElems := have.TupleElementTypes(), want.TupleElementTypes()
+		if len(haveElems) != len(wantElems) {
+			return false
+		}
+		for i := range wantElems {
+			if !equalsWithoutOptional(haveElems[i], wantElems[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return have.Equals(want)
+}
+
 // hasOptional reports whether ty or a type inside it is an object type
 // with optional attributes.
 func hasOptional(ty cty.Type) bool {

@@ -308,6 +308,35 @@ func TestWithoutOptional(t *testing.T) {
 	}
 }
 
+// equalsWithoutOptional says what comparing with WithoutOptional's type
+// says, without allocating.
+func TestEqualsWithoutOptional(t *testing.T) {
+	srcs := []string{`string`, `number`, `any`, `list(string)`, `set(string)`, `map(string)`, `list(any)`,
+		`object({ a = string })`, `object({ a = optional(string) })`, `object({ a = string, b = number })`,
+		`object({ a = optional(string, "x"), b = list(object({ c = optional(number) })) })`,
+		`object({ a = string, b = list(object({ c = number })) })`, `map(object({ a = optional(number) }))`,
+		`map(object({ a = number }))`, `list(object({ a = number }))`, `tuple([string, object({ d = optional(bool) })])`,
+		`tuple([string, object({ d = bool })])`, `tuple([string])`, `tuple([])`, `object({})`}
+	types := make([]cty.Type, len(srcs))
+	for i, src := range srcs {
+		types[i], _ = typeConstraint(t, src)
+	}
+	for i, want := range types {
+		for j, have := range append(types, want.WithoutOptionalAttributesDeep()) {
+			if hasOptional(have) {
+				continue // a value's type has no optional attributes
+			}
+			got, exp := equalsWithoutOptional(have, want), have.Equals(want.WithoutOptionalAttributesDeep())
+			if got != exp {
+				t.Errorf("%s against %s: got %v, want %v", have.GoString(), srcs[i], got, exp)
+			}
+			if a := testing.AllocsPerRun(10, func() { equalsWithoutOptional(have, want) }); a != 0 {
+				t.Errorf("%d against %s: %v allocations", j, srcs[i], a)
+			}
+		}
+	}
+}
+
 // typeConstraint parses a type constraint written in src.
 func typeConstraint(t *testing.T, src string) (cty.Type, *hcltypeexpr.Defaults) {
 	t.Helper()

@@ -56,6 +56,11 @@ func FuzzTypeConstraint(f *testing.F) {
 		if diags.HasErrors() || hasHugeNumber(val) {
 			return
 		}
+		for _, have := range []cty.Type{val.Type(), ty.WithoutOptionalAttributesDeep()} {
+			if got, want := equalsWithoutOptional(have, ty), have.Equals(ty.WithoutOptionalAttributesDeep()); got != want {
+				t.Fatalf("equalsWithoutOptional(%#v, %#v) = %v, want %v", have, ty, got, want)
+			}
+		}
 		out, err := Convert(val, ty, defaults)
 		checkSameAsApply(t, val, ty, defaults, out, err)
 		if err != nil {

@@ -40,8 +40,8 @@ func ConvertValue(v cty.Value, want cty.Type) (cty.Value, error) {
 		return cty.NullVal(WithoutOptional(want)), nil
 	}
 	// convert.Convert's two steps, without its copy of want without
-	// optional attributes when want has none.
-	if v.Type().Equals(WithoutOptional(want)) {
+	// optional attributes: a value already of that type is returned as is.
+	if equalsWithoutOptional(v.Type(), want) {
 		return v, nil
 	}
 	conv := convert.GetConversionUnsafe(v.Type(), want)

@@ -11,10 +11,11 @@ import (
 // It tracks strings, template sequences and comments the way hcl's scanner
 // does and counts every byte that could be an operator or an index step,
 // so it can only overestimate. ok is false when the source has something
-// it does not follow exactly (a heredoc, an escaped template sequence, a
-// string or comment left open, brackets left open at the end, invalid
-// UTF-8); the caller then lexes, as it did before: ordinary files skip a
-// second lexing pass.
+// it does not follow exactly (a heredoc whose marker is not ASCII or whose
+// text has a carriage return not before a newline, a string, comment or
+// heredoc left open, brackets left open at the end, invalid UTF-8); the
+// caller then lexes, as it did before: ordinary files skip a second
+// lexing pass.
 //
 // It stops as soon as the bound passes stop, returning what it has: the
 // caller lexes then anyway, and an absurdly deep source does not grow a
@@ -33,7 +34,13 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 		// lines says a newline ends an item here: the file's body and
 		// braces, where checkNesting resets at newlines too.
 		lines bool
-		extra int
+		// marker is a heredoc's closing marker: the bytes inside are
+		// template text, by lines. lineStart says the scan is at the
+		// start of one of them, where the marker may close the heredoc
+		// (not after a template sequence on the same line).
+		marker    []byte
+		lineStart bool
+		extra     int
 	}
 	stack := make([]frame, 1, 16)
 	stack[0].lines = true
@@ -67,6 +74,47 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 		// Most bytes (names, spaces, digits, text) change nothing: they
 		// are passed over in a tight loop, and the switches below see
 		// only the bytes they have a case for.
+		if top := &stack[len(stack)-1]; top.marker != nil {
+			if top.lineStart {
+				top.lineStart = false
+				// The lexer closes the heredoc at a line that is the
+				// marker once spaces are trimmed; the newline after it
+				// is the code's again.
+				end := bytes.IndexByte(src[i:], '\n')
+				if end < 0 {
+					return 0, false // the heredoc is left open
+				}
+				// A carriage return is a line's only before its newline:
+				// anywhere else the lexer has no token for it.
+				line := src[i : i+end]
+				if bytes.Equal(bytes.TrimSpace(line), top.marker) && bytes.IndexByte(bytes.TrimSuffix(line, []byte{'\r'}), '\r') < 0 {
+					depth -= 1 + top.extra
+					stack = stack[:len(stack)-1]
+					i += end - 1
+					continue
+				}
+			}
+			for i < len(src) && !heredocBytes[src[i]] {
+				i++
+			}
+			if i == len(src) {
+				break
+			}
+			switch src[i] {
+			case '\n':
+				top.lineStart = true
+			case '\r':
+				if i+1 == len(src) || src[i+1] != '\n' {
+					return 0, false // the lexer has no token for it
+				}
+			case '$', '%':
+				var opens bool
+				if i, opens = templateSequence(src, i); opens {
+					push(frame{closer: '}'})
+				}
+			}
+			continue
+		}
 		if stack[len(stack)-1].quote {
 			for i < len(src) && !quoteBytes[src[i]] {
 				i++
@@ -74,7 +122,7 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 			if i == len(src) {
 				break
 			}
-			switch c := src[i]; c {
+			switch src[i] {
 			case '\\':
 				i++ // an escape takes the next byte, whatever it is
 			case '"':
@@ -82,15 +130,8 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 			case '\n':
 				return 0, false // a quoted string spans no lines: hcl's to report
 			case '$', '%':
-				if i+2 < len(src) && src[i+1] == c && src[i+2] == '{' {
-					// "$${" and "%%{" are the text "${" and "%{", as the
-					// lexer takes them; a doubled sign before anything
-					// else is two signs.
-					i += 2
-					continue
-				}
-				if i+1 < len(src) && src[i+1] == '{' {
-					i++
+				var opens bool
+				if i, opens = templateSequence(src, i); opens {
 					push(frame{closer: '}'})
 				}
 			}
@@ -144,7 +185,15 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 			operator()
 		case '<':
 			if i+1 < len(src) && src[i+1] == '<' {
-				return 0, false // a heredoc
+				marker, text, known := heredocStart(src, i)
+				if !known {
+					return 0, false
+				}
+				if marker != nil {
+					push(frame{marker: marker, lineStart: true})
+					i = text - 1
+					continue
+				}
 			}
 			operator()
 		case '*', '+', '-', '%', '>', '!', '?', '&', '|':
@@ -164,9 +213,26 @@ func depthBound(src []byte, stop int) (bound int, ok bool) {
 	return max, true
 }
 
+// templateSequence reads the '$' or '%' at src[i] in template text (a
+// quoted string's or a heredoc's): "${" and "%{" open a template sequence;
+// "$${" and "%%{" are the text "${" and "%{", as the lexer takes them, and
+// a doubled sign before anything else is two signs. last is the offset of
+// the last byte read.
+func templateSequence(src []byte, i int) (last int, opens bool) {
+	c := src[i]
+	switch {
+	case i+2 < len(src) && src[i+1] == c && src[i+2] == '{':
+		return i + 2, false
+	case i+1 < len(src) && src[i+1] == '{':
+		return i + 1, true
+	}
+	return i, false
+}
+
 // codeBytes are the bytes depthBound acts on outside quoted strings,
-// quoteBytes those it acts on inside them.
-var codeBytes, quoteBytes = byteSet(`"{([}]),` + "\n" + `#/<*+-%>!?&|=`), byteSet(`\"$%` + "\n")
+// quoteBytes those it acts on inside them, heredocBytes those inside
+// heredocs.
+var codeBytes, quoteBytes, heredocBytes = byteSet(`"{([}]),` + "\n" + `#/<*+-%>!?&|=`), byteSet(`\"$%` + "\n"), byteSet("$%\r\n")
 
 // byteSet is the set of the bytes of s.
 func byteSet(s string) (set [256]bool) {

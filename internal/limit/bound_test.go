@@ -45,7 +45,22 @@ func TestDepthBound(t *testing.T) {
 		{`a = x[*].y["k"][0]`, true},
 		{`a = [for k, v in m : k => v if v != null]`, true},
 		{`a = -1e-5 >= 2 ? 3 : 4 % 5`, true},
-		{"a = <<EOT\n${x}\nEOT\n", false},
+		{"a = <<EOT\n${x}\nEOT\n", true},
+		{"a = <<-EOT\n  [[[ ${ [[x]] } %{ if [y] }((z))%{ endif }\n  EOT\nb = [[1]]\n", true},
+		{"a = <<EOT\r\n${x}\r\nEOT\r\n", true},
+		{"a = <<EOT\n${x}EOT\nEOT\n", true},
+		{"a = <<EOT\n${ <<EOT\n[[[${y}\nEOT\n }\nEOT\n", true},
+		{"a = <<EOT\n$${ [[[ %%{ (((\nEOT\n", true},
+		{"a = <<EOT\n\u00a0EOT\u00a0\n", true},
+		{"a = [<<EOT\n}\nEOT\n, <<B_2-x\n]\nB_2-x\n]", true},
+		{"a = x <<EOT\nb = 1\n", false},
+		{"a = x << y", true},
+		{"a = 1\n<<<EOT\nEOT\n", true},
+		{"a = <<EOT\nx\nEOT", false},
+		{"a = <<EOT\nx\rEOT\nEOT\n", false},
+		{"a = <<EOT\nx\nEOT\r \n", false},
+		{"a = <<EOTé\nx\nEOTé\n", false},
+		{"a = <<é\nx\né\n", false},
 		{`a = "$${x}"`, true},
 		{`a = "%%{x}"`, true},
 		{`a = "$$${ [[[1]]] }"`, true},
@@ -117,8 +132,8 @@ func TestCheckNestingSkipsLexing(t *testing.T) {
 		b.WriteString(` = "${var.p}-${var.q}" == "x-y" ? [1, 2] : [3]` + "\n")
 	}
 	src := []byte(b.String())
-	if openers(src) <= DefaultMaxNesting {
-		t.Fatalf("the source has only %d openers; the test needs more than %d", openers(src), DefaultMaxNesting)
+	if fewOpeners(src, DefaultMaxNesting) {
+		t.Fatalf("the source has at most %d openers; the test needs more", DefaultMaxNesting)
 	}
 	if bound, ok := depthBound(src, DefaultMaxNesting); !ok || bound > 10 {
 		t.Fatalf("depthBound = %d, %v; want a small bound", bound, ok)
@@ -158,6 +173,9 @@ func FuzzDepthBound(f *testing.F) {
 		`a = "\"${x}\\"`,
 		"# c\na = x[*].y[\"k\"][0] # d\n",
 		`a = "$$${ [[[1]]] }%%%{ if [x] }y%{ endif }$${z}"`,
+		"a = <<-EOT\n  [[[ ${ [[x]] } %{ if [y] }((z))%{ endif }\n  EOT\nb = [[1]]\n",
+		"a = <<EOT\n${ <<EOT\n[[[${y}\nEOT\n }EOT\nEOT\n",
+		"a = [<<EOT\r\n}\r\nEOT\r\n, <<B_2-x\n]\nB_2-x\n]",
 	} {
 		f.Add([]byte(s))
 	}

@@ -43,7 +43,7 @@ func checkNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max
 	if max <= 0 {
 		max = DefaultMaxNesting
 	}
-	if openers(src) <= max-base {
+	if fewOpeners(src, max-base) {
 		return nil // each level needs at least one opening or operator byte
 	}
 	if syntax != Template {
@@ -146,7 +146,7 @@ func CheckJSONNesting(src []byte, filename string, max int) hcl.Diagnostics {
 	if max <= 0 {
 		max = DefaultMaxNesting
 	}
-	if openers(src) <= max {
+	if fewOpeners(src, max) {
 		return nil
 	}
 	depth := 0
@@ -221,15 +221,19 @@ var openerBytes = func() (set [256]bool) {
 	return set
 }()
 
-// openers counts the bytes in src that can start a nesting level: an upper
-// bound on the depth that lets ordinary sources skip lexing.
-func openers(src []byte) int {
+// fewOpeners reports whether src has at most limit bytes that can start
+// a nesting level: an upper bound on the depth that lets ordinary sources
+// skip lexing. It stops counting past limit, since a large file always
+// has more and is left to the finer bound.
+func fewOpeners(src []byte, limit int) bool {
 	// "==" is counted through its bytes, '=' being one of them.
 	n := 0
 	for _, c := range src {
 		if openerBytes[c] {
-			n++
+			if n++; n > limit {
+				return false
+			}
 		}
 	}
-	return n
+	return true
 }

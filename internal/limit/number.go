@@ -188,50 +188,51 @@ const digitRunForLexing = 1000
 
 // mayHaveHugeLiteral reports whether src has an exponent of four or more
 // digits after a digit or a point, or a long run of digits: ordinary
-// sources are ruled out without lexing.
+// sources are ruled out without lexing. Only digits and points can start
+// either, so the bytes between them are passed over in a tight loop; the
+// letter e, far more common, is looked at only after one.
 func mayHaveHugeLiteral(src []byte) bool {
-	run := 0
 	for i := 0; i < len(src); i++ {
-		if !numberBytes[src[i]] {
-			// Nothing but digits and exponents counts: a run of other
-			// bytes is passed over in a tight loop.
-			run = 0
-			for i+1 < len(src) && !numberBytes[src[i+1]] {
-				i++
-			}
-			continue
+		for i < len(src) && !digitOrPoint[src[i]] {
+			i++
 		}
-		c := src[i]
-		if c >= '0' && c <= '9' {
-			if run++; run >= digitRunForLexing {
+		if i == len(src) {
+			break
+		}
+		// An exponent may start at j, after src[i:j]: a point, or a run
+		// of digits.
+		j := i + 1
+		if src[i] != '.' {
+			for j < len(src) && isDigit(src[j]) {
+				j++
+			}
+			if j-i >= digitRunForLexing {
 				return true
 			}
-			continue
 		}
-		run = 0
-		if c != 'e' && c != 'E' || i == 0 {
-			continue
+		if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
+			k := j + 1
+			if k < len(src) && (src[k] == '+' || src[k] == '-') {
+				k++
+			}
+			n := 0
+			for ; k < len(src) && isDigit(src[k]); k++ {
+				n++
+			}
+			if n >= 4 {
+				return true
+			}
 		}
-		if p := src[i-1]; (p < '0' || p > '9') && p != '.' {
-			continue
-		}
-		j := i + 1
-		if j < len(src) && (src[j] == '+' || src[j] == '-') {
-			j++
-		}
-		n := 0
-		for ; j < len(src) && src[j] >= '0' && src[j] <= '9'; j++ {
-			n++
-		}
-		if n >= 4 {
-			return true
-		}
+		i = j - 1
 	}
 	return false
 }
 
-// numberBytes are the bytes mayHaveHugeLiteral acts on.
-var numberBytes = byteSet("0123456789eE")
+// digitOrPoint are the bytes mayHaveHugeLiteral stops at.
+var digitOrPoint = byteSet("0123456789.")
+
+// isDigit reports whether c is an ASCII digit.
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // hugeLiteral reports whether a number literal is beyond MaxNumberExponent
 // or too long to read (maxNumberLiteral). A literal that does not parse is

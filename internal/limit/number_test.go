@@ -119,10 +119,54 @@ func TestMayHaveHugeLiteral(t *testing.T) {
 		"a = " + long[1:] + "x" + long[1:]: false,
 		"":                                 false,
 	} {
-		if got := mayHaveHugeLiteral([]byte(src)); got != want {
+		if got := mayHaveHugeLiteral([]byte(src)); got != want || plainMayHaveHugeLiteral([]byte(src)) != want {
 			t.Errorf("mayHaveHugeLiteral(%q) = %v, want %v", src, got, want)
 		}
 	}
+}
+
+// plainMayHaveHugeLiteral is mayHaveHugeLiteral byte by byte: a run of
+// digitRunForLexing digits, or an e or E after a digit or a point and
+// before an optional sign and four digits.
+func plainMayHaveHugeLiteral(src []byte) bool {
+	run := 0
+	for i, c := range src {
+		if c >= '0' && c <= '9' {
+			if run++; run >= digitRunForLexing {
+				return true
+			}
+			continue
+		}
+		run = 0
+		if (c == 'e' || c == 'E') && i > 0 && (src[i-1] >= '0' && src[i-1] <= '9' || src[i-1] == '.') {
+			j := i + 1
+			if j < len(src) && (src[j] == '+' || src[j] == '-') {
+				j++
+			}
+			n := 0
+			for ; j < len(src) && src[j] >= '0' && src[j] <= '9'; j++ {
+				n++
+			}
+			if n >= 4 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FuzzMayHaveHugeLiteral holds mayHaveHugeLiteral, which stops only at
+// digits and points, to the byte-by-byte reading.
+func FuzzMayHaveHugeLiteral(f *testing.F) {
+	for _, s := range []string{"a = 1e1000", "a = 2.5E+1234\n", "a = 1.e-9999", "a = xe1234", ".e1234", "1..e12345", "1ee1234", "9e+-1234",
+		"a = " + strings.Repeat("7", digitRunForLexing-1) + ".7e1", strings.Repeat("1", digitRunForLexing)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if got, want := mayHaveHugeLiteral(src), plainMayHaveHugeLiteral(src); got != want {
+			t.Fatalf("mayHaveHugeLiteral(%q) = %v, want %v", src, got, want)
+		}
+	})
 }
 
 // FuzzHugeNumber holds HugeNumber, which looks at the type of each part

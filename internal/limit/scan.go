@@ -128,7 +128,7 @@ func (s *sourceScan) code(i int) int {
 		s.stack = append(s.stack, scanFrame{kind: quoteFrame, start: i, parts: 1})
 		return i + 1
 	case c == '<' && i+1 < len(src) && src[i+1] == '<':
-		if marker, body, ok := heredocStart(src, i); ok {
+		if marker, body, _ := heredocStart(src, i); marker != nil {
 			s.tokens++
 			s.stack = append(s.stack, scanFrame{kind: heredocFrame, start: i, marker: marker})
 			return body
@@ -233,26 +233,34 @@ func isWordByte(c byte) bool {
 var wordBytes = byteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 // heredocStart recognises "<<EOT\n" or "<<-EOT\n" at src[i]: the marker
-// and the offset of the first line of the body.
-func heredocStart(src []byte, i int) (marker []byte, body int, ok bool) {
+// ("EOT"; nil when src[i] is not a heredoc's opener) and the offset of the
+// first line of the body. known is false when the name goes on into bytes
+// beyond ASCII, which the lexer takes by Unicode's classes of identifier
+// characters: it may or may not be a heredoc.
+func heredocStart(src []byte, i int) (marker []byte, body int, known bool) {
 	j := i + 2
 	if j < len(src) && src[j] == '-' {
 		j++
 	}
-	if j >= len(src) || !(src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] == '_') {
+	if j < len(src) && src[j] >= utf8.RuneSelf {
 		return nil, 0, false
+	}
+	if j >= len(src) || !(src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] == '_') {
+		return nil, 0, true
 	}
 	k := j
 	for k < len(src) && isWordByte(src[k]) {
 		k++
 	}
-	if k < len(src) && src[k] == '\r' {
-		k++
-	}
-	if k >= len(src) || src[k] != '\n' {
+	switch {
+	case k < len(src) && src[k] >= utf8.RuneSelf:
 		return nil, 0, false
+	case k < len(src) && src[k] == '\n':
+		return src[j:k], k + 1, true
+	case k+1 < len(src) && src[k] == '\r' && src[k+1] == '\n':
+		return src[j:k], k + 2, true
 	}
-	return src[j:k], k + 1, true
+	return nil, 0, true
 }
 
 // heredocEnd reports whether the line at src[i] closes a heredoc with
@@ -262,10 +270,10 @@ func heredocEnd(src []byte, i int, marker []byte) (int, bool) {
 	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
 		j++
 	}
-	if !bytes.HasPrefix(src[j:], bytes.TrimRight(marker, "\r")) {
+	if !bytes.HasPrefix(src[j:], marker) {
 		return 0, false
 	}
-	k := j + len(bytes.TrimRight(marker, "\r"))
+	k := j + len(marker)
 	for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r') {
 		k++
 	}
