@@ -177,14 +177,11 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 		}
 		switch s := s.(type) {
 		case *hcldec.AttrSpec:
-			if u.writeOnly && marks.Contains(av, marks.Ephemeral) {
-				// Only a write-only argument takes an ephemeral value,
-				// and Terraform plans a write-only argument as null.
-				// Whether that is this argument or an attribute
-				// nested in it, only the schema would say.
-				attrs[name] = u.of(av.Type())
-				changed = true
-			} else if av.IsNull() {
+			// Only a write-only argument takes an ephemeral value, and
+			// Terraform plans a write-only argument as null; whether
+			// that is this argument or an attribute nested in it, only
+			// the schema would say.
+			if av.IsNull() || u.writeOnly && marks.Contains(av, marks.Ephemeral) {
 				attrs[name] = u.of(av.Type())
 				changed = true
 			} else if isEmptyString(av) {
