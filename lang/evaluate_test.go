@@ -293,6 +293,64 @@ locals {
 	}
 }
 
+// TestModuleOwnOutputReference: a module call's argument may use the
+// module's own outputs that do not depend on it; an output the module does
+// not declare is an unsupported attribute, not a cycle through every
+// output. Of a call with for_each, module.NAME.x is instance x.
+func TestModuleOwnOutputReference(t *testing.T) {
+	child := `
+variable "keys" { type = any }
+output "keys" { value = var.keys }
+output "id" { value = "x" }
+`
+	for name, tc := range map[string]struct {
+		main, want string
+	}{
+		"declared output": {`
+module "m" {
+  source = "./m"
+  keys   = { a = module.m.id }
+}
+output "o" { value = module.m.keys.a }`, ""},
+		"undeclared output": {`
+module "m" {
+  source = "./m"
+  keys   = { a = module.m.nothere }
+}`, "Unsupported attribute"},
+		"instance by attribute": {`
+module "m" {
+  source   = "./m"
+  for_each = toset(["one"])
+  keys     = each.key
+}
+module "n" {
+  source = "./m"
+  keys   = module.m.one.id
+}
+output "o" { value = module.n.keys }`, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			res, diags := evalFiles(t, map[string]string{"main.tf": tc.main, "m/main.tf": child}, Options{})
+			var got []string
+			for _, d := range diags {
+				got = append(got, d.Summary)
+			}
+			if tc.want != "" {
+				if len(got) != 1 || got[0] != tc.want {
+					t.Fatalf("diagnostics %q, want one %q", got, tc.want)
+				}
+				return
+			}
+			if len(got) != 0 {
+				t.Fatalf("diagnostics %q", got)
+			}
+			if o := res.Root().Outputs["o"]; !o.RawEquals(cty.StringVal("x")) {
+				t.Errorf("o = %#v", o)
+			}
+		})
+	}
+}
+
 func TestTofuWorkspace(t *testing.T) {
 	res, diags := evalFiles(t, map[string]string{"main.tf": `
 locals { w = "${tofu.workspace}-${terraform.workspace}" }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/internal/address"
 )
@@ -261,9 +263,13 @@ func (g *graph) targets(targets []*node, c *config.Config, ref *reference) []*no
 	case refModule:
 		targets = append(targets, g.get(c, nodeCall, ref.name))
 		if child := c.Children[ref.name]; child != nil {
-			if ref.output != "" && child.Module.Outputs[ref.output] != nil {
+			switch {
+			case ref.output != "" && child.Module.Outputs[ref.output] != nil:
 				targets = append(targets, g.get(child, nodeOutput, ref.output))
-			} else {
+			case ref.output != "" && outputNamed(c.Module.ModuleCalls[ref.name], ref):
+				// An output the module does not declare: evaluating the
+				// reference reports it, and it depends on no output.
+			default:
 				for _, o := range sortedKeys(child.Module.Outputs) {
 					targets = append(targets, g.get(child, nodeOutput, o))
 				}
@@ -273,6 +279,13 @@ func (g *graph) targets(targets []*node, c *config.Config, ref *reference) []*no
 		targets = append(targets, g.get(c, nodeResource, ref.addr()))
 	}
 	return targets
+}
+
+// outputNamed reports whether the attribute after module.NAME in ref can
+// only be an output's name: the call has one instance, or ref names one by
+// key. Of a call with count or for_each, module.NAME.x may be instance x.
+func outputNamed(call *config.ModuleCall, ref *reference) bool {
+	return ref.key != cty.NilVal || call != nil && call.Count == nil && call.ForEach == nil
 }
 
 // connect adds an edge from n to every node the references (in module c) name.

@@ -105,9 +105,10 @@ func (ev *evaluator) reads() *readAnalysis {
 // planned one: arguments set to null or "" become unknown, block types that only
 // dynamic blocks without elements produced are left out (as though absent),
 // and every path t reads is added, unknown where the body does not set it.
-// The unknowns carry ms.
-func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
-	u := &unknownMarked{ms: ms}
+// The unknowns carry ms. With writeOnly (a managed resource's body), an
+// argument holding an ephemeral value is unknown too: see openArgumentsIn.
+func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks, writeOnly bool) cty.Value {
+	u := &unknownMarked{ms: ms, writeOnly: writeOnly}
 	v = openArguments(v, spec, t, u)
 	if t != nil {
 		v, _ = t.fill(v, spec, u)
@@ -119,14 +120,14 @@ func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) c
 // attrs make, without making that object first only to read its
 // attributes back: they are opened and filled in attrs itself, which then
 // becomes the planned object. attrs is not to be read afterwards.
-func openAttributes(attrs map[string]cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks) cty.Value {
+func openAttributes(attrs map[string]cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks, writeOnly bool) cty.Value {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok || !asciiNames(attrs) {
 		// cty normalizes the names of an object's attributes, which the
 		// object's own value would look up by.
-		return openObject(cty.ObjectVal(attrs), spec, t, ms)
+		return openObject(cty.ObjectVal(attrs), spec, t, ms, writeOnly)
 	}
-	u := &unknownMarked{ms: ms}
+	u := &unknownMarked{ms: ms, writeOnly: writeOnly}
 	openArgumentsIn(attrs, obj, t, u)
 	if t != nil {
 		t.fillAttributes(attrs, obj, u)
@@ -176,7 +177,11 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 		}
 		switch s := s.(type) {
 		case *hcldec.AttrSpec:
-			if av.IsNull() {
+			// Only a write-only argument takes an ephemeral value, and
+			// Terraform plans a write-only argument as null; whether
+			// that is this argument or an attribute nested in it, only
+			// the schema would say.
+			if av.IsNull() || u.writeOnly && marks.Contains(av, marks.Ephemeral) {
 				attrs[name] = u.of(av.Type())
 				changed = true
 			} else if isEmptyString(av) {
@@ -390,10 +395,12 @@ func (t *readTree) fillAttributes(attrs map[string]cty.Value, obj hcldec.ObjectS
 
 // unknownMarked makes the unknowns that planning a body without schema
 // adds, each marked with ms. Most are of no type: that one is made once
-// and shared, rather than marked anew for every attribute.
+// and shared, rather than marked anew for every attribute. writeOnly says
+// that the body is a managed resource's, whose arguments may be write-only.
 type unknownMarked struct {
-	ms      cty.ValueMarks
-	dynamic cty.Value
+	ms        cty.ValueMarks
+	dynamic   cty.Value
+	writeOnly bool
 }
 
 func (u *unknownMarked) of(ty cty.Type) cty.Value {

@@ -437,12 +437,12 @@ func TestOpenAttributesMatchesOpenObject(t *testing.T) {
 		{},
 	} {
 		for j, tree := range trees {
-			want := openObject(cty.ObjectVal(attrs), spec, tree, ms)
+			want := openObject(cty.ObjectVal(attrs), spec, tree, ms, false)
 			in := make(map[string]cty.Value, len(attrs))
 			for k, v := range attrs {
 				in[k] = v
 			}
-			if got := openAttributes(in, spec, tree, ms); !got.RawEquals(want) {
+			if got := openAttributes(in, spec, tree, ms, false); !got.RawEquals(want) {
 				t.Errorf("attributes %d, reads %d:\ngot  %#v\nwant %#v", i, j, got, want)
 			}
 		}

@@ -230,11 +230,14 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		args = d.value() // planning may change the decoded attributes in place
 	}
 	var v cty.Value
+	// Only a managed resource has write-only arguments, and only a
+	// configuration with an ephemeral value can set one.
+	writeOnly := res.Mode == config.ManagedResourceMode && ev.share().ephemeral.Load()
 	switch {
 	case schema == nil && d.attrs != nil:
-		v = openAttributes(d.attrs, info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
+		v = openAttributes(d.attrs, info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)), writeOnly)
 	case schema == nil:
-		v = openObject(d.v, info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)))
+		v = openObject(d.v, info.spec, s.ev.reads().tree(res), s.ev.unreadMarks(s.mod.Config, res, unreadCause(res)), writeOnly)
 	case res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type):
 		ev.checkReadOnly(res, info, d)
 		finish := planTerraformData

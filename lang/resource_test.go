@@ -16,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // TestPlannedAsIs checks that the nested blocks planNested returns as they
@@ -190,6 +191,49 @@ resource "terraform_data" "r" {
 				t.Errorf("ephemeral value refused: %v, want %v (%s)", found, tc.want, diags.Error())
 			}
 		})
+	}
+}
+
+// TestWriteOnlyWithoutSchema: without a provider schema, an argument of a
+// managed resource that holds an ephemeral value can only be write-only,
+// which Terraform plans as null; the resource's object is then not
+// ephemeral, so a (root) output of the whole object is allowed. The
+// argument is unknown (the schema would say whether it or an attribute
+// nested in it is the write-only one), and the arguments beside it keep
+// their values.
+func TestWriteOnlyWithoutSchema(t *testing.T) {
+	files := map[string]string{"main.tf": `
+variable "secret" {
+  ephemeral = true
+  default   = "s"
+}
+resource "mock_thing" "a" {
+  name = "alpha"
+  body = { props = { key = var.secret, plain = "p" } }
+  settings {
+    mode        = "m"
+    password_wo = var.secret
+  }
+}
+output "whole" {
+  value = mock_thing.a
+}`}
+	res, diags := evalFiles(t, files, Options{})
+	if diags.HasErrors() {
+		t.Fatalf("diagnostics: %s", diags.Error())
+	}
+	for src, want := range map[string]cty.Value{
+		"mock_thing.a.name":             cty.StringVal("alpha"),
+		"mock_thing.a.settings[0].mode": cty.StringVal("m"),
+	} {
+		if got, _ := mustEval(t, res, src, nil).UnmarkDeep(); !got.RawEquals(want) {
+			t.Errorf("%s = %#v, want %#v", src, got, want)
+		}
+	}
+	for _, src := range []string{"mock_thing.a.body", "mock_thing.a.settings[0].password_wo"} {
+		if got := mustEval(t, res, src, nil); got.IsKnown() || got.HasMark(marks.Ephemeral) {
+			t.Errorf("%s = %#v, want unknown and not ephemeral", src, got)
+		}
 	}
 }
 
