@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
 	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
 )
 
@@ -256,17 +258,68 @@ func Evaluate(opts Options) *Evaluation {
 		Functions:        planFuncOptions(opts, workDir),
 	})
 	ev.Result = res
-	if !opts.Console && failedChecks(diags) {
+	if !opts.Console && (failedChecks(diags) || hasPlaceholderErrors(diags)) {
 		// terraform plan validates the configuration first and stops
 		// there at an error, before it checks variable values and
 		// conditions: when the configuration has such errors, they alone
 		// are what it reports.
-		if vdiags := validateTree(cfg, opts, workDir, schemas); vdiags.HasErrors() {
+		vdiags := validateTree(cfg, opts, workDir, schemas)
+		if vdiags.HasErrors() && failedChecks(diags) {
 			diags = vdiags
+		} else {
+			diags = settlePlaceholderErrors(diags, vdiags)
 		}
 	}
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	return ev
+}
+
+// hasPlaceholderErrors reports whether diags have an error that arose in a
+// placeholder instance (see placeholderError).
+func hasPlaceholderErrors(diags hcl.Diagnostics) bool {
+	return slices.ContainsFunc(diags, placeholderError)
+}
+
+// placeholderError reports whether d is an error that arose in the
+// placeholder standing for instances tfeval could not count because it
+// lacks what Terraform would have (a data source's result, a schema, ...):
+// Terraform, which knows how many there are, may find none.
+func placeholderError(d *hcl.Diagnostic) bool {
+	if d.Severity != hcl.DiagError {
+		return false
+	}
+	us, ok := lang.PlaceholderUnread(d)
+	return ok && slices.ContainsFunc(us, func(u marks.Unread) bool { return u.Cause != marks.Errored })
+}
+
+// settlePlaceholderErrors keeps as errors the placeholder errors that
+// terraform validate reports too (vdiags, validating with every count and
+// for_each unknown): Terraform's plan validates first, so it reports them
+// however many instances there are. The others it reports only if the
+// object has instances, which tfeval cannot know: they become warnings
+// that say so, rather than errors tfeval may have invented.
+func settlePlaceholderErrors(diags, vdiags hcl.Diagnostics) hcl.Diagnostics {
+	type site struct {
+		summary string
+		subject hcl.Range
+	}
+	certain := map[site]bool{}
+	for _, d := range vdiags {
+		if d.Severity == hcl.DiagError && d.Subject != nil {
+			certain[site{d.Summary, *d.Subject}] = true
+		}
+	}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if placeholderError(d) && (d.Subject == nil || !certain[site{d.Summary, *d.Subject}]) {
+			c := *d
+			c.Severity = hcl.DiagWarning
+			c.Detail += "\n\nThis arose in a placeholder instance (see the warning \"Instances not known\"): Terraform reports it only if there are instances, which tfeval cannot tell."
+			d = &c
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // failedChecks reports whether diags have a failed variable validation or

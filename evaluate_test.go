@@ -574,3 +574,56 @@ variable "max" {
 		})
 	}
 }
+
+// TestPlaceholderErrors: an error in the placeholder standing for the
+// instances of a for_each tfeval cannot know (it depends on a data source
+// tfeval does not read) is Terraform's only if there are instances: it is
+// a warning saying so. One that terraform validate reports too, with every
+// for_each unknown, is Terraform's whatever the instances: it stays an
+// error. With the data source's result given, the instances are known.
+func TestPlaceholderErrors(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{"main.tf": `
+data "aws_availability_zones" "azs" {}
+locals {
+  routed = ["a"]
+  names  = [for az in data.aws_availability_zones.azs.names : az if contains(local.routed, az)]
+}
+resource "aws_gw" "gw" {
+  count = 0
+}
+resource "aws_route" "conditional" {
+  for_each = toset(local.names)
+  gw       = aws_gw.gw[0].id
+}
+resource "aws_route" "certain" {
+  for_each = toset(local.names)
+  gw       = local.routed[5]
+}`, "azs.json": `{"data.aws_availability_zones.azs": {"names": ["a", "b"]}}`})
+	severities := func(ev *tfeval.Evaluation) map[int]hcl.DiagnosticSeverity {
+		bySubjectLine := map[int]hcl.DiagnosticSeverity{}
+		for _, d := range ev.Diagnostics {
+			if d.Summary == "Invalid index" {
+				bySubjectLine[d.Subject.Start.Line] = d.Severity
+			}
+		}
+		return bySubjectLine
+	}
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
+	got := severities(ev)
+	if got[12] != hcl.DiagWarning || got[16] != hcl.DiagError || len(got) != 2 {
+		t.Errorf("want a warning at line 12 and an error at line 16, got %v:\n%s", got, ev.Diagnostics.Error())
+	}
+	for _, d := range ev.Diagnostics {
+		if d.Summary == "Invalid index" && d.Severity == hcl.DiagWarning && !strings.Contains(d.Detail, "only if there are instances") {
+			t.Errorf("the warning does not say why: %s", d.Detail)
+		}
+	}
+	// With the zones given, both routes have an instance, not a
+	// placeholder: every Invalid index is an error.
+	ev = tfeval.Evaluate(tfeval.Options{WorkDir: dir, DataFiles: []string{"azs.json"}})
+	got = severities(ev)
+	if got[12] != hcl.DiagError || got[16] != hcl.DiagError {
+		t.Errorf("with the data, want errors at lines 12 and 16, got %v:\n%s", got, ev.Diagnostics.Error())
+	}
+}
