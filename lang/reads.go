@@ -371,7 +371,9 @@ func typeReads(ty cty.Type) [][]readStep {
 }
 
 // resolve follows a read of path from key, in the module of c, to the
-// resources it reads.
+// resources it reads. A read that can lead nowhere (a variable of the root
+// module, a value defined without origins) is not marked resolved: a mark
+// would only save doing nothing again, and would cost a string.
 func (a *readAnalysis) resolve(c *config.Config, key valueKey, path []readStep, depth int) {
 	if len(path) == 0 || depth > 64 {
 		return
@@ -379,11 +381,11 @@ func (a *readAnalysis) resolve(c *config.Config, key valueKey, path []readStep, 
 	if len(path) > maxReadPath {
 		path = path[:maxReadPath]
 	}
-	if !a.firstResolve(c, key, path) {
-		return
-	}
 	switch key.kind {
 	case vkResource:
+		if !a.firstResolve(c, key, path) {
+			return
+		}
 		t := a.trees[key.res]
 		if t == nil {
 			t = &readTree{}
@@ -396,13 +398,15 @@ func (a *readAnalysis) resolve(c *config.Config, key valueKey, path []readStep, 
 		if call == nil || child == nil || child.Module == nil {
 			return
 		}
+		output := path
 		if call.Count != nil || call.ForEach != nil {
 			// The first step selects an instance, by any key.
-			path = path[1:]
+			output = output[1:]
 		}
-		if len(path) > 0 && path[0] != anyElement {
-			a.resolve(child, valueKey{kind: vkOutput, name: path[0]}, path[1:], depth+1)
+		if len(output) == 0 || output[0] == anyElement || !a.firstResolve(c, key, path) {
+			return
 		}
+		a.resolve(child, valueKey{kind: vkOutput, name: output[0]}, output[1:], depth+1)
 	case vkVar:
 		// A variable is what the calling module block sets it to.
 		parent := c.Parent
@@ -413,16 +417,21 @@ func (a *readAnalysis) resolve(c *config.Config, key valueKey, path []readStep, 
 		if call == nil {
 			return
 		}
-		for _, o := range a.modules(parent.Module).defs[valueKey{kind: vkCallVar, call: call, name: key.name}] {
-			if r, _, ok := stepped(o, path); ok {
-				a.resolve(parent, r.key, r.path, depth+1)
-			}
-		}
+		a.resolveDefs(c, key, path, parent, a.modules(parent.Module).defs[valueKey{kind: vkCallVar, call: call, name: key.name}], depth)
 	default:
-		for _, o := range a.modules(c.Module).defs[key] {
-			if r, _, ok := stepped(o, path); ok {
-				a.resolve(c, r.key, r.path, depth+1)
-			}
+		a.resolveDefs(c, key, path, c, a.modules(c.Module).defs[key], depth)
+	}
+}
+
+// resolveDefs follows a read of path from key, in the module of c, into
+// the origins defs of its definition, which are in the module of in.
+func (a *readAnalysis) resolveDefs(c *config.Config, key valueKey, path []readStep, in *config.Config, defs []origin, depth int) {
+	if len(defs) == 0 || !a.firstResolve(c, key, path) {
+		return
+	}
+	for _, o := range defs {
+		if r, _, ok := stepped(o, path); ok {
+			a.resolve(in, r.key, r.path, depth+1)
 		}
 	}
 }
