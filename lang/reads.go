@@ -329,10 +329,17 @@ func (r *moduleReads) walkResource(m *config.Module, res *config.Resource) {
 	}
 }
 
-// define adds origins to the definition of a named value.
+// define adds origins to the definition of a named value. Origin lists
+// are not changed once made, so a first list is kept as it is, clipped so
+// that adding to the definition copies it.
 func (r *moduleReads) define(key valueKey, origins []origin) {
-	if len(origins) > 0 {
-		r.defs[key] = append(r.defs[key], origins...)
+	if len(origins) == 0 {
+		return
+	}
+	if defs := r.defs[key]; len(defs) > 0 {
+		r.defs[key] = append(defs, origins...)
+	} else {
+		r.defs[key] = slices.Clip(origins)
 	}
 }
 
