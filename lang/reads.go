@@ -286,8 +286,8 @@ func moduleResourcesAll(m *config.Module) []*config.Resource {
 
 func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall) {
 	w := &readWalker{r: r, m: m}
-	w.val(call.Count)
-	w.val(call.Enabled)
+	w.walk(call.Count)
+	w.walk(call.Enabled)
 	if call.ForEach != nil {
 		each := valueKey{kind: vkEach, call: call}
 		r.define(each, applySteps(w.val(call.ForEach), []readStep{anyElement}, nil))
@@ -304,8 +304,8 @@ func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall) {
 
 func (r *moduleReads) walkResource(m *config.Module, res *config.Resource) {
 	w := &readWalker{r: r, m: m}
-	w.val(res.Count)
-	w.val(res.Enabled)
+	w.walk(res.Count)
+	w.walk(res.Enabled)
 	if res.ForEach != nil {
 		each := valueKey{kind: vkEach, res: res}
 		r.define(each, applySteps(w.val(res.ForEach), []readStep{anyElement}, nil))
@@ -324,7 +324,7 @@ func (r *moduleReads) walkResource(m *config.Module, res *config.Resource) {
 	}
 	if res.Managed != nil {
 		for _, e := range res.Managed.ReplaceTriggeredBy {
-			w.val(e)
+			w.walk(e)
 		}
 	}
 }
@@ -591,8 +591,8 @@ func (w *readWalker) unbind()        { w.binds = w.binds[:len(w.binds)-1] }
 func (w *readWalker) rules(rules []*config.CheckRule) {
 	for _, r := range rules {
 		if r != nil {
-			w.val(r.Condition)
-			w.val(r.ErrorMessage)
+			w.walk(r.Condition)
+			w.walk(r.ErrorMessage)
 		}
 	}
 }
@@ -606,12 +606,12 @@ func (w *readWalker) body(body hcl.Body) {
 		// each attribute is walked as an expression.
 		attrs, _ := body.JustAttributes()
 		for _, name := range sortedKeys(attrs) {
-			w.val(attrs[name].Expr)
+			w.walk(attrs[name].Expr)
 		}
 		return
 	}
 	for _, name := range sortedKeys(sb.Attributes) {
-		w.val(sb.Attributes[name].Expr)
+		w.walk(sb.Attributes[name].Expr)
 	}
 	for _, blk := range sb.Blocks {
 		if blk.Type != "dynamic" || len(blk.Labels) == 0 {
@@ -630,7 +630,7 @@ func (w *readWalker) body(body hcl.Body) {
 		}
 		w.bind(binding{name: name, iterator: true, origins: elems})
 		if a, ok := blk.Body.Attributes["labels"]; ok {
-			w.val(a.Expr)
+			w.walk(a.Expr)
 		}
 		for _, inner := range blk.Body.Blocks {
 			if inner.Type == "content" {
@@ -639,6 +639,17 @@ func (w *readWalker) body(body hcl.Body) {
 		}
 		w.unbind()
 	}
+}
+
+// walk walks an expression whose value goes nowhere the analysis follows
+// (a count, a condition, an operand, an argument of a resource), recording
+// what it reads; a reference in it makes no list of origins.
+func (w *readWalker) walk(e hcl.Expression) {
+	if x, ok := e.(*hclsyntax.ScopeTraversalExpr); ok {
+		w.reference(x.Traversal)
+		return
+	}
+	w.val(e)
 }
 
 // val walks an expression, recording what it reads, and returns the
@@ -665,7 +676,7 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 		w.steps = appendTraversalSteps(w.steps[:0], x.Traversal)
 		return applySteps(src, w.steps, w.r)
 	case *hclsyntax.IndexExpr:
-		w.val(x.Key)
+		w.walk(x.Key)
 		step := anyElement
 		if key, ok := literalString(x.Key); ok {
 			// An object indexed by a string reads that attribute.
@@ -693,8 +704,8 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 			w.bind(binding{name: x.KeyVar})
 		}
 		w.bind(binding{name: x.ValVar, origins: elems})
-		w.val(x.KeyExpr)
-		w.val(x.CondExpr)
+		w.walk(x.KeyExpr)
+		w.walk(x.CondExpr)
 		v := w.val(x.ValExpr)
 		w.unbind()
 		if x.KeyVar != "" {
@@ -704,7 +715,7 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 	case *hclsyntax.FunctionCallExpr:
 		return w.call(x)
 	case *hclsyntax.ConditionalExpr:
-		w.val(x.Condition)
+		w.walk(x.Condition)
 		return union(w.val(x.TrueResult), w.val(x.FalseResult))
 	case *hclsyntax.TupleConsExpr:
 		var out []origin
@@ -719,7 +730,7 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 			if key, ok := objectKey(item.KeyExpr); ok {
 				f = frame{key: key}
 			} else {
-				w.val(item.KeyExpr)
+				w.walk(item.KeyExpr)
 			}
 			out = union(out, inFrame(w.val(item.ValueExpr), f))
 		}
@@ -736,10 +747,10 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 	}
 	// Everything else (operators, templates) builds a new primitive value
 	// from its operands, which are still walked for what they read.
-	known := exprChildren(x, func(c hclsyntax.Expression, _ *hclsyntax.ForExpr) { w.val(c) })
+	known := exprChildren(x, func(c hclsyntax.Expression, _ *hclsyntax.ForExpr) { w.walk(c) })
 	if !known {
 		for _, t := range hclsyntax.Variables(x) {
-			w.traversal(t)
+			w.reference(t)
 		}
 	}
 	return nil
@@ -780,10 +791,6 @@ func literalString(e hclsyntax.Expression) (string, bool) {
 // arguments' elements step into it; those that build a primitive value
 // pass nothing on; all others may return their arguments' values.
 func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
-	args := make([][]origin, len(x.Args))
-	for i, arg := range x.Args {
-		args[i] = w.val(arg)
-	}
 	name := x.Name
 	if i := strings.LastIndex(name, "::"); i >= 0 && strings.HasPrefix(name, "core::") {
 		name = name[i+2:]
@@ -793,6 +800,16 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 			w.r.providerCalls = map[string]bool{}
 		}
 		w.r.providerCalls[name] = true
+	}
+	if buildsPrimitive(name) {
+		for _, arg := range x.Args {
+			w.walk(arg)
+		}
+		return nil
+	}
+	args := make([][]origin, len(x.Args))
+	for i, arg := range x.Args {
+		args[i] = w.val(arg)
 	}
 	switch name {
 	case "lookup":
@@ -826,14 +843,23 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 			return nil
 		}
 		return inFrame(applySteps(args[0], []readStep{anyElement}, nil), frame{any: true})
+	}
+	return union(args...)
+}
+
+// buildsPrimitive reports whether the function name builds its result
+// from its arguments without passing on any of their values: what the
+// result is read for is not read from them.
+func buildsPrimitive(name string) bool {
+	switch name {
 	case "can", "length", "keys", "jsonencode", "yamlencode", "tostring", "tonumber", "tobool",
 		"format", "formatlist", "join", "contains", "alltrue", "anytrue", "sum", "max", "min",
 		"base64encode", "md5", "sha1", "sha256", "sha512", "upper", "lower", "title", "trimspace",
 		"replace", "substr", "split", "regex", "regexall", "startswith", "endswith", "strcontains",
 		"type", "issensitive":
-		return nil
+		return true
 	}
-	return union(args...)
+	return false
 }
 
 // templateReads walks the template a templatefile call names, when its
@@ -865,7 +891,7 @@ func (a *readAnalysis) templateReads(c *config.Config, pathExpr hclsyntax.Expres
 		}
 	}
 	// Only the template's own variables are in scope in it.
-	tw.val(tmpl)
+	tw.walk(tmpl)
 	for name := range r.providerCalls {
 		a.providerCall(c.Module, name)
 	}
@@ -908,8 +934,19 @@ func staticPath(c *config.Config, e hclsyntax.Expression) (string, bool) {
 
 // traversal resolves a reference and records what it reads.
 func (w *readWalker) traversal(t hcl.Traversal) []origin {
+	bound, named, ok := w.reference(t)
+	if ok {
+		return []origin{named}
+	}
+	return bound
+}
+
+// reference is traversal without a list for an origin the reference names:
+// a name an expression or block binds gives its origins (bound), another
+// reference its one origin (named, ok set).
+func (w *readWalker) reference(t hcl.Traversal) (bound []origin, named origin, ok bool) {
 	if len(t) == 0 {
-		return nil
+		return nil, origin{}, false
 	}
 	root := t.RootName()
 	for i := len(w.binds) - 1; i >= 0; i-- {
@@ -921,18 +958,18 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 		steps := w.steps
 		if b.iterator {
 			if len(steps) == 0 || steps[0] != "value" {
-				return nil
+				return nil, origin{}, false
 			}
 			steps = steps[1:]
 		}
-		return applySteps(b.origins, steps, w.r)
+		return applySteps(b.origins, steps, w.r), origin{}, false
 	}
 	m := w.m
 	// base is the value the reference names, when found.
 	var base origin
 	found := false
 	var rest hcl.Traversal
-	named := func(kind valueKind) {
+	namedValue := func(kind valueKind) {
 		if len(t) < 2 {
 			return
 		}
@@ -963,11 +1000,11 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 	}
 	switch root {
 	case "var":
-		named(vkVar)
+		namedValue(vkVar)
 	case "local":
-		named(vkLocal)
+		namedValue(vkLocal)
 	case "module":
-		named(vkCall)
+		namedValue(vkCall)
 	case "each":
 		if w.each != nil && len(t) >= 2 && traversalName(t[1]) == "value" {
 			base, found = origin{key: *w.each}, true
@@ -992,18 +1029,18 @@ func (w *readWalker) traversal(t hcl.Traversal) []origin {
 		resource(config.ManagedResourceMode, 0)
 	}
 	if !found {
-		return nil
+		return nil, origin{}, false
 	}
 	// applySteps for the one origin, without a slice to hold it.
 	w.steps = appendTraversalSteps(w.steps[:0], rest)
 	r, grew, ok := stepped(base, w.steps)
 	if !ok {
-		return nil
+		return nil, origin{}, false
 	}
 	if grew {
 		w.r.read(r.key, r.path)
 	}
-	return []origin{r}
+	return nil, r, true
 }
 
 // traversalName is the name a root or attribute step gives, "" for others.
