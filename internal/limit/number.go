@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/big"
 
@@ -189,13 +190,11 @@ const digitRunForLexing = 1000
 // mayHaveHugeLiteral reports whether src has an exponent of four or more
 // digits after a digit or a point, or a long run of digits: ordinary
 // sources are ruled out without lexing. Only digits and points can start
-// either, so the bytes between them are passed over in a tight loop; the
+// either, so the bytes between them are passed over (nextDigitOrPoint); the
 // letter e, far more common, is looked at only after one.
 func mayHaveHugeLiteral(src []byte) bool {
 	for i := 0; i < len(src); i++ {
-		for i < len(src) && !digitOrPoint[src[i]] {
-			i++
-		}
+		i = nextDigitOrPoint(src, i)
 		if i == len(src) {
 			break
 		}
@@ -230,6 +229,37 @@ func mayHaveHugeLiteral(src []byte) bool {
 
 // digitOrPoint are the bytes mayHaveHugeLiteral stops at.
 var digitOrPoint = byteSet("0123456789.")
+
+// nextDigitOrPoint returns the offset of the first digit or point of src
+// at or after i, len(src) when there is none. Most of a source has neither,
+// so it is passed over eight bytes at a time: a word none of whose bytes
+// lies between '.' and '9' holds neither (only '/' lies between them too),
+// and the bytes of a word that has one are looked at one by one.
+func nextDigitOrPoint(src []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for {
+		for ; i+8 <= len(src); i += 8 {
+			w := binary.LittleEndian.Uint64(src[i:])
+			// Each byte's low seven bits, b: b+0x52 sets the byte's
+			// high bit when b >= '.', 0xB9-b when b <= '9', and neither
+			// carries into the next byte (b+0x52 <= 0xD1, 0xB9-b >= 0x3A).
+			// A byte whose own high bit is set is not ASCII.
+			b := w &^ highs
+			if (b+(0x80-'.')*ones)&((0x80+'9')*ones-b)&^w&highs != 0 {
+				break
+			}
+		}
+		end := min(i+8, len(src))
+		for ; i < end; i++ {
+			if digitOrPoint[src[i]] {
+				return i
+			}
+		}
+		if i == len(src) {
+			return i
+		}
+	}
+}
 
 // isDigit reports whether c is an ASCII digit.
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

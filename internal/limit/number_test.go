@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"bytes"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -121,6 +122,30 @@ func TestMayHaveHugeLiteral(t *testing.T) {
 	} {
 		if got := mayHaveHugeLiteral([]byte(src)); got != want || plainMayHaveHugeLiteral([]byte(src)) != want {
 			t.Errorf("mayHaveHugeLiteral(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+// TestNextDigitOrPoint puts every byte value at every offset of a word
+// and of the tail after it, among bytes of either side of the range the
+// words are tested for, and holds nextDigitOrPoint to a byte-by-byte scan
+// from every start.
+func TestNextDigitOrPoint(t *testing.T) {
+	for _, fill := range []byte{'a', '-', '/', ':', 0x7f, 0x80, 0xae, 0xb9, 0xff} {
+		for c := 0; c < 256; c++ {
+			for at := 0; at < 19; at++ {
+				src := bytes.Repeat([]byte{fill}, 19)
+				src[at] = byte(c)
+				for i := 0; i <= len(src); i++ {
+					want := i
+					for want < len(src) && !(src[want] >= '0' && src[want] <= '9' || src[want] == '.') {
+						want++
+					}
+					if got := nextDigitOrPoint(src, i); got != want {
+						t.Fatalf("nextDigitOrPoint(%q, %d) = %d, want %d", src, i, got, want)
+					}
+				}
+			}
 		}
 	}
 }
