@@ -1021,3 +1021,48 @@ run "main" {
 		t.Errorf("status %s, reason %q, diagnostics %v", r.Status, r.SkipReason, r.Diagnostics)
 	}
 }
+
+func TestSkippedRunOutputsThroughRunVariables(t *testing.T) {
+	// The run's own variables derive a value from the outputs of a run
+	// tfeval skipped, through a for and through a function: hcl makes
+	// those unknowns afresh, and they must still say what tfeval lacked
+	// rather than become a for_each Terraform would know when planning.
+	files := map[string]string{
+		"main.tf": awsProvider + `
+variable "zones" {
+  type = list(object({ name = string, id = string }))
+}
+resource "terraform_data" "z" {
+  for_each = { for z in var.zones : z.name => z.id }
+}
+`,
+		"setup/main.tf": awsProvider + `
+resource "aws_thing" "t" {
+  for_each = toset(["a", "b"])
+}
+output "zones" {
+  value = { for k, v in aws_thing.t : k => { name = k, id = v.id } }
+}
+`,
+	}
+	for _, expr := range []string{`values(run.setup.zones)`, `[for z in run.setup.zones : z]`} {
+		files["tests/a.tftest.hcl"] = `
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "main" {
+  command = plan
+  variables {
+    zones = ` + expr + `
+  }
+}
+`
+		rep := runFiles(t, files, dialect.Terraform)
+		r := runOf(t, rep, "tests/a.tftest.hcl::main")
+		if r.Status != Pass || strings.Contains(fmt.Sprint(r.Diagnostics), "Invalid for_each") {
+			t.Errorf("%s: status %s, reason %q, diagnostics %v", expr, r.Status, r.SkipReason, r.Diagnostics)
+		}
+	}
+}
