@@ -268,7 +268,7 @@ func (r *runner) tofuRunRefs(a *Assert, fs *fileState) hcl.Diagnostics {
 // reads an argument of a resource or data source whose provider schema
 // tfeval does not have and the schema's type would have converted the
 // argument: a number or bool compared with a string (-1 given for a string
-// attribute is "-1"), or values of different collection or structural
+// attribute is "-1", "443" given for a number attribute is 443), or values of different collection or structural
 // types equal once converted (a tuple given for a set attribute compared
 // with the set). Terraform's answer depends on it. It returns the
 // resource's address.
@@ -293,11 +293,16 @@ func (r *runner) typeUncertain(expr hcl.Expression, res *lang.Result, names map[
 			if lt == rt || (lt != cty.String && rt != cty.String) {
 				return nil
 			}
-			side := op.LHS
-			if lt == cty.String {
-				side = op.RHS
+			// The schema may convert either side: a number given for a
+			// string attribute, or a string that reads as a number or
+			// bool ("443") given for a number or bool attribute.
+			str, sv, other, ot := op.LHS, lv, op.RHS, rt
+			if rt == cty.String {
+				str, sv, other, ot = op.RHS, rv, op.LHS, lt
 			}
-			found = r.schemalessRef(side, cfg)
+			if found = r.schemalessRef(other, cfg); found == "" && convertsTo(sv, ot) {
+				found = r.schemalessRef(str, cfg)
+			}
 			return nil
 		}
 		// Collections: the configuration's tuple may be a set or list
@@ -328,6 +333,13 @@ func equalOnceConverted(a, b cty.Value) bool {
 		}
 	}
 	return false
+}
+
+// convertsTo reports whether v converts to type ty.
+func convertsTo(v cty.Value, ty cty.Type) bool {
+	v, _ = v.UnmarkDeep()
+	_, err := convert.Convert(v, ty)
+	return err == nil
 }
 
 // primitiveType is the type of a known primitive value, cty.NilType for

@@ -522,6 +522,31 @@ run "same_type" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::mixed": "skip", "tests/a.tftest.hcl::same_type": "pass"},
 	}, {
+		name: "a number compared with a string read from a resource without schema needs the schema",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  size = "8"
+  kind = "large"
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "reads_as_number" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.size == 8
+    error_message = "wrong"
+  }
+}
+run "not_a_number" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.kind != 8
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::reads_as_number": "skip", "tests/a.tftest.hcl::not_a_number": "pass"},
+	}, {
 		name: "a set compared with a tuple read from a resource without schema needs the schema",
 		files: map[string]string{
 			"main.tf": awsProvider + `resource "aws_thing" "t" {
