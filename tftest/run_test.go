@@ -547,6 +547,41 @@ run "not_a_number" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::reads_as_number": "skip", "tests/a.tftest.hcl::not_a_number": "pass"},
 	}, {
+		name: "a JSON document read from a resource without schema compared with the same one written differently needs the schema",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  pattern = "{\"b\": [1], \"a\": \"x\"}"
+}
+resource "aws_thing" "each" {
+  for_each = toset(["p", "q"])
+  pattern  = jsonencode({ n = 1, k = each.key })
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "reordered" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.pattern == "{\"a\":\"x\",\"b\":[1]}"
+    error_message = "wrong"
+  }
+}
+run "other_document" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.pattern != "{\"a\":\"y\",\"b\":[1]}"
+    error_message = "wrong"
+  }
+}
+run "each_instance" {
+  command = plan
+  assert {
+    condition     = alltrue([for k, v in aws_thing.each : v.pattern == "{\"n\":1,\"k\":\"${k}\"}"])
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::reordered": "skip", "tests/a.tftest.hcl::other_document": "pass", "tests/a.tftest.hcl::each_instance": "skip"},
+	}, {
 		name: "a set compared with a tuple read from a resource without schema needs the schema",
 		files: map[string]string{
 			"main.tf": awsProvider + `resource "aws_thing" "t" {
