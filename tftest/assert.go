@@ -270,10 +270,11 @@ func (r *runner) tofuRunRefs(a *Assert, fs *fileState) hcl.Diagnostics {
 // reads an argument of a resource or data source whose provider schema
 // tfeval does not have and the schema's type would have converted the
 // argument: a number or bool compared with a string (-1 given for a string
-// attribute is "-1", "443" given for a number attribute is 443), or values of different collection or structural
-// types equal once converted (a tuple given for a set attribute compared
-// with the set). Terraform's answer depends on it. It returns the
-// resource's address.
+// attribute is "-1", "443" given for a number attribute is 443), values of
+// different collection or structural types equal once converted (a tuple
+// given for a set attribute compared with the set), or the same JSON
+// document written differently (which providers normalize). Terraform's
+// answer depends on it. It returns the resource's address.
 func (r *runner) typeUncertain(expr hcl.Expression, res *lang.Result, names map[string]cty.Value, cfg *config.Config) (string, bool) {
 	se, ok := expr.(hclsyntax.Expression)
 	if !ok {
