@@ -181,7 +181,14 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 			// Terraform plans a write-only argument as null; whether
 			// that is this argument or an attribute nested in it, only
 			// the schema would say.
-			if av.IsNull() || u.writeOnly && marks.Contains(av, marks.Ephemeral) {
+			// The type of a null says nothing of the attribute's: a
+			// null string (an unset optional(string)) may be given for
+			// a number the provider defaults, which an unknown string
+			// would never equal.
+			if av.IsNull() {
+				attrs[name] = u.of(cty.DynamicPseudoType)
+				changed = true
+			} else if u.writeOnly && marks.Contains(av, marks.Ephemeral) {
 				attrs[name] = u.of(av.Type())
 				changed = true
 			} else if isEmptyString(av) {

@@ -535,3 +535,27 @@ output "name" {
 		t.Errorf("name = %#v, want the argument", v)
 	}
 }
+
+func TestNoSchemaTypedNull(t *testing.T) {
+	// An unset optional(string) given to an argument: the provider's
+	// schema may say number and plan its default, so the attribute is an
+	// unknown of no particular type, and comparing it with a number is not
+	// decided.
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "sizes" {
+  type    = object({ memory = optional(string) })
+  default = {}
+}
+resource "aws_lambda_function" "f" {
+  memory_size = var.sizes.memory
+}
+output "default_memory" {
+  value = aws_lambda_function.f.memory_size == 128
+}`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if v := res.Root().Outputs["default_memory"]; v.IsKnown() {
+		t.Errorf("default_memory = %#v, want unknown", v)
+	}
+}

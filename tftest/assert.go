@@ -1,7 +1,9 @@
 package tftest
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -268,49 +270,143 @@ func (r *runner) tofuRunRefs(a *Assert, fs *fileState) hcl.Diagnostics {
 // reads an argument of a resource or data source whose provider schema
 // tfeval does not have and the schema's type would have converted the
 // argument: a number or bool compared with a string (-1 given for a string
-// attribute is "-1"), or values of different collection or structural
-// types equal once converted (a tuple given for a set attribute compared
-// with the set). Terraform's answer depends on it. It returns the
-// resource's address.
+// attribute is "-1", "443" given for a number attribute is 443), values of
+// different collection or structural types equal once converted (a tuple
+// given for a set attribute compared with the set), or the same JSON
+// document written differently (which providers normalize). Terraform's
+// answer depends on it. It returns the resource's address.
 func (r *runner) typeUncertain(expr hcl.Expression, res *lang.Result, names map[string]cty.Value, cfg *config.Config) (string, bool) {
 	se, ok := expr.(hclsyntax.Expression)
 	if !ok {
 		return "", false
 	}
-	var found string
-	hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
-		op, ok := n.(*hclsyntax.BinaryOpExpr)
-		if found != "" || !ok || (op.Op != hclsyntax.OpEqual && op.Op != hclsyntax.OpNotEqual) {
-			return nil
-		}
-		lv, ld := res.EvalExprWithNames(op.LHS, "", names)
-		rv, rd := res.EvalExprWithNames(op.RHS, "", names)
-		if ld.HasErrors() || rd.HasErrors() {
-			return nil
-		}
-		lt, rt := primitiveType(lv), primitiveType(rv)
-		if lt != cty.NilType && rt != cty.NilType {
-			if lt == rt || (lt != cty.String && rt != cty.String) {
-				return nil
+	w := &uncertainWalk{r: r, res: res, names: names, cfg: cfg}
+	hclsyntax.Walk(se, w)
+	return w.found, w.found != ""
+}
+
+// uncertainWalk is typeUncertain's walk of a condition. A comparison
+// inside a for expression over resource instances
+// (alltrue([for x in aws_thing.t : x.a == 1])) is judged for every
+// element, with the for's variables bound.
+type uncertainWalk struct {
+	r     *runner
+	res   *lang.Result
+	names map[string]cty.Value
+	cfg   *config.Config
+	fors  []*hclsyntax.ForExpr
+	found string
+}
+
+func (w *uncertainWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	switch n := n.(type) {
+	case *hclsyntax.ForExpr:
+		w.fors = append(w.fors, n)
+	case *hclsyntax.BinaryOpExpr:
+		if w.found == "" && (n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual) {
+			for _, names := range w.bindings() {
+				if w.found = w.comparison(n, names); w.found != "" {
+					break
+				}
 			}
-			side := op.LHS
-			if lt == cty.String {
-				side = op.RHS
-			}
-			found = r.schemalessRef(side, cfg)
-			return nil
 		}
-		// Collections: the configuration's tuple may be a set or list
-		// in the schema, equal to the other side once converted.
-		if !equalOnceConverted(lv, rv) {
-			return nil
-		}
-		if found = r.schemalessRef(op.LHS, cfg); found == "" {
-			found = r.schemalessRef(op.RHS, cfg)
-		}
+	}
+	return nil
+}
+
+func (w *uncertainWalk) Exit(n hclsyntax.Node) hcl.Diagnostics {
+	if f, ok := n.(*hclsyntax.ForExpr); ok && len(w.fors) > 0 && w.fors[len(w.fors)-1] == f {
+		w.fors = w.fors[:len(w.fors)-1]
+	}
+	return nil
+}
+
+// bindings are the names a comparison is evaluated with: the condition's
+// own, and inside a for expression those with the innermost for's
+// variables bound to each element of its collection in turn.
+func (w *uncertainWalk) bindings() []map[string]cty.Value {
+	if len(w.fors) == 0 {
+		return []map[string]cty.Value{w.names}
+	}
+	f := w.fors[len(w.fors)-1]
+	coll, diags := w.res.EvalExprWithNames(f.CollExpr, "", w.names)
+	coll, _ = coll.UnmarkDeep()
+	if diags.HasErrors() || !coll.IsKnown() || coll.IsNull() || !coll.CanIterateElements() {
 		return nil
-	})
-	return found, found != ""
+	}
+	var out []map[string]cty.Value
+	for it := coll.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		names := make(map[string]cty.Value, len(w.names)+2)
+		for n, nv := range w.names {
+			names[n] = nv
+		}
+		names[f.ValVar] = v
+		if f.KeyVar != "" {
+			names[f.KeyVar] = k
+		}
+		out = append(out, names)
+	}
+	return out
+}
+
+// ref is schemalessRef of one side of a comparison, where a side that
+// reads a for's variable reads the for's collection.
+func (w *uncertainWalk) ref(side hclsyntax.Expression) string {
+	if found := w.r.schemalessRef(side, w.cfg); found != "" || len(w.fors) == 0 {
+		return found
+	}
+	f := w.fors[len(w.fors)-1]
+	for _, t := range side.Variables() {
+		if root := t.RootName(); root == f.ValVar || root == f.KeyVar {
+			return w.r.schemalessRef(f.CollExpr, w.cfg)
+		}
+	}
+	return ""
+}
+
+// comparison is the address of the resource without schema whose
+// argument decides op, evaluated with names; "" when op is decided.
+func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]cty.Value) string {
+	lv, ld := w.res.EvalExprWithNames(op.LHS, "", names)
+	rv, rd := w.res.EvalExprWithNames(op.RHS, "", names)
+	if ld.HasErrors() || rd.HasErrors() {
+		return ""
+	}
+	either := func() string {
+		if found := w.ref(op.LHS); found != "" {
+			return found
+		}
+		return w.ref(op.RHS)
+	}
+	lt, rt := primitiveType(lv), primitiveType(rv)
+	if lt != cty.NilType && rt != cty.NilType {
+		if lt == cty.String && rt == cty.String && sameJSONDocument(lv, rv) {
+			// Providers normalize a JSON document given to an
+			// argument (an event pattern, a policy) in the plan.
+			return either()
+		}
+		if lt == rt || (lt != cty.String && rt != cty.String) {
+			return ""
+		}
+		// The schema may convert either side: a number given for a
+		// string attribute, or a string that reads as a number or
+		// bool ("443") given for a number or bool attribute.
+		str, sv, other, ot := op.LHS, lv, op.RHS, rt
+		if rt == cty.String {
+			str, sv, other, ot = op.RHS, rv, op.LHS, lt
+		}
+		if found := w.ref(other); found != "" || !convertsTo(sv, ot) {
+			return found
+		}
+		return w.ref(str)
+	}
+	// Collections: the configuration's tuple may be a set or list
+	// in the schema, equal to the other side once converted.
+	if !equalOnceConverted(lv, rv) {
+		return ""
+	}
+	return either()
 }
 
 // equalOnceConverted reports whether two known values of different
@@ -328,6 +424,29 @@ func equalOnceConverted(a, b cty.Value) bool {
 		}
 	}
 	return false
+}
+
+// sameJSONDocument reports whether two different strings are the same
+// JSON object or array written differently (key order, spacing).
+func sameJSONDocument(a, b cty.Value) bool {
+	a, _ = a.UnmarkDeep()
+	b, _ = b.UnmarkDeep()
+	as, bs := strings.TrimSpace(a.AsString()), strings.TrimSpace(b.AsString())
+	if as == bs || as == "" || bs == "" || (as[0] != '{' && as[0] != '[') {
+		return false
+	}
+	var ad, bd any
+	if json.Unmarshal([]byte(as), &ad) != nil || json.Unmarshal([]byte(bs), &bd) != nil {
+		return false
+	}
+	return reflect.DeepEqual(ad, bd)
+}
+
+// convertsTo reports whether v converts to type ty.
+func convertsTo(v cty.Value, ty cty.Type) bool {
+	v, _ = v.UnmarkDeep()
+	_, err := convert.Convert(v, ty)
+	return err == nil
 }
 
 // primitiveType is the type of a known primitive value, cty.NilType for

@@ -522,6 +522,66 @@ run "same_type" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::mixed": "skip", "tests/a.tftest.hcl::same_type": "pass"},
 	}, {
+		name: "a number compared with a string read from a resource without schema needs the schema",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  size = "8"
+  kind = "large"
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "reads_as_number" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.size == 8
+    error_message = "wrong"
+  }
+}
+run "not_a_number" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.kind != 8
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::reads_as_number": "skip", "tests/a.tftest.hcl::not_a_number": "pass"},
+	}, {
+		name: "a JSON document read from a resource without schema compared with the same one written differently needs the schema",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  pattern = "{\"b\": [1], \"a\": \"x\"}"
+}
+resource "aws_thing" "each" {
+  for_each = toset(["p", "q"])
+  pattern  = jsonencode({ n = 1, k = each.key })
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "reordered" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.pattern == "{\"a\":\"x\",\"b\":[1]}"
+    error_message = "wrong"
+  }
+}
+run "other_document" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.pattern != "{\"a\":\"y\",\"b\":[1]}"
+    error_message = "wrong"
+  }
+}
+run "each_instance" {
+  command = plan
+  assert {
+    condition     = alltrue([for k, v in aws_thing.each : v.pattern == "{\"n\":1,\"k\":\"${k}\"}"])
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::reordered": "skip", "tests/a.tftest.hcl::other_document": "pass", "tests/a.tftest.hcl::each_instance": "skip"},
+	}, {
 		name: "a set compared with a tuple read from a resource without schema needs the schema",
 		files: map[string]string{
 			"main.tf": awsProvider + `resource "aws_thing" "t" {
@@ -1019,5 +1079,50 @@ run "main" {
 	r := runOf(t, rep, "tests/a.tftest.hcl::main")
 	if r.Status != Pass || strings.Contains(fmt.Sprint(r.Diagnostics), "Invalid for_each") {
 		t.Errorf("status %s, reason %q, diagnostics %v", r.Status, r.SkipReason, r.Diagnostics)
+	}
+}
+
+func TestSkippedRunOutputsThroughRunVariables(t *testing.T) {
+	// The run's own variables derive a value from the outputs of a run
+	// tfeval skipped, through a for and through a function: hcl makes
+	// those unknowns afresh, and they must still say what tfeval lacked
+	// rather than become a for_each Terraform would know when planning.
+	files := map[string]string{
+		"main.tf": awsProvider + `
+variable "zones" {
+  type = list(object({ name = string, id = string }))
+}
+resource "terraform_data" "z" {
+  for_each = { for z in var.zones : z.name => z.id }
+}
+`,
+		"setup/main.tf": awsProvider + `
+resource "aws_thing" "t" {
+  for_each = toset(["a", "b"])
+}
+output "zones" {
+  value = { for k, v in aws_thing.t : k => { name = k, id = v.id } }
+}
+`,
+	}
+	for _, expr := range []string{`values(run.setup.zones)`, `[for z in run.setup.zones : z]`} {
+		files["tests/a.tftest.hcl"] = `
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "main" {
+  command = plan
+  variables {
+    zones = ` + expr + `
+  }
+}
+`
+		rep := runFiles(t, files, dialect.Terraform)
+		r := runOf(t, rep, "tests/a.tftest.hcl::main")
+		if r.Status != Pass || strings.Contains(fmt.Sprint(r.Diagnostics), "Invalid for_each") {
+			t.Errorf("%s: status %s, reason %q, diagnostics %v", expr, r.Status, r.SkipReason, r.Diagnostics)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/sandbox"
+	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
 )
 
@@ -114,10 +116,36 @@ func evalVariables(attrs hcl.Attributes, ctx *hcl.EvalContext) (map[string]cty.V
 		if d.HasErrors() {
 			continue
 		}
-		vals[name] = v
+		vals[name] = withReferencedUnread(v, a.Expr, ctx)
 		ranges[name] = a.Expr.Range()
 	}
 	return vals, ranges, diags
+}
+
+// withReferencedUnread gives the unknowns of v, the value of expr, that
+// carry no Unread mark the Unread marks of the values expr refers to. hcl
+// makes some unknowns afresh, without the marks of what they derive from
+// (a for over an unknown of no type, a function of one): the outputs of a
+// run tfeval skipped, passed on as [for s in run.setup.subnets : s.id],
+// would otherwise be an unknown the next run's plan cannot decide on, not
+// a value tfeval could not know.
+func withReferencedUnread(v cty.Value, expr hcl.Expression, ctx *hcl.EvalContext) cty.Value {
+	if !marks.HasUnmarkedUnknown(v) {
+		return v
+	}
+	var found []marks.Unread
+	for _, tr := range expr.Variables() {
+		ref, diags := tr.TraverseAbs(ctx)
+		if diags.HasErrors() {
+			continue
+		}
+		for _, u := range marks.UnreadMarks(ref) {
+			if !slices.Contains(found, u) {
+				found = append(found, u)
+			}
+		}
+	}
+	return marks.MarkUnknowns(v, marks.UnreadSet(found))
 }
 
 // checkTestRefs reports the references of a test file's variables that

@@ -350,3 +350,28 @@ func typeConstraint(t *testing.T, src string) (cty.Type, *hcltypeexpr.Defaults) 
 	}
 	return ty, defaults
 }
+
+// An empty list, set or map converted to a collection of any element type
+// keeps its element type, as with go-cty; an empty tuple or object has
+// none to keep.
+func TestConvertEmptyCollectionToAny(t *testing.T) {
+	for _, tc := range []struct {
+		val cty.Value
+		ty  string
+	}{
+		{cty.ListValEmpty(cty.String), `list(any)`},
+		{cty.ListValEmpty(cty.String), `set(any)`},
+		{cty.ListValEmpty(cty.Number), `list(string)`},
+		{cty.MapValEmpty(cty.Bool), `map(any)`},
+		{cty.ListValEmpty(cty.List(cty.String)), `list(list(any))`},
+		{cty.EmptyTupleVal, `list(any)`},
+		{cty.EmptyObjectVal, `map(any)`},
+	} {
+		ty, _ := typeConstraint(t, tc.ty)
+		got, err := Convert(tc.val, ty, nil)
+		want, wantErr := convert.Convert(tc.val, ty)
+		if err != nil || wantErr != nil || !got.RawEquals(want) {
+			t.Errorf("%#v to %s: got %#v, %v; go-cty %#v, %v", tc.val, tc.ty, got, err, want, wantErr)
+		}
+	}
+}

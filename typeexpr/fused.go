@@ -57,7 +57,7 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 		}
 		ety := ty.ElementType()
 		if v.LengthInt() == 0 {
-			return cty.MapValEmpty(WithoutOptional(ety)), true
+			return cty.MapValEmpty(emptyElementType(vty, ety)), true
 		}
 		child := defaultsChild(d, "")
 		// cty.MapVal copies the elements: the map they are gathered in is
@@ -99,9 +99,9 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 		ety := ty.ElementType()
 		if v.LengthInt() == 0 {
 			if ty.IsSetType() {
-				return cty.SetValEmpty(WithoutOptional(ety)), true
+				return cty.SetValEmpty(emptyElementType(vty, ety)), true
 			}
-			return cty.ListValEmpty(WithoutOptional(ety)), true
+			return cty.ListValEmpty(emptyElementType(vty, ety)), true
 		}
 		child := defaultsChild(d, "")
 		elems := make([]cty.Value, 0, v.LengthInt())
@@ -119,6 +119,18 @@ func convertFused(v cty.Value, ty cty.Type, d *hcltypeexpr.Defaults) (cty.Value,
 		return cty.ListVal(elems), true
 	}
 	return cty.NilVal, false
+}
+
+// emptyElementType is the element type of an empty collection of type
+// vty converted to a collection of ety. A collection of any element type
+// keeps the element type an empty list, set or map already had, as go-cty
+// does: distinct(var.names) of an empty list(string) is a list(string),
+// equal to var.names. An empty tuple or object has none to keep.
+func emptyElementType(vty, ety cty.Type) cty.Type {
+	if ety == cty.DynamicPseudoType && vty.IsCollectionType() {
+		return vty.ElementType()
+	}
+	return WithoutOptional(ety)
 }
 
 // objectFused is convertFused for an object type: each attribute of ty is
