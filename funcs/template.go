@@ -13,6 +13,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfeval/tfeval/internal/limit"
 )
 
 // templateFileSteps is what a templatefile call costs of the step budget
@@ -167,7 +169,7 @@ func (e *env) parseTemplateFile(path, src string) (hclsyntax.Expression, hcl.Dia
 		expr = literal
 	} else {
 		var diags hcl.Diagnostics
-		expr, diags = hclsyntax.ParseTemplate([]byte(src), path, hcl.Pos{Line: 1, Column: 1})
+		expr, diags = limit.ParseTemplate([]byte(src), path)
 		if diags.HasErrors() {
 			return nil, diags
 		}
@@ -247,7 +249,7 @@ func (e *env) templateStringFunc(depth int) function.Function {
 				if diags := e.checkTemplateSource([]byte(t.AsString()), "NoFileNeeded"); diags.HasErrors() {
 					return cty.DynamicVal, diags
 				}
-				expr, diags := hclsyntax.ParseTemplate([]byte(t.AsString()), "NoFileNeeded", hcl.Pos{Line: 1, Column: 1})
+				expr, diags := limit.ParseTemplate([]byte(t.AsString()), "NoFileNeeded")
 				if diags.HasErrors() {
 					return cty.DynamicVal, diags
 				}
@@ -285,7 +287,7 @@ func (e *env) templateStringFunc(depth int) function.Function {
 			if diags := e.checkTemplateSource([]byte(tmpl.AsString()), "<templatestring argument>"); diags.HasErrors() {
 				return cty.UnknownVal(cty.String), diags
 			}
-			expr, diags := hclsyntax.ParseTemplate([]byte(tmpl.AsString()), "<templatestring argument>", hcl.Pos{Line: 1, Column: 1})
+			expr, diags := limit.ParseTemplate([]byte(tmpl.AsString()), "<templatestring argument>")
 			if diags.HasErrors() {
 				return cty.UnknownVal(cty.String), diags
 			}

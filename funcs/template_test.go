@@ -24,6 +24,8 @@ func TestTemplates(t *testing.T) {
 		"self.tftpl":      `${templatefile("self.tftpl", {})}`,
 		"syntax.tftpl":    `${`,
 		"reads.tftpl":     `${file("greet.tftpl")}`,
+		// Too long for hcl to parse whole in reasonable time.
+		"long.tftpl": strings.Repeat("item: ${name}\n", 12000) + "end: ${last}",
 	})
 	common := []fnCase{
 		{expr: `templatefile("greet.tftpl", { name = "Ann", role = "admin" })`, want: `"Hello, Ann! You are ADMIN."`},
@@ -37,6 +39,8 @@ func TestTemplates(t *testing.T) {
 		{expr: `templatefile("greet.tftpl", { name = secret, role = "r" })`, want: `(sensitive value)`},
 		{expr: `templatefile(unk_str, {})`, want: `(known after apply)`},
 		{expr: `templatefile("reads.tftpl", {})`, want: `"Hello, ${name}! You are ${upper(role)}."`},
+		{expr: `length(templatefile("long.tftpl", { name = "a", last = "b" }))`, want: `96006`},
+		{expr: `templatefile("long.tftpl", { name = "a" })`, err: `vars map does not contain key "last", referenced at long.tftpl:12001,8-12.`},
 	}
 	tf := Options{Dialect: dialect.Terraform, BaseDir: dir, ConsoleMode: true}
 	tofu := Options{Dialect: dialect.Tofu, BaseDir: dir, ConsoleMode: true}

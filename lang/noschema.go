@@ -4,13 +4,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/funcs"
+	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -91,7 +91,7 @@ func (ev *evaluator) reads() *readAnalysis {
 			if err != nil {
 				return nil
 			}
-			expr, diags := hclsyntax.ParseTemplate([]byte(src), path, hcl.InitialPos)
+			expr, diags := limit.ParseTemplate([]byte(src), path)
 			if diags.HasErrors() {
 				return nil
 			}

@@ -40,6 +40,10 @@ type sourceScan struct {
 	worst, worstAt int
 	// stack holds the open templates and the interpolations in them.
 	stack []scanFrame
+	// directives counts the if and for directives open in a template
+	// file's own text; cuts are where ParseTemplateCuts cuts it.
+	directives int
+	cuts       []int
 }
 
 // scanFrame is an open template (a quoted string, a heredoc, or a whole
@@ -190,6 +194,7 @@ func (s *sourceScan) literal(i int) int {
 			// Every line of a heredoc or template file is a part.
 			top.parts++
 			s.tokens++
+			s.maybeCut(top, i+1)
 			return i + 1
 		case '$', '%':
 			// Each of these splits the literal around it, and "${"
@@ -197,12 +202,56 @@ func (s *sourceScan) literal(i int) int {
 			top.parts += 2
 			s.tokens += 2
 			if i+1 < len(src) && src[i+1] == '{' && (i == start || src[i-1] != c) {
+				if c == '%' && top.kind == fileFrame {
+					s.directives += directiveDepth(src[i+2:])
+				}
 				s.stack = append(s.stack, scanFrame{kind: interpFrame, start: i})
 				return i + 2
 			}
 		}
 	}
 	return i
+}
+
+// Template files are parsed in pieces of about cutParts lines or cutBytes
+// bytes, so that hcl's cost of combining literal parts grows with the
+// size of a piece rather than with the square of the file's lines.
+const (
+	cutParts = 1024
+	cutBytes = 64 << 10
+)
+
+// maybeCut records a cut of the template file at offset at, the start of a
+// line, when the piece before it is long enough and the text can be cut
+// there without changing what it renders: no sequence or directive is
+// open, and the next line does not start with one, whose "~" would trim
+// the line before it. The piece's cost is recorded as a template's.
+func (s *sourceScan) maybeCut(top *scanFrame, at int) {
+	if top.kind != fileFrame || len(s.stack) != 1 || s.directives != 0 ||
+		at >= len(s.src) || s.src[at] == '$' || s.src[at] == '%' ||
+		top.parts < cutParts && at-top.start < cutBytes {
+		return
+	}
+	s.recordCost(*top, at)
+	s.cuts = append(s.cuts, at)
+	top.parts, top.start = 0, at
+}
+
+// directiveDepth is how a directive whose text (after "%{") is rest changes
+// the nesting of directives: +1 for if and for, -1 for endif and endfor.
+func directiveDepth(rest []byte) int {
+	rest = bytes.TrimLeft(rest, "~ \t\r\n")
+	j := 0
+	for j < len(rest) && isWordByte(rest[j]) {
+		j++
+	}
+	switch string(rest[:j]) {
+	case "if", "for":
+		return 1
+	case "endif", "endfor":
+		return -1
+	}
+	return 0
 }
 
 // closeTemplate ends the innermost open frame (and, at the end of the
@@ -213,6 +262,12 @@ func (s *sourceScan) closeTemplate(at int) {
 	if f.kind == interpFrame {
 		return
 	}
+	s.recordCost(f, at)
+}
+
+// recordCost records the cost of parsing the template of frame f, which
+// ends at offset at.
+func (s *sourceScan) recordCost(f scanFrame, at int) {
 	bytes := at - f.start
 	// Each part is joined to the text before it, and each removal moves
 	// the parts after it.

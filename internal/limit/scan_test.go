@@ -48,6 +48,8 @@ func TestCheckCosts(t *testing.T) {
 		{"40,000 heredoc lines", "a = <<EOT\n" + big(40000, "line\n") + "EOT\n", Config, "Template too large"},
 		{"many escapes", "a = \"" + big(40000, "$${x}") + "\"\n", Config, "Template too large"},
 		{"many dollars in a template file", big(20000, "$x $y\n"), Template, "Template too large"},
+		{"a template file of 40,000 lines", big(40000, "kind: ${x} # 100%\n"), Template, ""},
+		{"40,000 lines inside one directive", "%{ if x }\n" + big(40000, "line\n") + "%{ endif }\n", Template, "Template too large"},
 		{"a million comment lines", big(600_000, "#\n"), Config, "Source too large"},
 		{"a million newlines", big(600_000, "\n"), Config, "Source too large"},
 		{"a long list", "a = [" + big(300_000, "1,") + "]\n", Config, "Source too large"},
