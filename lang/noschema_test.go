@@ -411,6 +411,29 @@ resource "aws_subnet" "s" {
 	}
 }
 
+// TestNoSchemaAdHocThroughFor: a path an expression from outside the
+// configuration (a test file's assertion) reads from a resource without
+// schema, and which the resource's value lacks, is unknown and marked as
+// unread; a for expression over it (whose unknown hcl returns without the
+// collection's marks) is marked the same, not an unknown Terraform has too.
+func TestNoSchemaAdHocThroughFor(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "aws_policy" "p" {
+  name = "p"
+}`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for _, src := range []string{"aws_policy.p.statement", "[for s in aws_policy.p.statement : s.sid]", "!anytrue([for s in aws_policy.p.statement : s.sid == \"x\"])"} {
+		v := mustEval(t, res, src, nil)
+		if v.IsKnown() {
+			t.Errorf("%s = %#v, want unknown", src, v)
+		} else if len(marks.UnreadMarks(v)) == 0 {
+			t.Errorf("%s is unknown without an Unread mark: %#v", src, v)
+		}
+	}
+}
+
 // openAttributes plans the decoded attributes of a body without schema in
 // place; the result must be openObject's of the object they make.
 func TestOpenAttributesMatchesOpenObject(t *testing.T) {

@@ -49,6 +49,13 @@ func (s *scope) unreadIn(refs []parsedRef) cty.ValueMarks {
 		case refResource:
 			if rs := s.resourceState(ref); rs != nil {
 				add(rs.unreadMarks())
+				if rs.schema == nil && s.adHocReads()[rs.cfg] != nil {
+					// An expression from outside the configuration (a test
+					// file's assertion) reads paths its resource's value
+					// lacks: resourceValue fills them in with this mark,
+					// which the value kept does not hold.
+					add([]marks.Unread{{Cause: unreadCause(rs.cfg), Addr: configAddr(mi.Config, rs.cfg.Addr())}})
+				}
 			}
 		case refEach:
 			if s.eachValue != cty.NilVal && ref.name == "value" {
