@@ -177,18 +177,18 @@ func openArgumentsIn(attrs map[string]cty.Value, obj hcldec.ObjectSpec, t *readT
 		}
 		switch s := s.(type) {
 		case *hcldec.AttrSpec:
-			// Only a write-only argument takes an ephemeral value, and
-			// Terraform plans a write-only argument as null; whether
-			// that is this argument or an attribute nested in it, only
-			// the schema would say.
-			// The type of a null says nothing of the attribute's: a
-			// null string (an unset optional(string)) may be given for
-			// a number the provider defaults, which an unknown string
-			// would never equal.
 			if av.IsNull() {
+				// The type of a null says nothing of the attribute's:
+				// a null string (an unset optional(string)) may be
+				// given for a number the provider defaults, which an
+				// unknown string would never equal.
 				attrs[name] = u.of(cty.DynamicPseudoType)
 				changed = true
 			} else if u.writeOnly && marks.Contains(av, marks.Ephemeral) {
+				// Only a write-only argument takes an ephemeral value,
+				// and Terraform plans a write-only argument as null;
+				// whether that is this argument or an attribute nested
+				// in it, only the schema would say.
 				attrs[name] = u.of(av.Type())
 				changed = true
 			} else if isEmptyString(av) {
