@@ -256,22 +256,78 @@ func Evaluate(opts Options) *Evaluation {
 		DataSources:      data,
 		DataSourceRanges: dataRanges,
 		Functions:        planFuncOptions(opts, workDir),
+		// Checked here only for what a plan reports: validatedFirst.
+		ValidateUnexpanded: !opts.Console,
 	})
 	ev.Result = res
-	if !opts.Console && (failedChecks(diags) || hasPlaceholderErrors(diags)) {
-		// terraform plan validates the configuration first and stops
-		// there at an error, before it checks variable values and
-		// conditions: when the configuration has such errors, they alone
-		// are what it reports.
-		vdiags := validateTree(cfg, opts, workDir, schemas)
-		if vdiags.HasErrors() && failedChecks(diags) {
-			diags = vdiags
-		} else {
-			diags = settlePlaceholderErrors(diags, vdiags)
-		}
+	if !opts.Console {
+		diags = validatedFirst(cfg, opts, workDir, schemas, res, diags)
 	}
 	ev.Diagnostics = append(ev.Diagnostics, diags...)
 	return ev
+}
+
+// validatedFirst is what terraform plan reports of a configuration whose
+// plan evaluation gave diags. Terraform validates the configuration first
+// and stops at an error, before it plans anything or checks variable
+// values and conditions: the validation's diagnostics are then all it
+// reports. Validating costs about what the plan evaluation does, so the
+// whole configuration is validated only where that can find what the
+// plan did not: where a check failed (checked only after validation),
+// where a placeholder instance erred (see settlePlaceholderErrors), and
+// where the plan's own validation of what it expanded to no instance
+// (lang.Options.ValidateUnexpanded: Terraform validates every block
+// whatever its count) found an error the plan does not have.
+func validatedFirst(cfg *config.Config, opts Options, workDir string, schemas *lang.ProviderSchemas, res *lang.Result, diags hcl.Diagnostics) hcl.Diagnostics {
+	checks, placeholders := failedChecks(diags), hasPlaceholderErrors(diags)
+	if !checks && !placeholders && !newErrors(diags, res.UnexpandedErrors()) {
+		return diags
+	}
+	vdiags := validateTree(cfg, opts, workDir, schemas)
+	if vdiags.HasErrors() && (checks || newErrors(diags, vdiags)) {
+		return vdiags
+	}
+	if placeholders {
+		return settlePlaceholderErrors(diags, vdiags)
+	}
+	return diags
+}
+
+// diagSite is where an error is, and what: how the errors of a validation
+// are told apart from those a plan evaluation reported, which Terraform
+// words the same way.
+type diagSite struct {
+	summary string
+	subject hcl.Range
+}
+
+// siteOf is d's diagSite; a diagnostic without a subject has the zero range.
+func siteOf(d *hcl.Diagnostic) diagSite {
+	s := diagSite{summary: d.Summary}
+	if d.Subject != nil {
+		s.subject = *d.Subject
+	}
+	return s
+}
+
+// newErrors reports whether vdiags have an error that diags do not have
+// (by summary and subject).
+func newErrors(diags, vdiags hcl.Diagnostics) bool {
+	if !vdiags.HasErrors() {
+		return false
+	}
+	have := map[diagSite]bool{}
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			have[siteOf(d)] = true
+		}
+	}
+	for _, d := range vdiags {
+		if d.Severity == hcl.DiagError && !have[siteOf(d)] {
+			return true
+		}
+	}
+	return false
 }
 
 // hasPlaceholderErrors reports whether diags have an error that arose in a
@@ -299,19 +355,15 @@ func placeholderError(d *hcl.Diagnostic) bool {
 // object has instances, which tfeval cannot know: they become warnings
 // that say so, rather than errors tfeval may have invented.
 func settlePlaceholderErrors(diags, vdiags hcl.Diagnostics) hcl.Diagnostics {
-	type site struct {
-		summary string
-		subject hcl.Range
-	}
-	certain := map[site]bool{}
+	certain := map[diagSite]bool{}
 	for _, d := range vdiags {
 		if d.Severity == hcl.DiagError && d.Subject != nil {
-			certain[site{d.Summary, *d.Subject}] = true
+			certain[siteOf(d)] = true
 		}
 	}
 	var out hcl.Diagnostics
 	for _, d := range diags {
-		if placeholderError(d) && (d.Subject == nil || !certain[site{d.Summary, *d.Subject}]) {
+		if placeholderError(d) && (d.Subject == nil || !certain[siteOf(d)]) {
 			c := *d
 			c.Severity = hcl.DiagWarning
 			c.Detail += "\n\nThis arose in a placeholder instance (see the warning \"Instances not known\"): Terraform reports it only if there are instances, which tfeval cannot tell."

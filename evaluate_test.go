@@ -627,3 +627,140 @@ resource "aws_route" "certain" {
 		t.Errorf("with the data, want errors at lines 12 and 16, got %v:\n%s", got, ev.Diagnostics.Error())
 	}
 }
+
+// TestUnexpandedBodies: terraform plan validates the configuration first,
+// every block whatever its count (hashicorp/terraform#17812, #36776), so an
+// error that validation finds in a resource or module with no instance
+// fails the plan, and is all it reports. An error that only an instance's
+// key or value could make is not one.
+func TestUnexpandedBodies(t *testing.T) {
+	const vars = `
+variable "str" {
+  type    = string
+  default = "abc"
+}
+variable "enabled" {
+  default = false
+}
+variable "list" {
+  type    = list(string)
+  default = []
+}
+locals {
+  empty = []
+}
+`
+	// Line 16 is the first after vars.
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string // error summary and subject, in order
+	}{
+		{"count zero", map[string]string{"main.tf": vars + `resource "terraform_data" "a" {
+  count = 0
+  input = upper(1, 2)
+}`}, []string{"Too many function arguments main.tf:18,20-21"}},
+		{"empty for_each", map[string]string{"main.tf": vars + `resource "terraform_data" "a" {
+  for_each = {}
+  input    = var.str.attr
+}`}, []string{"Unsupported attribute main.tf:18,21-26"}},
+		{"conditional count", map[string]string{"main.tf": vars + `resource "terraform_data" "a" {
+  count = var.enabled ? 1 : 0
+  input = [1] + 1
+}`}, []string{"Invalid operand main.tf:18,11-14"}},
+		{"constant index", map[string]string{"main.tf": vars + `resource "terraform_data" "a" {
+  count = 0
+  input = local.empty[0]
+}`}, []string{"Invalid index main.tf:18,22-25"}},
+		{"module argument", map[string]string{"main.tf": vars + `module "m" {
+  source = "./child"
+  count  = 0
+  x      = upper("a", "b")
+}`, "child/main.tf": `variable "x" {
+  type = string
+}`}, []string{"Too many function arguments main.tf:19,24-25"}},
+		{"module count zero", map[string]string{"main.tf": vars + `module "m" {
+  source = "./child"
+  count  = 0
+  x      = "a"
+}`, "child/main.tf": `variable "x" {
+  type = string
+}
+locals {
+  y = var.x.foo
+}
+output "o" {
+  value = upper(1, 2)
+}`}, []string{
+			"Unsupported attribute child/main.tf:5,12-16",
+			"Too many function arguments child/main.tf:8,20-21",
+		}},
+		{"nested module", map[string]string{"main.tf": vars + `module "m" {
+  source = "./child"
+  count  = 0
+}`, "child/main.tf": `module "g" {
+  source = "./grandchild"
+}`, "child/grandchild/main.tf": `resource "terraform_data" "g" {
+  input = [1] + 1
+}`}, []string{"Invalid operand child/grandchild/main.tf:2,11-14"}},
+		// Terraform reports the validation's error alone, not the plan's.
+		{"validation first", map[string]string{"main.tf": vars + `resource "terraform_data" "planned" {
+  input = tonumber(var.str)
+}
+resource "terraform_data" "none" {
+  count = 0
+  input = upper(1, 2)
+}`}, []string{"Too many function arguments main.tf:21,20-21"}},
+		{"no instance key", map[string]string{"main.tf": vars + `resource "terraform_data" "a" {
+  count = length(var.list)
+  input = var.list[count.index]
+}
+resource "terraform_data" "b" {
+  for_each = {}
+  input    = each.value.x
+}
+resource "terraform_data" "c" {
+  count = 0
+  input = terraform_data.a[0].output
+}
+module "m" {
+  source   = "./child"
+  for_each = toset(var.list)
+  x        = each.key
+}`, "child/main.tf": `variable "x" {
+  type = string
+}
+output "o" {
+  value = split(",", var.x)[3]
+}`}, nil},
+	} {
+		for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+			t.Run(tc.name+"/"+d.String(), func(t *testing.T) {
+				dir := t.TempDir()
+				testfiles.Write(t, dir, tc.files)
+				var first string
+				for range 2 {
+					ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Dialect: d})
+					var got []string
+					for _, d := range ev.Diagnostics {
+						if d.Severity == hcl.DiagError {
+							got = append(got, d.Summary+" "+d.Subject.String())
+						}
+					}
+					if !slices.Equal(got, tc.want) {
+						t.Fatalf("errors %q, want %q", got, tc.want)
+					}
+					// The same diagnostics in the same order every run.
+					if s := ev.Diagnostics.Error(); first == "" {
+						first = s
+					} else if s != first {
+						t.Errorf("a second run differs:\n%s\nthen\n%s", first, s)
+					}
+					if v := tfeval.Validate(tfeval.Options{WorkDir: dir, Dialect: d}); v.HasErrors() != (len(tc.want) > 0) {
+						t.Errorf("validate errors %v, the plan's %q", v, got)
+					}
+				}
+			})
+		}
+	}
+}

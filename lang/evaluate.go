@@ -129,6 +129,43 @@ func (ev *evaluator) share() *evalShared {
 // Evaluate evaluates the whole configuration tree as terraform plan does (or
 // terraform console, with opts.Console).
 func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
+	ev, res := newEvaluation(cfg, opts)
+	if cfg == nil || cfg.Module == nil {
+		return res, nil
+	}
+	root := ev.root
+	if !opts.Console && !opts.Validate && !opts.Lazy {
+		ev.checkRemoved(cfg)
+	}
+	g := ev.buildGraph()
+	order, cycles := g.order()
+	if len(cycles) > 0 {
+		for _, c := range cycles {
+			names := make([]string, len(c))
+			for i, n := range c {
+				names[i] = n.id + " (expand)"
+			}
+			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cycle: " + strings.Join(names, ", ")})
+		}
+	} else if opts.Lazy {
+		ev.startLazy(g, order)
+	} else {
+		ev.run(order)
+		if !opts.Console && !opts.Validate {
+			ev.checkImports(root)
+			if opts.ValidateUnexpanded {
+				res.unexpandedErrors = ev.validateUnexpanded(g, order)
+			}
+		}
+	}
+	ev.finish(res)
+	return res, ev.diags
+}
+
+// newEvaluation makes the evaluator of an evaluation and its Result, with
+// the root module's instance (when cfg has a module) and the data source
+// results; nothing is evaluated yet.
+func newEvaluation(cfg *config.Config, opts Options) (*evaluator, *Result) {
 	if opts.Workspace == "" {
 		opts.Workspace = "default"
 	}
@@ -154,7 +191,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 
 	res := &Result{ev: ev}
 	if cfg == nil || cfg.Module == nil {
-		return res, nil
+		return ev, res
 	}
 	var dataDiags hcl.Diagnostics
 	ev.data, dataDiags = newDataResults(opts.DataSources, opts.DataSourceRanges)
@@ -162,28 +199,12 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	root := ev.newInstance(cfg, nil, "", cty.NilVal, cty.NilVal)
 	ev.instances[""] = []*ModuleInstance{root}
 	ev.root = root
+	return ev, res
+}
 
-	if !opts.Console && !opts.Validate && !opts.Lazy {
-		ev.checkRemoved(cfg)
-	}
-	g := ev.buildGraph()
-	order, cycles := g.order()
-	if len(cycles) > 0 {
-		for _, c := range cycles {
-			names := make([]string, len(c))
-			for i, n := range c {
-				names[i] = n.id + " (expand)"
-			}
-			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cycle: " + strings.Join(names, ", ")})
-		}
-	} else if opts.Lazy {
-		ev.startLazy(g, order)
-	} else {
-		ev.run(order)
-		if !opts.Console && !opts.Validate {
-			ev.checkImports(root)
-		}
-	}
+// finish fills the Result once the evaluation has run: later scopes see
+// final values.
+func (ev *evaluator) finish(res *Result) {
 	ev.addDiags(ev.data.unusedWarnings())
 	ev.collect(res)
 	ev.done = true
@@ -192,7 +213,6 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		ev.limits.adHocLeft.Store(maxAdHocCached)
 		ev.limits.frozen.Store(true)
 	}
-	return res, ev.diags
 }
 
 // newInstance creates the state of one module instance.

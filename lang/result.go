@@ -65,6 +65,20 @@ type Options struct {
 	// data resource instance after tfeval has planned it (see
 	// InstanceHook): a test runner's prior state, mocks and applied values.
 	Instances InstanceHook
+	// ValidateUnexpanded, for a plan, also evaluates as terraform
+	// validate does (see Validate) what the plan expanded to no instance:
+	// the resources whose count or for_each gave none in every instance of
+	// their module, and every object of the modules whose calls gave none,
+	// with what they depend on. Terraform's plan validates the whole
+	// configuration first, every block whatever its count, so an error
+	// there (a function called with the wrong arguments, an attribute of a
+	// string, an index out of a constant tuple) fails the plan though no
+	// instance has it. Its errors are Result.UnexpandedErrors, not the
+	// evaluation's diagnostics: where one is new, the caller validates the
+	// whole configuration, as Terraform reports that validation's
+	// diagnostics alone. It costs the evaluation of those objects, and
+	// about nothing when every object has an instance.
+	ValidateUnexpanded bool
 	// Applied evaluates the values an apply gives, with Instances giving
 	// the applied objects: impure functions (uuid, timestamp, bcrypt)
 	// return real values, as they do once Terraform applies.
@@ -81,6 +95,9 @@ type Result struct {
 	ev *evaluator
 	// byAddr indexes Modules by address.
 	byAddr map[string]*ModuleInstance
+
+	// unexpandedErrors are those Options.ValidateUnexpanded found.
+	unexpandedErrors hcl.Diagnostics
 
 	// checks is what Checks computes on its first call.
 	checksOnce sync.Once

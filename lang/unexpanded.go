@@ -1,0 +1,205 @@
+package lang
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// UnexpandedErrors are the errors of the objects the plan evaluation
+// expanded to no instance, found with Options.ValidateUnexpanded (see
+// there); nil without that option or when there are none.
+func (r *Result) UnexpandedErrors() hcl.Diagnostics {
+	if r == nil {
+		return nil
+	}
+	return r.unexpandedErrors
+}
+
+// validateUnexpanded evaluates, as terraform validate does, what the plan
+// that ran the graph g (in order) expanded to no instance, and what that
+// depends on, and returns the errors found, in graph order. The
+// validation shares the plan's caches of what does not depend on values
+// (parsed references, resource shapes, function tables) and its limits:
+// it costs the evaluation of those objects alone, and nothing more than a
+// walk over the module instances when every object has an instance. A
+// function table the plan built may know what validate would not (the plan
+// timestamp), which can only make an error more, not less: the caller
+// settles what it reports by validating the whole configuration.
+func (ev *evaluator) validateUnexpanded(g *graph, order []*node) hcl.Diagnostics {
+	if ev.limits.stopped() != nil {
+		return nil
+	}
+	modules, resources := ev.unexpanded()
+	if len(modules) == 0 && len(resources) == 0 {
+		return nil
+	}
+	opts := ev.opts
+	opts.Validate, opts.RootVariables, opts.DataSources, opts.DataSourceRanges, opts.Instances, opts.Applied = true, nil, nil, nil, nil, false
+	vev := &evaluator{evaluation: &evaluation{
+		opts:      opts,
+		cfg:       ev.cfg,
+		cwd:       ev.cwd,
+		seen:      map[string]bool{},
+		instances: map[string][]*ModuleInstance{},
+		funcs:     ev.funcs,
+		shared:    ev.shared,
+		limits:    ev.limits,
+	}}
+	vev.data, _ = newDataResults(nil, nil)
+	vev.root = vev.newInstance(ev.cfg, nil, "", cty.NilVal, cty.NilVal)
+	vev.instances[""] = []*ModuleInstance{vev.root}
+	roots := map[*node]bool{}
+	for _, n := range g.nodes {
+		// The plan is done with the graph: which nodes fail is now the
+		// validation's to say.
+		n.failed.Store(false)
+		if modules[n.cfg] || n.kind == nodeResource && resources[unexpandedResource{n.cfg, n.name}] {
+			roots[n] = true
+		}
+	}
+	if l := ev.limits; l != nil {
+		// The plan's budget is what it spent: the validation charges it
+		// while it runs (the tables' functions do) and gives it back.
+		steps, insts, mods := l.steps.Load(), l.instances.Load(), l.modules.Load()
+		defer func() { l.steps.Store(steps); l.instances.Store(insts); l.modules.Store(mods) }()
+	}
+	vev.runValidation(order, roots)
+	var errs hcl.Diagnostics
+	for _, d := range vev.diags {
+		if d.Severity == hcl.DiagError {
+			errs = append(errs, d)
+		}
+	}
+	return errs
+}
+
+// runValidation evaluates, in graph order, the nodes roots and what they
+// depend on. A variable that is not a root is only given the value
+// terraform validate gives every other expression (unknown, of its type),
+// without its call's argument, its validation rules or what they need:
+// their errors, which a root's value does not depend on, are the plan's
+// too.
+func (ev *evaluator) runValidation(order []*node, roots map[*node]bool) {
+	need := map[*node]bool{}
+	valueOnly := map[*node]bool{}
+	var visit func(n *node)
+	visit = func(n *node) {
+		if n == nil || need[n] {
+			return
+		}
+		need[n] = true
+		if n.kind == nodeVar && !roots[n] {
+			valueOnly[n] = true
+			if p := n.cfg.Parent; p != nil {
+				// The module instances are made by their call.
+				for _, d := range n.deps {
+					if d.kind == nodeCall && d.cfg == p && d.name == n.cfg.Path[len(n.cfg.Path)-1] {
+						visit(d)
+					}
+				}
+			}
+			return
+		}
+		for _, d := range n.deps {
+			visit(d)
+		}
+	}
+	for _, n := range order {
+		if roots[n] {
+			visit(n)
+		}
+	}
+	for _, n := range order {
+		switch {
+		case !need[n]:
+		case valueOnly[n]:
+			decl := n.cfg.Module.Variables[n.name]
+			if decl.Ephemeral {
+				ev.madeEphemeral()
+			}
+			v := tfvars.Unknown(decl)
+			for _, mi := range ev.moduleInstances(n.cfg) {
+				mi.setVariable(n.name, v)
+			}
+		default:
+			ev.evalNode(n)
+		}
+	}
+}
+
+// unexpandedResource names a resource of a module configuration.
+type unexpandedResource struct {
+	cfg  *config.Config
+	addr string
+}
+
+// unexpanded lists what the plan evaluated to no instance: the module
+// configurations without an instance because every call of theirs (or of
+// a module above) made none, and the resources of the other modules that
+// have no instance in any instance of theirs. What was never evaluated (a
+// call or resource without a state) is in neither. Nothing is allocated
+// when every object has an instance.
+func (ev *evaluator) unexpanded() (modules map[*config.Config]bool, resources map[unexpandedResource]bool) {
+	var walk func(c *config.Config, none bool)
+	walk = func(c *config.Config, none bool) {
+		if c.Module == nil {
+			return
+		}
+		if none {
+			if modules == nil {
+				modules = map[*config.Config]bool{}
+			}
+			modules[c] = true
+			for _, child := range c.Children {
+				walk(child, true)
+			}
+			return
+		}
+		insts := ev.moduleInstances(c)
+		for _, set := range [...]map[string]*config.Resource{c.Module.ManagedResources, c.Module.DataResources, c.Module.EphemeralResources} {
+			for addr, res := range set {
+				if res.Check == "" && noneOf(insts, func(mi *ModuleInstance) (int, bool) {
+					rs := mi.resource(addr)
+					if rs == nil {
+						return 0, false
+					}
+					return len(rs.instances), true
+				}) {
+					if resources == nil {
+						resources = map[unexpandedResource]bool{}
+					}
+					resources[unexpandedResource{c, addr}] = true
+				}
+			}
+		}
+		for name, child := range c.Children {
+			walk(child, noneOf(insts, func(mi *ModuleInstance) (int, bool) {
+				cs := mi.call(name)
+				if cs == nil {
+					return 0, false
+				}
+				return len(cs.children), true
+			}))
+		}
+	}
+	walk(ev.cfg, false)
+	return modules, resources
+}
+
+// noneOf reports whether the module instances insts, of which there is at
+// least one, all have a state of the object count gives the instances of
+// (ok) and none of them has an instance.
+func noneOf(insts []*ModuleInstance, count func(*ModuleInstance) (n int, ok bool)) bool {
+	if len(insts) == 0 {
+		return false
+	}
+	for _, mi := range insts {
+		if n, ok := count(mi); !ok || n > 0 {
+			return false
+		}
+	}
+	return true
+}
