@@ -280,54 +280,17 @@ func Evaluate(opts Options) *Evaluation {
 // whatever its count) found an error the plan does not have.
 func validatedFirst(cfg *config.Config, opts Options, workDir string, schemas *lang.ProviderSchemas, res *lang.Result, diags hcl.Diagnostics) hcl.Diagnostics {
 	checks, placeholders := failedChecks(diags), hasPlaceholderErrors(diags)
-	if !checks && !placeholders && !newErrors(diags, res.UnexpandedErrors()) {
+	if !checks && !placeholders && res.UnexpandedErrors() == nil {
 		return diags
 	}
 	vdiags := validateTree(cfg, opts, workDir, schemas)
-	if vdiags.HasErrors() && (checks || newErrors(diags, vdiags)) {
+	if vdiags.HasErrors() && (checks || lang.NewErrors(diags, vdiags) != nil) {
 		return vdiags
 	}
 	if placeholders {
 		return settlePlaceholderErrors(diags, vdiags)
 	}
 	return diags
-}
-
-// diagSite is where an error is, and what: how the errors of a validation
-// are told apart from those a plan evaluation reported, which Terraform
-// words the same way.
-type diagSite struct {
-	summary string
-	subject hcl.Range
-}
-
-// siteOf is d's diagSite; a diagnostic without a subject has the zero range.
-func siteOf(d *hcl.Diagnostic) diagSite {
-	s := diagSite{summary: d.Summary}
-	if d.Subject != nil {
-		s.subject = *d.Subject
-	}
-	return s
-}
-
-// newErrors reports whether vdiags have an error that diags do not have
-// (by summary and subject).
-func newErrors(diags, vdiags hcl.Diagnostics) bool {
-	if !vdiags.HasErrors() {
-		return false
-	}
-	have := map[diagSite]bool{}
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			have[siteOf(d)] = true
-		}
-	}
-	for _, d := range vdiags {
-		if d.Severity == hcl.DiagError && !have[siteOf(d)] {
-			return true
-		}
-	}
-	return false
 }
 
 // hasPlaceholderErrors reports whether diags have an error that arose in a
@@ -355,15 +318,19 @@ func placeholderError(d *hcl.Diagnostic) bool {
 // object has instances, which tfeval cannot know: they become warnings
 // that say so, rather than errors tfeval may have invented.
 func settlePlaceholderErrors(diags, vdiags hcl.Diagnostics) hcl.Diagnostics {
-	certain := map[diagSite]bool{}
+	type site struct {
+		summary string
+		subject hcl.Range
+	}
+	certain := map[site]bool{}
 	for _, d := range vdiags {
 		if d.Severity == hcl.DiagError && d.Subject != nil {
-			certain[siteOf(d)] = true
+			certain[site{d.Summary, *d.Subject}] = true
 		}
 	}
 	var out hcl.Diagnostics
 	for _, d := range diags {
-		if placeholderError(d) && (d.Subject == nil || !certain[siteOf(d)]) {
+		if placeholderError(d) && (d.Subject == nil || !certain[site{d.Summary, *d.Subject}]) {
 			c := *d
 			c.Severity = hcl.DiagWarning
 			c.Detail += "\n\nThis arose in a placeholder instance (see the warning \"Instances not known\"): Terraform reports it only if there are instances, which tfeval cannot tell."

@@ -8,9 +8,10 @@ import (
 	"github.com/tfeval/tfeval/tfvars"
 )
 
-// UnexpandedErrors are the errors of the objects the plan evaluation
-// expanded to no instance, found with Options.ValidateUnexpanded (see
-// there); nil without that option or when there are none.
+// UnexpandedErrors are the errors that validating what the plan
+// evaluation expanded to no instance found (Options.ValidateUnexpanded),
+// but for those the plan's diagnostics have too (NewErrors); nil without
+// that option or when there are none.
 func (r *Result) UnexpandedErrors() hcl.Diagnostics {
 	if r == nil {
 		return nil
@@ -20,7 +21,8 @@ func (r *Result) UnexpandedErrors() hcl.Diagnostics {
 
 // validateUnexpanded evaluates, as terraform validate does, what the plan
 // that ran the graph g (in order) expanded to no instance, and what that
-// depends on, and returns the errors found, in graph order. The
+// depends on, and returns the errors found that the plan's are not, in
+// graph order. The
 // validation shares the plan's caches of what does not depend on values
 // (parsed references, resource shapes, function tables) and its limits:
 // it costs the evaluation of those objects alone, and nothing more than a
@@ -67,13 +69,40 @@ func (ev *evaluator) validateUnexpanded(g *graph, order []*node) hcl.Diagnostics
 		defer func() { l.steps.Store(steps); l.instances.Store(insts); l.modules.Store(mods) }()
 	}
 	vev.runValidation(order, roots)
-	var errs hcl.Diagnostics
-	for _, d := range vev.diags {
+	return NewErrors(ev.diags, vev.diags)
+}
+
+// NewErrors are the errors of validation that diags do not have: another
+// evaluation's errors with the same summary and subject are the same,
+// which Terraform words the same way whether it validates or plans.
+func NewErrors(diags, validation hcl.Diagnostics) hcl.Diagnostics {
+	if !validation.HasErrors() {
+		return nil
+	}
+	type site struct {
+		summary string
+		subject hcl.Range
+	}
+	siteOf := func(d *hcl.Diagnostic) site {
+		s := site{summary: d.Summary}
+		if d.Subject != nil {
+			s.subject = *d.Subject
+		}
+		return s
+	}
+	have := map[site]bool{}
+	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
-			errs = append(errs, d)
+			have[siteOf(d)] = true
 		}
 	}
-	return errs
+	var out hcl.Diagnostics
+	for _, d := range validation {
+		if d.Severity == hcl.DiagError && !have[siteOf(d)] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // runValidation evaluates, in graph order, the nodes roots and what they

@@ -83,6 +83,16 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	rr.Prior, rr.PriorOutputs = in.prior, fs.stateOutputs[stateKey]
 	res, diags := r.evaluate(cfg, raw, in, false)
 	rr.Result = res
+	if res.UnexpandedErrors() != nil {
+		// Terraform validates the configuration before each run
+		// (hashicorp/terraform#33608), every block whatever its count:
+		// what that finds and the plan does not, it stops at.
+		if vdiags := r.validate(cfg); lang.NewErrors(diags, vdiags) != nil {
+			rr.Diagnostics = append(rr.Diagnostics, vdiags...)
+			rr.Status = Error
+			return rr
+		}
+	}
 	if len(run.PlanOptions.Target) > 0 {
 		rr.Diagnostics = append(rr.Diagnostics, targetWarnings(run.Command, r.opts.Dialect)...)
 	}
@@ -170,7 +180,23 @@ func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *
 		Context:       r.opts.Context,
 		Instances:     in.hook,
 		Applied:       applied,
+		// What the plan expanded to no instance is validated too.
+		ValidateUnexpanded: !applied,
 	})
+}
+
+// validate evaluates the configuration as terraform validate does.
+func (r *runner) validate(cfg *config.Config) hcl.Diagnostics {
+	_, diags := lang.Evaluate(cfg, lang.Options{
+		Dialect:   r.opts.Dialect,
+		Cwd:       r.opts.WorkDir,
+		Schemas:   r.opts.Schemas,
+		Functions: r.opts.Functions,
+		Limits:    r.opts.Limits,
+		Context:   r.opts.Context,
+		Validate:  true,
+	})
+	return diags
 }
 
 // variables works out a run's root variable values. It also returns the

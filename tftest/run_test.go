@@ -607,6 +607,52 @@ run "other_elements" {
 `},
 		// Unequal elements are unequal whatever the schema's type.
 		want: map[string]string{"tests/a.tftest.hcl::as_set": "skip", "tests/a.tftest.hcl::other_elements": "pass"},
+	}, {
+		// Each run validates the configuration first, every block whatever
+		// its count: the error of a resource without instances fails the
+		// run, and it alone is reported (not the failed assertion).
+		name: "an error in a resource without instances",
+		files: map[string]string{
+			"main.tf": `
+variable "enabled" { default = false }
+resource "terraform_data" "off" {
+  count = var.enabled ? 1 : 0
+  input = upper(1, 2)
+}
+resource "terraform_data" "list" {
+  count = 0
+  input = var.enabled[count.index]
+}
+output "o" { value = "a" }
+`,
+			"tests/a.tftest.hcl": `
+run "off" {
+  command = plan
+  assert {
+    condition     = output.o == "b"
+    error_message = "wrong"
+  }
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::off": "error"},
+		diags: []string{"error: Too many function arguments"},
+	}, {
+		// An error only an instance's key could make is not validate's.
+		name: "an instance's error in a resource without instances",
+		files: map[string]string{
+			"main.tf": `
+variable "names" { default = [] }
+resource "terraform_data" "each" {
+  count = length(var.names)
+  input = var.names[count.index]
+}
+`,
+			"tests/a.tftest.hcl": `
+run "none" {
+  command = plan
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::none": "pass"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := runFiles(t, tc.files, tc.d)
