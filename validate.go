@@ -100,13 +100,7 @@ func ValidateConfig(opts Options) *Validation {
 // validateTree is the evaluation terraform validate makes of a loaded
 // tree (also the first phase of terraform plan).
 func validateTree(cfg *config.Config, opts Options, workDir string, schemas *lang.ProviderSchemas) hcl.Diagnostics {
-	_, diags := lang.Evaluate(cfg, validateOptions(opts, workDir, schemas))
-	return diags
-}
-
-// validateOptions are the options of the evaluation terraform validate makes.
-func validateOptions(opts Options, workDir string, schemas *lang.ProviderSchemas) lang.Options {
-	return lang.Options{
+	_, diags := lang.Evaluate(cfg, lang.Options{
 		Dialect:   opts.Dialect,
 		Cwd:       workDir,
 		Workspace: workspaceName(opts),
@@ -115,7 +109,8 @@ func validateOptions(opts Options, workDir string, schemas *lang.ProviderSchemas
 		Limits:    opts.Limits,
 		Validate:  true,
 		Functions: funcOptions(opts, workDir),
-	}
+	})
+	return diags
 }
 
 // initFails reports whether terraform init would stop at one of the load

@@ -67,6 +67,10 @@ type evaluation struct {
 	shared *evalShared
 	// done is set when evaluation has finished; scopes made later see final values.
 	done bool
+	// countsChecked, in the validation of what a plan expanded to no
+	// instance (validateUnexpanded), are the resources whose count or
+	// for_each the plan evaluated.
+	countsChecked map[unexpandedResource]bool
 }
 
 // evalShared guards the evaluator state that nodes evaluated in parallel share.

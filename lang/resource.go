@@ -39,9 +39,17 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		rs.whole = cty.DynamicVal
 		return rs
 	}
-	exp, diags := s.expand(res.Count, res.ForEach, res.Addr())
-	if res.Count == nil && res.ForEach == nil && res.Enabled != nil {
+	var exp expansion
+	var diags hcl.Diagnostics
+	switch {
+	case ev.countsChecked[unexpandedResource{mi.Config, res.Addr()}]:
+		// The plan evaluated the count or for_each, to no instance:
+		// validate's one instance is all it can give.
+		exp = s.placeholder(nil, "", nil, res.Count != nil)
+	case res.Count == nil && res.ForEach == nil && res.Enabled != nil:
 		exp, diags = s.expandEnabled(res.Enabled)
+	default:
+		exp, diags = s.expand(res.Count, res.ForEach, res.Addr())
 	}
 	ev.addDiags(diags)
 	rs.expansion = exp
@@ -98,21 +106,44 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		rs.whole = cty.NullVal(info.schema.ImpliedType())
 	}
 	if ev.opts.Validate && exp.mode == expandSingle {
-		// terraform validate plans nothing: a resource's value is unknown.
-		rs.whole = cty.DynamicVal
-		if info.schema != nil {
-			rs.whole = cty.UnknownVal(info.schema.ImpliedType())
-			if ev.texts().tofu() {
-				// OpenTofu's validate keeps the schema's sensitive
-				// attributes marked in the unknown object.
-				rs.whole = unknownObject(info.schema)
-			}
-		}
-		if res.Mode == config.EphemeralResourceMode {
-			ev.madeEphemeral()
-			rs.whole = rs.whole.Mark(marks.Ephemeral)
+		rs.whole = ev.unplannedValue(res, info)
+	}
+	return rs
+}
+
+// unplannedValue is what a single resource evaluates to in terraform
+// validate, which plans nothing: unknown.
+func (ev *evaluator) unplannedValue(res *config.Resource, info *resourceInfo) cty.Value {
+	v := cty.DynamicVal
+	if info.schema != nil {
+		v = cty.UnknownVal(info.schema.ImpliedType())
+		if ev.texts().tofu() {
+			// OpenTofu's validate keeps the schema's sensitive
+			// attributes marked in the unknown object.
+			v = unknownObject(info.schema)
 		}
 	}
+	if res.Mode == config.EphemeralResourceMode {
+		ev.madeEphemeral()
+		v = v.Mark(marks.Ephemeral)
+	}
+	return v
+}
+
+// unplannedState is the state terraform validate gives a resource, as
+// what refers to it sees it, without evaluating its configuration: a
+// multi-instance resource's one placeholder instance has an unknown key,
+// so its whole value is unknown too.
+func (ev *evaluator) unplannedState(mi *ModuleInstance, res *config.Resource) *resourceState {
+	info := ev.resourceInfo(mi.Config, res)
+	rs := &resourceState{cfg: res, schema: info.schema}
+	if res.Count != nil || res.ForEach != nil {
+		rs.expansion = expansion{mode: expandPlaceholder, counted: res.Count != nil}
+		rs.whole = cty.DynamicVal
+		return rs
+	}
+	rs.expansion = expansion{mode: expandSingle, keys: []cty.Value{cty.NilVal}, values: []cty.Value{cty.NilVal}}
+	rs.whole = ev.unplannedValue(res, info)
 	return rs
 }
 

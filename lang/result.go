@@ -73,11 +73,12 @@ type Options struct {
 	// configuration first, every block whatever its count, so an error
 	// there (a function called with the wrong arguments, an attribute of a
 	// string, an index out of a constant tuple) fails the plan though no
-	// instance has it. Its errors are Result.UnexpandedErrors, not the
-	// evaluation's diagnostics: where one is new, the caller validates the
-	// whole configuration, as Terraform reports that validation's
-	// diagnostics alone. It costs the evaluation of those objects, and
-	// about nothing when every object has an instance.
+	// instance has it. The errors it finds that the plan's diagnostics do
+	// not have are Result.UnexpandedErrors, not among the evaluation's
+	// diagnostics: where there are some, the caller validates the whole
+	// configuration, as Terraform reports that validation's diagnostics
+	// alone. It costs the evaluation of those objects, and about nothing
+	// when every object has an instance.
 	ValidateUnexpanded bool
 	// Applied evaluates the values an apply gives, with Instances giving
 	// the applied objects: impure functions (uuid, timestamp, bcrypt)

@@ -50,6 +50,14 @@ func (ev *evaluator) validateUnexpanded(g *graph, order []*node) hcl.Diagnostics
 		shared:    ev.shared,
 		limits:    ev.limits,
 	}}
+	for r := range resources {
+		if res := findResource(r.cfg.Module, r.addr); res.Count != nil || res.ForEach != nil {
+			if vev.countsChecked == nil {
+				vev.countsChecked = map[unexpandedResource]bool{}
+			}
+			vev.countsChecked[r] = true
+		}
+	}
 	vev.data, _ = newDataResults(nil, nil)
 	vev.root = vev.newInstance(ev.cfg, nil, "", cty.NilVal, cty.NilVal)
 	vev.instances[""] = []*ModuleInstance{vev.root}
@@ -106,11 +114,11 @@ func NewErrors(diags, validation hcl.Diagnostics) hcl.Diagnostics {
 }
 
 // runValidation evaluates, in graph order, the nodes roots and what they
-// depend on. A variable that is not a root is only given the value
-// terraform validate gives every other expression (unknown, of its type),
-// without its call's argument, its validation rules or what they need:
-// their errors, which a root's value does not depend on, are the plan's
-// too.
+// depend on. A variable or resource that is not a root is only given the
+// value terraform validate gives what refers to it, unknown (of the
+// variable's type, of the resource's schema), without evaluating its
+// configuration or what that needs: errors there, which a root's value
+// does not depend on, the plan reports too.
 func (ev *evaluator) runValidation(order []*node, roots map[*node]bool) {
 	need := map[*node]bool{}
 	valueOnly := map[*node]bool{}
@@ -120,7 +128,7 @@ func (ev *evaluator) runValidation(order []*node, roots map[*node]bool) {
 			return
 		}
 		need[n] = true
-		if n.kind == nodeVar && !roots[n] {
+		if (n.kind == nodeVar || n.kind == nodeResource) && !roots[n] {
 			valueOnly[n] = true
 			if p := n.cfg.Parent; p != nil {
 				// The module instances are made by their call.
@@ -144,7 +152,7 @@ func (ev *evaluator) runValidation(order []*node, roots map[*node]bool) {
 	for _, n := range order {
 		switch {
 		case !need[n]:
-		case valueOnly[n]:
+		case valueOnly[n] && n.kind == nodeVar:
 			decl := n.cfg.Module.Variables[n.name]
 			if decl.Ephemeral {
 				ev.madeEphemeral()
@@ -152,6 +160,11 @@ func (ev *evaluator) runValidation(order []*node, roots map[*node]bool) {
 			v := tfvars.Unknown(decl)
 			for _, mi := range ev.moduleInstances(n.cfg) {
 				mi.setVariable(n.name, v)
+			}
+		case valueOnly[n]:
+			res := findResource(n.cfg.Module, n.name)
+			for _, mi := range ev.moduleInstances(n.cfg) {
+				mi.setResource(n.name, ev.unplannedState(mi, res))
 			}
 		default:
 			ev.evalNode(n)
