@@ -703,6 +703,27 @@ output "o" {
 }`, "child/grandchild/main.tf": `resource "terraform_data" "g" {
   input = [1] + 1
 }`}, []string{"Invalid operand child/grandchild/main.tf:2,11-14"}},
+		// One module called twice: each call's arguments are checked, the
+		// module's own body wherever it is (validate reports it in both).
+		{"module called twice", map[string]string{"main.tf": vars + `module "on" {
+  source = "./child"
+  x      = "a"
+}
+module "off" {
+  source = "./child"
+  count  = 0
+  x      = upper(1, 2)
+}`, "child/main.tf": `variable "x" {
+  type = string
+}
+resource "terraform_data" "r" {
+  count = 0
+  input = [1] + 1
+}`}, []string{
+			"Too many function arguments main.tf:23,21-22",
+			"Invalid operand child/main.tf:6,11-14",
+			"Invalid operand child/main.tf:6,11-14",
+		}},
 		// Terraform reports the validation's error alone, not the plan's.
 		{"validation first", map[string]string{"main.tf": vars + `resource "terraform_data" "planned" {
   input = tonumber(var.str)

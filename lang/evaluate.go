@@ -70,7 +70,7 @@ type evaluation struct {
 	// countsChecked, in the validation of what a plan expanded to no
 	// instance (validateUnexpanded), are the resources whose count or
 	// for_each the plan evaluated.
-	countsChecked map[unexpandedResource]bool
+	countsChecked map[*config.Resource]bool
 }
 
 // evalShared guards the evaluator state that nodes evaluated in parallel share.

@@ -42,7 +42,7 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	var exp expansion
 	var diags hcl.Diagnostics
 	switch {
-	case ev.countsChecked[unexpandedResource{mi.Config, res.Addr()}]:
+	case ev.countsChecked[res]:
 		// The plan evaluated the count or for_each, to no instance:
 		// validate's one instance is all it can give.
 		exp = s.placeholder(nil, "", nil, res.Count != nil)

@@ -22,53 +22,42 @@ func (r *Result) UnexpandedErrors() hcl.Diagnostics {
 // validateUnexpanded evaluates, as terraform validate does, what the plan
 // that ran the graph g (in order) expanded to no instance, and what that
 // depends on, and returns the errors found that the plan's are not, in
-// graph order. The
-// validation shares the plan's caches of what does not depend on values
-// (parsed references, resource shapes, function tables) and its limits:
-// it costs the evaluation of those objects alone, and nothing more than a
-// walk over the module instances when every object has an instance. A
-// function table the plan built may know what validate would not (the plan
-// timestamp), which can only make an error more, not less: the caller
-// settles what it reports by validating the whole configuration.
+// graph order. The validation shares the plan's caches of what does not
+// depend on values (parsed references, resource shapes, function tables)
+// and its limits: it costs the evaluation of those objects alone, and
+// nothing more than a walk over the module instances when every object
+// has an instance. A function table the plan built may know what validate
+// would not (the plan timestamp), which can only make an error more, not
+// less: the caller settles what it reports by validating the whole
+// configuration.
 func (ev *evaluator) validateUnexpanded(g *graph, order []*node) hcl.Diagnostics {
-	if ev.limits.stopped() != nil {
+	if ev.limits.stopped() != nil || !ev.anyUnexpanded() {
 		return nil
 	}
-	modules, resources := ev.unexpanded()
-	if len(modules) == 0 && len(resources) == 0 {
+	roots, countsChecked := ev.unexpandedRoots(g)
+	if len(roots) == 0 {
 		return nil
 	}
 	opts := ev.opts
 	opts.Validate, opts.RootVariables, opts.DataSources, opts.DataSourceRanges, opts.Instances, opts.Applied = true, nil, nil, nil, nil, false
 	vev := &evaluator{evaluation: &evaluation{
-		opts:      opts,
-		cfg:       ev.cfg,
-		cwd:       ev.cwd,
-		seen:      map[string]bool{},
-		instances: map[string][]*ModuleInstance{},
-		funcs:     ev.funcs,
-		shared:    ev.shared,
-		limits:    ev.limits,
+		opts:          opts,
+		cfg:           ev.cfg,
+		cwd:           ev.cwd,
+		seen:          map[string]bool{},
+		instances:     map[string][]*ModuleInstance{},
+		funcs:         ev.funcs,
+		shared:        ev.shared,
+		limits:        ev.limits,
+		countsChecked: countsChecked,
 	}}
-	for r := range resources {
-		if res := findResource(r.cfg.Module, r.addr); res.Count != nil || res.ForEach != nil {
-			if vev.countsChecked == nil {
-				vev.countsChecked = map[unexpandedResource]bool{}
-			}
-			vev.countsChecked[r] = true
-		}
-	}
 	vev.data, _ = newDataResults(nil, nil)
 	vev.root = vev.newInstance(ev.cfg, nil, "", cty.NilVal, cty.NilVal)
 	vev.instances[""] = []*ModuleInstance{vev.root}
-	roots := map[*node]bool{}
 	for _, n := range g.nodes {
 		// The plan is done with the graph: which nodes fail is now the
 		// validation's to say.
 		n.failed.Store(false)
-		if modules[n.cfg] || n.kind == nodeResource && resources[unexpandedResource{n.cfg, n.name}] {
-			roots[n] = true
-		}
 	}
 	if l := ev.limits; l != nil {
 		// The plan's budget is what it spent: the validation charges it
@@ -172,33 +161,16 @@ func (ev *evaluator) runValidation(order []*node, roots map[*node]bool) {
 	}
 }
 
-// unexpandedResource names a resource of a module configuration.
-type unexpandedResource struct {
-	cfg  *config.Config
-	addr string
-}
-
-// unexpanded lists what the plan evaluated to no instance: the module
-// configurations without an instance because every call of theirs (or of
-// a module above) made none, and the resources of the other modules that
-// have no instance in any instance of theirs. What was never evaluated (a
-// call or resource without a state) is in neither. Nothing is allocated
-// when every object has an instance.
-func (ev *evaluator) unexpanded() (modules map[*config.Config]bool, resources map[unexpandedResource]bool) {
-	var walk func(c *config.Config, none bool)
-	walk = func(c *config.Config, none bool) {
+// anyUnexpanded reports whether the plan evaluated anything to no
+// instance: a module configuration without an instance because every call
+// of it (or of a module above) made none, or a resource with no instance
+// in any instance of its module. What was never evaluated (a call or
+// resource without a state) does not count. It allocates nothing.
+func (ev *evaluator) anyUnexpanded() bool {
+	var walk func(c *config.Config) bool
+	walk = func(c *config.Config) bool {
 		if c.Module == nil {
-			return
-		}
-		if none {
-			if modules == nil {
-				modules = map[*config.Config]bool{}
-			}
-			modules[c] = true
-			for _, child := range c.Children {
-				walk(child, true)
-			}
-			return
+			return false
 		}
 		insts := ev.moduleInstances(c)
 		for _, set := range [...]map[string]*config.Resource{c.Module.ManagedResources, c.Module.DataResources, c.Module.EphemeralResources} {
@@ -210,30 +182,128 @@ func (ev *evaluator) unexpanded() (modules map[*config.Config]bool, resources ma
 					}
 					return len(rs.instances), true
 				}) {
-					if resources == nil {
-						resources = map[unexpandedResource]bool{}
-					}
-					resources[unexpandedResource{c, addr}] = true
+					return true
 				}
 			}
 		}
 		for name, child := range c.Children {
-			walk(child, noneOf(insts, func(mi *ModuleInstance) (int, bool) {
+			if child.Module != nil && noneOf(insts, func(mi *ModuleInstance) (int, bool) {
 				cs := mi.call(name)
 				if cs == nil {
 					return 0, false
 				}
 				return len(cs.children), true
-			}))
+			}) {
+				return true
+			}
+			if walk(child) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(ev.cfg)
+}
+
+// unexpandedRoots are the nodes of g that validating what the plan
+// expanded to no instance starts from, and the resources among them whose
+// count or for_each the plan evaluated. terraform validate evaluates a
+// module's configuration the same wherever it is called, every variable
+// unknown, and what a plan evaluated with values reports at least the
+// errors validate finds there: so an object is validated, once, only
+// where no configuration with the same module (the loader shares one for
+// each source directory) has an instance of it. That is a resource with
+// no instance in any of them, every other object of a module with no
+// instance anywhere, and the variables of a module call with no instance
+// anywhere (their values are its arguments). Where a module is called
+// from several places, the first in address order is validated.
+func (ev *evaluator) unexpandedRoots(g *graph) (map[*node]bool, map[*config.Resource]bool) {
+	type resourceKey struct {
+		m    *config.Module
+		addr string
+	}
+	type callKey struct {
+		parent *config.Module
+		name   string
+	}
+	planned := map[*config.Module]bool{} // has an instance somewhere
+	instanced := map[resourceKey]bool{}  // a resource with an instance (or not evaluated)
+	calledOnce := map[callKey]bool{}     // a call with an instance (or not evaluated)
+	var cfgs []*config.Config
+	var walk func(c *config.Config)
+	walk = func(c *config.Config) {
+		if c.Module == nil {
+			return
+		}
+		cfgs = append(cfgs, c)
+		insts := ev.moduleInstances(c)
+		if len(insts) > 0 {
+			planned[c.Module] = true
+		}
+		for _, mi := range insts {
+			for _, res := range moduleResources(c.Module) {
+				if rs := mi.resource(res.Addr()); rs == nil || len(rs.instances) > 0 {
+					instanced[resourceKey{c.Module, res.Addr()}] = true
+				}
+			}
+			for name := range c.Module.ModuleCalls {
+				if cs := mi.call(name); cs == nil || len(cs.children) > 0 {
+					calledOnce[callKey{c.Module, name}] = true
+				}
+			}
+		}
+		for _, name := range sortedKeys(c.Children) {
+			walk(c.Children[name])
 		}
 	}
-	walk(ev.cfg, false)
-	return modules, resources
+	walk(ev.cfg)
+	roots := map[*node]bool{}
+	var countsChecked map[*config.Resource]bool
+	validated := map[*config.Module]bool{}
+	argsValidated := map[callKey]bool{}
+	for _, c := range cfgs {
+		if p := c.Parent; p != nil {
+			k := callKey{p.Module, c.Path[len(c.Path)-1]}
+			if !calledOnce[k] && !argsValidated[k] {
+				argsValidated[k] = true
+				for name := range c.Module.Variables {
+					roots[g.get(c, nodeVar, name)] = true
+				}
+			}
+		}
+		if validated[c.Module] {
+			continue
+		}
+		validated[c.Module] = true
+		if !planned[c.Module] {
+			gm := g.modules[c]
+			for i := range gm.objects.objects {
+				if n := g.nodes[gm.first+i]; n.kind != nodeVar {
+					roots[n] = true
+				}
+			}
+			continue
+		}
+		for _, res := range moduleResources(c.Module) {
+			if instanced[resourceKey{c.Module, res.Addr()}] {
+				continue
+			}
+			roots[g.get(c, nodeResource, res.Addr())] = true
+			if res.Count != nil || res.ForEach != nil {
+				if countsChecked == nil {
+					countsChecked = map[*config.Resource]bool{}
+				}
+				countsChecked[res] = true
+			}
+		}
+	}
+	delete(roots, nil)
+	return roots, countsChecked
 }
 
 // noneOf reports whether the module instances insts, of which there is at
-// least one, all have a state of the object count gives the instances of
-// (ok) and none of them has an instance.
+// least one, all have a state of the object that count gives the instances
+// of (ok), and none of them has an instance.
 func noneOf(insts []*ModuleInstance, count func(*ModuleInstance) (n int, ok bool)) bool {
 	if len(insts) == 0 {
 		return false

@@ -90,10 +90,71 @@ data "terraform_remote_state" "s" {
 		t.Fatal(diags.Error())
 	}
 	ev := res.ev
-	if m, r := ev.unexpanded(); m != nil || r != nil {
-		t.Fatalf("unexpanded objects %v %v in a plan where all have instances", m, r)
+	if ev.anyUnexpanded() {
+		t.Fatal("unexpanded objects found in a plan where all have instances")
 	}
-	if n := testing.AllocsPerRun(10, func() { ev.unexpanded() }); n != 0 {
+	if n := testing.AllocsPerRun(10, func() { ev.anyUnexpanded() }); n != 0 {
 		t.Errorf("the walk made %.0f allocations, want none", n)
+	}
+}
+
+// TestUnexpandedRoots: an object is validated once, and only where no
+// configuration of the same module has an instance of it; a call's
+// arguments are its own.
+func TestUnexpandedRoots(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+module "on" {
+  source = "./child"
+  n      = 1
+}
+module "off" {
+  source = "./child"
+  count  = 0
+  n      = 1
+}
+module "off2" {
+  source = "./child"
+  count  = 0
+  n      = 2
+}
+module "other" {
+  source = "./other"
+  count  = 0
+}`, "child/main.tf": `
+variable "n" {}
+resource "terraform_data" "some" {
+  count = var.n
+}
+resource "terraform_data" "none" {
+  count = 0
+}`, "other/main.tf": `
+locals {
+  x = 1
+}
+resource "terraform_data" "o" {}`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	ev := res.ev
+	g := ev.buildGraph()
+	roots, counts := ev.unexpandedRoots(g)
+	var got []string
+	for n := range roots {
+		got = append(got, n.id)
+	}
+	slices.Sort(got)
+	// The module's resource once, in the first call by address.
+	want := []string{
+		"module.off.terraform_data.none",
+		"module.off.var.n",
+		"module.off2.var.n",
+		"module.other.local.x",
+		"module.other.terraform_data.o",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("roots %q, want %q", got, want)
+	}
+	if len(counts) != 1 {
+		t.Errorf("%d resources with their count evaluated by the plan, want 1 (none)", len(counts))
 	}
 }
