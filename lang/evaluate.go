@@ -133,7 +133,7 @@ func (ev *evaluator) share() *evalShared {
 // Evaluate evaluates the whole configuration tree as terraform plan does (or
 // terraform console, with opts.Console).
 func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
-	ev, res := newEvaluation(cfg, opts)
+	ev, res := newEvaluation(cfg, opts, nil)
 	if cfg == nil || cfg.Module == nil {
 		return res, nil
 	}
@@ -168,8 +168,9 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 
 // newEvaluation makes the evaluator of an evaluation and its Result, with
 // the root module's instance (when cfg has a module) and the data source
-// results; nothing is evaluated yet.
-func newEvaluation(cfg *config.Config, opts Options) (*evaluator, *Result) {
+// results; nothing is evaluated yet. With base, the evaluation shares
+// base's caches and limits rather than have its own.
+func newEvaluation(cfg *config.Config, opts Options, base *evaluation) (*evaluator, *Result) {
 	if opts.Workspace == "" {
 		opts.Workspace = "default"
 	}
@@ -178,10 +179,14 @@ func newEvaluation(cfg *config.Config, opts Options) (*evaluator, *Result) {
 		cfg:       cfg,
 		seen:      map[string]bool{},
 		instances: map[string][]*ModuleInstance{},
-		funcs:     map[string]map[string]function.Function{},
-		shared:    newEvalShared(opts),
-		limits:    newLimiter(opts.Context, opts.Limits),
 	}}
+	if base != nil {
+		ev.funcs, ev.shared, ev.limits = base.funcs, base.shared, base.limits
+	} else {
+		ev.funcs = map[string]map[string]function.Function{}
+		ev.shared = newEvalShared(opts)
+		ev.limits = newLimiter(opts.Context, opts.Limits)
+	}
 	ev.cwd = opts.Cwd
 	if ev.cwd == "" {
 		if wd, err := os.Getwd(); err == nil {

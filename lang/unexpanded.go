@@ -2,7 +2,6 @@ package lang
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/tfvars"
@@ -40,20 +39,8 @@ func (ev *evaluator) validateUnexpanded(g *graph, order []*node) hcl.Diagnostics
 	}
 	opts := ev.opts
 	opts.Validate, opts.RootVariables, opts.DataSources, opts.DataSourceRanges, opts.Instances, opts.Applied = true, nil, nil, nil, nil, false
-	vev := &evaluator{evaluation: &evaluation{
-		opts:          opts,
-		cfg:           ev.cfg,
-		cwd:           ev.cwd,
-		seen:          map[string]bool{},
-		instances:     map[string][]*ModuleInstance{},
-		funcs:         ev.funcs,
-		shared:        ev.shared,
-		limits:        ev.limits,
-		countsChecked: countsChecked,
-	}}
-	vev.data, _ = newDataResults(nil, nil)
-	vev.root = vev.newInstance(ev.cfg, nil, "", cty.NilVal, cty.NilVal)
-	vev.instances[""] = []*ModuleInstance{vev.root}
+	vev, _ := newEvaluation(ev.cfg, opts, ev.evaluation)
+	vev.countsChecked = countsChecked
 	for _, n := range g.nodes {
 		// The plan is done with the graph: which nodes fail is now the
 		// validation's to say.
