@@ -227,15 +227,27 @@ func (ev *evaluator) unexpandedRoots(g *graph) (map[*node]bool, map[*config.Reso
 		if len(insts) > 0 {
 			planned[c.Module] = true
 		}
-		for _, mi := range insts {
-			for _, res := range moduleResources(c.Module) {
-				if rs := mi.resource(res.Addr()); rs == nil || len(rs.instances) > 0 {
-					instanced[resourceKey{c.Module, res.Addr()}] = true
+		for _, set := range [...]map[string]*config.Resource{c.Module.ManagedResources, c.Module.DataResources, c.Module.EphemeralResources} {
+			for addr := range set {
+				k := resourceKey{c.Module, addr}
+				for _, mi := range insts {
+					if instanced[k] {
+						break
+					}
+					if rs := mi.resource(addr); rs == nil || len(rs.instances) > 0 {
+						instanced[k] = true
+					}
 				}
 			}
-			for name := range c.Module.ModuleCalls {
+		}
+		for name := range c.Module.ModuleCalls {
+			k := callKey{c.Module, name}
+			for _, mi := range insts {
+				if calledOnce[k] {
+					break
+				}
 				if cs := mi.call(name); cs == nil || len(cs.children) > 0 {
-					calledOnce[callKey{c.Module, name}] = true
+					calledOnce[k] = true
 				}
 			}
 		}
