@@ -401,12 +401,36 @@ func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]
 		}
 		return w.ref(str)
 	}
+	// A tuple or object the configuration gives an argument is a list,
+	// set, map or fuller object in the schema, which never equals the
+	// tuple or object it is compared with.
+	if equalStructures(lv, rv) {
+		lf, rf := w.ref(op.LHS), w.ref(op.RHS)
+		if lf == "" || rf == "" {
+			return lf + rf
+		}
+		return ""
+	}
 	// Collections: the configuration's tuple may be a set or list
 	// in the schema, equal to the other side once converted.
 	if !equalOnceConverted(lv, rv) {
 		return ""
 	}
 	return either()
+}
+
+// equalStructures reports whether two known values are the same tuple or
+// object (empty ones too: an empty list is not an empty tuple).
+func equalStructures(a, b cty.Value) bool {
+	a, _ = a.UnmarkDeep()
+	b, _ = b.UnmarkDeep()
+	if !a.IsWhollyKnown() || !b.IsWhollyKnown() || a.IsNull() || b.IsNull() {
+		return false
+	}
+	if ty := a.Type(); !ty.IsTupleType() && !ty.IsObjectType() {
+		return false
+	}
+	return a.RawEquals(b)
 }
 
 // equalOnceConverted reports whether two known values of different
@@ -460,7 +484,9 @@ func primitiveType(v cty.Value) cty.Type {
 }
 
 // schemalessRef is the address of a resource or data source of the root
-// module, without schema, that expr refers to directly; "" when none.
+// module, without schema, that expr refers to directly; "" when none. A
+// reference to an argument its provider declares of dynamic type does not
+// count: the schema would keep the type the configuration gives it.
 func (r *runner) schemalessRef(expr hcl.Expression, cfg *config.Config) string {
 	for _, t := range expr.Variables() {
 		names := traversalNames(t)
@@ -476,6 +502,9 @@ func (r *runner) schemalessRef(expr hcl.Expression, cfg *config.Config) string {
 		res, c := findConfigResource(cfg, addr)
 		if res == nil || (res.Mode == config.ManagedResourceMode && builtin(res)) {
 			continue
+		}
+		if attr := len(strings.Split(addr, ".")); len(names) > attr && dynamicArgument(c.Module, res, names[attr]) {
+			continue // the schema keeps the configuration's type
 		}
 		if r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
 			return addr
