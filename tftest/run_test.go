@@ -619,6 +619,25 @@ run "other_elements" {
 resource "aws_thing" "u" {
   name  = "n"
   zones = ["a", "b"]
+}
+output "zones" {
+  value = aws_thing.t.zones
+}
+output "thing" {
+  value = aws_thing.t
+}
+output "computed" {
+  value = ["a", "b"]
+}
+module "m" {
+  source = "./m"
+}`,
+			"m/main.tf": awsProvider + `resource "aws_thing" "c" {
+  name = "n"
+  tags = { Team = "x" }
+}
+output "tags" {
+  value = aws_thing.c.tags
 }`,
 			"tests/a.tftest.hcl": `
 mock_provider "aws" {}
@@ -664,13 +683,43 @@ run "an_element" {
     error_message = "wrong"
   }
 }
+run "through_outputs" {
+  command = plan
+  assert {
+    condition     = output.zones == ["a", "b"]
+    error_message = "wrong"
+  }
+}
+run "through_an_output_of_the_resource" {
+  command = plan
+  assert {
+    condition     = output.thing.tags == { Team = "x" }
+    error_message = "wrong"
+  }
+}
+run "through_a_module_output" {
+  command = plan
+  assert {
+    condition     = module.m.tags == { Team = "x" }
+    error_message = "wrong"
+  }
+}
+run "an_output_of_its_own" {
+  command = plan
+  assert {
+    condition     = output.computed == ["a", "b"]
+    error_message = "wrong"
+  }
+}
 `},
 		// With a list, set or map type in the schema the argument equals
 		// no tuple or object: Terraform's answer is false; with a dynamic
 		// one, true. Unequal elements, two arguments of the same type and
 		// primitive elements are decided.
 		want: map[string]string{"tests/a.tftest.hcl::tuple": "skip", "tests/a.tftest.hcl::object": "skip", "tests/a.tftest.hcl::empty": "skip",
-			"tests/a.tftest.hcl::different_elements": "pass", "tests/a.tftest.hcl::two_arguments_of_one_type": "pass", "tests/a.tftest.hcl::an_element": "pass"},
+			"tests/a.tftest.hcl::different_elements": "pass", "tests/a.tftest.hcl::two_arguments_of_one_type": "pass", "tests/a.tftest.hcl::an_element": "pass",
+			"tests/a.tftest.hcl::through_outputs": "skip", "tests/a.tftest.hcl::through_an_output_of_the_resource": "skip", "tests/a.tftest.hcl::through_a_module_output": "skip",
+			"tests/a.tftest.hcl::an_output_of_its_own": "pass"},
 	}, {
 		name: "an argument of dynamic type keeps the configuration's type",
 		files: map[string]string{
