@@ -42,28 +42,79 @@ func literalString(attr *hcl.Attribute) (string, hcl.Diagnostics) {
 	return s, diags
 }
 
-// countAndForEach reports the mutually exclusive count and for_each
-// meta-arguments; OpenTofu reports a resource's at count, Terraform at for_each.
-func (d *decoder) countAndForEach(attrs hcl.Attributes, resource bool) hcl.Diagnostics {
-	count, hasCount := attrs["count"]
-	forEach, hasForEach := attrs["for_each"]
-	if !hasCount || !hasForEach {
+// repetition reports the mutually exclusive meta-arguments that set how
+// many instances a block has: count and for_each, and in OpenTofu also the
+// enabled argument of its lifecycle block. what names the instances in
+// OpenTofu's text ("resources", "data sources", "ephemeral resources",
+// "module instances"). Terraform reports count and for_each at for_each;
+// OpenTofu at the span from the first to the last of them, naming all.
+func (d *decoder) repetition(attrs hcl.Attributes, blocks hcl.Blocks, what string) hcl.Diagnostics {
+	type metaArg struct {
+		name string
+		rng  hcl.Range
+	}
+	var found []metaArg
+	add := func(name string, attr *hcl.Attribute) {
+		if attr != nil {
+			found = append(found, metaArg{`"` + name + `"`, attr.NameRange})
+		}
+	}
+	add("count", attrs["count"])
+	if d.dialect != dialect.Tofu {
+		add("for_each", attrs["for_each"])
+		if len(found) < 2 {
+			return nil
+		}
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  `Invalid combination of "count" and "for_each"`,
+			Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`,
+			Subject:  found[1].rng.Ptr(),
+		}}
+	}
+	add("enabled", lifecycleEnabled(blocks))
+	add("for_each", attrs["for_each"])
+	if len(found) < 2 {
 		return nil
 	}
-	detail := `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`
-	subject := forEach.NameRange
-	if d.dialect == dialect.Tofu {
-		detail = `The "count" and "for_each" meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.`
-		if resource {
-			subject = count.NameRange
+	names := make([]string, len(found))
+	first, last := found[0].rng, found[0].rng
+	for i, a := range found {
+		names[i] = a.name
+		if a.rng.Start.Byte < first.Start.Byte {
+			first = a.rng
 		}
+		if a.rng.Start.Byte > last.Start.Byte {
+			last = a.rng
+		}
+	}
+	list := names[0] + " and " + names[1]
+	if len(names) == 3 {
+		list = names[0] + ", " + names[1] + ", and " + names[2]
+	}
+	verb := "may"
+	if what == "module instances" {
+		verb = "should"
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
-		Summary:  `Invalid combination of "count" and "for_each"`,
-		Detail:   detail,
-		Subject:  subject.Ptr(),
+		Summary:  "Invalid combination of " + list,
+		Detail:   fmt.Sprintf("The %s meta-arguments are mutually-exclusive. Only one %s be used to be explicit about the number of %s to be created.", list, verb, what),
+		Subject:  hcl.RangeBetween(first, last).Ptr(),
 	}}
+}
+
+// lifecycleEnabled is the enabled argument of the first lifecycle block
+// among blocks, nil when there is none.
+func lifecycleEnabled(blocks hcl.Blocks) *hcl.Attribute {
+	for _, b := range blocks {
+		if b.Type != "lifecycle" {
+			continue
+		}
+		content, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}})
+		return content.Attributes["enabled"]
+	}
+	return nil
 }
 
 // dependsOn decodes a depends_on list of static references to whole objects.

@@ -54,7 +54,7 @@ func (d *decoder) moduleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["for_each"]; ok {
 		mc.ForEach = attr.Expr
 	}
-	diags = append(diags, d.countAndForEach(content.Attributes, false)...)
+	diags = append(diags, d.repetition(content.Attributes, content.Blocks, "module instances")...)
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, dDiags := dependsOn(attr)
 		diags = append(diags, dDiags...)

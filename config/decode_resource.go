@@ -19,6 +19,18 @@ func (m ResourceMode) noun() string {
 	return "resource"
 }
 
+// instancesNoun names the instances of a resource of mode m, as
+// OpenTofu's diagnostics about their number do.
+func (m ResourceMode) instancesNoun() string {
+	switch m {
+	case DataResourceMode:
+		return "data sources"
+	case EphemeralResourceMode:
+		return "ephemeral resources"
+	}
+	return "resources"
+}
+
 // keyword is the block type of a resource mode.
 func (m ResourceMode) keyword() string {
 	switch m {
@@ -75,7 +87,7 @@ func (d *decoder) resource(block *hcl.Block, mode ResourceMode) (*Resource, hcl.
 	if attr, ok := content.Attributes["for_each"]; ok {
 		r.ForEach = attr.Expr
 	}
-	diags = append(diags, d.countAndForEach(content.Attributes, true)...)
+	diags = append(diags, d.repetition(content.Attributes, content.Blocks, mode.instancesNoun())...)
 	if attr, ok := content.Attributes["provider"]; ok {
 		ref, pDiags := d.providerInstanceRef(attr.Expr, "provider")
 		diags = append(diags, pDiags...)

@@ -35,22 +35,60 @@ func (s *scope) expandAny(countExpr, forEachExpr hcl.Expression, addr string) (e
 
 // expandEnabled evaluates OpenTofu's lifecycle enabled of a block without
 // count or for_each: true gives its single instance, false none. A value
-// that is not a known bool leaves the instances unknown, without a
-// diagnostic tfeval has no text for.
+// that is sensitive, ephemeral, null, unknown or not a bool is an error,
+// in OpenTofu's words, but for an unknown that tfeval alone does not know
+// (it reads what OpenTofu would know): the block's instances are then
+// unknown. tofu validate evaluates the block once, whatever the value.
 func (s *scope) expandEnabled(expr hcl.Expression) (expansion, hcl.Diagnostics) {
-	v, diags := s.evalExpr(expr, cty.DynamicPseudoType)
+	unknown := expansion{mode: expandUnknown}
+	v, ctx, diags := s.evalExprIn(expr, cty.DynamicPseudoType)
 	if diags.HasErrors() {
-		return expansion{mode: expandUnknown}, diags
+		return unknown, diags
 	}
+	one := expansion{mode: expandSingle, keys: []cty.Value{cty.NilVal}, values: []cty.Value{cty.NilVal}}
+	if s.ev.opts.Validate {
+		return one, diags
+	}
+	var cause *ValueCause
+	bad := func(detail string) (expansion, hcl.Diagnostics) {
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid enabled argument", Detail: detail, Subject: expr.Range().Ptr()}
+		if cause != nil {
+			d.Extra = *cause
+		}
+		return unknown, append(diags, withExpression(d, expr, ctx))
+	}
+	switch {
+	case v.HasMark(marks.Sensitive):
+		// OpenTofu 1.12 says this error is caused by unknown values (not
+		// sensitive ones): under it, the values shown are those.
+		cause = &ValueCause{Unknown: true}
+		return bad(`Sensitive values, or values derived from sensitive values, cannot be used in "enabled" arguments. If used, the sensitive value would be exposed by whether an instance is present.`)
+	case v.HasMark(marks.Ephemeral):
+		return bad(`The given "enabled" argument value is unsuitable: the given value is ephemeral.`)
+	}
+	marked := v
 	v, _ = v.UnmarkDeep()
+	if v.IsNull() {
+		return bad(`The given "enabled" argument value is unsuitable: the given value is null.`)
+	}
+	if !v.IsKnown() {
+		if len(marks.UnreadMarks(marked)) > 0 {
+			return unknown, diags
+		}
+		cause = &ValueCause{Unknown: true}
+		return bad(`The given "enabled" argument value is derived from a value that won't be known until the apply phase, so OpenTofu cannot determine whether an instance of this object is declared or not.`)
+	}
 	bv, err := convert.Convert(v, cty.Bool)
-	if err != nil || !bv.IsKnown() || bv.IsNull() {
-		return expansion{mode: expandUnknown}, diags
+	if err != nil {
+		return bad(fmt.Sprintf(`The given "enabled" argument value is unsuitable: %s.`, err))
+	}
+	if !bv.IsKnown() || bv.IsNull() {
+		return unknown, diags
 	}
 	if bv.False() {
 		return expansion{mode: expandSingle}, diags
 	}
-	return expansion{mode: expandSingle, keys: []cty.Value{cty.NilVal}, values: []cty.Value{cty.NilVal}}, diags
+	return one, diags
 }
 
 func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Diagnostics) {

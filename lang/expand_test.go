@@ -420,3 +420,72 @@ resource "terraform_data" "a" {
 		t.Errorf("terraform dialect: %v", diags)
 	}
 }
+
+// TestLifecycleEnabledInvalid: an enabled value OpenTofu cannot decide on
+// is an error in its words; one tfeval alone does not know (a resource
+// without schema, which OpenTofu would read) leaves the instances unknown,
+// and tofu validate evaluates the block once without judging the value.
+func TestLifecycleEnabledInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		name, enabled, detail string
+	}{
+		{"not a bool", `"maybe"`, `The given "enabled" argument value is unsuitable: a bool is required.`},
+		{"a string that converts", `"false"`, ""},
+		{"null", `null`, `The given "enabled" argument value is unsuitable: the given value is null.`},
+		{"unknown", `timestamp() == ""`, `The given "enabled" argument value is derived from a value that won't be known until the apply phase, so OpenTofu cannot determine whether an instance of this object is declared or not.`},
+		{"sensitive", `sensitive(true)`, `Sensitive values, or values derived from sensitive values, cannot be used in "enabled" arguments. If used, the sensitive value would be exposed by whether an instance is present.`},
+		{"ephemeral", `var.e`, `The given "enabled" argument value is unsuitable: the given value is ephemeral.`},
+		{"ephemeral made null", `ephemeralasnull(var.e) == null`, ""},
+		{"read from a resource without schema", `aws_thing.t.enabled`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `resource "aws_thing" "t" {}
+variable "e" {
+  type      = bool
+  default   = true
+  ephemeral = true
+}
+resource "terraform_data" "a" {
+  lifecycle {
+    enabled = ` + tc.enabled + `
+  }
+}`
+			files := map[string]string{"main.tofu": src}
+			_, diags := evalFiles(t, files, Options{Dialect: dialect.Tofu})
+			var got []string
+			for _, d := range diags {
+				if d.Severity == hcl.DiagError {
+					got = append(got, d.Summary+": "+d.Detail)
+					if d.Subject == nil || d.Subject.Start.Line != 9 {
+						t.Errorf("subject %v, want line 9", d.Subject)
+					}
+				}
+			}
+			var want []string
+			if tc.detail != "" {
+				want = []string{"Invalid enabled argument: " + tc.detail}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("errors %q, want %q", got, want)
+			}
+			if _, diags := evalFiles(t, files, Options{Dialect: dialect.Tofu, Validate: true}); diags.HasErrors() {
+				t.Errorf("validate: %s", diags.Error())
+			}
+		})
+	}
+}
+
+// TestLifecycleEnabledValidate: tofu validate checks the body of a block
+// whatever its enabled says, as terraform validate does whatever count is.
+func TestLifecycleEnabledValidate(t *testing.T) {
+	files := map[string]string{"main.tofu": `resource "terraform_data" "a" {
+  input = upper(1, 2)
+  lifecycle {
+    enabled = false
+  }
+}`}
+	_, diags := evalFiles(t, files, Options{Dialect: dialect.Tofu, Validate: true})
+	if !strings.Contains(diags.Error(), "Too many function arguments") {
+		t.Errorf("validate: %v", diags)
+	}
+}

@@ -3,7 +3,7 @@
 
 Usage:
   python3 scripts/recursive_equality.py --bin TFEVAL [--repos ~/realworld] [--shared ../shared]
-                                        [--only OWNER/NAME ...] [--measure] [-v]
+                                        [--only OWNER/NAME ...] [--measure] [--tests] [-v]
 
 For every repository of SHARED/realworld/repos.txt exported to REPOS (see SHARED/realworld/README.md),
 in a temporary copy, prepared as SHARED/realworld/run.py prepares one (its own functions do it): every
@@ -19,6 +19,14 @@ default roots and with -all-dirs (every module directory). Exit status 1 when an
 crashes. --measure also prints, per repository, the CPU time (user+sys) and peak memory of the scan
 against the sum and the largest of the separate runs, and the wall time of -parallelism=1 over the
 default (a figure to take only on a quiet machine).
+
+With --tests, the same for test files, on the repositories of SHARED/realworld/tftest-repos.txt:
+
+  TFEVAL test -json -recursive [-test-directory=D] .   every module's events, each line with its "root"
+  TFEVAL test -json -chdir=ROOT [-test-directory=D]    for every ROOT the scan names
+
+for "tests" and every other test directory the repository's test files are in (tests/unit, ...),
+and each root's lines, without "root", must be the separate run's lines, in the same order.
 """
 import argparse, ast, json, os, shutil, subprocess, sys, tempfile
 
@@ -122,6 +130,53 @@ def check(args, tree, flags):
     return len(lines), problems, figures
 
 
+def test_directories(tree):
+    """The test directories of tree's test files, as -test-directory names them: "tests" and, for a
+    file below a folder named tests (modules/a/tests/unit/x.tftest.hcl), the path from that folder."""
+    found = {"tests"}
+    for dirpath, _, files in os.walk(tree):
+        if any(f.endswith((".tftest.hcl", ".tftest.json")) for f in files):
+            parts = os.path.relpath(dirpath, tree).split(os.sep)
+            if "tests" in parts:
+                i = len(parts) - 1 - parts[::-1].index("tests")
+                found.add("/".join(parts[i:]))
+    return sorted(found)
+
+
+def check_tests(args, tree, test_dir):
+    """Compare the test scan of tree with separate test runs; returns (roots, problems, None)."""
+    flags = ["-test-directory=" + test_dir] if test_dir != "tests" else []
+    out, status, _, _, _ = run([args.bin, "test", "-json", "-recursive", "-no-progress"] + flags + ["."], cwd=tree)
+    if status > 1:
+        return 0, ["the test scan exited %d" % status], None
+    by_root, problems = {}, []
+    for line in out.splitlines():
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError as e:
+            problems.append("a line is not JSON (%s): %.80s" % (e, line))
+            continue
+        by_root.setdefault(event.pop("root", None), []).append(event)
+    for root, events in by_root.items():
+        if root is None:
+            problems.append("%d lines name no root" % len(events))
+            continue
+        alone, status, _, _, _ = run([args.bin, "test", "-json", "-chdir=" + os.path.join(tree, root)] + flags)
+        try:
+            want = [json.loads(l) for l in alone.splitlines() if l.strip()]
+        except ValueError:
+            problems.append("%s: the separate run wrote a line that is not JSON (exit %d)" % (root, status))
+            continue
+        where = first_difference(events, want)
+        if where:
+            problems.append("%s: differs from the separate run at %s" % (root, where))
+        elif args.v:
+            print("    %s: equal" % root)
+    return len(by_root), problems, None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True)
@@ -129,12 +184,18 @@ def main():
     ap.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
     ap.add_argument("--only", nargs="+", action="extend", metavar="OWNER/NAME")
     ap.add_argument("--measure", action="store_true")
+    ap.add_argument("--tests", action="store_true", help="compare test runs (tftest-repos.txt) instead")
     ap.add_argument("-v", action="store_true")
     args = ap.parse_args()
     args.bin = os.path.abspath(args.bin)
     sys.path.insert(0, os.path.join(args.shared, "realworld"))
     import run as rw  # the realworld harness: how a tree is prepared
-    repos = args.only or [l.strip() for l in open(os.path.join(args.shared, "realworld", "repos.txt")) if l.strip() and not l.startswith("#")]
+    listed = "tftest-repos.txt" if args.tests else "repos.txt"
+    repos = args.only or [l.strip() for l in open(os.path.join(args.shared, "realworld", listed)) if l.strip() and not l.startswith("#")]
+    def modes(tree):
+        if args.tests:
+            return [(d, lambda d=d: check_tests(args, tree, d)) for d in test_directories(tree)]
+        return [(" ".join(flags) or "roots", lambda flags=flags: check(args, tree, flags)) for flags in ([], ["-all-dirs"])]
     idx = {r.lower(): os.path.join(os.path.abspath(args.repos), r) for r in rw.list_repos(args.repos)}
     failed, total = 0, 0
     for repo in repos:
@@ -146,11 +207,11 @@ def main():
         try:
             tree = os.path.join(tmp, "src")
             prepare(rw, repo, src, idx, tree)
-            for flags in ([], ["-all-dirs"]):
-                n, problems, fig = check(args, tree, flags)
+            for mode, checked in modes(tree):
+                n, problems, fig = checked()
                 total += n
                 failed += len(problems)
-                print("%-58s %-10s %3d roots, %s" % (repo, " ".join(flags) or "roots", n, "%d differ" % len(problems) if problems else "all equal"), flush=True)
+                print("%-58s %-10s %3d roots, %s" % (repo, mode, n, "%d differ" % len(problems) if problems else "all equal"), flush=True)
                 for p in problems:
                     print("    " + p)
                 if fig:
@@ -160,7 +221,7 @@ def main():
                               fig["rss"] / max(fig["each_rss"], 1e-9), fig["wall1"], fig["wall"], fig["wall1"] / max(fig["wall"], 1e-9)), flush=True)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-    print("recursive-equality: %d of %d root documents differ" % (failed, total))
+    print("recursive-equality: %d of %d root %s differ" % (failed, total, "test streams" if args.tests else "documents"))
     return 1 if failed else 0
 
 

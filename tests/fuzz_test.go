@@ -211,3 +211,72 @@ resource "mock_thing" "c" {
 		}
 	}
 }
+
+// FuzzTestFile runs an arbitrary test file (tests/main.tftest.hcl) against
+// an arbitrary module (main.tf), in either dialect, with or without the
+// module's provider schema, under small limits, as tfeval test does.
+// Nothing may panic or run on, and a second run must print the same
+// report: statuses, assertion outcomes and diagnostics in the same order.
+// The seeds are the recorded test-file cases.
+func FuzzTestFile(f *testing.F) {
+	cases, _ := filepath.Glob("../testdata/conformance/testcases/*/main.tf")
+	for _, mainTF := range cases {
+		dir := filepath.Dir(mainTF)
+		tests, _ := filepath.Glob(filepath.Join(dir, "tests", "*.tftest.hcl"))
+		own, _ := filepath.Glob(filepath.Join(dir, "*.tftest.hcl"))
+		tests = append(tests, own...)
+		if len(tests) == 0 {
+			continue
+		}
+		src := concatTF(f, dir)
+		test, err := os.ReadFile(tests[0])
+		if err != nil {
+			f.Fatal(err)
+		}
+		schemas, _ := os.ReadFile(filepath.Join(dir, "providers-schema.json"))
+		f.Add(src, string(test), string(schemas), uint8(0))
+		f.Add(src, string(test), string(schemas), uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, module, test, schemas string, flags uint8) {
+		if len(module)+len(test)+len(schemas) > 1<<15 {
+			return
+		}
+		files := map[string]string{"main.tf": module, "tests/main.tftest.hcl": test}
+		if schemas != "" {
+			files["providers-schema.json"] = schemas
+		}
+		timer := time.AfterFunc(30*time.Second, func() { panic(fmt.Sprintf("slow input (flags %d): %q", flags, files)) })
+		defer timer.Stop()
+		dir := t.TempDir()
+		testfiles.Write(t, dir, files)
+		d := dialect.Terraform
+		if flags&2 != 0 {
+			d = dialect.Tofu
+		}
+		report := func() string {
+			rep := tfeval.Test(nil, tfeval.TestOptions{
+				Options: tfeval.Options{
+					WorkDir: dir,
+					Sandbox: dir,
+					Dialect: d,
+					Now:     func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+					Rand:    rand.NewChaCha8([32]byte{1}),
+					Limits:  lang.Limits{MaxElements: 10_000, MaxStringLength: 1 << 20, MaxSteps: 200_000, MaxFileSize: 1 << 20},
+				},
+			})
+			var out bytes.Buffer
+			printer := format.NewDiagnosticPrinter(&out, format.DiagnosticOptions{WorkDir: dir, Sandbox: dir, Dialect: d})
+			if err := format.WriteTestText(&out, rep, format.TestTextOptions{Dialect: d, Verbose: true, Diagnostics: printer}); err != nil {
+				t.Fatalf("WriteTestText: %v", err)
+			}
+			return out.String()
+		}
+		r1, r2 := report(), report()
+		if r1 != r2 {
+			if diff := lineDiff(r1, r2); diff != "" {
+				t.Fatalf("two runs differ:\n%s", diff)
+			}
+			t.Fatalf("two runs give the same lines in another order:\n%s\n---\n%s", r1, r2)
+		}
+	})
+}

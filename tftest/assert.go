@@ -401,12 +401,36 @@ func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]
 		}
 		return w.ref(str)
 	}
+	// A tuple or object the configuration gives an argument is a list,
+	// set, map or fuller object in the schema, which never equals the
+	// tuple or object it is compared with.
+	if equalStructures(lv, rv) {
+		lf, rf := w.ref(op.LHS), w.ref(op.RHS)
+		if lf == "" || rf == "" {
+			return lf + rf
+		}
+		return ""
+	}
 	// Collections: the configuration's tuple may be a set or list
 	// in the schema, equal to the other side once converted.
 	if !equalOnceConverted(lv, rv) {
 		return ""
 	}
 	return either()
+}
+
+// equalStructures reports whether two known values are the same tuple or
+// object (empty ones too: an empty list is not an empty tuple).
+func equalStructures(a, b cty.Value) bool {
+	a, _ = a.UnmarkDeep()
+	b, _ = b.UnmarkDeep()
+	if !a.IsWhollyKnown() || !b.IsWhollyKnown() || a.IsNull() || b.IsNull() {
+		return false
+	}
+	if ty := a.Type(); !ty.IsTupleType() && !ty.IsObjectType() {
+		return false
+	}
+	return a.RawEquals(b)
 }
 
 // equalOnceConverted reports whether two known values of different
@@ -459,27 +483,65 @@ func primitiveType(v cty.Value) cty.Type {
 	return v.Type()
 }
 
-// schemalessRef is the address of a resource or data source of the root
-// module, without schema, that expr refers to directly; "" when none.
+// schemalessRef is the address of a resource or data source without
+// schema that expr refers to directly, or through outputs whose value is
+// one reference (output.NAME, module.NAME.OUTPUT); "" when none. A
+// reference to an argument its provider declares of dynamic type does not
+// count: the schema would keep the type the configuration gives it.
 func (r *runner) schemalessRef(expr hcl.Expression, cfg *config.Config) string {
 	for _, t := range expr.Variables() {
-		names := traversalNames(t)
-		addr := ""
-		switch {
-		case len(names) >= 3 && names[0] == "data":
-			addr = "data." + names[1] + "." + names[2]
-		case len(names) >= 2:
-			addr = names[0] + "." + names[1]
-		default:
-			continue
-		}
-		res, c := findConfigResource(cfg, addr)
-		if res == nil || (res.Mode == config.ManagedResourceMode && builtin(res)) {
-			continue
-		}
-		if r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
+		if addr := r.schemalessNames(traversalNames(t), cfg, 0); addr != "" {
 			return addr
 		}
 	}
 	return ""
+}
+
+// schemalessNames is schemalessRef of one reference, by the names it
+// steps through, in module cfg.
+func (r *runner) schemalessNames(names []string, cfg *config.Config, depth int) string {
+	if cfg == nil || cfg.Module == nil || depth > 8 {
+		return ""
+	}
+	addr := ""
+	switch {
+	case len(names) >= 2 && names[0] == "output":
+		return r.outputRef(cfg, names[1], names[2:], depth)
+	case len(names) >= 3 && names[0] == "module":
+		if found := r.outputRef(cfg.Children[names[1]], names[2], names[3:], depth); found != "" {
+			return "module." + names[1] + "." + found
+		}
+		return ""
+	case len(names) >= 3 && names[0] == "data":
+		addr = "data." + names[1] + "." + names[2]
+	case len(names) >= 2:
+		addr = names[0] + "." + names[1]
+	default:
+		return ""
+	}
+	res, c := findConfigResource(cfg, addr)
+	if res == nil || (res.Mode == config.ManagedResourceMode && builtin(res)) {
+		return ""
+	}
+	if attr := len(strings.Split(addr, ".")); len(names) > attr && dynamicArgument(c.Module, res, names[attr]) {
+		return "" // the schema keeps the configuration's type
+	}
+	if r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
+		return addr
+	}
+	return ""
+}
+
+// outputRef follows output name of module cfg, read at the attributes
+// rest, to the resource without schema its value reads when that value is
+// one reference.
+func (r *runner) outputRef(cfg *config.Config, name string, rest []string, depth int) string {
+	if cfg == nil || cfg.Module == nil || cfg.Module.Outputs[name] == nil {
+		return ""
+	}
+	t, diags := hcl.AbsTraversalForExpr(cfg.Module.Outputs[name].Expr)
+	if diags.HasErrors() {
+		return ""
+	}
+	return r.schemalessNames(append(traversalNames(t), rest...), cfg, depth+1)
 }
