@@ -1126,3 +1126,33 @@ run "main" {
 		}
 	}
 }
+
+// TestAssertionCallsProviderFunctionOnlyTheTestCalls: an assertion may call
+// a function of a provider the module requires but never calls itself. The
+// provider offers it; without the provider tfeval cannot answer, so the
+// run is skipped for the provider, not failed with "Unknown provider
+// function".
+func TestAssertionCallsProviderFunctionOnlyTheTestCalls(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    checks = { source = "example/checks" }
+  }
+}
+output "region" { value = "eu-west-1" }
+`,
+		"tests/a.tftest.hcl": `
+run "plan" {
+  command = plan
+  assert {
+    condition     = provider::checks::region_valid(output.region)
+    error_message = "invalid region"
+  }
+}
+`}, dialect.Terraform)
+	r := runOf(t, rep, "tests/a.tftest.hcl::plan")
+	if r.Status != Skip || r.NeedsProvider != "example/checks" {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+}
