@@ -1156,3 +1156,106 @@ run "plan" {
 		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
 	}
 }
+
+// TestUnmockedRandomApplies: an apply creates hashicorp/random's objects
+// without the provider, their random values unknown. Assertions that do
+// not read them are decided; one that does is skipped for the provider,
+// and so is a run whose random arguments the provider would reject
+// (length 0, min above max, every character class turned off): tfeval
+// does not invent the provider's errors.
+func TestUnmockedRandomApplies(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+variable "length" {
+  type    = number
+  default = 6
+}
+variable "lower" {
+  type    = bool
+  default = true
+}
+variable "max" {
+  type    = number
+  default = 9
+}
+resource "random_string" "suffix" {
+  length  = var.length
+  special = false
+  upper   = false
+  numeric = false
+  lower   = var.lower
+}
+resource "random_integer" "port" {
+  min = 1
+  max = var.max
+}
+output "name" { value = "app-${random_string.suffix.result}" }
+output "env"  { value = "dev" }
+`
+	rep := runFiles(t, map[string]string{
+		"main.tf": main,
+		"tests/a.tftest.hcl": `
+run "env" {
+  assert {
+    condition     = output.env == "dev"
+    error_message = "env"
+  }
+}
+run "name" {
+  assert {
+    condition     = output.name == "app-abcdef"
+    error_message = "name"
+  }
+}
+run "wrong" {
+  assert {
+    condition     = output.env == "prod"
+    error_message = "env is not prod"
+  }
+}
+`,
+		"tests/b.tftest.hcl": `
+run "zero" {
+  variables {
+    length = 0
+  }
+}
+`,
+		"tests/c.tftest.hcl": `
+run "inverted" {
+  variables {
+    max = 0
+  }
+}
+`,
+		"tests/d.tftest.hcl": `
+run "no_class" {
+  variables {
+    lower = false
+  }
+}
+`}, dialect.Terraform)
+	got := statuses(rep)
+	want := map[string]string{
+		"tests/a.tftest.hcl::env":      "pass",
+		"tests/a.tftest.hcl::name":     "skip",
+		"tests/a.tftest.hcl::wrong":    "fail",
+		"tests/b.tftest.hcl::zero":     "skip",
+		"tests/c.tftest.hcl::inverted": "skip",
+		"tests/d.tftest.hcl::no_class": "skip",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %s, want %s (diagnostics %v)", k, got[k], w, summaries(rep))
+		}
+	}
+	for _, k := range []string{"tests/a.tftest.hcl::name", "tests/b.tftest.hcl::zero"} {
+		if r := runOf(t, rep, k); r.NeedsProvider != "hashicorp/random" {
+			t.Errorf("%s needs %q (%s)", k, r.NeedsProvider, r.SkipReason)
+		}
+	}
+}
