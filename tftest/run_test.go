@@ -1259,3 +1259,32 @@ run "no_class" {
 		}
 	}
 }
+
+// TestMockedCollectionReadThroughTry: an attribute the module iterates
+// through try (for n in try(data.X.attr, [])) is read as a collection as
+// much as one iterated directly: generated empty, so a check block over it
+// is decided.
+func TestMockedCollectionReadThroughTry(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+data "aws_hosts" "all" {}
+locals {
+  busy = [for h in try((data.aws_hosts.all.hosts), []) : h if h.load > 1]
+}
+check "quiet" {
+  assert {
+    condition     = length(local.busy) == 0
+    error_message = "busy hosts"
+  }
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+}
+`}, dialect.Terraform)
+	if r := runOf(t, rep, "tests/a.tftest.hcl::plan"); r.Status != Pass {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+}
