@@ -1288,3 +1288,47 @@ run "plan" {
 		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
 	}
 }
+
+// TestApplyUndecidedPostconditionSkips: after an apply Terraform knows
+// every value, so a postcondition over an attribute tfeval could not know
+// (a mocked attribute without schema, a random result) decides the run in
+// Terraform: the run is skipped, not passed. In a plan such a condition
+// waits for the apply in Terraform too, and the run passes.
+func TestApplyUndecidedPostconditionSkips(t *testing.T) {
+	files := map[string]string{
+		"main.tf": awsProvider + `
+resource "aws_thing" "t" {
+  name = "x"
+  lifecycle {
+    postcondition {
+      condition     = self.size > 100
+      error_message = "too small"
+    }
+  }
+}
+output "name" { value = aws_thing.t.name }
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+  assert {
+    condition     = output.name == "x"
+    error_message = "name"
+  }
+}
+run "apply" {
+  assert {
+    condition     = output.name == "x"
+    error_message = "name"
+  }
+}
+`}
+	rep := runFiles(t, files, dialect.Terraform)
+	if got := statuses(rep); got["tests/a.tftest.hcl::plan"] != "pass" || got["tests/a.tftest.hcl::apply"] != "skip" {
+		t.Errorf("statuses %v, diagnostics %v", got, summaries(rep))
+	}
+	if r := runOf(t, rep, "tests/a.tftest.hcl::apply"); r.NeedsProvider != "hashicorp/aws" || !strings.Contains(r.SkipReason, "the postcondition of aws_thing.t") {
+		t.Errorf("needs %q, reason %q", r.NeedsProvider, r.SkipReason)
+	}
+}
