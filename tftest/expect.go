@@ -168,13 +168,17 @@ func (e *expectations) explainPlan(diags hcl.Diagnostics) hcl.Diagnostics {
 // have read: Terraform's verdict on the run depends on it. After an apply,
 // when Terraform knows every value, any custom condition counts: a
 // precondition, postcondition or validation it decides there fails the
-// run as much as an assertion does.
+// run as much as an assertion does. In a plan so do a data source's
+// conditions, which Terraform decides when it reads the source (a mocked
+// one while planning); a managed resource's wait for the apply.
 func (e *expectations) undecidedCheck(res *lang.Result, applied bool) (marks.Unread, lang.CheckResult, bool) {
 	if res == nil {
 		return marks.Unread{}, lang.CheckResult{}, false
 	}
 	for _, cr := range res.Checks() {
-		if (cr.Kind != lang.CheckAssertion && !applied) || cr.Status != lang.CheckUnknown || len(cr.Unread) == 0 {
+		decides := applied || cr.Kind == lang.CheckAssertion ||
+			((cr.Kind == lang.CheckPrecondition || cr.Kind == lang.CheckPostcondition) && isDataSource(cr.Object))
+		if !decides || cr.Status != lang.CheckUnknown || len(cr.Unread) == 0 {
 			continue
 		}
 		obj := cr.Object
@@ -187,6 +191,12 @@ func (e *expectations) undecidedCheck(res *lang.Result, applied bool) (marks.Unr
 		return cr.Unread[0], cr, true
 	}
 	return marks.Unread{}, lang.CheckResult{}, false
+}
+
+// isDataSource reports whether an object address (module instance
+// included) is a data source's.
+func isDataSource(addr string) bool {
+	return strings.HasPrefix(addr, "data.") || strings.Contains(addr, ".data.")
 }
 
 // undecided is what a run's verdict depends on that tfeval could not

@@ -1332,3 +1332,36 @@ run "apply" {
 		t.Errorf("needs %q, reason %q", r.NeedsProvider, r.SkipReason)
 	}
 }
+
+// TestPlanUndecidedDataPostconditionSkips: Terraform reads a mocked data
+// source while planning and decides its postcondition then, on the value
+// the mock generates; without the schema tfeval cannot, so the plan run is
+// skipped rather than passed.
+func TestPlanUndecidedDataPostconditionSkips(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+data "aws_lookup" "l" {
+  key = "k"
+  lifecycle {
+    postcondition {
+      condition     = self.size > 100
+      error_message = "too small"
+    }
+  }
+}
+output "key" { value = data.aws_lookup.l.key }
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+  assert {
+    condition     = output.key == "k"
+    error_message = "key"
+  }
+}
+`}, dialect.Terraform)
+	if r := runOf(t, rep, "tests/a.tftest.hcl::plan"); r.Status != Skip || !strings.Contains(r.SkipReason, "the postcondition of data.aws_lookup.l") {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+}
