@@ -291,3 +291,47 @@ output "x" { value = provider::azapi::parse_resource_id("Microsoft.Network/virtu
 		t.Errorf("undetermined: %#v", got)
 	}
 }
+
+// TestAdHocProviderFunctionStandIns: an expression evaluated after the
+// configuration (a test file's assertion) may call a function of a
+// schema-less provider the module requires that the module itself does not
+// call; the provider offers it, so the call is a stand-in whose unknown
+// result is unread, not "Unknown provider function". A provider the module
+// does not require is still an error, and a computed function still
+// computes.
+func TestAdHocProviderFunctionStandIns(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    cloud = { source = "example/cloud" }
+    aws   = { source = "hashicorp/aws" }
+  }
+}
+output "name" { value = "n1" }
+`}, Options{})
+	if len(diags) > 0 {
+		t.Fatal(diags.Error())
+	}
+	eval := func(src string) (cty.Value, hcl.Diagnostics) {
+		expr, d := hclsyntax.ParseExpression([]byte(src), "a.tftest.hcl", hcl.InitialPos)
+		if d.HasErrors() {
+			t.Fatal(d.Error())
+		}
+		return res.EvalExprWithNames(expr, "", map[string]cty.Value{"output": cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n1")})})
+	}
+	for _, src := range []string{`provider::cloud::check(output.name) == true`, `provider::aws::iam_policy_split(output.name)`} {
+		v, diags := eval(src)
+		if len(diags) > 0 {
+			t.Fatalf("%s: %s", src, diags.Error())
+		}
+		if us := marks.UnreadMarks(v); v.IsKnown() || len(us) != 1 || !strings.HasPrefix(us[0].Addr, "provider::") {
+			t.Errorf("%s: %#v, want an unknown unread value", src, v)
+		}
+	}
+	if v, diags := eval(`provider::aws::arn_parse("arn:aws:iam::1:role/r").account_id`); len(diags) > 0 || !v.RawEquals(cty.StringVal("1")) {
+		t.Errorf("computed function: %#v %s", v, diags.Error())
+	}
+	if _, diags := eval(`provider::other::check(output.name)`); !diags.HasErrors() || diags[0].Summary != "Unknown provider function" {
+		t.Errorf("undeclared provider: %s", diags.Error())
+	}
+}

@@ -3,6 +3,7 @@ package lang
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -12,7 +13,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
@@ -178,12 +181,67 @@ func (s *scope) exprContext(expr hcl.Expression) (*scope, []parsedRef, *hcl.Eval
 	if diags.HasErrors() {
 		return s, refs, ctx, diags
 	}
+	if s.final {
+		if fns := s.adHocFunctions(expr, ctx.Functions); fns != nil {
+			// The context may be shared (finalContext): the table goes in a child.
+			ctx = ctx.NewChild()
+			ctx.Functions = fns
+		}
+	}
 	if names := s.names(); names != nil {
 		// The context may be shared (finalContext): the names go in a child.
 		ctx = ctx.NewChild()
 		ctx.Variables = names
 	}
 	return s, refs, ctx, diags
+}
+
+// adHocFunctions is the function table for an expression evaluated after
+// the configuration (a test file's assertion, a console line) that calls a
+// function of a provider the module requires without a schema, where the
+// module itself does not call that function: table holds stand-ins only for
+// the calls the module makes, and the provider, which Terraform would ask,
+// may offer any name. It is table with stand-ins added for those calls, or
+// nil where expr makes none.
+func (s *scope) adHocFunctions(expr hcl.Expression, table map[string]function.Function) map[string]function.Function {
+	se, ok := expr.(hclsyntax.Expression)
+	if !ok || !s.ev.hasNamespacedCalls(se) {
+		return nil
+	}
+	mod := s.mod.Config.Module
+	var added map[string]function.Function
+	_ = hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+		call, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok {
+			return nil
+		}
+		_, inTable := table[call.Name]
+		_, inAdded := added[call.Name]
+		if inTable || inAdded {
+			return nil
+		}
+		parts := strings.Split(call.Name, "::")
+		if len(parts) != 3 || parts[0] != "provider" {
+			return nil
+		}
+		local := parts[1]
+		if _, ok := mod.RequiredProviders[local]; !ok || declaresBuiltinProvider(mod, local) || s.ev.opts.Schemas.provider(mod, local) != nil {
+			return nil
+		}
+		if added == nil {
+			added = map[string]function.Function{}
+		}
+		added[call.Name] = standInFunction(call.Name)
+		return nil
+	})
+	if added == nil {
+		return nil
+	}
+	s.ev.madeUnread()
+	fns := make(map[string]function.Function, len(table)+len(added))
+	maps.Copy(fns, table)
+	maps.Copy(fns, added)
+	return fns
 }
 
 // evalExprIn is evalExpr that also returns the context expr was

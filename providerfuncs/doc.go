@@ -103,12 +103,38 @@
 //     ("us-central1-b" is in "us-central1"); an empty zone or one of fewer
 //     than three parts is invalid.
 //
-// hashicorp/assert (assert.go), its network checks: cidr(prefix),
-// cidrv4(prefix), cidrv6(prefix), ip(ip_address), ipv4(ip_address) and
-// ipv6(ip_address) answer whether the string parses as Go's net.ParseCIDR
-// or net.ParseIP parses it, of that family (an IPv4 address written in
-// its IPv6 form is IPv4); a string that does not parse is false. The
-// provider's other checks are not in the table.
+// hashicorp/assert (assert.go), as version 0.16 computes its checks, from
+// its docs/functions pages and function tests; each answers a bool:
+//
+//   - cidr(prefix), cidrv4(prefix), cidrv6(prefix), ip(ip_address),
+//     ipv4(ip_address), ipv6(ip_address): whether the string parses as Go's
+//     net.ParseCIDR or net.ParseIP parses it, of that family (an IPv4
+//     address written in its IPv6 form is IPv4); a string that does not
+//     parse is false.
+//   - empty(s), not_empty(s): whether s is "" (blanks are not empty);
+//     starts_with(prefix, string), ends_with(suffix, string).
+//   - lowercased(string), uppercased(string): whether no letter is of the
+//     other case (a string without letters is both).
+//   - regex(pattern, s): whether Go's regexp finds pattern anywhere in s;
+//     a pattern it cannot compile fails with regexp's message.
+//   - valid_json(json): true for a JSON object; anything else (an array
+//     too) fails with encoding/json's message, never false.
+//   - equal(compare_against, number), not_equal(compare_against, number),
+//     greater(compare_against, number),
+//     greater_or_equal(compare_against, number),
+//     less(compare_against, number), less_or_equal(compare_against,
+//     number): number compared with compare_against (greater(100, x) is
+//     x > 100); between(begin, end, number), both ends included;
+//     positive(number), negative(number), zero being neither.
+//   - true(bool), false(bool); null(argument), not_null(argument), of any
+//     type, null allowed.
+//   - contains(list, element), key(key, map), value(value, map): the list
+//     and map are of strings, numbers and bools converted as Terraform
+//     converts them to the parameter's type.
+//
+// expired (which depends on the clock), valid_yaml (on the YAML reader's
+// leniency) and the http_* checks (on the list of named status codes of the
+// Go release the provider is built with) are not in the table.
 //
 // # Versions and schemas
 //

@@ -15,15 +15,31 @@ import (
 // or map) is generated empty whatever its element type, and an attribute
 // the module itself reads directly as one (iterates with for, splats,
 // indexes, or gives to a function that takes only collections) is one.
-// Only direct reads count: a value that reaches the use through a local or
-// a module may have been any other.
+// Only direct reads count, and those through try (for x in try(R.attr,
+// []) iterates R.attr wherever it evaluates): a value that reaches the use
+// through a local or a module may have been any other.
 
 // collectionAttrs are the attributes of a module's resources that the
 // module reads directly as collections, by "ADDR.ATTR" (ADDR the
 // resource's address in the module, "data.TYPE.NAME" for a data source).
 func collectionAttrs(m *config.Module) map[string]bool {
 	out := map[string]bool{}
-	mark := func(e hclsyntax.Expression) {
+	var mark func(e hclsyntax.Expression)
+	mark = func(e hclsyntax.Expression) {
+		switch x := e.(type) {
+		case *hclsyntax.ParenthesesExpr:
+			mark(x.Expression)
+			return
+		case *hclsyntax.FunctionCallExpr:
+			// try(R.attr, []) is R.attr where it evaluates: each
+			// argument may be what the use reads.
+			if x.Name == "try" {
+				for _, a := range x.Args {
+					mark(a)
+				}
+			}
+			return
+		}
 		if addr, attr, ok := resourceAttr(e); ok {
 			out[addr+"."+attr] = true
 		}

@@ -165,13 +165,20 @@ func (e *expectations) explainPlan(diags hcl.Diagnostics) hcl.Diagnostics {
 
 // undecidedCheck finds a check block assertion, not expected to fail,
 // whose condition tfeval could not know for want of what Terraform would
-// have read: Terraform's verdict on the run depends on it.
-func (e *expectations) undecidedCheck(res *lang.Result) (marks.Unread, string, bool) {
+// have read: Terraform's verdict on the run depends on it. After an apply,
+// when Terraform knows every value, any custom condition counts: a
+// precondition, postcondition or validation it decides there fails the
+// run as much as an assertion does. In a plan so do a data source's
+// conditions, which Terraform decides when it reads the source (a mocked
+// one while planning); a managed resource's wait for the apply.
+func (e *expectations) undecidedCheck(res *lang.Result, applied bool) (marks.Unread, lang.CheckResult, bool) {
 	if res == nil {
-		return marks.Unread{}, "", false
+		return marks.Unread{}, lang.CheckResult{}, false
 	}
 	for _, cr := range res.Checks() {
-		if cr.Kind != lang.CheckAssertion || cr.Status != lang.CheckUnknown || len(cr.Unread) == 0 {
+		decides := applied || cr.Kind == lang.CheckAssertion ||
+			((cr.Kind == lang.CheckPrecondition || cr.Kind == lang.CheckPostcondition) && isDataSource(cr.Object))
+		if !decides || cr.Status != lang.CheckUnknown || len(cr.Unread) == 0 {
 			continue
 		}
 		obj := cr.Object
@@ -181,9 +188,15 @@ func (e *expectations) undecidedCheck(res *lang.Result) (marks.Unread, string, b
 		if cr.Module == "" && e.isExpected(obj) {
 			continue
 		}
-		return cr.Unread[0], cr.Object, true
+		return cr.Unread[0], cr, true
 	}
-	return marks.Unread{}, "", false
+	return marks.Unread{}, lang.CheckResult{}, false
+}
+
+// isDataSource reports whether an object address (module instance
+// included) is a data source's.
+func isDataSource(addr string) bool {
+	return strings.HasPrefix(addr, "data.") || strings.Contains(addr, ".data.")
 }
 
 // undecided is what a run's verdict depends on that tfeval could not
@@ -196,12 +209,16 @@ type undecided struct {
 // pending is the first thing a run's verdict depends on besides its
 // assertions that tfeval could not decide: an expected failure, or a
 // check block assertion; nil when there is none.
-func (e *expectations) pending(res *lang.Result) *undecided {
+func (e *expectations) pending(res *lang.Result, applied bool) *undecided {
 	if e.unread != nil {
 		return &undecided{*e.unread, "the expected failure of " + e.unreadAddr + " depends on it"}
 	}
-	if u, addr, ok := e.undecidedCheck(res); ok {
-		return &undecided{u, "the assertion of " + addr + " depends on it"}
+	if u, cr, ok := e.undecidedCheck(res, applied); ok {
+		rule := "assertion"
+		if cr.Kind != lang.CheckAssertion {
+			rule = cr.Kind.String() // validation, precondition, postcondition
+		}
+		return &undecided{u, "the " + rule + " of " + cr.Object + " depends on it"}
 	}
 	return nil
 }

@@ -192,9 +192,10 @@ func (in *instances) keepUntargeted() map[string]cty.Value {
 // real is the value of an instance of a provider the test does not mock:
 // the plan tfeval makes, where what the provider would compute is marked
 // as unknown for want of the provider. An apply would create the object,
-// which the run cannot do without the provider.
+// which the run cannot do without the provider, but for hashicorp/random's
+// (randomSource): created, it keeps the plan's unknowns.
 func (in *instances) real(pi *lang.PlannedInstance, source string) cty.Value {
-	if pi.Resource.Mode == config.ManagedResourceMode && in.phase == applyPhase {
+	if pi.Resource.Mode == config.ManagedResourceMode && in.phase == applyPhase && !(source == randomSource && randomAppliesOffline(pi)) {
 		in.mu.Lock()
 		in.needs = append(in.needs, need{source: source, addr: pi.Addr})
 		in.mu.Unlock()

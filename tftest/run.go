@@ -118,7 +118,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		if !tofu {
 			fs.outputs[run.Name] = outputs
 		}
-		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res))
+		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res, false))
 		if rr.Status == Skip && !tofu {
 			r.forgetOutputs(fs, rr, cfgOutputs(cfg))
 		}
@@ -159,7 +159,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		rr.Status = Error
 		return rr
 	}
-	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res))
+	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res, true))
 	return rr
 }
 

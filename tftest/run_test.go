@@ -1318,3 +1318,242 @@ run "main" {
 		}
 	}
 }
+
+// TestAssertionCallsProviderFunctionOnlyTheTestCalls: an assertion may call
+// a function of a provider the module requires but never calls itself. The
+// provider offers it; without the provider tfeval cannot answer, so the
+// run is skipped for the provider, not failed with "Unknown provider
+// function".
+func TestAssertionCallsProviderFunctionOnlyTheTestCalls(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    checks = { source = "example/checks" }
+  }
+}
+output "region" { value = "eu-west-1" }
+`,
+		"tests/a.tftest.hcl": `
+run "plan" {
+  command = plan
+  assert {
+    condition     = provider::checks::region_valid(output.region)
+    error_message = "invalid region"
+  }
+}
+`}, dialect.Terraform)
+	r := runOf(t, rep, "tests/a.tftest.hcl::plan")
+	if r.Status != Skip || r.NeedsProvider != "example/checks" {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+}
+
+// TestUnmockedRandomApplies: an apply creates hashicorp/random's objects
+// without the provider, their random values unknown. Assertions that do
+// not read them are decided; one that does is skipped for the provider,
+// and so is a run whose random arguments the provider would reject
+// (length 0, min above max, every character class turned off): tfeval
+// does not invent the provider's errors.
+func TestUnmockedRandomApplies(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+variable "length" {
+  type    = number
+  default = 6
+}
+variable "lower" {
+  type    = bool
+  default = true
+}
+variable "max" {
+  type    = number
+  default = 9
+}
+resource "random_string" "suffix" {
+  length  = var.length
+  special = false
+  upper   = false
+  numeric = false
+  lower   = var.lower
+}
+resource "random_integer" "port" {
+  min = 1
+  max = var.max
+}
+output "name" { value = "app-${random_string.suffix.result}" }
+output "env"  { value = "dev" }
+`
+	rep := runFiles(t, map[string]string{
+		"main.tf": main,
+		"tests/a.tftest.hcl": `
+run "env" {
+  assert {
+    condition     = output.env == "dev"
+    error_message = "env"
+  }
+}
+run "name" {
+  assert {
+    condition     = output.name == "app-abcdef"
+    error_message = "name"
+  }
+}
+run "wrong" {
+  assert {
+    condition     = output.env == "prod"
+    error_message = "env is not prod"
+  }
+}
+`,
+		"tests/b.tftest.hcl": `
+run "zero" {
+  variables {
+    length = 0
+  }
+}
+`,
+		"tests/c.tftest.hcl": `
+run "inverted" {
+  variables {
+    max = 0
+  }
+}
+`,
+		"tests/d.tftest.hcl": `
+run "no_class" {
+  variables {
+    lower = false
+  }
+}
+`}, dialect.Terraform)
+	got := statuses(rep)
+	want := map[string]string{
+		"tests/a.tftest.hcl::env":      "pass",
+		"tests/a.tftest.hcl::name":     "skip",
+		"tests/a.tftest.hcl::wrong":    "fail",
+		"tests/b.tftest.hcl::zero":     "skip",
+		"tests/c.tftest.hcl::inverted": "skip",
+		"tests/d.tftest.hcl::no_class": "skip",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %s, want %s (diagnostics %v)", k, got[k], w, summaries(rep))
+		}
+	}
+	for _, k := range []string{"tests/a.tftest.hcl::name", "tests/b.tftest.hcl::zero"} {
+		if r := runOf(t, rep, k); r.NeedsProvider != "hashicorp/random" {
+			t.Errorf("%s needs %q (%s)", k, r.NeedsProvider, r.SkipReason)
+		}
+	}
+}
+
+// TestMockedCollectionReadThroughTry: an attribute the module iterates
+// through try (for n in try(data.X.attr, [])) is read as a collection as
+// much as one iterated directly: generated empty, so a check block over it
+// is decided.
+func TestMockedCollectionReadThroughTry(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+data "aws_hosts" "all" {}
+locals {
+  busy = [for h in try((data.aws_hosts.all.hosts), []) : h if h.load > 1]
+}
+check "quiet" {
+  assert {
+    condition     = length(local.busy) == 0
+    error_message = "busy hosts"
+  }
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+}
+`}, dialect.Terraform)
+	if r := runOf(t, rep, "tests/a.tftest.hcl::plan"); r.Status != Pass {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+}
+
+// TestApplyUndecidedPostconditionSkips: after an apply Terraform knows
+// every value, so a postcondition over an attribute tfeval could not know
+// (a mocked attribute without schema, a random result) decides the run in
+// Terraform: the run is skipped, not passed. In a plan such a condition
+// waits for the apply in Terraform too, and the run passes.
+func TestApplyUndecidedPostconditionSkips(t *testing.T) {
+	files := map[string]string{
+		"main.tf": awsProvider + `
+resource "aws_thing" "t" {
+  name = "x"
+  lifecycle {
+    postcondition {
+      condition     = self.size > 100
+      error_message = "too small"
+    }
+  }
+}
+output "name" { value = aws_thing.t.name }
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+  assert {
+    condition     = output.name == "x"
+    error_message = "name"
+  }
+}
+run "apply" {
+  assert {
+    condition     = output.name == "x"
+    error_message = "name"
+  }
+}
+`}
+	rep := runFiles(t, files, dialect.Terraform)
+	if got := statuses(rep); got["tests/a.tftest.hcl::plan"] != "pass" || got["tests/a.tftest.hcl::apply"] != "skip" {
+		t.Errorf("statuses %v, diagnostics %v", got, summaries(rep))
+	}
+	if r := runOf(t, rep, "tests/a.tftest.hcl::apply"); r.NeedsProvider != "hashicorp/aws" || !strings.Contains(r.SkipReason, "the postcondition of aws_thing.t") {
+		t.Errorf("needs %q, reason %q", r.NeedsProvider, r.SkipReason)
+	}
+}
+
+// TestPlanUndecidedDataPostconditionSkips: Terraform reads a mocked data
+// source while planning and decides its postcondition then, on the value
+// the mock generates; without the schema tfeval cannot, so the plan run is
+// skipped rather than passed.
+func TestPlanUndecidedDataPostconditionSkips(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+data "aws_lookup" "l" {
+  key = "k"
+  lifecycle {
+    postcondition {
+      condition     = self.size > 100
+      error_message = "too small"
+    }
+  }
+}
+output "key" { value = data.aws_lookup.l.key }
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+  assert {
+    condition     = output.key == "k"
+    error_message = "key"
+  }
+}
+`}, dialect.Terraform)
+	if r := runOf(t, rep, "tests/a.tftest.hcl::plan"); r.Status != Skip || !strings.Contains(r.SkipReason, "the postcondition of data.aws_lookup.l") {
+		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
+	}
+}
