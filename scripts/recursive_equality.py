@@ -97,6 +97,23 @@ def first_difference(a, b, path="$"):
     return None if a == b else path
 
 
+def compare_separate(args, problems, root, got, cmd, parse):
+    """Run cmd, a separate run of root, and add to problems where its output (parse gives its JSON
+    values) differs from got, the scan's; returns the run's CPU seconds and peak MiB."""
+    out, status, cpu, rss, _ = run(cmd)
+    try:
+        want = parse(out)
+    except ValueError:
+        problems.append("%s: the separate run wrote output that is not JSON (exit %d)" % (root, status))
+        return cpu, rss
+    where = first_difference(got, want)
+    if where:
+        problems.append("%s: differs from the separate run at %s" % (root, where))
+    elif args.v:
+        print("    %s: equal" % root)
+    return cpu, rss
+
+
 def check(args, tree, flags):
     """Compare the scan of tree with separate runs; returns (roots, problems, figures)."""
     out, status, cpu, rss, wall = run([args.bin, "eval", "-json", "-recursive", "-no-progress"] + flags + ["."], cwd=tree)
@@ -111,18 +128,8 @@ def check(args, tree, flags):
             problems.append("a line is not JSON (%s): %.80s" % (e, line))
             continue
         root = doc.pop("root", None)
-        alone, status, c, r, _ = run([args.bin, "eval", "-json", os.path.join(tree, root)])
+        c, r = compare_separate(args, problems, root, doc, [args.bin, "eval", "-json", os.path.join(tree, root)], json.loads)
         each_cpu, each_rss = each_cpu + c, max(each_rss, r)
-        try:
-            want = json.loads(alone)
-        except ValueError:
-            problems.append("%s: the separate run wrote no JSON (exit %d)" % (root, status))
-            continue
-        where = first_difference(doc, want)
-        if where:
-            problems.append("%s: differs from the separate run at %s" % (root, where))
-        elif args.v:
-            print("    %s: equal" % root)
     figures = None
     if args.measure:
         _, _, cpu1, rss1, wall1 = run([args.bin, "eval", "-json", "-recursive", "-no-progress", "-parallelism=1"] + flags + ["."], cwd=tree)
@@ -163,17 +170,8 @@ def check_tests(args, tree, test_dir):
         if root is None:
             problems.append("%d lines name no root" % len(events))
             continue
-        alone, status, _, _, _ = run([args.bin, "test", "-json", "-chdir=" + os.path.join(tree, root)] + flags)
-        try:
-            want = [json.loads(l) for l in alone.splitlines() if l.strip()]
-        except ValueError:
-            problems.append("%s: the separate run wrote a line that is not JSON (exit %d)" % (root, status))
-            continue
-        where = first_difference(events, want)
-        if where:
-            problems.append("%s: differs from the separate run at %s" % (root, where))
-        elif args.v:
-            print("    %s: equal" % root)
+        compare_separate(args, problems, root, events, [args.bin, "test", "-json", "-chdir=" + os.path.join(tree, root)] + flags,
+                         lambda out: [json.loads(l) for l in out.splitlines() if l.strip()])
     return len(by_root), problems, None
 
 
