@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
@@ -191,7 +190,7 @@ func parseBody(f configFile, src []byte, readErr error) (hcl.Body, hcl.Diagnosti
 	if f.JSON {
 		file, diags = hcljson.Parse(src, f.Path)
 	} else {
-		file, diags = hclsyntax.ParseConfig(src, f.Path, hcl.InitialPos)
+		file, diags = limit.ParseConfig(src, f.Path)
 	}
 	if file == nil || file.Body == nil {
 		return hcl.EmptyBody(), diags

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -221,5 +223,34 @@ removed {
 	}
 	if len(m.Moved) != 1 || len(m.Import) != 1 || len(m.Removed) != 1 {
 		t.Errorf("moved/import/removed = %d/%d/%d", len(m.Moved), len(m.Import), len(m.Removed))
+	}
+}
+
+// TestLongHeredoc checks that a configuration file holding a heredoc of
+// thousands of lines (a Kubernetes manifest written inline) loads, as
+// Terraform loads it, and that the heredoc keeps its text and its range.
+func TestLongHeredoc(t *testing.T) {
+	var manifest, want strings.Builder
+	for i := range 6000 {
+		fmt.Fprintf(&manifest, "    - name: item-%d\n      image: ${var.image}\n", i)
+		fmt.Fprintf(&want, "- name: item-%d\n  image: app:1\n", i)
+	}
+	src := "locals {\n  manifest = <<-EOT\n" + manifest.String() + "    EOT\n  after = 1\n}\n"
+	cfg, diags := loadFiles(t, dialect.Terraform, map[string]string{"main.tf": src})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	expr := cfg.Module.Locals["manifest"].Expr
+	got, diags := expr.Value(&hcl.EvalContext{Variables: map[string]cty.Value{
+		"var": cty.ObjectVal(map[string]cty.Value{"image": cty.StringVal("app:1")}),
+	}})
+	if diags.HasErrors() || !got.RawEquals(cty.StringVal(want.String())) {
+		t.Errorf("the heredoc's value differs (%v)", diags)
+	}
+	if end := expr.Range().End; end.Line != 12003 || end.Column != 8 {
+		t.Errorf("the heredoc ends at %d:%d, want 12003:8", end.Line, end.Column)
+	}
+	if r := cfg.Module.Locals["after"].DeclRange; r.Start.Line != 12004 {
+		t.Errorf("the local after the heredoc starts at line %d, want 12004", r.Start.Line)
 	}
 }

@@ -187,7 +187,7 @@ func (s *Sources) topBlocks(name string) []topBlock {
 		if limit.CheckSource(text, name, hcl.InitialPos, limit.Config, 0).HasErrors() {
 			return nil
 		}
-		f, _ := hclsyntax.ParseConfig(text, name, hcl.InitialPos)
+		f, _ := limit.ParseConfig(text, name)
 		if f == nil {
 			return nil
 		}

@@ -205,7 +205,9 @@ output "n" { value = [length(local.d), contains(local.all, "199-99"), index(loca
 
 		// Parsing.
 		{name: "40 MB of comments", long: true, want: "Source too large", files: map[string]string{"main.tf": lines(20<<20, "#\n")}},
-		{name: "a heredoc of 40,000 lines", want: "Template too large", files: map[string]string{"main.tf": "locals {\n  a = <<EOT\n" + lines(40000, "line of heredoc text\n") + "EOT\n}\n"}},
+		// Parsed in pieces, as a template file is: Terraform parses it too.
+		{name: "a heredoc of 40,000 lines", files: map[string]string{"main.tf": "locals {\n  a = <<EOT\n" + lines(40000, "line of heredoc text\n") + "EOT\n}\n"}},
+		{name: "a heredoc of 40,000 lines in one directive", want: "Template too large", files: map[string]string{"main.tf": "locals {\n  a = <<EOT\n%{ if true }\n" + lines(40000, "line of heredoc text\n") + "%{ endif }\nEOT\n}\n"}},
 		{name: "100,000 $${ escapes", want: "Template too large", files: map[string]string{"main.tf": "locals {\n  a = \"" + lines(100000, "$${x}") + "\"\n}\n"}},
 		{name: "an integer literal of 100,000 digits", want: "Number too large", files: map[string]string{"main.tf": `output "x" { value = "${` + lines(100000, "9") + `}" }`}},
 		{name: "tonumber of three million digits", want: "more than", files: map[string]string{"main.tf": "output \"x\" { value = tonumber(local.s) }\nlocals { s = \"" + lines(3_000_000, "9") + "\" }\n"}},

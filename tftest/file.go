@@ -185,7 +185,7 @@ func ParseFile(src []byte, path string, d dialect.Dialect) (*File, hcl.Diagnosti
 		if diags = limit.CheckSource(src, path, hcl.InitialPos, limit.Config, 0); diags.HasErrors() {
 			return nil, diags
 		}
-		f, diags = hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+		f, diags = limit.ParseConfig(src, path)
 	}
 	if diags.HasErrors() || f == nil {
 		return nil, diags

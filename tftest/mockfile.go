@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 
 	"github.com/tfeval/tfeval/dialect"
@@ -61,7 +60,7 @@ func loadMockSource(box sandbox.Dir, workDir string, pr *Provider, d dialect.Dia
 				f, pDiags = hcljson.Parse(src, rel)
 			}
 		} else if pDiags = limit.CheckSource(src, rel, hcl.InitialPos, limit.Config, 0); !pDiags.HasErrors() {
-			f, pDiags = hclsyntax.ParseConfig(src, rel, hcl.InitialPos)
+			f, pDiags = limit.ParseConfig(src, rel)
 		}
 		diags = append(diags, pDiags...)
 		if f == nil || pDiags.HasErrors() {

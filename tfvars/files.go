@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 
 	"github.com/tfeval/tfeval/dialect"
@@ -115,7 +114,7 @@ func readVarsFile(box sandbox.Dir, named bool, dir, filename string, d dialect.D
 	if isJSON {
 		f, diags = hcljson.Parse(src, filename)
 	} else {
-		f, diags = hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+		f, diags = limit.ParseConfig(src, filename)
 	}
 	if f == nil || f.Body == nil {
 		return nil, diags

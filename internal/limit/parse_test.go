@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -59,5 +60,70 @@ func TestParseTemplateInPieces(t *testing.T) {
 	_, gotDiags := pieces.Value(&hcl.EvalContext{})
 	if len(gotDiags) == 0 || len(wantDiags) == 0 || *gotDiags[len(gotDiags)-1].Subject != *wantDiags[len(wantDiags)-1].Subject {
 		t.Errorf("last diagnostic at %v, want %v", gotDiags[len(gotDiags)-1].Subject, wantDiags[len(wantDiags)-1].Subject)
+	}
+}
+
+// TestParseConfigHeredocsInPieces checks that a file whose long heredocs
+// are parsed in pieces has the very expressions, ranges and all, that
+// hcl's parse of the whole file has.
+func TestParseConfigHeredocsInPieces(t *testing.T) {
+	lines := func(n int, line func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(line(i))
+		}
+		return b.String()
+	}
+	tests := map[string]string{
+		"plain": "a = <<EOT\n" + lines(3000, func(i int) string { return "kind: Thing   # a line of yaml\n" }) + "  EOT  \nb = 1\n",
+		"interpolations and escapes": "a = upper(<<EOT\n" + lines(3000, func(i int) string {
+			return []string{"name: ${var.n} $${not} 100%\n", "\n", "  ${x}\n", "%{ if c }y%{ endif }\n", "text ${~ x} \n"}[i%5]
+		}) + "EOT\n)\nb = [<<EOT\nshort\nEOT\n, 2]\n",
+		"directives across lines": "a = <<EOT\n" + lines(3000, func(i int) string {
+			return []string{"%{ for v in l ~}\n", "  - ${v}\n", "%{ endfor ~}\n", "\n", "    \n", "plain\n"}[i%6]
+		}) + "EOT\n",
+		"flush": "locals {\n  a = <<-EOT\n" + lines(3000, func(i int) string {
+			return []string{"    spec:\n", "      name: ${v}\n", "\n", "   \n", "\t    tabbed\n", "    ${v} first\n"}[i%6]
+		}) + "    EOT\n  b = { k = <<-EOT\n" + lines(3000, func(i int) string {
+			return []string{"      deep ✓\n", "        deeper\n", "\r\n", "      ${v}\n"}[i%4]
+		}) + "  EOT\n  }\n}\n",
+		"crlf": "a = <<EOT\r\n" + lines(3000, func(i int) string { return "line ${v}\r\n" }) + "EOT\r\nb = c\r\n",
+		// The scan does not take a form feed for white space; the lexer does,
+		// so the parse falls back to hcl's whole.
+		"a closing line only hcl ends": "a = <<EOT\n" + lines(3000, func(i int) string { return "x\n" }) + "EOT\f\nb = <<EOT\ny\nEOT\n",
+		"unicode before":               "a = \"✓✓✓\"\nb = <<EOT\n" + lines(3000, func(i int) string { return "é ${x} ✓\n" }) + "EOT\n",
+	}
+	for name, src := range tests {
+		s := scanSource([]byte(src), Config)
+		if len(s.heredocs) == 0 {
+			t.Errorf("%s: no heredoc is parsed in pieces", name)
+			continue
+		}
+		want, wantDiags := hclsyntax.ParseConfig([]byte(src), "x.tf", hcl.InitialPos)
+		got, gotDiags := ParseConfig([]byte(src), "x.tf")
+		if len(gotDiags) != len(wantDiags) {
+			t.Errorf("%s: diagnostics %v, want %v", name, gotDiags, wantDiags)
+		}
+		if !reflect.DeepEqual(got.Body, want.Body) {
+			t.Errorf("%s: the file parsed in pieces differs from hcl's parse of it whole", name)
+		}
+		if string(got.Bytes) != src {
+			t.Errorf("%s: the file's bytes are not its source", name)
+		}
+	}
+}
+
+// TestParseTemplateCutsKeepTrims checks that a template cut among "~"
+// markers has hcl's very parts: a "~" trims only the text beside it on its
+// line, and no cut falls before a line starting with a sequence.
+func TestParseTemplateCutsKeepTrims(t *testing.T) {
+	src := []byte(strings.Repeat("t ${x ~}\n   \n  y\n\n   ${~ x}\n", 3000))
+	if cuts := scanSource(src, Template).cuts; len(cuts) < 2 {
+		t.Fatalf("a template of %d bytes was cut %d times", len(src), len(cuts))
+	}
+	whole, _ := hclsyntax.ParseTemplate(src, "t.tmpl", hcl.InitialPos)
+	pieces, _ := ParseTemplate(src, "t.tmpl")
+	if !reflect.DeepEqual(pieces, whole) {
+		t.Error("the template parsed in pieces differs from hcl's parse of it whole")
 	}
 }

@@ -44,6 +44,21 @@ type sourceScan struct {
 	// file's own text; cuts are where ParseTemplateCuts cuts it.
 	directives int
 	cuts       []int
+	// config says the source is a configuration file, whose heredocs may
+	// be parsed in pieces.
+	config bool
+	// heredocs are the long heredocs of a configuration's own text (not
+	// inside another template) that ParseConfig parses in pieces; their
+	// cost is that of the pieces, not recorded in worst.
+	heredocs []heredoc
+}
+
+// heredoc locates a heredoc in a source: src[start:end] from "<<" to the
+// end of the closing marker's line (without its line break), and its body
+// src[body:closer], every line of it, each ending in a newline.
+type heredoc struct {
+	start, body, closer, end int
+	flush                    bool
 }
 
 // scanFrame is an open template (a quoted string, a heredoc, or a whole
@@ -52,6 +67,9 @@ type scanFrame struct {
 	kind   frameKind
 	start  int    // offset where the frame opened
 	marker []byte // heredoc: the line that ends it
+	body   int    // heredoc: the offset of its first line
+	flush  bool   // heredoc: "<<-", whose lines lose their common indent
+	top    bool   // heredoc: in the configuration's own text
 	parts  int    // template: literal parts so far
 	braces int    // interpolation: braces open inside it
 }
@@ -67,7 +85,7 @@ const (
 
 // scanSource scans src in the grammar syntax says.
 func scanSource(src []byte, syntax Syntax) *sourceScan {
-	s := &sourceScan{src: src}
+	s := &sourceScan{src: src, config: syntax == Config}
 	i := 0
 	if syntax == Template {
 		s.stack = append(s.stack, scanFrame{kind: fileFrame})
@@ -134,7 +152,8 @@ func (s *sourceScan) code(i int) int {
 	case c == '<' && i+1 < len(src) && src[i+1] == '<':
 		if marker, body, _ := heredocStart(src, i); marker != nil {
 			s.tokens++
-			s.stack = append(s.stack, scanFrame{kind: heredocFrame, start: i, marker: marker})
+			s.stack = append(s.stack, scanFrame{kind: heredocFrame, start: i, marker: marker,
+				body: body, flush: src[i+2] == '-', top: s.config && len(s.stack) == 0})
 			return body
 		}
 	case c == '{':
@@ -164,7 +183,17 @@ func (s *sourceScan) literal(i int) int {
 	if top.kind == heredocFrame && (i == 0 || src[i-1] == '\n') {
 		if end, ok := heredocEnd(src, i, top.marker); ok {
 			s.tokens++
-			s.closeTemplate(i)
+			s.stack = s.stack[:len(s.stack)-1]
+			// hcl's heredoc ends before a carriage return ending its line.
+			h := heredoc{start: top.start, body: top.body, closer: i, end: end, flush: top.flush}
+			if src[end-1] == '\r' {
+				h.end--
+			}
+			if top.top && (top.parts >= cutParts || i-top.start >= cutBytes) && h.splittable(src) {
+				s.heredocs = append(s.heredocs, h)
+			} else {
+				s.recordCost(*top, i)
+			}
 			return end
 		}
 	}
@@ -318,6 +347,33 @@ func heredocStart(src []byte, i int) (marker []byte, body int, known bool) {
 	return nil, 0, true
 }
 
+// splittable reports whether ParseConfig can parse the heredoc's body in
+// pieces: always as a template, but a flush heredoc's indent is removed
+// after, from the literal text (see flushIndent), which is only the same as
+// hcl's removal, from each line's first token, when no directive nests
+// literal text, no "~" trims white space first, and the white space
+// starting every line is spaces and tabs, followed by a visible ASCII
+// character or the line's end.
+func (h heredoc) splittable(src []byte) bool {
+	if !h.flush {
+		return true
+	}
+	body := src[h.body:h.closer]
+	if bytes.Contains(body, []byte("%{")) || bytes.Contains(body, []byte("{~")) || bytes.Contains(body, []byte("~}")) {
+		return false
+	}
+	for line := range bytes.Lines(body) {
+		rest := bytes.TrimLeft(line, " \t")
+		if len(rest) == 0 {
+			return false
+		}
+		if c := rest[0]; !(c > ' ' && c < 0x7f || c == '\n' || c == '\r' && len(rest) > 1 && rest[1] == '\n') {
+			return false
+		}
+	}
+	return true
+}
+
 // heredocEnd reports whether the line at src[i] closes a heredoc with
 // marker (spaces around it allowed), and the offset after the marker.
 func heredocEnd(src []byte, i int, marker []byte) (int, bool) {
@@ -353,12 +409,19 @@ func checkCosts(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl.D
 	if s.tokens > MaxSourceTokens {
 		return tooManyTokens(src, filename, start)
 	}
-	if s.worst > maxTemplateCost {
+	worst, worstAt := s.worst, s.worstAt
+	for _, h := range s.heredocs {
+		// ParseConfig parses the body in pieces: their cost, not the whole's.
+		if w := scanSource(src[h.body:h.closer], Template).worst; w > worst {
+			worst, worstAt = w, h.start
+		}
+	}
+	if worst > maxTemplateCost {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Template too large",
 			Detail:   "This template has too many lines, or too many \"$\" and \"%\" characters, for its text to be parsed in reasonable time: the parser combines its parts in time that grows with the square of their number. Split it into several templates, or into a file read with file().",
-			Subject:  rangeAt(src, filename, start, s.worstAt).Ptr(),
+			Subject:  rangeAt(src, filename, start, worstAt).Ptr(),
 		}}
 	}
 	return nil

@@ -45,7 +45,11 @@ func TestCheckCosts(t *testing.T) {
 	}{
 		{"ordinary file", big(2000, "a = \"x\"\n"), Config, ""},
 		{"a few thousand heredoc lines", "a = <<EOT\n" + big(3000, "line of text, not short at all\n") + "EOT\n", Config, ""},
-		{"40,000 heredoc lines", "a = <<EOT\n" + big(40000, "line\n") + "EOT\n", Config, "Template too large"},
+		{"40,000 heredoc lines", "a = <<EOT\n" + big(40000, "line\n") + "EOT\n", Config, ""},
+		{"40,000 flush heredoc lines", "a = <<-EOT\n" + big(40000, "  line ${x}\n") + "  EOT\n", Config, ""},
+		{"40,000 heredoc lines inside one directive", "a = <<EOT\n%{ if x }\n" + big(40000, "line\n") + "%{ endif }\nEOT\n", Config, "Template too large"},
+		{"40,000 flush heredoc lines with a directive", "a = <<-EOT\n" + big(40000, "line\n") + "%{ if x }y%{ endif }\nEOT\n", Config, "Template too large"},
+		{"40,000 heredoc lines in an interpolation", "a = \"${<<EOT\n" + big(40000, "line\n") + "EOT\n}\"\n", Config, "Template too large"},
 		{"many escapes", "a = \"" + big(40000, "$${x}") + "\"\n", Config, "Template too large"},
 		{"many dollars in a template file", big(20000, "$x $y\n"), Template, "Template too large"},
 		{"a template file of 40,000 lines", big(40000, "kind: ${x} # 100%\n"), Template, ""},
