@@ -118,7 +118,9 @@ func literalText(e hclsyntax.Expression) (string, bool) {
 // and the heredoc's expression takes the number's place.
 func ParseConfig(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	var heredocs []heredoc
-	if len(src) >= cutBytes || bytes.Count(src, []byte{'\n'}) >= cutParts {
+	// Most long files have no heredoc at all: one look for its opening
+	// spares them a second scan (CheckSource scanned them already).
+	if (len(src) >= cutBytes || bytes.Count(src, []byte{'\n'}) >= cutParts) && bytes.Contains(src, []byte("<<")) {
 		heredocs = scanSource(src, Config).heredocs
 	}
 	if len(heredocs) == 0 || !lexedHeredocs(src, heredocs) {
