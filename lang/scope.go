@@ -251,8 +251,9 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 
 // evalResourceBody is evalBody for a resource block, with the references
 // and spec computed once per block; bodies without dynamic blocks are
-// decoded directly.
-func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instanceContext) (decodedBody, hcl.Diagnostics) {
+// decoded directly. With errorsOnly, only the diagnostics are wanted: the
+// values are not given the marks of what they read.
+func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instanceContext, errorsOnly bool) (decodedBody, hcl.Diagnostics) {
 	ctx, diags := ictx.get(s, info.bodyRefs)
 	if diags.HasErrors() && info.dynamic {
 		expand := body
@@ -295,7 +296,7 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		moreDiags = append(moreDiags, s.ev.limits.chargeDiags(info.failureCost, body.MissingItemRange())...)
 	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
-	if !moreDiags.HasErrors() && s.ev.share().unread.Load() {
+	if !moreDiags.HasErrors() && !errorsOnly && s.ev.share().unread.Load() {
 		// Until a value is marked unread, no unknown can have lost the
 		// mark, and the attributes need not be walked for one.
 		if d.attrs != nil {
