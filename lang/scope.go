@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
@@ -274,6 +275,8 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	var d decodedBody
 	var moreDiags hcl.Diagnostics
 	switch {
+	case errorsOnly && info.schema == nil && info.attrs != nil && !info.dynamic && isSyntax(body):
+		moreDiags = s.checkAttributes(body.(*guardedBody).Body.(*hclsyntax.Body), info.attrs.keys, ctx)
 	case info.attrs != nil && !info.dynamic:
 		d, moreDiags = info.attrs.decode(body, ctx)
 	default:
@@ -309,6 +312,34 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		}
 	}
 	return d, diags
+}
+
+// isSyntax reports whether body is a guarded native-syntax body.
+func isSyntax(body hcl.Body) bool {
+	gb, ok := body.(*guardedBody)
+	if !ok {
+		return false
+	}
+	_, ok = gb.Body.(*hclsyntax.Body)
+	return ok
+}
+
+// checkAttributes returns the diagnostics of decoding, as an
+// attributeDecoder does, the attributes names of body, a body without
+// schema and without blocks. Such a body's implied schema is what it
+// has: its content has no errors, and an attribute of any type none to
+// convert to, so the expressions' are all there are. They are evaluated
+// once, in an evaluation for errors only: their guarded copies are not
+// kept, nor is the body's content.
+func (s *scope) checkAttributes(body *hclsyntax.Body, names []string, ctx *hcl.EvalContext) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range names {
+		if a, ok := body.Attributes[name]; ok {
+			_, more := s.ev.limits.guardOnce(a.Expr).Value(ctx)
+			diags = append(diags, more...)
+		}
+	}
+	return diags
 }
 
 // instanceContext shares the evaluation context of a resource body among
