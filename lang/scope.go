@@ -274,9 +274,13 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	}
 	var d decodedBody
 	var moreDiags hcl.Diagnostics
+	var plain *hclsyntax.Body
+	if errorsOnly && info.schema == nil && !info.dynamic {
+		plain = plainSyntax(body, info.spec)
+	}
 	switch {
-	case errorsOnly && info.schema == nil && info.attrs != nil && !info.dynamic && isSyntax(body):
-		moreDiags = s.checkAttributes(body.(*guardedBody).Body.(*hclsyntax.Body), info.attrs.keys, ctx)
+	case plain != nil:
+		moreDiags = s.checkPlain(plain, info.spec.(hcldec.ObjectSpec), ctx)
 	case info.attrs != nil && !info.dynamic:
 		d, moreDiags = info.attrs.decode(body, ctx)
 	default:
@@ -314,29 +318,82 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	return d, diags
 }
 
-// isSyntax reports whether body is a guarded native-syntax body.
-func isSyntax(body hcl.Body) bool {
+// plainSyntax is the native syntax of body, a guarded resource body
+// without schema and without dynamic blocks, whose implied spec is spec,
+// when decoding it can have no errors of its own, only its expressions':
+// when none of its blocks, at any depth, has labels, and no name is both
+// an argument and a block type. Its implied spec then has every argument
+// it has and every block as a tuple of objects, and no type to convert
+// to. It is nil otherwise.
+func plainSyntax(body hcl.Body, spec hcldec.Spec) *hclsyntax.Body {
 	gb, ok := body.(*guardedBody)
 	if !ok {
-		return false
+		return nil
 	}
-	_, ok = gb.Body.(*hclsyntax.Body)
-	return ok
+	sb, ok := gb.Body.(*hclsyntax.Body)
+	obj, ok2 := spec.(hcldec.ObjectSpec)
+	if !ok || !ok2 || !plainFor(sb, obj, true) {
+		return nil
+	}
+	return sb
 }
 
-// checkAttributes returns the diagnostics of decoding, as an
-// attributeDecoder does, the attributes names of body, a body without
-// schema and without blocks. Such a body's implied schema is what it
-// has: its content has no errors, and an attribute of any type none to
-// convert to, so the expressions' are all there are. They are evaluated
-// once, in an evaluation for errors only: their guarded copies are not
-// kept, nor is the body's content.
-func (s *scope) checkAttributes(body *hclsyntax.Body, names []string, ctx *hcl.EvalContext) hcl.Diagnostics {
+// plainFor is plainSyntax's test of body with spec, at the top of the
+// resource's body (top), whose meta-arguments spec leaves out, or nested.
+func plainFor(body *hclsyntax.Body, spec hcldec.ObjectSpec, top bool) bool {
+	for name := range body.Attributes {
+		switch spec[name].(type) {
+		case *hcldec.AttrSpec:
+		case nil:
+			if !top {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	for _, b := range body.Blocks {
+		if len(b.Labels) != 0 {
+			return false
+		}
+		switch sp := spec[b.Type].(type) {
+		case *hcldec.BlockTupleSpec:
+			nested, ok := sp.Nested.(hcldec.ObjectSpec)
+			if !ok || !plainFor(b.Body, nested, false) {
+				return false
+			}
+		case nil:
+			if !top {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkPlain returns the diagnostics decoding body, a plainSyntax body,
+// with spec, its implied spec, has: those of its attributes' expressions,
+// in name order, then of each block type's blocks', in type name and
+// source order. They are evaluated once, in an evaluation for errors
+// only: their guarded copies are not kept, nor is the body's content.
+func (s *scope) checkPlain(body *hclsyntax.Body, spec hcldec.ObjectSpec, ctx *hcl.EvalContext) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range names {
-		if a, ok := body.Attributes[name]; ok {
-			_, more := s.ev.limits.guardOnce(a.Expr).Value(ctx)
-			diags = append(diags, more...)
+	for _, key := range sortedKeys(spec) {
+		switch sp := spec[key].(type) {
+		case *hcldec.AttrSpec:
+			if a, ok := body.Attributes[sp.Name]; ok {
+				_, more := s.ev.limits.guardOnce(a.Expr).Value(ctx)
+				diags = append(diags, more...)
+			}
+		case *hcldec.BlockTupleSpec:
+			nested, _ := sp.Nested.(hcldec.ObjectSpec)
+			for _, b := range body.Blocks {
+				if b.Type == sp.TypeName {
+					diags = append(diags, s.checkPlain(b.Body, nested, ctx)...)
+				}
+			}
 		}
 	}
 	return diags
