@@ -281,6 +281,8 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	switch {
 	case plain != nil:
 		moreDiags = s.checkPlain(plain, info.spec.(hcldec.ObjectSpec), ctx)
+	case errorsOnly && info.schema == nil && info.dynamic && tuplesOnly(info.spec):
+		moreDiags = checkDecoded(dynblock.Expand(body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
 	case info.attrs != nil && !info.dynamic:
 		d, moreDiags = info.attrs.decode(body, ctx)
 	default:
@@ -392,6 +394,66 @@ func (s *scope) checkPlain(body *hclsyntax.Body, spec hcldec.ObjectSpec, ctx *hc
 			for _, b := range body.Blocks {
 				if b.Type == sp.TypeName {
 					diags = append(diags, s.checkPlain(b.Body, nested, ctx)...)
+				}
+			}
+		}
+	}
+	return diags
+}
+
+// tuplesOnly reports whether spec is an object spec of arguments of any
+// type and tuples of blocks, at every depth: the implied spec of a body
+// without schema whose blocks have no labels.
+func tuplesOnly(spec hcldec.Spec) bool {
+	obj, ok := spec.(hcldec.ObjectSpec)
+	if !ok {
+		return false
+	}
+	for _, sp := range obj {
+		switch sp := sp.(type) {
+		case *hcldec.AttrSpec:
+			if sp.Type != cty.DynamicPseudoType {
+				return false
+			}
+		case *hcldec.BlockTupleSpec:
+			if sp.MinItems != 0 || sp.MaxItems != 0 || !tuplesOnly(sp.Nested) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkDecoded returns the diagnostics hcldec.Decode(body, spec, ctx)
+// has, spec being tuplesOnly, without the value: those of the body's
+// content, of its arguments' expressions (which have no type to convert
+// to) and of its blocks', each block type's up to the first block whose
+// body is unknown (a dynamic block's whose for_each is), as hcldec stops
+// there. It is for a dynamic body (dynblock's expansion), evaluated once,
+// for its errors only: hcldec would read each block's content again for
+// its source range, expanding its dynamic blocks again.
+func checkDecoded(body hcl.Body, spec hcldec.ObjectSpec, ctx *hcl.EvalContext) hcl.Diagnostics {
+	content, diags := body.Content(hcldec.ImpliedSchema(spec))
+	if content == nil {
+		return diags
+	}
+	for _, key := range sortedKeys(spec) {
+		switch sp := spec[key].(type) {
+		case *hcldec.AttrSpec:
+			if a, ok := content.Attributes[sp.Name]; ok {
+				_, more := a.Expr.Value(ctx)
+				diags = append(diags, more...)
+			}
+		case *hcldec.BlockTupleSpec:
+			for _, b := range content.Blocks {
+				if b.Type != sp.TypeName {
+					continue
+				}
+				diags = append(diags, checkDecoded(b.Body, sp.Nested.(hcldec.ObjectSpec), ctx)...)
+				if u, ok := b.Body.(hcldec.UnknownBody); ok && u.Unknown() {
+					break
 				}
 			}
 		}

@@ -172,6 +172,10 @@ variable "v" {
   type    = string
   default = "abc"
 }
+variable "l" {
+  type    = list(string)
+  default = []
+}
 locals {
   pair = ["a", "b"]
 }
@@ -200,6 +204,27 @@ resource "` + typ + `" "x" {
       name = setting.value.nope
     }
   }`, 2},
+		{"unknown dynamic block", "other_thing", `  setting {
+    name = local.pair[2]
+  }
+  dynamic "setting" {
+    for_each = var.l
+    content {
+      name = setting.value.nope
+    }
+  }
+  setting {
+    name = local.pair[3]
+  }
+  option {
+    key = local.pair.x
+  }`, 2},
+		{"dynamic for_each", "other_thing", `  dynamic "setting" {
+    for_each = 5
+    content {
+      name = "a"
+    }
+  }`, 1},
 		{"labelled block", "other_thing", `  named "a" {
     v = local.pair[5]
   }`, 1},
