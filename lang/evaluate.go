@@ -72,10 +72,12 @@ type evaluation struct {
 	// for_each the plan evaluated.
 	countsChecked map[*config.Resource]bool
 	// errorsOnly, in that validation, is set: only its errors are
-	// wanted, and a resource instance's planned value, which nothing
-	// there reads (what refers to a resource sees validate's unknown),
-	// is not made where no check of the instance reads it
-	// (valueUnread).
+	// wanted. A resource instance's planned value, which nothing there
+	// reads (what refers to a resource sees validate's unknown), is not
+	// made where no check of the instance reads it (valueUnread), and
+	// a body without schema is walked for its expressions' errors
+	// rather than decoded where decoding can add none
+	// (evalResourceBody).
 	errorsOnly bool
 }
 
