@@ -71,6 +71,14 @@ type evaluation struct {
 	// instance (validateUnexpanded), are the resources whose count or
 	// for_each the plan evaluated.
 	countsChecked map[*config.Resource]bool
+	// errorsOnly, in that validation, is set: only its errors are
+	// wanted. A resource instance's planned value, which nothing there
+	// reads (what refers to a resource sees validate's unknown), is not
+	// made where no check of the instance reads it (valueUnread), and
+	// a body without schema is walked for its expressions' errors
+	// rather than decoded where decoding can add none
+	// (evalResourceBody).
+	errorsOnly bool
 }
 
 // evalShared guards the evaluator state that nodes evaluated in parallel share.

@@ -363,6 +363,18 @@ func (l *limiter) guardExpr(expr hcl.Expression) hcl.Expression {
 	return g
 }
 
+// guardOnce is guardExpr for an expression evaluated once: the copy it
+// makes is not kept.
+func (l *limiter) guardOnce(expr hcl.Expression) hcl.Expression {
+	if l == nil {
+		return expr
+	}
+	if g, ok := l.guarded.Load(expr); ok {
+		return g.(hcl.Expression)
+	}
+	return l.guard.Expr(expr)
+}
+
 // reset gives a new console expression the whole step budget.
 func (l *limiter) reset() {
 	if l != nil {

@@ -235,7 +235,8 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		return cty.DynamicVal, DataReadNone
 	}
 	schema := info.schema
-	d, diags := s.evalResourceBody(res.Config, info, ictx)
+	errorsOnly := ev.valueUnread(res)
+	d, diags := s.evalResourceBody(res.Config, info, ictx, errorsOnly)
 	ev.addDiags(diags)
 	if diags.HasErrors() {
 		ty := cty.DynamicPseudoType
@@ -243,6 +244,13 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 			ty = schema.ImpliedType()
 		}
 		return ev.errorStandIn(s.mod.Config, res.Addr(), ty), DataReadNone
+	}
+	if errorsOnly {
+		if schema != nil {
+			ev.checkReadOnly(res, info, d)
+		}
+		attrmap.Release(d.attrs, len(d.attrs))
+		return cty.DynamicVal, DataReadNone
 	}
 	configKnown := true
 	if res.Mode == config.EphemeralResourceMode {
@@ -307,6 +315,17 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		ev.checkEphemeral(res, v)
 	}
 	return v, when
+}
+
+// valueUnread reports whether, in an evaluation for errors only, the
+// planned value of an instance of res is read by nothing: not by a
+// postcondition, a provisioner or connection block (their self), the
+// check for ephemeral values in its attributes (which only a
+// configuration with an ephemeral value can fail), nor an ephemeral
+// resource's marking. The body's errors, its decoding's and the
+// read-only attributes', are all the instance has to give then.
+func (ev *evaluator) valueUnread(res *config.Resource) bool {
+	return ev.errorsOnly && res.Mode != config.EphemeralResourceMode && len(res.Postconditions) == 0 && len(provisionerBodies(res)) == 0 && !ev.share().ephemeral.Load()
 }
 
 // checkReadOnly reports computed-only attributes set in configuration.

@@ -309,8 +309,9 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 
 // evalResourceBody is evalBody for a resource block, with the references
 // and spec computed once per block; bodies without dynamic blocks are
-// decoded directly.
-func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instanceContext) (decodedBody, hcl.Diagnostics) {
+// decoded directly. With errorsOnly, only the diagnostics are wanted: the
+// values are not given the marks of what they read.
+func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instanceContext, errorsOnly bool) (decodedBody, hcl.Diagnostics) {
 	ctx, diags := ictx.get(s, info.bodyRefs)
 	if diags.HasErrors() && info.dynamic {
 		expand := body
@@ -330,7 +331,15 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	}
 	var d decodedBody
 	var moreDiags hcl.Diagnostics
+	var plain *hclsyntax.Body
+	if errorsOnly && info.schema == nil && !info.dynamic {
+		plain = plainSyntax(body, info.spec)
+	}
 	switch {
+	case plain != nil:
+		moreDiags = s.checkPlain(plain, info.spec.(hcldec.ObjectSpec), ctx)
+	case errorsOnly && info.schema == nil && info.dynamic && tuplesOnly(info.spec):
+		moreDiags = checkDecoded(dynblock.Expand(body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
 	case info.attrs != nil && !info.dynamic:
 		d, moreDiags = info.attrs.decode(body, ctx)
 	default:
@@ -353,7 +362,7 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		moreDiags = append(moreDiags, s.ev.limits.chargeDiags(info.failureCost, body.MissingItemRange())...)
 	}
 	diags = append(diags, s.ev.limits.stoppedDiags(moreDiags, body.MissingItemRange())...)
-	if !moreDiags.HasErrors() && s.ev.share().unread.Load() {
+	if !moreDiags.HasErrors() && !errorsOnly && s.ev.share().unread.Load() {
 		// Until a value is marked unread, no unknown can have lost the
 		// mark, and the attributes need not be walked for one.
 		if d.attrs != nil {
@@ -366,6 +375,147 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		}
 	}
 	return d, diags
+}
+
+// plainSyntax is the native syntax of body, a guarded resource body
+// without schema and without dynamic blocks, whose implied spec is spec,
+// when decoding it can have no errors of its own, only its expressions':
+// when none of its blocks, at any depth, has labels, and no name is both
+// an argument and a block type. Its implied spec then has every argument
+// it has and every block as a tuple of objects, and no type to convert
+// to. It is nil otherwise.
+func plainSyntax(body hcl.Body, spec hcldec.Spec) *hclsyntax.Body {
+	gb, ok := body.(*guardedBody)
+	if !ok {
+		return nil
+	}
+	sb, ok := gb.Body.(*hclsyntax.Body)
+	obj, ok2 := spec.(hcldec.ObjectSpec)
+	if !ok || !ok2 || !plainFor(sb, obj, true) {
+		return nil
+	}
+	return sb
+}
+
+// plainFor is plainSyntax's test of body with spec, at the top of the
+// resource's body (top), whose meta-arguments spec leaves out, or nested.
+func plainFor(body *hclsyntax.Body, spec hcldec.ObjectSpec, top bool) bool {
+	for name := range body.Attributes {
+		switch spec[name].(type) {
+		case *hcldec.AttrSpec:
+		case nil:
+			if !top {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	for _, b := range body.Blocks {
+		if len(b.Labels) != 0 {
+			return false
+		}
+		switch sp := spec[b.Type].(type) {
+		case *hcldec.BlockTupleSpec:
+			nested, ok := sp.Nested.(hcldec.ObjectSpec)
+			if !ok || !plainFor(b.Body, nested, false) {
+				return false
+			}
+		case nil:
+			if !top {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkPlain returns the diagnostics decoding body, a plainSyntax body,
+// with spec, its implied spec, has: those of its attributes' expressions,
+// in name order, then of each block type's blocks', in type name and
+// source order. They are evaluated once, in an evaluation for errors
+// only: their guarded copies are not kept, nor is the body's content.
+func (s *scope) checkPlain(body *hclsyntax.Body, spec hcldec.ObjectSpec, ctx *hcl.EvalContext) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, key := range sortedKeys(spec) {
+		switch sp := spec[key].(type) {
+		case *hcldec.AttrSpec:
+			if a, ok := body.Attributes[sp.Name]; ok {
+				_, more := s.ev.limits.guardOnce(a.Expr).Value(ctx)
+				diags = append(diags, more...)
+			}
+		case *hcldec.BlockTupleSpec:
+			nested, _ := sp.Nested.(hcldec.ObjectSpec)
+			for _, b := range body.Blocks {
+				if b.Type == sp.TypeName {
+					diags = append(diags, s.checkPlain(b.Body, nested, ctx)...)
+				}
+			}
+		}
+	}
+	return diags
+}
+
+// tuplesOnly reports whether spec is an object spec of arguments of any
+// type and tuples of blocks, at every depth: the implied spec of a body
+// without schema whose blocks have no labels.
+func tuplesOnly(spec hcldec.Spec) bool {
+	obj, ok := spec.(hcldec.ObjectSpec)
+	if !ok {
+		return false
+	}
+	for _, sp := range obj {
+		switch sp := sp.(type) {
+		case *hcldec.AttrSpec:
+			if sp.Type != cty.DynamicPseudoType {
+				return false
+			}
+		case *hcldec.BlockTupleSpec:
+			if sp.MinItems != 0 || sp.MaxItems != 0 || !tuplesOnly(sp.Nested) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkDecoded returns the diagnostics hcldec.Decode(body, spec, ctx)
+// has, spec being tuplesOnly, without the value: those of the body's
+// content, of its arguments' expressions (which have no type to convert
+// to) and of its blocks', each block type's up to the first block whose
+// body is unknown (a dynamic block's whose for_each is), as hcldec stops
+// there. It is for a dynamic body (dynblock's expansion), evaluated once,
+// for its errors only: hcldec would read each block's content again for
+// its source range, expanding its dynamic blocks again.
+func checkDecoded(body hcl.Body, spec hcldec.ObjectSpec, ctx *hcl.EvalContext) hcl.Diagnostics {
+	content, diags := body.Content(hcldec.ImpliedSchema(spec))
+	if content == nil {
+		return diags
+	}
+	for _, key := range sortedKeys(spec) {
+		switch sp := spec[key].(type) {
+		case *hcldec.AttrSpec:
+			if a, ok := content.Attributes[sp.Name]; ok {
+				_, more := a.Expr.Value(ctx)
+				diags = append(diags, more...)
+			}
+		case *hcldec.BlockTupleSpec:
+			for _, b := range content.Blocks {
+				if b.Type != sp.TypeName {
+					continue
+				}
+				diags = append(diags, checkDecoded(b.Body, sp.Nested.(hcldec.ObjectSpec), ctx)...)
+				if u, ok := b.Body.(hcldec.UnknownBody); ok && u.Unknown() {
+					break
+				}
+			}
+		}
+	}
+	return diags
 }
 
 // instanceContext shares the evaluation context of a resource body among

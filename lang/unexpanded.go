@@ -40,7 +40,7 @@ func (ev *evaluator) validateUnexpanded(g *graph, order []*node) hcl.Diagnostics
 	opts := ev.opts
 	opts.Validate, opts.RootVariables, opts.DataSources, opts.DataSourceRanges, opts.Instances, opts.Applied = true, nil, nil, nil, nil, false
 	vev, _ := newEvaluation(ev.cfg, opts, ev.evaluation)
-	vev.countsChecked = countsChecked
+	vev.countsChecked, vev.errorsOnly = countsChecked, true
 	for _, n := range g.nodes {
 		// The plan is done with the graph: which nodes fail is now the
 		// validation's to say.

@@ -158,3 +158,130 @@ resource "terraform_data" "o" {}`}, Options{})
 		t.Errorf("%d resources with their count evaluated by the plan, want 1 (none)", len(counts))
 	}
 }
+
+// TestUnexpandedBodyErrors: the validation of a resource with no instance
+// finds, for errors only, what validating the configuration does in its
+// body: in its arguments, its nested and dynamic blocks, with and without
+// schema, through the direct walk of a plain body (which a label or a
+// name that is both an argument and a block type rules out) as through
+// decoding.
+func TestUnexpandedBodyErrors(t *testing.T) {
+	body := func(typ, content string) map[string]string {
+		return map[string]string{"versions.tf": mockVersions, "main.tf": `
+variable "v" {
+  type    = string
+  default = "abc"
+}
+variable "l" {
+  type    = list(string)
+  default = []
+}
+locals {
+  pair = ["a", "b"]
+}
+resource "` + typ + `" "x" {
+  count = 0
+` + content + `
+}`}
+	}
+	cases := []struct {
+		name, typ, content string
+		want               int // errors
+	}{
+		{"argument", "other_thing", `  name = local.pair[2]`, 1},
+		{"nested block", "other_thing", `  setting {
+    name = "ok"
+    option {
+      key = upper(var.v, 1)
+    }
+  }
+  setting {
+    name = local.pair.x
+  }`, 2},
+		{"dynamic block", "other_thing", `  dynamic "setting" {
+    for_each = local.pair
+    content {
+      name = setting.value.nope
+    }
+  }`, 2},
+		{"unknown dynamic block", "other_thing", `  setting {
+    name = local.pair[2]
+  }
+  dynamic "setting" {
+    for_each = var.l
+    content {
+      name = setting.value.nope
+    }
+  }
+  setting {
+    name = local.pair[3]
+  }
+  option {
+    key = local.pair.x
+  }`, 2},
+		{"dynamic for_each", "other_thing", `  dynamic "setting" {
+    for_each = 5
+    content {
+      name = "a"
+    }
+  }`, 1},
+		{"labelled block", "other_thing", `  named "a" {
+    v = local.pair[5]
+  }`, 1},
+		{"argument and block", "other_thing", `  setting = 1
+  setting {
+    name = local.pair[3]
+  }`, 2},
+		{"lifecycle", "other_thing", `  name = "ok"
+  lifecycle {
+    ignore_changes = [name]
+  }
+  setting {
+    name = local.pair[7]
+  }`, 1},
+		{"clean", "other_thing", `  name = var.v
+  setting {
+    name = upper(var.v)
+  }`, 0},
+		{"schema nested block", "mock_thing", `  setting {
+    option {
+      key = local.pair[4]
+    }
+  }`, 1},
+		{"schema type", "mock_thing", `  name = local.pair`, 1},
+		{"schema dynamic block", "mock_thing", `  dynamic "setting" {
+    for_each = local.pair
+    content {
+      name = upper(setting.value, 2)
+    }
+  }`, 2},
+	}
+	schemas := parseMock(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := body(c.typ, c.content)
+			res, diags := evalFiles(t, files, Options{ValidateUnexpanded: true, Schemas: schemas})
+			if diags.HasErrors() {
+				t.Fatalf("plan errors: %s", diags.Error())
+			}
+			_, vdiags := evalFiles(t, files, Options{Validate: true, Schemas: schemas})
+			var got, want []string
+			for _, d := range res.UnexpandedErrors() {
+				got = append(got, d.Summary+" "+d.Subject.String())
+			}
+			for _, d := range vdiags {
+				if d.Severity == hcl.DiagError {
+					want = append(want, d.Summary+" "+d.Subject.String())
+				}
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if len(want) != c.want {
+				t.Fatalf("validate finds %d errors, want %d: %q", len(want), c.want, want)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("unexpanded errors %q, validate's %q", got, want)
+			}
+		})
+	}
+}
