@@ -637,8 +637,10 @@ func attrOf(v cty.Value, name string) cty.Value {
 	return cty.NilVal
 }
 
-// remarkUnread gives the unknowns of v that carry Unread marks the mark u
-// instead.
+// remarkUnread gives the unknowns of v that carry Unread marks about u's
+// object (u.Addr) the mark u instead. Marks about other objects stay: an
+// argument set from another object's unknown (an unmocked random result)
+// waits on that object, not on this one's schema.
 func remarkUnread(v cty.Value, u marks.Unread) cty.Value {
 	if v.IsWhollyKnown() {
 		return v
@@ -648,7 +650,7 @@ func remarkUnread(v cty.Value, u marks.Unread) cty.Value {
 		out := cty.ValueMarks{}
 		changed := false
 		for m := range vm {
-			if _, ok := m.(marks.Unread); ok {
+			if um, ok := m.(marks.Unread); ok && um.Addr == u.Addr {
 				changed = true
 				continue
 			}

@@ -1557,3 +1557,51 @@ run "plan" {
 		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
 	}
 }
+
+// TestMockedArgumentFromRandomNeedsRandom: a mocked resource without
+// schema whose argument is built from an unmocked random result keeps
+// that unknown's cause: a condition over the argument waits on
+// hashicorp/random, not on the mocked provider's schema. An attribute the
+// provider computes still needs the mocked provider's schema.
+func TestMockedArgumentFromRandomNeedsRandom(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+    aws    = { source = "hashicorp/aws" }
+  }
+}
+resource "random_string" "suffix" {
+  length  = 5
+  special = false
+}
+resource "aws_thing" "t" {
+  name = "bucket-${random_string.suffix.result}"
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "name" {
+  assert {
+    condition     = length(aws_thing.t.name) == 12
+    error_message = "name"
+  }
+}
+run "computed" {
+  assert {
+    condition     = aws_thing.t.arn != "x"
+    error_message = "arn"
+  }
+}
+`}, dialect.Terraform)
+	for k, want := range map[string]string{
+		"tests/a.tftest.hcl::name":     "hashicorp/random",
+		"tests/a.tftest.hcl::computed": "hashicorp/aws",
+	} {
+		r := runOf(t, rep, k)
+		if r.Status != Skip || r.NeedsProvider != want {
+			t.Errorf("%s: %s needing %q (%s), want a skip needing %s", k, r.Status, r.NeedsProvider, r.SkipReason, want)
+		}
+	}
+}
