@@ -23,8 +23,32 @@ func stringPredicateFunc(second string, test func(s, arg string) bool) function.
 	})
 }
 
-// startsWithFunc reports whether a string begins with a prefix.
-var startsWithFunc = stringPredicateFunc("prefix", strings.HasPrefix)
+// startsWithFunc reports whether a string begins with a prefix. An
+// unknown string whose refinement knows how it begins ("rg-${id}") may
+// still decide it, as Terraform and OpenTofu decide it.
+var startsWithFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "str", Type: cty.String, AllowUnknown: true},
+		{Name: "prefix", Type: cty.String},
+	},
+	Type:         function.StaticReturnType(cty.Bool),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		str, prefix := args[0], args[1].AsString()
+		if str.IsKnown() {
+			return cty.BoolVal(strings.HasPrefix(str.AsString(), prefix)), nil
+		}
+		known := str.Range().StringPrefix()
+		switch {
+		case strings.HasPrefix(known, prefix):
+			return cty.True, nil
+		case len(known) >= len(prefix):
+			// Whatever follows, the string begins with known.
+			return cty.False, nil
+		}
+		return cty.UnknownVal(cty.Bool), nil
+	},
+})
 
 // endsWithFunc reports whether a string ends with a suffix.
 var endsWithFunc = stringPredicateFunc("suffix", strings.HasSuffix)

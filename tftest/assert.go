@@ -23,8 +23,11 @@ import (
 // them.
 // A verdict that depends on something tfeval could not know (pending: an
 // expected failure or a check block's assertion) is a skip, unless an
-// assertion failed or errored.
-func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs cty.Value, fs *fileState, cfg *config.Config, testVals map[string]cty.Value, applied bool, pending *undecided) {
+// assertion failed or errored. An assertion that failed is undecided too
+// when it depends on what a provider the test does not mock plans
+// (normalized, nil when the plan has no such object: the plan and its
+// outputs with those objects unknown).
+func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs cty.Value, fs *fileState, cfg *config.Config, testVals map[string]cty.Value, applied bool, pending *undecided, normalized func() (*lang.Result, cty.Value)) {
 	tofu := r.opts.Dialect == dialect.Tofu
 	names := map[string]cty.Value{"output": outputs, "run": objectOf(fs.outputs)}
 	if tofu {
@@ -117,6 +120,13 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 				ar.Status = Pass
 				break
 			}
+			if u, ok := normalizedUnread(a, normalized, names); ok {
+				ar.Status = Skip
+				if firstUnread == nil {
+					firstUnread, unreadAt = &u, a.Condition.Range().String()
+				}
+				break
+			}
 			ar.Status = Fail
 			failed(rr, &ar, a, msg, res.DiagnosticContext(a.Condition, "", names))
 			status = max(status, Fail)
@@ -132,6 +142,32 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 	}
 	rr.SkipReason = ""
 	rr.Status = status
+}
+
+// normalizedUnread is the provider a failed assertion's condition waits
+// on when the objects of providers the test does not mock are unknown
+// (normalized): such a provider may plan an argument otherwise than the
+// configuration gives it, so the failure is not certain.
+func normalizedUnread(a *Assert, normalized func() (*lang.Result, cty.Value), names map[string]cty.Value) (marks.Unread, bool) {
+	if normalized == nil {
+		return marks.Unread{}, false
+	}
+	nres, outputs := normalized()
+	nnames := make(map[string]cty.Value, len(names))
+	for k, v := range names {
+		nnames[k] = v
+	}
+	nnames["output"] = outputs
+	v, diags := nres.EvalExprWithNames(a.Condition, "", nnames)
+	if uv, _ := v.UnmarkDeep(); diags.HasErrors() || uv.IsKnown() {
+		return marks.Unread{}, false
+	}
+	for _, u := range providerUnread(v) {
+		if u.Cause == marks.ProviderNotRun {
+			return u, true
+		}
+	}
+	return marks.Unread{}, false
 }
 
 // errorMessage evaluates an assertion's error message as Terraform does:

@@ -58,6 +58,12 @@ type instances struct {
 	// needs are the instances an apply creates with a provider that is not
 	// mocked.
 	needs []need
+	// planned says that an instance of a provider the test does not mock
+	// (but hashicorp/random) was planned without its schema.
+	planned bool
+	// normalizing is set in the evaluation that asks what such a
+	// provider's plan could change: see normalizingAgain.
+	normalizing bool
 }
 
 // need is a provider a run needs and what needs it.
@@ -195,6 +201,14 @@ func (in *instances) keepUntargeted() map[string]cty.Value {
 // which the run cannot do without the provider, but for hashicorp/random's
 // (randomSource): created, it keeps the plan's unknowns.
 func (in *instances) real(pi *lang.PlannedInstance, source string) cty.Value {
+	if source != randomSource && pi.Schema == nil {
+		if in.normalizing {
+			return cty.UnknownVal(pi.Planned.Type()).WithMarks(marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: configAddr(pi)}}))
+		}
+		in.mu.Lock()
+		in.planned = true
+		in.mu.Unlock()
+	}
 	if pi.Resource.Mode == config.ManagedResourceMode && in.phase == applyPhase && !(source == randomSource && randomAppliesOffline(pi)) {
 		in.mu.Lock()
 		in.needs = append(in.needs, need{source: source, addr: pi.Addr})
@@ -204,6 +218,34 @@ func (in *instances) real(pi *lang.PlannedInstance, source string) cty.Value {
 		return pi.Planned // lang marked what it did not read
 	}
 	return marks.MarkUnknowns(pi.Planned, marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: configAddr(pi)}}))
+}
+
+// normalizingAgain is a fresh plan of the same run in which every object
+// of a provider the test does not mock, planned without its schema, is
+// wholly unknown, marked as the provider's. tfeval plans such an object
+// as the configuration sets it, but the provider may plan its arguments
+// otherwise (an SDKv2 provider normalizes them: azurerm plans location
+// "UK South" as "uksouth"), and a data source's result may differ too.
+// What this plan leaves unknown depends on such a provider.
+// hashicorp/random plans its arguments as given. With the schema, tfeval
+// plans arguments as given, as recorded for Terraform's own test
+// provider.
+func (in *instances) normalizingAgain() *instances {
+	return &instances{
+		phase:       in.phase,
+		gen:         in.gen,
+		serial:      in.serial,
+		prior:       in.prior,
+		replace:     in.replace,
+		refreshOnly: in.refreshOnly,
+		overrides:   in.overrides,
+		mocks:       in.mocks,
+		collections: in.collections,
+		targets:     in.targets,
+		notPlanned:  map[string]bool{},
+		applied:     map[string]cty.Value{},
+		normalizing: true,
+	}
 }
 
 // terraformData plans or applies the built-in terraform_data resource:
@@ -637,8 +679,10 @@ func attrOf(v cty.Value, name string) cty.Value {
 	return cty.NilVal
 }
 
-// remarkUnread gives the unknowns of v that carry Unread marks the mark u
-// instead.
+// remarkUnread gives the unknowns of v that carry Unread marks about u's
+// object (u.Addr) the mark u instead. Marks about other objects stay: an
+// argument set from another object's unknown (an unmocked random result)
+// waits on that object, not on this one's schema.
 func remarkUnread(v cty.Value, u marks.Unread) cty.Value {
 	if v.IsWhollyKnown() {
 		return v
@@ -648,7 +692,7 @@ func remarkUnread(v cty.Value, u marks.Unread) cty.Value {
 		out := cty.ValueMarks{}
 		changed := false
 		for m := range vm {
-			if _, ok := m.(marks.Unread); ok {
+			if um, ok := m.(marks.Unread); ok && um.Addr == u.Addr {
 				changed = true
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -118,7 +119,14 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		if !tofu {
 			fs.outputs[run.Name] = outputs
 		}
-		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res, false))
+		var normalized func() (*lang.Result, cty.Value)
+		if in.planned {
+			normalized = sync.OnceValues(func() (*lang.Result, cty.Value) {
+				nres, _ := r.evaluate(cfg, raw, in.normalizingAgain(), false)
+				return nres, objectOf(tg.runOutputs(nres, rr.PriorOutputs))
+			})
+		}
+		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res, false), normalized)
 		if rr.Status == Skip && !tofu {
 			r.forgetOutputs(fs, rr, cfgOutputs(cfg))
 		}
@@ -159,7 +167,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		rr.Status = Error
 		return rr
 	}
-	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res, true))
+	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res, true), nil)
 	return rr
 }
 

@@ -1557,3 +1557,140 @@ run "plan" {
 		t.Errorf("status %s, needs %q, reason %q, diagnostics %v", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics)
 	}
 }
+
+// TestMockedArgumentFromRandomNeedsRandom: a mocked resource without
+// schema whose argument is built from an unmocked random result keeps
+// that unknown's cause: a condition over the argument waits on
+// hashicorp/random, not on the mocked provider's schema. An attribute the
+// provider computes still needs the mocked provider's schema.
+func TestMockedArgumentFromRandomNeedsRandom(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+    aws    = { source = "hashicorp/aws" }
+  }
+}
+resource "random_string" "suffix" {
+  length  = 5
+  special = false
+}
+resource "aws_thing" "t" {
+  name = "bucket-${random_string.suffix.result}"
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "name" {
+  assert {
+    condition     = length(aws_thing.t.name) == 12
+    error_message = "name"
+  }
+}
+run "computed" {
+  assert {
+    condition     = aws_thing.t.arn != "x"
+    error_message = "arn"
+  }
+}
+`}, dialect.Terraform)
+	for k, want := range map[string]string{
+		"tests/a.tftest.hcl::name":     "hashicorp/random",
+		"tests/a.tftest.hcl::computed": "hashicorp/aws",
+	} {
+		r := runOf(t, rep, k)
+		if r.Status != Skip || r.NeedsProvider != want {
+			t.Errorf("%s: %s needing %q (%s), want a skip needing %s", k, r.Status, r.NeedsProvider, r.SkipReason, want)
+		}
+	}
+}
+
+// TestUnmockedProviderMayNormalize: a plan run over a provider the test
+// does not mock plans its objects as the configuration gives them, but
+// the provider may plan an argument otherwise (azurerm plans location
+// "UK South" as "uksouth"). An assertion that fails on such an argument,
+// directly or through a local, is a skip needing the provider; one that
+// fails on the test's own values still fails, one that holds passes, and
+// with the provider mocked (which plans arguments as given) the failure
+// stands.
+func TestUnmockedProviderMayNormalize(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    azurerm = { source = "hashicorp/azurerm" }
+  }
+}
+variable "location" {
+  type    = string
+  default = "UK South"
+}
+resource "azurerm_resource_group" "rg" {
+  name     = "rg-app"
+  location = var.location
+}
+locals {
+  location = azurerm_resource_group.rg.location
+}
+`
+	tests := `
+run "normalized" {
+  command = plan
+  assert {
+    condition     = local.location == "uksouth"
+    error_message = "location"
+  }
+}
+run "direct" {
+  command = plan
+  assert {
+    condition     = azurerm_resource_group.rg.name == "rg-app"
+    error_message = "name"
+  }
+  assert {
+    condition     = azurerm_resource_group.rg.location == "uksouth"
+    error_message = "location"
+  }
+}
+run "own" {
+  command = plan
+  assert {
+    condition     = var.location == "uksouth"
+    error_message = "variable"
+  }
+}
+run "holds" {
+  command = plan
+  assert {
+    condition     = azurerm_resource_group.rg.name == "rg-app"
+    error_message = "name"
+  }
+}
+`
+	rep := runFiles(t, map[string]string{
+		"main.tf":                 main,
+		"tests/a.tftest.hcl":      tests,
+		"tests/mocked.tftest.hcl": "mock_provider \"azurerm\" {}\n" + tests,
+	}, dialect.Terraform)
+	got := statuses(rep)
+	want := map[string]string{
+		"tests/a.tftest.hcl::normalized":      "skip",
+		"tests/a.tftest.hcl::direct":          "skip",
+		"tests/a.tftest.hcl::own":             "fail",
+		"tests/a.tftest.hcl::holds":           "pass",
+		"tests/mocked.tftest.hcl::normalized": "fail",
+		"tests/mocked.tftest.hcl::direct":     "fail",
+		"tests/mocked.tftest.hcl::own":        "fail",
+		"tests/mocked.tftest.hcl::holds":      "pass",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %s, want %s (diagnostics %v)", k, got[k], w, summaries(rep))
+		}
+	}
+	for _, k := range []string{"tests/a.tftest.hcl::normalized", "tests/a.tftest.hcl::direct"} {
+		if r := runOf(t, rep, k); r.NeedsProvider != "hashicorp/azurerm" {
+			t.Errorf("%s needs %q (%s)", k, r.NeedsProvider, r.SkipReason)
+		}
+	}
+}
