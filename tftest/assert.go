@@ -441,7 +441,7 @@ func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]
 	// set, map or fuller object in the schema, which never equals the
 	// tuple or object it is compared with.
 	if equalStructures(lv, rv) {
-		lf, rf := w.ref(op.LHS), w.ref(op.RHS)
+		lf, rf := w.readAsIs(op.LHS), w.readAsIs(op.RHS)
 		if lf == "" || rf == "" {
 			return lf + rf
 		}
@@ -453,6 +453,25 @@ func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]
 		return ""
 	}
 	return either()
+}
+
+// readAsIs is ref of a side that is a reference alone (aws_thing.t.zones,
+// output.zones, a for's variable): its value is the argument's own, typed
+// by the schema. A side that computes from the argument (jsondecode of it,
+// keys of it, a for over it) makes a value whose type the schema does not
+// decide.
+func (w *uncertainWalk) readAsIs(side hclsyntax.Expression) string {
+	for {
+		p, ok := side.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		side = p.Expression
+	}
+	if _, ok := side.(*hclsyntax.ScopeTraversalExpr); !ok {
+		return ""
+	}
+	return w.ref(side)
 }
 
 // equalStructures reports whether two known values are the same tuple or

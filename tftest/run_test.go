@@ -659,8 +659,9 @@ run "none" {
 			"main.tf": awsProvider + `resource "aws_thing" "t" {
   name  = "n"
   zones = ["a", "b"]
-  tags  = { Team = "x" }
-  empty = []
+  tags   = { Team = "x" }
+  empty  = []
+  policy = jsonencode({ Effect = ["Allow"] })
 }
 resource "aws_thing" "u" {
   name  = "n"
@@ -757,6 +758,20 @@ run "an_output_of_its_own" {
     error_message = "wrong"
   }
 }
+run "computed_from_the_argument" {
+  command = plan
+  assert {
+    condition     = jsondecode(aws_thing.t.policy).Effect == ["Allow"] && keys(aws_thing.t.tags) == ["Team"]
+    error_message = "wrong"
+  }
+}
+run "a_for_variable_read_as_is" {
+  command = plan
+  assert {
+    condition     = alltrue([for z in [aws_thing.t.zones] : z == ["a", "b"]])
+    error_message = "wrong"
+  }
+}
 `},
 		// With a list, set or map type in the schema the argument equals
 		// no tuple or object: Terraform's answer is false; with a dynamic
@@ -765,7 +780,8 @@ run "an_output_of_its_own" {
 		want: map[string]string{"tests/a.tftest.hcl::tuple": "skip", "tests/a.tftest.hcl::object": "skip", "tests/a.tftest.hcl::empty": "skip",
 			"tests/a.tftest.hcl::different_elements": "pass", "tests/a.tftest.hcl::two_arguments_of_one_type": "pass", "tests/a.tftest.hcl::an_element": "pass",
 			"tests/a.tftest.hcl::through_outputs": "skip", "tests/a.tftest.hcl::through_an_output_of_the_resource": "skip", "tests/a.tftest.hcl::through_a_module_output": "skip",
-			"tests/a.tftest.hcl::an_output_of_its_own": "pass"},
+			"tests/a.tftest.hcl::an_output_of_its_own": "pass", "tests/a.tftest.hcl::computed_from_the_argument": "pass",
+			"tests/a.tftest.hcl::a_for_variable_read_as_is": "skip"},
 	}, {
 		name: "an argument of dynamic type keeps the configuration's type",
 		files: map[string]string{
