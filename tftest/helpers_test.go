@@ -58,6 +58,28 @@ func statuses(rep *Report) map[string]string {
 	return out
 }
 
+// wantStatuses checks the statuses of a report's runs, by "FILE::RUN".
+func wantStatuses(t *testing.T, rep *Report, want map[string]string) {
+	t.Helper()
+	got := statuses(rep)
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %s, want %s (diagnostics %v)", k, got[k], w, summaries(rep))
+		}
+	}
+}
+
+// wantNeeds checks that each run of keys ("FILE::RUN") needs the provider
+// source.
+func wantNeeds(t *testing.T, rep *Report, source string, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if r := runOf(t, rep, k); r.NeedsProvider != source {
+			t.Errorf("%s needs %q (%s)", k, r.NeedsProvider, r.SkipReason)
+		}
+	}
+}
+
 // summaries are the severity-prefixed summaries of every diagnostic of a
 // report, sorted: "error: Test assertion failed".
 func summaries(rep *Report) []string {

@@ -31,6 +31,27 @@ const (
 // built-in behaviour; an instance of a provider the test does not mock
 // keeps the planned value, its unknowns marked as the provider's.
 type instances struct {
+	runInputs
+	// notPlanned are the managed instances targets leave out.
+	notPlanned map[string]bool
+
+	mu sync.Mutex
+	// applied are the managed instances' values after apply.
+	applied map[string]cty.Value
+	// needs are the instances an apply creates with a provider that is not
+	// mocked.
+	needs []need
+	// planned says that an instance of a provider the test does not mock
+	// (but hashicorp/random) was planned without its schema.
+	planned bool
+	// normalizing is set in the evaluation that asks what such a
+	// provider's plan could change: see normalizingAgain.
+	normalizing bool
+}
+
+// runInputs are what an evaluation of a run is given: the same for a
+// second evaluation of it (normalizingAgain).
+type runInputs struct {
 	phase phase
 	gen   uint64 // the generator seed
 	// serial tells apart the objects created in different runs.
@@ -47,23 +68,8 @@ type instances struct {
 	mocks map[string]*Provider
 	// collections are what each module reads as collections (collections.go).
 	collections *collectionCache
-	// targets, when plan_options.target is set, are what the run plans;
-	// notPlanned the managed instances they leave out.
-	targets    *targeting
-	notPlanned map[string]bool
-
-	mu sync.Mutex
-	// applied are the managed instances' values after apply.
-	applied map[string]cty.Value
-	// needs are the instances an apply creates with a provider that is not
-	// mocked.
-	needs []need
-	// planned says that an instance of a provider the test does not mock
-	// (but hashicorp/random) was planned without its schema.
-	planned bool
-	// normalizing is set in the evaluation that asks what such a
-	// provider's plan could change: see normalizingAgain.
-	normalizing bool
+	// targets, when plan_options.target is set, are what the run plans.
+	targets *targeting
 }
 
 // need is a provider a run needs and what needs it.
@@ -232,16 +238,7 @@ func (in *instances) real(pi *lang.PlannedInstance, source string) cty.Value {
 // provider.
 func (in *instances) normalizingAgain() *instances {
 	return &instances{
-		phase:       in.phase,
-		gen:         in.gen,
-		serial:      in.serial,
-		prior:       in.prior,
-		replace:     in.replace,
-		refreshOnly: in.refreshOnly,
-		overrides:   in.overrides,
-		mocks:       in.mocks,
-		collections: in.collections,
-		targets:     in.targets,
+		runInputs:   in.runInputs,
 		notPlanned:  map[string]bool{},
 		applied:     map[string]cty.Value{},
 		normalizing: true,

@@ -89,10 +89,10 @@ func randomStringValid(args cty.Value) bool {
 
 // attr is an attribute of an object, null where it has none.
 func attr(obj cty.Value, name string) cty.Value {
-	if !obj.Type().HasAttribute(name) {
-		return cty.NullVal(cty.DynamicPseudoType)
+	if v := attrOf(obj, name); v != cty.NilVal {
+		return v
 	}
-	return obj.GetAttr(name)
+	return cty.NullVal(cty.DynamicPseudoType)
 }
 
 // knownNumber is an attribute's value as a number, if it is a known one.

@@ -66,17 +66,19 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 
 	tg := newTargeting(cfg, run.PlanOptions.Target, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
 	in := &instances{
-		targets:     tg,
-		notPlanned:  map[string]bool{},
-		phase:       planPhase,
-		gen:         r.opts.Seed,
-		serial:      idx,
-		prior:       moved(cfg, fs.states[stateKey]),
-		refreshOnly: run.PlanOptions.RefreshOnly,
-		overrides:   overrides,
-		mocks:       r.mocks(f, run),
-		collections: &r.collections,
-		applied:     map[string]cty.Value{},
+		runInputs: runInputs{
+			targets:     tg,
+			phase:       planPhase,
+			gen:         r.opts.Seed,
+			serial:      idx,
+			prior:       moved(cfg, fs.states[stateKey]),
+			refreshOnly: run.PlanOptions.RefreshOnly,
+			overrides:   overrides,
+			mocks:       r.mocks(f, run),
+			collections: &r.collections,
+		},
+		notPlanned: map[string]bool{},
+		applied:    map[string]cty.Value{},
 	}
 	for _, t := range run.PlanOptions.Replace {
 		in.replace = append(in.replace, formatTarget(t))

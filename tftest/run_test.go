@@ -1447,25 +1447,15 @@ run "no_class" {
   }
 }
 `}, dialect.Terraform)
-	got := statuses(rep)
-	want := map[string]string{
+	wantStatuses(t, rep, map[string]string{
 		"tests/a.tftest.hcl::env":      "pass",
 		"tests/a.tftest.hcl::name":     "skip",
 		"tests/a.tftest.hcl::wrong":    "fail",
 		"tests/b.tftest.hcl::zero":     "skip",
 		"tests/c.tftest.hcl::inverted": "skip",
 		"tests/d.tftest.hcl::no_class": "skip",
-	}
-	for k, w := range want {
-		if got[k] != w {
-			t.Errorf("%s: %s, want %s (diagnostics %v)", k, got[k], w, summaries(rep))
-		}
-	}
-	for _, k := range []string{"tests/a.tftest.hcl::name", "tests/b.tftest.hcl::zero"} {
-		if r := runOf(t, rep, k); r.NeedsProvider != "hashicorp/random" {
-			t.Errorf("%s needs %q (%s)", k, r.NeedsProvider, r.SkipReason)
-		}
-	}
+	})
+	wantNeeds(t, rep, "hashicorp/random", "tests/a.tftest.hcl::name", "tests/b.tftest.hcl::zero")
 }
 
 // TestMockedCollectionReadThroughTry: an attribute the module iterates
@@ -1688,8 +1678,7 @@ run "holds" {
 		"tests/a.tftest.hcl":      tests,
 		"tests/mocked.tftest.hcl": "mock_provider \"azurerm\" {}\n" + tests,
 	}, dialect.Terraform)
-	got := statuses(rep)
-	want := map[string]string{
+	wantStatuses(t, rep, map[string]string{
 		"tests/a.tftest.hcl::normalized":      "skip",
 		"tests/a.tftest.hcl::direct":          "skip",
 		"tests/a.tftest.hcl::own":             "fail",
@@ -1698,15 +1687,6 @@ run "holds" {
 		"tests/mocked.tftest.hcl::direct":     "fail",
 		"tests/mocked.tftest.hcl::own":        "fail",
 		"tests/mocked.tftest.hcl::holds":      "pass",
-	}
-	for k, w := range want {
-		if got[k] != w {
-			t.Errorf("%s: %s, want %s (diagnostics %v)", k, got[k], w, summaries(rep))
-		}
-	}
-	for _, k := range []string{"tests/a.tftest.hcl::normalized", "tests/a.tftest.hcl::direct"} {
-		if r := runOf(t, rep, k); r.NeedsProvider != "hashicorp/azurerm" {
-			t.Errorf("%s needs %q (%s)", k, r.NeedsProvider, r.SkipReason)
-		}
-	}
+	})
+	wantNeeds(t, rep, "hashicorp/azurerm", "tests/a.tftest.hcl::normalized", "tests/a.tftest.hcl::direct")
 }
