@@ -558,6 +558,9 @@ func (r *runner) schemalessNames(names []string, cfg *config.Config, depth int) 
 	if cfg == nil || cfg.Module == nil || depth > 8 {
 		return ""
 	}
+	if len(names) >= 3 && names[0] == "resource" {
+		names = names[1:] // resource.TYPE.NAME names a managed resource as TYPE.NAME does
+	}
 	addr := ""
 	switch {
 	case len(names) >= 2 && names[0] == "output":

@@ -544,8 +544,15 @@ run "not_a_number" {
     error_message = "wrong"
   }
 }
+run "resource_prefix" {
+  command = plan
+  assert {
+    condition     = resource.aws_thing.t.size == 8
+    error_message = "wrong"
+  }
+}
 `},
-		want: map[string]string{"tests/a.tftest.hcl::reads_as_number": "skip", "tests/a.tftest.hcl::not_a_number": "pass"},
+		want: map[string]string{"tests/a.tftest.hcl::reads_as_number": "skip", "tests/a.tftest.hcl::not_a_number": "pass", "tests/a.tftest.hcl::resource_prefix": "skip"},
 	}, {
 		name: "a JSON document read from a resource without schema compared with the same one written differently needs the schema",
 		files: map[string]string{
