@@ -96,7 +96,7 @@ func (ev *evaluator) reads() *readAnalysis {
 				return nil
 			}
 			return expr
-		})
+		}, ev.opts.Reads)
 	})
 	return sh.readPaths
 }

@@ -90,6 +90,27 @@ output "each" { value = [for k, e in testing_assertions.t.equal : e.id] }`, map[
 			"each":      unknownTuple(3),
 		}},
 
+		// An object for copying each attribute under its own name (an
+		// output of the whole object) is the object: what is read from
+		// it is read from the resource.
+		"for copying a single instance": {`
+resource "aws_sns_topic" "t" {
+  name = "n"
+  tags = { a = "b" }
+}
+resource "aws_vpc" "v" {
+  count = 2
+}
+locals {
+  topic = { for k, v in aws_sns_topic.t : k => v }
+  kept  = { for k, v in aws_sns_topic.t : k => v if k != "name" }
+  vpcs  = { for i, v in aws_vpc.v : i => v }
+}
+output "tags_all" { value = local.topic.tags_all.a }
+output "arn" { value = local.kept.arn }
+output "name" { value = local.topic.name }
+output "vpc" { value = local.vpcs["1"].arn }`, map[string]cty.Value{"tags_all": unknownOut, "arn": unknownOut, "name": cty.StringVal("n"), "vpc": unknownOut}},
+
 		"splat of a single instance": {`
 resource "aws_eip" "e" {}
 output "ips" { value = aws_eip.e[*].public_ip }`, map[string]cty.Value{"ips": unknownTuple(1)}},

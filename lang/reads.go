@@ -154,12 +154,20 @@ type readAnalysis struct {
 // analyzeReads walks the whole configuration tree, each module's walk
 // given by modules (walkModule's, made once per module); template, when
 // not nil, reads the template files templatefile calls name.
-func analyzeReads(root *config.Config, modules func(*config.Module) *moduleReads, template func(path string) hclsyntax.Expression) *readAnalysis {
+func analyzeReads(root *config.Config, modules func(*config.Module) *moduleReads, template func(path string) hclsyntax.Expression, extra []hcl.Expression) *readAnalysis {
 	a := &readAnalysis{modules: modules, resolved: map[string]struct{}{}, reads: map[resolvedRead]uint32{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
 	if root == nil || root.Module == nil {
 		return a
 	}
 	a.walk(root)
+	if len(extra) > 0 {
+		mr := &moduleReads{}
+		w := &readWalker{r: mr, m: root.Module}
+		for _, e := range extra {
+			w.walk(e)
+		}
+		a.follow(root, mr.events)
+	}
 	a.resolved, a.reads, a.id = nil, nil, nil
 	return a
 }
@@ -699,7 +707,8 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 		}
 		return nil
 	case *hclsyntax.ForExpr:
-		elems := applySteps(w.val(x.CollExpr), []readStep{anyElement}, nil)
+		coll := w.val(x.CollExpr)
+		elems := applySteps(coll, []readStep{anyElement}, nil)
 		if x.KeyVar != "" {
 			w.bind(binding{name: x.KeyVar})
 		}
@@ -710,6 +719,12 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 		w.unbind()
 		if x.KeyVar != "" {
 			w.unbind()
+		}
+		if copiesElements(x) {
+			// {for k, v in X : k => v} is X itself (or some of it): an
+			// attribute read from it by name is X's attribute, which
+			// for an object (one resource instance) is no element.
+			return union(inFrame(v, frame{any: true}), coll)
 		}
 		return inFrame(v, frame{any: true})
 	case *hclsyntax.FunctionCallExpr:
@@ -754,6 +769,19 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 		}
 	}
 	return nil
+}
+
+// copiesElements reports whether an object for expression puts each
+// element of its collection under the element's own key.
+func copiesElements(x *hclsyntax.ForExpr) bool {
+	if x.KeyVar == "" || x.KeyExpr == nil || x.Group {
+		return false
+	}
+	isVar := func(e hclsyntax.Expression, name string) bool {
+		t, ok := e.(*hclsyntax.ScopeTraversalExpr)
+		return ok && len(t.Traversal) == 1 && t.Traversal.RootName() == name
+	}
+	return isVar(x.KeyExpr, x.KeyVar) && isVar(x.ValExpr, x.ValVar)
 }
 
 // objectKey is the static key of an object constructor item.
@@ -1005,6 +1033,10 @@ func (w *readWalker) reference(t hcl.Traversal) (bound []origin, named origin, o
 		namedValue(vkLocal)
 	case "module":
 		namedValue(vkCall)
+	case "output":
+		// Only an expression from outside the configuration (a test
+		// file's assertion) reads the module's own outputs.
+		namedValue(vkOutput)
 	case "each":
 		if w.each != nil && len(t) >= 2 && traversalName(t[1]) == "value" {
 			base, found = origin{key: *w.each}, true

@@ -80,6 +80,14 @@ type Options struct {
 	// alone. It costs the evaluation of those objects, and about nothing
 	// when every object has an instance.
 	ValidateUnexpanded bool
+	// Reads are expressions to be evaluated in the root module once the
+	// evaluation is done (a test run's assertions): without a provider's
+	// schema, what they read from a resource, directly or through outputs
+	// and other named values (output.NAME included), is planned as the
+	// configuration's own reads are, unknown where the configuration does
+	// not set it, so that reading an attribute through an output holding
+	// the whole object is no error.
+	Reads []hcl.Expression
 	// Applied evaluates the values an apply gives, with Instances giving
 	// the applied objects: impure functions (uuid, timestamp, bcrypt)
 	// return real values, as they do once Terraform applies.

@@ -70,6 +70,9 @@ type runInputs struct {
 	collections *collectionCache
 	// targets, when plan_options.target is set, are what the run plans.
 	targets *targeting
+	// reads are the run's assertions, whose reads of resources without
+	// schema the plan fills in (lang.Options.Reads).
+	reads []hcl.Expression
 }
 
 // need is a provider a run needs and what needs it.

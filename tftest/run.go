@@ -76,6 +76,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 			overrides:   overrides,
 			mocks:       r.mocks(f, run),
 			collections: &r.collections,
+			reads:       assertionExprs(run),
 		},
 		notPlanned: map[string]bool{},
 		applied:    map[string]cty.Value{},
@@ -173,6 +174,15 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	return rr
 }
 
+// assertionExprs are the expressions of a run's assertions.
+func assertionExprs(run *RunBlock) []hcl.Expression {
+	out := make([]hcl.Expression, 0, 2*len(run.Asserts))
+	for _, a := range run.Asserts {
+		out = append(out, a.Condition, a.ErrorMessage)
+	}
+	return out
+}
+
 // evaluate plans (or, with applied, applies) the configuration.
 func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *instances, applied bool) (*lang.Result, hcl.Diagnostics) {
 	fopts := r.opts.Functions
@@ -190,6 +200,7 @@ func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *
 		Context:       r.opts.Context,
 		Instances:     in.hook,
 		Applied:       applied,
+		Reads:         in.reads,
 		// What the plan expanded to no instance is validated too.
 		ValidateUnexpanded: !applied,
 	})

@@ -522,6 +522,55 @@ run "same_type" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::mixed": "skip", "tests/a.tftest.hcl::same_type": "pass"},
 	}, {
+		// The plan fills in what the assertions read, through outputs
+		// holding the whole object too: an attribute the configuration
+		// does not set is unknown, never missing.
+		name: "an attribute of a resource without schema read through an output",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  name = "n"
+}
+output "thing" { value = aws_thing.t }
+module "m" {
+  source = "./m"
+}`,
+			"m/main.tf": awsProvider + `resource "aws_thing" "u" {
+  name = "u"
+}
+output "thing" { value = aws_thing.u }
+output "copy" { value = { for k, v in aws_thing.u : k => v } }`,
+			"tests/a.tftest.hcl": `
+run "root_output" {
+  command = plan
+  assert {
+    condition     = output.thing.arn != ""
+    error_message = "wrong"
+  }
+}
+run "module_output" {
+  command = plan
+  assert {
+    condition     = module.m.thing.arn != ""
+    error_message = "wrong"
+  }
+}
+run "copied" {
+  command = plan
+  assert {
+    condition     = module.m.copy.tags_all.Name == "u"
+    error_message = "wrong"
+  }
+}
+run "set" {
+  command = plan
+  assert {
+    condition     = output.thing.name == "n" && module.m.thing.name == "u"
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::root_output": "skip", "tests/a.tftest.hcl::module_output": "skip", "tests/a.tftest.hcl::copied": "skip", "tests/a.tftest.hcl::set": "pass"},
+	}, {
 		name: "a number compared with a string read from a resource without schema needs the schema",
 		files: map[string]string{
 			"main.tf": awsProvider + `resource "aws_thing" "t" {
