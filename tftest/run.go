@@ -2,6 +2,8 @@ package tftest
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -225,9 +227,17 @@ func (r *runner) validate(cfg *config.Config) hcl.Diagnostics {
 // assertions see as var.
 func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileState) (map[string]*tfvars.Value, map[string]cty.Value, hcl.Diagnostics) {
 	decls := cfg.Module.Variables
-	globals, diags := r.globals(f, decls)
-	gobj := globalObject(globals, decls)
 	tofu := r.opts.Dialect == dialect.Tofu
+	lookup := decls
+	referred := assertedVars(run)
+	var undeclared []string
+	if !tofu {
+		if names, with := assertedUndeclared(referred, decls); with != nil {
+			undeclared, lookup = names, with
+		}
+	}
+	globals, diags := r.globals(f, lookup)
+	gobj := globalObject(globals, lookup)
 
 	diags = append(diags, checkTestRefs(f.Variables, false, r.opts.Dialect)...)
 	diags = append(diags, checkTestRefs(run.Variables, true, r.opts.Dialect)...)
@@ -253,7 +263,9 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	diags = append(diags, d...)
 	if !tofu {
 		for _, name := range sortedKeys(run.Variables) {
-			if _, ok := decls[name]; !ok {
+			// A value for a variable the run's assertions refer to is
+			// theirs, as Terraform sees it: no warning.
+			if _, ok := decls[name]; !ok && !slices.Contains(referred, name) {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Value for undeclared variable", Detail: fmt.Sprintf("The module under test does not declare a variable named %q, but it is declared in run block %q.", name, run.Name), Subject: run.Variables[name].Range.Ptr()})
 			}
 		}
@@ -272,7 +284,56 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 			delete(testVals, name)
 		}
 	}
+	for _, name := range undeclared {
+		// Terraform's assertions see the global value of a variable they
+		// refer to that the module does not declare and the file does not
+		// give; the module's plan does not.
+		if _, given := testVals[name]; !given {
+			if v, ok := gobj[name]; ok {
+				testVals[name] = v
+			}
+		}
+		delete(globals, name)
+	}
 	return rawValues(globals, testVals, ranges, decls), testVals, diags
+}
+
+// assertedVars are the names of the variables a run's assertions refer
+// to, in the order they first appear.
+func assertedVars(run *RunBlock) []string {
+	var names []string
+	for _, a := range run.Asserts {
+		for _, e := range []hcl.Expression{a.Condition, a.ErrorMessage} {
+			for _, t := range e.Variables() {
+				if t.RootName() != "var" || len(t) < 2 {
+					continue
+				}
+				if at, ok := t[1].(hcl.TraverseAttr); ok && !slices.Contains(names, at.Name) {
+					names = append(names, at.Name)
+				}
+			}
+		}
+	}
+	return names
+}
+
+// assertedUndeclared are the variables among asserted that decls does not
+// declare, each as a declaration of the literal parsing mode undeclared
+// values get, added to a copy of decls (nil when none).
+func assertedUndeclared(asserted []string, decls map[string]*config.Variable) ([]string, map[string]*config.Variable) {
+	var names []string
+	var with map[string]*config.Variable
+	for _, name := range asserted {
+		if _, declared := decls[name]; declared {
+			continue
+		}
+		if with == nil {
+			with = maps.Clone(decls)
+		}
+		with[name] = &config.Variable{Name: name, ParsingMode: config.VariableParseLiteral}
+		names = append(names, name)
+	}
+	return names, with
 }
 
 // unavailableVars reports, as Terraform does, the var.NAME a run's

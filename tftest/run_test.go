@@ -571,6 +571,46 @@ run "set" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::root_output": "skip", "tests/a.tftest.hcl::module_output": "skip", "tests/a.tftest.hcl::copied": "skip", "tests/a.tftest.hcl::set": "pass"},
 	}, {
+		// An assertion sees the global value (here from a variables file
+		// of the test directory) of a variable the module does not
+		// declare; the plan does not get it.
+		name: "an assertion refers to an undeclared variable a variables file gives",
+		files: map[string]string{
+			"main.tf": `
+variable "size" {}
+output "size" { value = var.size }`,
+			"tests/values.auto.tfvars": `
+size = 3
+expected = { size = 3 }`,
+			"tests/a.tftest.hcl": `
+run "global" {
+  command = plan
+  assert {
+    condition     = output.size == var.expected.size
+    error_message = "wrong"
+  }
+}
+run "file_wins" {
+  command = plan
+  variables {
+    expected = { size = 4 }
+  }
+  assert {
+    condition     = output.size == var.expected.size
+    error_message = "wrong"
+  }
+}
+run "absent" {
+  command = plan
+  assert {
+    condition     = var.nowhere == 1
+    error_message = "wrong"
+  }
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::global": "pass", "tests/a.tftest.hcl::file_wins": "fail", "tests/a.tftest.hcl::absent": "error"},
+		diags: []string{"error: Reference to undeclared input variable", "error: Test assertion failed"},
+	}, {
 		name: "a number compared with a string read from a resource without schema needs the schema",
 		files: map[string]string{
 			"main.tf": awsProvider + `resource "aws_thing" "t" {
