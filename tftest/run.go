@@ -229,10 +229,10 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	decls := cfg.Module.Variables
 	tofu := r.opts.Dialect == dialect.Tofu
 	lookup := decls
-	referred := assertedVars(run)
+	referred := referredVars(run)
 	var undeclared []string
 	if !tofu {
-		if names, with := assertedUndeclared(referred, decls); with != nil {
+		if names, with := undeclaredVars(referred, decls); with != nil {
 			undeclared, lookup = names, with
 		}
 	}
@@ -263,8 +263,8 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	diags = append(diags, d...)
 	if !tofu {
 		for _, name := range sortedKeys(run.Variables) {
-			// A value for a variable the run's assertions refer to is
-			// theirs, as Terraform sees it: no warning.
+			// A value for a variable the run refers to is its own, as
+			// Terraform sees it: no warning.
 			if _, ok := decls[name]; !ok && !slices.Contains(referred, name) {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Value for undeclared variable", Detail: fmt.Sprintf("The module under test does not declare a variable named %q, but it is declared in run block %q.", name, run.Name), Subject: run.Variables[name].Range.Ptr()})
 			}
@@ -285,9 +285,9 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		}
 	}
 	for _, name := range undeclared {
-		// Terraform's assertions see the global value of a variable they
-		// refer to that the module does not declare and the file does not
-		// give; the module's plan does not.
+		// Terraform's run sees the global value of a variable it refers
+		// to that the module does not declare and the file does not give;
+		// the module's plan does not.
 		if _, given := testVals[name]; !given {
 			if v, ok := gobj[name]; ok {
 				testVals[name] = v
@@ -298,32 +298,35 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	return rawValues(globals, testVals, ranges, decls), testVals, diags
 }
 
-// assertedVars are the names of the variables a run's assertions refer
-// to, in the order they first appear.
-func assertedVars(run *RunBlock) []string {
+// referredVars are the names of the variables a run refers to, in its
+// assertions and its variables block (what Terraform counts as the run's
+// references), in the order they first appear.
+func referredVars(run *RunBlock) []string {
+	exprs := assertionExprs(run)
+	for _, name := range sortedKeys(run.Variables) {
+		exprs = append(exprs, run.Variables[name].Expr)
+	}
 	var names []string
-	for _, a := range run.Asserts {
-		for _, e := range []hcl.Expression{a.Condition, a.ErrorMessage} {
-			for _, t := range e.Variables() {
-				if t.RootName() != "var" || len(t) < 2 {
-					continue
-				}
-				if at, ok := t[1].(hcl.TraverseAttr); ok && !slices.Contains(names, at.Name) {
-					names = append(names, at.Name)
-				}
+	for _, e := range exprs {
+		for _, t := range e.Variables() {
+			if t.RootName() != "var" || len(t) < 2 {
+				continue
+			}
+			if at, ok := t[1].(hcl.TraverseAttr); ok && !slices.Contains(names, at.Name) {
+				names = append(names, at.Name)
 			}
 		}
 	}
 	return names
 }
 
-// assertedUndeclared are the variables among asserted that decls does not
+// undeclaredVars are the variables among referred that decls does not
 // declare, each as a declaration of the literal parsing mode undeclared
 // values get, added to a copy of decls (nil when none).
-func assertedUndeclared(asserted []string, decls map[string]*config.Variable) ([]string, map[string]*config.Variable) {
+func undeclaredVars(referred []string, decls map[string]*config.Variable) ([]string, map[string]*config.Variable) {
 	var names []string
 	var with map[string]*config.Variable
-	for _, name := range asserted {
+	for _, name := range referred {
 		if _, declared := decls[name]; declared {
 			continue
 		}

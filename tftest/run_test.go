@@ -607,8 +607,20 @@ run "absent" {
     error_message = "wrong"
   }
 }
+`,
+			"tests/b.tftest.hcl": `
+run "in_variables" {
+  command = plan
+  variables {
+    size = var.expected.size
+  }
+  assert {
+    condition     = output.size == 3
+    error_message = "wrong"
+  }
+}
 `},
-		want:  map[string]string{"tests/a.tftest.hcl::global": "pass", "tests/a.tftest.hcl::file_wins": "fail", "tests/a.tftest.hcl::absent": "error"},
+		want:  map[string]string{"tests/a.tftest.hcl::global": "pass", "tests/a.tftest.hcl::file_wins": "fail", "tests/a.tftest.hcl::absent": "error", "tests/b.tftest.hcl::in_variables": "pass"},
 		diags: []string{"error: Reference to undeclared input variable", "error: Test assertion failed"},
 	}, {
 		name: "a number compared with a string read from a resource without schema needs the schema",
