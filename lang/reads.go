@@ -721,9 +721,10 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 			w.unbind()
 		}
 		if copiesElements(x) {
-			// {for k, v in X : k => v} is X itself (or some of it): an
-			// attribute read from it by name is X's attribute, which
-			// for an object (one resource instance) is no element.
+			// {for k, v in X : k => v} is X itself (or a part of it):
+			// what is read from it by key is read from X by that key.
+			// For one resource instance the key is an attribute's name,
+			// which the element origins above do not keep.
 			return union(inFrame(v, frame{any: true}), coll)
 		}
 		return inFrame(v, frame{any: true})
