@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
@@ -78,7 +79,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 			overrides:   overrides,
 			mocks:       r.mocks(f, run),
 			collections: &r.collections,
-			reads:       assertionExprs(run),
+			reads:       planReads(f, idx),
 		},
 		notPlanned: map[string]bool{},
 		applied:    map[string]cty.Value{},
@@ -174,6 +175,36 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	}
 	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res, true), nil)
 	return rr
+}
+
+// planReads are the expressions whose reads of resources without schema
+// the plan of run idx of f fills in (lang.Options.Reads): its assertions,
+// and what the file's later runs read of its outputs (run.NAME.OUT...,
+// read as output.OUT...), which hold the objects it plans.
+func planReads(f *File, idx int) []hcl.Expression {
+	run := f.Runs[idx]
+	reads := assertionExprs(run)
+	for _, later := range f.Runs[idx+1:] {
+		exprs := assertionExprs(later)
+		for _, name := range sortedKeys(later.Variables) {
+			exprs = append(exprs, later.Variables[name].Expr)
+		}
+		for _, e := range exprs {
+			for _, t := range e.Variables() {
+				if len(t) < 3 || t.RootName() != "run" {
+					continue
+				}
+				at, ok := t[1].(hcl.TraverseAttr)
+				out, isAttr := t[2].(hcl.TraverseAttr)
+				if !ok || !isAttr || at.Name != run.Name {
+					continue
+				}
+				tr := append(hcl.Traversal{hcl.TraverseRoot{Name: "output", SrcRange: out.SrcRange}, out}, t[3:]...)
+				reads = append(reads, &hclsyntax.ScopeTraversalExpr{Traversal: tr, SrcRange: t.SourceRange()})
+			}
+		}
+	}
+	return reads
 }
 
 // assertionExprs are the expressions of a run's assertions.

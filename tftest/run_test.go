@@ -571,6 +571,41 @@ run "set" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::root_output": "skip", "tests/a.tftest.hcl::module_output": "skip", "tests/a.tftest.hcl::copied": "skip", "tests/a.tftest.hcl::set": "pass"},
 	}, {
+		// What a later run reads of an earlier run's outputs is planned
+		// by the earlier run too.
+		name: "an attribute of a resource without schema read through an earlier run's output",
+		files: map[string]string{
+			"main.tf": `
+variable "vpc_id" { type = string }
+output "id" { value = var.vpc_id }`,
+			"setup/main.tf": awsProvider + `resource "aws_vpc" "v" {
+  cidr_block = "10.0.0.0/16"
+}
+output "vpc" { value = aws_vpc.v }`,
+			".terraform/modules/modules.json": `{"Modules": [
+  {"Key": "", "Source": "", "Dir": "."},
+  {"Key": "test.tests.a.setup", "Source": "./setup", "Dir": "setup"}
+]}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "later" {
+  command = plan
+  variables {
+    vpc_id = run.setup.vpc.owner_id
+  }
+  assert {
+    condition     = run.setup.vpc.arn != ""
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::setup": "pass", "tests/a.tftest.hcl::later": "skip"},
+	}, {
 		// An assertion sees the global value (here from a variables file
 		// of the test directory) of a variable the module does not
 		// declare; the plan does not get it.
