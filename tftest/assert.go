@@ -332,14 +332,26 @@ type uncertainWalk struct {
 	cfg   *config.Config
 	fors  []*hclsyntax.ForExpr
 	found string
+	// moot are comparisons whose value nothing reads: the whole argument
+	// of can(), which an equality never makes fail.
+	moot map[*hclsyntax.BinaryOpExpr]bool
 }
 
 func (w *uncertainWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
 	switch n := n.(type) {
 	case *hclsyntax.ForExpr:
 		w.fors = append(w.fors, n)
+	case *hclsyntax.FunctionCallExpr:
+		if n.Name == "can" && len(n.Args) == 1 {
+			if op, ok := unparen(n.Args[0]).(*hclsyntax.BinaryOpExpr); ok {
+				if w.moot == nil {
+					w.moot = map[*hclsyntax.BinaryOpExpr]bool{}
+				}
+				w.moot[op] = true
+			}
+		}
 	case *hclsyntax.BinaryOpExpr:
-		if w.found == "" && (n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual) {
+		if w.found == "" && !w.moot[n] && (n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual) {
 			for _, names := range w.bindings() {
 				if w.found = w.comparison(n, names); w.found != "" {
 					break
@@ -461,17 +473,22 @@ func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]
 // keys of it, a for over it) makes a value whose type the schema does not
 // decide.
 func (w *uncertainWalk) readAsIs(side hclsyntax.Expression) string {
-	for {
-		p, ok := side.(*hclsyntax.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		side = p.Expression
-	}
+	side = unparen(side)
 	if _, ok := side.(*hclsyntax.ScopeTraversalExpr); !ok {
 		return ""
 	}
 	return w.ref(side)
+}
+
+// unparen is e without the parentheses around it.
+func unparen(e hclsyntax.Expression) hclsyntax.Expression {
+	for {
+		p, ok := e.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expression
+	}
 }
 
 // equalStructures reports whether two known values are the same tuple or

@@ -608,6 +608,32 @@ run "other_elements" {
 		// Unequal elements are unequal whatever the schema's type.
 		want: map[string]string{"tests/a.tftest.hcl::as_set": "skip", "tests/a.tftest.hcl::other_elements": "pass"},
 	}, {
+		// can() of an equality is true whatever the equality gives.
+		name: "a string compared with a number inside can() is decided",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  name      = "n"
+  threshold = "69"
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "in_can" {
+  command = plan
+  assert {
+    condition     = can(aws_thing.t.threshold == 69)
+    error_message = "wrong"
+  }
+}
+run "bare" {
+  command = plan
+  assert {
+    condition     = (aws_thing.t.threshold == 69) || can(aws_thing.t.threshold == 69 ? 1 : 0)
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::in_can": "pass", "tests/a.tftest.hcl::bare": "skip"},
+	}, {
 		// Each run validates the configuration first, every block whatever
 		// its count: the error of a resource without instances fails the
 		// run, and it alone is reported (not the failed assertion).
