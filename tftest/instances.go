@@ -47,6 +47,9 @@ type instances struct {
 	// normalizing is set in the evaluation that asks what such a
 	// provider's plan could change: see normalizingAgain.
 	normalizing bool
+	// drew says that a hashicorp/random object has drawn values in this
+	// evaluation (drawnRandom).
+	drew bool
 }
 
 // runInputs are what an evaluation of a run is given: the same for a
@@ -54,6 +57,9 @@ type instances struct {
 type runInputs struct {
 	phase phase
 	gen   uint64 // the generator seed
+	// draw tells apart two drawings of what hashicorp/random objects
+	// hold (drawRandom).
+	draw int
 	// serial tells apart the objects created in different runs.
 	serial int
 	// prior is the state the run starts from, by instance address.
@@ -127,6 +133,11 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		return in.terraformData(pi, gen, prior, hasPrior), nil
 	}
 	if ov == nil && mock == nil {
+		if source == randomSource && managed {
+			if v, ok := in.drawnRandom(pi, prior, hasPrior); ok {
+				return v, nil
+			}
+		}
 		return in.real(pi, source), nil
 	}
 
@@ -224,6 +235,22 @@ func (in *instances) real(pi *lang.PlannedInstance, source string) cty.Value {
 		return pi.Planned // lang marked what it did not read
 	}
 	return marks.MarkUnknowns(pi.Planned, marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: configAddr(pi)}}))
+}
+
+// drawnRandom is what an unmocked hashicorp/random object holds once
+// created: drawn when the apply creates it, and in a later plan the
+// state's while the arguments are unchanged (every one of them replaces
+// the object), which the same drawing gives. Terraform's own mocks draw
+// their values at random too. What tfeval does not draw stays unknown.
+func (in *instances) drawnRandom(pi *lang.PlannedInstance, prior cty.Value, hasPrior bool) (cty.Value, bool) {
+	v, ok := drawRandom(pi, in.gen, in.draw)
+	if !ok || in.phase != applyPhase && !(hasPrior && sameDrawing(v, prior)) {
+		return cty.NilVal, false
+	}
+	in.mu.Lock()
+	in.drew = true
+	in.mu.Unlock()
+	return marks.MarkUnknowns(v, marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: configAddr(pi)}})), true
 }
 
 // normalizingAgain is a fresh plan of the same run in which every object

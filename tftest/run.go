@@ -19,7 +19,7 @@ import (
 
 // runOne carries out one run block: its variables, the plan, the apply
 // for an apply run, the expected failures and the assertions.
-func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
+func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	run := f.Runs[idx]
 	start := time.Now()
 	rr := &RunResult{Name: run.Name, Run: run, Command: run.Command}
@@ -70,6 +70,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 			targets:     tg,
 			phase:       planPhase,
 			gen:         r.opts.Seed,
+			draw:        draw,
 			serial:      idx,
 			prior:       moved(cfg, fs.states[stateKey]),
 			refreshOnly: run.PlanOptions.RefreshOnly,
@@ -129,6 +130,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 			})
 		}
 		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res, false), normalized)
+		rr.drew = in.drew
 		if rr.Status == Skip && !tofu {
 			r.forgetOutputs(fs, rr, cfgOutputs(cfg))
 		}
@@ -170,6 +172,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		return rr
 	}
 	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res, true), nil)
+	rr.drew = in.drew
 	return rr
 }
 

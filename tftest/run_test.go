@@ -1475,13 +1475,149 @@ run "no_class" {
 `}, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{
 		"tests/a.tftest.hcl::env":      "pass",
-		"tests/a.tftest.hcl::name":     "skip",
+		"tests/a.tftest.hcl::name":     "fail", // no drawing gives that name
 		"tests/a.tftest.hcl::wrong":    "fail",
 		"tests/b.tftest.hcl::zero":     "skip",
 		"tests/c.tftest.hcl::inverted": "skip",
 		"tests/d.tftest.hcl::no_class": "skip",
 	})
-	wantNeeds(t, rep, "hashicorp/random", "tests/a.tftest.hcl::name", "tests/b.tftest.hcl::zero")
+	wantNeeds(t, rep, "hashicorp/random", "tests/b.tftest.hcl::zero")
+}
+
+// TestUnmockedRandomDraws: an applied random object holds values drawn as
+// the provider draws them, so a condition every drawing satisfies is
+// decided; the state keeps them while the arguments are unchanged (known
+// in a later plan) and a changed argument draws anew; a condition that
+// one drawing satisfies and another does not is a skip needing the
+// provider.
+func TestUnmockedRandomDraws(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+variable "keeper" {
+  type    = string
+  default = "a"
+}
+resource "random_string" "s" {
+  length      = 12
+  special     = false
+  min_numeric = 3
+  keepers     = { k = var.keeper }
+}
+resource "random_password" "p" {
+  length           = 10
+  override_special = "_"
+  min_special      = 2
+}
+resource "random_id" "i" {
+  byte_length = 4
+  prefix      = "x-"
+}
+resource "random_integer" "n" {
+  min = 1
+  max = 1000000
+}
+resource "random_pet" "pet" {
+  length    = 3
+  separator = "_"
+}
+resource "random_shuffle" "sh" {
+  input        = ["a", "b", "c"]
+  result_count = 2
+}
+resource "random_uuid" "u" {}
+output "name" { value = "app-${random_string.s.result}" }
+output "n"    { value = random_integer.n.result }
+`
+	rep := runFiles(t, map[string]string{
+		"main.tf": main,
+		"tests/a.tftest.hcl": `
+run "first" {
+  assert {
+    condition     = length(output.name) == 16 && can(regex("^app-[a-zA-Z0-9]{12}$", output.name))
+    error_message = "name"
+  }
+  assert {
+    condition     = length(regexall("[0-9]", random_string.s.result)) >= 3
+    error_message = "min_numeric"
+  }
+  assert {
+    condition     = length(nonsensitive(random_password.p.result)) == 10 && length(regexall("_", nonsensitive(random_password.p.result))) >= 2
+    error_message = "password"
+  }
+  assert {
+    condition     = can(regex("^x-[0-9a-f]{8}$", random_id.i.hex)) && startswith(random_id.i.b64_std, "x-") && !startswith(random_id.i.id, "x-")
+    error_message = "id"
+  }
+  assert {
+    condition     = random_integer.n.result >= 1 && random_integer.n.result <= 1000000 && random_integer.n.id == tostring(random_integer.n.result)
+    error_message = "integer"
+  }
+  assert {
+    condition     = length(split("_", random_pet.pet.id)) == 3 && length(random_shuffle.sh.result) == 2 && length(setsubtract(random_shuffle.sh.result, ["a", "b", "c"])) == 0
+    error_message = "pet or shuffle"
+  }
+  assert {
+    condition     = can(regex("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", random_uuid.u.result))
+    error_message = "uuid"
+  }
+}
+run "kept" {
+  command = plan
+  assert {
+    condition     = output.name == run.first.name && output.n == run.first.n
+    error_message = "the state's values are kept"
+  }
+}
+run "replaced" {
+  variables {
+    keeper = "b"
+  }
+  assert {
+    condition     = output.name != run.first.name && output.n == run.first.n
+    error_message = "a changed keeper draws anew"
+  }
+}
+`,
+		"tests/b.tftest.hcl": `
+run "reveal" {
+  assert {
+    condition     = output.n == 0
+    error_message = "n is ${output.n}"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{
+		"tests/a.tftest.hcl::first":    "pass",
+		"tests/a.tftest.hcl::kept":     "pass",
+		"tests/a.tftest.hcl::replaced": "pass",
+		"tests/b.tftest.hcl::reveal":   "fail",
+	})
+	// A condition only the first drawing satisfies.
+	var drawn string
+	for _, d := range runOf(t, rep, "tests/b.tftest.hcl::reveal").Diagnostics {
+		if d.Summary == "Test assertion failed" {
+			drawn = strings.TrimPrefix(d.Detail, "n is ")
+		}
+	}
+	if drawn == "" {
+		t.Fatalf("no drawn value in %v", summaries(rep))
+	}
+	rep = runFiles(t, map[string]string{
+		"main.tf": main,
+		"tests/c.tftest.hcl": fmt.Sprintf(`
+run "lucky" {
+  assert {
+    condition     = output.n == %s
+    error_message = "n"
+  }
+}
+`, drawn)}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/c.tftest.hcl::lucky": "skip"})
+	wantNeeds(t, rep, "hashicorp/random", "tests/c.tftest.hcl::lucky")
 }
 
 // TestMockedCollectionReadThroughTry: an attribute the module iterates
@@ -1592,9 +1728,10 @@ run "plan" {
 
 // TestMockedArgumentFromRandomNeedsRandom: a mocked resource without
 // schema whose argument is built from an unmocked random result keeps
-// that unknown's cause: a condition over the argument waits on
-// hashicorp/random, not on the mocked provider's schema. An attribute the
-// provider computes still needs the mocked provider's schema.
+// that unknown's cause (in a plan, before an apply draws it): a condition
+// over the argument waits on hashicorp/random, not on the mocked
+// provider's schema. An attribute the provider computes still needs the
+// mocked provider's schema.
 func TestMockedArgumentFromRandomNeedsRandom(t *testing.T) {
 	rep := runFiles(t, map[string]string{
 		"main.tf": `
@@ -1615,6 +1752,7 @@ resource "aws_thing" "t" {
 		"tests/a.tftest.hcl": `
 mock_provider "aws" {}
 run "name" {
+  command = plan
   assert {
     condition     = length(aws_thing.t.name) == 12
     error_message = "name"
