@@ -342,6 +342,14 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 			return
 		}
 	}
+	if ev.opts.Applied && ev.opts.PlannedOutputs != nil {
+		if pv, ok := ev.opts.PlannedOutputs(mi.Addr, n.name); ok {
+			if uv, _ := pv.UnmarkDeep(); uv.IsWhollyKnown() {
+				mi.setOutput(n.name, pv)
+				return
+			}
+		}
+	}
 	v, diags := s.evalExpr(o.Expr, cty.DynamicPseudoType)
 	ev.addDiags(diags)
 	if diags.HasErrors() {

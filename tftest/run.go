@@ -85,7 +85,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		in.replace = append(in.replace, formatTarget(t))
 	}
 	rr.Prior, rr.PriorOutputs = in.prior, fs.stateOutputs[stateKey]
-	res, diags := r.evaluate(cfg, raw, in, false)
+	res, diags := r.evaluate(cfg, raw, in, nil)
 	rr.Result = res
 	if res.UnexpandedErrors() != nil {
 		// Terraform validates the configuration before each run
@@ -125,7 +125,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		var normalized func() (*lang.Result, cty.Value)
 		if in.planned {
 			normalized = sync.OnceValues(func() (*lang.Result, cty.Value) {
-				nres, _ := r.evaluate(cfg, raw, in.normalizingAgain(), false)
+				nres, _ := r.evaluate(cfg, raw, in.normalizingAgain(), nil)
 				return nres, objectOf(tg.runOutputs(nres, rr.PriorOutputs))
 			})
 		}
@@ -140,7 +140,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	// An apply creates what the plan has: a provider the file does not
 	// mock would have to run.
 	in.phase = applyPhase
-	res, diags = r.evaluate(cfg, raw, in, true)
+	res, diags = r.evaluate(cfg, raw, in, res)
 	if len(in.needs) > 0 {
 		sort.Slice(in.needs, func(i, j int) bool { return in.needs[i].addr < in.needs[j].addr })
 		n := in.needs[0]
@@ -176,23 +176,37 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	return rr
 }
 
-// evaluate plans (or, with applied, applies) the configuration.
-func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *instances, applied bool) (*lang.Result, hcl.Diagnostics) {
+// evaluate plans the configuration, or with planned (the plan's result)
+// applies it: an output the plan knew keeps its planned value.
+func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *instances, planned *lang.Result) (*lang.Result, hcl.Diagnostics) {
+	applied := planned != nil
+	var plannedOutputs func(module, name string) (cty.Value, bool)
+	if applied {
+		plannedOutputs = func(module, name string) (cty.Value, bool) {
+			mi := planned.Module(module)
+			if mi == nil {
+				return cty.NilVal, false
+			}
+			v, ok := mi.Outputs[name]
+			return v, ok
+		}
+	}
 	fopts := r.opts.Functions
 	fopts.PlanTimestamp = time.Now().UTC()
 	if fopts.Now != nil {
 		fopts.PlanTimestamp = fopts.Now().UTC()
 	}
 	return lang.Evaluate(cfg, lang.Options{
-		Dialect:       r.opts.Dialect,
-		Cwd:           r.opts.WorkDir,
-		RootVariables: raw,
-		Schemas:       r.opts.Schemas,
-		Functions:     fopts,
-		Limits:        r.opts.Limits,
-		Context:       r.opts.Context,
-		Instances:     in.hook,
-		Applied:       applied,
+		Dialect:        r.opts.Dialect,
+		Cwd:            r.opts.WorkDir,
+		RootVariables:  raw,
+		Schemas:        r.opts.Schemas,
+		Functions:      fopts,
+		Limits:         r.opts.Limits,
+		Context:        r.opts.Context,
+		Instances:      in.hook,
+		Applied:        applied,
+		PlannedOutputs: plannedOutputs,
 		// What the plan expanded to no instance is validated too.
 		ValidateUnexpanded: !applied,
 	})

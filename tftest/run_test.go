@@ -1854,3 +1854,35 @@ run "holds" {
 	})
 	wantNeeds(t, rep, "hashicorp/azurerm", "tests/a.tftest.hcl::normalized", "tests/a.tftest.hcl::direct")
 }
+
+// TestApplyKeepsOutputsThePlanKnew: an apply run's outputs that the plan
+// knew keep their planned value, as Terraform does not evaluate them
+// again: a comparison with a value unknown at plan (uuid() == "" ? "x" :
+// null) that the plan decided stays decided, in a module too.
+func TestApplyKeepsOutputsThePlanKnew(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+module "m" {
+  source = "./m"
+  input  = uuid() == "" ? "x" : null
+}
+output "provided" { value = module.m.provided }
+`,
+		"m/main.tf": `
+variable "input" {
+  type     = any
+  nullable = false
+  default  = { a = [] }
+}
+output "provided" { value = var.input != { a = [] } }
+`,
+		"tests/a.tftest.hcl": `
+run "apply" {
+  assert {
+    condition     = module.m.provided && output.provided
+    error_message = "the plan's value"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::apply": "pass"})
+}
