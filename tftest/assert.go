@@ -453,6 +453,11 @@ func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]
 	// set, map or fuller object in the schema, which never equals the
 	// tuple or object it is compared with.
 	if equalStructures(lv, rv) {
+		if lv.LengthInt() == 0 && (w.instancesOf(op.LHS) || w.instancesOf(op.RHS)) {
+			// No instance: the empty object or tuple of a count or
+			// for_each, whatever the schema.
+			return ""
+		}
 		lf, rf := w.readAsIs(op.LHS), w.readAsIs(op.RHS)
 		if lf == "" || rf == "" {
 			return lf + rf
@@ -478,6 +483,25 @@ func (w *uncertainWalk) readAsIs(side hclsyntax.Expression) string {
 		return ""
 	}
 	return w.ref(side)
+}
+
+// instancesOf reports whether side is a resource's (or data source's)
+// instances: a reference to it alone, where it has count or for_each.
+func (w *uncertainWalk) instancesOf(side hclsyntax.Expression) bool {
+	t, ok := unparen(side).(*hclsyntax.ScopeTraversalExpr)
+	if !ok {
+		return false
+	}
+	names := traversalNames(t.Traversal)
+	if len(names) != len(t.Traversal) {
+		return false // an index step: one instance
+	}
+	addr := strings.Join(names, ".")
+	if len(names) != 2 && !(len(names) == 3 && names[0] == "data") {
+		return false
+	}
+	res, _ := findConfigResource(w.cfg, addr)
+	return res != nil && (res.Count != nil || res.ForEach != nil)
 }
 
 // unparen is e without the parentheses around it.

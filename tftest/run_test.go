@@ -634,6 +634,41 @@ run "bare" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::in_can": "pass", "tests/a.tftest.hcl::bare": "skip"},
 	}, {
+		// A resource without instances is an empty object (for_each) or
+		// tuple (count) whatever its schema; an empty argument is not.
+		name: "a resource without instances compared with an empty object is decided",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "none" {
+  for_each = {}
+  name     = each.key
+}
+resource "aws_thing" "zero" {
+  count = 0
+  name  = "z"
+}
+resource "aws_thing" "t" {
+  name = "n"
+  tags = {}
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "instances" {
+  command = plan
+  assert {
+    condition     = aws_thing.none == {} && aws_thing.zero == []
+    error_message = "wrong"
+  }
+}
+run "argument" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.tags == {}
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::instances": "pass", "tests/a.tftest.hcl::argument": "skip"},
+	}, {
 		// Each run validates the configuration first, every block whatever
 		// its count: the error of a resource without instances fails the
 		// run, and it alone is reported (not the failed assertion).
