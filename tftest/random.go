@@ -158,7 +158,9 @@ func (d *drawing) pick(set string) byte { return set[d.next(len(set))] }
 // tells apart two drawings of the same object: a verdict that differs
 // between them depends on what the provider happens to draw. It reports
 // false for an instance whose results tfeval does not draw (random_bytes,
-// arguments not known); bcrypt_hash stays unknown.
+// arguments not known). What the documentation calls a static value for
+// Terraform's use alone (the id of random_password and random_shuffle)
+// and bcrypt_hash stay unknown.
 func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, bool) {
 	args, _ := pi.Arguments.UnmarkDeep()
 	planned, pm := pi.Planned.Unmark()
@@ -180,8 +182,6 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 		set("result", cty.StringVal(result))
 		if pi.Resource.Type == "random_string" {
 			set("id", cty.StringVal(result))
-		} else {
-			set("id", cty.StringVal("none"))
 		}
 	case "random_id":
 		n, ok := knownNumber(args, "byte_length")
@@ -279,7 +279,6 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 		} else {
 			set("result", cty.ListVal(out))
 		}
-		set("id", cty.StringVal("-"))
 	default:
 		return cty.NilVal, false
 	}

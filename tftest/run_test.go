@@ -1580,7 +1580,7 @@ run "first" {
     error_message = "min_numeric"
   }
   assert {
-    condition     = length(nonsensitive(random_password.p.result)) == 10 && length(regexall("_", nonsensitive(random_password.p.result))) >= 2
+    condition     = issensitive(random_password.p.result) && length(nonsensitive(random_password.p.result)) == 10 && length(regexall("_", nonsensitive(random_password.p.result))) >= 2
     error_message = "password"
   }
   assert {
