@@ -453,7 +453,7 @@ func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]
 	// set, map or fuller object in the schema, which never equals the
 	// tuple or object it is compared with.
 	if equalStructures(lv, rv) {
-		if lv.LengthInt() == 0 && (w.instancesOf(op.LHS) || w.instancesOf(op.RHS)) {
+		if ul, _ := lv.UnmarkDeep(); ul.LengthInt() == 0 && (w.instancesOf(op.LHS) || w.instancesOf(op.RHS)) {
 			// No instance: the empty object or tuple of a count or
 			// for_each, whatever the schema.
 			return ""

@@ -659,6 +659,13 @@ run "instances" {
     error_message = "wrong"
   }
 }
+run "marked" {
+  command = plan
+  assert {
+    condition     = sensitive({}) == {} && aws_thing.none == sensitive({})
+    error_message = "wrong"
+  }
+}
 run "argument" {
   command = plan
   assert {
@@ -667,7 +674,7 @@ run "argument" {
   }
 }
 `},
-		want: map[string]string{"tests/a.tftest.hcl::instances": "pass", "tests/a.tftest.hcl::argument": "skip"},
+		want: map[string]string{"tests/a.tftest.hcl::instances": "pass", "tests/a.tftest.hcl::marked": "pass", "tests/a.tftest.hcl::argument": "skip"},
 	}, {
 		// Each run validates the configuration first, every block whatever
 		// its count: the error of a resource without instances fails the
