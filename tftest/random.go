@@ -158,13 +158,13 @@ func (d *drawing) pick(set string) byte { return set[d.next(len(set))] }
 // tells apart two drawings of the same object: a verdict that differs
 // between them depends on what the provider happens to draw. It reports
 // false for an instance whose results tfeval does not draw (random_bytes,
-// arguments not known). What the documentation calls a static value for
+// an argument not wholly known). What the documentation calls a static value for
 // Terraform's use alone (the id of random_password and random_shuffle)
 // and bcrypt_hash stay unknown.
 func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, bool) {
 	args, _ := pi.Arguments.UnmarkDeep()
 	planned, pm := pi.Planned.Unmark()
-	if !randomAppliesOffline(pi) || !planned.IsKnown() || planned.IsNull() || !planned.Type().IsObjectType() {
+	if !randomAppliesOffline(pi) || !args.IsWhollyKnown() || !planned.IsKnown() || planned.IsNull() || !planned.Type().IsObjectType() {
 		return cty.NilVal, false
 	}
 	d := newDrawing(seed, pi.Addr, args, draw)
