@@ -1928,3 +1928,31 @@ run "apply" {
 `}, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::apply": "pass"})
 }
+
+// TestUnreadThroughCanOfOutputs: a condition over the run's outputs
+// that can() or try() turns into an unknown of its own keeps the cause
+// the outputs have: the skip names the provider whose schema tfeval
+// lacks, rather than only saying the condition is not known.
+func TestUnreadThroughCanOfOutputs(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+resource "aws_thing" "r" {
+  for_each = { a = "10.0.0.0/24" }
+  name     = each.value
+}
+output "routes" {
+  value = [for r in try(aws_thing.r, null) : { name = r.name, other = r.other }]
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "r" {
+  assert {
+    condition     = can(cidrsubnet(output.routes[0].name, 0, 0))
+    error_message = "x"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::r": "skip"})
+	wantNeeds(t, rep, "hashicorp/aws", "tests/a.tftest.hcl::r")
+}
