@@ -136,7 +136,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 	if status == Pass && (firstUnread != nil || rr.SkipReason != "") {
 		rr.Status = Skip
 		if firstUnread != nil {
-			r.skipFor(rr, cfg, *firstUnread, what())
+			r.skipFor(rr, fs, cfg, *firstUnread, what())
 		}
 		return
 	}

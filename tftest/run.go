@@ -107,7 +107,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		diags = exp.explainPlan(diags)
 	}
 	if u, ok := placeholderErrors(diags); ok {
-		r.skipFor(rr, cfg, u, "the plan's errors arise in instances whose number depends on it")
+		r.skipFor(rr, fs, cfg, u, "the plan's errors arise in instances whose number depends on it")
 		r.forgetOutputs(fs, rr, cfgOutputs(cfg))
 		return rr
 	}
@@ -379,12 +379,17 @@ func (r *runner) forgetOutputs(fs *fileState, rr *RunResult, names []string) {
 		return
 	}
 	fs.outputs[rr.Name] = objectOf(attrs)
+	fs.skipped[rr.Name] = rr
 }
 
-// skipFor skips a run for what u says tfeval did not have.
-func (r *runner) skipFor(rr *RunResult, cfg *config.Config, u marks.Unread, what string) {
+// skipFor skips a run for what u says tfeval did not have: the outputs
+// of an earlier run skipped in fs need what that run needs.
+func (r *runner) skipFor(rr *RunResult, fs *fileState, cfg *config.Config, u marks.Unread, what string) {
 	rr.Status = Skip
 	rr.NeedsProvider, rr.SkipReason = unreadNeed(cfg, u)
+	if name, ok := strings.CutPrefix(u.Addr, "run."); ok && rr.NeedsProvider == "" && u.Cause == marks.ProviderNotRun && fs.skipped[name] != nil {
+		rr.NeedsProvider = fs.skipped[name].NeedsProvider
+	}
 	if what != "" {
 		rr.SkipReason += ": " + what
 	}

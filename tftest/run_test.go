@@ -1956,3 +1956,31 @@ run "r" {
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::r": "skip"})
 	wantNeeds(t, rep, "hashicorp/aws", "tests/a.tftest.hcl::r")
 }
+
+// TestSkippedRunOutputsNeedItsProvider: a run whose assertion reads the
+// outputs of an earlier run skipped for want of a provider is skipped
+// needing that provider.
+func TestSkippedRunOutputsNeedItsProvider(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `output "o" { value = "x" }`,
+		"setup/main.tf": awsProvider + `
+resource "aws_thing" "t" { name = "n" }
+output "name" { value = aws_thing.t.name }
+`,
+		"tests/a.tftest.hcl": `
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "after" {
+  command = plan
+  assert {
+    condition     = run.setup.name == "n"
+    error_message = "x"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::setup": "skip", "tests/a.tftest.hcl::after": "skip"})
+	wantNeeds(t, rep, "hashicorp/aws", "tests/a.tftest.hcl::setup", "tests/a.tftest.hcl::after")
+}

@@ -167,6 +167,14 @@ type fileState struct {
 	// stateOutputs are the root outputs each state holds, by state key:
 	// those of the last apply.
 	stateOutputs map[string]map[string]cty.Value
+	// skipped are the runs skipped for want of a provider, by name,
+	// whose outputs are unknown to the runs after them.
+	skipped map[string]*RunResult
+}
+
+// newFileState is the state of a file before its first run.
+func newFileState() *fileState {
+	return &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}, stateOutputs: map[string]map[string]cty.Value{}, skipped: map[string]*RunResult{}}
 }
 
 // runFile runs the runs of one file in order: after a run errors, the
@@ -178,7 +186,7 @@ func (r *runner) runFile(f *File) *FileResult {
 		fr.Status = Error
 		return fr
 	}
-	fs := &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}, stateOutputs: map[string]map[string]cty.Value{}}
+	fs := newFileState()
 	var drawn *fileState // see runDrawn
 	errored := false
 	for i, run := range f.Runs {
@@ -333,7 +341,7 @@ func drawDecides(a, b *RunResult) (string, bool) {
 // clone is a copy of the state of a file's runs that a run can change
 // without changing s: each run replaces the values it sets.
 func (s *fileState) clone() *fileState {
-	c := &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}, stateOutputs: map[string]map[string]cty.Value{}}
+	c := newFileState()
 	for k, v := range s.states {
 		c.states[k] = v
 	}
@@ -345,6 +353,9 @@ func (s *fileState) clone() *fileState {
 	}
 	for k, v := range s.stateOutputs {
 		c.stateOutputs[k] = v
+	}
+	for k, v := range s.skipped {
+		c.skipped[k] = v
 	}
 	return c
 }
