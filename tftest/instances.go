@@ -238,19 +238,26 @@ func (in *instances) real(pi *lang.PlannedInstance, source string) cty.Value {
 }
 
 // drawnRandom is what an unmocked hashicorp/random object holds once
-// created: drawn when the apply creates it, and in a later plan the
-// state's while the arguments are unchanged (every one of them replaces
-// the object), which the same drawing gives. Terraform's own mocks draw
+// created: drawn when the apply creates it, and the state's while the
+// arguments the configuration sets are unchanged (every one of them
+// replaces the object; a moved block keeps it). Terraform's own mocks draw
 // their values at random too. What tfeval does not draw stays unknown.
 func (in *instances) drawnRandom(pi *lang.PlannedInstance, prior cty.Value, hasPrior bool) (cty.Value, bool) {
-	v, ok := drawRandom(pi, in.gen, in.draw)
-	if !ok || in.phase != applyPhase && !(hasPrior && sameDrawing(v, prior)) {
-		return cty.NilVal, false
+	v := prior
+	if !hasPrior || !sameArguments(pi.Arguments, prior) {
+		if in.phase != applyPhase {
+			return cty.NilVal, false
+		}
+		drawn, ok := drawRandom(pi, in.gen, in.draw)
+		if !ok {
+			return cty.NilVal, false
+		}
+		v = marks.MarkUnknowns(drawn, marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: configAddr(pi)}}))
 	}
 	in.mu.Lock()
 	in.drew = true
 	in.mu.Unlock()
-	return marks.MarkUnknowns(v, marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: configAddr(pi)}})), true
+	return v, true
 }
 
 // normalizingAgain is a fresh plan of the same run in which every object

@@ -343,24 +343,24 @@ func knownString(obj cty.Value, name string) string {
 	return v.AsString()
 }
 
-// sameDrawing reports whether two values of a random object agree on
-// every attribute both know: the state's object is the one the arguments
-// draw unless they changed, which replaces it.
-func sameDrawing(a, b cty.Value) bool {
-	a, _ = a.UnmarkDeep()
-	b, _ = b.UnmarkDeep()
-	if !a.IsKnown() || !b.IsKnown() || a.IsNull() || b.IsNull() || !a.Type().IsObjectType() || !b.Type().IsObjectType() {
+// sameArguments reports whether the state's object prior has every
+// argument args sets (known) as it is set.
+func sameArguments(args, prior cty.Value) bool {
+	a, _ := args.UnmarkDeep()
+	p, _ := prior.UnmarkDeep()
+	if !a.IsWhollyKnown() || a.IsNull() || !p.IsKnown() || p.IsNull() || !a.Type().IsObjectType() || !p.Type().IsObjectType() {
 		return false
 	}
 	for name := range a.Type().AttributeTypes() {
-		if !b.Type().HasAttribute(name) {
-			return false
-		}
-		av, bv := a.GetAttr(name), b.GetAttr(name)
-		if !av.IsWhollyKnown() || !bv.IsWhollyKnown() {
+		av := a.GetAttr(name)
+		if av.IsNull() {
 			continue
 		}
-		if !av.RawEquals(bv) && !(av.Type().Equals(bv.Type()) && av.Equals(bv).True()) {
+		if !p.Type().HasAttribute(name) {
+			return false
+		}
+		pv := p.GetAttr(name)
+		if !pv.IsWhollyKnown() || pv.IsNull() || !av.Type().Equals(pv.Type()) || !av.Equals(pv).True() {
 			return false
 		}
 	}

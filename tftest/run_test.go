@@ -1984,3 +1984,41 @@ run "after" {
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::setup": "skip", "tests/a.tftest.hcl::after": "skip"})
 	wantNeeds(t, rep, "hashicorp/aws", "tests/a.tftest.hcl::setup", "tests/a.tftest.hcl::after")
 }
+
+// TestUnmockedRandomMoved: a moved block keeps a drawn random object as
+// the state has it.
+func TestUnmockedRandomMoved(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `output "ok" { value = true }`,
+		"v1/main.tf": `
+resource "random_string" "old" { length = 10 }
+output "s" { value = random_string.old.result }
+`,
+		"v2/main.tf": `
+resource "random_string" "new" { length = 10 }
+moved {
+  from = random_string.old
+  to   = random_string.new
+}
+output "s" { value = random_string.new.result }
+`,
+		"tests/a.tftest.hcl": `
+run "v1" {
+  state_key = "s"
+  module {
+    source = "./v1"
+  }
+}
+run "v2" {
+  state_key = "s"
+  module {
+    source = "./v2"
+  }
+  assert {
+    condition     = output.s == run.v1.s
+    error_message = "drawn anew"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::v2": "pass"})
+}
