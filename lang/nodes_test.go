@@ -83,10 +83,15 @@ variable "input" {
   nullable = false
 }
 output "provided" { value = var.input != "d" }
+output "fresh" {
+  value     = uuid() == "" ? "x" : "y"
+  ephemeral = true
+}
 `}
 	planned := map[string]cty.Value{
 		"|known":            cty.StringVal("planned"),
 		"module.m|provided": cty.True,
+		"module.m|fresh":    cty.StringVal("planned"),
 	}
 	res, diags := evalFiles(t, files, Options{Applied: true, PlannedOutputs: func(module, name string) (cty.Value, bool) {
 		if name == "unknown" {
@@ -104,6 +109,9 @@ output "provided" { value = var.input != "d" }
 	}
 	if got := out["through"]; !got.RawEquals(cty.True) {
 		t.Errorf("through = %#v, want the module output's planned value", got)
+	}
+	if got, _ := res.Module("module.m").Outputs["fresh"].Unmark(); !got.RawEquals(cty.StringVal("y")) {
+		t.Errorf("fresh = %#v, want the ephemeral output evaluated in the apply", got)
 	}
 	if got := out["unknown"]; !got.IsKnown() {
 		t.Errorf("unknown = %#v, want it evaluated in the apply", got)

@@ -90,7 +90,8 @@ type Options struct {
 	// output whose planned value was wholly known: it keeps that value
 	// (after its preconditions), even where the apply would now compute
 	// another (uuid() == "" ? "x" : null was unknown, so a comparison
-	// with it may have been known).
+	// with it may have been known). An ephemeral output is evaluated
+	// again.
 	PlannedOutputs func(module, name string) (cty.Value, bool)
 }
 
