@@ -342,6 +342,16 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 			return
 		}
 	}
+	if ev.opts.Applied && ev.opts.PlannedOutputs != nil && !o.Ephemeral {
+		// An ephemeral output is no part of the plan: it is evaluated
+		// again.
+		if pv, ok := ev.opts.PlannedOutputs(mi.Addr, n.name); ok {
+			if uv, _ := pv.UnmarkDeep(); uv.IsWhollyKnown() {
+				mi.setOutput(n.name, pv)
+				return
+			}
+		}
+	}
 	v, diags := s.evalExpr(o.Expr, cty.DynamicPseudoType)
 	ev.addDiags(diags)
 	if diags.HasErrors() {

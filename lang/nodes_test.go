@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // TestEphemeralModuleArgument checks that a module argument holding an
@@ -61,5 +62,62 @@ variable "p" { default = "x" }
 				t.Errorf("ephemeral argument refused: %v, want %v (%s)", found, tc.want, diags.Error())
 			}
 		})
+	}
+}
+
+// TestAppliedOutputKeepsPlannedValue: in an apply, an output whose value
+// the plan knew keeps it (Terraform does not evaluate it again), in the
+// root and in a module, and what reads a module's output reads the kept
+// value; an output the plan did not know is evaluated anew.
+func TestAppliedOutputKeepsPlannedValue(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+module "m" { source = "./m" }
+output "known"   { value = uuid() == "" ? "x" : "y" }
+output "unknown" { value = uuid() }
+output "through" { value = module.m.provided }
+`,
+		"m/main.tf": `
+variable "input" {
+  default  = "d"
+  nullable = false
+}
+output "provided" { value = var.input != "d" }
+output "fresh" {
+  value     = uuid() == "" ? "x" : "y"
+  ephemeral = true
+}
+`}
+	planned := map[string]cty.Value{
+		"|known":            cty.StringVal("planned"),
+		"module.m|provided": cty.True,
+		"module.m|fresh":    cty.StringVal("planned"),
+	}
+	res, diags := evalFiles(t, files, Options{Applied: true, PlannedOutputs: func(module, name string) (cty.Value, bool) {
+		if name == "unknown" {
+			return cty.UnknownVal(cty.String), true
+		}
+		v, ok := planned[module+"|"+name]
+		return v, ok
+	}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	out := res.Root().Outputs
+	if got := out["known"]; !got.RawEquals(cty.StringVal("planned")) {
+		t.Errorf("known = %#v, want the planned value", got)
+	}
+	if got := out["through"]; !got.RawEquals(cty.True) {
+		t.Errorf("through = %#v, want the module output's planned value", got)
+	}
+	if got, _ := res.Module("module.m").Outputs["fresh"].Unmark(); !got.RawEquals(cty.StringVal("y")) {
+		t.Errorf("fresh = %#v, want the ephemeral output evaluated in the apply", got)
+	}
+	if got := out["unknown"]; !got.IsKnown() {
+		t.Errorf("unknown = %#v, want it evaluated in the apply", got)
+	}
+	res, _ = evalFiles(t, files, Options{Applied: true})
+	if got := res.Root().Outputs["through"]; !got.RawEquals(cty.False) {
+		t.Errorf("without planned values through = %#v, want false", got)
 	}
 }

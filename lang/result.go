@@ -92,6 +92,15 @@ type Options struct {
 	// the applied objects: impure functions (uuid, timestamp, bcrypt)
 	// return real values, as they do once Terraform applies.
 	Applied bool
+	// PlannedOutputs, in an Applied evaluation, gives each output value
+	// (by module instance address, "" for the root, and name) as the plan
+	// had it. Terraform and OpenTofu do not evaluate again in the apply an
+	// output whose planned value was wholly known: it keeps that value
+	// (after its preconditions), even where the apply would now compute
+	// another (uuid() == "" ? "x" : null was unknown, so a comparison
+	// with it may have been known). An ephemeral output is evaluated
+	// again.
+	PlannedOutputs func(module, name string) (cty.Value, bool)
 }
 
 // Result is everything an evaluation produced.

@@ -283,8 +283,40 @@ func (s *scope) evalExprIn(expr hcl.Expression, want cty.Type) (cty.Value, *hcl.
 	}
 	if !moreDiags.HasErrors() {
 		v = s.withUnread(v, refs)
+		if names := s.names(); names != nil && marks.HasUnmarkedUnknown(v) {
+			v = marks.MarkUnknowns(v, namedUnread(expr, names))
+		}
 	}
 	return v, ctx, diags
+}
+
+// namedUnread returns the Unread marks of what expr reads of the more root
+// names it is evaluated with (a test file's output and run objects): an
+// unknown made afresh from them (by can, try or a for over a value of
+// unknown type) keeps their cause, as withUnread keeps that of the
+// configuration's own values.
+func namedUnread(expr hcl.Expression, names map[string]cty.Value) cty.ValueMarks {
+	var found []marks.Unread
+	ctx := &hcl.EvalContext{Variables: names}
+	for _, t := range expr.Variables() {
+		if _, ok := names[t.RootName()]; !ok {
+			continue
+		}
+		// The longest part of the reference that reads a value.
+		for n := len(t); n >= 1; n-- {
+			v, diags := t[:n].TraverseAbs(ctx)
+			if diags.HasErrors() {
+				continue
+			}
+			for _, u := range marks.UnreadMarks(v) {
+				if !containsUnread(found, u) {
+					found = append(found, u)
+				}
+			}
+			break
+		}
+	}
+	return marks.UnreadSet(found)
 }
 
 // evalBody decodes a block body with a spec, expanding dynamic blocks.

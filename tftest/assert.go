@@ -136,7 +136,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 	if status == Pass && (firstUnread != nil || rr.SkipReason != "") {
 		rr.Status = Skip
 		if firstUnread != nil {
-			r.skipFor(rr, cfg, *firstUnread, what())
+			r.skipFor(rr, fs, cfg, *firstUnread, what())
 		}
 		return
 	}
@@ -332,14 +332,26 @@ type uncertainWalk struct {
 	cfg   *config.Config
 	fors  []*hclsyntax.ForExpr
 	found string
+	// moot are comparisons whose value nothing reads: the whole argument
+	// of can(), which an equality never makes fail.
+	moot map[*hclsyntax.BinaryOpExpr]bool
 }
 
 func (w *uncertainWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
 	switch n := n.(type) {
 	case *hclsyntax.ForExpr:
 		w.fors = append(w.fors, n)
+	case *hclsyntax.FunctionCallExpr:
+		if n.Name == "can" && len(n.Args) == 1 {
+			if op, ok := unparen(n.Args[0]).(*hclsyntax.BinaryOpExpr); ok {
+				if w.moot == nil {
+					w.moot = map[*hclsyntax.BinaryOpExpr]bool{}
+				}
+				w.moot[op] = true
+			}
+		}
 	case *hclsyntax.BinaryOpExpr:
-		if w.found == "" && (n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual) {
+		if w.found == "" && !w.moot[n] && (n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual) {
 			for _, names := range w.bindings() {
 				if w.found = w.comparison(n, names); w.found != "" {
 					break
@@ -441,6 +453,11 @@ func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]
 	// set, map or fuller object in the schema, which never equals the
 	// tuple or object it is compared with.
 	if equalStructures(lv, rv) {
+		if ul, _ := lv.UnmarkDeep(); ul.LengthInt() == 0 && (w.instancesOf(op.LHS) || w.instancesOf(op.RHS)) {
+			// No instance: the empty object or tuple of a count or
+			// for_each, whatever the schema.
+			return ""
+		}
 		lf, rf := w.readAsIs(op.LHS), w.readAsIs(op.RHS)
 		if lf == "" || rf == "" {
 			return lf + rf
@@ -461,17 +478,41 @@ func (w *uncertainWalk) comparison(op *hclsyntax.BinaryOpExpr, names map[string]
 // keys of it, a for over it) makes a value whose type the schema does not
 // decide.
 func (w *uncertainWalk) readAsIs(side hclsyntax.Expression) string {
-	for {
-		p, ok := side.(*hclsyntax.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		side = p.Expression
-	}
+	side = unparen(side)
 	if _, ok := side.(*hclsyntax.ScopeTraversalExpr); !ok {
 		return ""
 	}
 	return w.ref(side)
+}
+
+// instancesOf reports whether side is a resource's (or data source's)
+// instances: a reference to it alone, where it has count or for_each.
+func (w *uncertainWalk) instancesOf(side hclsyntax.Expression) bool {
+	t, ok := unparen(side).(*hclsyntax.ScopeTraversalExpr)
+	if !ok {
+		return false
+	}
+	names := traversalNames(t.Traversal)
+	if len(names) != len(t.Traversal) {
+		return false // an index step: one instance
+	}
+	addr := strings.Join(names, ".")
+	if len(names) != 2 && !(len(names) == 3 && names[0] == "data") {
+		return false
+	}
+	res, _ := findConfigResource(w.cfg, addr)
+	return res != nil && (res.Count != nil || res.ForEach != nil)
+}
+
+// unparen is e without the parentheses around it.
+func unparen(e hclsyntax.Expression) hclsyntax.Expression {
+	for {
+		p, ok := e.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expression
+	}
 }
 
 // equalStructures reports whether two known values are the same tuple or

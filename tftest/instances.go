@@ -47,6 +47,9 @@ type instances struct {
 	// normalizing is set in the evaluation that asks what such a
 	// provider's plan could change: see normalizingAgain.
 	normalizing bool
+	// drew says that a hashicorp/random object has drawn values in this
+	// evaluation (drawnRandom).
+	drew bool
 }
 
 // runInputs are what an evaluation of a run is given: the same for a
@@ -54,6 +57,9 @@ type instances struct {
 type runInputs struct {
 	phase phase
 	gen   uint64 // the generator seed
+	// draw tells apart two drawings of what hashicorp/random objects
+	// hold (drawRandom).
+	draw int
 	// serial tells apart the objects created in different runs.
 	serial int
 	// prior is the state the run starts from, by instance address.
@@ -130,6 +136,11 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		return in.terraformData(pi, gen, prior, hasPrior), nil
 	}
 	if ov == nil && mock == nil {
+		if source == randomSource && managed {
+			if v, ok := in.drawnRandom(pi, prior, hasPrior); ok {
+				return v, nil
+			}
+		}
 		return in.real(pi, source), nil
 	}
 
@@ -227,6 +238,29 @@ func (in *instances) real(pi *lang.PlannedInstance, source string) cty.Value {
 		return pi.Planned // lang marked what it did not read
 	}
 	return marks.MarkUnknowns(pi.Planned, marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: configAddr(pi)}}))
+}
+
+// drawnRandom is what an unmocked hashicorp/random object holds once
+// created: drawn when the apply creates it, and the state's while the
+// arguments the configuration sets are unchanged (every one of them
+// replaces the object; a moved block keeps it). Terraform's own mocks draw
+// their values at random too. What tfeval does not draw stays unknown.
+func (in *instances) drawnRandom(pi *lang.PlannedInstance, prior cty.Value, hasPrior bool) (cty.Value, bool) {
+	v := prior
+	if !hasPrior || !sameArguments(pi.Arguments, prior) {
+		if in.phase != applyPhase {
+			return cty.NilVal, false
+		}
+		drawn, ok := drawRandom(pi, in.gen, in.draw)
+		if !ok {
+			return cty.NilVal, false
+		}
+		v = marks.MarkUnknowns(drawn, marks.UnreadSet([]marks.Unread{{Cause: marks.ProviderNotRun, Addr: configAddr(pi)}}))
+	}
+	in.mu.Lock()
+	in.drew = true
+	in.mu.Unlock()
+	return v, true
 }
 
 // normalizingAgain is a fresh plan of the same run in which every object

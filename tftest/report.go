@@ -138,6 +138,9 @@ type RunResult struct {
 	NotPlanned map[string]bool
 	// Elapsed is the time the run took.
 	Elapsed time.Duration
+	// drew says that hashicorp/random objects drew values the run's
+	// outcome may depend on (drawnRandom).
+	drew bool
 }
 
 // AssertionResult is the outcome of one assert block.

@@ -22,7 +22,7 @@ import (
 
 // runOne carries out one run block: its variables, the plan, the apply
 // for an apply run, the expected failures and the assertions.
-func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
+func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	run := f.Runs[idx]
 	start := time.Now()
 	rr := &RunResult{Name: run.Name, Run: run, Command: run.Command}
@@ -73,6 +73,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 			targets:     tg,
 			phase:       planPhase,
 			gen:         r.opts.Seed,
+			draw:        draw,
 			serial:      idx,
 			prior:       moved(cfg, fs.states[stateKey]),
 			refreshOnly: run.PlanOptions.RefreshOnly,
@@ -88,7 +89,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		in.replace = append(in.replace, formatTarget(t))
 	}
 	rr.Prior, rr.PriorOutputs = in.prior, fs.stateOutputs[stateKey]
-	res, diags := r.evaluate(cfg, raw, in, false)
+	res, diags := r.evaluate(cfg, raw, in, nil)
 	rr.Result = res
 	if res.UnexpandedErrors() != nil {
 		// Terraform validates the configuration before each run
@@ -110,7 +111,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		diags = exp.explainPlan(diags)
 	}
 	if u, ok := placeholderErrors(diags); ok {
-		r.skipFor(rr, cfg, u, "the plan's errors arise in instances whose number depends on it")
+		r.skipFor(rr, fs, cfg, u, "the plan's errors arise in instances whose number depends on it")
 		r.forgetOutputs(fs, rr, cfgOutputs(cfg))
 		return rr
 	}
@@ -128,11 +129,12 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		var normalized func() (*lang.Result, cty.Value)
 		if in.planned {
 			normalized = sync.OnceValues(func() (*lang.Result, cty.Value) {
-				nres, _ := r.evaluate(cfg, raw, in.normalizingAgain(), false)
+				nres, _ := r.evaluate(cfg, raw, in.normalizingAgain(), nil)
 				return nres, objectOf(tg.runOutputs(nres, rr.PriorOutputs))
 			})
 		}
 		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res, false), normalized)
+		rr.drew = in.drew
 		if rr.Status == Skip && !tofu {
 			r.forgetOutputs(fs, rr, cfgOutputs(cfg))
 		}
@@ -142,7 +144,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 	// An apply creates what the plan has: a provider the file does not
 	// mock would have to run.
 	in.phase = applyPhase
-	res, diags = r.evaluate(cfg, raw, in, true)
+	res, diags = r.evaluate(cfg, raw, in, res)
 	if len(in.needs) > 0 {
 		sort.Slice(in.needs, func(i, j int) bool { return in.needs[i].addr < in.needs[j].addr })
 		n := in.needs[0]
@@ -174,6 +176,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int) *RunResult {
 		return rr
 	}
 	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res, true), nil)
+	rr.drew = in.drew
 	return rr
 }
 
@@ -216,24 +219,38 @@ func assertionExprs(run *RunBlock) []hcl.Expression {
 	return out
 }
 
-// evaluate plans (or, with applied, applies) the configuration.
-func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *instances, applied bool) (*lang.Result, hcl.Diagnostics) {
+// evaluate plans the configuration, or with planned (the plan's result)
+// applies it: an output the plan knew keeps its planned value.
+func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *instances, planned *lang.Result) (*lang.Result, hcl.Diagnostics) {
+	applied := planned != nil
+	var plannedOutputs func(module, name string) (cty.Value, bool)
+	if applied {
+		plannedOutputs = func(module, name string) (cty.Value, bool) {
+			mi := planned.Module(module)
+			if mi == nil {
+				return cty.NilVal, false
+			}
+			v, ok := mi.Outputs[name]
+			return v, ok
+		}
+	}
 	fopts := r.opts.Functions
 	fopts.PlanTimestamp = time.Now().UTC()
 	if fopts.Now != nil {
 		fopts.PlanTimestamp = fopts.Now().UTC()
 	}
 	return lang.Evaluate(cfg, lang.Options{
-		Dialect:       r.opts.Dialect,
-		Cwd:           r.opts.WorkDir,
-		RootVariables: raw,
-		Schemas:       r.opts.Schemas,
-		Functions:     fopts,
-		Limits:        r.opts.Limits,
-		Context:       r.opts.Context,
-		Instances:     in.hook,
-		Applied:       applied,
-		Reads:         in.reads,
+		Dialect:        r.opts.Dialect,
+		Cwd:            r.opts.WorkDir,
+		RootVariables:  raw,
+		Schemas:        r.opts.Schemas,
+		Functions:      fopts,
+		Limits:         r.opts.Limits,
+		Context:        r.opts.Context,
+		Instances:      in.hook,
+		Applied:        applied,
+		PlannedOutputs: plannedOutputs,
+		Reads:          in.reads,
 		// What the plan expanded to no instance is validated too.
 		ValidateUnexpanded: !applied,
 	})
@@ -468,12 +485,17 @@ func (r *runner) forgetOutputs(fs *fileState, rr *RunResult, names []string) {
 		return
 	}
 	fs.outputs[rr.Name] = objectOf(attrs)
+	fs.skipped[rr.Name] = rr
 }
 
-// skipFor skips a run for what u says tfeval did not have.
-func (r *runner) skipFor(rr *RunResult, cfg *config.Config, u marks.Unread, what string) {
+// skipFor skips a run for what u says tfeval did not have: the outputs
+// of an earlier run skipped in fs need what that run needs.
+func (r *runner) skipFor(rr *RunResult, fs *fileState, cfg *config.Config, u marks.Unread, what string) {
 	rr.Status = Skip
 	rr.NeedsProvider, rr.SkipReason = unreadNeed(cfg, u)
+	if name, ok := strings.CutPrefix(u.Addr, "run."); ok && rr.NeedsProvider == "" && u.Cause == marks.ProviderNotRun && fs.skipped[name] != nil {
+		rr.NeedsProvider = fs.skipped[name].NeedsProvider
+	}
 	if what != "" {
 		rr.SkipReason += ": " + what
 	}

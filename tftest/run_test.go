@@ -751,6 +751,74 @@ run "other_elements" {
 		// Unequal elements are unequal whatever the schema's type.
 		want: map[string]string{"tests/a.tftest.hcl::as_set": "skip", "tests/a.tftest.hcl::other_elements": "pass"},
 	}, {
+		// can() of an equality is true whatever the equality gives.
+		name: "a string compared with a number inside can() is decided",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "t" {
+  name      = "n"
+  threshold = "69"
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "in_can" {
+  command = plan
+  assert {
+    condition     = can(aws_thing.t.threshold == 69)
+    error_message = "wrong"
+  }
+}
+run "bare" {
+  command = plan
+  assert {
+    condition     = (aws_thing.t.threshold == 69) || can(aws_thing.t.threshold == 69 ? 1 : 0)
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::in_can": "pass", "tests/a.tftest.hcl::bare": "skip"},
+	}, {
+		// A resource without instances is an empty object (for_each) or
+		// tuple (count) whatever its schema; an empty argument is not.
+		name: "a resource without instances compared with an empty object is decided",
+		files: map[string]string{
+			"main.tf": awsProvider + `resource "aws_thing" "none" {
+  for_each = {}
+  name     = each.key
+}
+resource "aws_thing" "zero" {
+  count = 0
+  name  = "z"
+}
+resource "aws_thing" "t" {
+  name = "n"
+  tags = {}
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "instances" {
+  command = plan
+  assert {
+    condition     = aws_thing.none == {} && aws_thing.zero == []
+    error_message = "wrong"
+  }
+}
+run "marked" {
+  command = plan
+  assert {
+    condition     = sensitive({}) == {} && aws_thing.none == sensitive({})
+    error_message = "wrong"
+  }
+}
+run "argument" {
+  command = plan
+  assert {
+    condition     = aws_thing.t.tags == {}
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::instances": "pass", "tests/a.tftest.hcl::marked": "pass", "tests/a.tftest.hcl::argument": "skip"},
+	}, {
 		// Each run validates the configuration first, every block whatever
 		// its count: the error of a resource without instances fails the
 		// run, and it alone is reported (not the failed assertion).
@@ -1592,13 +1660,149 @@ run "no_class" {
 `}, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{
 		"tests/a.tftest.hcl::env":      "pass",
-		"tests/a.tftest.hcl::name":     "skip",
+		"tests/a.tftest.hcl::name":     "fail", // no drawing gives that name
 		"tests/a.tftest.hcl::wrong":    "fail",
 		"tests/b.tftest.hcl::zero":     "skip",
 		"tests/c.tftest.hcl::inverted": "skip",
 		"tests/d.tftest.hcl::no_class": "skip",
 	})
-	wantNeeds(t, rep, "hashicorp/random", "tests/a.tftest.hcl::name", "tests/b.tftest.hcl::zero")
+	wantNeeds(t, rep, "hashicorp/random", "tests/b.tftest.hcl::zero")
+}
+
+// TestUnmockedRandomDraws: an applied random object holds values drawn as
+// the provider draws them, so a condition every drawing satisfies is
+// decided; the state keeps them while the arguments are unchanged (known
+// in a later plan) and a changed argument draws anew; a condition that
+// one drawing satisfies and another does not is a skip needing the
+// provider.
+func TestUnmockedRandomDraws(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+variable "keeper" {
+  type    = string
+  default = "a"
+}
+resource "random_string" "s" {
+  length      = 12
+  special     = false
+  min_numeric = 3
+  keepers     = { k = var.keeper }
+}
+resource "random_password" "p" {
+  length           = 10
+  override_special = "_"
+  min_special      = 2
+}
+resource "random_id" "i" {
+  byte_length = 4
+  prefix      = "x-"
+}
+resource "random_integer" "n" {
+  min = 1
+  max = 1000000
+}
+resource "random_pet" "pet" {
+  length    = 3
+  separator = "_"
+}
+resource "random_shuffle" "sh" {
+  input        = ["a", "b", "c"]
+  result_count = 2
+}
+resource "random_uuid" "u" {}
+output "name" { value = "app-${random_string.s.result}" }
+output "n"    { value = random_integer.n.result }
+`
+	rep := runFiles(t, map[string]string{
+		"main.tf": main,
+		"tests/a.tftest.hcl": `
+run "first" {
+  assert {
+    condition     = length(output.name) == 16 && can(regex("^app-[a-zA-Z0-9]{12}$", output.name))
+    error_message = "name"
+  }
+  assert {
+    condition     = length(regexall("[0-9]", random_string.s.result)) >= 3
+    error_message = "min_numeric"
+  }
+  assert {
+    condition     = issensitive(random_password.p.result) && length(nonsensitive(random_password.p.result)) == 10 && length(regexall("_", nonsensitive(random_password.p.result))) >= 2
+    error_message = "password"
+  }
+  assert {
+    condition     = can(regex("^x-[0-9a-f]{8}$", random_id.i.hex)) && startswith(random_id.i.b64_std, "x-") && !startswith(random_id.i.id, "x-")
+    error_message = "id"
+  }
+  assert {
+    condition     = random_integer.n.result >= 1 && random_integer.n.result <= 1000000 && random_integer.n.id == tostring(random_integer.n.result)
+    error_message = "integer"
+  }
+  assert {
+    condition     = length(split("_", random_pet.pet.id)) == 3 && length(random_shuffle.sh.result) == 2 && length(setsubtract(random_shuffle.sh.result, ["a", "b", "c"])) == 0
+    error_message = "pet or shuffle"
+  }
+  assert {
+    condition     = can(regex("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", random_uuid.u.result))
+    error_message = "uuid"
+  }
+}
+run "kept" {
+  command = plan
+  assert {
+    condition     = output.name == run.first.name && output.n == run.first.n
+    error_message = "the state's values are kept"
+  }
+}
+run "replaced" {
+  variables {
+    keeper = "b"
+  }
+  assert {
+    condition     = output.name != run.first.name && output.n == run.first.n
+    error_message = "a changed keeper draws anew"
+  }
+}
+`,
+		"tests/b.tftest.hcl": `
+run "reveal" {
+  assert {
+    condition     = output.n == 0
+    error_message = "n is ${output.n}"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{
+		"tests/a.tftest.hcl::first":    "pass",
+		"tests/a.tftest.hcl::kept":     "pass",
+		"tests/a.tftest.hcl::replaced": "pass",
+		"tests/b.tftest.hcl::reveal":   "fail",
+	})
+	// A condition only the first drawing satisfies.
+	var drawn string
+	for _, d := range runOf(t, rep, "tests/b.tftest.hcl::reveal").Diagnostics {
+		if d.Summary == "Test assertion failed" {
+			drawn = strings.TrimPrefix(d.Detail, "n is ")
+		}
+	}
+	if drawn == "" {
+		t.Fatalf("no drawn value in %v", summaries(rep))
+	}
+	rep = runFiles(t, map[string]string{
+		"main.tf": main,
+		"tests/c.tftest.hcl": fmt.Sprintf(`
+run "lucky" {
+  assert {
+    condition     = output.n == %s
+    error_message = "n"
+  }
+}
+`, drawn)}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/c.tftest.hcl::lucky": "skip"})
+	wantNeeds(t, rep, "hashicorp/random", "tests/c.tftest.hcl::lucky")
 }
 
 // TestMockedCollectionReadThroughTry: an attribute the module iterates
@@ -1709,9 +1913,10 @@ run "plan" {
 
 // TestMockedArgumentFromRandomNeedsRandom: a mocked resource without
 // schema whose argument is built from an unmocked random result keeps
-// that unknown's cause: a condition over the argument waits on
-// hashicorp/random, not on the mocked provider's schema. An attribute the
-// provider computes still needs the mocked provider's schema.
+// that unknown's cause (in a plan, before an apply draws it): a condition
+// over the argument waits on hashicorp/random, not on the mocked
+// provider's schema. An attribute the provider computes still needs the
+// mocked provider's schema.
 func TestMockedArgumentFromRandomNeedsRandom(t *testing.T) {
 	rep := runFiles(t, map[string]string{
 		"main.tf": `
@@ -1732,6 +1937,7 @@ resource "aws_thing" "t" {
 		"tests/a.tftest.hcl": `
 mock_provider "aws" {}
 run "name" {
+  command = plan
   assert {
     condition     = length(aws_thing.t.name) == 12
     error_message = "name"
@@ -1832,4 +2038,130 @@ run "holds" {
 		"tests/mocked.tftest.hcl::holds":      "pass",
 	})
 	wantNeeds(t, rep, "hashicorp/azurerm", "tests/a.tftest.hcl::normalized", "tests/a.tftest.hcl::direct")
+}
+
+// TestApplyKeepsOutputsThePlanKnew: an apply run's outputs that the plan
+// knew keep their planned value, as Terraform does not evaluate them
+// again: a comparison with a value unknown at plan (uuid() == "" ? "x" :
+// null) that the plan decided stays decided, in a module too.
+func TestApplyKeepsOutputsThePlanKnew(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+module "m" {
+  source = "./m"
+  input  = uuid() == "" ? "x" : null
+}
+output "provided" { value = module.m.provided }
+`,
+		"m/main.tf": `
+variable "input" {
+  type     = any
+  nullable = false
+  default  = { a = [] }
+}
+output "provided" { value = var.input != { a = [] } }
+`,
+		"tests/a.tftest.hcl": `
+run "apply" {
+  assert {
+    condition     = module.m.provided && output.provided
+    error_message = "the plan's value"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::apply": "pass"})
+}
+
+// TestUnreadThroughCanOfOutputs: a condition over the run's outputs
+// that can() or try() turns into an unknown of its own keeps the cause
+// the outputs have: the skip names the provider whose schema tfeval
+// lacks, rather than only saying the condition is not known.
+func TestUnreadThroughCanOfOutputs(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+resource "aws_thing" "r" {
+  for_each = { a = "10.0.0.0/24" }
+  name     = each.value
+}
+output "routes" {
+  value = [for r in try(aws_thing.r, null) : { name = r.name, other = r.other }]
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "r" {
+  assert {
+    condition     = can(cidrsubnet(output.routes[0].name, 0, 0))
+    error_message = "x"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::r": "skip"})
+	wantNeeds(t, rep, "hashicorp/aws", "tests/a.tftest.hcl::r")
+}
+
+// TestSkippedRunOutputsNeedItsProvider: a run whose assertion reads the
+// outputs of an earlier run skipped for want of a provider is skipped
+// needing that provider.
+func TestSkippedRunOutputsNeedItsProvider(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `output "o" { value = "x" }`,
+		"setup/main.tf": awsProvider + `
+resource "aws_thing" "t" { name = "n" }
+output "name" { value = aws_thing.t.name }
+`,
+		"tests/a.tftest.hcl": `
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "after" {
+  command = plan
+  assert {
+    condition     = run.setup.name == "n"
+    error_message = "x"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::setup": "skip", "tests/a.tftest.hcl::after": "skip"})
+	wantNeeds(t, rep, "hashicorp/aws", "tests/a.tftest.hcl::setup", "tests/a.tftest.hcl::after")
+}
+
+// TestUnmockedRandomMoved: a moved block keeps a drawn random object as
+// the state has it.
+func TestUnmockedRandomMoved(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `output "ok" { value = true }`,
+		"v1/main.tf": `
+resource "random_string" "old" { length = 10 }
+output "s" { value = random_string.old.result }
+`,
+		"v2/main.tf": `
+resource "random_string" "new" { length = 10 }
+moved {
+  from = random_string.old
+  to   = random_string.new
+}
+output "s" { value = random_string.new.result }
+`,
+		"tests/a.tftest.hcl": `
+run "v1" {
+  state_key = "s"
+  module {
+    source = "./v1"
+  }
+}
+run "v2" {
+  state_key = "s"
+  module {
+    source = "./v2"
+  }
+  assert {
+    condition     = output.s == run.v1.s
+    error_message = "drawn anew"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::v2": "pass"})
 }

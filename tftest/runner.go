@@ -167,6 +167,14 @@ type fileState struct {
 	// stateOutputs are the root outputs each state holds, by state key:
 	// those of the last apply.
 	stateOutputs map[string]map[string]cty.Value
+	// skipped are the runs skipped for want of a provider, by name,
+	// whose outputs are unknown to the runs after them.
+	skipped map[string]*RunResult
+}
+
+// newFileState is the state of a file before its first run.
+func newFileState() *fileState {
+	return &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}, stateOutputs: map[string]map[string]cty.Value{}, skipped: map[string]*RunResult{}}
 }
 
 // runFile runs the runs of one file in order: after a run errors, the
@@ -178,7 +186,8 @@ func (r *runner) runFile(f *File) *FileResult {
 		fr.Status = Error
 		return fr
 	}
-	fs := &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}, stateOutputs: map[string]map[string]cty.Value{}}
+	fs := newFileState()
+	var drawn *fileState // see runDrawn
 	errored := false
 	for i, run := range f.Runs {
 		var rr *RunResult
@@ -188,7 +197,7 @@ func (r *runner) runFile(f *File) *FileResult {
 		case r.opts.Context != nil && r.opts.Context.Err() != nil:
 			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Error, Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Test run stopped", Detail: "The run was not started: the time allowed for the test command (-timeout) ran out.", Subject: run.DeclRange.Ptr()}}}
 		default:
-			rr = r.runSafely(f, fs, i)
+			rr = r.runSafely(f, fs, &drawn, i)
 		}
 		if rr.Status == Error {
 			errored = true
@@ -259,7 +268,7 @@ func runTraversals(run *RunBlock) []hcl.Traversal {
 
 // runSafely is runOne, with a panic reported as the run's error rather
 // than ending the command: the other runs and files still run.
-func (r *runner) runSafely(f *File, fs *fileState, idx int) (rr *RunResult) {
+func (r *runner) runSafely(f *File, fs *fileState, drawn **fileState, idx int) (rr *RunResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			run := f.Runs[idx]
@@ -271,5 +280,82 @@ func (r *runner) runSafely(f *File, fs *fileState, idx int) (rr *RunResult) {
 			}}}
 		}
 	}()
-	return r.runOne(f, fs, idx)
+	return r.runDrawn(f, fs, drawn, idx)
+}
+
+// runDrawn is runOne, where what hashicorp/random objects hold is drawn
+// twice once a run reads any: the file's runs from then on are carried
+// out a second time from the second drawing (drawn, the state of that
+// second file, nil until then). An outcome that differs between the two
+// drawings depends on what the provider happens to draw, which nobody
+// knows before the apply, and the run is skipped. The file goes on from
+// the first drawing.
+func (r *runner) runDrawn(f *File, fs *fileState, drawn **fileState, idx int) *RunResult {
+	again := *drawn
+	if again == nil {
+		again = fs.clone()
+	}
+	rr := r.runOne(f, fs, idx, 0)
+	if !rr.drew && *drawn == nil {
+		return rr
+	}
+	*drawn = again
+	other := r.runOne(f, again, idx, 1)
+	at, differs := drawDecides(rr, other)
+	if !differs || rr.Status == Skip {
+		return rr
+	}
+	rr.Status, rr.NeedsProvider = Skip, randomSource
+	rr.SkipReason = "what it draws decides " + at
+	var kept hcl.Diagnostics
+	for _, d := range rr.Diagnostics {
+		if d.Severity != hcl.DiagError {
+			kept = append(kept, d)
+		}
+	}
+	rr.Diagnostics = kept
+	for i := range rr.Assertions {
+		if rr.Assertions[i].Status != Pass {
+			rr.Assertions[i].Status = Skip
+		}
+	}
+	return rr
+}
+
+// drawDecides compares the outcomes of a run under two drawings: where
+// they differ, the first assertion whose status does, or the run's.
+func drawDecides(a, b *RunResult) (string, bool) {
+	if len(a.Assertions) == len(b.Assertions) {
+		for i := range a.Assertions {
+			if a.Assertions[i].Status != b.Assertions[i].Status {
+				return "the condition at " + a.Assertions[i].Range.String(), true
+			}
+		}
+	}
+	if a.Status != b.Status || len(a.Assertions) != len(b.Assertions) {
+		return "the run's outcome", true
+	}
+	return "", false
+}
+
+// clone is a copy of the state of a file's runs that a run can change
+// without changing s: each run replaces the values it sets.
+func (s *fileState) clone() *fileState {
+	c := newFileState()
+	for k, v := range s.states {
+		c.states[k] = v
+	}
+	for k, v := range s.lost {
+		c.lost[k] = v
+	}
+	for k, v := range s.outputs {
+		c.outputs[k] = v
+	}
+	for k, v := range s.stateOutputs {
+		c.stateOutputs[k] = v
+	}
+	for k, v := range s.skipped {
+		c.skipped[k] = v
+	}
+	return c
 }
