@@ -2,6 +2,7 @@ package lang
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -602,4 +603,55 @@ output "default_memory" {
 	if v := res.Root().Outputs["default_memory"]; v.IsKnown() {
 		t.Errorf("default_memory = %#v, want unknown", v)
 	}
+}
+
+// TestNoSchemaReadsThroughLongList: a list of many objects, each holding a
+// resource of its own next to resources every object shares (an
+// organization's accounts with their groups and permission sets), keeps the
+// origins of all of them, so that a read of any object's resource is
+// planned: the analysis bounds how many origins a value has, and shared
+// ones count once (here 400 origins, 103 distinct).
+func TestNoSchemaReadsThroughLongList(t *testing.T) {
+	var src strings.Builder
+	src.WriteString(`
+resource "aws_identitystore_group" "g" {
+  display_name = "g"
+}
+resource "aws_ssoadmin_permission_set" "read" {
+  name = "read"
+}
+resource "aws_ssoadmin_permission_set" "write" {
+  name = "write"
+}
+locals {
+  assignments = [
+`)
+	const n = 100
+	for i := range n {
+		fmt.Fprintf(&src, `    { account = aws_organizations_account.a%d, groups = [{ group = aws_identitystore_group.g, permissions = [aws_ssoadmin_permission_set.read, aws_ssoadmin_permission_set.write] }] },
+`, i)
+	}
+	src.WriteString("  ]\n}\n")
+	for i := range n {
+		fmt.Fprintf(&src, "resource \"aws_organizations_account\" \"a%d\" {\n  name = \"a%d\"\n}\n", i, i)
+	}
+	src.WriteString(`
+module "assignment" {
+  for_each   = { for a in local.assignments : a.account.name => a }
+  source     = "./m"
+  account_id = each.value.account.id
+  group_ids  = [for g in each.value.groups : g.group.group_id]
+}
+output "ids" { value = [for a in local.assignments : a.account.id] }
+`)
+	res, diags := evalFiles(t, map[string]string{"main.tf": src.String(), "m/main.tf": `
+variable "account_id" { type = string }
+variable "group_ids" { type = list(string) }
+`}, Options{})
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			t.Errorf("error: %s", d.Error())
+		}
+	}
+	checkNoSchemaValue(t, "ids", res.Root().Outputs["ids"], unknownTuple(n))
 }

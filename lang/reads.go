@@ -35,10 +35,12 @@ const anyElement readStep = ""
 
 // Bounds on the analysis, so that a hostile configuration cannot make it
 // slow: paths longer than maxReadPath steps are cut (the prefix is still
-// read), and one expression yields at most maxOrigins origins.
+// read), and one expression yields at most maxOrigins distinct origins (the
+// reads of any beyond are missed, so the bound is well above what real
+// configurations build: a list of every account of an organization).
 const (
 	maxReadPath = 12
-	maxOrigins  = 64
+	maxOrigins  = 256
 )
 
 // valueKind says what a valueKey names.
@@ -543,28 +545,85 @@ func inFrame(origins []origin, f frame) []origin {
 	return out
 }
 
-// union joins origin lists, keeping at most maxOrigins. Origin lists are
-// not changed once made, so one list alone is returned as it is.
+// union joins origin lists, each origin once, keeping at most maxOrigins.
+// Origin lists are not changed once made, so one list alone is returned as
+// it is. Duplicates are common (every element of a list of objects that all
+// hold the same resource gives that resource in the same containers) and
+// would otherwise use up the bound, dropping the origins that differ.
 func union(lists ...[]origin) []origin {
 	var out []origin
-	nonEmpty := 0
+	nonEmpty, total := 0, 0
 	for _, l := range lists {
 		if len(l) > 0 {
 			out = l
 			nonEmpty++
+			total += len(l)
 		}
 	}
 	if nonEmpty <= 1 && len(out) <= maxOrigins {
 		return out
 	}
-	out = nil
-	for _, l := range lists {
-		out = append(out, l...)
+	out = make([]origin, 0, min(total, maxOrigins))
+	// Few origins are compared with each other; many are found in a set,
+	// so that joining is linear in the origins given.
+	var seen map[originID]struct{}
+	if total > 16 {
+		seen = make(map[originID]struct{}, min(total, maxOrigins))
 	}
-	if len(out) > maxOrigins {
-		out = out[:maxOrigins]
+	var buf []byte
+	for _, l := range lists {
+		for _, o := range l {
+			if len(out) == maxOrigins {
+				return out
+			}
+			if seen != nil {
+				var id originID
+				id, buf = o.id(buf)
+				if _, dup := seen[id]; dup {
+					continue
+				}
+				seen[id] = struct{}{}
+			} else if slices.ContainsFunc(out, o.equal) {
+				continue
+			}
+			out = append(out, o)
+		}
 	}
 	return out
+}
+
+// equal reports whether two origins are the same value at the same path in
+// the same containers.
+func (o origin) equal(p origin) bool {
+	return o.key == p.key && slices.Equal(o.path, p.path) && slices.Equal(o.frames, p.frames)
+}
+
+// originID identifies an origin as a map key: equal origins have equal IDs.
+type originID struct {
+	key   valueKey
+	steps string // the path's length and steps, then the frames (see id)
+}
+
+// id is o's originID, written with buf's room (returned for reuse): the
+// number of steps, each step's length and bytes, then each frame as 0 (any
+// element) or 1 and its key's length and bytes, which no two different
+// paths and frames write alike.
+func (o origin) id(buf []byte) (originID, []byte) {
+	buf = binary.AppendUvarint(buf[:0], uint64(len(o.path)))
+	for _, s := range o.path {
+		buf = binary.AppendUvarint(buf, uint64(len(s)))
+		buf = append(buf, s...)
+	}
+	for _, f := range o.frames {
+		if f.any {
+			buf = append(buf, 0)
+			continue
+		}
+		buf = append(buf, 1)
+		buf = binary.AppendUvarint(buf, uint64(len(f.key)))
+		buf = append(buf, f.key...)
+	}
+	return originID{key: o.key, steps: string(buf)}, buf
 }
 
 // readWalker walks the expressions of one block of one module.
@@ -734,13 +793,13 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 		w.walk(x.Condition)
 		return union(w.val(x.TrueResult), w.val(x.FalseResult))
 	case *hclsyntax.TupleConsExpr:
-		var out []origin
+		items := make([][]origin, 0, len(x.Exprs))
 		for _, item := range x.Exprs {
-			out = union(out, inFrame(w.val(item), frame{any: true}))
+			items = append(items, inFrame(w.val(item), frame{any: true}))
 		}
-		return out
+		return union(items...)
 	case *hclsyntax.ObjectConsExpr:
-		var out []origin
+		items := make([][]origin, 0, len(x.Items))
 		for _, item := range x.Items {
 			f := frame{any: true}
 			if key, ok := objectKey(item.KeyExpr); ok {
@@ -748,9 +807,9 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 			} else {
 				w.walk(item.KeyExpr)
 			}
-			out = union(out, inFrame(w.val(item.ValueExpr), f))
+			items = append(items, inFrame(w.val(item.ValueExpr), f))
 		}
-		return out
+		return union(items...)
 	case *hclsyntax.TemplateWrapExpr:
 		return w.val(x.Wrapped)
 	case *hclsyntax.ParenthesesExpr:
