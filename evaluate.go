@@ -96,7 +96,7 @@ type Options struct {
 	// unknown, as in Terraform's plan.
 	DataSources map[string]cty.Value
 	// MissingModules says what a module call whose source is not installed
-	// is: MissingModulesError (the zero value) is Terraform's error and
+	// (or whose local directory is absent) is: MissingModulesError (the zero value) is Terraform's error and
 	// nothing is evaluated; with MissingModulesUnknown the call's outputs
 	// are unknown (marks.Unread) and the rest of the tree is evaluated.
 	MissingModules MissingModules

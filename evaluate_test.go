@@ -80,6 +80,47 @@ func TestMissingModules(t *testing.T) {
 	}
 }
 
+// TestMissingLocalModuleDirectory: a call to a local directory that is
+// absent (a git submodule not checked out, modules a build step vendors)
+// is Terraform's error by default; with MissingModulesUnknown it is as a
+// module not installed: a warning, its outputs unknown, the rest evaluated.
+func TestMissingLocalModuleDirectory(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{"main.tf": `
+module "shared" {
+  source = "./vendor/modules/shared"
+  name   = "main"
+}
+resource "aws_s3_bucket" "logs" {
+  bucket = "logs-${module.shared.suffix}"
+}
+output "suffix" { value = module.shared.suffix }`})
+
+	ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir})
+	if !ev.Diagnostics.HasErrors() || ev.Diagnostics[0].Summary != "Unreadable module directory" {
+		t.Fatalf("want Terraform's error, got %s", ev.Diagnostics.Error())
+	}
+
+	ev = tfeval.Evaluate(tfeval.Options{WorkDir: dir, MissingModules: tfeval.MissingModulesUnknown})
+	if ev.Diagnostics.HasErrors() {
+		t.Fatal(ev.Diagnostics.Error())
+	}
+	if len(ev.Diagnostics) != 1 || ev.Diagnostics[0].Summary != "Unreadable module directory" || !strings.Contains(ev.Diagnostics[0].Detail, "-missing-modules=unknown") {
+		t.Errorf("want one warning naming the option, got %v", ev.Diagnostics)
+	}
+	if rs := ev.Resources(); len(rs) != 1 || rs[0].Addr != "aws_s3_bucket.logs" {
+		t.Errorf("resources %v", rs)
+	}
+	out := ev.Outputs()
+	if len(out) != 1 || out[0].Value.IsKnown() {
+		t.Fatalf("outputs %v, want suffix unknown", out)
+	}
+	want := []marks.Unread{{Cause: marks.ModuleNotInstalled, Addr: "module.shared"}}
+	if got := marks.UnreadMarks(out[0].Value); !slices.Equal(got, want) {
+		t.Errorf("suffix marks %v, want %v", got, want)
+	}
+}
+
 // TestDataFiles: -data files give data source results, a later file and
 // Options.DataSources overriding earlier ones; a broken file is an error
 // with a range in it.

@@ -86,7 +86,8 @@ const (
 	// MissingModulesError is Terraform's answer (also the zero value): the
 	// error "Module not installed", and nothing is evaluated.
 	MissingModulesError MissingModules = "error"
-	// MissingModulesUnknown loads the rest of the tree: the call is listed
+	// MissingModulesUnknown loads the rest of the tree (also past a call to
+	// a local directory that is absent): the call is listed
 	// in Config.NotInstalled with a warning, and evaluation gives it
 	// unknown outputs (marked as unread, see marks.Unread).
 	MissingModulesUnknown MissingModules = "unknown"

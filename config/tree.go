@@ -147,6 +147,19 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			continue
 		}
 		if info, err := l.box.Stat(resolve(l.opts.WorkDir, dir)); err != nil || !info.IsDir() {
+			if l.opts.MissingModules == MissingModulesUnknown && IsLocalSource(call.SourceAddr) {
+				// A local directory a checkout leaves out until a step of
+				// its own fetches it (a git submodule, vendored modules)
+				// is as good as not installed.
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Unreadable module directory",
+					Detail:   fmt.Sprintf("The directory %s does not exist or cannot be read, so this module's outputs are unknown: tfeval evaluates the rest of the configuration without it (-missing-modules=unknown).", sourceDir),
+					Subject:  call.SourceRange.Ptr(),
+				})
+				parent.NotInstalled = append(parent.NotInstalled, name)
+				continue
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unreadable module directory",
