@@ -74,6 +74,12 @@ def prepare(rw, repo, src, idx, dest):
                 json.dump(values, f, indent=1)
 
 
+def json_lines(out):
+    """The lines of a JSON Lines text: split at newlines only, as str.splitlines also splits at
+    characters a JSON string may hold unescaped (U+0085, U+2028), as a file read as a string can."""
+    return out.split("\n")
+
+
 def first_difference(a, b, path="$"):
     """Where two JSON values first differ, as a path."""
     if type(a) is not type(b):
@@ -120,7 +126,7 @@ def check(args, tree, flags):
     problems, each_cpu, each_rss = [], 0.0, 0.0
     if status > 1:
         return 0, ["the scan exited %d" % status], None
-    lines = [l for l in out.splitlines() if l.strip()]
+    lines = [l for l in json_lines(out) if l.strip()]
     for line in lines:
         try:
             doc = json.loads(line)
@@ -157,7 +163,7 @@ def check_tests(args, tree, test_dir):
     if status > 1:
         return 0, ["the test scan exited %d" % status], None
     by_root, problems = {}, []
-    for line in out.splitlines():
+    for line in json_lines(out):
         if not line.strip():
             continue
         try:
@@ -171,7 +177,7 @@ def check_tests(args, tree, test_dir):
             problems.append("%d lines name no root" % len(events))
             continue
         compare_separate(args, problems, root, events, [args.bin, "test", "-json", "-chdir=" + os.path.join(tree, root)] + flags,
-                         lambda out: [json.loads(l) for l in out.splitlines() if l.strip()])
+                         lambda out: [json.loads(l) for l in json_lines(out) if l.strip()])
     return len(by_root), problems, None
 
 
