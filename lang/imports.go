@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/internal/elements"
 	"github.com/tfeval/tfeval/marks"
 )
 
@@ -37,7 +38,7 @@ func (ev *evaluator) checkImports(root *ModuleInstance) {
 			continue
 		}
 		s := ev.scope(root)
-		exp, diags := s.expand(nil, im.ForEach, "import")
+		exp, diags := s.expandImport(im.ForEach)
 		ev.addDiags(diags)
 		if exp.mode != expandSingle && exp.mode != expandForEach {
 			continue
@@ -57,6 +58,44 @@ func (ev *evaluator) checkImports(root *ModuleInstance) {
 			break
 		}
 	}
+}
+
+// expandImport evaluates an import block's for_each. Terraform and
+// OpenTofu take any collection there, unlike a resource's for_each: a list
+// or tuple imports one instance per element, each.key its index, a set of
+// any element type one per element, and null imports nothing; a value that
+// is not a collection is an error of its own. What is not wholly known is
+// left to the resource rules (a placeholder when tfeval alone cannot know).
+func (s *scope) expandImport(forEach hcl.Expression) (expansion, hcl.Diagnostics) {
+	if forEach == nil {
+		return s.expand(nil, nil, "import")
+	}
+	v, ctx, diags := s.evalExprIn(forEach, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return expansion{mode: expandUnknown}, diags
+	}
+	u, ms := v.Unmark()
+	switch {
+	case u.IsNull():
+		return s.checkedOnly(forEach, expansion{mode: expandForEach}), diags
+	case !u.IsWhollyKnown():
+		return s.expand(nil, forEach, "import")
+	case !u.CanIterateElements():
+		return expansion{mode: expandUnknown}, append(diags, withExpression(&hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid for_each argument",
+			Detail:   `The "for_each" expression must be a collection.`,
+			Subject:  forEach.Range().Ptr(),
+		}, forEach, ctx))
+	}
+	n := u.LengthInt()
+	exp := expansion{mode: expandForEach, keys: make([]cty.Value, 0, n), values: make([]cty.Value, 0, n)}
+	for it := elements.Of(u); it.Next(); {
+		k, e := it.Element()
+		exp.keys = append(exp.keys, k)
+		exp.values = append(exp.values, e.WithMarks(ms))
+	}
+	return s.ev.limits.boundExpansion(s.checkedOnly(forEach, exp), diags, nil, forEach, "import")
 }
 
 // importTargetExists reports whether the resource an import names is in
@@ -98,7 +137,7 @@ func (ev *evaluator) importIDs(c *config.Config, res *config.Resource) map[strin
 			continue
 		}
 		s := ev.scope(ev.root)
-		exp, diags := s.expand(nil, im.ForEach, "import")
+		exp, diags := s.expandImport(im.ForEach)
 		if diags.HasErrors() || exp.mode != expandSingle && exp.mode != expandForEach {
 			continue
 		}

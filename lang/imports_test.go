@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -113,5 +114,79 @@ output "a_id" { value = terraform_data.a.id }
 		if seen != len(wants) {
 			t.Errorf("%s: %d instances, want %d", d, seen, len(wants))
 		}
+	}
+}
+
+// An import block's for_each may be any collection, unlike a resource's: a
+// list or tuple imports by index, a set of numbers by element, a
+// conditional's empty list and null import nothing; a value that is not a
+// collection is the import's own error.
+func TestImportForEachCollections(t *testing.T) {
+	files := map[string]string{"main.tf": `
+variable "adopt" { default = false }
+locals {
+  existing = ["a", "b"]
+}
+import {
+  for_each = local.existing
+  to       = terraform_data.named[each.value]
+  id       = "id-${each.value}-${each.key}"
+}
+resource "terraform_data" "named" {
+  for_each = toset(["a", "b"])
+  input    = each.key
+}
+import {
+  for_each = toset([0, 1])
+  to       = terraform_data.counted[each.key]
+  id       = "id-${each.value}"
+}
+resource "terraform_data" "counted" {
+  count = 2
+}
+import {
+  for_each = var.adopt ? [1] : []
+  to       = terraform_data.maybe
+  id       = "id-maybe"
+}
+import {
+  for_each = null
+  to       = terraform_data.maybe
+  id       = "id-never"
+}
+resource "terraform_data" "maybe" {}
+`}
+	imported := map[string]string{}
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		res, diags := evalFiles(t, files, Options{Dialect: d})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", d, diags.Error())
+		}
+		clear(imported)
+		for _, ri := range res.Resources {
+			if ri.Import != nil {
+				imported[ri.Addr] = ri.Import.ID
+			}
+		}
+		want := map[string]string{
+			`terraform_data.named["a"]`: "id-a-0", `terraform_data.named["b"]`: "id-b-1",
+			"terraform_data.counted[0]": "id-0", "terraform_data.counted[1]": "id-1",
+		}
+		if !maps.Equal(imported, want) {
+			t.Errorf("%s: imported %v, want %v", d, imported, want)
+		}
+	}
+
+	files["main.tf"] = `
+import {
+  for_each = "abc"
+  to       = terraform_data.x
+  id       = "id-x"
+}
+resource "terraform_data" "x" {}
+`
+	_, diags := evalFiles(t, files, Options{})
+	if len(diags) != 1 || diags[0].Summary != "Invalid for_each argument" || diags[0].Detail != `The "for_each" expression must be a collection.` {
+		t.Errorf("a string for_each: %v", diags)
 	}
 }
