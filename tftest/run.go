@@ -80,11 +80,11 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 			overrides:   overrides,
 			mocks:       r.mocks(f, run),
 			collections: &r.collections,
-			reads:       planReads(f, idx),
 		},
 		notPlanned: map[string]bool{},
 		applied:    map[string]cty.Value{},
 	}
+	in.reads, in.laterReads = r.planReads(f, idx)
 	for _, t := range run.PlanOptions.Replace {
 		in.replace = append(in.replace, formatTarget(t))
 	}
@@ -181,32 +181,64 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 }
 
 // planReads are the expressions whose reads of resources without schema
-// the plan of run idx of f fills in (lang.Options.Reads): its assertions,
+// the plan of run idx of f fills in: its assertions (lang.Options.Reads),
 // and what the file's later runs read of its outputs (run.NAME.OUT...,
-// read as output.OUT...), which hold the objects it plans.
-func planReads(f *File, idx int) []hcl.Expression {
+// lang.Options.OutputReads), which hold the objects it plans: in their
+// assertions, in their variables blocks, and through a variable set from
+// them, what their own module reads of that variable.
+func (r *runner) planReads(f *File, idx int) ([]hcl.Expression, *lang.OutputReads) {
 	run := f.Runs[idx]
-	reads := assertionExprs(run)
-	for _, later := range f.Runs[idx+1:] {
-		exprs := assertionExprs(later)
-		for _, name := range sortedKeys(later.Variables) {
-			exprs = append(exprs, later.Variables[name].Expr)
+	later := &lang.OutputReads{Ref: hcl.Traversal{hcl.TraverseRoot{Name: "run"}, hcl.TraverseAttr{Name: run.Name}}}
+	for _, l := range f.Runs[idx+1:] {
+		if !refersToRun(runTraversals(l), run.Name) {
+			continue
 		}
-		for _, e := range exprs {
-			for _, t := range e.Variables() {
-				if len(t) < 3 || t.RootName() != "run" {
-					continue
-				}
-				at, ok := t[1].(hcl.TraverseAttr)
-				out, isAttr := t[2].(hcl.TraverseAttr)
-				if !ok || !isAttr || at.Name != run.Name {
-					continue
-				}
-				tr := append(hcl.Traversal{hcl.TraverseRoot{Name: "output", SrcRange: out.SrcRange}, out}, t[3:]...)
-				reads = append(reads, &hclsyntax.ScopeTraversalExpr{Traversal: tr, SrcRange: t.SourceRange()})
+		later.Exprs = append(later.Exprs, assertionExprs(l)...)
+		var varReads map[string][]hcl.Traversal
+		for _, name := range sortedKeys(l.Variables) {
+			e := l.Variables[name].Expr
+			later.Exprs = append(later.Exprs, e)
+			se, ok := e.(hclsyntax.Expression)
+			if !ok || !refersToRun(e.Variables(), run.Name) {
+				continue
+			}
+			if varReads == nil {
+				varReads = r.variableReads(f, l)
+			}
+			for _, path := range varReads[name] {
+				later.Exprs = append(later.Exprs, &hclsyntax.RelativeTraversalExpr{Source: se, Traversal: path, SrcRange: e.Range()})
 			}
 		}
 	}
+	if len(later.Exprs) == 0 {
+		later = nil
+	}
+	return assertionExprs(run), later
+}
+
+// refersToRun reports whether one of ts refers to run.NAME.
+func refersToRun(ts []hcl.Traversal, name string) bool {
+	for _, t := range ts {
+		if len(t) >= 2 && t.RootName() == "run" {
+			if a, ok := t[1].(hcl.TraverseAttr); ok && a.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// variableReads is what run l's module and assertions read of its
+// variables (lang.VariableReads), worked out once.
+func (r *runner) variableReads(f *File, l *RunBlock) map[string][]hcl.Traversal {
+	if reads, ok := r.varReads[l]; ok {
+		return reads
+	}
+	reads := lang.VariableReads(r.config(f, l).cfg, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas, Functions: r.opts.Functions, Cwd: r.opts.WorkDir, Reads: assertionExprs(l)})
+	if r.varReads == nil {
+		r.varReads = map[*RunBlock]map[string][]hcl.Traversal{}
+	}
+	r.varReads[l] = reads
 	return reads
 }
 
@@ -251,6 +283,7 @@ func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *
 		Applied:        applied,
 		PlannedOutputs: plannedOutputs,
 		Reads:          in.reads,
+		OutputReads:    in.laterReads,
 		// What the plan expanded to no instance is validated too.
 		ValidateUnexpanded: !applied,
 	})

@@ -606,6 +606,83 @@ run "later" {
 `},
 		want: map[string]string{"tests/a.tftest.hcl::setup": "pass", "tests/a.tftest.hcl::later": "skip"},
 	}, {
+		// A later run that gives its module an earlier run's object as a
+		// variable gets the object Terraform would: what the module reads
+		// of the variable (through an object or tuple built around it, a
+		// module call, the variable's type) is planned by the earlier
+		// run, unknown where nothing sets it. What nothing reads is still
+		// an error to read.
+		name: "an object of a resource without schema given a later run's variable",
+		files: map[string]string{
+			"main.tf": `
+variable "vpc" {}
+variable "wrapped" {}
+variable "typed" { type = object({ owner_id = string }) }
+output "arn" { value = var.vpc.arn }
+output "cidr" { value = var.vpc.cidr_block }
+output "tags" { value = var.wrapped.inner[0].tags_all }
+module "m" {
+  source = "./m"
+  v      = var.typed
+}`,
+			"m/main.tf": `
+variable "v" {}
+output "owner" { value = var.v.owner_id }`,
+			"setup/main.tf": awsProvider + `resource "aws_vpc" "v" {
+  cidr_block = "10.0.0.0/16"
+}
+output "vpc" { value = aws_vpc.v }`,
+			".terraform/modules/modules.json": `{"Modules": [
+  {"Key": "", "Source": "", "Dir": "."},
+  {"Key": "m", "Source": "./m", "Dir": "m"},
+  {"Key": "test.tests.a.setup", "Source": "./setup", "Dir": "setup"}
+]}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "set" {
+  command = plan
+  variables {
+    vpc     = run.setup.vpc
+    wrapped = { inner = [run.setup.vpc] }
+    typed   = run.setup.vpc
+  }
+  assert {
+    condition     = output.cidr == "10.0.0.0/16"
+    error_message = "wrong"
+  }
+}
+run "unset" {
+  command = plan
+  variables {
+    vpc     = run.setup.vpc
+    wrapped = { inner = [run.setup.vpc] }
+    typed   = run.setup.vpc
+  }
+  assert {
+    condition     = output.arn != "" && module.m.owner != ""
+    error_message = "wrong"
+  }
+}
+run "not_read" {
+  command = plan
+  variables {
+    vpc     = run.setup.vpc
+    wrapped = { inner = [run.setup.vpc] }
+    typed   = run.setup.vpc
+  }
+  assert {
+    condition     = var.vpc.main_route_table_id != ""
+    error_message = "wrong"
+  }
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::setup": "pass", "tests/a.tftest.hcl::set": "pass", "tests/a.tftest.hcl::unset": "skip", "tests/a.tftest.hcl::not_read": "skip"},
+	}, {
 		// An assertion sees the global value (here from a variables file
 		// of the test directory) of a variable the module does not
 		// declare; the plan does not get it.

@@ -93,6 +93,9 @@ type runner struct {
 	configs map[string]*loaded
 	// collections are what each module reads as collections.
 	collections collectionCache
+	// varReads are what each run's module and assertions read of its
+	// variables (lang.VariableReads).
+	varReads map[*RunBlock]map[string][]hcl.Traversal
 }
 
 type loaded struct {
