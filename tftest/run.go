@@ -90,6 +90,8 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	}
 	rr.Prior, rr.PriorOutputs = in.prior, fs.stateOutputs[stateKey]
 	res, diags := r.evaluate(cfg, raw, in, nil)
+	// A rule of the module that read a drawn value could fail with another.
+	rr.readDrawn = res.ConditionMarks().Has(marks.Drawn)
 	rr.Result = res
 	if res.UnexpandedErrors() != nil {
 		// Terraform validates the configuration before each run
@@ -145,6 +147,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	// mock would have to run.
 	in.phase = applyPhase
 	res, diags = r.evaluate(cfg, raw, in, res)
+	rr.readDrawn = rr.readDrawn || res.ConditionMarks().Has(marks.Drawn)
 	if len(in.needs) > 0 {
 		sort.Slice(in.needs, func(i, j int) bool { return in.needs[i].addr < in.needs[j].addr })
 		n := in.needs[0]
