@@ -49,6 +49,16 @@ type resourceShape struct {
 	// failureCost is what failing to decode one instance's body costs
 	// beyond its expressions' steps (see typeCost).
 	failureCost int64
+	// dynamicLayout is spec laid out for checkDynamic, made on first
+	// need.
+	dynamicOnce   sync.Once
+	dynamicLayout *dynamicSpec
+}
+
+// dynamicSpec is spec laid out for checkDynamic; spec must be tuplesOnly.
+func (sh *resourceShape) dynamicSpec() *dynamicSpec {
+	sh.dynamicOnce.Do(func() { sh.dynamicLayout = newDynamicSpec(sh.spec.(hcldec.ObjectSpec)) })
+	return sh.dynamicLayout
 }
 
 // resourceShapeKey is what a resourceShape is made from besides its block.
