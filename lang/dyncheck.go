@@ -13,9 +13,6 @@ import (
 // in key order, as checkDecoded visits them, each an argument or a block
 // type with the dynamicSpec of its blocks' bodies.
 type dynamicSpec struct {
-	// schema is the spec's implied schema plus dynamic blocks: what
-	// dynblock reads the body's content with.
-	schema  *hcl.BodySchema
 	entries []dynamicEntry
 }
 
@@ -28,8 +25,7 @@ type dynamicEntry struct {
 
 // newDynamicSpec lays out spec, which tuplesOnly accepts.
 func newDynamicSpec(spec hcldec.ObjectSpec) *dynamicSpec {
-	d := &dynamicSpec{schema: hcldec.ImpliedSchema(spec)}
-	d.schema.Blocks = append(d.schema.Blocks, hcl.BlockHeaderSchema{Type: "dynamic", LabelNames: []string{"type"}})
+	d := &dynamicSpec{entries: make([]dynamicEntry, 0, len(spec))}
 	keys := make([]string, 0, len(spec))
 	for key := range spec {
 		keys = append(keys, key)
@@ -56,34 +52,37 @@ func (d *dynamicSpec) block(typ string) *dynamicEntry {
 	return nil
 }
 
-// clean reports whether reading body's content with the schema has no
-// diagnostic (hclsyntax's Body.Content): every argument and block is of
-// the schema, each block with the schema's labels, and every required
-// argument is set. body is a nested body, which hides nothing.
-func (d *dynamicSpec) clean(body *hclsyntax.Body) bool {
+// clean reports whether reading body's content with the spec's implied
+// schema plus dynamic blocks, as dynblock does, has no diagnostic
+// (hclsyntax's Body.Content): every argument and block but those hidden
+// names is of the schema, each block with the schema's labels, and every
+// required argument is set. hidden is the schema a resource body's
+// meta-arguments were read with (config.Resource.VisibleSyntax), nil for
+// a nested body, which hides nothing.
+func (d *dynamicSpec) clean(body *hclsyntax.Body, hidden *hcl.BodySchema) bool {
 	for name := range body.Attributes {
-		found := false
-		for _, e := range d.entries {
-			if e.attr != nil && e.attr.Name == name {
-				found = true
-				break
-			}
+		found := hiddenAttribute(hidden, name)
+		for i := 0; i < len(d.entries) && !found; i++ {
+			e := &d.entries[i]
+			found = e.attr != nil && e.attr.Name == name
 		}
 		if !found {
 			return false
 		}
 	}
 	for _, e := range d.entries {
-		if e.attr != nil && e.attr.Required && body.Attributes[e.attr.Name] == nil {
+		if e.attr != nil && e.attr.Required && (body.Attributes[e.attr.Name] == nil || hiddenAttribute(hidden, e.attr.Name)) {
 			return false
 		}
 	}
 	for _, b := range body.Blocks {
-		if b.Type == "dynamic" {
+		switch {
+		case hiddenBlock(hidden, b.Type):
+		case b.Type == "dynamic":
 			if len(b.Labels) != 1 {
 				return false
 			}
-		} else if len(b.Labels) != 0 || d.block(b.Type) == nil {
+		case len(b.Labels) != 0 || d.block(b.Type) == nil:
 			return false
 		}
 	}
@@ -134,18 +133,19 @@ type dynamicCheck struct {
 }
 
 // checkDynamic reports whether checkDecoded(dynblock.Expand(body, ctx),
-// spec, ctx) has no diagnostic, spec being tuplesOnly and body the
-// native syntax of a resource body: it evaluates the same expressions in
-// contexts with the same variables, the same number of times, but reads
-// the contents from the syntax and evaluates the arguments there, rather
-// than through dynblock's expansion of guarded copies of every body (a
-// body, a context and an iterator object for each argument, and a
-// content map copied at every level). It stops at the first diagnostic,
-// any at all, and reports false: the caller then has checkDecoded give
-// them. The steps that its evaluations charged are then given back.
-func (s *scope) checkDynamic(body *hclsyntax.Body, d *dynamicSpec, ctx *hcl.EvalContext) bool {
-	content, diags := body.Content(d.schema)
-	if len(diags) != 0 {
+// spec, ctx) has no diagnostic, body being a resource body without schema
+// read from syntax with hidden names (config.Resource.VisibleSyntax)
+// and spec its tuplesOnly implied spec laid out as d: it evaluates the
+// same expressions, as many times, in contexts with the same variables,
+// but reads the contents from the syntax and evaluates the arguments
+// there, rather than through dynblock's expansion of guarded copies of
+// every body (a body, a context and an iterator object for each
+// argument, and a content map copied at every level). It stops at the
+// first diagnostic, any at all, and reports false, having given back the
+// steps its evaluations charged: the caller then has checkDecoded give
+// them.
+func (s *scope) checkDynamic(syntax *hclsyntax.Body, hidden *hcl.BodySchema, d *dynamicSpec, ctx *hcl.EvalContext) bool {
+	if !d.clean(syntax, hidden) {
 		return false
 	}
 	var steps int64
@@ -153,7 +153,7 @@ func (s *scope) checkDynamic(body *hclsyntax.Body, d *dynamicSpec, ctx *hcl.Eval
 		steps = l.steps.Load()
 	}
 	c := dynamicCheck{s: s, ctx: ctx}
-	if c.level(content, nil, d, nil, &lazyContext{ctx: ctx}, false) {
+	if c.level(syntax, hidden, d, nil, &lazyContext{ctx: ctx}, false) {
 		return true
 	}
 	if l := s.ev.limits; l != nil {
@@ -172,38 +172,24 @@ type dynamicChild struct {
 	unknown bool
 }
 
-// level checks one body: top's content (the resource body's, read with
-// its hidden names left out), or nested, a block's body, inside the
-// iteration it (nil outside dynamic blocks), whose dynamic blocks'
-// for_each are evaluated in the context forEach gives. In an unknown
-// body, dynblock gives the arguments as unknown values, which have no
-// diagnostics, and hcldec reads only the first block of each type.
-func (c *dynamicCheck) level(top *hcl.BodyContent, nested *hclsyntax.Body, d *dynamicSpec, it *dynamicIteration, forEach *lazyContext, unknown bool) bool {
+// level checks one body, with hidden names (those of a resource body's
+// meta-arguments at the top, else nil), inside the iteration it (nil
+// outside dynamic blocks), whose dynamic blocks' for_each are evaluated in
+// the context forEach gives. In an unknown body, dynblock gives the
+// arguments as unknown values, which have no diagnostics, and hcldec
+// reads only the first block of each type.
+func (c *dynamicCheck) level(body *hclsyntax.Body, hidden *hcl.BodySchema, d *dynamicSpec, it *dynamicIteration, forEach *lazyContext, unknown bool) bool {
 	var children []dynamicChild
-	expand := func(typ string, labels []string, body hcl.Body) bool {
-		sb, ok := body.(*hclsyntax.Body)
-		if !ok {
-			return false
-		}
-		if typ != "dynamic" {
-			children = append(children, dynamicChild{typ, sb, it, unknown})
-			return true
-		}
-		var ok2 bool
-		children, ok2 = c.expandDynamic(children, labels[0], sb, d, it, forEach.get(c), unknown)
-		return ok2
-	}
-	if top != nil {
-		for _, b := range top.Blocks {
-			if !expand(b.Type, b.Labels, b.Body) {
+	for _, b := range body.Blocks {
+		switch {
+		case hiddenBlock(hidden, b.Type):
+		case b.Type == "dynamic":
+			var ok bool
+			if children, ok = c.expandDynamic(children, b.Labels[0], b.Body, d, it, forEach.get(c), unknown); !ok {
 				return false
 			}
-		}
-	} else {
-		for _, b := range nested.Blocks {
-			if !expand(b.Type, b.Labels, b.Body) {
-				return false
-			}
+		default:
+			children = append(children, dynamicChild{b.Type, b.Body, it, unknown})
 		}
 	}
 	for _, e := range d.entries {
@@ -211,17 +197,11 @@ func (c *dynamicCheck) level(top *hcl.BodyContent, nested *hclsyntax.Body, d *dy
 			if unknown {
 				continue
 			}
-			var expr hcl.Expression
-			if top != nil {
-				if a := top.Attributes[e.attr.Name]; a != nil {
-					expr = a.Expr
-				}
-			} else if a := nested.Attributes[e.attr.Name]; a != nil {
-				expr = a.Expr
-			}
-			if expr == nil {
+			a := body.Attributes[e.attr.Name]
+			if a == nil || hiddenAttribute(hidden, a.Name) {
 				continue
 			}
+			expr := a.Expr
 			ctx, guarded := c.ctx, c.s.ev.limits.guardOnce(expr)
 			if it != nil {
 				// Evaluated again for each element.
@@ -236,14 +216,14 @@ func (c *dynamicCheck) level(top *hcl.BodyContent, nested *hclsyntax.Body, d *dy
 			if ch.typ != e.typeName {
 				continue
 			}
-			if !e.nested.clean(ch.body) {
+			if !e.nested.clean(ch.body, nil) {
 				return false
 			}
 			// dynblock reads a nested body's dynamic blocks in a new
 			// context below the enclosing body's, with the iterators
 			// defined inside dynamic blocks.
 			fe := &lazyContext{it: ch.it, parent: forEach}
-			if !c.level(nil, ch.body, e.nested, ch.it, fe, ch.unknown) {
+			if !c.level(ch.body, nil, e.nested, ch.it, fe, ch.unknown) {
 				return false
 			}
 			if ch.unknown {

@@ -18,6 +18,10 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
 		clean bool
 	}{
 		"known": {`
+  depends_on = [x_thing.u]
+  lifecycle {
+    create_before_destroy = true
+  }
   dynamic "setting" {
     for_each = var.list
     content {
@@ -235,7 +239,7 @@ resource "x_thing" "r" {
 				t.Fatalf("checkDecoded has %d diagnostics, want clean %v: %s", len(want), c.clean, want.Error())
 			}
 			steps := ev.limits.steps.Load()
-			if got := s.checkDynamic(guardedSyntax(info.body), info.dynamicSpec(), ctx); got != c.clean {
+			if got := s.checkDynamic(info.syntax, info.hidden, info.dynamicSpec(), ctx); got != c.clean {
 				t.Errorf("checkDynamic reports clean %v, want %v", got, c.clean)
 			} else if !got && ev.limits.steps.Load() != steps {
 				t.Errorf("checkDynamic kept the steps it charged before it gave up")

@@ -339,7 +339,7 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	case plain != nil:
 		moreDiags = s.checkPlain(plain, info.spec.(hcldec.ObjectSpec), ctx)
 	case errorsOnly && info.schema == nil && info.dynamic && tuplesOnly(info.spec):
-		if sb := guardedSyntax(body); sb == nil || !s.checkDynamic(sb, info.dynamicSpec(), ctx) {
+		if info.syntax == nil || !s.checkDynamic(info.syntax, info.hidden, info.dynamicSpec(), ctx) {
 			moreDiags = checkDecoded(dynblock.Expand(body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
 		}
 	case info.attrs != nil && !info.dynamic:
@@ -387,21 +387,15 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 // it has and every block as a tuple of objects, and no type to convert
 // to. It is nil otherwise.
 func plainSyntax(body hcl.Body, spec hcldec.Spec) *hclsyntax.Body {
-	sb := guardedSyntax(body)
-	obj, ok := spec.(hcldec.ObjectSpec)
-	if sb == nil || !ok || !plainFor(sb, obj, true) {
-		return nil
-	}
-	return sb
-}
-
-// guardedSyntax is the native syntax of body, a guarded body, or nil.
-func guardedSyntax(body hcl.Body) *hclsyntax.Body {
 	gb, ok := body.(*guardedBody)
 	if !ok {
 		return nil
 	}
-	sb, _ := gb.Body.(*hclsyntax.Body)
+	sb, ok := gb.Body.(*hclsyntax.Body)
+	obj, ok2 := spec.(hcldec.ObjectSpec)
+	if !ok || !ok2 || !plainFor(sb, obj, true) {
+		return nil
+	}
 	return sb
 }
 
