@@ -247,3 +247,51 @@ resource "x_thing" "r" {
 		})
 	}
 }
+
+// TestUnexpandedDynamicAllocations holds what validating a resource with
+// no instance and dynamic blocks allocates beyond the plan: checkDynamic
+// reads the body from its syntax: 155 allocations when the bound was set,
+// where dynblock's expansion took 493.
+func TestUnexpandedDynamicAllocations(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "rules" {
+  type    = map(object({ port = number, cidrs = list(string) }))
+  default = {}
+}
+resource "x_group" "g" {
+  count = 0
+  name  = "g"
+  dynamic "ingress" {
+    for_each = var.rules
+    content {
+      from_port = ingress.value.port
+      to_port   = ingress.value.port
+      dynamic "cidr" {
+        for_each = ingress.value.cidrs
+        content {
+          block = cidr.value
+        }
+      }
+    }
+  }
+  dynamic "egress" {
+    for_each = length(var.rules) > 0 ? [1] : []
+    content {
+      all = true
+    }
+  }
+}`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	cfg := res.ev.cfg
+	allocs := func(validate bool) float64 {
+		return testing.AllocsPerRun(10, func() { Evaluate(cfg, Options{ValidateUnexpanded: validate}) })
+	}
+	added := allocs(true) - allocs(false)
+	t.Logf("validating the resource with no instance took %.0f allocations", added)
+	const bound = 175
+	if added > bound {
+		t.Errorf("validating the resource with no instance took %.0f allocations, more than %d", added, bound)
+	}
+}
