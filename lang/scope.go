@@ -227,17 +227,6 @@ func (s *scope) namedValue(expr hcl.Expression, want cty.Type) (cty.Value, hcl.D
 	return s.withUnread(v, refs), nil, true
 }
 
-// asciiName reports whether name is ASCII, which normalization leaves as
-// it is.
-func asciiName(name string) bool {
-	for i := 0; i < len(name); i++ {
-		if name[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
 // exprContext is the scope and the context expr is evaluated in.
 func (s *scope) exprContext(expr hcl.Expression) (*scope, []parsedRef, *hcl.EvalContext, hcl.Diagnostics) {
 	if s.final && s.adHocReads() == nil && !s.ev.opts.Console {
