@@ -1,23 +1,23 @@
 package lang
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
+
+	"github.com/tfeval/tfeval/config"
 )
 
-// TestCheckDynamicAgreesWithDynblock: checkDynamic finds a body without
-// schema clean exactly where checkDecoded of dynblock's expansion finds
-// no diagnostic, for dynamic blocks with known and unknown for_each,
-// nested, renamed iterators, blocks hcldec skips after an unknown one,
-// and every kind of diagnostic a dynamic block can have.
-func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
-	cases := map[string]struct {
-		body  string
-		clean bool
-	}{
-		"known": {`
+// checkDynamicCases are bodies of a resource without schema with dynamic
+// blocks, and whether dynblock's expansion of them has no diagnostic.
+var checkDynamicCases = map[string]struct {
+	body  string
+	clean bool
+}{
+	"known": {`
   depends_on = [x_thing.u]
   lifecycle {
     create_before_destroy = true
@@ -29,14 +29,14 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
       index = setting.key + 1
     }
   }`, true},
-		"unknown": {`
+	"unknown": {`
   dynamic "setting" {
     for_each = x_thing.u.list
     content {
       name = setting.value.nope.deeper
     }
   }`, true},
-		"nested, the outer iterator inside": {`
+	"nested, the outer iterator inside": {`
   dynamic "outer" {
     for_each = var.objs
     content {
@@ -48,7 +48,7 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
       }
     }
   }`, true},
-		"nested in an unknown one": {`
+	"nested in an unknown one": {`
   dynamic "outer" {
     for_each = x_thing.u.list
     content {
@@ -60,7 +60,7 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
       }
     }
   }`, true},
-		"renamed iterator, shadowing": {`
+	"renamed iterator, shadowing": {`
   dynamic "outer" {
     for_each = var.list
     iterator = it
@@ -75,7 +75,7 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
       s = upper(it.value)
     }
   }`, true},
-		"static block inside, reading the iterator": {`
+	"static block inside, reading the iterator": {`
   dynamic "outer" {
     for_each = var.list
     content {
@@ -84,7 +84,7 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
       }
     }
   }`, true},
-		"dynamic inside a static block": {`
+	"dynamic inside a static block": {`
   wrapper {
     dynamic "item" {
       for_each = var.objs
@@ -94,7 +94,7 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
     }
   }
   plain = var.list[0]`, true},
-		"an error after an unknown block of its type is not read": {`
+	"an error after an unknown block of its type is not read": {`
   dynamic "setting" {
     for_each = x_thing.u.list
     content {
@@ -107,7 +107,7 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
       v = setting.value.nope
     }
   }`, true},
-		"only the first block of a type in an unknown one": {`
+	"only the first block of a type in an unknown one": {`
   dynamic "outer" {
     for_each = x_thing.u.list
     content {
@@ -120,7 +120,7 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
       }
     }
   }`, true},
-		"a for_each in an unknown block is evaluated": {`
+	"a for_each in an unknown block is evaluated": {`
   dynamic "outer" {
     for_each = x_thing.u.list
     content {
@@ -130,27 +130,27 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
       }
     }
   }`, false},
-		"a string for_each": {`
+	"a string for_each": {`
   dynamic "setting" {
     for_each = "abc"
     content {}
   }`, false},
-		"a null for_each": {`
+	"a null for_each": {`
   dynamic "setting" {
     for_each = null
     content {}
   }`, false},
-		"no content": {`
+	"no content": {`
   dynamic "setting" {
     for_each = var.list
   }`, false},
-		"two contents": {`
+	"two contents": {`
   dynamic "setting" {
     for_each = var.list
     content {}
     content {}
   }`, false},
-		"a dynamic block without its type": {`
+	"a dynamic block without its type": {`
   dynamic "setting" {
     for_each = var.list
     content {}
@@ -159,7 +159,7 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
     for_each = var.list
     content {}
   }`, false},
-		"a nested dynamic block without its type": {`
+	"a nested dynamic block without its type": {`
   dynamic "setting" {
     for_each = var.list
     content {
@@ -170,37 +170,37 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
     }
   }`, false},
 
-		"an unknown argument of the dynamic block": {`
+	"an unknown argument of the dynamic block": {`
   dynamic "setting" {
     for_each = var.list
     other    = 1
     content {}
   }`, false},
-		"an error in one element": {`
+	"an error in one element": {`
   dynamic "setting" {
     for_each = var.objs
     content {
       v = setting.value.tags[1]
     }
   }`, false},
-		"an error in a for_each": {`
+	"an error in a for_each": {`
   dynamic "setting" {
     for_each = var.list[5]
     content {}
   }`, false},
-		"an error in an argument": {`
+	"an error in an argument": {`
   top = upper(1, 2)
   dynamic "setting" {
     for_each = var.list
     content {}
   }`, false},
-		"a bad iterator": {`
+	"a bad iterator": {`
   dynamic "setting" {
     for_each = var.list
     iterator = a.b
     content {}
   }`, false},
-		"an error in a nested static block": {`
+	"an error in a nested static block": {`
   dynamic "setting" {
     for_each = var.list
     content {
@@ -209,10 +209,69 @@ func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
       }
     }
   }`, false},
-	}
-	for name, c := range cases {
+}
+
+// TestCheckDynamicAgreesWithDynblock: checkDynamic finds a body without
+// schema clean exactly where checkDecoded of dynblock's expansion finds
+// no diagnostic, for dynamic blocks with known and unknown for_each,
+// nested, renamed iterators, blocks hcldec skips after an unknown one,
+// and every kind of diagnostic a dynamic block can have.
+func TestCheckDynamicAgreesWithDynblock(t *testing.T) {
+	for name, c := range checkDynamicCases {
 		t.Run(name, func(t *testing.T) {
-			res, _ := evalFiles(t, map[string]string{"main.tf": `
+			if clean, ok := checkDynamicAgrees(t, c.body); !ok {
+				t.Fatalf("not a dynamic body without schema")
+			} else if clean != c.clean {
+				t.Errorf("clean %v, want %v", clean, c.clean)
+			}
+		})
+	}
+}
+
+// FuzzCheckDynamic: checkDynamic agrees with checkDecoded of dynblock's
+// expansion on any body without schema that has dynamic blocks.
+func FuzzCheckDynamic(f *testing.F) {
+	for _, c := range checkDynamicCases {
+		f.Add(c.body)
+	}
+	f.Add(`
+  dynamic "a" {
+    for_each = var.objs
+    iterator = it
+    content {
+      v = it.value.tags
+      dynamic "b" {
+        for_each = it.value.tags
+        content {
+          w = "${it.key}${b.value}"
+        }
+      }
+    }
+  }
+  dynamic "c" {
+    for_each = x_thing.u.list
+    content {
+      d {}
+    }
+  }`)
+	f.Fuzz(func(t *testing.T, body string) {
+		if len(body) > 1<<12 {
+			return
+		}
+		checkDynamicAgrees(t, body)
+	})
+}
+
+// checkDynamicAgrees evaluates a module with a resource without schema
+// and no instance whose body is body, and reports whether checkDynamic
+// finds it clean, having failed the test where checkDecoded of dynblock's
+// expansion does not agree, or where checkDynamic kept the steps it
+// charged before it gave up; ok is false where the body does not load, or
+// is not a tuplesOnly body with dynamic blocks.
+func checkDynamicAgrees(t *testing.T, body string) (clean, ok bool) {
+	t.Helper()
+	dir := t.TempDir()
+	src := `
 variable "list" {
   default = ["a", "b"]
 }
@@ -221,31 +280,42 @@ variable "objs" {
 }
 resource "x_thing" "u" {}
 resource "x_thing" "r" {
-  count = 0` + c.body + `
-}`}, Options{})
-			ev := res.ev
-			s := ev.scope(res.Root())
-			rc := findResource(res.Root().Config.Module, "x_thing.r")
-			info := ev.resourceInfo(res.Root().Config, rc)
-			if !info.dynamic || !tuplesOnly(info.spec) {
-				t.Fatalf("not a dynamic body without schema")
-			}
-			ctx, diags := s.refContext(info.bodyRefs)
-			if diags.HasErrors() {
-				t.Fatal(diags.Error())
-			}
-			want := checkDecoded(dynblock.Expand(info.body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
-			if (len(want) == 0) != c.clean {
-				t.Fatalf("checkDecoded has %d diagnostics, want clean %v: %s", len(want), c.clean, want.Error())
-			}
-			steps := ev.limits.steps.Load()
-			if got := s.checkDynamic(info.syntax, info.hidden, info.dynamicSpec(), ctx); got != c.clean {
-				t.Errorf("checkDynamic reports clean %v, want %v", got, c.clean)
-			} else if !got && ev.limits.steps.Load() != steps {
-				t.Errorf("checkDynamic kept the steps it charged before it gave up")
-			}
-		})
+  count = 0` + body + `
+}`
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	cfg, diags := config.Load(dir, config.Options{})
+	if diags.HasErrors() || cfg == nil || cfg.Module == nil {
+		return false, false
+	}
+	rc := findResource(cfg.Module, "x_thing.r")
+	if rc == nil {
+		return false, false
+	}
+	res, _ := Evaluate(cfg, Options{Limits: Limits{MaxSteps: 100_000}})
+	ev := res.ev
+	s := ev.scope(res.Root())
+	info := ev.resourceInfo(res.Root().Config, rc)
+	if !info.dynamic || info.schema != nil || !tuplesOnly(info.spec) || info.syntax == nil {
+		return false, false
+	}
+	ctx, diags := s.refContext(info.bodyRefs)
+	if diags.HasErrors() {
+		return false, false
+	}
+	// Both start from the same steps taken.
+	steps := ev.limits.steps.Load()
+	want := checkDecoded(dynblock.Expand(info.body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
+	ev.limits.steps.Store(steps)
+	clean = s.checkDynamic(info.syntax, info.hidden, info.dynamicSpec(), ctx)
+	if clean != (len(want) == 0) {
+		t.Errorf("checkDynamic finds the body clean %v, checkDecoded has %d diagnostics: %s", clean, len(want), want.Error())
+	}
+	if !clean && ev.limits.steps.Load() != steps {
+		t.Errorf("checkDynamic kept the steps it charged before it gave up")
+	}
+	return clean, true
 }
 
 // TestUnexpandedDynamicAllocations holds what validating a resource with
