@@ -196,10 +196,19 @@ func openAttributes(attrs map[string]cty.Value, spec hcldec.Spec, t *readTree, m
 // normalization leaves as it is.
 func asciiNames(attrs map[string]cty.Value) bool {
 	for name := range attrs {
-		for i := range len(name) {
-			if name[i] >= utf8.RuneSelf {
-				return false
-			}
+		if !asciiName(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiName reports whether name is ASCII, which NFC normalization leaves
+// as it is.
+func asciiName(name string) bool {
+	for i := range len(name) {
+		if name[i] >= utf8.RuneSelf {
+			return false
 		}
 	}
 	return true
