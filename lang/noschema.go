@@ -115,8 +115,8 @@ func (ev *evaluator) templateExpr(path string) hclsyntax.Expression {
 // caller that gives a variable an object it knows only in part (a test
 // run's value from an earlier run's resource without schema) can plan
 // those paths there. opts is what the configuration will be evaluated
-// with (Functions, Dialect and Schemas matter); what opts.Reads read of the
-// variables is included.
+// with (Functions, Dialect and Schemas matter); what opts.Reads and
+// opts.OutputReads read of the variables is included.
 func VariableReads(cfg *config.Config, opts Options) map[string][]hcl.Traversal {
 	if cfg == nil || cfg.Module == nil {
 		return nil
@@ -124,7 +124,7 @@ func VariableReads(cfg *config.Config, opts Options) map[string][]hcl.Traversal 
 	ev := &evaluator{evaluation: &evaluation{opts: opts, cfg: cfg}}
 	a := newReadAnalysis(ev.moduleReads, ev.templateExpr)
 	a.vars = map[string]*readTree{}
-	a.analyze(cfg, opts.Reads, nil)
+	a.analyze(cfg, opts.Reads, opts.OutputReads)
 	for name, v := range cfg.Module.Variables {
 		for _, path := range typeReads(v.ConstraintType) {
 			if a.vars[name] == nil {

@@ -188,11 +188,12 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 // and what the file's later runs read of its outputs (run.NAME.OUT...,
 // lang.Options.OutputReads), which hold the objects it plans: in their
 // assertions, in their variables blocks, and through a variable set from
-// them, what their own module reads of that variable.
+// them, what they read of that variable (variableReads).
 func (r *runner) planReads(f *File, idx int) ([]hcl.Expression, *lang.OutputReads) {
 	run := f.Runs[idx]
 	later := &lang.OutputReads{Ref: hcl.Traversal{hcl.TraverseRoot{Name: "run"}, hcl.TraverseAttr{Name: run.Name}}}
-	for _, l := range f.Runs[idx+1:] {
+	for j := idx + 1; j < len(f.Runs); j++ {
+		l := f.Runs[j]
 		if !refersToRun(runTraversals(l), run.Name) {
 			continue
 		}
@@ -206,7 +207,7 @@ func (r *runner) planReads(f *File, idx int) ([]hcl.Expression, *lang.OutputRead
 				continue
 			}
 			if varReads == nil {
-				varReads = r.variableReads(f, l)
+				varReads = r.variableReads(f, j)
 			}
 			for _, path := range varReads[name] {
 				later.Exprs = append(later.Exprs, &hclsyntax.RelativeTraversalExpr{Source: se, Traversal: path, SrcRange: e.Range()})
@@ -231,13 +232,16 @@ func refersToRun(ts []hcl.Traversal, name string) bool {
 	return false
 }
 
-// variableReads is what run l's module and assertions read of its
-// variables (lang.VariableReads), worked out once.
-func (r *runner) variableReads(f *File, l *RunBlock) map[string][]hcl.Traversal {
+// variableReads is what run idx of f reads of its variables
+// (lang.VariableReads): its module, its assertions, and through its
+// outputs the file's later runs. It is worked out once.
+func (r *runner) variableReads(f *File, idx int) map[string][]hcl.Traversal {
+	l := f.Runs[idx]
 	if reads, ok := r.varReads[l]; ok {
 		return reads
 	}
-	reads := lang.VariableReads(r.config(f, l).cfg, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas, Functions: r.opts.Functions, Cwd: r.opts.WorkDir, Reads: assertionExprs(l)})
+	own, later := r.planReads(f, idx)
+	reads := lang.VariableReads(r.config(f, l).cfg, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas, Functions: r.opts.Functions, Cwd: r.opts.WorkDir, Reads: own, OutputReads: later})
 	if r.varReads == nil {
 		r.varReads = map[*RunBlock]map[string][]hcl.Traversal{}
 	}

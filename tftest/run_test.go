@@ -613,8 +613,8 @@ run "later" {
 		// variable gets the object Terraform would: what the module reads
 		// of the variable (through an object or tuple built around it, a
 		// module call, the variable's type) is planned by the earlier
-		// run, unknown where nothing sets it. What nothing reads is still
-		// an error to read.
+		// run, unknown where nothing sets it, and so is what its
+		// assertions and a later run's read through its outputs.
 		name: "an object of a resource without schema given a later run's variable",
 		files: map[string]string{
 			"main.tf": `
@@ -624,6 +624,7 @@ variable "typed" { type = object({ owner_id = string }) }
 output "arn" { value = var.vpc.arn }
 output "cidr" { value = var.vpc.cidr_block }
 output "tags" { value = var.wrapped.inner[0].tags_all }
+output "vpc" { value = var.vpc }
 module "m" {
   source = "./m"
   v      = var.typed
@@ -683,8 +684,20 @@ run "not_read" {
     error_message = "wrong"
   }
 }
+run "chained" {
+  command = plan
+  variables {
+    vpc     = run.setup.vpc
+    wrapped = { inner = [run.setup.vpc] }
+    typed   = run.setup.vpc
+  }
+  assert {
+    condition     = run.set.vpc.dhcp_options_id != ""
+    error_message = "wrong"
+  }
+}
 `},
-		want: map[string]string{"tests/a.tftest.hcl::setup": "pass", "tests/a.tftest.hcl::set": "pass", "tests/a.tftest.hcl::unset": "skip", "tests/a.tftest.hcl::not_read": "skip"},
+		want: map[string]string{"tests/a.tftest.hcl::setup": "pass", "tests/a.tftest.hcl::set": "pass", "tests/a.tftest.hcl::unset": "skip", "tests/a.tftest.hcl::not_read": "skip", "tests/a.tftest.hcl::chained": "skip"},
 	}, {
 		// An assertion sees the global value (here from a variables file
 		// of the test directory) of a variable the module does not
