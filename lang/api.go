@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -171,6 +172,22 @@ type FailedCondition struct {
 	// Object is the object within that module without instance keys:
 	// var.NAME, output.NAME, check.NAME, or a resource's address.
 	Object string
+}
+
+// ConditionMarks are the marks the values of the configuration's rules'
+// conditions carried when the evaluation checked them (variable
+// validations, preconditions, postconditions, check assertions): a caller
+// that marks values of its own (a test runner, the values it drew at
+// random) learns whether a rule read one, so whether another value could
+// have failed it. It is nil when none was marked.
+func (r *Result) ConditionMarks() cty.ValueMarks {
+	if r == nil || r.ev == nil {
+		return nil
+	}
+	sh := r.ev.share()
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return maps.Clone(sh.conditionMarks)
 }
 
 // CheckResult is the outcome of one condition rule in one object instance.

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/marks"
 )
 
 // Checks evaluates the rules once; later calls return the same results
@@ -115,5 +117,62 @@ variable "v" {
 	sortFC(want)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("failed conditions = %+v, want %+v\n%s", got, want, diags.Error())
+	}
+}
+
+// ConditionMarks are the marks of the rules' conditions that read a
+// marked value: a precondition over a sensitive variable, and a variable
+// validation; none where no rule reads one.
+func TestConditionMarks(t *testing.T) {
+	for name, tc := range map[string]struct {
+		src  string
+		want bool
+	}{
+		"precondition": {`
+variable "s" {
+  default   = "x"
+  sensitive = true
+}
+resource "terraform_data" "t" {
+  lifecycle {
+    precondition {
+      condition     = var.s != ""
+      error_message = "empty"
+    }
+  }
+}`, true},
+		"validation": {`
+variable "s" {
+  default   = "x"
+  sensitive = true
+  validation {
+    condition     = length(var.s) == 1
+    error_message = "long"
+  }
+}`, true},
+		"not read": {`
+variable "s" {
+  default   = "x"
+  sensitive = true
+}
+variable "n" {
+  default = 1
+  validation {
+    condition     = var.n > 0
+    error_message = "small"
+  }
+}
+output "s" {
+  value     = var.s
+  sensitive = true
+}`, false},
+	} {
+		res, diags := evalFiles(t, map[string]string{"main.tf": tc.src}, Options{})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", name, diags.Error())
+		}
+		if got := res.ConditionMarks().Has(marks.Sensitive); got != tc.want {
+			t.Errorf("%s: sensitive among %#v, want %v", name, res.ConditionMarks(), tc.want)
+		}
 	}
 }

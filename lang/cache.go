@@ -49,6 +49,21 @@ type resourceShape struct {
 	// failureCost is what failing to decode one instance's body costs
 	// beyond its expressions' steps (see typeCost).
 	failureCost int64
+	// syntax and hidden are the block's body as written and the names its
+	// meta-arguments hide (config.Resource.VisibleSyntax), syntax nil
+	// when it was not decoded from syntax alone.
+	syntax *hclsyntax.Body
+	hidden *hcl.BodySchema
+	// dynamicLayout is spec laid out for checkDynamic, made on first
+	// need.
+	dynamicOnce   sync.Once
+	dynamicLayout *dynamicSpec
+}
+
+// dynamicSpec is spec laid out for checkDynamic; spec must be tuplesOnly.
+func (sh *resourceShape) dynamicSpec() *dynamicSpec {
+	sh.dynamicOnce.Do(func() { sh.dynamicLayout = newDynamicSpec(sh.spec.(hcldec.ObjectSpec)) })
+	return sh.dynamicLayout
 }
 
 // resourceShapeKey is what a resourceShape is made from besides its block.
@@ -76,6 +91,7 @@ func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *r
 		bodySchema := hcldec.ImpliedSchema(sh.spec)
 		sh.bodyVars = resourceBodyVariables(res, sh.spec, bodySchema)
 		sh.dynamic = hasDynamicBlocks(res.Config)
+		sh.syntax, sh.hidden, _ = res.VisibleSyntax()
 		sh.bodyRefs = parseRefs(sh.bodyVars, d)
 		sh.attrs = newAttributeDecoder(sh.spec, bodySchema)
 		if _, native := res.Config.(*hclsyntax.Body); native && sh.attrs == nil {

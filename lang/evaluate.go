@@ -83,7 +83,11 @@ type evaluation struct {
 
 // evalShared guards the evaluator state that nodes evaluated in parallel share.
 type evalShared struct {
-	mu sync.Mutex // guards evaluator.instances and evaluator.funcs
+	mu sync.Mutex // guards evaluator.instances, evaluator.funcs and conditionMarks
+
+	// conditionMarks are the marks the rules' conditions carried
+	// (Result.ConditionMarks).
+	conditionMarks cty.ValueMarks
 
 	// caches of per-configuration-object data that does not depend on the
 	// module instance, filled on first use.

@@ -2,6 +2,7 @@ package lang_test
 
 import (
 	"fmt"
+	"testing/fstest"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -41,4 +42,48 @@ func ExampleEvaluate() {
 	//   "medium",
 	//   "small",
 	// ]
+}
+
+// What a module reads of its root variables, for a caller that gives one
+// an object it knows only in part (a test run's value from an earlier
+// run's resource without a provider schema): the object a module call is
+// given is read inside the module too, and a type requires its attributes.
+func ExampleVariableReads() {
+	fsys := fstest.MapFS{
+		"main.tf": {Data: []byte(`
+variable "vpc" {}
+variable "subnet" { type = object({ id = string }) }
+output "arn" { value = var.vpc.arn }
+module "net" {
+  source = "./net"
+  of     = var.vpc
+}`)},
+		"net/main.tf": {Data: []byte(`
+variable "of" {}
+output "ids" { value = [for s in var.of.subnets : s.id] }`)},
+	}
+	cfg, diags := config.Load(".", config.Options{FS: fsys})
+	if diags.HasErrors() {
+		fmt.Println(diags.Error())
+		return
+	}
+	reads := lang.VariableReads(cfg, lang.Options{})
+	for _, name := range []string{"subnet", "vpc"} {
+		for _, path := range reads[name] {
+			fmt.Print(name)
+			for _, step := range path {
+				switch s := step.(type) {
+				case hcl.TraverseAttr:
+					fmt.Print(".", s.Name)
+				case hcl.TraverseIndex:
+					fmt.Print("[", s.Key.AsBigFloat(), "]")
+				}
+			}
+			fmt.Println()
+		}
+	}
+	// Output:
+	// subnet.id
+	// vpc.arn
+	// vpc.subnets[0].id
 }

@@ -176,6 +176,7 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 	if diags.HasErrors() {
 		return
 	}
+	ev.conditionRead(cond)
 	ok, problem := conditionResult(cond)
 	if problem != "" {
 		ev.addDiag(withExpression(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid variable validation result", Detail: problem, Subject: rule.Condition.Range().Ptr()}, rule.Condition, ctx))
@@ -260,6 +261,23 @@ func (ev *evaluator) validationMessage(s *scope, rule *config.CheckRule) string 
 		return hidden
 	}
 	return strings.TrimSpace(sv.AsString())
+}
+
+// conditionRead adds the marks of a rule's condition value to
+// Result.ConditionMarks.
+func (ev *evaluator) conditionRead(cond cty.Value) {
+	if !cond.IsMarked() {
+		return
+	}
+	sh := ev.share()
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.conditionMarks == nil {
+		sh.conditionMarks = cty.ValueMarks{}
+	}
+	for m := range cond.Marks() {
+		sh.conditionMarks[m] = struct{}{}
+	}
 }
 
 // conditionResult interprets a condition value: nil when unknown, or a
@@ -407,6 +425,7 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 	if diags.HasErrors() {
 		return false
 	}
+	ev.conditionRead(cond)
 	ok, problem := conditionResult(cond)
 	if problem != "" {
 		problem = strings.Replace(problem, "Validation condition", "Condition", 1)

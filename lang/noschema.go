@@ -1,9 +1,11 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -84,21 +86,76 @@ func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, ms cty.ValueMar
 func (ev *evaluator) reads() *readAnalysis {
 	sh := ev.share()
 	sh.readsOnce.Do(func() {
-		fopts := ev.opts.Functions
-		fopts.Dialect = ev.opts.Dialect
-		sh.readPaths = analyzeReads(ev.cfg, ev.moduleReads, func(path string) hclsyntax.Expression {
-			src, err := funcs.TemplateSource(fopts, path)
-			if err != nil {
-				return nil
-			}
-			expr, diags := limit.ParseTemplate([]byte(src), path)
-			if diags.HasErrors() {
-				return nil
-			}
-			return expr
-		}, ev.opts.Reads)
+		sh.readPaths = analyzeReads(ev.cfg, ev.moduleReads, ev.templateExpr, ev.opts.Reads, ev.opts.OutputReads)
 	})
 	return sh.readPaths
+}
+
+// templateExpr is the template the file at path holds, nil when it cannot
+// be read or parsed: for the read analysis.
+func (ev *evaluator) templateExpr(path string) hclsyntax.Expression {
+	fopts := ev.opts.Functions
+	fopts.Dialect = ev.opts.Dialect
+	src, err := funcs.TemplateSource(fopts, path)
+	if err != nil {
+		return nil
+	}
+	expr, diags := limit.ParseTemplate([]byte(src), path)
+	if diags.HasErrors() {
+		return nil
+	}
+	return expr
+}
+
+// VariableReads returns what the configuration reads of the value of each
+// variable of its root module, directly and through every value it flows
+// into (as the planning of resources without schema works it out), with
+// the attributes a conversion to the variable's type requires: each path
+// read is a relative traversal, an index of any element written [0]. A
+// caller that gives a variable an object it knows only in part (a test
+// run's value from an earlier run's resource without schema) can plan
+// those paths there. opts is what the configuration will be evaluated
+// with (Functions, Dialect and Schemas matter); what opts.Reads and
+// opts.OutputReads read of the variables is included.
+func VariableReads(cfg *config.Config, opts Options) map[string][]hcl.Traversal {
+	if cfg == nil || cfg.Module == nil {
+		return nil
+	}
+	ev := &evaluator{evaluation: &evaluation{opts: opts, cfg: cfg}}
+	a := newReadAnalysis(ev.moduleReads, ev.templateExpr)
+	a.vars = map[string]*readTree{}
+	a.analyze(cfg, opts.Reads, opts.OutputReads)
+	for name, v := range cfg.Module.Variables {
+		for _, path := range typeReads(v.ConstraintType) {
+			if a.vars[name] == nil {
+				a.vars[name] = &readTree{}
+			}
+			a.vars[name].add(path)
+		}
+	}
+	out := make(map[string][]hcl.Traversal, len(a.vars))
+	for name, t := range a.vars {
+		out[name] = t.traversals(nil, nil)
+	}
+	return out
+}
+
+// traversals appends to out a relative traversal for every path of t
+// that ends there (a leaf), each after prefix.
+func (t *readTree) traversals(prefix hcl.Traversal, out []hcl.Traversal) []hcl.Traversal {
+	if t.elems == nil && len(t.attrs) == 0 {
+		if len(prefix) > 0 {
+			out = append(out, slices.Clone(prefix))
+		}
+		return out
+	}
+	for _, name := range sortedKeys(t.attrs) {
+		out = t.attrs[name].traversals(append(prefix, hcl.TraverseAttr{Name: name}), out)
+	}
+	if t.elems != nil {
+		out = t.elems.traversals(append(prefix, hcl.TraverseIndex{Key: cty.Zero}), out)
+	}
+	return out
 }
 
 // openObject turns a decoded object of a body without schema into a
@@ -139,10 +196,19 @@ func openAttributes(attrs map[string]cty.Value, spec hcldec.Spec, t *readTree, m
 // normalization leaves as it is.
 func asciiNames(attrs map[string]cty.Value) bool {
 	for name := range attrs {
-		for i := range len(name) {
-			if name[i] >= utf8.RuneSelf {
-				return false
-			}
+		if !asciiName(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiName reports whether name is ASCII, which NFC normalization leaves
+// as it is.
+func asciiName(name string) bool {
+	for i := range len(name) {
+		if name[i] >= utf8.RuneSelf {
+			return false
 		}
 	}
 	return true

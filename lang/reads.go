@@ -54,6 +54,7 @@ const (
 	vkCall    // a module call's whole value (all instances, their outputs)
 	vkEach    // each.value in a resource or module block with for_each
 	vkCallVar // a variable of the module a call calls, as the call sets it
+	vkOutputs // the root module's outputs as one object (OutputReads.Ref)
 )
 
 // valueKey names a value the analysis follows: a resource, or a named
@@ -151,15 +152,29 @@ type readAnalysis struct {
 	template func(path string) hclsyntax.Expression
 	// templates caches template, by path.
 	templates map[string]hclsyntax.Expression
+	// vars, when not nil, gets the paths read from each variable of the
+	// root module (VariableReads).
+	vars map[string]*readTree
 }
 
 // analyzeReads walks the whole configuration tree, each module's walk
 // given by modules (walkModule's, made once per module); template, when
-// not nil, reads the template files templatefile calls name.
-func analyzeReads(root *config.Config, modules func(*config.Module) *moduleReads, template func(path string) hclsyntax.Expression, extra []hcl.Expression) *readAnalysis {
-	a := &readAnalysis{modules: modules, resolved: map[string]struct{}{}, reads: map[resolvedRead]uint32{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
+// not nil, reads the template files templatefile calls name. extra and
+// later are Options.Reads and Options.OutputReads.
+func analyzeReads(root *config.Config, modules func(*config.Module) *moduleReads, template func(path string) hclsyntax.Expression, extra []hcl.Expression, later *OutputReads) *readAnalysis {
+	a := newReadAnalysis(modules, template)
+	a.analyze(root, extra, later)
+	return a
+}
+
+func newReadAnalysis(modules func(*config.Module) *moduleReads, template func(path string) hclsyntax.Expression) *readAnalysis {
+	return &readAnalysis{modules: modules, resolved: map[string]struct{}{}, reads: map[resolvedRead]uint32{}, trees: map[*config.Resource]*readTree{}, providerCalls: map[*config.Module]map[string]bool{}, template: template, templates: map[string]hclsyntax.Expression{}}
+}
+
+// analyze is analyzeReads with a made.
+func (a *readAnalysis) analyze(root *config.Config, extra []hcl.Expression, later *OutputReads) {
 	if root == nil || root.Module == nil {
-		return a
+		return
 	}
 	a.walk(root)
 	if len(extra) > 0 {
@@ -170,8 +185,22 @@ func analyzeReads(root *config.Config, modules func(*config.Module) *moduleReads
 		}
 		a.follow(root, mr.events)
 	}
+	if later != nil && len(later.Ref) > 0 && len(later.Exprs) > 0 {
+		// Only the outputs are the configuration's in these expressions:
+		// every other name they use is unbound.
+		outputs := origin{key: valueKey{kind: vkOutputs}}
+		for i := len(later.Ref) - 1; i > 0; i-- {
+			outputs.frames = append(outputs.frames, frame{key: traversalName(later.Ref[i]), any: traversalName(later.Ref[i]) == ""})
+		}
+		mr := &moduleReads{}
+		w := &readWalker{r: mr, m: root.Module, boundOnly: true}
+		w.bind(binding{name: later.Ref.RootName(), origins: []origin{outputs}})
+		for _, e := range later.Exprs {
+			w.walk(e)
+		}
+		a.follow(root, mr.events)
+	}
 	a.resolved, a.reads, a.id = nil, nil, nil
-	return a
 }
 
 // adHoc works out what an expression evaluated after the configuration
@@ -424,10 +453,28 @@ func (a *readAnalysis) resolve(c *config.Config, key valueKey, path []readStep, 
 			return
 		}
 		a.resolve(child, valueKey{kind: vkOutput, name: output[0]}, output[1:], depth+1)
+	case vkOutputs:
+		// The first step names the output.
+		if path[0] == anyElement {
+			return
+		}
+		a.resolve(c, valueKey{kind: vkOutput, name: path[0]}, path[1:], depth+1)
 	case vkVar:
 		// A variable is what the calling module block sets it to.
 		parent := c.Parent
-		if parent == nil || parent.Module == nil {
+		if parent == nil {
+			if a.vars != nil {
+				// The root module's: what is read of it is asked for.
+				t := a.vars[key.name]
+				if t == nil {
+					t = &readTree{}
+					a.vars[key.name] = t
+				}
+				t.add(path)
+			}
+			return
+		}
+		if parent.Module == nil {
 			return
 		}
 		call := parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
@@ -640,6 +687,9 @@ type readWalker struct {
 	binds []binding
 	// steps holds the read steps of the traversal being followed.
 	steps []readStep
+	// boundOnly is set for expressions outside the configuration that
+	// refer to nothing of it but the names bound for them.
+	boundOnly bool
 }
 
 // binding is a name bound inside an expression or a dynamic block: a for
@@ -1051,6 +1101,9 @@ func (w *readWalker) reference(t hcl.Traversal) (bound []origin, named origin, o
 			steps = steps[1:]
 		}
 		return applySteps(b.origins, steps, w.r), origin{}, false
+	}
+	if w.boundOnly {
+		return nil, origin{}, false
 	}
 	m := w.m
 	// base is the value the reference names, when found.

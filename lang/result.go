@@ -88,6 +88,11 @@ type Options struct {
 	// not set it, so that reading an attribute through an output holding
 	// the whole object is no error.
 	Reads []hcl.Expression
+	// OutputReads, when not nil, are expressions evaluated after this
+	// evaluation and outside it (a later test run's) that read the root
+	// module's outputs as one object: what they read of resources without
+	// schema through it is planned as Reads' is.
+	OutputReads *OutputReads
 	// Applied evaluates the values an apply gives, with Instances giving
 	// the applied objects: impure functions (uuid, timestamp, bcrypt)
 	// return real values, as they do once Terraform applies.
@@ -101,6 +106,15 @@ type Options struct {
 	// with it may have been known). An ephemeral output is evaluated
 	// again.
 	PlannedOutputs func(module, name string) (cty.Value, bool)
+}
+
+// OutputReads are expressions outside a configuration that refer to its
+// root module's outputs as one object, by the reference Ref, and to
+// nothing else of it: a later test run's assertions and the values its
+// variables block gives, which name a run's outputs run.NAME.
+type OutputReads struct {
+	Ref   hcl.Traversal
+	Exprs []hcl.Expression
 }
 
 // Result is everything an evaluation produced.

@@ -161,8 +161,70 @@ func (s *scope) module() *config.Module {
 // no conversion). On reference errors the expression is not evaluated and the
 // result is unknown.
 func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	if v, diags, ok := s.namedValue(expr, want); ok {
+		return v, diags
+	}
 	v, _, diags := s.evalExprIn(expr, want)
 	return v, diags
+}
+
+// namedValue is evalExpr of an expression that is a reference to a
+// variable or a local value, or to a part of one (the commonest of all:
+// a module call's arguments, a local naming another), in the common case
+// only: the value is read as the reference context's fast path reads it
+// (fastexpr.Roots), without making the context, and ok is false where
+// that case does not hold (a problem with the reference, a step that
+// fastexpr.Traverse does not take, a value that does not convert to want)
+// and evalExprIn must evaluate expr, which then gives the same value or
+// the diagnostics.
+func (s *scope) namedValue(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Diagnostics, bool) {
+	st, ok := expr.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || s.final || s.selfOnly || s.names() != nil || len(st.Traversal) < 2 {
+		return cty.NilVal, nil, false
+	}
+	refs := s.ev.exprRefs(s.module(), expr)
+	if len(refs) != 1 || refs[0].ref == nil || len(refs[0].diags) != 0 {
+		return cty.NilVal, nil, false
+	}
+	ref := refs[0].ref
+	if attr, ok := st.Traversal[1].(hcl.TraverseAttr); !ok || attr.Name != ref.name || !asciiName(ref.name) {
+		// A name beyond ASCII is looked up in the object, where it is
+		// normalized.
+		return cty.NilVal, nil, false
+	}
+	mod := s.mod.Config.Module
+	var v cty.Value
+	switch ref.kind {
+	case refVar:
+		decl, ok := mod.Variables[ref.name]
+		if !ok {
+			return cty.NilVal, nil, false
+		}
+		v = s.mod.variableOrUnknown(ref.name, decl)
+	case refLocal:
+		if _, ok := mod.Locals[ref.name]; !ok {
+			return cty.NilVal, nil, false
+		}
+		if v, ok = s.mod.local(ref.name); !ok {
+			v = cty.DynamicVal
+		}
+	default:
+		return cty.NilVal, nil, false
+	}
+	if v, ok = fastexpr.Traverse(v, st.Traversal[2:]); !ok {
+		return cty.NilVal, nil, false
+	}
+	if want != cty.DynamicPseudoType {
+		cv, err := typeexpr.ConvertValue(v, want)
+		if err != nil {
+			return cty.NilVal, nil, false
+		}
+		v = cv
+	}
+	if stop := s.ev.limits.stepDiags(expr.Range()); stop.HasErrors() {
+		return cty.UnknownVal(want), stop, true
+	}
+	return s.withUnread(v, refs), nil, true
 }
 
 // exprContext is the scope and the context expr is evaluated in.
@@ -371,7 +433,9 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 	case plain != nil:
 		moreDiags = s.checkPlain(plain, info.spec.(hcldec.ObjectSpec), ctx)
 	case errorsOnly && info.schema == nil && info.dynamic && tuplesOnly(info.spec):
-		moreDiags = checkDecoded(dynblock.Expand(body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
+		if info.syntax == nil || !s.checkDynamic(info.syntax, info.hidden, info.dynamicSpec(), ctx) {
+			moreDiags = checkDecoded(dynblock.Expand(body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
+		}
 	case info.attrs != nil && !info.dynamic:
 		d, moreDiags = info.attrs.decode(body, ctx)
 	default:

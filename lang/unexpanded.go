@@ -34,7 +34,7 @@ func (ev *evaluator) validateUnexpanded(g *graph, order []*node) hcl.Diagnostics
 		return nil
 	}
 	roots, countsChecked := ev.unexpandedRoots(g)
-	if len(roots) == 0 {
+	if roots == nil {
 		return nil
 	}
 	opts := ev.opts
@@ -90,22 +90,28 @@ func NewErrors(diags, validation hcl.Diagnostics) hcl.Diagnostics {
 }
 
 // runValidation evaluates, in graph order, the nodes roots and what they
-// depend on. A variable or resource that is not a root is only given the
+// depend on (roots by node position in the graph). A variable or resource that is not a root is only given the
 // value terraform validate gives what refers to it, unknown (of the
 // variable's type, of the resource's schema), without evaluating its
 // configuration or what that needs: errors there, which a root's value
 // does not depend on, the plan reports too.
-func (ev *evaluator) runValidation(order []*node, roots map[*node]bool) {
-	need := map[*node]bool{}
-	valueOnly := map[*node]bool{}
+func (ev *evaluator) runValidation(order []*node, roots []bool) {
+	// What each node needs, by position: nothing, its value alone, or its
+	// evaluation.
+	const (
+		needNothing = iota
+		needValue
+		needEvaluation
+	)
+	need := make([]uint8, len(roots))
 	var visit func(n *node)
 	visit = func(n *node) {
-		if n == nil || need[n] {
+		if n == nil || need[n.pos] != needNothing {
 			return
 		}
-		need[n] = true
-		if (n.kind == nodeVar || n.kind == nodeResource) && !roots[n] {
-			valueOnly[n] = true
+		need[n.pos] = needEvaluation
+		if (n.kind == nodeVar || n.kind == nodeResource) && !roots[n.pos] {
+			need[n.pos] = needValue
 			if p := n.cfg.Parent; p != nil {
 				// The module instances are made by their call.
 				for _, d := range n.deps {
@@ -121,14 +127,14 @@ func (ev *evaluator) runValidation(order []*node, roots map[*node]bool) {
 		}
 	}
 	for _, n := range order {
-		if roots[n] {
+		if roots[n.pos] {
 			visit(n)
 		}
 	}
 	for _, n := range order {
 		switch {
-		case !need[n]:
-		case valueOnly[n] && n.kind == nodeVar:
+		case need[n.pos] == needNothing:
+		case need[n.pos] == needValue && n.kind == nodeVar:
 			decl := n.cfg.Module.Variables[n.name]
 			if decl.Ephemeral {
 				ev.madeEphemeral()
@@ -137,7 +143,7 @@ func (ev *evaluator) runValidation(order []*node, roots map[*node]bool) {
 			for _, mi := range ev.moduleInstances(n.cfg) {
 				mi.setVariable(n.name, v)
 			}
-		case valueOnly[n]:
+		case need[n.pos] == needValue:
 			res := findResource(n.cfg.Module, n.name)
 			for _, mi := range ev.moduleInstances(n.cfg) {
 				mi.setResource(n.name, ev.unplannedState(mi, res))
@@ -204,7 +210,7 @@ func (ev *evaluator) anyUnexpanded() bool {
 // instance anywhere, and the variables of a module call with no instance
 // anywhere (their values are its arguments). Where a module is called
 // from several places, the first in address order is validated.
-func (ev *evaluator) unexpandedRoots(g *graph) (map[*node]bool, map[*config.Resource]bool) {
+func (ev *evaluator) unexpandedRoots(g *graph) ([]bool, map[*config.Resource]bool) {
 	type resourceKey struct {
 		m    *config.Module
 		addr string
@@ -256,7 +262,16 @@ func (ev *evaluator) unexpandedRoots(g *graph) (map[*node]bool, map[*config.Reso
 		}
 	}
 	walk(ev.cfg)
-	roots := map[*node]bool{}
+	var roots []bool // by node position, nil while there is none
+	root := func(n *node) {
+		if n == nil {
+			return
+		}
+		if roots == nil {
+			roots = make([]bool, len(g.nodes))
+		}
+		roots[n.pos] = true
+	}
 	var countsChecked map[*config.Resource]bool
 	validated := map[*config.Module]bool{}
 	argsValidated := map[callKey]bool{}
@@ -266,7 +281,7 @@ func (ev *evaluator) unexpandedRoots(g *graph) (map[*node]bool, map[*config.Reso
 			if !calledOnce[k] && !argsValidated[k] {
 				argsValidated[k] = true
 				for name := range c.Module.Variables {
-					roots[g.get(c, nodeVar, name)] = true
+					root(g.get(c, nodeVar, name))
 				}
 			}
 		}
@@ -278,7 +293,7 @@ func (ev *evaluator) unexpandedRoots(g *graph) (map[*node]bool, map[*config.Reso
 			gm := g.modules[c]
 			for i := range gm.objects.objects {
 				if n := g.nodes[gm.first+i]; n.kind != nodeVar {
-					roots[n] = true
+					root(n)
 				}
 			}
 			continue
@@ -287,7 +302,7 @@ func (ev *evaluator) unexpandedRoots(g *graph) (map[*node]bool, map[*config.Reso
 			if instanced[resourceKey{c.Module, res.Addr()}] {
 				continue
 			}
-			roots[g.get(c, nodeResource, res.Addr())] = true
+			root(g.get(c, nodeResource, res.Addr()))
 			if res.Count != nil || res.ForEach != nil {
 				if countsChecked == nil {
 					countsChecked = map[*config.Resource]bool{}
@@ -296,7 +311,6 @@ func (ev *evaluator) unexpandedRoots(g *graph) (map[*node]bool, map[*config.Reso
 			}
 		}
 	}
-	delete(roots, nil)
 	return roots, countsChecked
 }
 

@@ -139,8 +139,10 @@ resource "terraform_data" "o" {}`}, Options{})
 	g := ev.buildGraph()
 	roots, counts := ev.unexpandedRoots(g)
 	var got []string
-	for n := range roots {
-		got = append(got, n.id)
+	for pos, root := range roots {
+		if root {
+			got = append(got, g.nodes[pos].id)
+		}
 	}
 	slices.Sort(got)
 	// The module's resource once, in the first call by address.

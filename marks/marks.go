@@ -23,6 +23,10 @@ const (
 	Ephemeral = valueMark("Ephemeral")
 	// TypeType marks the result of the console's type() function.
 	TypeType = valueMark("TypeType")
+	// Drawn marks a value a test run drew where a provider would draw it
+	// at random (hashicorp/random's results): another drawing would give
+	// another, so what it decides is not certain.
+	Drawn = valueMark("Drawn")
 )
 
 // Has reports whether v carries mark m at its top level.

@@ -67,6 +67,9 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 			status = Error
 			continue
 		}
+		if marks.Contains(v, marks.Drawn) {
+			rr.readDrawn = true
+		}
 		uv, _ := v.UnmarkDeep()
 		if uv.IsKnown() {
 			if addr, ok := r.typeUncertain(a.Condition, res, names, cfg); ok {

@@ -79,6 +79,9 @@ type runInputs struct {
 	// reads are the run's assertions, whose reads of resources without
 	// schema the plan fills in (lang.Options.Reads).
 	reads []hcl.Expression
+	// laterReads are what later runs read of its outputs
+	// (lang.Options.OutputReads).
+	laterReads *lang.OutputReads
 }
 
 // need is a provider a run needs and what needs it.

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // randomSource is the provider whose resources an apply creates without
@@ -156,7 +157,9 @@ func (d *drawing) pick(set string) byte { return set[d.next(len(set))] }
 // what the provider computes drawn as it draws it (results of the length,
 // character classes and counts given, identifiers in their formats). draw
 // tells apart two drawings of the same object: a verdict that differs
-// between them depends on what the provider happens to draw. It reports
+// between them depends on what the provider happens to draw. What the
+// first drawing (draw 0) draws is marked Drawn, so that the runner can
+// tell a verdict that read it (runDrawn); the second's need not be. It reports
 // false for an instance whose results tfeval does not draw (random_bytes,
 // an argument not wholly known). What the documentation calls a static value for
 // Terraform's use alone (the id of random_password and random_shuffle)
@@ -169,6 +172,8 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 	}
 	d := newDrawing(seed, pi.Addr, args, draw)
 	attrs := planned.AsValueMap()
+	// set gives an attribute the provider computes a value it sets
+	// (a default); drawn, one it draws.
 	set := func(name string, v cty.Value) {
 		if old, ok := attrs[name]; ok {
 			if !old.IsKnown() || old.IsNull() {
@@ -176,12 +181,18 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 			}
 		}
 	}
+	drawn := func(name string, v cty.Value) {
+		if draw == 0 {
+			v = v.Mark(marks.Drawn)
+		}
+		set(name, v)
+	}
 	switch pi.Resource.Type {
 	case "random_string", "random_password":
 		result := drawString(args, d, set)
-		set("result", cty.StringVal(result))
+		drawn("result", cty.StringVal(result))
 		if pi.Resource.Type == "random_string" {
-			set("id", cty.StringVal(result))
+			drawn("id", cty.StringVal(result))
 		}
 	case "random_id":
 		n, ok := knownNumber(args, "byte_length")
@@ -194,11 +205,11 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 			b[i] = byte(d.next(256))
 		}
 		prefix := knownString(args, "prefix")
-		set("id", cty.StringVal(base64.RawURLEncoding.EncodeToString(b)))
-		set("b64_url", cty.StringVal(prefix+base64.RawURLEncoding.EncodeToString(b)))
-		set("b64_std", cty.StringVal(prefix+base64.StdEncoding.EncodeToString(b)))
-		set("hex", cty.StringVal(prefix+hex.EncodeToString(b)))
-		set("dec", cty.StringVal(prefix+new(big.Int).SetBytes(b).String()))
+		drawn("id", cty.StringVal(base64.RawURLEncoding.EncodeToString(b)))
+		drawn("b64_url", cty.StringVal(prefix+base64.RawURLEncoding.EncodeToString(b)))
+		drawn("b64_std", cty.StringVal(prefix+base64.StdEncoding.EncodeToString(b)))
+		drawn("hex", cty.StringVal(prefix+hex.EncodeToString(b)))
+		drawn("dec", cty.StringVal(prefix+new(big.Int).SetBytes(b).String()))
 	case "random_integer":
 		lo, _ := knownNumber(args, "min")
 		hi, _ := knownNumber(args, "max")
@@ -211,8 +222,8 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 		span.Add(span, big.NewInt(1))
 		off := new(big.Int).SetUint64(uint64(d.next(1 << 30)))
 		v := new(big.Int).Add(l, off.Mod(off, span))
-		set("result", cty.NumberVal(new(big.Float).SetInt(v)))
-		set("id", cty.StringVal(v.String()))
+		drawn("result", cty.NumberVal(new(big.Float).SetInt(v)))
+		drawn("id", cty.StringVal(v.String()))
 	case "random_uuid":
 		b := make([]byte, 16)
 		for i := range b {
@@ -221,8 +232,8 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 		b[6] = b[6]&0x0f | 0x40 // version 4
 		b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
 		u := fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-		set("result", cty.StringVal(u))
-		set("id", cty.StringVal(u))
+		drawn("result", cty.StringVal(u))
+		drawn("id", cty.StringVal(u))
 	case "random_pet":
 		length, sep := 2, "-"
 		if n, ok := knownNumber(args, "length"); ok {
@@ -246,7 +257,7 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 			words = append(words, petAdjectives[d.next(len(petAdjectives))])
 		}
 		words = append(words, petNames[d.next(len(petNames))])
-		set("id", cty.StringVal(strings.Join(words, sep)))
+		drawn("id", cty.StringVal(strings.Join(words, sep)))
 		set("length", cty.NumberIntVal(int64(length)))
 		set("separator", cty.StringVal(sep))
 	case "random_shuffle":
@@ -277,7 +288,7 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 		if len(out) == 0 {
 			set("result", cty.ListValEmpty(cty.String))
 		} else {
-			set("result", cty.ListVal(out))
+			drawn("result", cty.ListVal(out))
 		}
 	default:
 		return cty.NilVal, false

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // randomString is a planned random_string instance with the given
@@ -36,7 +37,9 @@ func randomString(args map[string]cty.Value) *lang.PlannedInstance {
 
 // TestDrawRandomString: a drawn result has the length and the counts of
 // each class asked for, and only the classes turned on; two drawings
-// differ; an argument not known is not drawn from.
+// differ; the first drawing's result is marked as drawn, the defaults it
+// sets and the second drawing's are not; an argument not known is not
+// drawn from.
 func TestDrawRandomString(t *testing.T) {
 	pi := randomString(map[string]cty.Value{
 		"length": cty.NumberIntVal(20), "upper": cty.False, "min_numeric": cty.NumberIntVal(5),
@@ -46,6 +49,10 @@ func TestDrawRandomString(t *testing.T) {
 	if !ok {
 		t.Fatal("not drawn")
 	}
+	if !marks.Has(first.GetAttr("result"), marks.Drawn) || marks.Has(first.GetAttr("lower"), marks.Drawn) {
+		t.Errorf("marks %#v", first)
+	}
+	first, _ = first.UnmarkDeep()
 	result := first.GetAttr("result").AsString()
 	if len(result) != 20 || strings.Count(result, "#") < 4 || strings.ContainsAny(result, randomUpper) || strings.ContainsAny(result, "!@$") {
 		t.Errorf("result %q", result)
@@ -68,10 +75,15 @@ func TestDrawRandomString(t *testing.T) {
 	if lo := first.GetAttr("lower"); !lo.RawEquals(cty.True) {
 		t.Errorf("lower %#v, want the default true", lo)
 	}
-	if again, _ := drawRandom(pi, 7, 0); !again.RawEquals(first) {
+	again, _ := drawRandom(pi, 7, 0)
+	if again, _ = again.UnmarkDeep(); !again.RawEquals(first) {
 		t.Error("the same drawing differs")
 	}
-	if second, _ := drawRandom(pi, 7, 1); second.GetAttr("result").RawEquals(first.GetAttr("result")) {
+	second, _ := drawRandom(pi, 7, 1)
+	if marks.Contains(second, marks.Drawn) {
+		t.Error("the second drawing is marked")
+	}
+	if second, _ = second.UnmarkDeep(); second.GetAttr("result").RawEquals(first.GetAttr("result")) {
 		t.Error("two drawings agree")
 	}
 	unknown := randomString(map[string]cty.Value{"length": cty.NumberIntVal(8), "override_special": cty.UnknownVal(cty.String)})

@@ -138,9 +138,10 @@ type RunResult struct {
 	NotPlanned map[string]bool
 	// Elapsed is the time the run took.
 	Elapsed time.Duration
-	// drew says that hashicorp/random objects drew values the run's
-	// outcome may depend on (drawnRandom).
-	drew bool
+	// drew says that hashicorp/random objects hold drawn values in the
+	// run (drawnRandom); readDrawn, that an assertion's condition or a
+	// rule of the module read one (marks.Drawn).
+	drew, readDrawn bool
 }
 
 // AssertionResult is the outcome of one assert block.

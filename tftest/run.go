@@ -80,16 +80,18 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 			overrides:   overrides,
 			mocks:       r.mocks(f, run),
 			collections: &r.collections,
-			reads:       planReads(f, idx),
 		},
 		notPlanned: map[string]bool{},
 		applied:    map[string]cty.Value{},
 	}
+	in.reads, in.laterReads = r.planReads(f, idx)
 	for _, t := range run.PlanOptions.Replace {
 		in.replace = append(in.replace, formatTarget(t))
 	}
 	rr.Prior, rr.PriorOutputs = in.prior, fs.stateOutputs[stateKey]
 	res, diags := r.evaluate(cfg, raw, in, nil)
+	// A rule of the module that read a drawn value could fail with another.
+	rr.readDrawn = res.ConditionMarks().Has(marks.Drawn)
 	rr.Result = res
 	if res.UnexpandedErrors() != nil {
 		// Terraform validates the configuration before each run
@@ -145,6 +147,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	// mock would have to run.
 	in.phase = applyPhase
 	res, diags = r.evaluate(cfg, raw, in, res)
+	rr.readDrawn = rr.readDrawn || res.ConditionMarks().Has(marks.Drawn)
 	if len(in.needs) > 0 {
 		sort.Slice(in.needs, func(i, j int) bool { return in.needs[i].addr < in.needs[j].addr })
 		n := in.needs[0]
@@ -181,32 +184,68 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 }
 
 // planReads are the expressions whose reads of resources without schema
-// the plan of run idx of f fills in (lang.Options.Reads): its assertions,
+// the plan of run idx of f fills in: its assertions (lang.Options.Reads),
 // and what the file's later runs read of its outputs (run.NAME.OUT...,
-// read as output.OUT...), which hold the objects it plans.
-func planReads(f *File, idx int) []hcl.Expression {
+// lang.Options.OutputReads), which hold the objects it plans: in their
+// assertions, in their variables blocks, and through a variable set from
+// them, what they read of that variable (variableReads).
+func (r *runner) planReads(f *File, idx int) ([]hcl.Expression, *lang.OutputReads) {
 	run := f.Runs[idx]
-	reads := assertionExprs(run)
-	for _, later := range f.Runs[idx+1:] {
-		exprs := assertionExprs(later)
-		for _, name := range sortedKeys(later.Variables) {
-			exprs = append(exprs, later.Variables[name].Expr)
+	later := &lang.OutputReads{Ref: hcl.Traversal{hcl.TraverseRoot{Name: "run"}, hcl.TraverseAttr{Name: run.Name}}}
+	for j := idx + 1; j < len(f.Runs); j++ {
+		l := f.Runs[j]
+		if !refersToRun(runTraversals(l), run.Name) {
+			continue
 		}
-		for _, e := range exprs {
-			for _, t := range e.Variables() {
-				if len(t) < 3 || t.RootName() != "run" {
-					continue
-				}
-				at, ok := t[1].(hcl.TraverseAttr)
-				out, isAttr := t[2].(hcl.TraverseAttr)
-				if !ok || !isAttr || at.Name != run.Name {
-					continue
-				}
-				tr := append(hcl.Traversal{hcl.TraverseRoot{Name: "output", SrcRange: out.SrcRange}, out}, t[3:]...)
-				reads = append(reads, &hclsyntax.ScopeTraversalExpr{Traversal: tr, SrcRange: t.SourceRange()})
+		later.Exprs = append(later.Exprs, assertionExprs(l)...)
+		var varReads map[string][]hcl.Traversal
+		for _, name := range sortedKeys(l.Variables) {
+			e := l.Variables[name].Expr
+			later.Exprs = append(later.Exprs, e)
+			se, ok := e.(hclsyntax.Expression)
+			if !ok || !refersToRun(e.Variables(), run.Name) {
+				continue
+			}
+			if varReads == nil {
+				varReads = r.variableReads(f, j)
+			}
+			for _, path := range varReads[name] {
+				later.Exprs = append(later.Exprs, &hclsyntax.RelativeTraversalExpr{Source: se, Traversal: path, SrcRange: e.Range()})
 			}
 		}
 	}
+	if len(later.Exprs) == 0 {
+		later = nil
+	}
+	return assertionExprs(run), later
+}
+
+// refersToRun reports whether one of ts refers to run.NAME.
+func refersToRun(ts []hcl.Traversal, name string) bool {
+	for _, t := range ts {
+		if len(t) >= 2 && t.RootName() == "run" {
+			if a, ok := t[1].(hcl.TraverseAttr); ok && a.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// variableReads is what run idx of f reads of its variables
+// (lang.VariableReads): its module, its assertions, and through its
+// outputs the file's later runs. It is worked out once.
+func (r *runner) variableReads(f *File, idx int) map[string][]hcl.Traversal {
+	l := f.Runs[idx]
+	if reads, ok := r.varReads[l]; ok {
+		return reads
+	}
+	own, later := r.planReads(f, idx)
+	reads := lang.VariableReads(r.config(f, l).cfg, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas, Functions: r.opts.Functions, Cwd: r.opts.WorkDir, Reads: own, OutputReads: later})
+	if r.varReads == nil {
+		r.varReads = map[*RunBlock]map[string][]hcl.Traversal{}
+	}
+	r.varReads[l] = reads
 	return reads
 }
 
@@ -251,6 +290,7 @@ func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *
 		Applied:        applied,
 		PlannedOutputs: plannedOutputs,
 		Reads:          in.reads,
+		OutputReads:    in.laterReads,
 		// What the plan expanded to no instance is validated too.
 		ValidateUnexpanded: !applied,
 	})

@@ -7,9 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/testfiles"
 )
 
 const awsSchema = `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/aws":{"provider":{"version":0,"block":{}},
@@ -605,6 +608,96 @@ run "later" {
 }
 `},
 		want: map[string]string{"tests/a.tftest.hcl::setup": "pass", "tests/a.tftest.hcl::later": "skip"},
+	}, {
+		// A later run that gives its module an earlier run's object as a
+		// variable gets the object Terraform would: what the module reads
+		// of the variable (through an object or tuple built around it, a
+		// module call, the variable's type) is planned by the earlier
+		// run, unknown where nothing sets it, and so is what its
+		// assertions and a later run's read through its outputs.
+		name: "an object of a resource without schema given a later run's variable",
+		files: map[string]string{
+			"main.tf": `
+variable "vpc" {}
+variable "wrapped" {}
+variable "typed" { type = object({ owner_id = string }) }
+output "arn" { value = var.vpc.arn }
+output "cidr" { value = var.vpc.cidr_block }
+output "tags" { value = var.wrapped.inner[0].tags_all }
+output "vpc" { value = var.vpc }
+module "m" {
+  source = "./m"
+  v      = var.typed
+}`,
+			"m/main.tf": `
+variable "v" {}
+output "owner" { value = var.v.owner_id }`,
+			"setup/main.tf": awsProvider + `resource "aws_vpc" "v" {
+  cidr_block = "10.0.0.0/16"
+}
+output "vpc" { value = aws_vpc.v }`,
+			".terraform/modules/modules.json": `{"Modules": [
+  {"Key": "", "Source": "", "Dir": "."},
+  {"Key": "m", "Source": "./m", "Dir": "m"},
+  {"Key": "test.tests.a.setup", "Source": "./setup", "Dir": "setup"}
+]}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "set" {
+  command = plan
+  variables {
+    vpc     = run.setup.vpc
+    wrapped = { inner = [run.setup.vpc] }
+    typed   = run.setup.vpc
+  }
+  assert {
+    condition     = output.cidr == "10.0.0.0/16"
+    error_message = "wrong"
+  }
+}
+run "unset" {
+  command = plan
+  variables {
+    vpc     = run.setup.vpc
+    wrapped = { inner = [run.setup.vpc] }
+    typed   = run.setup.vpc
+  }
+  assert {
+    condition     = output.arn != "" && module.m.owner != ""
+    error_message = "wrong"
+  }
+}
+run "not_read" {
+  command = plan
+  variables {
+    vpc     = run.setup.vpc
+    wrapped = { inner = [run.setup.vpc] }
+    typed   = run.setup.vpc
+  }
+  assert {
+    condition     = var.vpc.main_route_table_id != ""
+    error_message = "wrong"
+  }
+}
+run "chained" {
+  command = plan
+  variables {
+    vpc     = run.setup.vpc
+    wrapped = { inner = [run.setup.vpc] }
+    typed   = run.setup.vpc
+  }
+  assert {
+    condition     = run.set.vpc.dhcp_options_id != ""
+    error_message = "wrong"
+  }
+}
+`},
+		want: map[string]string{"tests/a.tftest.hcl::setup": "pass", "tests/a.tftest.hcl::set": "pass", "tests/a.tftest.hcl::unset": "skip", "tests/a.tftest.hcl::not_read": "skip", "tests/a.tftest.hcl::chained": "skip"},
 	}, {
 		// An assertion sees the global value (here from a variables file
 		// of the test directory) of a variable the module does not
@@ -1803,6 +1896,108 @@ run "lucky" {
 `, drawn)}, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{"tests/c.tftest.hcl::lucky": "skip"})
 	wantNeeds(t, rep, "hashicorp/random", "tests/c.tftest.hcl::lucky")
+}
+
+// TestUnmockedRandomSecondDrawing: the second drawing carries out what a
+// verdict that read a drawn value needs, when it needs it: runs whose
+// assertions and whose module's rules read none are not carried out again
+// until a later run's do, which then starts from the state the second
+// drawing's earlier runs leave (run.draws.n is its own there).
+func TestUnmockedRandomSecondDrawing(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+variable "keeper" {
+  type    = string
+  default = "a"
+}
+variable "checked" {
+  type    = bool
+  default = false
+}
+resource "random_integer" "n" {
+  min     = 1
+  max     = 1000000
+  keepers = { k = var.keeper }
+}
+resource "terraform_data" "t" {
+  count = var.checked ? 1 : 0
+  lifecycle {
+    precondition {
+      condition     = random_integer.n.result > 0
+      error_message = "drawn below min"
+    }
+  }
+}
+output "n" { value = random_integer.n.result }
+output "keeper" { value = var.keeper }
+`
+	tests := `
+run "draws" {
+  assert {
+    condition     = output.keeper == "a"
+    error_message = "keeper"
+  }
+}
+run "plans" {
+  command = plan
+  assert {
+    condition     = output.keeper == "a"
+    error_message = "keeper"
+  }
+}
+run "checks" {
+  command = plan
+  variables {
+    checked = true
+  }
+}
+run "redraws" {
+  variables {
+    keeper = "b"
+  }
+  assert {
+    condition     = output.n != run.draws.n
+    error_message = "a changed keeper draws anew"
+  }
+}
+run "keeps" {
+  command = plan
+  variables {
+    keeper = "b"
+  }
+  assert {
+    condition     = output.n == run.redraws.n
+    error_message = "kept"
+  }
+}
+`
+	dir := testfiles.Dir(t, map[string]string{"main.tf": main, "tests/a.tftest.hcl": tests})
+	r, files, diags := newRunner(Options{
+		WorkDir: dir, TestDirectory: DefaultTestDirectory,
+		Load: func(sub, key string) (*config.Config, hcl.Diagnostics) {
+			return config.Load(sub, config.Options{WorkDir: dir, ManifestDir: ".", ManifestKey: key})
+		},
+	})
+	if diags.HasErrors() || len(files) != 1 {
+		t.Fatal(diags)
+	}
+	fs := newFileState()
+	var second *secondDrawing
+	// The runs the second drawing has carried out after each run.
+	want := []int{0, 0, 3, 4, 5}
+	for i, w := range want {
+		rr := r.runDrawn(files[0], fs, &second, i)
+		if rr.Status != Pass {
+			t.Errorf("%s: %s %s %v", rr.Name, rr.Status, rr.SkipReason, rr.Diagnostics)
+		}
+		if second == nil || second.next != w {
+			t.Fatalf("after %s: second drawing %+v, want %d runs carried out", rr.Name, second, w)
+		}
+	}
 }
 
 // TestMockedCollectionReadThroughTry: an attribute the module iterates

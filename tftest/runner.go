@@ -28,20 +28,7 @@ func Run(opts Options) *Report {
 	if opts.TestDirectory == "" {
 		opts.TestDirectory = DefaultTestDirectory
 	}
-	opts.Schemas = withBuiltinSchemas(opts.Schemas)
-	r := &runner{opts: opts, configs: map[string]*loaded{}}
-	box, err := sandbox.NewFS(opts.FS, opts.Sandbox, opts.WorkDir)
-	if err != nil {
-		return &Report{Status: Error, Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}}
-	}
-	r.box = box
-	fopts := opts.Functions
-	fopts.Dialect = opts.Dialect
-	r.fns = funcs.Functions(fopts)
-
-	paths, diags := discover(box, opts.WorkDir, opts.TestDirectory, opts.Dialect, opts.Filter)
-	files, fDiags := loadFiles(box, opts.WorkDir, paths, opts.Dialect)
-	diags = append(diags, fDiags...)
+	r, files, diags := newRunner(opts)
 	if diags.HasErrors() {
 		return &Report{Status: Error, Diagnostics: diags}
 	}
@@ -83,6 +70,25 @@ func Run(opts Options) *Report {
 	return rep
 }
 
+// newRunner prepares a test command's work: the runner and the test
+// files it runs.
+func newRunner(opts Options) (*runner, []*File, hcl.Diagnostics) {
+	opts.Schemas = withBuiltinSchemas(opts.Schemas)
+	r := &runner{opts: opts, configs: map[string]*loaded{}}
+	box, err := sandbox.NewFS(opts.FS, opts.Sandbox, opts.WorkDir)
+	if err != nil {
+		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid sandbox directory", Detail: fmt.Sprintf("The directory given as the sandbox cannot be used: %s.", err)}}
+	}
+	r.box = box
+	fopts := opts.Functions
+	fopts.Dialect = opts.Dialect
+	r.fns = funcs.Functions(fopts)
+
+	paths, diags := discover(box, opts.WorkDir, opts.TestDirectory, opts.Dialect, opts.Filter)
+	files, fDiags := loadFiles(box, opts.WorkDir, paths, opts.Dialect)
+	return r, files, append(diags, fDiags...)
+}
+
 // runner is one test command's work.
 type runner struct {
 	opts Options
@@ -93,6 +99,9 @@ type runner struct {
 	configs map[string]*loaded
 	// collections are what each module reads as collections.
 	collections collectionCache
+	// varReads are what each run's module and assertions read of its
+	// variables (lang.VariableReads).
+	varReads map[*RunBlock]map[string][]hcl.Traversal
 }
 
 type loaded struct {
@@ -187,7 +196,7 @@ func (r *runner) runFile(f *File) *FileResult {
 		return fr
 	}
 	fs := newFileState()
-	var drawn *fileState // see runDrawn
+	var drawn *secondDrawing // see runDrawn
 	errored := false
 	for i, run := range f.Runs {
 		var rr *RunResult
@@ -268,7 +277,7 @@ func runTraversals(run *RunBlock) []hcl.Traversal {
 
 // runSafely is runOne, with a panic reported as the run's error rather
 // than ending the command: the other runs and files still run.
-func (r *runner) runSafely(f *File, fs *fileState, drawn **fileState, idx int) (rr *RunResult) {
+func (r *runner) runSafely(f *File, fs *fileState, drawn **secondDrawing, idx int) (rr *RunResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			run := f.Runs[idx]
@@ -285,22 +294,36 @@ func (r *runner) runSafely(f *File, fs *fileState, drawn **fileState, idx int) (
 
 // runDrawn is runOne, where what hashicorp/random objects hold is drawn
 // twice once a run reads any: the file's runs from then on are carried
-// out a second time from the second drawing (drawn, the state of that
-// second file, nil until then). An outcome that differs between the two
-// drawings depends on what the provider happens to draw, which nobody
-// knows before the apply, and the run is skipped. The file goes on from
-// the first drawing.
-func (r *runner) runDrawn(f *File, fs *fileState, drawn **fileState, idx int) *RunResult {
-	again := *drawn
-	if again == nil {
-		again = fs.clone()
+// out a second time from the second drawing (drawn, nil until then). An
+// outcome that differs between the two drawings depends on what the
+// provider happens to draw, which nobody knows before the apply, and the
+// run is skipped. The file goes on from the first drawing.
+//
+// Only an outcome a drawn value can have decided is compared: a run that
+// passed without any assertion's condition reading a drawn value
+// (marks.Drawn) passes from every drawing, and one skipped stays skipped.
+// The second drawing catches up on such runs when a later run needs it.
+func (r *runner) runDrawn(f *File, fs *fileState, drawn **secondDrawing, idx int) *RunResult {
+	var before *fileState
+	if *drawn == nil {
+		before = fs.clone()
 	}
 	rr := r.runOne(f, fs, idx, 0)
-	if !rr.drew && *drawn == nil {
+	if *drawn == nil {
+		if !rr.drew {
+			return rr
+		}
+		*drawn = &secondDrawing{fs: before, next: idx}
+	}
+	if rr.Status == Skip || rr.Status == Pass && !rr.readDrawn && len(rr.Run.ExpectFailures) == 0 {
 		return rr
 	}
-	*drawn = again
-	other := r.runOne(f, again, idx, 1)
+	second := *drawn
+	for ; second.next < idx; second.next++ {
+		r.runOne(f, second.fs, second.next, 1)
+	}
+	other := r.runOne(f, second.fs, idx, 1)
+	second.next = idx + 1
 	at, differs := drawDecides(rr, other)
 	if !differs || rr.Status == Skip {
 		return rr
@@ -320,6 +343,14 @@ func (r *runner) runDrawn(f *File, fs *fileState, drawn **fileState, idx int) *R
 		}
 	}
 	return rr
+}
+
+// secondDrawing is a file's runs carried out from a second drawing of
+// what hashicorp/random objects hold (runDrawn): its state, and the first
+// run not yet carried out from it.
+type secondDrawing struct {
+	fs   *fileState
+	next int
 }
 
 // drawDecides compares the outcomes of a run under two drawings: where
