@@ -2,6 +2,7 @@ package tftest
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"sort"
@@ -373,20 +374,10 @@ func drawDecides(a, b *RunResult) (string, bool) {
 // without changing s: each run replaces the values it sets.
 func (s *fileState) clone() *fileState {
 	c := newFileState()
-	for k, v := range s.states {
-		c.states[k] = v
-	}
-	for k, v := range s.lost {
-		c.lost[k] = v
-	}
-	for k, v := range s.outputs {
-		c.outputs[k] = v
-	}
-	for k, v := range s.stateOutputs {
-		c.stateOutputs[k] = v
-	}
-	for k, v := range s.skipped {
-		c.skipped[k] = v
-	}
+	maps.Copy(c.states, s.states)
+	maps.Copy(c.lost, s.lost)
+	maps.Copy(c.outputs, s.outputs)
+	maps.Copy(c.stateOutputs, s.stateOutputs)
+	maps.Copy(c.skipped, s.skipped)
 	return c
 }
