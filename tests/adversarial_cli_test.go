@@ -27,14 +27,58 @@ import (
 // CPU time (user and system, of the process and what it waited for), and
 // the data segment, set with setrlimit before the CLI starts (the address
 // space would not do: Go reserves far more of it than it uses).
+//
+// The CPU budget is for a machine as fast as the one it was set on, and
+// scales with the machine running the test (see cpuScale): CPU time does
+// not grow with load as wall time does, but a slower or busier machine
+// (shared caches, frequency) still spends more of it on the same work. The
+// inputs it guards against would take minutes or hours without the limits,
+// so a budget of a few seconds tells them apart with room to spare.
 const (
-	cliCPUBudget    = 2 * time.Second
+	cliCPUBudget    = 3 * time.Second
 	cliMemoryBudget = 512 << 20
 	// cliHangDeadline only ends a CLI that never answers: what is measured
 	// is CPU time, which a busy machine does not inflate as it does wall
 	// time.
 	cliHangDeadline = 60 * time.Second
 )
+
+// referenceCase is linear work the CLI does on every machine, timed to
+// scale the CPU budget: 30,000 instances written as JSON. On the machine
+// the budget was set on it takes referenceCPU at best.
+var referenceCase = advCase{
+	name: "reference", args: []string{"-json"},
+	files: map[string]string{"main.tf": `locals {
+  keys = flatten([for a in range(200) : [for b in range(150) : "k${a}-${b}"]])
+}
+resource "terraform_data" "r" {
+  for_each = toset(local.keys)
+  input    = each.key
+}
+`},
+}
+
+const referenceCPU = 450 * time.Millisecond
+
+// cpuScale is how many times more CPU this machine takes than the one the
+// budget was set on, at least 1: the least of three runs of referenceCase,
+// as the least is the run least disturbed by other work.
+func cpuScale(t *testing.T) float64 {
+	t.Helper()
+	box, workDir := writeCase(t, referenceCase, "")
+	least := time.Duration(0)
+	for range 3 {
+		run := runCLI(t, referenceCase, box, workDir)
+		if run.code != 0 {
+			t.Fatalf("the reference case failed:\n%s", clip(run.stdout+run.stderr))
+		}
+		if least == 0 || run.cpu < least {
+			least = run.cpu
+		}
+	}
+	t.Logf("the reference case took %s of CPU at least (%s where the budget was set)", least.Round(time.Millisecond), referenceCPU)
+	return max(1, float64(least)/float64(referenceCPU))
+}
 
 // rlimitExecEnv, when set in the environment of this test binary, makes it
 // set the data limit and replace itself with the program the variable
@@ -149,6 +193,9 @@ func TestAdversarialCLI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the CLI")
 	}
+	scale := cpuScale(t)
+	budget := time.Duration(float64(cliCPUBudget) * scale)
+	t.Logf("CPU budget %s (this machine takes %.2f times the reference CPU)", budget.Round(time.Millisecond), scale)
 	for _, c := range adversarialCases() {
 		t.Run(c.name, func(t *testing.T) {
 			if c.long {
@@ -179,8 +226,8 @@ func TestAdversarialCLI(t *testing.T) {
 			case c.want != "" && (run.code != 1 || !strings.Contains(strings.Join(strings.Fields(out), " "), c.want)):
 				t.Errorf("exit status %d, want 1 and %q:\n%s", run.code, c.want, clip(out))
 			}
-			if run.cpu > cliCPUBudget {
-				t.Errorf("took %s of CPU, more than %s", run.cpu, cliCPUBudget)
+			if run.cpu > budget {
+				t.Errorf("took %s of CPU, more than %s", run.cpu, budget.Round(time.Millisecond))
 			}
 			// The secret's own text, and any line of it, must appear nowhere.
 			if strings.Contains(out, secretText) || strings.Contains(out, "3f9a61c2") {
