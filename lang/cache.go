@@ -39,11 +39,15 @@ type resourceShape struct {
 	dynamic bool
 	// bodyRefs are bodyVars parsed.
 	bodyRefs []parsedRef
-	// attrs decodes the body when its spec has only attributes, else nil.
-	attrs *attributeDecoder
-	// blocks decodes the common case of a native-syntax body with blocks,
-	// else nil.
-	blocks *blockDecoder
+	// bodySchema is the schema spec implies, nil without a body.
+	bodySchema *hcl.BodySchema
+	// native says whether the body is native syntax.
+	native bool
+	// decoded is the body's decoders, made on first need: a body only
+	// validated for its errors (an object with no instance) is walked
+	// instead.
+	decodersOnce sync.Once
+	decoded      bodyDecoders
 	// readOnly are the schema's computed-only attributes, sorted.
 	readOnly []string
 	// failureCost is what failing to decode one instance's body costs
@@ -93,12 +97,36 @@ func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *r
 		sh.dynamic = hasDynamicBlocks(res.Config)
 		sh.syntax, sh.hidden, _ = res.VisibleSyntax()
 		sh.bodyRefs = parseRefs(sh.bodyVars, d)
-		sh.attrs = newAttributeDecoder(sh.spec, bodySchema)
-		if _, native := res.Config.(*hclsyntax.Body); native && sh.attrs == nil {
-			sh.blocks = newBlockDecoder(sh.spec)
-		}
+		sh.bodySchema = bodySchema
+		_, sh.native = res.Config.(*hclsyntax.Body)
 	}
 	return sh
+}
+
+// bodyDecoders decode a resource body in its common cases.
+type bodyDecoders struct {
+	// attrs decodes the body when its spec has only attributes, else nil.
+	attrs *attributeDecoder
+	// blocks decodes the common case of a native-syntax body with
+	// blocks, else nil.
+	blocks *blockDecoder
+	// made says that the decoders above have been made.
+	made bool
+}
+
+// decoders returns the body's decoders, made at the first call.
+func (sh *resourceShape) decoders() *bodyDecoders {
+	sh.decodersOnce.Do(func() {
+		d := &sh.decoded
+		if sh.bodySchema != nil {
+			d.attrs = newAttributeDecoder(sh.spec, sh.bodySchema)
+			if sh.native && d.attrs == nil {
+				d.blocks = newBlockDecoder(sh.spec)
+			}
+		}
+		d.made = true
+	})
+	return &sh.decoded
 }
 
 // moduleShape is what evaluation works out of a module alone (with the

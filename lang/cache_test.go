@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
 )
@@ -162,5 +163,37 @@ resource "example_thing" "a" {
 	}
 	if shapes[1] != shapes[0] {
 		t.Error("the second evaluation made the shape again")
+	}
+}
+
+// A resource body's decoders are made only for a body decoded: a resource
+// with no instance, whose body is only validated for its errors, is walked
+// without them (terraform-aws-eks has 94 such resources).
+func TestResourceDecodersMadeOnNeed(t *testing.T) {
+	block := `
+  name = var.name
+  setting {
+    value = var.name
+  }
+}`
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+variable "name" {
+  default = "x"
+}
+resource "example_thing" "on" {` + block + `
+resource "example_thing" "off" {
+  count = 0` + block}, Options{ValidateUnexpanded: true})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got := res.Resources[0].Value.GetAttr("setting").Index(cty.Zero).GetAttr("value"); got != cty.StringVal("x") {
+		t.Fatalf("setting[0].value = %#v", got)
+	}
+	mod := res.ev.cfg.Module
+	for name, want := range map[string]bool{"example_thing.on": true, "example_thing.off": false} {
+		sh := resourceShapeOf(mod.ManagedResources[name], nil, res.ev.opts.Dialect)
+		if made := sh.decoded.made; made != want {
+			t.Errorf("%s: decoders made %v, want %v", name, made, want)
+		}
 	}
 }

@@ -436,11 +436,11 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		if info.syntax == nil || !s.checkDynamic(info.syntax, info.hidden, info.dynamicSpec(), ctx) {
 			moreDiags = checkDecoded(dynblock.Expand(body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
 		}
-	case info.attrs != nil && !info.dynamic:
-		d, moreDiags = info.attrs.decode(body, ctx)
+	case !info.dynamic && info.decoders().attrs != nil:
+		d, moreDiags = info.decoders().attrs.decode(body, ctx)
 	default:
-		if info.blocks != nil {
-			if attrs, ok := info.blocks.decode(body, ctx); ok {
+		if blocks := info.decoders().blocks; blocks != nil {
+			if attrs, ok := blocks.decode(body, ctx); ok {
 				d.attrs = attrs
 				break
 			}
