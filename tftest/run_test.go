@@ -2360,3 +2360,66 @@ run "v2" {
 `}, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::v2": "pass"})
 }
+
+// TestReadInsideArgumentWithoutSchema: a member an argument's object lacks,
+// read from a resource without schema, may be a computed attribute of the
+// provider's schema: the run needs the provider rather than failing with
+// an error Terraform would not report. An argument tfeval knows to be
+// dynamic stays exact.
+func TestReadInsideArgumentWithoutSchema(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    azapi = { source = "Azure/azapi" }
+  }
+}
+resource "ec_deployment" "c" {
+  elasticsearch = {
+    hot = { size = "1g" }
+  }
+}
+resource "azapi_resource" "r" {
+  body = { properties = { enabled = true } }
+}
+output "id" { value = ec_deployment.c.elasticsearch.resource_id }
+`,
+		"tests/a.tftest.hcl": `
+run "through_output" {
+  command = plan
+  assert {
+    condition     = output.id != ""
+    error_message = "no id"
+  }
+}
+run "direct" {
+  command = plan
+  assert {
+    condition     = ec_deployment.c.elasticsearch.hot.zone != ""
+    error_message = "no zone"
+  }
+}
+run "configured" {
+  command = plan
+  assert {
+    condition     = ec_deployment.c.elasticsearch.hot.size == "1g"
+    error_message = "size"
+  }
+}
+run "dynamic" {
+  command = plan
+  assert {
+    condition     = !can(azapi_resource.r.body.properties.kind)
+    error_message = "kind"
+  }
+}
+`,
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{
+		"tests/a.tftest.hcl::through_output": "skip",
+		"tests/a.tftest.hcl::direct":         "skip",
+		"tests/a.tftest.hcl::configured":     "pass",
+		"tests/a.tftest.hcl::dynamic":        "pass",
+	})
+	wantNeeds(t, rep, "hashicorp/ec", "tests/a.tftest.hcl::through_output", "tests/a.tftest.hcl::direct")
+}
