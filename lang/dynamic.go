@@ -60,6 +60,7 @@ func dynamicNames(m *config.Module, res *config.Resource) []string {
 // dynamicSpecs are the specs of the arguments of spec, the implied spec of
 // resource res's body in module m, that DynamicArgument reports: planning
 // without schema keeps those exactly as written (see readTree.fill).
+// Kept in resourceInfo.
 func dynamicSpecs(m *config.Module, res *config.Resource, spec hcldec.Spec) []*hcldec.AttrSpec {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok {

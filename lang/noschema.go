@@ -48,12 +48,12 @@ func unreadCause(res *config.Resource) marks.Cause {
 }
 
 // plannedUnknowns makes the unknowns planning resource res of module c
-// without schema adds, its body decoded with spec.
-func (ev *evaluator) plannedUnknowns(c *config.Config, res *config.Resource, spec hcldec.Spec, writeOnly bool) *unknownMarked {
+// without schema adds.
+func (ev *evaluator) plannedUnknowns(c *config.Config, res *config.Resource, writeOnly bool) *unknownMarked {
 	return &unknownMarked{
 		ms:        ev.unreadMarks(c, res, unreadCause(res)),
 		writeOnly: writeOnly,
-		dynamic:   dynamicSpecs(c.Module, res, spec),
+		dynamic:   ev.resourceInfo(c, res).dynamicArgs,
 	}
 }
 

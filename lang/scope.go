@@ -1075,8 +1075,7 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 		return cty.DynamicVal, diags
 	}
 	if t := s.adHocReads()[cfg]; t != nil && rs.schema == nil {
-		spec := s.ev.resourceInfo(s.mod.Config, cfg).spec
-		return fillWhole(rs, t, spec, s.ev.plannedUnknowns(s.mod.Config, cfg, spec, false)), nil
+		return fillWhole(rs, t, s.ev.resourceInfo(s.mod.Config, cfg).spec, s.ev.plannedUnknowns(s.mod.Config, cfg, false)), nil
 	}
 	return rs.whole, nil
 }
