@@ -25,6 +25,9 @@ type resourceInfo struct {
 	// body is the block's body with guarded expressions and remembered
 	// content, charged to this evaluation's limits.
 	body *guardedBody
+	// dynamicArgs, without schema, are the arguments of spec that tfeval
+	// knows the provider declares of dynamic type (dynamicSpecs).
+	dynamicArgs []*hcldec.AttrSpec
 }
 
 // resourceShape is the part of resourceInfo that depends only on the
@@ -181,6 +184,9 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 	}
 	schema := ev.opts.Schemas.resourceSchema(c.Module, res)
 	info = &resourceInfo{schema: schema, resourceShape: resourceShapeOf(res, schema, ev.opts.Dialect)}
+	if schema == nil {
+		info.dynamicArgs = dynamicSpecs(c.Module, res, info.spec)
+	}
 	if res.Config != nil {
 		info.body = newGuardedBody(res.Config, ev.limits)
 	}

@@ -116,7 +116,7 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 		return s.placeholder(expr, "", nil, true), diags
 	}
 	if !cv.IsKnown() {
-		us := marks.UnreadMarks(marked)
+		us := s.ev.unreadOfPlan(marks.UnreadMarks(marked))
 		if erroredUpstream(us) {
 			return unknown, diags
 		}
@@ -193,7 +193,7 @@ func (s *scope) expandForEach(expr hcl.Expression, addr string) (expansion, hcl.
 		if s.ev.opts.Validate {
 			return s.placeholder(expr, "", nil, false), diags
 		}
-		us := marks.UnreadMarks(marked)
+		us := s.ev.unreadOfPlan(marks.UnreadMarks(marked))
 		if len(us) > 0 && (ty == cty.DynamicPseudoType || ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) {
 			if erroredUpstream(us) {
 				return unknown, diags
@@ -280,6 +280,21 @@ func (s *scope) placeholder(expr hcl.Expression, addr string, us []marks.Unread,
 	return exp
 }
 
+// unreadOfPlan is us, or none when Terraform's plan has every one of them
+// unknown too (Options.PlannedUnknown): the value is then as unknown to
+// Terraform as to tfeval.
+func (ev *evaluator) unreadOfPlan(us []marks.Unread) []marks.Unread {
+	if len(us) == 0 || ev.opts.PlannedUnknown == nil {
+		return us
+	}
+	for _, u := range us {
+		if !ev.opts.PlannedUnknown(u) {
+			return us
+		}
+	}
+	return nil
+}
+
 // placeholderWarning says why an object has a placeholder instead of its
 // instances, naming what tfeval did not read.
 func placeholderWarning(mi *ModuleInstance, expr hcl.Expression, addr string, us []marks.Unread, counted bool) *hcl.Diagnostic {
@@ -317,7 +332,7 @@ func placeholderWarning(mi *ModuleInstance, expr hcl.Expression, addr string, us
 	if len(hints) > 0 {
 		detail += " To know them, " + strings.Join(hints, ", or ") + "."
 	}
-	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Instances not known", Detail: detail, Subject: expr.Range().Ptr()}
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Instances not known", Detail: detail, Subject: expr.Range().Ptr(), Extra: unknownInstancesExtra(us)}
 }
 
 // joinNames lists names as a sentence does: "a", "a and b", "a, b and c".

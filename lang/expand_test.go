@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/numtext"
+	"github.com/tfeval/tfeval/marks"
 )
 
 func TestInstanceAddr(t *testing.T) {
@@ -487,5 +489,52 @@ func TestLifecycleEnabledValidate(t *testing.T) {
 	_, diags := evalFiles(t, files, Options{Dialect: dialect.Tofu, Validate: true})
 	if !strings.Contains(diags.Error(), "Too many function arguments") {
 		t.Errorf("validate: %v", diags)
+	}
+}
+
+// TestPlannedUnknownInstances: a count or for_each that only values
+// Terraform's plan has unknown too leave unknown (Options.PlannedUnknown)
+// is Terraform's error; otherwise it is a placeholder whose warning says
+// what it depended on.
+func TestPlannedUnknownInstances(t *testing.T) {
+	const src = `
+resource "aws_thing" "t" {
+  name = "n"
+}
+resource "terraform_data" "c" {
+  count = length(aws_thing.t.arn)
+}
+resource "terraform_data" "f" {
+  for_each = toset([aws_thing.t.id])
+}
+`
+	for _, tc := range []struct {
+		name    string
+		planned func(marks.Unread) bool
+		want    []string
+	}{
+		{"unknown to tfeval only", nil, []string{"warning Instances not known", "warning Instances not known"}},
+		{"unknown to Terraform too", func(u marks.Unread) bool { return u.Addr == "aws_thing.t" }, []string{"error Invalid count argument", "error Invalid for_each argument"}},
+		{"another value", func(u marks.Unread) bool { return u.Addr == "aws_other.o" }, []string{"warning Instances not known", "warning Instances not known"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := evalFiles(t, map[string]string{"main.tf": src}, Options{PlannedUnknown: tc.planned})
+			var got []string
+			for _, d := range diags {
+				sev := "error"
+				if d.Severity == hcl.DiagWarning {
+					sev = "warning"
+					us, ok := UnknownInstancesUnread(d)
+					if !ok || len(us) != 1 || us[0].Addr != "aws_thing.t" {
+						t.Errorf("%s: unread %v, %v", d.Summary, us, ok)
+					}
+				}
+				got = append(got, sev+" "+d.Summary)
+			}
+			sort.Strings(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("diagnostics %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -47,10 +47,19 @@ func unreadCause(res *config.Resource) marks.Cause {
 	return marks.DataNotRead
 }
 
+// plannedUnknowns makes the unknowns planning resource res of module c
+// without schema adds.
+func (ev *evaluator) plannedUnknowns(c *config.Config, res *config.Resource, writeOnly bool) *unknownMarked {
+	return &unknownMarked{
+		ms:        ev.unreadMarks(c, res, unreadCause(res)),
+		writeOnly: writeOnly,
+		dynamic:   ev.resourceInfo(c, res).dynamicArgs,
+	}
+}
+
 // fillWhole is a resource's whole value with the paths t reads filled in
 // every instance; spec is the implied spec its instances were decoded with.
-func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, ms cty.ValueMarks) cty.Value {
-	u := &unknownMarked{ms: ms}
+func fillWhole(rs *resourceState, t *readTree, spec hcldec.Spec, u *unknownMarked) cty.Value {
 	if !rs.expansion.multi() {
 		v, _ := t.fill(rs.whole, spec, u)
 		return v
@@ -162,10 +171,9 @@ func (t *readTree) traversals(prefix hcl.Traversal, out []hcl.Traversal) []hcl.T
 // planned one: arguments set to null or "" become unknown, block types that only
 // dynamic blocks without elements produced are left out (as though absent),
 // and every path t reads is added, unknown where the body does not set it.
-// The unknowns carry ms. With writeOnly (a managed resource's body), an
+// The unknowns are u's. With u.writeOnly (a managed resource's body), an
 // argument holding an ephemeral value is unknown too: see openArgumentsIn.
-func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks, writeOnly bool) cty.Value {
-	u := &unknownMarked{ms: ms, writeOnly: writeOnly}
+func openObject(v cty.Value, spec hcldec.Spec, t *readTree, u *unknownMarked) cty.Value {
 	v = openArguments(v, spec, t, u)
 	if t != nil {
 		v, _ = t.fill(v, spec, u)
@@ -177,14 +185,13 @@ func openObject(v cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks, w
 // attrs make, without making that object first only to read its
 // attributes back: they are opened and filled in attrs itself, which then
 // becomes the planned object. attrs is not to be read afterwards.
-func openAttributes(attrs map[string]cty.Value, spec hcldec.Spec, t *readTree, ms cty.ValueMarks, writeOnly bool) cty.Value {
+func openAttributes(attrs map[string]cty.Value, spec hcldec.Spec, t *readTree, u *unknownMarked) cty.Value {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok || !asciiNames(attrs) {
 		// cty normalizes the names of an object's attributes, which the
 		// object's own value would look up by.
-		return openObject(cty.ObjectVal(attrs), spec, t, ms, writeOnly)
+		return openObject(cty.ObjectVal(attrs), spec, t, u)
 	}
-	u := &unknownMarked{ms: ms, writeOnly: writeOnly}
 	openArgumentsIn(attrs, obj, t, u)
 	if t != nil {
 		t.fillAttributes(attrs, obj, u)
@@ -333,12 +340,15 @@ func (t *readTree) byKey(k string) *readTree {
 // changed. Unknown and null values, and sets, are returned as they are.
 //
 // spec, when not nil, is the implied spec v was decoded with (an object's,
-// or a block type's): the value of an argument the configuration sets is
-// then left as it is. A provider plans an argument as it is written,
-// whatever its type (it may compute only attributes the configuration
-// leaves unset, and those of nested blocks), so a path read inside it that
-// the value lacks does not exist: reading it is an error Terraform reports
-// too, and try or can find it missing.
+// or a block type's). A path read inside an argument the configuration
+// sets that its value lacks is filled too: the schema may give the
+// argument an object type whose other attributes the provider computes
+// (Terraform plans them unknown), or a map or dynamic type, where the path
+// does not exist; without the schema that is not known, so the read is
+// unknown rather than an error. Only an argument tfeval knows to be of
+// dynamic type (u.dynamic) is left as it is written: a path its value
+// lacks does not exist, reading it is an error Terraform reports too, and
+// try or can find it missing.
 func (t *readTree) fill(v cty.Value, spec hcldec.Spec, u *unknownMarked) (cty.Value, bool) {
 	if t == nil || !v.IsKnown() || v.IsNull() {
 		return v, false
@@ -445,8 +455,15 @@ func (t *readTree) fillAttributes(attrs map[string]cty.Value, obj hcldec.ObjectS
 		var subSpec hcldec.Spec
 		if obj != nil {
 			subSpec = obj[name]
-			if _, arg := subSpec.(*hcldec.AttrSpec); arg {
-				continue
+			if as, arg := subSpec.(*hcldec.AttrSpec); arg {
+				if slices.Contains(u.dynamic, as) {
+					continue
+				}
+				// What the argument's value lacks may be an attribute
+				// of the provider's schema (an object attribute's
+				// computed member) or nothing at all (a map's key, a
+				// dynamic value's attribute): only the schema would say.
+				subSpec = nil
 			}
 		}
 		if nv, ok := sub.fill(av, subSpec, u); ok {
@@ -472,18 +489,23 @@ func (t *readTree) fillAttributes(attrs map[string]cty.Value, obj hcldec.ObjectS
 // that the body is a managed resource's, whose arguments may be write-only.
 type unknownMarked struct {
 	ms        cty.ValueMarks
-	dynamic   cty.Value
+	unknown   cty.Value
 	writeOnly bool
+	// dynamic are the body's arguments its provider declares of dynamic
+	// type (see dynamicSpecs): a provider plans such an argument exactly
+	// as written, so a path read inside it that its value lacks does not
+	// exist, as with Terraform.
+	dynamic []*hcldec.AttrSpec
 }
 
 func (u *unknownMarked) of(ty cty.Type) cty.Value {
 	if ty != cty.DynamicPseudoType {
 		return cty.UnknownVal(ty).WithMarks(u.ms)
 	}
-	if u.dynamic == cty.NilVal {
-		u.dynamic = cty.DynamicVal.WithMarks(u.ms)
+	if u.unknown == cty.NilVal {
+		u.unknown = cty.DynamicVal.WithMarks(u.ms)
 	}
-	return u.dynamic
+	return u.unknown
 }
 
 // sameTypes reports whether every value has the first one's type.

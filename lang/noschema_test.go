@@ -482,12 +482,12 @@ func TestOpenAttributesMatchesOpenObject(t *testing.T) {
 		{},
 	} {
 		for j, tree := range trees {
-			want := openObject(cty.ObjectVal(attrs), spec, tree, ms, false)
+			want := openObject(cty.ObjectVal(attrs), spec, tree, &unknownMarked{ms: ms})
 			in := make(map[string]cty.Value, len(attrs))
 			for k, v := range attrs {
 				in[k] = v
 			}
-			if got := openAttributes(in, spec, tree, ms, false); !got.RawEquals(want) {
+			if got := openAttributes(in, spec, tree, &unknownMarked{ms: ms}); !got.RawEquals(want) {
 				t.Errorf("attributes %d, reads %d:\ngot  %#v\nwant %#v", i, j, got, want)
 			}
 		}
@@ -654,4 +654,95 @@ variable "group_ids" { type = list(string) }
 		}
 	}
 	checkNoSchemaValue(t, "ids", res.Root().Outputs["ids"], unknownTuple(n))
+}
+
+// TestNoSchemaReadInsideArgument: a path read inside an argument that the
+// argument's value lacks. Without schema it may be an object attribute's
+// computed member (Terraform plans it unknown) or nothing (a map's key):
+// it is unknown, never an invented error. An argument tfeval knows to be
+// dynamic, and any resource whose schema is known, are exact: the path
+// does not exist.
+func TestNoSchemaReadInsideArgument(t *testing.T) {
+	const ec = `
+resource "ec_deployment" "c" {
+  name = "x"
+  elasticsearch = {
+    hot = { size = "1g" }
+  }
+  tags = { env = "dev" }
+}
+`
+	const azapi = `
+terraform {
+  required_providers {
+    azapi = { source = "Azure/azapi" }
+  }
+}
+resource "azapi_resource" "r" {
+  type = "Microsoft.Web/sites@2024-01-01"
+  body = {
+    properties = { enabled = true }
+  }
+}
+`
+	const mock = mockVersions + `
+resource "mock_net" "n" {
+  endpoint = { host = "db" }
+}
+`
+	const tfData = `
+resource "terraform_data" "d" {
+  input = { a = 1 }
+}
+`
+	for name, tc := range map[string]struct {
+		src     string
+		schema  bool
+		expr    string
+		want    cty.Value // unknownOut: unknown and marked as unread
+		wantErr string
+	}{
+		"absent member":             {src: ec, expr: "ec_deployment.c.elasticsearch.resource_id", want: unknownOut},
+		"absent member nested":      {src: ec, expr: "ec_deployment.c.elasticsearch.hot.zone_count", want: unknownOut},
+		"absent member, deeper":     {src: ec, expr: "ec_deployment.c.elasticsearch.hot.autoscale.max", want: unknownOut},
+		"absent key":                {src: ec, expr: "ec_deployment.c.tags.owner", want: unknownOut},
+		"absent member in try":      {src: ec, expr: `try(ec_deployment.c.elasticsearch.resource_id, "none")`, want: unknownOut},
+		"absent member in can":      {src: ec, expr: "can(ec_deployment.c.elasticsearch.resource_id)", want: unknownOut},
+		"configured member":         {src: ec, expr: "ec_deployment.c.elasticsearch.hot.size", want: cty.StringVal("1g")},
+		"configured key":            {src: ec, expr: "ec_deployment.c.tags.env", want: cty.StringVal("dev")},
+		"dynamic argument":          {src: azapi, expr: "azapi_resource.r.body.properties.kind", wantErr: "Unsupported attribute"},
+		"dynamic argument in can":   {src: azapi, expr: "can(azapi_resource.r.body.properties.kind)", want: cty.False},
+		"dynamic argument, present": {src: azapi, expr: "azapi_resource.r.body.properties.enabled", want: cty.True},
+		"other argument of azapi":   {src: azapi, expr: "azapi_resource.r.identity.type", want: unknownOut},
+		"schema, computed member":   {src: mock, schema: true, expr: "mock_net.n.endpoint.url", want: cty.UnknownVal(cty.String)},
+		"schema, no such member":    {src: mock, schema: true, expr: "mock_net.n.endpoint.nope", wantErr: "Unsupported attribute"},
+		"terraform_data input":      {src: tfData, expr: "terraform_data.d.input.b", wantErr: "Unsupported attribute"},
+		"terraform_data input, can": {src: tfData, expr: "can(terraform_data.d.input.b)", want: cty.False},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var opts Options
+			if tc.schema {
+				schemas, err := ParseProviderSchemas([]byte(nestedSchema))
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts.Schemas = schemas
+			}
+			res, diags := evalFiles(t, map[string]string{"main.tf": tc.src + "output \"o\" { value = " + tc.expr + " }\n"}, opts)
+			if tc.wantErr != "" {
+				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
+					t.Fatalf("diagnostics %v, want the error %q", diags, tc.wantErr)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			got, ok := res.Root().Outputs["o"]
+			if !ok {
+				t.Fatal("output o missing")
+			}
+			checkNoSchemaValue(t, tc.expr, got, tc.want)
+		})
+	}
 }

@@ -106,6 +106,13 @@ type Options struct {
 	// with it may have been known). An ephemeral output is evaluated
 	// again.
 	PlannedOutputs func(module, name string) (cty.Value, bool)
+	// PlannedUnknown, when set, says of a value tfeval did not read (its
+	// marks.Unread) that Terraform's plan has it unknown too: a test
+	// runner's object whose provider tfeval emulates or has the schema of,
+	// which the run creates. A count or for_each that only such values
+	// leave unknown is then the error Terraform's plan reports, rather
+	// than a placeholder for instances tfeval cannot count.
+	PlannedUnknown func(marks.Unread) bool
 }
 
 // OutputReads are expressions outside a configuration that refer to its

@@ -214,6 +214,18 @@ func markPlaceholder(diags hcl.Diagnostics, us []marks.Unread) {
 	}
 }
 
+// unknownInstancesExtra is what a count or for_each tfeval could not know
+// depended on, carried by its "Instances not known" warning.
+type unknownInstancesExtra []marks.Unread
+
+// UnknownInstancesUnread reports whether a diagnostic is the warning that
+// a count or for_each is not known (a placeholder instance stands for its
+// instances), and returns what it depended on.
+func UnknownInstancesUnread(d *hcl.Diagnostic) ([]marks.Unread, bool) {
+	us, ok := hcl.DiagnosticExtra[unknownInstancesExtra](d)
+	return us, ok
+}
+
 // PlaceholderUnread reports whether a diagnostic arose while evaluating a
 // placeholder instance: one that stands for the instances of a count or
 // for_each tfeval could not know (see ModuleInstance.Placeholder), which

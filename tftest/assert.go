@@ -625,7 +625,7 @@ func (r *runner) schemalessNames(names []string, cfg *config.Config, depth int) 
 	if res == nil || (res.Mode == config.ManagedResourceMode && builtin(res)) {
 		return ""
 	}
-	if attr := len(strings.Split(addr, ".")); len(names) > attr && dynamicArgument(c.Module, res, names[attr]) {
+	if attr := len(strings.Split(addr, ".")); len(names) > attr && lang.DynamicArgument(c.Module, res, names[attr]) {
 		return "" // the schema keeps the configuration's type
 	}
 	if r.opts.Schemas.ResourceSchema(c.Module, res) == nil {

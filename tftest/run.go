@@ -117,6 +117,11 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		r.forgetOutputs(fs, rr, cfgOutputs(cfg))
 		return rr
 	}
+	if u, ok := r.unknownInstancesOfProvider(diags, cfg, in); ok {
+		r.skipFor(rr, fs, cfg, u, "a count or for_each depends on it: Terraform's plan fails if the provider computes it, and knows the instances if it is an argument")
+		r.forgetOutputs(fs, rr, cfgOutputs(cfg))
+		return rr
+	}
 	rr.Diagnostics = append(rr.Diagnostics, diags...)
 	if rr.Diagnostics.HasErrors() {
 		rr.Status = Error
@@ -289,6 +294,7 @@ func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *
 		Instances:      in.hook,
 		Applied:        applied,
 		PlannedOutputs: plannedOutputs,
+		PlannedUnknown: r.plannedUnknown(cfg, in, applied),
 		Reads:          in.reads,
 		OutputReads:    in.laterReads,
 		// What the plan expanded to no instance is validated too.
@@ -632,6 +638,60 @@ func appendNew(diags, more hcl.Diagnostics) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// plannedUnknown is the run's lang.Options.PlannedUnknown: while planning,
+// what an object the run creates of hashicorp/random (which tfeval
+// emulates) or of a provider whose schema tfeval has computes is unknown
+// to Terraform too (marks.ProviderNotRun on one of the configuration's
+// managed resources; not an earlier run's output, which Terraform has).
+func (r *runner) plannedUnknown(cfg *config.Config, in *instances, applied bool) func(marks.Unread) bool {
+	if applied || in.phase != planPhase {
+		return nil
+	}
+	return func(u marks.Unread) bool {
+		if u.Cause != marks.ProviderNotRun {
+			return false
+		}
+		res, c := findConfigResource(cfg, u.Addr)
+		if res == nil || res.Mode != config.ManagedResourceMode {
+			return false
+		}
+		if _, source := providerOf(c, res); source == randomSource {
+			return true
+		}
+		return r.opts.Schemas.ResourceSchema(c.Module, res) != nil
+	}
+}
+
+// unknownInstancesOfProvider finds, in a plan's diagnostics, a count or
+// for_each left unknown by an attribute of a managed resource of the
+// configuration whose provider the test file does not mock and whose
+// schema tfeval has not (marks.NoSchema or marks.ProviderNotRun):
+// Terraform's plan knows it if it is an argument the configuration sets
+// and fails if the provider computes it, which only the provider's schema
+// says. It returns that Unread.
+func (r *runner) unknownInstancesOfProvider(diags hcl.Diagnostics, cfg *config.Config, in *instances) (marks.Unread, bool) {
+	for _, d := range diags {
+		us, ok := lang.UnknownInstancesUnread(d)
+		if !ok {
+			continue
+		}
+		for _, u := range us {
+			if u.Cause != marks.ProviderNotRun && u.Cause != marks.NoSchema {
+				continue
+			}
+			res, c := findConfigResource(cfg, u.Addr)
+			if res == nil || res.Mode != config.ManagedResourceMode || builtin(res) {
+				continue
+			}
+			key, source := providerOf(c, res)
+			if in.mocks[key] == nil && source != randomSource && r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
+				return u, true
+			}
+		}
+	}
+	return marks.Unread{}, false
 }
 
 // placeholderErrors reports whether every error of diags arose in an

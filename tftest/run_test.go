@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -2359,4 +2360,225 @@ run "v2" {
 }
 `}, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::v2": "pass"})
+}
+
+// TestReadInsideArgumentWithoutSchema: a member an argument's object lacks,
+// read from a resource without schema, may be a computed attribute of the
+// provider's schema: the run needs the provider rather than failing with
+// an error Terraform would not report. An argument tfeval knows to be
+// dynamic stays exact.
+func TestReadInsideArgumentWithoutSchema(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    azapi = { source = "Azure/azapi" }
+  }
+}
+resource "ec_deployment" "c" {
+  elasticsearch = {
+    hot = { size = "1g" }
+  }
+}
+resource "azapi_resource" "r" {
+  body = { properties = { enabled = true } }
+}
+output "id" { value = ec_deployment.c.elasticsearch.resource_id }
+`,
+		"tests/a.tftest.hcl": `
+run "through_output" {
+  command = plan
+  assert {
+    condition     = output.id != ""
+    error_message = "no id"
+  }
+}
+run "direct" {
+  command = plan
+  assert {
+    condition     = ec_deployment.c.elasticsearch.hot.zone != ""
+    error_message = "no zone"
+  }
+}
+run "configured" {
+  command = plan
+  assert {
+    condition     = ec_deployment.c.elasticsearch.hot.size == "1g"
+    error_message = "size"
+  }
+}
+run "dynamic" {
+  command = plan
+  assert {
+    condition     = !can(azapi_resource.r.body.properties.kind)
+    error_message = "kind"
+  }
+}
+`,
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{
+		"tests/a.tftest.hcl::through_output": "skip",
+		"tests/a.tftest.hcl::direct":         "skip",
+		"tests/a.tftest.hcl::configured":     "pass",
+		"tests/a.tftest.hcl::dynamic":        "pass",
+	})
+	wantNeeds(t, rep, "hashicorp/ec", "tests/a.tftest.hcl::through_output", "tests/a.tftest.hcl::direct")
+}
+
+// TestCountOnComputedAttribute: a count or for_each that depends on what
+// a provider computes for an object the run creates. Terraform's plan has
+// it unknown and fails where tfeval knows the schema (hashicorp/random,
+// which it emulates, or a schema given); once an earlier apply created
+// the object, its state is known. Without the schema, whether it is an
+// argument known at plan or a computed attribute is not known: the run
+// needs the provider.
+func TestCountOnComputedAttribute(t *testing.T) {
+	const random = `
+resource "random_string" "s" {
+  length = 4
+}
+resource "random_id" "i" {
+  byte_length = 2
+}
+`
+	for _, tc := range []struct {
+		name   string
+		d      dialect.Dialect
+		files  map[string]string
+		want   map[string]string
+		diags  []string
+		detail string
+		needs  string
+	}{{
+		name: "random, plan",
+		files: map[string]string{
+			"main.tf": random + `
+resource "terraform_data" "c" {
+  count = length(random_string.s.result)
+}`,
+			"tests/a.tftest.hcl": `
+run "plan" {
+  command = plan
+}
+run "later" {
+  command = plan
+}`},
+		want:   map[string]string{"tests/a.tftest.hcl::plan": "error", "tests/a.tftest.hcl::later": "skip"},
+		diags:  []string{"error: Invalid count argument"},
+		detail: "so Terraform cannot predict how many instances will be created",
+	}, {
+		name: "random, apply, for_each",
+		files: map[string]string{
+			"main.tf": random + `
+resource "terraform_data" "f" {
+  for_each = toset([random_id.i.hex])
+}`,
+			"tests/a.tftest.hcl": `
+run "apply" {}`},
+		want:   map[string]string{"tests/a.tftest.hcl::apply": "error"},
+		diags:  []string{"error: Invalid for_each argument"},
+		detail: "The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply",
+	}, {
+		name: "random, OpenTofu",
+		d:    dialect.Tofu,
+		files: map[string]string{
+			"main.tf": random + `
+resource "terraform_data" "c" {
+  count = length(random_string.s.result)
+}`,
+			"tests/a.tftest.hcl": `
+run "plan" {
+  command = plan
+}`},
+		want:   map[string]string{"tests/a.tftest.hcl::plan": "error"},
+		diags:  []string{"error: Invalid count argument"},
+		detail: "-exclude=terraform_data.c",
+	}, {
+		name: "random, created by an earlier run",
+		files: map[string]string{
+			"main.tf": random + `
+variable "on" { default = false }
+resource "terraform_data" "c" {
+  count = var.on ? length(random_string.s.result) : 0
+}
+output "n" { value = length(terraform_data.c) }`,
+			"tests/a.tftest.hcl": `
+run "create" {}
+run "count" {
+  command = plan
+  variables { on = true }
+  assert {
+    condition     = output.n == 4
+    error_message = "n"
+  }
+}`},
+		want: map[string]string{"tests/a.tftest.hcl::create": "pass", "tests/a.tftest.hcl::count": "pass"},
+	}, {
+		name: "schema given, computed",
+		files: map[string]string{
+			"providers-schema.json": awsSchema,
+			"main.tf": awsProvider + `
+resource "aws_thing" "t" { name = "n" }
+resource "terraform_data" "c" {
+  count = length(aws_thing.t.arn)
+}`,
+			"tests/a.tftest.hcl": `
+run "plan" {
+  command = plan
+}`},
+		want:  map[string]string{"tests/a.tftest.hcl::plan": "error"},
+		diags: []string{"error: Invalid count argument"},
+	}, {
+		name: "schema given, argument",
+		files: map[string]string{
+			"providers-schema.json": awsSchema,
+			"main.tf": awsProvider + `
+resource "aws_thing" "t" { name = "n" }
+resource "terraform_data" "c" {
+  count = length(aws_thing.t.name)
+}`,
+			"tests/a.tftest.hcl": `
+run "plan" {
+  command = plan
+}`},
+		want: map[string]string{"tests/a.tftest.hcl::plan": "pass"},
+	}, {
+		name: "no schema",
+		files: map[string]string{
+			"main.tf": awsProvider + `
+resource "aws_thing" "t" { name = "n" }
+resource "terraform_data" "c" {
+  for_each = toset([aws_thing.t.id])
+}`,
+			"tests/a.tftest.hcl": `
+run "plan" {
+  command = plan
+}`},
+		want:  map[string]string{"tests/a.tftest.hcl::plan": "skip"},
+		needs: "hashicorp/aws",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, tc.files, tc.d)
+			wantStatuses(t, rep, tc.want)
+			if got := summaries(rep); !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %v, want %v", got, tc.diags)
+			}
+			if tc.detail != "" {
+				found := false
+				for _, f := range rep.Files {
+					for _, r := range f.Runs {
+						for _, d := range r.Diagnostics {
+							found = found || strings.Contains(d.Detail, tc.detail)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("no diagnostic says %q", tc.detail)
+				}
+			}
+			if tc.needs != "" {
+				wantNeeds(t, rep, tc.needs, "tests/a.tftest.hcl::plan")
+			}
+		})
+	}
 }

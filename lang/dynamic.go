@@ -1,8 +1,11 @@
-package tftest
+package lang
 
 import (
+	"slices"
+
+	"github.com/hashicorp/hcl/v2/hcldec"
+
 	"github.com/tfeval/tfeval/config"
-	"github.com/tfeval/tfeval/lang"
 )
 
 // dynamicArguments are the arguments and attributes that providers tfeval
@@ -33,9 +36,17 @@ var dynamicArguments = map[string]map[string]map[string][]string{
 	},
 }
 
-// dynamicArgument reports whether attribute name of resource res, in
-// module m, is of dynamic type in its provider's schema.
-func dynamicArgument(m *config.Module, res *config.Resource, name string) bool {
+// DynamicArgument reports whether attribute name of resource res, in
+// module m, is of dynamic type in its provider's schema, as the providers'
+// documentation says for the few providers tfeval knows this of; false
+// when tfeval does not know.
+func DynamicArgument(m *config.Module, res *config.Resource, name string) bool {
+	return slices.Contains(dynamicNames(m, res), name)
+}
+
+// dynamicNames are the attributes of resource res, in module m, that
+// dynamicArguments lists.
+func dynamicNames(m *config.Module, res *config.Resource) []string {
 	mode := "resource"
 	switch res.Mode {
 	case config.DataResourceMode:
@@ -43,10 +54,23 @@ func dynamicArgument(m *config.Module, res *config.Resource, name string) bool {
 	case config.EphemeralResourceMode:
 		mode = "ephemeral"
 	}
-	for _, n := range dynamicArguments[providerSource(m, lang.ResourceProviderName(res))][mode][res.Type] {
-		if n == name {
-			return true
+	return dynamicArguments[providerKey(providerSource(m, resourceProviderName(res)))][mode][res.Type]
+}
+
+// dynamicSpecs are the specs of the arguments of spec, the implied spec of
+// resource res's body in module m, that DynamicArgument reports: planning
+// without schema keeps those exactly as written (see readTree.fill).
+// Kept in resourceInfo.
+func dynamicSpecs(m *config.Module, res *config.Resource, spec hcldec.Spec) []*hcldec.AttrSpec {
+	obj, ok := spec.(hcldec.ObjectSpec)
+	if !ok {
+		return nil
+	}
+	var out []*hcldec.AttrSpec
+	for _, name := range dynamicNames(m, res) {
+		if as, ok := obj[name].(*hcldec.AttrSpec); ok {
+			out = append(out, as)
 		}
 	}
-	return false
+	return out
 }
