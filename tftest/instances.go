@@ -252,7 +252,7 @@ func (in *instances) drawnRandom(pi *lang.PlannedInstance, prior cty.Value, hasP
 	v := prior
 	if !hasPrior || !sameArguments(pi.Arguments, prior) {
 		if in.phase != applyPhase {
-			return cty.NilVal, false
+			return planRandom(pi)
 		}
 		drawn, ok := drawRandom(pi, in.gen, in.draw)
 		if !ok {

@@ -165,6 +165,21 @@ func (d *drawing) pick(set string) byte { return set[d.next(len(set))] }
 // Terraform's use alone (the id of random_password and random_shuffle)
 // and bcrypt_hash stay unknown.
 func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, bool) {
+	return randomObject(pi, seed, draw, false)
+}
+
+// planRandom is the object a plan that creates (or replaces) a
+// hashicorp/random instance holds, as the provider plans it: the defaults
+// it sets known, and what it draws unknown, as plainly unknown as Terraform
+// has it (not marked as something tfeval did not read), so that a count or
+// for_each, or a plan run's assertion, over it fails as it does in
+// Terraform. It reports false where drawRandom would.
+func planRandom(pi *lang.PlannedInstance) (cty.Value, bool) {
+	return randomObject(pi, 0, 0, true)
+}
+
+// randomObject is drawRandom, or with planning planRandom.
+func randomObject(pi *lang.PlannedInstance, seed uint64, draw int, planning bool) (cty.Value, bool) {
 	args, _ := pi.Arguments.UnmarkDeep()
 	planned, pm := pi.Planned.Unmark()
 	if !randomAppliesOffline(pi) || !args.IsWhollyKnown() || !planned.IsKnown() || planned.IsNull() || !planned.Type().IsObjectType() {
@@ -182,6 +197,12 @@ func drawRandom(pi *lang.PlannedInstance, seed uint64, draw int) (cty.Value, boo
 		}
 	}
 	drawn := func(name string, v cty.Value) {
+		if planning {
+			if old, ok := attrs[name]; ok && (!old.IsKnown() || old.IsNull()) {
+				attrs[name] = cty.UnknownVal(v.Type()).WithMarks(withoutUnread(old.Marks()))
+			}
+			return
+		}
 		if draw == 0 {
 			v = v.Mark(marks.Drawn)
 		}
@@ -376,4 +397,15 @@ func sameArguments(args, prior cty.Value) bool {
 		}
 	}
 	return true
+}
+
+// withoutUnread is ms without its Unread marks.
+func withoutUnread(ms cty.ValueMarks) cty.ValueMarks {
+	out := make(cty.ValueMarks, len(ms))
+	for m := range ms {
+		if _, unread := m.(marks.Unread); !unread {
+			out[m] = struct{}{}
+		}
+	}
+	return out
 }

@@ -1763,6 +1763,124 @@ run "no_class" {
 	wantNeeds(t, rep, "hashicorp/random", "tests/b.tftest.hcl::zero")
 }
 
+// TestUnmockedRandomPlanned: a plan that creates a random object has what
+// the provider draws unknown, as Terraform's has: a count or for_each over
+// it is Terraform's error, in a plan run as in an apply run (which plans
+// first), and so is a plan run's condition over it. A default the provider
+// sets is known, and once an earlier run applied the object, the state's
+// values are.
+func TestUnmockedRandomPlanned(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+variable "mode" {
+  type    = string
+  default = "none"
+}
+resource "random_string" "s" {
+  length = 4
+}
+resource "random_id" "i" {
+  byte_length = 2
+}
+resource "terraform_data" "counted" {
+  count = var.mode == "count" ? length(random_string.s.result) : 0
+  input = count.index
+}
+resource "terraform_data" "keyed" {
+  for_each = var.mode == "for_each" ? toset([random_id.i.hex]) : toset([])
+  input    = each.key
+}
+output "n" { value = length(terraform_data.counted) }
+output "upper" { value = random_string.s.upper }
+`
+	rep := runFiles(t, map[string]string{
+		"main.tf": main,
+		"tests/a.tftest.hcl": `
+run "count_in_apply" {
+  variables {
+    mode = "count"
+  }
+  assert {
+    condition     = output.n == 4
+    error_message = "n"
+  }
+}
+`,
+		"tests/b.tftest.hcl": `
+run "count_in_plan" {
+  command = plan
+  variables {
+    mode = "count"
+  }
+}
+`,
+		"tests/c.tftest.hcl": `
+run "for_each" {
+  variables {
+    mode = "for_each"
+  }
+}
+`,
+		"tests/d.tftest.hcl": `
+run "default_in_plan" {
+  command = plan
+  assert {
+    condition     = output.upper
+    error_message = "upper"
+  }
+}
+run "condition_in_plan" {
+  command = plan
+  assert {
+    condition     = length(random_id.i.hex) == 4
+    error_message = "hex"
+  }
+}
+`,
+		"tests/e.tftest.hcl": `
+run "create" {
+}
+run "count_after_apply" {
+  command = plan
+  variables {
+    mode = "count"
+  }
+  assert {
+    condition     = output.n == 4
+    error_message = "n"
+  }
+}
+`}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{
+		"tests/a.tftest.hcl::count_in_apply":    "error",
+		"tests/b.tftest.hcl::count_in_plan":     "error",
+		"tests/c.tftest.hcl::for_each":          "error",
+		"tests/d.tftest.hcl::condition_in_plan": "error",
+		"tests/d.tftest.hcl::default_in_plan":   "pass",
+		"tests/e.tftest.hcl::create":            "pass",
+		"tests/e.tftest.hcl::count_after_apply": "pass",
+	})
+	for key, want := range map[string]string{
+		"tests/a.tftest.hcl::count_in_apply":    "Invalid count argument",
+		"tests/b.tftest.hcl::count_in_plan":     "Invalid count argument",
+		"tests/c.tftest.hcl::for_each":          "Invalid for_each argument",
+		"tests/d.tftest.hcl::condition_in_plan": "Unknown condition value",
+	} {
+		r := runOf(t, rep, key)
+		found := false
+		for _, d := range r.Diagnostics {
+			found = found || d.Severity == hcl.DiagError && d.Summary == want
+		}
+		if !found {
+			t.Errorf("%s: %v, want the error %q", key, r.Diagnostics, want)
+		}
+	}
+}
+
 // TestUnmockedRandomDraws: an applied random object holds values drawn as
 // the provider draws them, so a condition every drawing satisfies is
 // decided; the state keeps them while the arguments are unchanged (known
@@ -2107,13 +2225,14 @@ run "plan" {
 	}
 }
 
-// TestMockedArgumentFromRandomNeedsRandom: a mocked resource without
-// schema whose argument is built from an unmocked random result keeps
-// that unknown's cause (in a plan, before an apply draws it): a condition
-// over the argument waits on hashicorp/random, not on the mocked
-// provider's schema. An attribute the provider computes still needs the
-// mocked provider's schema.
-func TestMockedArgumentFromRandomNeedsRandom(t *testing.T) {
+// TestMockedArgumentFromRandom: a mocked resource without schema whose
+// argument is built from an unmocked random result. In a plan, before an
+// apply draws it, the result is unknown as in Terraform's plan, not for
+// want of hashicorp/random; a condition over the argument depends on the
+// mocked object, which without its schema may hold other unknowns, and so
+// waits on the mocked provider's schema. An attribute the provider
+// computes needs that schema too.
+func TestMockedArgumentFromRandom(t *testing.T) {
 	rep := runFiles(t, map[string]string{
 		"main.tf": `
 terraform {
@@ -2147,7 +2266,7 @@ run "computed" {
 }
 `}, dialect.Terraform)
 	for k, want := range map[string]string{
-		"tests/a.tftest.hcl::name":     "hashicorp/random",
+		"tests/a.tftest.hcl::name":     "hashicorp/aws",
 		"tests/a.tftest.hcl::computed": "hashicorp/aws",
 	} {
 		r := runOf(t, rep, k)
