@@ -641,10 +641,13 @@ func appendNew(diags, more hcl.Diagnostics) hcl.Diagnostics {
 }
 
 // plannedUnknown is the run's lang.Options.PlannedUnknown: while planning,
-// what an object the run creates of hashicorp/random (which tfeval
-// emulates) or of a provider whose schema tfeval has computes is unknown
-// to Terraform too (marks.ProviderNotRun on one of the configuration's
-// managed resources; not an earlier run's output, which Terraform has).
+// what an object the run creates of a provider whose schema tfeval has
+// computes is unknown to Terraform too (marks.ProviderNotRun on one of the
+// configuration's managed resources; not an earlier run's output, which
+// Terraform has). hashicorp/random's objects need no such rule: the plan
+// holds what they draw as plainly unknown already, and their defaults
+// known (planRandom); what else of theirs tfeval leaves unread is a skip
+// (unknownInstancesOfProvider).
 func (r *runner) plannedUnknown(cfg *config.Config, in *instances, applied bool) func(marks.Unread) bool {
 	if applied || in.phase != planPhase {
 		return nil
@@ -656,9 +659,6 @@ func (r *runner) plannedUnknown(cfg *config.Config, in *instances, applied bool)
 		res, c := findConfigResource(cfg, u.Addr)
 		if res == nil || res.Mode != config.ManagedResourceMode {
 			return false
-		}
-		if _, source := providerOf(c, res); source == randomSource {
-			return true
 		}
 		return r.opts.Schemas.ResourceSchema(c.Module, res) != nil
 	}
@@ -685,8 +685,8 @@ func (r *runner) unknownInstancesOfProvider(diags hcl.Diagnostics, cfg *config.C
 			if res == nil || res.Mode != config.ManagedResourceMode || builtin(res) {
 				continue
 			}
-			key, source := providerOf(c, res)
-			if in.mocks[key] == nil && source != randomSource && r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
+			key, _ := providerOf(c, res)
+			if in.mocks[key] == nil && r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
 				return u, true
 			}
 		}

@@ -1767,8 +1767,8 @@ run "no_class" {
 // the provider draws unknown, as Terraform's has: a count or for_each over
 // it is Terraform's error, in a plan run as in an apply run (which plans
 // first), and so is a plan run's condition over it. A default the provider
-// sets is known, and once an earlier run applied the object, the state's
-// values are.
+// sets is known (a count over it is decided), and once an earlier run
+// applied the object, the state's values are.
 func TestUnmockedRandomPlanned(t *testing.T) {
 	main := `
 terraform {
@@ -1793,6 +1793,9 @@ resource "terraform_data" "counted" {
 resource "terraform_data" "keyed" {
   for_each = var.mode == "for_each" ? toset([random_id.i.hex]) : toset([])
   input    = each.key
+}
+resource "terraform_data" "by_default" {
+  count = random_string.s.upper ? 1 : 0
 }
 output "n" { value = length(terraform_data.counted) }
 output "upper" { value = random_string.s.upper }
