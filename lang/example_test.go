@@ -87,3 +87,59 @@ output "ids" { value = [for s in var.of.subnets : s.id] }`)},
 	// vpc.arn
 	// vpc.subnets[0].id
 }
+
+// Whether an argument of a resource whose provider schema tfeval was not
+// given is of dynamic type: such an argument is planned exactly as
+// written, so a member its value lacks does not exist, as with the schema.
+func ExampleDynamicArgument() {
+	fsys := fstest.MapFS{
+		"main.tf": {Data: []byte(`
+terraform {
+  required_providers {
+    azapi = { source = "Azure/azapi" }
+  }
+}
+resource "azapi_resource" "r" {
+  type = "Microsoft.Example/things@2024-01-01"
+  body = { properties = {} }
+}`)},
+	}
+	cfg, diags := config.Load(".", config.Options{FS: fsys})
+	if diags.HasErrors() {
+		fmt.Println(diags.Error())
+		return
+	}
+	res := cfg.Module.ManagedResources["azapi_resource.r"]
+	for _, name := range []string{"body", "type"} {
+		fmt.Println(name, lang.DynamicArgument(cfg.Module, res, name))
+	}
+	// Output:
+	// body true
+	// type false
+}
+
+// What a count tfeval cannot know depends on: the warning that a
+// placeholder stands for the instances names it, for a caller (a test
+// runner) that decides what that means for its verdict.
+func ExampleUnknownInstancesUnread() {
+	fsys := fstest.MapFS{
+		"main.tf": {Data: []byte(`
+resource "aws_vpc" "v" {}
+resource "terraform_data" "per_zone" {
+  count = length(aws_vpc.v.zones)
+}`)},
+	}
+	cfg, diags := config.Load(".", config.Options{FS: fsys})
+	if diags.HasErrors() {
+		fmt.Println(diags.Error())
+		return
+	}
+	_, diags = lang.Evaluate(cfg, lang.Options{})
+	for _, d := range diags {
+		if us, ok := lang.UnknownInstancesUnread(d); ok {
+			fmt.Println(d.Summary+":", us[0].Describe())
+		}
+	}
+	// Output:
+	// Instances not known: aws_vpc.v (no provider schema)
+}
