@@ -48,12 +48,12 @@ func unreadCause(res *config.Resource) marks.Cause {
 }
 
 // plannedUnknowns makes the unknowns planning resource res of module c
-// without schema adds.
-func (ev *evaluator) plannedUnknowns(c *config.Config, res *config.Resource, writeOnly bool) *unknownMarked {
+// (whose resourceInfo is info) without schema adds.
+func (ev *evaluator) plannedUnknowns(c *config.Config, res *config.Resource, info *resourceInfo, writeOnly bool) *unknownMarked {
 	return &unknownMarked{
 		ms:        ev.unreadMarks(c, res, unreadCause(res)),
 		writeOnly: writeOnly,
-		dynamic:   ev.resourceInfo(c, res).dynamicArgs,
+		dynamic:   info.dynamicArgs,
 	}
 }
 

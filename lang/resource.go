@@ -274,9 +274,9 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 	writeOnly := res.Mode == config.ManagedResourceMode && ev.share().ephemeral.Load()
 	switch {
 	case schema == nil && d.attrs != nil:
-		v = openAttributes(d.attrs, info.spec, s.ev.reads().tree(res), s.ev.plannedUnknowns(s.mod.Config, res, writeOnly))
+		v = openAttributes(d.attrs, info.spec, s.ev.reads().tree(res), s.ev.plannedUnknowns(s.mod.Config, res, info, writeOnly))
 	case schema == nil:
-		v = openObject(d.v, info.spec, s.ev.reads().tree(res), s.ev.plannedUnknowns(s.mod.Config, res, writeOnly))
+		v = openObject(d.v, info.spec, s.ev.reads().tree(res), s.ev.plannedUnknowns(s.mod.Config, res, info, writeOnly))
 	case res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type):
 		ev.checkReadOnly(res, info, d)
 		finish := planTerraformData

@@ -107,9 +107,9 @@ type Options struct {
 	// again.
 	PlannedOutputs func(module, name string) (cty.Value, bool)
 	// PlannedUnknown, when set, says of a value tfeval did not read (its
-	// marks.Unread) that Terraform's plan has it unknown too: a test
-	// runner's object whose provider tfeval emulates or has the schema of,
-	// which the run creates. A count or for_each that only such values
+	// marks.Unread) that Terraform's plan has it unknown too: what the
+	// provider computes of an object a test run creates, where the
+	// provider's schema is known. A count or for_each that only such values
 	// leave unknown is then the error Terraform's plan reports, rather
 	// than a placeholder for instances tfeval cannot count.
 	PlannedUnknown func(marks.Unread) bool

@@ -1075,7 +1075,8 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 		return cty.DynamicVal, diags
 	}
 	if t := s.adHocReads()[cfg]; t != nil && rs.schema == nil {
-		return fillWhole(rs, t, s.ev.resourceInfo(s.mod.Config, cfg).spec, s.ev.plannedUnknowns(s.mod.Config, cfg, false)), nil
+		info := s.ev.resourceInfo(s.mod.Config, cfg)
+		return fillWhole(rs, t, info.spec, s.ev.plannedUnknowns(s.mod.Config, cfg, info, false)), nil
 	}
 	return rs.whole, nil
 }

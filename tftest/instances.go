@@ -247,7 +247,8 @@ func (in *instances) real(pi *lang.PlannedInstance, source string) cty.Value {
 // created: drawn when the apply creates it, and the state's while the
 // arguments the configuration sets are unchanged (every one of them
 // replaces the object; a moved block keeps it). Terraform's own mocks draw
-// their values at random too. What tfeval does not draw stays unknown.
+// their values at random too. What tfeval does not draw stays unknown. A
+// plan that creates or replaces the object holds it as planRandom does.
 func (in *instances) drawnRandom(pi *lang.PlannedInstance, prior cty.Value, hasPrior bool) (cty.Value, bool) {
 	v := prior
 	if !hasPrior || !sameArguments(pi.Arguments, prior) {
