@@ -157,6 +157,7 @@ func runRecursive(c *common, env Env, cmd *command) int {
 		// lets a heap of large roots grow by less than Go's default.
 		env.Pacer.SetHeadroom(scanGCHeadroom)
 		env.Pacer.Tighten(scanLargeHeap, scanLargePercent)
+		env.Pacer.SizeToWork(scanWorkFactor)
 	}
 	// Paths the command line gives are relative to the directory, not to
 	// each root (as -chdir=DIR makes them); the caches and the provider
@@ -251,6 +252,15 @@ func runRecursive(c *common, env Env, cmd *command) int {
 // just over twice to within it for 2-7% more CPU (docs/benchmarks.md).
 const scanGCHeadroom = 24 << 20
 
+// scanWorkFactor is how far past its starting live heap a -recursive run
+// lets the heap grow before a collection, in multiples of the heap the
+// largest root so far would have needed in a process of its own (as
+// gcpace.Pacer.SizeToWork estimates it), where that is more than
+// scanGCHeadroom past the live heap: the peak stays within about twice
+// the largest root's, and a repository whose roots need much memory each
+// is collected less often than every 24 MiB (docs/benchmarks.md).
+const scanWorkFactor = 2
+
 // scanLargeHeap and scanLargePercent are how a -recursive run paces the
 // collector once its live heap is large: above 96 MiB of live data (the
 // published repositories' scans hold 21 MB at most) the heap may grow by
@@ -306,6 +316,9 @@ func (w *rootsWriter) runOne(i int) rendered {
 	// it may have missed (gcpace.Pacer.Follow).
 	env.Pacer.Follow()
 	defer env.Pacer.Follow()
+	// What the root needed sizes the pace of the roots after it
+	// (scanWorkFactor).
+	defer env.Pacer.EndWork(env.Pacer.StartWork())
 	return w.render(i, w.cmd.root(w.c, env))
 }
 

@@ -12,6 +12,14 @@
 // or of the container's (cgroup) limit, so that pacing cannot be what runs
 // a small CI runner out of memory.
 //
+// A program that does many pieces of work in one process (a scan of root
+// modules) keeps its garbage within a smaller headroom, so that its peak
+// stays near what one piece would need alone; SizeToWork then lets the
+// heap grow, before a collection, to twice the most that any piece marked
+// with StartWork and EndWork is estimated to have needed in a process of
+// its own, so that pieces which need much memory each are collected as
+// rarely as that bound allows.
+//
 // The library never paces the collector: that is process-wide state, which
 // belongs to the program embedding it. Only cmd/tfeval starts a Pacer, and
 // only when the user has set neither GOGC nor GOMEMLIMIT. LiveHeap, which

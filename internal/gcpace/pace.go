@@ -11,6 +11,9 @@ import (
 // liveMetric is the heap the previous collection found reachable.
 const liveMetric = "/gc/heap/live:bytes"
 
+// allocsMetric counts the bytes allocated on the heap.
+const allocsMetric = "/gc/heap/allocs:bytes"
+
 // cyclesMetric counts the completed collections.
 const cyclesMetric = "/gc/cycles/total:gc-cycles"
 
@@ -35,6 +38,12 @@ func Percent(live, headroom uint64, lo, hi int) int {
 type Pacer struct {
 	headroom uint64
 	lo, hi   int
+	// limit is the headroom Start was given: the most that a goal
+	// (SizeToWork) may add past the live heap.
+	limit uint64
+	// works sizes the heap's goal to the pieces of work (SizeToWork);
+	// nil when it does not.
+	works *works
 	// Above large bytes of live heap, the floor is largeLo instead of lo
 	// (Tighten); large 0 is no such bound.
 	large   uint64
@@ -55,7 +64,7 @@ type sentinel struct{ p *Pacer }
 // Start sets the percentage for the current heap and then keeps it set
 // after every collection until Stop.
 func Start(headroom uint64, lo, hi int) *Pacer {
-	p := &Pacer{headroom: headroom, lo: lo, hi: hi}
+	p := &Pacer{headroom: headroom, limit: headroom, lo: lo, hi: hi}
 	p.mu.Lock()
 	p.old = debug.SetGCPercent(p.percent(LiveHeap()))
 	p.mu.Unlock()
@@ -89,7 +98,9 @@ func (p *Pacer) collected() {
 	}
 	p.cycles++
 	p.applied = collections()
-	debug.SetGCPercent(p.percent(LiveHeap()))
+	live := LiveHeap()
+	p.works.collected(live)
+	debug.SetGCPercent(p.percent(live))
 	p.arm()
 }
 
@@ -114,7 +125,9 @@ func (p *Pacer) Follow() {
 		return
 	}
 	p.applied = n
-	debug.SetGCPercent(p.percent(LiveHeap()))
+	live := LiveHeap()
+	p.works.collected(live)
+	debug.SetGCPercent(p.percent(live))
 }
 
 // SetHeadroom changes how much the heap may grow past the live data
@@ -156,7 +169,13 @@ func (p *Pacer) percent(live uint64) int {
 	if p.large > 0 && live > p.large {
 		lo = p.largeLo
 	}
-	return Percent(live, p.headroom, lo, p.hi)
+	pct := Percent(live, p.headroom, lo, p.hi)
+	// A goal set by the pieces of work bounds the heap itself, so the
+	// cap for small heaps does not apply to it.
+	if extra := p.works.headroom(live, p.limit); extra > 0 && live > 0 {
+		pct = max(pct, Percent(live, extra, lo, math.MaxInt32))
+	}
+	return pct
 }
 
 // Stop ends the pacing and restores the percentage Start found.
@@ -178,6 +197,10 @@ func (p *Pacer) seen() int {
 
 // collections reads how many collections have completed.
 func collections() uint64 { return readMetric(cyclesMetric) }
+
+// allocated reads how many bytes have been allocated on the heap since
+// the process started.
+func allocated() uint64 { return readMetric(allocsMetric) }
 
 // LiveHeap reads the live heap the last collection found, in bytes; 0
 // when the runtime does not say.

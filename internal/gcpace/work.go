@@ -1,0 +1,160 @@
+package gcpace
+
+import "runtime/debug"
+
+// SizeToWork lets the heap grow, from now on, to a goal that follows the
+// pieces of work the program marks with StartWork and EndWork (a scan's
+// root modules): factor times the most heap any one piece has been
+// estimated to need in a process of its own (ownPeak), past the live heap
+// found now. Where that goal is further from the live heap than the
+// headroom, the heap may grow to it before a collection, within the
+// headroom Start was given and the percentage's floor: the goal bounds
+// the heap itself, so the percentage's cap for small heaps does not apply
+// to it.
+//
+// A program that does many pieces of work in one process (a scan) holds
+// its peak memory to a small multiple of what the largest piece would
+// need alone by keeping its garbage within a small headroom; but where the
+// pieces need much more than that headroom, collecting that often is work
+// the separate processes never do. With factor 2 the goal is at most the
+// live heap found now plus twice the largest piece's estimated need, so
+// the process's peak stays within about twice that of the largest piece
+// run on its own: the goal rises only with pieces that needed it.
+func (p *Pacer) SizeToWork(factor uint64) {
+	if p == nil {
+		return
+	}
+	live := LiveHeap()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.works = &works{factor: factor, start: live, running: map[*Work]struct{}{}}
+	debug.SetGCPercent(p.percent(live))
+}
+
+// Work is a piece of work in flight (StartWork).
+type Work struct {
+	live0, alloc0 uint64 // the live heap and the bytes allocated at its start
+	maxLive       uint64 // the most live heap a collection found while it ran
+	shared        int    // the most pieces running at once while it ran
+}
+
+// StartWork marks a piece of work starting, for SizeToWork; EndWork marks
+// its end. Without SizeToWork, and on a nil Pacer, both do nothing.
+func (p *Pacer) StartWork() *Work {
+	if p == nil {
+		return nil
+	}
+	live, alloc := LiveHeap(), allocated()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped || p.works == nil {
+		return nil
+	}
+	return p.works.begin(live, alloc)
+}
+
+// EndWork marks the end of a piece of work StartWork began, and raises
+// the heap's goal when the piece needed more than any before it.
+func (p *Pacer) EndWork(w *Work) {
+	if p == nil || w == nil {
+		return
+	}
+	alloc := allocated()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped || p.works == nil {
+		return
+	}
+	if p.works.end(w, alloc) {
+		debug.SetGCPercent(p.percent(LiveHeap()))
+	}
+}
+
+// works is what SizeToWork keeps: the pieces of work running and the
+// goal they have set. Its methods take the runtime's figures as
+// arguments, so that its arithmetic does not depend on the collector.
+type works struct {
+	factor  uint64
+	start   uint64 // the live heap when SizeToWork began
+	largest uint64 // the most any piece that ended needed (ownPeak)
+	running map[*Work]struct{}
+}
+
+// begin starts a piece of work at a live heap of live bytes, with alloc
+// bytes allocated so far.
+func (ws *works) begin(live, alloc uint64) *Work {
+	w := &Work{live0: live, alloc0: alloc, maxLive: live}
+	ws.running[w] = struct{}{}
+	for r := range ws.running {
+		r.shared = max(r.shared, len(ws.running))
+	}
+	return w
+}
+
+// collected records a collection that found live bytes of live heap.
+func (ws *works) collected(live uint64) {
+	if ws == nil {
+		return
+	}
+	for w := range ws.running {
+		w.maxLive = max(w.maxLive, live)
+	}
+}
+
+// end ends a piece of work, with alloc bytes allocated so far, and
+// reports whether the goal rose.
+func (ws *works) end(w *Work, alloc uint64) bool {
+	if _, ok := ws.running[w]; !ok {
+		return false
+	}
+	delete(ws.running, w)
+	var allocs, grown uint64
+	if alloc > w.alloc0 {
+		allocs = alloc - w.alloc0
+	}
+	if w.maxLive > w.live0 {
+		grown = w.maxLive - w.live0
+	}
+	need := ownPeak(allocs, grown, w.shared)
+	if need <= ws.largest {
+		return false
+	}
+	ws.largest = need
+	return true
+}
+
+// ownPeak estimates the heap a piece of work would need in a process of
+// its own from what it did in this one: it allocated allocs bytes and the
+// live heap grew by grown bytes while it ran, with up to shared pieces
+// running at once (whose allocations and live data these figures also
+// count, so the piece is given its share of them). A short process
+// collects rarely: it holds what it allocates, up to a few times its live
+// data (the heap of a generated root of 75 MB of live data peaked at about
+// twice that in a process of its own). The estimate is the smaller of the
+// allocations and twice the live growth: low rather than high, since the
+// live growth counts only what collections happened to find, and none
+// of the parses this process already held.
+func ownPeak(allocs, grown uint64, shared int) uint64 {
+	need := min(allocs, 2*grown)
+	if shared > 1 {
+		need /= uint64(shared)
+	}
+	return need
+}
+
+// headroom is how far the heap may grow past a live heap of live bytes
+// to reach the goal, within limit; 0 when there is no goal or the live
+// heap has reached it (the Pacer's own headroom then decides).
+func (ws *works) headroom(live, limit uint64) uint64 {
+	if ws == nil {
+		return 0
+	}
+	goal := ws.start + ws.factor*ws.largest
+	if goal <= live {
+		return 0
+	}
+	return min(goal-live, limit)
+}

@@ -1,0 +1,129 @@
+package gcpace
+
+import "testing"
+
+func TestOwnPeak(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		name          string
+		allocs, grown uint64
+		shared        int
+		want          uint64
+	}{
+		{"few allocations: held whole", 10 * mib, 20 * mib, 1, 10 * mib},
+		{"many allocations: twice the live growth", 300 * mib, 40 * mib, 1, 80 * mib},
+		{"no collection while it ran", 300 * mib, 0, 1, 0},
+		{"two at once: half the figures", 300 * mib, 150 * mib, 2, 150 * mib},
+		{"shared 0 counts as alone", 8 * mib, 8 * mib, 0, 8 * mib},
+	} {
+		if got := ownPeak(tc.allocs, tc.grown, tc.shared); got != tc.want {
+			t.Errorf("%s: ownPeak = %d MiB, want %d MiB", tc.name, got/mib, tc.want/mib)
+		}
+	}
+}
+
+// The goal follows the largest piece of work that ended, never falls,
+// and counts only what each piece's own run saw.
+func TestWorksGoal(t *testing.T) {
+	const mib = 1 << 20
+	ws := &works{factor: 2, start: 5 * mib, running: map[*Work]struct{}{}}
+	if got := ws.headroom(10*mib, 1024*mib); got != 0 {
+		t.Fatalf("before any work: headroom %d MiB past the Pacer's, want none", got/mib)
+	}
+
+	// A root allocates 120 MiB, and a collection while it runs finds the
+	// live heap 30 MiB above its start: it needs min(120, 60) = 60 MiB,
+	// and the goal is 5 + 2×60 = 125 MiB.
+	a := ws.begin(10*mib, 1000*mib)
+	ws.collected(40 * mib)
+	ws.collected(25 * mib) // a lower figure later does not lower the most seen
+	if !ws.end(a, 1120*mib) {
+		t.Fatal("the first root's end did not raise the goal")
+	}
+	if ws.largest != 60*mib {
+		t.Fatalf("largest need %d MiB, want 60", ws.largest/mib)
+	}
+	for _, tc := range []struct{ live, limit, want uint64 }{
+		{20 * mib, 1024 * mib, 105 * mib}, // up to the goal
+		{20 * mib, 64 * mib, 64 * mib},    // within the limit
+		{125 * mib, 1024 * mib, 0},        // at the goal
+		{200 * mib, 1024 * mib, 0},        // past it
+	} {
+		if got := ws.headroom(tc.live, tc.limit); got != tc.want {
+			t.Errorf("live %d MiB, limit %d MiB: headroom %d MiB, want %d", tc.live/mib, tc.limit/mib, got/mib, tc.want/mib)
+		}
+	}
+
+	// Two roots at once: each is given half of what their windows saw,
+	// and a smaller need leaves the goal where it was.
+	b := ws.begin(20*mib, 2000*mib)
+	c := ws.begin(20*mib, 2000*mib)
+	ws.collected(60 * mib)
+	if ws.end(b, 2100*mib) { // min(100, 80)/2 = 40 MiB
+		t.Error("a root needing less than the largest raised the goal")
+	}
+	ws.collected(90 * mib)
+	if !ws.end(c, 2300*mib) { // min(300, 140)/2 = 70 MiB
+		t.Error("a root needing more than the largest did not raise the goal")
+	}
+	if ws.largest != 70*mib {
+		t.Errorf("largest need %d MiB, want 70", ws.largest/mib)
+	}
+	// A root that started after the others ended ran alone.
+	d := ws.begin(30*mib, 3000*mib)
+	if d.shared != 1 {
+		t.Errorf("a root running alone counts %d at once", d.shared)
+	}
+	if ws.end(d, 3001*mib) || ws.end(d, 3001*mib) {
+		t.Error("a root that needed 1 MiB, or ended twice, raised the goal")
+	}
+}
+
+// A Pacer without SizeToWork paces as before; with it, the percentage
+// follows the goal within the floor for large heaps, past the cap for
+// small ones (the goal bounds the heap).
+func TestPercentWithWorks(t *testing.T) {
+	const mib = 1 << 20
+	p := &Pacer{headroom: 24 * mib, limit: 1024 * mib, lo: 100, hi: 400, large: 96 * mib, largeLo: 75}
+	if got := p.percent(20 * mib); got != 120 {
+		t.Errorf("without works: %d%%, want 120", got)
+	}
+	p.works = &works{factor: 2, start: 4 * mib, largest: 60 * mib, running: map[*Work]struct{}{}}
+	for _, tc := range []struct {
+		live uint64
+		want int
+	}{
+		{20 * mib, 520},  // 104 MiB past 20 MiB live: above the cap for small heaps
+		{1 * mib, 12300}, // 123 MiB past 1 MiB
+		{40 * mib, 210},  // 84 MiB past 40: 210%
+		{100 * mib, 75},  // the goal is near: 24 MiB, below the floor for large heaps
+		{60 * mib, 106},  // 64 MiB on 60
+		{124 * mib, 75},  // at the goal
+		{0, 400},         // no live heap measured yet
+		{120 * mib, 75},  // 4 MiB short of the goal: the Pacer's headroom, below the floor
+	} {
+		if got := p.percent(tc.live); got != tc.want {
+			t.Errorf("live %d MiB: %d%%, want %d", tc.live/mib, got, tc.want)
+		}
+	}
+}
+
+// Without SizeToWork, and on a nil Pacer (GOGC set by the user), marking
+// work does nothing.
+func TestWorkWithoutSizing(t *testing.T) {
+	var none *Pacer
+	none.SizeToWork(2)
+	if w := none.StartWork(); w != nil {
+		t.Errorf("a nil Pacer started work %v", w)
+	}
+	none.EndWork(nil)
+	p := &Pacer{headroom: 1 << 20, lo: 100, hi: 400}
+	w := p.StartWork()
+	if w != nil {
+		t.Errorf("a Pacer without SizeToWork started work %v", w)
+	}
+	p.EndWork(w)
+	if p.works != nil {
+		t.Error("marking work set a goal")
+	}
+}
