@@ -85,7 +85,8 @@ func (s *scope) unreadIn(refs []parsedRef) cty.ValueMarks {
 // configuration sets, which the provider plans as written, so that an
 // unknown there is the configuration's own (a value known only once
 // applied), not one the schema would tell. An unknown the planning itself
-// made for want of the schema carries its own Unread mark.
+// made for want of the schema (an argument set to null, an attribute read
+// but not set) carries its own Unread mark.
 func readsWritten(rs *resourceState, t *readTree) bool {
 	if !rs.expansion.multi() {
 		return readsPrimitives(rs.whole, t)
