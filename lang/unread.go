@@ -49,11 +49,13 @@ func (s *scope) unreadIn(refs []parsedRef) cty.ValueMarks {
 		case refResource:
 			if rs := s.resourceState(ref); rs != nil {
 				add(rs.unreadMarks())
-				if rs.schema == nil && s.adHocReads()[rs.cfg] != nil {
+				if t := s.adHocReads()[rs.cfg]; rs.schema == nil && t != nil && !readsWritten(rs, t) {
 					// An expression from outside the configuration (a test
 					// file's assertion) reads paths its resource's value
 					// lacks: resourceValue fills them in with this mark,
-					// which the value kept does not hold.
+					// which the value kept does not hold. Reading a whole
+					// object or collection reads what the provider may add
+					// to it too.
 					add([]marks.Unread{{Cause: unreadCause(rs.cfg), Addr: configAddr(mi.Config, rs.cfg.Addr())}})
 				}
 			}
@@ -75,6 +77,68 @@ func (s *scope) unreadIn(refs []parsedRef) cty.ValueMarks {
 		}
 	}
 	return marks.UnreadSet(found)
+}
+
+// readsWritten reports whether every path t reads from a resource without
+// schema (from each instance, with count or for_each) ends at a value of
+// primitive type that the resource's value holds: an argument the
+// configuration sets, which the provider plans as written, so that an
+// unknown there is the configuration's own (a value known only once
+// applied), not one the schema would tell. An unknown the planning itself
+// made for want of the schema (an argument set to null, an attribute read
+// but not set) carries its own Unread mark.
+func readsWritten(rs *resourceState, t *readTree) bool {
+	if !rs.expansion.multi() {
+		return readsPrimitives(rs.whole, t)
+	}
+	whole, _ := rs.whole.Unmark()
+	if !whole.IsKnown() || whole.IsNull() {
+		return false
+	}
+	for it := whole.ElementIterator(); it.Next(); {
+		if _, v := it.Element(); !readsPrimitives(v, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// readsPrimitives is readsWritten for one object.
+func readsPrimitives(v cty.Value, t *readTree) bool {
+	v, _ = v.Unmark()
+	if t.elems == nil && len(t.attrs) == 0 {
+		return v.Type().IsPrimitiveType()
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	ty := v.Type()
+	for name, sub := range t.attrs {
+		switch {
+		case ty.IsObjectType():
+			if !ty.HasAttribute(name) || !readsPrimitives(v.GetAttr(name), sub) {
+				return false
+			}
+		case ty.IsMapType():
+			k := cty.StringVal(name)
+			if !v.HasIndex(k).True() || !readsPrimitives(v.Index(k), sub) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	if t.elems != nil {
+		if !ty.IsObjectType() && !ty.IsTupleType() && !ty.IsCollectionType() {
+			return false
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			if _, e := it.Element(); !readsPrimitives(e, t.elems) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func containsUnread(us []marks.Unread, u marks.Unread) bool {

@@ -2231,13 +2231,14 @@ run "plan" {
 // TestMockedArgumentFromRandom: a mocked resource without schema whose
 // argument is built from an unmocked random result. In a plan, before an
 // apply draws it, the result is unknown as in Terraform's plan, not for
-// want of hashicorp/random; a condition over the argument depends on the
-// mocked object, which without its schema may hold other unknowns, and so
-// waits on the mocked provider's schema. An attribute the provider
-// computes needs that schema too.
+// want of hashicorp/random; the argument is the configuration's (a mocked
+// provider plans arguments as written), so a condition over it is unknown
+// as in Terraform: "Unknown condition value", also over the whole object,
+// unknown whatever else the schema adds to it. A condition over an
+// attribute the configuration does not set waits on the mocked provider's
+// schema; a known argument decides.
 func TestMockedArgumentFromRandom(t *testing.T) {
-	rep := runFiles(t, map[string]string{
-		"main.tf": `
+	main := `
 terraform {
   required_providers {
     random = { source = "hashicorp/random" }
@@ -2250,32 +2251,46 @@ resource "random_string" "suffix" {
 }
 resource "aws_thing" "t" {
   name = "bucket-${random_string.suffix.result}"
+  kind = "k"
 }
-`,
-		"tests/a.tftest.hcl": `
-mock_provider "aws" {}
-run "name" {
-  command = plan
-  assert {
-    condition     = length(aws_thing.t.name) == 12
-    error_message = "name"
-  }
+resource "aws_thing" "n" {
+  count = 2
+  name  = "n-${random_string.suffix.result}"
 }
-run "computed" {
-  assert {
-    condition     = aws_thing.t.arn != "x"
-    error_message = "arn"
-  }
-}
-`}, dialect.Terraform)
-	for k, want := range map[string]string{
-		"tests/a.tftest.hcl::name":     "hashicorp/aws",
-		"tests/a.tftest.hcl::computed": "hashicorp/aws",
+`
+	for _, tc := range []struct {
+		name, command, condition string
+		status                   Status
+		needs, diag              string
+	}{
+		{"argument from random", "plan", `length(aws_thing.t.name) == 12`, Error, "", "Unknown condition value"},
+		{"argument of each instance", "plan", `alltrue([for n in aws_thing.n : startswith(n.name, "n-x")])`, Error, "", "Unknown condition value"},
+		{"known argument", "plan", `aws_thing.t.kind == "k"`, Pass, "", ""},
+		{"whole object", "plan", `jsonencode(aws_thing.t) == "{}"`, Error, "", "Unknown condition value"},
+		{"computed at plan", "plan", `aws_thing.t.arn != "x"`, Skip, "hashicorp/aws", ""},
+		{"computed", "apply", `aws_thing.t.arn != "x"`, Skip, "hashicorp/aws", ""},
 	} {
-		r := runOf(t, rep, k)
-		if r.Status != Skip || r.NeedsProvider != want {
-			t.Errorf("%s: %s needing %q (%s), want a skip needing %s", k, r.Status, r.NeedsProvider, r.SkipReason, want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{
+				"main.tf": main,
+				"tests/a.tftest.hcl": fmt.Sprintf(`
+mock_provider "aws" {}
+run "r" {
+  command = %s
+  assert {
+    condition     = %s
+    error_message = "r"
+  }
+}
+`, tc.command, tc.condition)}, dialect.Terraform)
+			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+			if r.Status != tc.status || r.NeedsProvider != tc.needs {
+				t.Fatalf("%s needing %q (%s), want %s needing %q", r.Status, r.NeedsProvider, r.SkipReason, tc.status, tc.needs)
+			}
+			if tc.diag != "" && (len(r.Diagnostics) != 1 || r.Diagnostics[0].Summary != tc.diag) {
+				t.Errorf("diagnostics %v, want one %q", r.Diagnostics, tc.diag)
+			}
+		})
 	}
 }
 
