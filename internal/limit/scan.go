@@ -407,8 +407,8 @@ func checkCosts(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl.D
 // both bounds, which spares real files the scan (they are mostly well
 // within): the scan counts at most three tokens for each byte it passes,
 // and a template's parts are one, plus one for each newline and two for
-// each "$" and "%" in it, so neither can exceed the counts of those bytes
-// in the whole source, and a template's bytes its length (see
+// each "$" and "%" in it, so neither can exceed what the counts of those
+// bytes in the whole source and its length give (see
 // TestWithinCostsBoundsTheScan).
 func withinCosts(src []byte) bool {
 	if 3*len(src) > MaxSourceTokens {
