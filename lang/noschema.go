@@ -570,8 +570,11 @@ func alignInstances(vals []cty.Value, unread func() cty.ValueMarks) {
 	}
 }
 
-// isEmptyString reports whether v is a known "".
+// isEmptyString reports whether v is a known "" (marks aside). It asks
+// the type and the string, where RawEquals with cty.StringVal("") would
+// normalize "" and compare marks on every call: once for each argument of
+// every resource planned without a schema.
 func isEmptyString(v cty.Value) bool {
 	v, _ = v.Unmark()
-	return v.RawEquals(cty.StringVal(""))
+	return v.Type() == cty.String && v.IsKnown() && !v.IsNull() && v.AsString() == ""
 }

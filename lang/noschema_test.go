@@ -746,3 +746,27 @@ resource "terraform_data" "d" {
 		})
 	}
 }
+
+// TestIsEmptyString holds isEmptyString to what RawEquals with a known ""
+// says of the value without its marks.
+func TestIsEmptyString(t *testing.T) {
+	for _, v := range []cty.Value{
+		cty.StringVal(""),
+		cty.StringVal("").Mark("sensitive"),
+		cty.StringVal("x"),
+		cty.StringVal(" "),
+		cty.NullVal(cty.String),
+		cty.UnknownVal(cty.String),
+		cty.UnknownVal(cty.String).RefineNotNull(),
+		cty.DynamicVal,
+		cty.NullVal(cty.DynamicPseudoType),
+		cty.Zero,
+		cty.ListValEmpty(cty.String),
+		cty.EmptyObjectVal,
+	} {
+		u, _ := v.Unmark()
+		if got, want := isEmptyString(v), u.RawEquals(cty.StringVal("")); got != want {
+			t.Errorf("%#v: %v, want %v", v, got, want)
+		}
+	}
+}

@@ -142,6 +142,9 @@ type readAnalysis struct {
 	reads    map[resolvedRead]uint32
 	// id is firstResolve's buffer.
 	id []byte
+	// steps holds the paths resolveDefs steps into, a level of the
+	// resolution's depth in each maxReadPath entries.
+	steps []readStep
 	// trees are the paths read from each resource's instances.
 	trees map[*config.Resource]*readTree
 	// providerCalls are the provider functions (provider::LOCAL::NAME)
@@ -200,7 +203,7 @@ func (a *readAnalysis) analyze(root *config.Config, extra []hcl.Expression, late
 		}
 		a.follow(root, mr.events)
 	}
-	a.resolved, a.reads, a.id = nil, nil, nil
+	a.resolved, a.reads, a.id, a.steps = nil, nil, nil, nil
 }
 
 // adHoc works out what an expression evaluated after the configuration
@@ -493,9 +496,18 @@ func (a *readAnalysis) resolveDefs(c *config.Config, key valueKey, path []readSt
 	if len(defs) == 0 || !a.firstResolve(c, key, path) {
 		return
 	}
+	// A stepped path is read, not kept, by the resolution below it, so it
+	// is built in this level's room at the top of a.steps rather than in a
+	// slice of its own; the levels below take the room above it.
+	mark := len(a.steps)
+	if cap(a.steps) < mark+maxReadPath {
+		a.steps = slices.Grow(a.steps, maxReadPath)
+	}
 	for _, o := range defs {
-		if r, _, ok := stepped(o, path); ok {
+		if r, _, ok := stepped(o, path, a.steps[mark:mark:mark+maxReadPath]); ok {
+			a.steps = a.steps[:mark+maxReadPath]
 			a.resolve(in, r.key, r.path, depth+1)
+			a.steps = a.steps[:mark]
 		}
 	}
 }
@@ -542,7 +554,7 @@ func applySteps(origins []origin, steps []readStep, r *moduleReads) []origin {
 	}
 	out := make([]origin, 0, len(origins))
 	for _, o := range origins {
-		s, grew, ok := stepped(o, steps)
+		s, grew, ok := stepped(o, steps, nil)
 		if !ok {
 			continue
 		}
@@ -558,8 +570,9 @@ func applySteps(origins []origin, steps []readStep, r *moduleReads) []origin {
 }
 
 // stepped is applySteps for one origin: false when a step does not reach
-// it, grew when its path was added to.
-func stepped(o origin, steps []readStep) (r origin, grew, ok bool) {
+// it, grew when its path was added to. A grown path is built in buf when
+// it is not nil (the caller then owns it), else in a slice of its own.
+func stepped(o origin, steps []readStep, buf []readStep) (r origin, grew, ok bool) {
 	path, frames := o.path, o.frames
 	for _, s := range steps {
 		if n := len(frames); n > 0 {
@@ -574,7 +587,10 @@ func stepped(o origin, steps []readStep) (r origin, grew, ok bool) {
 			if !grew {
 				// Paths are shared between origins: the first step added
 				// copies this one's, with room for the rest.
-				path = append(make([]readStep, 0, min(len(path)+len(steps), maxReadPath)), path...)
+				if buf == nil {
+					buf = make([]readStep, 0, min(len(path)+len(steps), maxReadPath))
+				}
+				path = append(buf, path...)
 				grew = true
 			}
 			path = append(path, s)
@@ -1178,7 +1194,7 @@ func (w *readWalker) reference(t hcl.Traversal) (bound []origin, named origin, o
 	}
 	// applySteps for the one origin, without a slice to hold it.
 	w.steps = appendTraversalSteps(w.steps[:0], rest)
-	r, grew, ok := stepped(base, w.steps)
+	r, grew, ok := stepped(base, w.steps, nil)
 	if !ok {
 		return nil, origin{}, false
 	}

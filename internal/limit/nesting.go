@@ -46,6 +46,12 @@ func checkNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max
 	if fewOpeners(src, max-base) {
 		return nil // each level needs at least one opening or operator byte
 	}
+	return boundedNesting(src, filename, start, syntax, max, base)
+}
+
+// boundedNesting is checkNesting of a source with more openers than max
+// (which is set): the finer byte-level bound, then the lexer.
+func boundedNesting(src []byte, filename string, start hcl.Pos, syntax Syntax, max, base int) hcl.Diagnostics {
 	if syntax != Template {
 		if bound, ok := depthBound(src, max-base); ok && bound <= max-base {
 			return nil

@@ -193,38 +193,54 @@ const digitRunForLexing = 1000
 // either, so the bytes between them are passed over (nextDigitOrPoint); the
 // letter e, far more common, is looked at only after one.
 func mayHaveHugeLiteral(src []byte) bool {
-	for i := 0; i < len(src); i++ {
+	return mayHaveHugeLiteralFrom(src, 0)
+}
+
+// mayHaveHugeLiteralFrom is mayHaveHugeLiteral of src from offset i on,
+// which does not start inside a run of digits.
+func mayHaveHugeLiteralFrom(src []byte, i int) bool {
+	for ; i < len(src); i++ {
 		i = nextDigitOrPoint(src, i)
 		if i == len(src) {
 			break
 		}
-		// An exponent may start at j, after src[i:j]: a point, or a run
-		// of digits.
-		j := i + 1
-		if src[i] != '.' {
-			for j < len(src) && isDigit(src[j]) {
-				j++
-			}
-			if j-i >= digitRunForLexing {
-				return true
-			}
-		}
-		if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
-			k := j + 1
-			if k < len(src) && (src[k] == '+' || src[k] == '-') {
-				k++
-			}
-			n := 0
-			for ; k < len(src) && isDigit(src[k]); k++ {
-				n++
-			}
-			if n >= 4 {
-				return true
-			}
+		huge, j := literalAt(src, i)
+		if huge {
+			return true
 		}
 		i = j - 1
 	}
 	return false
+}
+
+// literalAt looks at the digit or point at src[i], the start of a run of
+// digits or a point: huge when the run is long or an exponent of four or
+// more digits follows it, and j the offset after the run (or the point),
+// where an exponent may start.
+func literalAt(src []byte, i int) (huge bool, j int) {
+	j = i + 1
+	if src[i] != '.' {
+		for j < len(src) && isDigit(src[j]) {
+			j++
+		}
+		if j-i >= digitRunForLexing {
+			return true, j
+		}
+	}
+	if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
+		k := j + 1
+		if k < len(src) && (src[k] == '+' || src[k] == '-') {
+			k++
+		}
+		n := 0
+		for ; k < len(src) && isDigit(src[k]); k++ {
+			n++
+		}
+		if n >= 4 {
+			return true, j
+		}
+	}
+	return false, j
 }
 
 // digitOrPoint are the bytes mayHaveHugeLiteral stops at.
@@ -282,6 +298,12 @@ func checkNumbers(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl
 	if !mayHaveHugeLiteral(src) {
 		return nil
 	}
+	return lexedNumbers(src, filename, start, syntax)
+}
+
+// lexedNumbers is checkNumbers on the lexer's tokens, for a source the
+// byte-level check could not rule out.
+func lexedNumbers(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl.Diagnostics {
 	for _, t := range lex(src, filename, start, syntax) {
 		if t.Type != hclsyntax.TokenNumberLit {
 			continue
@@ -291,19 +313,6 @@ func checkNumbers(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl
 		}
 	}
 	return nil
-}
-
-// CheckSource is CheckNesting plus a check that no number literal in src
-// lies beyond MaxNumberExponent: the checks a native syntax source gets
-// before hcl parses it.
-func CheckSource(src []byte, filename string, start hcl.Pos, syntax Syntax, maxNesting int) hcl.Diagnostics {
-	if diags := checkCosts(src, filename, start, syntax); diags.HasErrors() {
-		return diags
-	}
-	if diags := CheckNesting(src, filename, start, syntax, maxNesting); diags.HasErrors() {
-		return diags
-	}
-	return checkNumbers(src, filename, start, syntax)
 }
 
 // CheckJSONSource is CheckJSONNesting plus the number check of CheckSource,

@@ -397,9 +397,29 @@ func heredocEnd(src []byte, i int, marker []byte) (int, bool) {
 // checkCosts refuses a source with more tokens than MaxSourceTokens or a
 // template too costly to parse, before hcl lexes and parses it.
 func checkCosts(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl.Diagnostics {
-	if len(src) < 4096 {
-		return nil // too short to be costly
+	if len(src) < 4096 || withinCosts(src) {
+		return nil // too short to be costly, or too few parts
 	}
+	return scannedCosts(src, filename, start, syntax)
+}
+
+// withinCosts reports whether counts of a few bytes show that src is within
+// both bounds, which spares real files the scan (they are mostly well
+// within): the scan counts at most three tokens for each byte it passes,
+// and a template's parts are one, plus one for each newline and two for
+// each "$" and "%" in it, so neither can exceed what the counts of those
+// bytes in the whole source and its length give (see
+// TestWithinCostsBoundsTheScan).
+func withinCosts(src []byte) bool {
+	if 3*len(src) > MaxSourceTokens {
+		return false
+	}
+	parts := int64(1 + bytes.Count(src, []byte{'\n'}) + 2*(bytes.Count(src, []byte{'$'})+bytes.Count(src, []byte{'%'})))
+	return parts*parts*8+parts*int64(len(src)/2) <= maxTemplateCost
+}
+
+// scannedCosts is checkCosts by the scan.
+func scannedCosts(src []byte, filename string, start hcl.Pos, syntax Syntax) hcl.Diagnostics {
 	s := scanSource(src, syntax)
 	if !utf8.Valid(src) {
 		// The scan cannot follow how hcl splits invalid text; each byte

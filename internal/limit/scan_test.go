@@ -120,3 +120,66 @@ func FuzzSourceScan(f *testing.F) {
 		}
 	})
 }
+
+// scanWithinBound checks what withinCosts relies on, for src in every
+// grammar: the scan counts at most three tokens a byte, and no template it
+// (or the scan of a heredoc's pieces) records costs more than the bound
+// the counts of newlines, "$" and "%" give.
+func scanWithinBound(t *testing.T, src []byte) {
+	t.Helper()
+	parts := int64(1 + strings.Count(string(src), "\n") + 2*(strings.Count(string(src), "$")+strings.Count(string(src), "%")))
+	bound := parts*parts*8 + parts*int64(len(src)/2)
+	for _, syntax := range []Syntax{Config, Expression, Template} {
+		s := scanSource(src, syntax)
+		if s.tokens > 3*len(src) {
+			t.Errorf("%.40q (syntax %d): %d tokens from %d bytes", src, syntax, s.tokens, len(src))
+		}
+		if int64(s.worst) > bound {
+			t.Errorf("%.40q (syntax %d): cost %d over the bound %d", src, syntax, s.worst, bound)
+		}
+		for _, h := range s.heredocs {
+			if w := scanSource(src[h.body:h.closer], Template).worst; int64(w) > bound {
+				t.Errorf("%.40q (syntax %d): heredoc cost %d over the bound %d", src, syntax, w, bound)
+			}
+		}
+	}
+}
+
+func TestWithinCostsBoundsTheScan(t *testing.T) {
+	big := func(n int, line string) string { return strings.Repeat(line, n) }
+	for _, src := range []string{
+		"",
+		"\"\"\"\"\"",
+		"$$$$%%%%${${${",
+		"a = \"$\"\"%\"\"${x}\"\n",
+		"a = <<EOT\n$x\n%y\r\nEOT\n",
+		big(2000, "a = \"x\"\n"),
+		"a = <<EOT\n" + big(3000, "line ${x} 100%\n") + "EOT\n",
+		"a = <<-EOT\n" + big(3000, "  line ${x}\n") + "  EOT\n",
+		big(3000, "kind: ${x} # 100%\n"),
+		"%{ if x }\n" + big(3000, "line\n") + "%{ endif }\n",
+		"a = \"" + big(3000, "$${x}") + "\"\n",
+		big(5000, "\"\r"),
+	} {
+		scanWithinBound(t, []byte(src))
+	}
+	// The bound lets ordinary files through and sends costly ones to the scan.
+	if !withinCosts([]byte(big(2000, "a = \"${x}\"\n"))) {
+		t.Error("an ordinary file of 2,000 lines is scanned")
+	}
+	for _, src := range []string{big(20000, "$x $y\n"), big(200_000, "\n")} {
+		if withinCosts([]byte(src)) {
+			t.Errorf("%.20q... is not scanned", src)
+		}
+	}
+}
+
+// FuzzWithinCosts holds the bound withinCosts takes over the scan.
+func FuzzWithinCosts(f *testing.F) {
+	for _, s := range []string{"a = 1\n", "a = \"${b}\"\n", "a = <<EOT\n$x\nEOT\n", "\"\"\"", "$$%%", "%{ if a }b%{ endif }", "a = <<-EOT\n  x\r\n  EOT\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		scanWithinBound(t, []byte(src))
+	})
+}
