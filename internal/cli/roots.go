@@ -268,9 +268,10 @@ const scanWorkFactor = 2
 // and never less than 12 MiB. On rust-lang/simpleinfra, whose roots
 // allocate 6 MB at most in a scan and whose largest root peaks at 24 MiB
 // in a process of its own, 24 MiB of garbage took the scan to 2.0-2.2
-// times that; 12 MiB holds it to 1.6-1.8 times. The other published
-// repositories' largest roots allocate 13-41 MB in a scan, and keep
-// scanGCHeadroom once one of those has run (docs/benchmarks.md).
+// times that; 12 MiB holds it to 1.6-1.8 times. On the published
+// repositories measured and gen-small-8 the largest roots allocate
+// 13-41 MB in a scan, and the scans keep scanGCHeadroom once one of those
+// has run (docs/benchmarks.md).
 const (
 	scanTrimFactor = 2
 	scanGCFloor    = 12 << 20
