@@ -158,6 +158,7 @@ func runRecursive(c *common, env Env, cmd *command) int {
 		env.Pacer.SetHeadroom(scanGCHeadroom)
 		env.Pacer.Tighten(scanLargeHeap, scanLargePercent)
 		env.Pacer.SizeToWork(scanWorkFactor)
+		env.Pacer.TrimToWork(scanTrimFactor, scanGCFloor)
 	}
 	// Paths the command line gives are relative to the directory, not to
 	// each root (as -chdir=DIR makes them); the caches and the provider
@@ -260,6 +261,21 @@ const scanGCHeadroom = 24 << 20
 // the largest root's, and a repository whose roots need much memory each
 // is collected less often than every 24 MiB (docs/benchmarks.md).
 const scanWorkFactor = 2
+
+// scanTrimFactor and scanGCFloor bound scanGCHeadroom by what the roots
+// allocate (gcpace.Pacer.TrimToWork): once a root has ended, a -recursive
+// run lets at most twice the most any root allocated build up as garbage,
+// and never less than 12 MiB. On rust-lang/simpleinfra, whose roots
+// allocate 6 MB at most in a scan and whose largest root peaks at 24 MiB
+// in a process of its own, 24 MiB of garbage took the scan to 2.0-2.2
+// times that; 12 MiB holds it to 1.6-1.8 times. On the published
+// repositories measured and gen-small-8 the largest roots allocate
+// 13-41 MB in a scan, and the scans keep scanGCHeadroom once one of those
+// has run (docs/benchmarks.md).
+const (
+	scanTrimFactor = 2
+	scanGCFloor    = 12 << 20
+)
 
 // scanLargeHeap and scanLargePercent are how a -recursive run paces the
 // collector once its live heap is large: above 96 MiB of live data (the

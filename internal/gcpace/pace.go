@@ -163,13 +163,14 @@ func (p *Pacer) Tighten(large uint64, lo int) {
 }
 
 // percent is the percentage for a live heap of live bytes: Percent with
-// the Pacer's headroom, bounds, and floor for large heaps.
+// the Pacer's headroom (as the pieces of work trim it, TrimToWork),
+// bounds, and floor for large heaps.
 func (p *Pacer) percent(live uint64) int {
 	lo := p.lo
 	if p.large > 0 && live > p.large {
 		lo = p.largeLo
 	}
-	pct := Percent(live, p.headroom, lo, p.hi)
+	pct := Percent(live, p.works.garbage(p.headroom), lo, p.hi)
 	// A goal set by the pieces of work bounds the heap itself, so the
 	// cap for small heaps does not apply to it.
 	if extra := p.works.headroom(live, p.limit); extra > 0 && live > 0 {

@@ -34,6 +34,36 @@ func (p *Pacer) SizeToWork(factor uint64) {
 	debug.SetGCPercent(p.percent(live))
 }
 
+// TrimToWork lowers the headroom (SetHeadroom), from now on, to what the
+// pieces of work SizeToWork follows allocate: once one has ended, the
+// heap may hold past the live data at most factor times the most any
+// piece allocated (its share, where pieces ran at once), but never less
+// than floor and never more than the headroom set. Without SizeToWork
+// it does nothing.
+//
+// A fixed headroom is sized for pieces that allocate about as much: where
+// every piece allocates a few megabytes, a process that lets several of
+// them build up as garbage holds several times the heap any one of them
+// needs, and its resident memory passes twice that of the largest
+// piece's own process. With factor 2, no piece sees much more than one
+// collection on its own account. The most any piece allocated is an
+// estimate of its heap that is high rather than low where pieces
+// allocate far more than they keep (ownPeak is low rather than high): a
+// headroom trimmed by it costs collections only where pieces are small.
+func (p *Pacer) TrimToWork(factor, floor uint64) {
+	if p == nil {
+		return
+	}
+	live := LiveHeap()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped || p.works == nil {
+		return
+	}
+	p.works.trim, p.works.floor = factor, floor
+	debug.SetGCPercent(p.percent(live))
+}
+
 // Work is a piece of work in flight (StartWork).
 type Work struct {
 	live0, alloc0 uint64 // the live heap and the bytes allocated at its start
@@ -80,7 +110,13 @@ type works struct {
 	factor  uint64
 	start   uint64 // the live heap when SizeToWork began
 	largest uint64 // the most any piece that ended needed (ownPeak)
+	// allocs is the most any piece that ended allocated, its share
+	// where pieces ran at once (TrimToWork).
+	allocs  uint64
 	running map[*Work]struct{}
+	// trim and floor bound the Pacer's headroom by allocs (TrimToWork);
+	// trim 0 leaves it as set.
+	trim, floor uint64
 }
 
 // begin starts a piece of work at a live heap of live bytes, with alloc
@@ -105,7 +141,8 @@ func (ws *works) collected(live uint64) {
 }
 
 // end ends a piece of work, with alloc bytes allocated so far, and
-// reports whether the goal rose.
+// reports whether the pace changed: the goal rose, or with TrimToWork,
+// the most a piece allocated (garbage).
 func (ws *works) end(w *Work, alloc uint64) bool {
 	if _, ok := ws.running[w]; !ok {
 		return false
@@ -119,8 +156,14 @@ func (ws *works) end(w *Work, alloc uint64) bool {
 		grown = w.maxLive - w.live0
 	}
 	need := ownPeak(allocs, grown, w.shared)
+	share := allocs
+	if w.shared > 1 {
+		share /= uint64(w.shared)
+	}
+	trimmed := ws.trim > 0 && share > ws.allocs
+	ws.allocs = max(ws.allocs, share)
 	if need <= ws.largest {
-		return false
+		return trimmed
 	}
 	ws.largest = need
 	return true
@@ -157,4 +200,15 @@ func (ws *works) headroom(live, limit uint64) uint64 {
 		return 0
 	}
 	return min(goal-live, limit)
+}
+
+// garbage is the headroom past the live heap for a Pacer whose headroom
+// is set to headroom: once a piece of work has ended having allocated
+// anything, at most trim times the most any piece allocated, and no less
+// than floor (TrimToWork).
+func (ws *works) garbage(headroom uint64) uint64 {
+	if ws == nil || ws.trim == 0 || ws.allocs == 0 {
+		return headroom
+	}
+	return min(headroom, max(ws.floor, ws.trim*ws.allocs))
 }

@@ -113,11 +113,13 @@ func TestPercentWithWorks(t *testing.T) {
 func TestWorkWithoutSizing(t *testing.T) {
 	var none *Pacer
 	none.SizeToWork(2)
+	none.TrimToWork(4, 1<<20)
 	if w := none.StartWork(); w != nil {
 		t.Errorf("a nil Pacer started work %v", w)
 	}
 	none.EndWork(nil)
 	p := &Pacer{headroom: 1 << 20, lo: 100, hi: 400}
+	p.TrimToWork(4, 1<<20)
 	w := p.StartWork()
 	if w != nil {
 		t.Errorf("a Pacer without SizeToWork started work %v", w)
@@ -125,5 +127,99 @@ func TestWorkWithoutSizing(t *testing.T) {
 	p.EndWork(w)
 	if p.works != nil {
 		t.Error("marking work set a goal")
+	}
+}
+
+// TrimToWork bounds the headroom by what the pieces of work allocated,
+// once one has ended having allocated anything, within the floor and the
+// headroom set.
+func TestWorksGarbage(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		name                  string
+		trim, floor, allocs   uint64
+		headroom, wantGarbage uint64
+	}{
+		{"not trimmed", 0, 12 * mib, 2 * mib, 24 * mib, 24 * mib},
+		{"no root ended yet", 2, 12 * mib, 0, 24 * mib, 24 * mib},
+		{"small roots: the floor", 2, 12 * mib, 5 * mib, 24 * mib, 12 * mib},
+		{"between the floor and the headroom", 2, 12 * mib, 8 * mib, 24 * mib, 16 * mib},
+		{"large roots: the headroom set", 2, 12 * mib, 13 * mib, 24 * mib, 24 * mib},
+		{"a floor above the headroom set", 2, 32 * mib, 1 * mib, 24 * mib, 24 * mib},
+	} {
+		ws := &works{factor: 2, allocs: tc.allocs, trim: tc.trim, floor: tc.floor, running: map[*Work]struct{}{}}
+		if got := ws.garbage(tc.headroom); got != tc.wantGarbage {
+			t.Errorf("%s: garbage %d MiB, want %d", tc.name, got/mib, tc.wantGarbage/mib)
+		}
+	}
+	var none *works
+	if got := none.garbage(24 * mib); got != 24*mib {
+		t.Errorf("without works: garbage %d MiB, want the headroom", got/mib)
+	}
+}
+
+// A trimmed Pacer's percentage follows what the roots allocated: the
+// headroom set until a root has ended, then twice the most any root
+// allocated (its share, where roots ran at once), no less than the floor;
+// a goal past that still decides.
+func TestPercentTrimmed(t *testing.T) {
+	const mib = 1 << 20
+	p := &Pacer{headroom: 24 * mib, limit: 1024 * mib, lo: 100, hi: 400}
+	p.works = &works{factor: 2, start: 4 * mib, trim: 2, floor: 12 * mib, running: map[*Work]struct{}{}}
+	if got := p.percent(8 * mib); got != 300 {
+		t.Errorf("no root ended: %d%%, want 300 (24 MiB on 8)", got)
+	}
+	// A root that allocated 2 MiB, and saw no collection (its need is
+	// unknown, and the goal stays): 2×2 = 4 MiB, below the floor of 12
+	// (150% of 8 MiB).
+	a := p.works.begin(8*mib, 100*mib)
+	if !p.works.end(a, 102*mib) {
+		t.Error("the first root's end did not change the pace")
+	}
+	if p.works.largest != 0 || p.works.allocs != 2*mib {
+		t.Errorf("need %d MiB, allocations %d MiB, want 0 and 2", p.works.largest/mib, p.works.allocs/mib)
+	}
+	if got := p.percent(8 * mib); got != 150 {
+		t.Errorf("small roots: %d%%, want 150 (the floor, 12 MiB on 8)", got)
+	}
+	// Live data past the floor: Start's floor of 100% decides.
+	if got := p.percent(16 * mib); got != 100 {
+		t.Errorf("small roots, 16 MiB live: %d%%, want 100", got)
+	}
+	// A root that allocated 10 MiB, whose live heap grew by 1 MiB: 20 MiB
+	// of garbage (250% of 8 MiB); the goal, 4 + 2×2 = 8 MiB, is closer.
+	c := p.works.begin(8*mib, 300*mib)
+	p.works.collected(9 * mib)
+	if !p.works.end(c, 310*mib) {
+		t.Fatal("larger allocations did not change the pace")
+	}
+	if got := p.percent(8 * mib); got != 250 {
+		t.Errorf("roots allocating 10 MiB: %d%%, want 250", got)
+	}
+	// One that allocated less changes nothing.
+	d := p.works.begin(8*mib, 500*mib)
+	if p.works.end(d, 501*mib) {
+		t.Error("a root allocating 1 MiB changed the pace")
+	}
+	// Two at once that allocated 30 MiB while the later ran: 15 MiB each,
+	// and the headroom set (24 MiB) is the bound again.
+	e := p.works.begin(8*mib, 600*mib)
+	f := p.works.begin(8*mib, 600*mib)
+	p.works.end(f, 610*mib)
+	if !p.works.end(e, 630*mib) {
+		t.Fatal("a root allocating 15 MiB did not change the pace")
+	}
+	if got := p.percent(8 * mib); got != 300 {
+		t.Errorf("roots allocating 15 MiB: %d%%, want 300 (24 MiB on 8)", got)
+	}
+	// A root needing 40 MiB: the goal of 84 MiB is further than the
+	// headroom: 76 MiB past 8 is 950%.
+	g := p.works.begin(8*mib, 700*mib)
+	p.works.collected(28 * mib)
+	if !p.works.end(g, 900*mib) {
+		t.Fatal("a large need did not raise the goal")
+	}
+	if got := p.percent(8 * mib); got != 950 {
+		t.Errorf("roots needing 40 MiB: %d%%, want 950", got)
 	}
 }
