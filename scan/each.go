@@ -30,6 +30,16 @@ import (
 // stops the calls not yet started; Each returns once the running ones
 // have returned.
 func Each[T any](n, parallelism int, work func(i int) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
+	return EachCrowded(n, parallelism, nil, work, crashed)
+}
+
+// EachCrowded is Each where a call that could start beside others first
+// asks crowded (when it is not nil) and, while it reports true, waits for
+// one of the running calls to end: the calls then run fewer at a time
+// while crowded says so (a scan asks its collector's Pacer whether one
+// more root in flight would take the heap past its bound,
+// gcpace.Pacer.Crowded). A call never waits when no other is running.
+func EachCrowded[T any](n, parallelism int, crowded func() bool, work func(i int) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
 	return func(yield func(int, T) bool) {
 		if parallelism <= 0 {
 			parallelism = runtime.GOMAXPROCS(0)
@@ -86,6 +96,21 @@ func Each[T any](n, parallelism int, work func(i int) T, crashed func(i int, p *
 					if k == 0 && heap.large() {
 						j.slots = parallelism
 					}
+				}
+				// While crowded, one more token each time another call
+				// ends; the call then runs holding one, so that the next
+				// asks again.
+				held := j.slots
+				for held < parallelism && crowded != nil && crowded() {
+					select {
+					case running <- struct{}{}:
+						held++
+					case <-quit:
+						return
+					}
+				}
+				for ; held > j.slots; held-- {
+					<-running
 				}
 				select {
 				case jobs <- j:

@@ -138,3 +138,60 @@ func TestEachLargeHeap(t *testing.T) {
 	}
 	heapSink = nil
 }
+
+// EachCrowded: while crowded reports true, a call starts only when no
+// other runs; while it reports false, calls run together.
+func TestEachCrowded(t *testing.T) {
+	wait := func(c chan struct{}, what string) {
+		select {
+		case <-c:
+		case <-time.After(time.Minute):
+			t.Errorf("waited a minute for %s", what)
+		}
+	}
+	for _, crowd := range []bool{false, true} {
+		var crowded atomic.Bool
+		var running, most atomic.Int64
+		set := make(chan struct{})
+		started := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+		var got []int
+		for i, v := range EachCrowded(6, 2, crowded.Load, func(i int) int {
+			n := running.Add(1)
+			defer running.Add(-1)
+			switch {
+			case i == 0:
+				crowded.Store(crowd)
+				close(set)
+			case i == 1:
+				// Ends after crowded is set, so that the third call,
+				// which needs one of the first two to end, asks after.
+				wait(set, "the first call")
+			case crowd:
+				// Gives a call started beside it the time to show.
+				for range 100 {
+					runtime.Gosched()
+				}
+				n = max(n, running.Load())
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+			case i == 2 || i == 3:
+				// The third and fourth run together: each waits for
+				// the other to start.
+				close(started[i-2])
+				wait(started[3-i], "another call to run beside it")
+			}
+			return i * 10
+		}, nil) {
+			if v != i*10 {
+				t.Errorf("result %d for call %d", v, i)
+			}
+			got = append(got, i)
+		}
+		if len(got) != 6 {
+			t.Errorf("crowded %v: results for %v", crowd, got)
+		}
+		if m := most.Load(); crowd && m != 1 {
+			t.Errorf("while crowded, %d calls ran at once", m)
+		}
+	}
+}

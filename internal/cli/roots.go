@@ -159,6 +159,7 @@ func runRecursive(c *common, env Env, cmd *command) int {
 		env.Pacer.Tighten(scanLargeHeap, scanLargePercent)
 		env.Pacer.SizeToWork(scanWorkFactor)
 		env.Pacer.TrimToWork(scanTrimFactor, scanGCFloor)
+		env.Pacer.FloorToWork(scanMinPercent)
 	}
 	// Paths the command line gives are relative to the directory, not to
 	// each root (as -chdir=DIR makes them); the caches and the provider
@@ -200,7 +201,13 @@ func runRecursive(c *common, env Env, cmd *command) int {
 	w := &rootsWriter{c: c, env: env, cmd: cmd, tree: tree}
 	w.progress = newProgress(env, c, len(tree.Roots))
 	done := tree.LastReached()
-	for i, r := range scan.Each(len(tree.Roots), c.parallelism, w.runOne, func(i int, p *scan.Panic) rendered {
+	// A root waits for another to end where one more in flight would
+	// take the heap past twice the largest root's (gcpace.Pacer.Crowded).
+	var crowded func() bool
+	if env.Pacer != nil {
+		crowded = env.Pacer.Crowded
+	}
+	for i, r := range scan.EachCrowded(len(tree.Roots), c.parallelism, crowded, w.runOne, func(i int, p *scan.Panic) rendered {
 		return w.render(i, report{diags: hcl.Diagnostics{p.Diagnostic(tree.Roots[i])}, failed: true})
 	}) {
 		// Every root up to this one is done, and no later one reaches
@@ -276,6 +283,16 @@ const (
 	scanTrimFactor = 2
 	scanGCFloor    = 12 << 20
 )
+
+// scanMinPercent is the least a -recursive run lowers the collector's
+// floor to (gcpace.Pacer.FloorToWork), where Go's default of doubling the
+// live heap would take the heap past twice the most any root allocated.
+// On terraform-google-kubernetes-engine, whose roots allocate about 18 MB
+// each and whose live heap with the shared parses and a root or two in
+// flight is 21-30 MB, doubling took the scan's peak to 2.0-2.1 times its
+// largest root's; the lowered floor there is 80-100% (docs/benchmarks.md).
+// Half of the live heap is the least garbage a collection is let wait for.
+const scanMinPercent = 50
 
 // scanLargeHeap and scanLargePercent are how a -recursive run paces the
 // collector once its live heap is large: above 96 MiB of live data (the

@@ -164,13 +164,16 @@ func (p *Pacer) Tighten(large uint64, lo int) {
 
 // percent is the percentage for a live heap of live bytes: Percent with
 // the Pacer's headroom (as the pieces of work trim it, TrimToWork),
-// bounds, and floor for large heaps.
+// bounds, and floor for large heaps (as the pieces of work lower it,
+// FloorToWork).
 func (p *Pacer) percent(live uint64) int {
 	lo := p.lo
 	if p.large > 0 && live > p.large {
 		lo = p.largeLo
 	}
-	pct := Percent(live, p.works.garbage(p.headroom), lo, p.hi)
+	garbage := p.works.garbage(p.headroom)
+	lo = p.works.lowFloor(live, garbage, lo)
+	pct := Percent(live, garbage, lo, p.hi)
 	// A goal set by the pieces of work bounds the heap itself, so the
 	// cap for small heaps does not apply to it.
 	if extra := p.works.headroom(live, p.limit); extra > 0 && live > 0 {

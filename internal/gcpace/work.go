@@ -64,6 +64,34 @@ func (p *Pacer) TrimToWork(factor, floor uint64) {
 	debug.SetGCPercent(p.percent(live))
 }
 
+// FloorToWork lowers the percentage's floor, from now on, where it
+// alone would let the heap grow past factor (SizeToWork's) times the most
+// any piece of work allocated (its share, where pieces ran at once): the
+// heap may then grow only to that, or by the headroom past the live data
+// where that is further, and never by less than min percent of the live
+// data. Before a piece has ended, and without SizeToWork, it does
+// nothing.
+//
+// Where the live heap is more than the headroom (a scan's shared parses
+// and two roots in flight), the floor (Go's default of doubling the live
+// heap) sets the heap's goal, and with it the peak; a piece's own process
+// holds about what it allocates (it rarely collects), so a goal within
+// factor times the most a piece allocated keeps the peak within about
+// that factor of the largest piece's own.
+func (p *Pacer) FloorToWork(min int) {
+	if p == nil {
+		return
+	}
+	live := LiveHeap()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped || p.works == nil {
+		return
+	}
+	p.works.minFloor = min
+	debug.SetGCPercent(p.percent(live))
+}
+
 // Work is a piece of work in flight (StartWork).
 type Work struct {
 	live0, alloc0 uint64 // the live heap and the bytes allocated at its start
@@ -112,11 +140,17 @@ type works struct {
 	largest uint64 // the most any piece that ended needed (ownPeak)
 	// allocs is the most any piece that ended allocated, its share
 	// where pieces ran at once (TrimToWork).
-	allocs  uint64
+	allocs uint64
+	// grown is the most the live heap grew while any piece that ended
+	// ran, its share where pieces ran at once (Crowded).
+	grown   uint64
 	running map[*Work]struct{}
 	// trim and floor bound the Pacer's headroom by allocs (TrimToWork);
 	// trim 0 leaves it as set.
 	trim, floor uint64
+	// minFloor is the least the percentage's floor is lowered to
+	// (FloorToWork); 0 leaves the floor as set.
+	minFloor int
 }
 
 // begin starts a piece of work at a live heap of live bytes, with alloc
@@ -162,6 +196,10 @@ func (ws *works) end(w *Work, alloc uint64) bool {
 	}
 	trimmed := ws.trim > 0 && share > ws.allocs
 	ws.allocs = max(ws.allocs, share)
+	if w.shared > 1 {
+		grown /= uint64(w.shared)
+	}
+	ws.grown = max(ws.grown, grown)
 	if need <= ws.largest {
 		return trimmed
 	}
@@ -211,4 +249,72 @@ func (ws *works) garbage(headroom uint64) uint64 {
 		return headroom
 	}
 	return min(headroom, max(ws.floor, ws.trim*ws.allocs))
+}
+
+// Crowded reports whether another piece of work should wait for one of
+// those running to end before it starts, from the live heap the last
+// collection found: see works.crowded. A program that runs pieces of
+// work in parallel (a scan's roots) asks it when one could start beside
+// others. Without SizeToWork, and on a nil Pacer, it is always false.
+func (p *Pacer) Crowded() bool {
+	if p == nil {
+		return false
+	}
+	live := LiveHeap()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped || p.works == nil {
+		return false
+	}
+	lo := p.lo
+	if p.large > 0 && live > p.large {
+		lo = p.largeLo
+	}
+	return p.works.crowded(live, p.headroom, p.limit, lo)
+}
+
+// crowded reports whether one more piece of work starting beside those
+// running, at a live heap of live bytes, would likely take the heap past
+// twice what the largest piece would hold in a process of its own. The
+// live heap with it is estimated as live plus the most any ended piece
+// grew it (grown); for that heap, the Pacer grants past it the larger of
+// its garbage bound (headroom, as TrimToWork trims it) and the way to
+// the pieces' goal (SizeToWork, within limit), but never less than the
+// floor of lo percent of the live heap. It is crowded where the floor
+// decides, and the heap's goal, the live heap plus that floor, is more
+// than factor times the most any piece allocated (allocs, an estimate of
+// a piece's own heap that is high rather than low): two pieces in flight
+// whose live data passes the garbage bound get Go's own pace of doubling
+// it, which a single piece's process never reaches. Before any piece has
+// ended, and with none running, it is never crowded.
+func (ws *works) crowded(live, headroom, limit uint64, lo int) bool {
+	if ws == nil || len(ws.running) == 0 || ws.allocs == 0 {
+		return false
+	}
+	next := live + ws.grown
+	past := max(ws.garbage(headroom), ws.headroom(next, limit))
+	floor := next / 100 * uint64(lo)
+	return floor > past && next+floor > ws.factor*ws.allocs
+}
+
+// lowFloor is the percentage's floor for a live heap of live bytes, whose
+// garbage bound is garbage and whose floor is lo (FloorToWork): lo where
+// the garbage bound decides (lo percent of live is no more than garbage)
+// or where lo lets the heap grow no further than factor times allocs;
+// otherwise the percentage that gets the heap to the further of that
+// bound and live plus garbage, and no less than minFloor.
+func (ws *works) lowFloor(live, garbage uint64, lo int) int {
+	if ws == nil || ws.minFloor == 0 || ws.allocs == 0 || live == 0 {
+		return lo
+	}
+	past := live / 100 * uint64(lo)
+	bound := ws.factor * ws.allocs
+	if past <= garbage || live+past <= bound {
+		return lo
+	}
+	want := garbage
+	if bound > live {
+		want = max(want, bound-live)
+	}
+	return min(lo, max(ws.minFloor, int(want/(live/100))))
 }

@@ -223,3 +223,137 @@ func TestPercentTrimmed(t *testing.T) {
 		t.Errorf("roots needing 40 MiB: %d%%, want 950", got)
 	}
 }
+
+// FloorToWork lowers the floor only where doubling the live heap would
+// take it past twice the most a root allocated, to the further of that
+// bound and the garbage bound past the live heap, never below its least.
+func TestWorksLowFloor(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		name                  string
+		minFloor              int
+		allocs, live, garbage uint64
+		lo, want              int
+	}{
+		{"not lowered without FloorToWork", 0, 18 * mib, 30 * mib, 24 * mib, 100, 100},
+		{"no root ended", 50, 0, 30 * mib, 24 * mib, 100, 100},
+		{"no live heap measured", 50, 18 * mib, 0, 24 * mib, 100, 100},
+		// 20 MiB live: doubling adds 20 MiB, within the 24 of garbage.
+		{"the garbage bound decides", 50, 18 * mib, 20 * mib, 24 * mib, 100, 100},
+		// 30 MiB live, roots of 40 MiB: doubling to 60 stays within 80.
+		{"within twice the allocations", 50, 40 * mib, 30 * mib, 24 * mib, 100, 100},
+		// terraform-google-kubernetes-engine: 30 MiB live, roots of
+		// 18 MiB: doubling to 60 passes 36; 24 MiB past 30 is 80%.
+		{"lowered to the garbage bound", 50, 18 * mib, 30 * mib, 24 * mib, 100, 80},
+		// 40 MiB live, roots of 28 MiB: the bound of 56 is 16 MiB
+		// past, the garbage bound 12: 40%, held at the least, 50%.
+		{"held at the least", 50, 28 * mib, 40 * mib, 12 * mib, 100, 50},
+		// 40 MiB live, roots of 28 MiB, garbage 8: to the bound of 56,
+		// 16 MiB past 40 is 40%, with a least of 30%.
+		{"up to twice the allocations", 30, 28 * mib, 40 * mib, 8 * mib, 100, 40},
+		// A floor already lowered for large heaps (Tighten) stays the
+		// upper end.
+		{"never above lo", 50, 18 * mib, 100 * mib, 90 * mib, 75, 75},
+	} {
+		ws := &works{factor: 2, allocs: tc.allocs, minFloor: tc.minFloor, running: map[*Work]struct{}{}}
+		if got := ws.lowFloor(tc.live, tc.garbage, tc.lo); got != tc.want {
+			t.Errorf("%s: floor %d%%, want %d%%", tc.name, got, tc.want)
+		}
+	}
+	var none *works
+	if got := none.lowFloor(30*mib, 24*mib, 100); got != 100 {
+		t.Errorf("without works: floor %d%%, want 100", got)
+	}
+}
+
+// The Pacer's percentage with the floor lowered: 24 MiB of garbage past
+// a live heap the floor would double, and a goal set by the roots' needs
+// still above it.
+func TestPercentLowFloor(t *testing.T) {
+	const mib = 1 << 20
+	p := &Pacer{headroom: 24 * mib, limit: 1024 * mib, lo: 100, hi: 400}
+	p.works = &works{factor: 2, start: 2 * mib, allocs: 18 * mib, minFloor: 50, running: map[*Work]struct{}{}}
+	for _, tc := range []struct {
+		live    uint64
+		largest uint64
+		want    int
+	}{
+		{12 * mib, 0, 200},        // the garbage bound: 24 MiB on 12
+		{24 * mib, 0, 100},        // 24 on 24
+		{30 * mib, 0, 80},         // lowered: 24 on 30, not 30
+		{48 * mib, 0, 50},         // the least
+		{30 * mib, 20 * mib, 80},  // a goal of 42 MiB: below 30 + 24
+		{30 * mib, 30 * mib, 106}, // a goal of 62 MiB: 32 past 30
+	} {
+		p.works.largest = tc.largest
+		if got := p.percent(tc.live); got != tc.want {
+			t.Errorf("live %d MiB, largest need %d MiB: %d%%, want %d", tc.live/mib, tc.largest/mib, got, tc.want)
+		}
+	}
+}
+
+// Crowded: one more root is held back where the live heap with it would
+// get the floor's pace (past the garbage bound and any goal) and that
+// pace would take the heap past twice the most a root allocated.
+func TestWorksCrowded(t *testing.T) {
+	const mib = 1 << 20
+	ws := &works{factor: 2, start: 2 * mib, running: map[*Work]struct{}{}}
+	if ws.crowded(40*mib, 24*mib, 1024*mib, 100) {
+		t.Error("crowded with no root running")
+	}
+	a := ws.begin(8*mib, 0)
+	if ws.crowded(40*mib, 24*mib, 1024*mib, 100) {
+		t.Error("crowded before any root ended")
+	}
+	// A root that allocated 18 MiB while the live heap grew by 4 MiB
+	// (alone), as terraform-google-kubernetes-engine's do.
+	b := ws.begin(8*mib, 0)
+	ws.end(b, 0)
+	ws.allocs, ws.grown = 18*mib, 4*mib
+	for _, tc := range []struct {
+		name    string
+		live    uint64
+		largest uint64
+		want    bool
+	}{
+		{"the garbage bound decides", 18 * mib, 0, false},                    // 22 with the next
+		{"the floor decides, past twice the allocations", 24 * mib, 0, true}, // 28: 56 > 36
+		{"a goal of the roots' needs further", 24 * mib, 40 * mib, false},    // goal 82
+		{"a goal, reached", 50 * mib, 20 * mib, true},                        // goal 42
+	} {
+		ws.largest = tc.largest
+		if got := ws.crowded(tc.live, 24*mib, 1024*mib, 100); got != tc.want {
+			t.Errorf("%s: crowded %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// Roots that allocate more than half the floor's goal are not held.
+	ws.largest, ws.allocs = 0, 40*mib
+	if ws.crowded(30*mib, 24*mib, 1024*mib, 100) {
+		t.Error("crowded by roots allocating 40 MiB at 34 MiB live")
+	}
+	ws.end(a, 0)
+	if ws.crowded(30*mib, 24*mib, 1024*mib, 100) {
+		t.Error("crowded with no root running")
+	}
+}
+
+// A root's share of the live heap's growth: the most any ended root grew
+// it, divided among the roots that ran with it.
+func TestWorksGrown(t *testing.T) {
+	const mib = 1 << 20
+	ws := &works{factor: 2, running: map[*Work]struct{}{}}
+	a := ws.begin(10*mib, 0)
+	b := ws.begin(10*mib, 0)
+	ws.collected(22 * mib)
+	ws.end(a, 30*mib)
+	ws.end(b, 30*mib)
+	if ws.grown != 6*mib {
+		t.Errorf("two roots that grew the live heap by 12 MiB: %d MiB each, want 6", ws.grown/mib)
+	}
+	c := ws.begin(10*mib, 0)
+	ws.collected(14 * mib)
+	ws.end(c, 10*mib)
+	if ws.grown != 6*mib {
+		t.Errorf("a root growing it by 4 MiB lowered the most to %d MiB", ws.grown/mib)
+	}
+}
