@@ -23,6 +23,10 @@
 // ending the process. Once the roots' live heap has grown past LargeHeap,
 // Each starts a root only when no other runs: such roots keep the CPUs
 // busy by themselves, and two at once would hold twice the memory.
+// EachCrowded also holds a root back, while a given function says so,
+// until one of those running ends: the command line asks its collector's
+// Pacer (gcpace.Pacer.Crowded) whether one more root in flight would take
+// the heap past twice what the largest root would hold on its own.
 //
 // The caches that make a scan cheaper than one run per root (a
 // config.ModuleCache so each module directory is parsed once per path it
