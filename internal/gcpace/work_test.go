@@ -114,12 +114,20 @@ func TestWorkWithoutSizing(t *testing.T) {
 	var none *Pacer
 	none.SizeToWork(2)
 	none.TrimToWork(4, 1<<20)
+	none.FloorToWork(50)
+	if none.Crowded() {
+		t.Error("a nil Pacer is crowded")
+	}
 	if w := none.StartWork(); w != nil {
 		t.Errorf("a nil Pacer started work %v", w)
 	}
 	none.EndWork(nil)
 	p := &Pacer{headroom: 1 << 20, lo: 100, hi: 400}
 	p.TrimToWork(4, 1<<20)
+	p.FloorToWork(50)
+	if p.Crowded() {
+		t.Error("a Pacer without SizeToWork is crowded")
+	}
 	w := p.StartWork()
 	if w != nil {
 		t.Errorf("a Pacer without SizeToWork started work %v", w)
