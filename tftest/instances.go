@@ -577,7 +577,10 @@ func isMapLike(b *lang.Block, v cty.Value) bool {
 // top level) is generated empty, as every collection type is; the
 // attributes with gives that the object lacks are added. Without final,
 // what with gives is unknown of no particular type and id an unknown
-// string, as Terraform plans them.
+// string, as Terraform plans them: whatever else the schema holds, the
+// id a provider computes is a string unknown until applied, so that a
+// plan's condition over it is unknown as in Terraform ("Unknown condition
+// value"), not left to a schema tfeval has not.
 func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, collection func(string) bool) cty.Value {
 	inner, vm := v.Unmark()
 	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
@@ -603,6 +606,12 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		}
 		return cty.NilVal, false
 	}
+	open := func(name string, wv cty.Value) cty.Value {
+		if path == "" && name == "id" && !final {
+			return cty.UnknownVal(cty.String)
+		}
+		return openValue(wv, final)
+	}
 	for name, av := range attrs {
 		if set(name) {
 			if av.IsKnown() && !av.IsNull() && attrOf(with, name) != cty.NilVal {
@@ -618,7 +627,7 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		if !ok {
 			continue
 		}
-		attrs[name] = openValue(wv, final)
+		attrs[name] = open(name, wv)
 	}
 	if with != cty.NilVal && with.Type().IsObjectType() || with != cty.NilVal && with.Type().IsMapType() {
 		for it := with.ElementIterator(); it.Next(); {
@@ -627,16 +636,12 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 			if _, ok := attrs[name]; ok {
 				continue
 			}
-			attrs[name] = openValue(wv, final)
+			attrs[name] = open(name, wv)
 		}
 	}
 	if _, ok := attrs["id"]; !ok && path == "" {
 		wv, _ := given("id")
-		if final {
-			attrs["id"] = wv
-		} else {
-			attrs["id"] = cty.UnknownVal(cty.String)
-		}
+		attrs["id"] = open("id", wv)
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm)
 }
