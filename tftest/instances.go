@@ -614,6 +614,8 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 	}
 	for name, av := range attrs {
 		if set(name) {
+			av = keptEmpty(av, attrOf(args, name))
+			attrs[name] = av
 			if av.IsKnown() && !av.IsNull() && attrOf(with, name) != cty.NilVal {
 				// A nested block: fill its objects with with's values.
 				attrs[name] = fillOpenEach(av, attrOf(args, name), attrOf(with, name), gen, path+"."+name, final)
@@ -644,6 +646,53 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		attrs["id"] = open("id", wv)
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// keptEmpty is planned, an argument without schema as tfeval planned it,
+// with every "" the configuration gives (arg) in place of the unknown
+// planning made of it. Planning leaves "" unknown because a provider on
+// the legacy SDK cannot tell "" from null and may compute the attribute;
+// a mocked provider plans what the configuration sets as it is written,
+// "" too. An ephemeral value (a write-only argument's) stays unknown.
+func keptEmpty(planned, arg cty.Value) cty.Value {
+	if arg == cty.NilVal || planned.IsWhollyKnown() || marks.Contains(arg, marks.Ephemeral) {
+		return planned
+	}
+	a, am := arg.Unmark()
+	if !a.IsKnown() || a.IsNull() {
+		return planned
+	}
+	if !planned.IsKnown() {
+		if a.Type() == cty.String && a.AsString() == "" {
+			return arg
+		}
+		return planned
+	}
+	p, pm := planned.Unmark()
+	if p.IsNull() {
+		return planned
+	}
+	pt, at := p.Type(), a.Type()
+	switch {
+	case pt.IsObjectType() && (at.IsTupleType() || at.IsListType()) && a.LengthInt() == 1:
+		// A block written once and read directly is planned as its object.
+		return keptEmpty(planned, a.Index(cty.Zero).WithMarks(am))
+	case pt.IsObjectType() && at.IsObjectType():
+		vals := p.AsValueMap()
+		for name, v := range vals {
+			if at.HasAttribute(name) {
+				vals[name] = keptEmpty(v, a.GetAttr(name))
+			}
+		}
+		return cty.ObjectVal(vals).WithMarks(pm)
+	case pt.IsTupleType() && (at.IsTupleType() || at.IsListType()) && p.LengthInt() == a.LengthInt():
+		vals := p.AsValueSlice()
+		for i := range vals {
+			vals[i] = keptEmpty(vals[i], a.Index(cty.NumberIntVal(int64(i))))
+		}
+		return cty.TupleVal(vals).WithMarks(pm)
+	}
+	return planned
 }
 
 // openValue is what an attribute without schema that the provider computes

@@ -2353,6 +2353,57 @@ run "r" {
 	}
 }
 
+// TestMockedEmptyArgument: a mocked provider plans the arguments the
+// configuration sets as written, "" too (in an attribute or a nested
+// block), although tfeval plans "" unknown for a provider it does not mock,
+// which on the legacy SDK may treat "" as unset and compute the attribute.
+func TestMockedEmptyArgument(t *testing.T) {
+	main := `
+resource "aws_thing" "t" {
+  name = ""
+  kind = var.kind
+  blk {
+    grp = ""
+  }
+  blk {
+    grp = "g"
+  }
+}
+variable "kind" {
+  type    = string
+  default = ""
+}
+`
+	for _, tc := range []struct {
+		name, mock, condition string
+		status                Status
+	}{
+		{"attribute", `mock_provider "aws" {}`, `aws_thing.t.name == ""`, Pass},
+		{"from a variable", `mock_provider "aws" {}`, `aws_thing.t.kind == "" && length(aws_thing.t.kind) == 0`, Pass},
+		{"nested block", `mock_provider "aws" {}`, `aws_thing.t.blk[0].grp == "" && aws_thing.t.blk[1].grp == "g"`, Pass},
+		{"not mocked", ``, `aws_thing.t.name == ""`, Skip},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{
+				"main.tf": main,
+				"tests/a.tftest.hcl": fmt.Sprintf(`
+%s
+run "r" {
+  command = plan
+  assert {
+    condition     = %s
+    error_message = "r"
+  }
+}
+`, tc.mock, tc.condition)}, dialect.Terraform)
+			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+			if r.Status != tc.status {
+				t.Fatalf("%s needing %q (%s) %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
+			}
+		})
+	}
+}
+
 // TestUnmockedProviderMayNormalize: a plan run over a provider the test
 // does not mock plans its objects as the configuration gives them, but
 // the provider may plan an argument otherwise (azurerm plans location
