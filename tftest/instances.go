@@ -577,7 +577,10 @@ func isMapLike(b *lang.Block, v cty.Value) bool {
 // top level) is generated empty, as every collection type is; the
 // attributes with gives that the object lacks are added. Without final,
 // what with gives is unknown of no particular type and id an unknown
-// string, as Terraform plans them.
+// string, as Terraform plans them: whatever else the schema holds, the
+// id a provider computes is a string unknown until applied, so that a
+// plan's condition over it is unknown as in Terraform ("Unknown condition
+// value"), not left to a schema tfeval has not.
 func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, collection func(string) bool) cty.Value {
 	inner, vm := v.Unmark()
 	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
@@ -603,8 +606,16 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		}
 		return cty.NilVal, false
 	}
+	open := func(name string, wv cty.Value) cty.Value {
+		if path == "" && name == "id" && !final {
+			return cty.UnknownVal(cty.String)
+		}
+		return openValue(wv, final)
+	}
 	for name, av := range attrs {
 		if set(name) {
+			av = keptEmpty(av, attrOf(args, name))
+			attrs[name] = av
 			if av.IsKnown() && !av.IsNull() && attrOf(with, name) != cty.NilVal {
 				// A nested block: fill its objects with with's values.
 				attrs[name] = fillOpenEach(av, attrOf(args, name), attrOf(with, name), gen, path+"."+name, final)
@@ -618,7 +629,7 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		if !ok {
 			continue
 		}
-		attrs[name] = openValue(wv, final)
+		attrs[name] = open(name, wv)
 	}
 	if with != cty.NilVal && with.Type().IsObjectType() || with != cty.NilVal && with.Type().IsMapType() {
 		for it := with.ElementIterator(); it.Next(); {
@@ -627,18 +638,61 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 			if _, ok := attrs[name]; ok {
 				continue
 			}
-			attrs[name] = openValue(wv, final)
+			attrs[name] = open(name, wv)
 		}
 	}
 	if _, ok := attrs["id"]; !ok && path == "" {
 		wv, _ := given("id")
-		if final {
-			attrs["id"] = wv
-		} else {
-			attrs["id"] = cty.UnknownVal(cty.String)
-		}
+		attrs["id"] = open("id", wv)
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// keptEmpty is planned, an argument without schema as tfeval planned it,
+// with every "" the configuration gives (arg) in place of the unknown
+// planning made of it. Planning leaves "" unknown because a provider on
+// the legacy SDK cannot tell "" from null and may compute the attribute;
+// a mocked provider plans what the configuration sets as it is written,
+// "" too. An ephemeral value (a write-only argument's) stays unknown.
+func keptEmpty(planned, arg cty.Value) cty.Value {
+	if arg == cty.NilVal || planned.IsWhollyKnown() || marks.Contains(arg, marks.Ephemeral) {
+		return planned
+	}
+	a, am := arg.Unmark()
+	if !a.IsKnown() || a.IsNull() {
+		return planned
+	}
+	if !planned.IsKnown() {
+		if a.Type() == cty.String && a.AsString() == "" {
+			return arg
+		}
+		return planned
+	}
+	p, pm := planned.Unmark()
+	if p.IsNull() {
+		return planned
+	}
+	pt, at := p.Type(), a.Type()
+	switch {
+	case pt.IsObjectType() && (at.IsTupleType() || at.IsListType()) && a.LengthInt() == 1:
+		// A block written once and read directly is planned as its object.
+		return keptEmpty(planned, a.Index(cty.Zero).WithMarks(am))
+	case pt.IsObjectType() && at.IsObjectType():
+		vals := p.AsValueMap()
+		for name, v := range vals {
+			if at.HasAttribute(name) {
+				vals[name] = keptEmpty(v, a.GetAttr(name))
+			}
+		}
+		return cty.ObjectVal(vals).WithMarks(pm)
+	case pt.IsTupleType() && (at.IsTupleType() || at.IsListType()) && p.LengthInt() == a.LengthInt():
+		vals := p.AsValueSlice()
+		for i := range vals {
+			vals[i] = keptEmpty(vals[i], a.Index(cty.NumberIntVal(int64(i))))
+		}
+		return cty.TupleVal(vals).WithMarks(pm)
+	}
+	return planned
 }
 
 // openValue is what an attribute without schema that the provider computes

@@ -306,10 +306,16 @@ func randomObject(pi *lang.PlannedInstance, seed uint64, draw int, planning bool
 			out = append(out, perm...)
 		}
 		out = out[:min(count, len(out))]
-		if len(out) == 0 {
-			set("result", cty.ListValEmpty(cty.String))
-		} else {
+		switch {
+		case len(out) > 0:
 			drawn("result", cty.ListVal(out))
+		case planning:
+			// The provider computes the result when it creates the
+			// object, an empty one too: a plan has it unknown.
+			drawn("result", cty.ListValEmpty(cty.String))
+		default:
+			// Nothing is drawn: no verdict depends on the drawing.
+			set("result", cty.ListValEmpty(cty.String))
 		}
 	default:
 		return cty.NilVal, false

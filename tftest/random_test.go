@@ -91,3 +91,51 @@ func TestDrawRandomString(t *testing.T) {
 		t.Error("drawn with override_special unknown")
 	}
 }
+
+// TestShuffleResult: random_shuffle's result is computed when the object
+// is created, so a plan has it unknown whatever the input, an empty one
+// too; an apply gives the permutation, empty for an empty input or a
+// result_count of 0, which no drawing decides.
+func TestShuffleResult(t *testing.T) {
+	shuffle := func(input cty.Value, count cty.Value) *lang.PlannedInstance {
+		a := map[string]cty.Value{"input": input, "result_count": count, "keepers": cty.NullVal(cty.Map(cty.String)), "seed": cty.NullVal(cty.String)}
+		p := map[string]cty.Value{"input": input, "result_count": count, "keepers": a["keepers"], "seed": a["seed"], "result": cty.UnknownVal(cty.List(cty.String)), "id": cty.UnknownVal(cty.String)}
+		return &lang.PlannedInstance{Addr: "random_shuffle.s", Resource: &config.Resource{Mode: config.ManagedResourceMode, Type: "random_shuffle", Name: "s"}, Arguments: cty.ObjectVal(a), Planned: cty.ObjectVal(p)}
+	}
+	empty := cty.ListValEmpty(cty.String)
+	two := cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")})
+	noCount := cty.NullVal(cty.Number)
+	for _, tc := range []struct {
+		name        string
+		input, n    cty.Value
+		planning    bool
+		wantKnown   bool
+		wantLen     int
+		wantDrawing bool
+	}{
+		{"plan, empty input", empty, noCount, true, false, 0, false},
+		{"plan, two items", two, noCount, true, false, 0, false},
+		{"plan, none asked for", two, cty.Zero, true, false, 0, false},
+		{"apply, empty input", empty, noCount, false, true, 0, false},
+		{"apply, none asked for", two, cty.Zero, false, true, 0, false},
+		{"apply, two items", two, noCount, false, true, 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, ok := randomObject(shuffle(tc.input, tc.n), 3, 0, tc.planning)
+			if !ok {
+				t.Fatal("not planned")
+			}
+			r := v.GetAttr("result")
+			if marks.Has(r, marks.Drawn) != tc.wantDrawing {
+				t.Errorf("result %#v: drawn mark %v, want %v", r, !tc.wantDrawing, tc.wantDrawing)
+			}
+			r, _ = r.Unmark()
+			if r.IsKnown() != tc.wantKnown {
+				t.Fatalf("result %#v, want known %v", r, tc.wantKnown)
+			}
+			if tc.wantKnown && r.LengthInt() != tc.wantLen {
+				t.Errorf("result %#v, want %d elements", r, tc.wantLen)
+			}
+		})
+	}
+}

@@ -2294,6 +2294,116 @@ run "r" {
 	}
 }
 
+// TestSchemalessIDAtPlan: a mocked resource without schema computes its
+// id, a string, which a plan leaves unknown (mock values are given at
+// apply, or during the plan with override_during = plan), so a plan's
+// condition over it is "Unknown condition value" as in Terraform, not a
+// skip for want of the schema. A data source is read while planning.
+func TestSchemalessIDAtPlan(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+resource "aws_thing" "t" {
+  name = "x"
+}
+data "aws_look" "d" {
+  name = "x"
+}
+`
+	for _, tc := range []struct {
+		name, mock, command, condition string
+		status                         Status
+		diag                           string
+	}{
+		{"id at plan", "", "plan", `aws_thing.t.id != null`, Error, "Unknown condition value"},
+		{"id through a function", "", "plan", `length(aws_thing.t.id) > 0`, Error, "Unknown condition value"},
+		{"default given at apply only", `mock_resource "aws_thing" { defaults = { id = "i-1" } }`, "plan", `aws_thing.t.id == "i-1"`, Error, "Unknown condition value"},
+		{"default given during the plan", `override_during = plan
+  mock_resource "aws_thing" { defaults = { id = "i-1" } }`, "plan", `aws_thing.t.id == "i-1"`, Pass, ""},
+		{"id applied", "", "apply", `aws_thing.t.id != null`, Pass, ""},
+		{"data source read while planning", "", "plan", `data.aws_look.d.id != null`, Pass, ""},
+		{"argument known", "", "plan", `aws_thing.t.name == "x"`, Pass, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{
+				"main.tf": main,
+				"tests/a.tftest.hcl": fmt.Sprintf(`
+mock_provider "aws" {
+  %s
+}
+run "r" {
+  command = %s
+  assert {
+    condition     = %s
+    error_message = "r"
+  }
+}
+`, tc.mock, tc.command, tc.condition)}, dialect.Terraform)
+			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+			if r.Status != tc.status {
+				t.Fatalf("%s needing %q (%s), want %s", r.Status, r.NeedsProvider, r.SkipReason, tc.status)
+			}
+			if tc.diag != "" && (len(r.Diagnostics) != 1 || r.Diagnostics[0].Summary != tc.diag) {
+				t.Errorf("diagnostics %v, want one %q", r.Diagnostics, tc.diag)
+			}
+		})
+	}
+}
+
+// TestMockedEmptyArgument: a mocked provider plans the arguments the
+// configuration sets as written, "" too (in an attribute or a nested
+// block), although tfeval plans "" unknown for a provider it does not mock,
+// which on the legacy SDK may treat "" as unset and compute the attribute.
+func TestMockedEmptyArgument(t *testing.T) {
+	main := `
+resource "aws_thing" "t" {
+  name = ""
+  kind = var.kind
+  blk {
+    grp = ""
+  }
+  blk {
+    grp = "g"
+  }
+}
+variable "kind" {
+  type    = string
+  default = ""
+}
+`
+	for _, tc := range []struct {
+		name, mock, condition string
+		status                Status
+	}{
+		{"attribute", `mock_provider "aws" {}`, `aws_thing.t.name == ""`, Pass},
+		{"from a variable", `mock_provider "aws" {}`, `aws_thing.t.kind == "" && length(aws_thing.t.kind) == 0`, Pass},
+		{"nested block", `mock_provider "aws" {}`, `aws_thing.t.blk[0].grp == "" && aws_thing.t.blk[1].grp == "g"`, Pass},
+		{"not mocked", ``, `aws_thing.t.name == ""`, Skip},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{
+				"main.tf": main,
+				"tests/a.tftest.hcl": fmt.Sprintf(`
+%s
+run "r" {
+  command = plan
+  assert {
+    condition     = %s
+    error_message = "r"
+  }
+}
+`, tc.mock, tc.condition)}, dialect.Terraform)
+			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+			if r.Status != tc.status {
+				t.Fatalf("%s needing %q (%s) %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
+			}
+		})
+	}
+}
+
 // TestUnmockedProviderMayNormalize: a plan run over a provider the test
 // does not mock plans its objects as the configuration gives them, but
 // the provider may plan an argument otherwise (azurerm plans location
