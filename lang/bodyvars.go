@@ -261,7 +261,7 @@ func walkChildren(children []bodyChild, spec hcldec.Spec, out *[]hcl.Traversal) 
 			}
 		}
 		if cschema == nil {
-			cschema = hcldec.ImpliedSchema(cs)
+			cschema = impliedSchema(cs)
 			schemas = append(schemas, typeSchema{c.typ, cschema})
 		}
 		if sb, ok := c.body.(*hclsyntax.Body); ok {

@@ -95,7 +95,7 @@ func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *r
 	}
 	sh.failureCost = typeCost(hcldec.ImpliedType(sh.spec))
 	if res.Config != nil {
-		bodySchema := hcldec.ImpliedSchema(sh.spec)
+		bodySchema := impliedSchema(sh.spec)
 		sh.bodyVars = resourceBodyVariables(res, sh.spec, bodySchema)
 		sh.dynamic = hasDynamicBlocks(res.Config)
 		sh.syntax, sh.hidden, _ = res.VisibleSyntax()
