@@ -103,3 +103,31 @@ other "key" { y = 1 }
 		t.Errorf("%.0f allocations, want at most 3 (hcldec: %.0f)", n, testing.AllocsPerRun(20, func() { hcldec.ImpliedSchema(spec) }))
 	}
 }
+
+// TestSyntaxImpliedSpecAllocations: the attributes' specs of a body are
+// made together, not one allocation each.
+func TestSyntaxImpliedSpecAllocations(t *testing.T) {
+	src := ""
+	for i := range 12 {
+		src += "a" + string(rune('a'+i)) + " = 1\n"
+	}
+	f, diags := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	body := f.Body.(*hclsyntax.Body)
+	spec := syntaxImpliedSpec(body, nil)
+	if len(spec) != 12 {
+		t.Fatalf("%d attributes", len(spec))
+	}
+	for name, s := range spec {
+		if as := s.(*hcldec.AttrSpec); as.Name != name || as.Type != cty.DynamicPseudoType || as.Required {
+			t.Errorf("%s: %#v", name, as)
+		}
+	}
+	// The map (its directory and groups) and the specs, which took one
+	// allocation each before.
+	if n := testing.AllocsPerRun(20, func() { syntaxImpliedSpec(body, nil) }); n > 5 {
+		t.Errorf("%.0f allocations for 12 attributes, want at most 5", n)
+	}
+}
