@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfeval/tfeval/dialect"
 )
 
 // TestLiteralString holds the shortcut for quoted strings to what gohcl
@@ -62,6 +64,32 @@ func TestBlockContent(t *testing.T) {
 		}
 		if !reflect.DeepEqual(gotAttrs, want.Attributes) || !reflect.DeepEqual(got.Blocks, want.Blocks) || gotDiags.Error() != wantDiags.Error() {
 			t.Errorf("%q:\ngot  %#v %#v %v\nwant %#v %v", src, gotAttrs, got.Blocks, gotDiags, want, wantDiags)
+		}
+	}
+}
+
+// TestFileContent holds the content decodeFile reads a file's top-level
+// blocks with to hcl's Content of the file schema.
+func TestFileContent(t *testing.T) {
+	for _, src := range []string{
+		``,
+		"variable \"a\" {}\nresource \"x\" \"y\" {\n  z = 1\n}\nlocals {\n  l = 1\n}\nmodule \"m\" {\n  source = \"./m\"\n}\noutput \"o\" {\n  value = 1\n}\nterraform {}\n",
+		"a = 1\nvariable \"a\" {}\n",    // an argument at the top
+		"variable {}\n",                 // a missing label
+		"resource \"x\" {}\n",           // a missing label
+		"locals \"x\" {}\n",             // an extra label
+		"unknown {}\nvariable \"a\" {}", // a block type not taken
+	} {
+		f, diags := hclsyntax.ParseConfig([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%q: %s", src, diags.Error())
+		}
+		for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+			got, gotDiags := blockContent(f.Body, fileSchema(d))
+			want, wantDiags := f.Body.Content(fileSchema(d))
+			if len(got.attrs) != 0 || !reflect.DeepEqual(got.Blocks, want.Blocks) || gotDiags.Error() != wantDiags.Error() {
+				t.Errorf("%q:\ngot  %#v %v\nwant %#v %v", src, got.Blocks, gotDiags, want.Blocks, wantDiags)
+			}
 		}
 	}
 }

@@ -34,7 +34,9 @@ type file struct {
 // decodeFile decodes every top-level block of a parsed file.
 func (d *decoder) decodeFile(path string, body hcl.Body) (*file, hcl.Diagnostics) {
 	f := &file{Path: path, Override: d.override}
-	content, diags := body.Content(fileSchema(d.dialect))
+	// A file's body as parsed hides nothing: with only blocks the schema
+	// takes, its content is read without hcl's copies (blockContent).
+	content, diags := blockContent(body, fileSchema(d.dialect))
 	for _, block := range content.Blocks {
 		var bDiags hcl.Diagnostics
 		switch block.Type {

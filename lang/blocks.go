@@ -73,7 +73,7 @@ func newBlockDecoder(spec hcldec.Spec) *blockDecoder {
 	if !ok {
 		return nil
 	}
-	d := &blockDecoder{schema: hcldec.ImpliedSchema(spec)}
+	d := &blockDecoder{schema: impliedSchema(spec)}
 	for _, b := range d.schema.Blocks {
 		if b.Type == "dynamic" || len(b.LabelNames) != 0 {
 			return nil

@@ -82,7 +82,7 @@ func walkBodyVariables(body hcl.Body, spec hcldec.Spec, schema *hcl.BodySchema, 
 		return
 	}
 	for _, attr := range content.Attributes {
-		appendOutside(out, variables(attr.Expr), it)
+		appendOutside(out, attr.Expr, it)
 	}
 	var children []bodyChild
 	for _, b := range content.Blocks {
@@ -130,7 +130,7 @@ func resourceBodyVariables(res *config.Resource, spec hcldec.Spec, schema *hcl.B
 func walkSyntaxBodyVariables(body *hclsyntax.Body, hidden *hcl.BodySchema, spec hcldec.Spec, schema *hcl.BodySchema, it *iteratorScope, out *[]hcl.Traversal) {
 	for _, as := range schema.Attributes {
 		if a, ok := body.Attributes[as.Name]; ok && !hiddenAttribute(hidden, as.Name) {
-			appendOutside(out, variables(a.Expr), it)
+			appendOutside(out, a.Expr, it)
 		}
 	}
 	var children []bodyChild
@@ -190,14 +190,19 @@ func syntaxAttrExpr(body *hclsyntax.Body, name string) hcl.Expression {
 	return nil
 }
 
-// appendOutside appends to out the traversals that do not start at an
-// iterator in scope.
-func appendOutside(out *[]hcl.Traversal, travs []hcl.Traversal, it *iteratorScope) {
-	for _, t := range travs {
+// appendOutside appends to out the traversals of expr (see variables) that
+// do not start at an iterator in scope. They are walked into out and those
+// in scope taken out again, so that no list is made for expr alone.
+func appendOutside(out *[]hcl.Traversal, expr hcl.Expression, it *iteratorScope) {
+	n := len(*out)
+	all := appendVariables(*out, expr)
+	kept := all[:n]
+	for _, t := range all[n:] {
 		if !it.inScope(t.RootName()) {
-			*out = append(*out, t)
+			kept = append(kept, t)
 		}
 	}
+	*out = kept
 }
 
 // dynamicScope appends the references of a dynamic block's for_each and
@@ -216,14 +221,18 @@ func dynamicScope(typ string, forEach, labels, iterator hcl.Expression, it *iter
 	if forEach != nil {
 		// The collection is read outside the block: only the iterators
 		// around it are in scope.
-		for _, t := range variables(forEach) {
+		n := len(*out)
+		all := appendVariables(*out, forEach)
+		kept := all[:n]
+		for _, t := range all[n:] {
 			if !own.outer(t.RootName()) {
-				*out = append(*out, t)
+				kept = append(kept, t)
 			}
 		}
+		*out = kept
 	}
 	if labels != nil {
-		appendOutside(out, variables(labels), own)
+		appendOutside(out, labels, own)
 	}
 	return own, true
 }
@@ -252,7 +261,7 @@ func walkChildren(children []bodyChild, spec hcldec.Spec, out *[]hcl.Traversal) 
 			}
 		}
 		if cschema == nil {
-			cschema = hcldec.ImpliedSchema(cs)
+			cschema = impliedSchema(cs)
 			schemas = append(schemas, typeSchema{c.typ, cschema})
 		}
 		if sb, ok := c.body.(*hclsyntax.Body); ok {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -283,5 +284,53 @@ resource "aws_thing" "outside" {
 	want := []string{"Reference to undeclared resource@13", "Reference to undeclared input variable@34"}
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+}
+
+// TestAppendOutside: the traversals of an expression are walked into the
+// caller's list, those starting at an iterator in scope taken out again,
+// in the order variables gives them, and with room in the list nothing
+// is allocated but the list of names a for expression binds.
+func TestAppendOutside(t *testing.T) {
+	inner := &iteratorScope{name: "rule", parent: &iteratorScope{name: "setting"}}
+	for src, want := range map[string][]string{
+		`var.a`:                    {"var"},
+		`"${var.a}-${rule.value}"`: {"var"},
+		`[for s in setting.value : s if local.x] `:                            {"local"},
+		`merge(local.tags, rule.value.tags, each.value, { n = count.index })`: {"local", "each", "count"},
+		`[for x in var.list : x.name]`:                                        {"var"},
+		`setting.key`:                                                         nil,
+	} {
+		expr, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		prefix := hcl.Traversal{hcl.TraverseRoot{Name: "before"}}
+		out := make([]hcl.Traversal, 1, 16)
+		out[0] = prefix
+		appendOutside(&out, expr, inner)
+		got := []string{}
+		for _, tr := range out[1:] {
+			got = append(got, tr.RootName())
+		}
+		var kept []string
+		for _, tr := range variables(expr) {
+			if !inner.inScope(tr.RootName()) {
+				kept = append(kept, tr.RootName())
+			}
+		}
+		if out[0].RootName() != "before" || !slices.Equal(got, kept) || len(got) != len(want) || !slices.Equal(got, append([]string{}, want...)) {
+			t.Errorf("%s: %v, want %v (variables then filtered: %v)", src, got, want, kept)
+		}
+		max := 0.0
+		if strings.Contains(src, "for ") {
+			max = 1
+		}
+		if n := testing.AllocsPerRun(10, func() {
+			out = out[:1]
+			appendOutside(&out, expr, inner)
+		}); n > max {
+			t.Errorf("%s: %.0f allocations with room in the list", src, n)
+		}
 	}
 }

@@ -95,7 +95,7 @@ func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *r
 	}
 	sh.failureCost = typeCost(hcldec.ImpliedType(sh.spec))
 	if res.Config != nil {
-		bodySchema := hcldec.ImpliedSchema(sh.spec)
+		bodySchema := impliedSchema(sh.spec)
 		sh.bodyVars = resourceBodyVariables(res, sh.spec, bodySchema)
 		sh.dynamic = hasDynamicBlocks(res.Config)
 		sh.syntax, sh.hidden, _ = res.VisibleSyntax()
@@ -440,11 +440,20 @@ func exprChildren(e hclsyntax.Expression, fn func(child hclsyntax.Expression, sc
 // since hclsyntax.Variables makes a closure for every node of every
 // expression; a node type exprChildren does not know is left to hcl.
 func variables(expr hcl.Expression) []hcl.Traversal {
-	se, ok := expr.(hclsyntax.Expression)
-	if !ok {
+	if _, ok := expr.(hclsyntax.Expression); !ok {
 		return expr.Variables()
 	}
-	w := variablesWalk{}
+	return appendVariables(nil, expr)
+}
+
+// appendVariables appends the traversals of expr (see variables) to dst: a
+// caller that reads them once passes a list it reuses.
+func appendVariables(dst []hcl.Traversal, expr hcl.Expression) []hcl.Traversal {
+	se, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return append(dst, expr.Variables()...)
+	}
+	w := variablesWalk{vars: dst}
 	w.walk(se)
 	return w.vars
 }

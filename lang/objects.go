@@ -57,8 +57,10 @@ func (mo *moduleObjects) callArgs(name string) *callArgs {
 	ca.once.Do(func() {
 		ca.attrs = callAttributes(mo.module.ModuleCalls[name])
 		ca.refs = make(map[string][]parsedRef, len(ca.attrs))
+		var travs []hcl.Traversal // reused: parseRefs copies what it keeps
 		for arg, a := range ca.attrs {
-			refs := parseRefs(variables(a.Expr), mo.dialect)
+			travs = appendVariables(travs[:0], a.Expr)
+			refs := parseRefs(travs, mo.dialect)
 			ca.refs[arg] = refs
 			mo.argRefs.Store(a.Expr, refs)
 		}
@@ -148,6 +150,9 @@ type refsBuilder struct {
 	exprs   []exprRefs
 	// buf holds exprs for an object of up to four expressions (most).
 	buf [4]exprRefs
+	// travs is the list the traversals of each expression are gathered
+	// in, reused: parseRefs copies what it keeps of them.
+	travs []hcl.Traversal
 }
 
 // exprRefs are the references of one expression.
@@ -192,7 +197,8 @@ func (b *refsBuilder) expr(refs []parsedRef, e hcl.Expression) []parsedRef {
 	if e == nil {
 		return refs
 	}
-	parsed := parseRefs(variables(e), b.dialect)
+	b.travs = appendVariables(b.travs[:0], e)
+	parsed := parseRefs(b.travs, b.dialect)
 	b.exprs = append(b.exprs, exprRefs{e, parsed})
 	return appendRefs(refs, parsed)
 }

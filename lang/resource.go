@@ -636,9 +636,13 @@ func resourceImpliedSpec(res *config.Resource) hcldec.ObjectSpec {
 // of the first block of its type) without the copies hcl makes of each.
 func syntaxImpliedSpec(body *hclsyntax.Body, hidden *hcl.BodySchema) hcldec.ObjectSpec {
 	spec := make(hcldec.ObjectSpec, len(body.Attributes))
+	// The attributes' specs are made in one allocation rather than one
+	// each: they live as long as the spec.
+	attrs := make([]hcldec.AttrSpec, 0, len(body.Attributes))
 	for name := range body.Attributes {
 		if !hiddenAttribute(hidden, name) {
-			spec[name] = &hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType}
+			attrs = append(attrs, hcldec.AttrSpec{Name: name, Type: cty.DynamicPseudoType})
+			spec[name] = &attrs[len(attrs)-1]
 		}
 	}
 	var blocks impliedBlocks

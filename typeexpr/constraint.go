@@ -68,6 +68,9 @@ func TypeConstraint(expr hcl.Expression) (ty cty.Type, defaults *hcltypeexpr.Def
 // as an error: go-cty refuses an object type whose attribute names are
 // the same in Unicode normal form C, and hcl does not check for that.
 func typeConstraintWithDefaults(expr hcl.Expression) (ty cty.Type, defaults *hcltypeexpr.Defaults, diags hcl.Diagnostics) {
+	if ty, defaults, ok := syntaxConstraint(expr); ok {
+		return ty, defaults, nil
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			ty, defaults = cty.DynamicPseudoType, nil
