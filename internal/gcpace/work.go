@@ -51,6 +51,13 @@ func (p *Pacer) SizeToWork(factor uint64) {
 // allocate far more than they keep (ownPeak is low rather than high): a
 // headroom trimmed by it costs collections only where pieces are small.
 func (p *Pacer) TrimToWork(factor, floor uint64) {
+	p.setWorks(func(ws *works) { ws.trim, ws.floor = factor, floor })
+}
+
+// setWorks changes how the pieces of work SizeToWork follows pace the
+// collector, and sets the percentage again for the live heap now. On a
+// nil Pacer, a stopped one and without SizeToWork it does nothing.
+func (p *Pacer) setWorks(set func(*works)) {
 	if p == nil {
 		return
 	}
@@ -60,7 +67,7 @@ func (p *Pacer) TrimToWork(factor, floor uint64) {
 	if p.stopped || p.works == nil {
 		return
 	}
-	p.works.trim, p.works.floor = factor, floor
+	set(p.works)
 	debug.SetGCPercent(p.percent(live))
 }
 
@@ -79,17 +86,7 @@ func (p *Pacer) TrimToWork(factor, floor uint64) {
 // factor times the most a piece allocated keeps the peak within about
 // that factor of the largest piece's own.
 func (p *Pacer) FloorToWork(min int) {
-	if p == nil {
-		return
-	}
-	live := LiveHeap()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.stopped || p.works == nil {
-		return
-	}
-	p.works.minFloor = min
-	debug.SetGCPercent(p.percent(live))
+	p.setWorks(func(ws *works) { ws.minFloor = min })
 }
 
 // Work is a piece of work in flight (StartWork).
