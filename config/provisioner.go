@@ -76,11 +76,11 @@ func checkDestroyProvisionerRefs(p *Provisioner) hcl.Diagnostics {
 	if p.When != "destroy" {
 		return nil
 	}
-	travs := BodyTraversals(p.Config)
+	refs := exprRefs(p.Config)
 	if p.Connection != nil {
-		travs = append(travs, BodyTraversals(p.Connection.Config)...)
+		refs = append(refs, exprRefs(p.Connection.Config)...)
 	}
-	return destroyTimeRefs(travs)
+	return destroyTimeRefs(refs)
 }
 
 // checkDestroyConnection applies the same rule to a resource's own
@@ -91,17 +91,41 @@ func checkDestroyConnection(r *Resource) hcl.Diagnostics {
 	}
 	for _, p := range r.Managed.Provisioners {
 		if p.When == "destroy" {
-			return destroyTimeRefs(BodyTraversals(r.Managed.Connection.Config))
+			return destroyTimeRefs(exprRefs(r.Managed.Connection.Config))
 		}
 	}
 	return nil
 }
 
+// exprRef is a reference together with the expression that makes it.
+type exprRef struct {
+	trav hcl.Traversal
+	expr hcl.Range
+}
+
+// exprRefs lists the references of a body as BodyTraversals does, each with
+// the range of the whole expression holding it: that is where Terraform
+// points a destroy-time provisioner's bad reference, once per reference.
+func exprRefs(body hcl.Body) []exprRef {
+	content := VisibleContent(body)
+	var refs []exprRef
+	for _, attr := range sortedAttributes(content.Attributes) {
+		for _, t := range attr.Expr.Variables() {
+			refs = append(refs, exprRef{trav: t, expr: attr.Expr.Range()})
+		}
+	}
+	for _, b := range content.Blocks {
+		refs = append(refs, exprRefs(b.Body)...)
+	}
+	return refs
+}
+
 // destroyTimeRefs reports the references a destroy-time configuration may
 // not make.
-func destroyTimeRefs(travs []hcl.Traversal) hcl.Diagnostics {
+func destroyTimeRefs(refs []exprRef) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, t := range travs {
+	for _, ref := range refs {
+		t := ref.trav
 		switch t.RootName() {
 		case "self", "path", "terraform":
 			continue
@@ -117,7 +141,7 @@ func destroyTimeRefs(travs []hcl.Traversal) hcl.Diagnostics {
 			Summary:  "Invalid reference from destroy provisioner",
 			Detail: "Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\n" +
 				"References to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.",
-			Subject: t.SourceRange().Ptr(),
+			Subject: ref.expr.Ptr(),
 		})
 	}
 	return diags

@@ -36,7 +36,7 @@ func TestStaticValidation(t *testing.T) {
 }
 `},
 			want: []wantDiag{
-				{"Invalid reference from destroy provisioner", "Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\nReferences to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.", "main.tf:5,59-64"},
+				{"Invalid reference from destroy provisioner", "Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\nReferences to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.", "main.tf:5,15-66"},
 				{"Invalid reference from destroy provisioner", "Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\nReferences to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.", "main.tf:7,14-21"},
 			},
 		},
