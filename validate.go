@@ -115,7 +115,9 @@ func validateTree(cfg *config.Config, opts Options, workDir string, schemas *lan
 
 // initFails reports whether terraform init would stop at one of the load
 // errors diags has: every one but a module call's missing argument, which
-// Terraform finds only while validating. A load that stopped at one of
+// Terraform finds only while validating, and a destroy-time provisioner's
+// reference to another object, which init reports only after it has
+// installed the modules (v1.11.4 checked). A load that stopped at one of
 // tfeval's own limits, or was cancelled, is reported as it is.
 func initFails(diags hcl.Diagnostics) bool {
 	fails := false
@@ -124,7 +126,7 @@ func initFails(diags hcl.Diagnostics) bool {
 		case d.Severity != hcl.DiagError:
 		case d.Summary == "Too many modules" || d.Summary == "Loading cancelled":
 			return false
-		case d.Summary != "Missing required argument":
+		case d.Summary != "Missing required argument" && d.Summary != "Invalid reference from destroy provisioner":
 			fails = true
 		}
 	}

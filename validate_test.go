@@ -74,6 +74,26 @@ check "c" {
 			validate: []string{"Reference to undeclared local value@4"},
 			plan:     []string{"Reference to undeclared local value@4"},
 		},
+		// terraform init installs the modules before it finds these, so
+		// validate evaluates the call rather than report it not installed.
+		"a destroy provisioner's bad references beside a module call": {
+			files: map[string]string{
+				"main.tf": `variable "ns" { default = "a" }
+locals { l = "b" }
+module "m" { source = "./m" }
+resource "terraform_data" "x" {
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo ${var.ns} ${local.l} ${path.module} ${self.id}"
+  }
+}
+`,
+				"m/main.tf":                       "output \"o\" { value = 1 }\n",
+				".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"m","Source":"./m","Dir":"m"}]}`,
+			},
+			validate: []string{"Invalid reference from destroy provisioner@7", "Invalid reference from destroy provisioner@7"},
+			plan:     []string{"Invalid reference from destroy provisioner@7", "Invalid reference from destroy provisioner@7"},
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := testfiles.Dir(t, tc.files)
