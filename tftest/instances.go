@@ -56,7 +56,12 @@ type instances struct {
 // second evaluation of it (normalizingAgain).
 type runInputs struct {
 	phase phase
-	gen   uint64 // the generator seed
+	// mockAtPlan says that mocks and overrides give what the provider
+	// computes for a managed resource already while planning, as
+	// OpenTofu's do (it has no override_during); Terraform's give it at
+	// apply unless override_during = plan says otherwise.
+	mockAtPlan bool
+	gen        uint64 // the generator seed
 	// draw tells apart two drawings of what hashicorp/random objects
 	// hold (drawRandom).
 	draw int
@@ -172,9 +177,10 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		v = proposedNew(pi.Schema, pi.Arguments, v, prior)
 	}
 	// What the provider computes is known once applied, or during the
-	// plan with override_during = plan; a data source is read while
-	// planning unless Terraform defers it to apply.
-	final := in.phase == applyPhase || duringPlan
+	// plan with override_during = plan (a managed resource's always in
+	// OpenTofu); a data source is read while planning unless it is
+	// deferred to apply.
+	final := in.phase == applyPhase || duringPlan || managed && in.mockAtPlan
 	if !managed {
 		final = final || pi.Read == lang.DataReadPlan || pi.Read == lang.DataReadUnknown
 	}

@@ -72,6 +72,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		runInputs: runInputs{
 			targets:     tg,
 			phase:       planPhase,
+			mockAtPlan:  tofu,
 			gen:         r.opts.Seed,
 			draw:        draw,
 			serial:      idx,

@@ -2404,6 +2404,77 @@ run "r" {
 	}
 }
 
+// TestMockedAtPlanByDialect: what a mocked provider or an override gives a
+// managed resource is known while planning in OpenTofu, which has no
+// override_during, and only after apply in Terraform unless
+// override_during = plan; a data source deferred to apply stays unknown
+// in both. An unknown condition at plan is an error in Terraform and a
+// failure in OpenTofu.
+func TestMockedAtPlanByDialect(t *testing.T) {
+	main := awsProvider + `
+resource "aws_thing" "t" {
+  name = "x"
+}
+data "aws_lookup" "d" {
+  key        = "k"
+  depends_on = [aws_thing.t]
+}
+output "tid" {
+  value = aws_thing.t.id
+}
+`
+	const mockArn = `mock_provider "aws" {
+  mock_resource "aws_thing" { defaults = { arn = "a:1" } }
+}`
+	for _, tc := range []struct {
+		name                     string
+		schemaless               bool
+		file, command, condition string
+		terraform, tofu          Status
+	}{
+		{"generated id", false, `mock_provider "aws" {}`, "plan", `aws_thing.t.id != "" && output.tid != ""`, Error, Pass},
+		{"generated id without schema", true, `mock_provider "aws" {}`, "plan", `aws_thing.t.id != "" && output.tid != ""`, Error, Pass},
+		{"mock_resource default", false, mockArn, "plan", `aws_thing.t.arn == "a:1"`, Error, Pass},
+		{"wrong default fails", false, mockArn, "plan", `aws_thing.t.arn == "a:2"`, Error, Fail},
+		{"file override of an unmocked provider", false, `override_resource {
+  target = aws_thing.t
+  values = { id = "o-1" }
+}`, "plan", `aws_thing.t.id == "o-1"`, Error, Pass},
+		{"data source deferred by depends_on", false, `mock_provider "aws" {
+  mock_data "aws_lookup" { defaults = { value = "v" } }
+}`, "plan", `data.aws_lookup.d.value == "v"`, Error, Fail},
+		{"argument known", false, `mock_provider "aws" {}`, "plan", `aws_thing.t.name == "x"`, Pass, Pass},
+		{"applied", false, mockArn, "apply", `aws_thing.t.arn == "a:1" && output.tid != null`, Pass, Pass},
+	} {
+		for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+			want := tc.terraform
+			if d == dialect.Tofu {
+				want = tc.tofu
+			}
+			t.Run(tc.name+"/"+d.String(), func(t *testing.T) {
+				files := map[string]string{
+					"main.tf": main,
+					"tests/a.tftest.hcl": fmt.Sprintf(`%s
+run "r" {
+  command = %s
+  assert {
+    condition     = %s
+    error_message = "r"
+  }
+}
+`, tc.file, tc.command, tc.condition)}
+				if !tc.schemaless {
+					files["providers-schema.json"] = awsSchema
+				}
+				r := runOf(t, runFiles(t, files, d), "tests/a.tftest.hcl::r")
+				if r.Status != want {
+					t.Fatalf("%s (%v; needing %q: %s), want %s", r.Status, r.Diagnostics, r.NeedsProvider, r.SkipReason, want)
+				}
+			})
+		}
+	}
+}
+
 // TestUnmockedProviderMayNormalize: a plan run over a provider the test
 // does not mock plans its objects as the configuration gives them, but
 // the provider may plan an argument otherwise (azurerm plans location
