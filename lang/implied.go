@@ -21,37 +21,15 @@ func impliedSchema(spec hcldec.Spec) *hcl.BodySchema {
 	}
 	nattrs, nblocks := 0, 0
 	for _, s := range obj {
-		switch s := s.(type) {
-		case *hcldec.AttrSpec:
+		if _, ok := s.(*hcldec.AttrSpec); ok {
 			nattrs++
-		case *hcldec.BlockTupleSpec:
-			if !labelFree(s.Nested) {
-				return hcldec.ImpliedSchema(spec)
-			}
-			nblocks++
-		case *hcldec.BlockListSpec:
-			if !labelFree(s.Nested) {
-				return hcldec.ImpliedSchema(spec)
-			}
-			nblocks++
-		case *hcldec.BlockSetSpec:
-			if !labelFree(s.Nested) {
-				return hcldec.ImpliedSchema(spec)
-			}
-			nblocks++
-		case *hcldec.BlockSpec:
-			if !labelFree(s.Nested) {
-				return hcldec.ImpliedSchema(spec)
-			}
-			nblocks++
-		case *hcldec.BlockObjectSpec:
-			if !labelFree(s.Nested) {
-				return hcldec.ImpliedSchema(spec)
-			}
-			nblocks++
-		default:
+			continue
+		}
+		_, nested, ok := blockSpecHeader(s)
+		if !ok || !labelFree(nested) {
 			return hcldec.ImpliedSchema(spec)
 		}
+		nblocks++
 	}
 	schema := &hcl.BodySchema{}
 	if nattrs > 0 {
@@ -61,24 +39,35 @@ func impliedSchema(spec hcldec.Spec) *hcl.BodySchema {
 		schema.Blocks = make([]hcl.BlockHeaderSchema, 0, nblocks)
 	}
 	for _, s := range obj {
-		switch s := s.(type) {
-		case *hcldec.AttrSpec:
-			schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: s.Name, Required: s.Required})
-		case *hcldec.BlockTupleSpec:
-			schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: s.TypeName})
-		case *hcldec.BlockListSpec:
-			schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: s.TypeName})
-		case *hcldec.BlockSetSpec:
-			schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: s.TypeName})
-		case *hcldec.BlockSpec:
-			schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: s.TypeName})
-		case *hcldec.BlockObjectSpec:
-			// hcldec appends the nested spec's label names, none here, to
-			// the spec's own: the list is the spec's.
-			schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: s.TypeName, LabelNames: s.LabelNames})
+		if a, ok := s.(*hcldec.AttrSpec); ok {
+			schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: a.Name, Required: a.Required})
+			continue
 		}
+		header, _, _ := blockSpecHeader(s)
+		schema.Blocks = append(schema.Blocks, header)
 	}
 	return schema
+}
+
+// blockSpecHeader is the block header a block spec of the kinds
+// impliedSchema takes implies, and the spec of its blocks' bodies; ok is
+// false for any other spec. A BlockObjectSpec's header has its own label
+// names: hcldec adds those of the nested spec, none where it is
+// labelFree.
+func blockSpecHeader(s hcldec.Spec) (header hcl.BlockHeaderSchema, nested hcldec.Spec, ok bool) {
+	switch s := s.(type) {
+	case *hcldec.BlockTupleSpec:
+		return hcl.BlockHeaderSchema{Type: s.TypeName}, s.Nested, true
+	case *hcldec.BlockListSpec:
+		return hcl.BlockHeaderSchema{Type: s.TypeName}, s.Nested, true
+	case *hcldec.BlockSetSpec:
+		return hcl.BlockHeaderSchema{Type: s.TypeName}, s.Nested, true
+	case *hcldec.BlockSpec:
+		return hcl.BlockHeaderSchema{Type: s.TypeName}, s.Nested, true
+	case *hcldec.BlockObjectSpec:
+		return hcl.BlockHeaderSchema{Type: s.TypeName, LabelNames: s.LabelNames}, s.Nested, true
+	}
+	return hcl.BlockHeaderSchema{}, nil, false
 }
 
 // labelFree reports whether a block's nested spec gives its blocks no
