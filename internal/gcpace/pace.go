@@ -162,15 +162,22 @@ func (p *Pacer) Tighten(large uint64, lo int) {
 	debug.SetGCPercent(p.percent(LiveHeap()))
 }
 
+// floorFor is the least percentage for a live heap of live bytes: the
+// floor for large heaps above the size Tighten set, the Pacer's own
+// below it.
+func (p *Pacer) floorFor(live uint64) int {
+	if p.large > 0 && live > p.large {
+		return p.largeLo
+	}
+	return p.lo
+}
+
 // percent is the percentage for a live heap of live bytes: Percent with
 // the Pacer's headroom (as the pieces of work trim it, TrimToWork),
 // bounds, and floor for large heaps (as the pieces of work lower it,
 // FloorToWork).
 func (p *Pacer) percent(live uint64) int {
-	lo := p.lo
-	if p.large > 0 && live > p.large {
-		lo = p.largeLo
-	}
+	lo := p.floorFor(live)
 	garbage := p.works.garbage(p.headroom)
 	lo = p.works.lowFloor(live, garbage, lo)
 	pct := Percent(live, garbage, lo, p.hi)

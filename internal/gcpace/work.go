@@ -58,6 +58,16 @@ func (p *Pacer) TrimToWork(factor, floor uint64) {
 // collector, and sets the percentage again for the live heap now. On a
 // nil Pacer, a stopped one and without SizeToWork it does nothing.
 func (p *Pacer) setWorks(set func(*works)) {
+	p.withWorks(func(ws *works, live uint64) {
+		set(ws)
+		debug.SetGCPercent(p.percent(live))
+	})
+}
+
+// withWorks calls fn, under the Pacer's lock, with the pieces of work
+// SizeToWork follows and the live heap the last collection found. On a
+// nil Pacer, a stopped one and without SizeToWork it does not call fn.
+func (p *Pacer) withWorks(fn func(ws *works, live uint64)) {
 	if p == nil {
 		return
 	}
@@ -67,8 +77,7 @@ func (p *Pacer) setWorks(set func(*works)) {
 	if p.stopped || p.works == nil {
 		return
 	}
-	set(p.works)
-	debug.SetGCPercent(p.percent(live))
+	fn(p.works, live)
 }
 
 // FloorToWork lowers the percentage's floor, from now on, where it
@@ -253,21 +262,11 @@ func (ws *works) garbage(headroom uint64) uint64 {
 // collection found: see works.crowded. A program that runs pieces of
 // work in parallel (a scan's roots) asks it when one could start beside
 // others. Without SizeToWork, and on a nil Pacer, it is always false.
-func (p *Pacer) Crowded() bool {
-	if p == nil {
-		return false
-	}
-	live := LiveHeap()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.stopped || p.works == nil {
-		return false
-	}
-	lo := p.lo
-	if p.large > 0 && live > p.large {
-		lo = p.largeLo
-	}
-	return p.works.crowded(live, p.headroom, p.limit, lo)
+func (p *Pacer) Crowded() (crowded bool) {
+	p.withWorks(func(ws *works, live uint64) {
+		crowded = ws.crowded(live, p.headroom, p.limit, p.floorFor(live))
+	})
+	return crowded
 }
 
 // crowded reports whether one more piece of work starting beside those
