@@ -7,14 +7,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/tfeval/tfeval/internal/attrmap"
 	"github.com/tfeval/tfeval/internal/elements"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // shortcut computes a function's result directly for known, non-null,
@@ -573,7 +576,8 @@ func closureArg(v cty.Value) (*customdecode.ExpressionClosure, bool) {
 // evaluates the expressions once to find the result type and again for
 // the result; this evaluates them once, as hcl's does each time: the
 // first without errors gives its value, unknown (of no type) when not
-// wholly known. When none succeeds the full call reports why.
+// wholly known to Terraform (knownToTerraform). When none succeeds the
+// full call reports why.
 func tryShortcut(args []cty.Value) (cty.Value, bool) {
 	for _, arg := range args {
 		closure, ok := closureArg(arg)
@@ -584,7 +588,7 @@ func tryShortcut(args []cty.Value) (cty.Value, bool) {
 		if diags.HasErrors() {
 			continue
 		}
-		if !v.IsWhollyKnown() {
+		if !knownToTerraform(closure, v) {
 			return cty.DynamicVal, true
 		}
 		return v, true
@@ -593,7 +597,8 @@ func tryShortcut(args []cty.Value) (cty.Value, bool) {
 }
 
 // canShortcut is can(), evaluating its expression once as hcl's does:
-// false with errors, unknown when the value is not wholly known.
+// false with errors, unknown when the value is not wholly known to
+// Terraform (knownToTerraform).
 func canShortcut(args []cty.Value) (cty.Value, bool) {
 	if len(args) != 1 {
 		return cty.NilVal, false
@@ -606,8 +611,35 @@ func canShortcut(args []cty.Value) (cty.Value, bool) {
 	switch {
 	case diags.HasErrors():
 		return cty.False, true
-	case !v.IsWhollyKnown():
+	case !knownToTerraform(closure, v):
 		return cty.UnknownVal(cty.Bool), true
 	}
 	return cty.True, true
+}
+
+// knownToTerraform reports whether Terraform would find v, the value of
+// closure's expression without errors, wholly known, as try() and can()
+// require before they decide: it is, or its unknowns are only what a
+// mocked provider has applied and tfeval lacks the schema to tell
+// (marks.Settled), and the expression is a bare reference. A reference's
+// steps were taken on known values, as Terraform takes them; an
+// expression that operates on such an unknown (an index into it, a
+// function of it) might fail where Terraform knows the value, so it
+// stays undecided.
+func knownToTerraform(closure *customdecode.ExpressionClosure, v cty.Value) bool {
+	if v.IsWhollyKnown() {
+		return true
+	}
+	expr := closure.Expression
+	for {
+		p, ok := expr.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		expr = p.Expression
+	}
+	if _, diags := hcl.AbsTraversalForExpr(expr); diags.HasErrors() {
+		return false
+	}
+	return marks.Settled(v)
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/tfeval/tfeval/marks"
 )
 
 // shortcutFuncs are the built-ins with shortcuts, by name.
@@ -534,6 +536,60 @@ func TestTryShortcut(t *testing.T) {
 		}
 		if err != nil || !got.RawEquals(want) {
 			t.Errorf("%v: shortcut %#v, call %#v (%v)", tc.args, got, want, err)
+		}
+	}
+}
+
+// TestTryOfAppliedUnknowns: try() and can() decide on a reference whose
+// only unknowns are what a mocked provider applied (Terraform knows them)
+// as on a known value, and on everything else that is not wholly known
+// as hcl's functions do.
+func TestTryOfAppliedUnknowns(t *testing.T) {
+	applied := marks.UnreadSet([]marks.Unread{{Cause: marks.NoSchema, Addr: "aws_thing.r", Applied: true}})
+	planned := marks.UnreadSet([]marks.Unread{{Cause: marks.NoSchema, Addr: "aws_thing.r"}})
+	thing := func(ms cty.ValueMarks) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"a": cty.ObjectVal(map[string]cty.Value{
+			"name":  cty.StringVal("n"),
+			"other": cty.UnknownVal(cty.String).WithMarks(ms),
+		})})
+	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{
+		"applied": thing(applied),
+		"planned": thing(planned),
+		"mixed":   thing(cty.NewValueMarks(marks.Unread{Cause: marks.NoSchema, Addr: "aws_thing.r", Applied: true}, marks.Unread{Cause: marks.DataNotRead, Addr: "data.x.y"})),
+		"bare":    thing(nil),
+	}}
+	for _, tc := range []struct {
+		fn   function.Function
+		src  string
+		want cty.Value
+	}{
+		{tryfunc.TryFunc, `try(applied, null)`, thing(applied)},
+		{tryfunc.TryFunc, `try((applied), null)`, thing(applied)},
+		{tryfunc.TryFunc, `try(applied.a, null)`, thing(applied).GetAttr("a")},
+		{tryfunc.TryFunc, `try(planned, null)`, cty.DynamicVal},
+		{tryfunc.TryFunc, `try(mixed, null)`, cty.DynamicVal},
+		{tryfunc.TryFunc, `try(bare, null)`, cty.DynamicVal},
+		// The unknown itself, and what an expression makes of it, stay
+		// undecided: Terraform might find an error there.
+		{tryfunc.TryFunc, `try(applied.a.other, "d")`, cty.DynamicVal},
+		{tryfunc.TryFunc, `try({ x = applied.a.other }, "d")`, cty.DynamicVal},
+		{tryfunc.TryFunc, `try([for k, v in applied : v], [])`, cty.DynamicVal},
+		{tryfunc.CanFunc, `can(applied)`, cty.True},
+		{tryfunc.CanFunc, `can(planned)`, cty.UnknownVal(cty.Bool)},
+		{tryfunc.CanFunc, `can(applied.a.other == "x")`, cty.UnknownVal(cty.Bool)},
+	} {
+		call, diags := hclsyntax.ParseExpression([]byte(tc.src), "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		var args []cty.Value
+		for _, a := range call.(*hclsyntax.FunctionCallExpr).Args {
+			args = append(args, customdecode.ExpressionClosureVal(&customdecode.ExpressionClosure{Expression: a, EvalContext: ctx}))
+		}
+		got, ok := shortcutOf(tc.fn)(args)
+		if !ok || !got.RawEquals(tc.want) {
+			t.Errorf("%s: %#v (answered %v), want %#v", tc.src, got, ok, tc.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package marks
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -67,5 +68,49 @@ func TestContainsMatchesPaths(t *testing.T) {
 		if Any(v) {
 			t.Errorf("Any(%#v) = true for a value without marks", v)
 		}
+	}
+}
+
+// TestSettled: a value is settled when it is known and each of its
+// unknowns carries Unread marks that are all Applied.
+func TestSettled(t *testing.T) {
+	applied := Unread{Cause: NoSchema, Addr: "aws_thing.a", Applied: true}
+	planned := Unread{Cause: NoSchema, Addr: "aws_thing.a"}
+	data := Unread{Cause: DataNotRead, Addr: "data.x.y"}
+	unknown := func(us ...Unread) cty.Value { return cty.UnknownVal(cty.String).WithMarks(UnreadSet(us)) }
+	obj := func(v cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"k": cty.StringVal("v"), "u": v})
+	}
+	tests := []struct {
+		name string
+		v    cty.Value
+		want bool
+	}{
+		{"wholly known", obj(cty.StringVal("x")), true},
+		{"applied unknown inside", obj(unknown(applied)), true},
+		{"applied unknown in a tuple", cty.TupleVal([]cty.Value{obj(unknown(applied))}), true},
+		{"marked container", obj(unknown(applied)).Mark(Sensitive), true},
+		{"planned unknown inside", obj(unknown(planned)), false},
+		{"applied and another cause", obj(unknown(applied, data)), false},
+		{"unmarked unknown inside", obj(cty.UnknownVal(cty.String)), false},
+		{"unknown itself", unknown(applied), false},
+	}
+	for _, tt := range tests {
+		if got := Settled(tt.v); got != tt.want {
+			t.Errorf("%s: Settled = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestUnreadMarksLeaveOutApplied: what a value's unknowns wait on is named
+// once, whether applied or not.
+func TestUnreadMarksLeaveOutApplied(t *testing.T) {
+	v := cty.TupleVal([]cty.Value{
+		cty.UnknownVal(cty.String).WithMarks(UnreadSet([]Unread{{Cause: NoSchema, Addr: "aws_thing.a", Applied: true}})),
+		cty.UnknownVal(cty.String).WithMarks(UnreadSet([]Unread{{Cause: NoSchema, Addr: "aws_thing.a"}})),
+	})
+	got := UnreadMarks(v)
+	if want := []Unread{{Cause: NoSchema, Addr: "aws_thing.a"}}; !slices.Equal(got, want) {
+		t.Errorf("UnreadMarks = %#v, want %#v", got, want)
 	}
 }

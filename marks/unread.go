@@ -28,6 +28,11 @@ type Unread struct {
 	// path and without instance keys: "data.aws_ami.ubuntu",
 	// "module.net.aws_subnet.a", or "module.vpc" for a module call.
 	Addr string
+	// Applied says that Terraform knows the value: a mocked provider has
+	// applied (or read) the object it belongs to, filling in all it
+	// computes, and only tfeval, without the schema, cannot tell what.
+	// UnreadMarks leaves it out; Settled reads it.
+	Applied bool
 }
 
 // Cause is what tfeval lacked for an Unread value.
@@ -60,6 +65,9 @@ const (
 
 // GoString names the mark in %#v output, as the other marks do.
 func (u Unread) GoString() string {
+	if u.Applied {
+		return "marks.Unread{" + u.Cause.String() + ", " + u.Addr + ", applied}"
+	}
 	return "marks.Unread{" + u.Cause.String() + ", " + u.Addr + "}"
 }
 
@@ -102,13 +110,16 @@ func (u Unread) Describe() string {
 }
 
 // UnreadMarks returns the Unread marks on v and on every value nested in
-// it, in address order, each once; nil when there are none.
+// it, in address order, each once and without Applied: what they name is
+// missing wherever a value derived from them goes.
 func UnreadMarks(v cty.Value) []Unread {
 	var found []Unread
 	elements.Find(v, func(e cty.Value) bool {
 		if e.IsMarked() {
 			for m := range e.Marks() {
-				if u, ok := m.(Unread); ok && !slices.Contains(found, u) {
+				u, ok := m.(Unread)
+				u.Applied = false
+				if ok && !slices.Contains(found, u) {
 					found = append(found, u)
 				}
 			}
@@ -119,6 +130,31 @@ func UnreadMarks(v cty.Value) []Unread {
 		return cmp.Or(cmp.Compare(a.Addr, b.Addr), cmp.Compare(a.Cause, b.Cause))
 	})
 	return found
+}
+
+// Settled reports whether Terraform would know all of v: v itself is
+// known, and every unknown nested in it carries Unread marks that are all
+// Applied. Terraform has no unknowns there, so where it decides on the
+// value being wholly known (try, can), it decides as for a known one.
+func Settled(v cty.Value) bool {
+	if !v.IsKnown() {
+		return false
+	}
+	return !elements.Find(v, func(e cty.Value) bool {
+		if e.IsKnown() {
+			return false
+		}
+		applied := false
+		for m := range e.Marks() {
+			if u, ok := m.(Unread); ok {
+				if !u.Applied {
+					return true
+				}
+				applied = true
+			}
+		}
+		return !applied
+	})
 }
 
 // HasUnread reports whether v or a value nested in it carries an Unread mark.

@@ -192,8 +192,9 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
 		v = fillOpen(v, pi.Arguments, with, gen, "", final, isColl)
 		// What is still unknown is what tfeval cannot tell the provider's
-		// schema would give.
-		v = remarkUnread(v, marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)})
+		// schema would give; once final, the mocked provider has given it
+		// and Terraform knows it.
+		v = remarkUnread(v, marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi), Applied: final})
 	}
 	for i, d := range diags {
 		c := *d

@@ -2589,7 +2589,8 @@ run "apply" {
 // TestUnreadThroughCanOfOutputs: a condition over the run's outputs
 // that can() or try() turns into an unknown of its own keeps the cause
 // the outputs have: the skip names the provider whose schema tfeval
-// lacks, rather than only saying the condition is not known.
+// lacks, rather than only saying the condition is not known. (At plan,
+// where the mocked provider has not filled in what it computes.)
 func TestUnreadThroughCanOfOutputs(t *testing.T) {
 	rep := runFiles(t, map[string]string{
 		"main.tf": awsProvider + `
@@ -2604,6 +2605,7 @@ output "routes" {
 		"tests/a.tftest.hcl": `
 mock_provider "aws" {}
 run "r" {
+  command = plan
   assert {
     condition     = can(cidrsubnet(output.routes[0].name, 0, 0))
     error_message = "x"
@@ -2612,6 +2614,51 @@ run "r" {
 `}, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::r": "skip"})
 	wantNeeds(t, rep, "hashicorp/aws", "tests/a.tftest.hcl::r")
+}
+
+// TestTryOfAppliedMockedResource: once a mocked provider has applied a
+// resource tfeval has no schema for, Terraform knows all of it, so try()
+// and can() of a reference to it decide as on a known value; what tfeval
+// knows of it (the arguments) then reaches the assertions. Before the
+// apply, and where try() is given more than a reference, they stay
+// unknown.
+func TestTryOfAppliedMockedResource(t *testing.T) {
+	for _, tc := range []struct {
+		name, command, output, condition, want string
+	}{
+		{"try of the resource, applied", "apply", `[for r in try(aws_thing.r, null) : r.name]`, `output.o[0] == "10.0.0.0/24"`, "pass"},
+		{"try of an instance, applied", "apply", `try(aws_thing.r["a"], null).name`, `output.o == "10.0.0.0/24"`, "pass"},
+		{"can of the resource, applied", "apply", `can(aws_thing.r)`, `output.o`, "pass"},
+		{"wrong value found", "apply", `[for r in try(aws_thing.r, null) : r.name]`, `output.o[0] == "x"`, "fail"},
+		{"try of the resource, planned", "plan", `[for r in try(aws_thing.r, null) : r.name]`, `output.o[0] == "10.0.0.0/24"`, "skip"},
+		{"try of an expression over it", "apply", `try([for r in aws_thing.r : r.other], [])`, `length(output.o) == 1`, "skip"},
+		{"try of the computed attribute", "apply", `try(aws_thing.r["a"].other, "d")`, `output.o != "d"`, "skip"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{
+				"main.tf": awsProvider + `
+resource "aws_thing" "r" {
+  for_each = { a = "10.0.0.0/24" }
+  name     = each.value
+  other    = null
+}
+output "o" {
+  value = ` + tc.output + `
+}
+`,
+				"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "r" {
+  command = ` + tc.command + `
+  assert {
+    condition     = ` + tc.condition + `
+    error_message = "x"
+  }
+}
+`}, dialect.Terraform)
+			wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::r": tc.want})
+		})
+	}
 }
 
 // TestSkippedRunOutputsNeedItsProvider: a run whose assertion reads the
