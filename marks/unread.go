@@ -117,10 +117,11 @@ func UnreadMarks(v cty.Value) []Unread {
 	elements.Find(v, func(e cty.Value) bool {
 		if e.IsMarked() {
 			for m := range e.Marks() {
-				u, ok := m.(Unread)
-				u.Applied = false
-				if ok && !slices.Contains(found, u) {
-					found = append(found, u)
+				if u, ok := m.(Unread); ok {
+					u.Applied = false
+					if !slices.Contains(found, u) {
+						found = append(found, u)
+					}
 				}
 			}
 		}
