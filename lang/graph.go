@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"sort"
@@ -30,7 +31,6 @@ type node struct {
 	kind nodeKind
 	cfg  *config.Config
 	name string // variable, local, output, call or check name; resource address
-	id   string // display name, e.g. "module.a.local.x"
 	// deps are the objects this one depends on, by id, each once; nil
 	// when none. A slice rather than a set: most objects depend on a few,
 	// and a map was two allocations for each (placeDeps).
@@ -75,7 +75,7 @@ func (g *graph) placeDeps() {
 		}
 		own := deps[i:j:j]
 		slices.SortFunc(own, func(a, b *node) int {
-			return cmp.Or(strings.Compare(a.id, b.id), cmp.Compare(a.pos, b.pos))
+			return cmp.Or(compareIDs(a, b), cmp.Compare(a.pos, b.pos))
 		})
 		g.nodes[g.edges[i].from].deps = slices.Compact(own)
 		i = j
@@ -111,23 +111,68 @@ type graphModule struct {
 	first int
 }
 
-func nodeID(cfg *config.Config, kind nodeKind, name string) string {
+// id is the node's display name, e.g. "module.a.local.x". It is made when
+// asked for (a cycle, a graph export): the graph orders dependencies by it
+// without making it (compareIDs).
+func (n *node) id() string {
 	// Written into one buffer: the string is the only allocation.
 	var buf [128]byte
-	b := address.AppendModulePrefix(buf[:0], cfg.Path)
+	return string(n.appendID(buf[:0]))
+}
+
+// appendID appends the node's display name to b.
+func (n *node) appendID(b []byte) []byte {
+	return append(append(address.AppendModulePrefix(b, n.cfg.Path), kindPrefix(n.kind)...), n.name...)
+}
+
+// kindPrefix is what a node's display name has between its module's prefix
+// and its name: nothing for a resource, whose name is its address.
+func kindPrefix(kind nodeKind) string {
 	switch kind {
 	case nodeVar:
-		b = append(b, "var."...)
+		return "var."
 	case nodeLocal:
-		b = append(b, "local."...)
+		return "local."
 	case nodeCall:
-		b = append(b, "module."...)
+		return "module."
 	case nodeOutput:
-		b = append(b, "output."...)
+		return "output."
 	case nodeCheck:
-		b = append(b, "check."...)
+		return "check."
 	}
-	return string(append(b, name...))
+	return ""
+}
+
+// compareIDs is strings.Compare(a.id(), b.id()) without making either:
+// nodes of one module instance share the module's prefix, so the rest is
+// compared in its two parts; otherwise both are written on the stack.
+func compareIDs(a, b *node) int {
+	if a.cfg == b.cfg {
+		return compareJoined(kindPrefix(a.kind), a.name, kindPrefix(b.kind), b.name)
+	}
+	var abuf, bbuf [128]byte
+	return bytes.Compare(a.appendID(abuf[:0]), b.appendID(bbuf[:0]))
+}
+
+// compareJoined is strings.Compare(a1+a2, b1+b2) without joining them.
+func compareJoined(a1, a2, b1, b2 string) int {
+	for {
+		if a1 == "" {
+			a1, a2 = a2, ""
+		}
+		if b1 == "" {
+			b1, b2 = b2, ""
+		}
+		if a1 == "" || b1 == "" {
+			// One side has run out: the longer one is the greater.
+			return cmp.Compare(len(a1)+len(a2), len(b1)+len(b2))
+		}
+		n := min(len(a1), len(b1))
+		if c := strings.Compare(a1[:n], b1[:n]); c != 0 {
+			return c
+		}
+		a1, b1 = a1[n:], b1[n:]
+	}
 }
 
 func (g *graph) get(cfg *config.Config, kind nodeKind, name string) *node {
@@ -172,7 +217,7 @@ func (ev *evaluator) buildGraph() *graph {
 		gm := g.modules[c]
 		for i := range gm.objects.objects {
 			o, pos := &gm.objects.objects[i], gm.first+i
-			slab[pos] = node{kind: o.kind, cfg: c, name: o.name, id: nodeID(c, o.kind, o.name), pos: pos}
+			slab[pos] = node{kind: o.kind, cfg: c, name: o.name, pos: pos}
 			g.nodes[pos] = &slab[pos]
 		}
 	}
