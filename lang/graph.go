@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"bytes"
 	"cmp"
 	"slices"
 	"sort"
@@ -145,13 +144,64 @@ func kindPrefix(kind nodeKind) string {
 
 // compareIDs is strings.Compare(a.id(), b.id()) without making either:
 // nodes of one module instance share the module's prefix, so the rest is
-// compared in its two parts; otherwise both are written on the stack.
+// compared in its two parts (of one kind, the names); otherwise the ids are compared part by part
+// (idPart) from the first module call their paths do not share.
 func compareIDs(a, b *node) int {
 	if a.cfg == b.cfg {
+		if a.kind == b.kind {
+			return strings.Compare(a.name, b.name)
+		}
 		return compareJoined(kindPrefix(a.kind), a.name, kindPrefix(b.kind), b.name)
 	}
-	var abuf, bbuf [128]byte
-	return bytes.Compare(a.appendID(abuf[:0]), b.appendID(bbuf[:0]))
+	pa, pb := a.cfg.Path, b.cfg.Path
+	k := 0
+	for k < len(pa) && k < len(pb) && pa[k] == pb[k] {
+		k++
+	}
+	ia, ib := 3*k, 3*k
+	var sa, sb string
+	for {
+		for sa == "" && ia < idParts(a) {
+			sa = idPart(a, ia)
+			ia++
+		}
+		for sb == "" && ib < idParts(b) {
+			sb = idPart(b, ib)
+			ib++
+		}
+		if sa == "" || sb == "" {
+			// One side has run out: the longer one is the greater.
+			return cmp.Compare(len(sa), len(sb))
+		}
+		n := min(len(sa), len(sb))
+		if c := strings.Compare(sa[:n], sb[:n]); c != 0 {
+			return c
+		}
+		sa, sb = sa[n:], sb[n:]
+	}
+}
+
+// idParts is the number of parts of n's id: "module.", the call's name and
+// "." for each module call of its path, then its kind's prefix and name.
+func idParts(n *node) int {
+	return 3*len(n.cfg.Path) + 2
+}
+
+// idPart is part i of n's id (see idParts).
+func idPart(n *node, i int) string {
+	if k := 3 * len(n.cfg.Path); i >= k {
+		if i == k {
+			return kindPrefix(n.kind)
+		}
+		return n.name
+	}
+	switch i % 3 {
+	case 0:
+		return "module."
+	case 1:
+		return n.cfg.Path[i/3]
+	}
+	return "."
 }
 
 // compareJoined is strings.Compare(a1+a2, b1+b2) without joining them.

@@ -14,6 +14,12 @@ func TestCompareIDs(t *testing.T) {
 	a := &config.Config{Path: []string{"a"}}
 	ab := &config.Config{Path: []string{"a", "b"}}
 	long := &config.Config{Path: []string{strings.Repeat("m", 70), strings.Repeat("n", 70)}}
+	// Paths that share calls, or whose names run into what follows them.
+	abc := &config.Config{Path: []string{"a", "b", "c"}}
+	aVar := &config.Config{Path: []string{"a", "var"}}
+	ab2 := &config.Config{Path: []string{"ab"}}
+	aDot := &config.Config{Path: []string{"a.module"}}
+	empty := &config.Config{Path: []string{""}}
 	nodes := []*node{
 		{kind: nodeVar, cfg: root, name: "x"},
 		{kind: nodeVar, cfg: root, name: "xy"},
@@ -37,6 +43,20 @@ func TestCompareIDs(t *testing.T) {
 		{kind: nodeLocal, cfg: ab, name: "l"},
 		{kind: nodeVar, cfg: long, name: strings.Repeat("v", 40)},
 		{kind: nodeLocal, cfg: long, name: strings.Repeat("v", 40)},
+		{kind: nodeVar, cfg: abc, name: "x"},
+		{kind: nodeResource, cfg: abc, name: "r.s"},
+		{kind: nodeVar, cfg: aVar, name: "x"},
+		{kind: nodeResource, cfg: aVar, name: "x"},
+		{kind: nodeCall, cfg: a, name: "b"},
+		{kind: nodeResource, cfg: a, name: "module.b"},
+		{kind: nodeResource, cfg: a, name: "var.x"},
+		{kind: nodeVar, cfg: ab2, name: "x"},
+		{kind: nodeResource, cfg: ab2, name: ""},
+		{kind: nodeVar, cfg: aDot, name: "x"},
+		{kind: nodeResource, cfg: aDot, name: "b.var.x"},
+		{kind: nodeOutput, cfg: empty, name: "o"},
+		{kind: nodeResource, cfg: empty, name: ""},
+		{kind: nodeResource, cfg: root, name: "module..output.o"},
 	}
 	for _, x := range nodes {
 		for _, y := range nodes {
