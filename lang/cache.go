@@ -166,7 +166,10 @@ func (ev *evaluator) moduleReads(m *config.Module) *moduleReads {
 		// The arguments of its calls as the graph read them (callArgs),
 		// not read from their bodies once more.
 		sh.reads = walkModule(m, func(call *config.ModuleCall) hcl.Attributes {
-			return ev.moduleObjects(m).callArgs(call.Name).attrs
+			if ca := ev.moduleObjects(m).callArgs(call.Name); ca != nil {
+				return ca.attrs
+			}
+			return callAttributes(call)
 		})
 	})
 	return sh.reads
