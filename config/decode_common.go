@@ -292,7 +292,7 @@ func reservedBlock(block *hcl.Block, where string) *hcl.Diagnostic {
 // diagnostic to report) the same content is built here with one
 // allocation and the blocks' own. Everything else is hcl's, which reports
 // the problems.
-func blockContent(body hcl.Body, schema *hcl.BodySchema) (*blockBody, hcl.Diagnostics) {
+func blockContent(body hcl.Body, schema *hcl.BodySchema) (blockBody, hcl.Diagnostics) {
 	sb, ok := body.(*hclsyntax.Body)
 	if !ok {
 		return hclContent(body, schema)
@@ -313,7 +313,7 @@ func blockContent(body hcl.Body, schema *hcl.BodySchema) (*blockBody, hcl.Diagno
 			return hclContent(body, schema)
 		}
 	}
-	content := &blockBody{attrs: make([]hcl.Attribute, 0, taken)}
+	content := blockBody{attrs: make([]hcl.Attribute, 0, taken)}
 	for _, as := range schema.Attributes {
 		if a, ok := sb.Attributes[as.Name]; ok {
 			content.attrs = append(content.attrs, hcl.Attribute{Name: a.Name, Expr: a.Expr, Range: a.SrcRange, NameRange: a.NameRange})
@@ -345,12 +345,12 @@ func (c *blockBody) attribute(name string) (*hcl.Attribute, bool) {
 
 // hclContent is blockContent by hcl's Content, for a body that is not
 // native syntax or has something to report.
-func hclContent(body hcl.Body, schema *hcl.BodySchema) (*blockBody, hcl.Diagnostics) {
+func hclContent(body hcl.Body, schema *hcl.BodySchema) (blockBody, hcl.Diagnostics) {
 	content, diags := body.Content(schema)
 	if content == nil {
-		return &blockBody{}, diags
+		return blockBody{}, diags
 	}
-	out := &blockBody{Blocks: content.Blocks}
+	out := blockBody{Blocks: content.Blocks}
 	for _, as := range schema.Attributes {
 		if a, ok := content.Attributes[as.Name]; ok {
 			out.attrs = append(out.attrs, *a)

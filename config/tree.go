@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -265,6 +266,9 @@ func (l *treeLoader) childSourceDir(parent *Config, call *ModuleCall, childPath 
 // checkCallArguments checks a module block's arguments against the called
 // module's variables: required ones must be set and no others may be.
 func checkCallArguments(call *ModuleCall, child *Module) hcl.Diagnostics {
+	if callArgumentsValid(call, child) {
+		return nil
+	}
 	schema := &hcl.BodySchema{}
 	names := make([]string, 0, len(child.Variables))
 	for name := range child.Variables {
@@ -277,6 +281,34 @@ func checkCallArguments(call *ModuleCall, child *Module) hcl.Diagnostics {
 	_, diags := call.Config.Content(schema)
 	diagsort.ByPosition(diags)
 	return diags
+}
+
+// callArgumentsValid reports whether checkCallArguments finds nothing: the
+// body reads as attributes alone, every one a variable of the module, and
+// every required variable is set. Most calls are; reading the body as
+// attributes is what Content does, less the schema and the remaining
+// body it builds (with a set of every name it hid).
+func callArgumentsValid(call *ModuleCall, child *Module) bool {
+	if _, ok := call.Config.(*hclsyntax.Body); !ok {
+		// Other bodies (JSON, merged with an override) report in their
+		// own ways: Content tells.
+		return false
+	}
+	attrs, diags := call.Config.JustAttributes()
+	if len(diags) != 0 {
+		return false
+	}
+	for name := range attrs {
+		if child.Variables[name] == nil {
+			return false
+		}
+	}
+	for name, v := range child.Variables {
+		if v.Required() && attrs[name] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func indexOf(list []string, s string) int {

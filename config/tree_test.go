@@ -4,6 +4,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/tfeval/tfeval/dialect"
 
 	"github.com/tfeval/tfeval/internal/testfiles"
@@ -165,5 +169,58 @@ locals {
 	}
 	if diags[0] == diags[1] || diags[1] == diags[2] {
 		t.Error("the calls share diagnostic values, which a caller may change")
+	}
+}
+
+// TestCallArgumentsValidAgreesWithContent holds the shortcut of
+// checkCallArguments to what reading the call's body with its schema
+// reports: it may answer only where Content reports nothing.
+func TestCallArgumentsValidAgreesWithContent(t *testing.T) {
+	vars := map[string]*Variable{
+		"req":  {Name: "req"},
+		"opt":  {Name: "opt", Default: cty.StringVal("x")},
+		"opt2": {Name: "opt2", Default: cty.NullVal(cty.String)},
+	}
+	tests := []struct {
+		name, src string
+		valid     bool
+	}{
+		{"required set", `req = 1`, true},
+		{"all set", "req = 1\nopt = 2\nopt2 = 3", true},
+		{"meta-arguments hidden", "source = \"./m\"\ncount = 2\nreq = 1", true},
+		{"required missing", `opt = 1`, false},
+		{"nothing set", ``, false},
+		{"undeclared", "req = 1\nother = 2", false},
+		{"near miss", "req = 1\nopts = 2", false},
+		{"block", "req = 1\nopt {\n}", false},
+		{"hidden block name", "req = 1\nlifecycle {\n}", false},
+		{"duplicate (the parser reports it)", "req = 1\nreq = 2", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, diags := hclsyntax.ParseConfig([]byte("module \"m\" {\n"+tt.src+"\n}\n"), "main.tf", hcl.InitialPos)
+			if diags.HasErrors() && tt.name != "duplicate (the parser reports it)" {
+				t.Fatal(diags)
+			}
+			block := f.Body.(*hclsyntax.Body).Blocks[0]
+			_, remain, _ := block.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "count"}}})
+			call := &ModuleCall{Name: "m", Config: remain}
+			child := &Module{Variables: vars}
+			got := callArgumentsValid(call, child)
+			if got != tt.valid {
+				t.Errorf("callArgumentsValid = %v, want %v", got, tt.valid)
+			}
+			schema := &hcl.BodySchema{}
+			for _, n := range []string{"opt", "opt2", "req"} {
+				schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: n, Required: vars[n].Required()})
+			}
+			_, cdiags := remain.Content(schema)
+			if got && len(cdiags) != 0 {
+				t.Errorf("valid, but Content reports %v", cdiags)
+			}
+			if d := checkCallArguments(call, child); len(d) != len(cdiags) {
+				t.Errorf("checkCallArguments reports %v, Content %v", d, cdiags)
+			}
+		})
 	}
 }

@@ -162,7 +162,16 @@ func (ev *evaluator) moduleShape(m *config.Module) *moduleShape {
 // moduleReads returns the reads analysis's walk of m (walkModule).
 func (ev *evaluator) moduleReads(m *config.Module) *moduleReads {
 	sh := ev.moduleShape(m)
-	sh.readsOnce.Do(func() { sh.reads = walkModule(m) })
+	sh.readsOnce.Do(func() {
+		// The arguments of its calls as the graph read them (callArgs),
+		// not read from their bodies once more.
+		sh.reads = walkModule(m, func(call *config.ModuleCall) hcl.Attributes {
+			if ca := ev.moduleObjects(m).callArgs(call.Name); ca != nil {
+				return ca.attrs
+			}
+			return callAttributes(call)
+		})
+	})
 	return sh.reads
 }
 

@@ -159,7 +159,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		for _, c := range cycles {
 			names := make([]string, len(c))
 			for i, n := range c {
-				names[i] = n.id + " (expand)"
+				names[i] = n.id() + " (expand)"
 			}
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cycle: " + strings.Join(names, ", ")})
 		}
@@ -541,7 +541,7 @@ func (ev *evaluator) evalNodeIn(mi *ModuleInstance, n *node) {
 			ev.addDiag(&hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Evaluation failed",
-				Detail:   fmt.Sprintf("tfeval could not evaluate %s: %v. This is a bug in tfeval: please report it with the configuration that caused it.", n.id, r),
+				Detail:   fmt.Sprintf("tfeval could not evaluate %s: %v. This is a bug in tfeval: please report it with the configuration that caused it.", n.id(), r),
 			})
 		}
 	}()

@@ -30,7 +30,6 @@ type node struct {
 	kind nodeKind
 	cfg  *config.Config
 	name string // variable, local, output, call or check name; resource address
-	id   string // display name, e.g. "module.a.local.x"
 	// deps are the objects this one depends on, by id, each once; nil
 	// when none. A slice rather than a set: most objects depend on a few,
 	// and a map was two allocations for each (placeDeps).
@@ -75,7 +74,7 @@ func (g *graph) placeDeps() {
 		}
 		own := deps[i:j:j]
 		slices.SortFunc(own, func(a, b *node) int {
-			return cmp.Or(strings.Compare(a.id, b.id), cmp.Compare(a.pos, b.pos))
+			return cmp.Or(compareIDs(a, b), cmp.Compare(a.pos, b.pos))
 		})
 		g.nodes[g.edges[i].from].deps = slices.Compact(own)
 		i = j
@@ -111,23 +110,119 @@ type graphModule struct {
 	first int
 }
 
-func nodeID(cfg *config.Config, kind nodeKind, name string) string {
+// id is the node's display name, e.g. "module.a.local.x". It is made when
+// asked for (a cycle, a graph export): the graph orders dependencies by it
+// without making it (compareIDs).
+func (n *node) id() string {
 	// Written into one buffer: the string is the only allocation.
 	var buf [128]byte
-	b := address.AppendModulePrefix(buf[:0], cfg.Path)
+	return string(n.appendID(buf[:0]))
+}
+
+// appendID appends the node's display name to b.
+func (n *node) appendID(b []byte) []byte {
+	return append(append(address.AppendModulePrefix(b, n.cfg.Path), kindPrefix(n.kind)...), n.name...)
+}
+
+// kindPrefix is what a node's display name has between its module's prefix
+// and its name: nothing for a resource, whose name is its address.
+func kindPrefix(kind nodeKind) string {
 	switch kind {
 	case nodeVar:
-		b = append(b, "var."...)
+		return "var."
 	case nodeLocal:
-		b = append(b, "local."...)
+		return "local."
 	case nodeCall:
-		b = append(b, "module."...)
+		return "module."
 	case nodeOutput:
-		b = append(b, "output."...)
+		return "output."
 	case nodeCheck:
-		b = append(b, "check."...)
+		return "check."
 	}
-	return string(append(b, name...))
+	return ""
+}
+
+// compareIDs is strings.Compare(a.id(), b.id()) without making either:
+// nodes of one module instance share the module's prefix, so the rest is
+// compared in its two parts (of one kind, the names); otherwise the ids are compared part by part
+// (idPart) from the first module call their paths do not share.
+func compareIDs(a, b *node) int {
+	if a.cfg == b.cfg {
+		if a.kind == b.kind {
+			return strings.Compare(a.name, b.name)
+		}
+		return compareJoined(kindPrefix(a.kind), a.name, kindPrefix(b.kind), b.name)
+	}
+	pa, pb := a.cfg.Path, b.cfg.Path
+	k := 0
+	for k < len(pa) && k < len(pb) && pa[k] == pb[k] {
+		k++
+	}
+	ia, ib := 3*k, 3*k
+	var sa, sb string
+	for {
+		for sa == "" && ia < idParts(a) {
+			sa = idPart(a, ia)
+			ia++
+		}
+		for sb == "" && ib < idParts(b) {
+			sb = idPart(b, ib)
+			ib++
+		}
+		if sa == "" || sb == "" {
+			// One side has run out: the longer one is the greater.
+			return cmp.Compare(len(sa), len(sb))
+		}
+		n := min(len(sa), len(sb))
+		if c := strings.Compare(sa[:n], sb[:n]); c != 0 {
+			return c
+		}
+		sa, sb = sa[n:], sb[n:]
+	}
+}
+
+// idParts is the number of parts of n's id: "module.", the call's name and
+// "." for each module call of its path, then its kind's prefix and name.
+func idParts(n *node) int {
+	return 3*len(n.cfg.Path) + 2
+}
+
+// idPart is part i of n's id (see idParts).
+func idPart(n *node, i int) string {
+	if k := 3 * len(n.cfg.Path); i >= k {
+		if i == k {
+			return kindPrefix(n.kind)
+		}
+		return n.name
+	}
+	switch i % 3 {
+	case 0:
+		return "module."
+	case 1:
+		return n.cfg.Path[i/3]
+	}
+	return "."
+}
+
+// compareJoined is strings.Compare(a1+a2, b1+b2) without joining them.
+func compareJoined(a1, a2, b1, b2 string) int {
+	for {
+		if a1 == "" {
+			a1, a2 = a2, ""
+		}
+		if b1 == "" {
+			b1, b2 = b2, ""
+		}
+		if a1 == "" || b1 == "" {
+			// One side has run out: the longer one is the greater.
+			return cmp.Compare(len(a1)+len(a2), len(b1)+len(b2))
+		}
+		n := min(len(a1), len(b1))
+		if c := strings.Compare(a1[:n], b1[:n]); c != 0 {
+			return c
+		}
+		a1, b1 = a1[n:], b1[n:]
+	}
 }
 
 func (g *graph) get(cfg *config.Config, kind nodeKind, name string) *node {
@@ -172,7 +267,7 @@ func (ev *evaluator) buildGraph() *graph {
 		gm := g.modules[c]
 		for i := range gm.objects.objects {
 			o, pos := &gm.objects.objects[i], gm.first+i
-			slab[pos] = node{kind: o.kind, cfg: c, name: o.name, id: nodeID(c, o.kind, o.name), pos: pos}
+			slab[pos] = node{kind: o.kind, cfg: c, name: o.name, pos: pos}
 			g.nodes[pos] = &slab[pos]
 		}
 	}

@@ -70,7 +70,8 @@ func BuildGraph(cfg *config.Config, opts Options) *Graph {
 	ev := &evaluator{evaluation: &evaluation{opts: opts, cfg: cfg, seen: map[string]bool{}, instances: map[string][]*ModuleInstance{}, funcs: map[string]map[string]function.Function{}}}
 	g := ev.buildGraph()
 	for _, n := range g.nodes {
-		gn := GraphNode{ID: n.id, Module: n.cfg.Path, Name: strings.TrimPrefix(n.id, address.ModulePrefix(n.cfg.Path))}
+		id := n.id()
+		gn := GraphNode{ID: id, Module: n.cfg.Path, Name: strings.TrimPrefix(id, address.ModulePrefix(n.cfg.Path))}
 		m := n.cfg.Module
 		switch n.kind {
 		case nodeVar:
@@ -102,7 +103,7 @@ func BuildGraph(cfg *config.Config, opts Options) *Graph {
 			if isContainingCall(n, d) || refersToCallOutput(n, d, n.deps) {
 				continue
 			}
-			out.Edges = append(out.Edges, GraphEdge{From: n.id, To: d.id})
+			out.Edges = append(out.Edges, GraphEdge{From: id, To: d.id()})
 		}
 	}
 	sort.Slice(out.Nodes, func(i, j int) bool { return out.Nodes[i].ID < out.Nodes[j].ID })

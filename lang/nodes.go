@@ -499,7 +499,7 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 		cs.expansion = expansion{mode: expandUnknown}
 		return
 	}
-	ev.checkCallArguments(call, child)
+	ev.checkCallArguments(mi, call, child)
 	s := ev.scope(mi)
 	exp, diags := s.expand(call.Count, call.ForEach, "module."+n.name)
 	if call.Count == nil && call.ForEach == nil && call.Enabled != nil {
@@ -528,13 +528,24 @@ func (ev *evaluator) evalCall(mi *ModuleInstance, n *node) {
 }
 
 // checkCallArguments reports arguments the called module does not declare
-// and required variables the call does not set.
-func (ev *evaluator) checkCallArguments(call *config.ModuleCall, child *config.Config) {
+// and required variables the call does not set. The arguments are those
+// the module's objects read once (callArgs) for every instance and
+// evaluation sharing them.
+func (ev *evaluator) checkCallArguments(mi *ModuleInstance, call *config.ModuleCall, child *config.Config) {
 	if call.Config == nil {
 		return
 	}
-	attrs, diags := call.Config.JustAttributes()
-	ev.addDiags(diags)
+	var attrs hcl.Attributes
+	var diags hcl.Diagnostics
+	if ca := ev.moduleObjects(mi.Config.Module).callArgs(call.Name); ca != nil {
+		attrs, diags = ca.attrs, ca.diags
+	} else {
+		attrs, diags = readCallAttributes(call)
+	}
+	for _, d := range diags {
+		c := *d
+		ev.addDiag(&c)
+	}
 	vars := child.Module.Variables
 	for _, name := range sortedKeys(attrs) {
 		if _, ok := vars[name]; !ok {
@@ -639,9 +650,15 @@ func (ev *evaluator) callOutputs(mi *ModuleInstance, call *config.ModuleCall, na
 
 // callAttributes are the input arguments of a module call.
 func callAttributes(call *config.ModuleCall) hcl.Attributes {
-	if call == nil || call.Config == nil {
-		return nil
-	}
-	attrs, _ := call.Config.JustAttributes()
+	attrs, _ := readCallAttributes(call)
 	return attrs
+}
+
+// readCallAttributes are the input arguments of a module call and what
+// reading them reported.
+func readCallAttributes(call *config.ModuleCall) (hcl.Attributes, hcl.Diagnostics) {
+	if call == nil || call.Config == nil {
+		return nil, nil
+	}
+	return call.Config.JustAttributes()
 }

@@ -42,6 +42,9 @@ type moduleObjects struct {
 type callArgs struct {
 	once  sync.Once
 	attrs hcl.Attributes
+	// diags are what reading the arguments reported (a block among
+	// them), shared: copied before they are added to an evaluation's.
+	diags hcl.Diagnostics
 	refs  map[string][]parsedRef
 }
 
@@ -55,7 +58,7 @@ func (mo *moduleObjects) callArgs(name string) *callArgs {
 	}
 	ca := &mo.objects[i].args
 	ca.once.Do(func() {
-		ca.attrs = callAttributes(mo.module.ModuleCalls[name])
+		ca.attrs, ca.diags = readCallAttributes(mo.module.ModuleCalls[name])
 		ca.refs = make(map[string][]parsedRef, len(ca.attrs))
 		var travs []hcl.Traversal // reused: parseRefs copies what it keeps
 		for arg, a := range ca.attrs {

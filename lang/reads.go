@@ -273,7 +273,11 @@ func (a *readAnalysis) providerCall(m *config.Module, name string) {
 // walkModule records the definitions and reads of one module (variables,
 // locals, outputs, resources, checks, then calls, each kind in name
 // order); the modules its calls call are walked where an evCall event says.
-func walkModule(m *config.Module) *moduleReads {
+// callArgs gives a call's arguments (nil: callAttributes reads them).
+func walkModule(m *config.Module, callArgs func(*config.ModuleCall) hcl.Attributes) *moduleReads {
+	if callArgs == nil {
+		callArgs = callAttributes
+	}
 	r := &moduleReads{defs: map[valueKey][]origin{}}
 	w := &readWalker{r: r, m: m}
 	for _, name := range sortedKeys(m.Variables) {
@@ -309,7 +313,8 @@ func walkModule(m *config.Module) *moduleReads {
 		w.rules(m.Checks[name].Asserts)
 	}
 	for _, name := range sortedKeys(m.ModuleCalls) {
-		r.walkCall(m, m.ModuleCalls[name])
+		call := m.ModuleCalls[name]
+		r.walkCall(m, call, callArgs(call))
 	}
 	return r
 }
@@ -326,7 +331,7 @@ func moduleResourcesAll(m *config.Module) []*config.Resource {
 	return out
 }
 
-func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall) {
+func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall, attrs hcl.Attributes) {
 	w := &readWalker{r: r, m: m}
 	w.walk(call.Count)
 	w.walk(call.Enabled)
@@ -335,7 +340,6 @@ func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall) {
 		r.define(each, applySteps(w.val(call.ForEach), []readStep{anyElement}, nil))
 		w.each = &each
 	}
-	attrs := callAttributes(call)
 	for _, name := range sortedKeys(attrs) {
 		key := valueKey{kind: vkCallVar, call: call, name: name}
 		r.define(key, w.val(attrs[name].Expr))

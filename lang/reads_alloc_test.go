@@ -34,7 +34,7 @@ func readAnalysisAllocations(t *testing.T, n int) float64 {
 	walks := map[*config.Module]*moduleReads{}
 	modules := func(m *config.Module) *moduleReads {
 		if walks[m] == nil {
-			walks[m] = walkModule(m)
+			walks[m] = walkModule(m, nil)
 		}
 		return walks[m]
 	}

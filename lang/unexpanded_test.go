@@ -141,7 +141,7 @@ resource "terraform_data" "o" {}`}, Options{})
 	var got []string
 	for pos, root := range roots {
 		if root {
-			got = append(got, g.nodes[pos].id)
+			got = append(got, g.nodes[pos].id())
 		}
 	}
 	slices.Sort(got)
