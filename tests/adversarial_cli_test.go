@@ -105,12 +105,18 @@ func execWithDataLimit(cli string) {
 	os.Exit(3)
 }
 
+// cliBinaryDir is the temporary directory cliBinary built the command
+// in, which TestMain removes: each run of this package would otherwise
+// leave a 20 MB binary behind.
+var cliBinaryDir string
+
 // cliBinary builds the tfeval command once per test run.
 var cliBinary = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "tfeval-cli-")
 	if err != nil {
 		return "", err
 	}
+	cliBinaryDir = dir
 	bin := filepath.Join(dir, "tfeval")
 	cmd := exec.Command("go", "build", "-o", bin, "../cmd/tfeval")
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -54,6 +54,9 @@ func TestMain(m *testing.M) {
 	if benchTrees.root != "" {
 		os.RemoveAll(benchTrees.root)
 	}
+	if cliBinaryDir != "" {
+		os.RemoveAll(cliBinaryDir)
+	}
 	os.Exit(code)
 }
 
