@@ -122,8 +122,8 @@ func dependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 	exprs, diags := hcl.ExprList(attr.Expr)
 	var refs []hcl.Traversal
 	for _, expr := range exprs {
-		trav, tDiags := quotedTraversal(expr)
-		if trav == nil {
+		trav, tDiags, quoted := quotedTraversal(expr)
+		if !quoted {
 			trav, tDiags = hcl.AbsTraversalForExpr(expr)
 		}
 		diags = append(diags, tDiags...)
@@ -144,24 +144,28 @@ func dependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 }
 
 // quotedTraversal reads a reference written in quotes, as Terraform 0.11
-// required: Terraform still takes it, with a deprecation warning. It is nil
-// for anything else.
-func quotedTraversal(expr hcl.Expression) (hcl.Traversal, hcl.Diagnostics) {
-	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
-	if !ok || !tmpl.IsStringLiteral() {
-		return nil, nil
+// required: Terraform still takes it, with a deprecation warning. ok is
+// false for anything but a native-syntax string template whose value is
+// known without variables; otherwise trav is what parsing the string as a
+// reference gave, after any errors of that parse (positions inside the
+// quotes), and the warning.
+func quotedTraversal(expr hcl.Expression) (trav hcl.Traversal, diags hcl.Diagnostics, ok bool) {
+	if _, isTmpl := expr.(*hclsyntax.TemplateExpr); !isTmpl {
+		return nil, nil, false
 	}
-	v, _ := tmpl.Value(nil)
-	trav, diags := hclsyntax.ParseTraversalAbs([]byte(v.AsString()), expr.Range().Filename, expr.Range().Start)
-	if diags.HasErrors() {
-		return nil, nil
+	v, vDiags := expr.Value(nil)
+	if vDiags.HasErrors() || v.IsNull() || !v.IsKnown() {
+		return nil, nil, false
 	}
-	return trav, hcl.Diagnostics{{
+	rng := expr.Range()
+	start := hcl.Pos{Line: rng.Start.Line, Column: rng.Start.Column + 1, Byte: rng.Start.Byte + 1}
+	trav, diags = hclsyntax.ParseTraversalAbs([]byte(v.AsString()), rng.Filename, start)
+	return trav, append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagWarning,
 		Summary:  "Quoted references are deprecated",
 		Detail:   "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.",
-		Subject:  expr.Range().Ptr(),
-	}}
+		Subject:  rng.Ptr(),
+	}), true
 }
 
 // referenceRemainder returns the steps of trav after the object it names

@@ -220,6 +220,7 @@ func ignoreChanges(attr *hcl.Attribute, m *ManagedResource) hcl.Diagnostics {
 		return nil
 	}
 	exprs, diags := hcl.ExprList(attr.Expr)
+	var star *hcl.Range // the last "*" of the list
 	for _, expr := range exprs {
 		if v, vDiags := expr.Value(nil); !vDiags.HasErrors() && v.Type() == cty.String && !v.IsNull() && v.AsString() == "*" {
 			diags = append(diags, &hcl.Diagnostic{
@@ -228,13 +229,35 @@ func ignoreChanges(attr *hcl.Attribute, m *ManagedResource) hcl.Diagnostics {
 				Detail:   "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
 				Subject:  attr.Expr.Range().Ptr(),
 			})
+			star = expr.Range().Ptr()
 			continue
 		}
-		trav, tDiags := hcl.RelTraversalForExpr(expr)
-		diags = append(diags, tDiags...)
+		// A quoted attribute name, as Terraform 0.11 wrote it, is still
+		// taken, with the deprecation warning depends_on gives too.
+		var trav hcl.Traversal
+		abs, tDiags, quoted := quotedTraversal(expr)
+		if quoted {
+			diags = append(diags, tDiags...)
+			if len(abs) > 0 {
+				trav, tDiags = hcl.RelTraversalForExpr(&hclsyntax.ScopeTraversalExpr{Traversal: abs, SrcRange: abs.SourceRange()})
+				diags = append(diags, tDiags...)
+			}
+		} else {
+			trav, tDiags = hcl.RelTraversalForExpr(expr)
+			diags = append(diags, tDiags...)
+		}
 		if len(trav) > 0 {
 			m.IgnoreChanges = append(m.IgnoreChanges, trav)
 		}
+	}
+	if star != nil && len(m.IgnoreChanges) > 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid ignore_changes ruleset",
+			Detail:   "Cannot mix wildcard string \"*\" with non-wildcard references.",
+			Subject:  star,
+			Context:  attr.Expr.Range().Ptr(),
+		})
 	}
 	return diags
 }

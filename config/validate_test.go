@@ -155,9 +155,11 @@ func TestStaticValidation(t *testing.T) {
 				"References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.", "main.tf:3,20-23"}},
 		},
 		{
+			// A quoted template is read as a quoted reference, as Terraform
+			// does (v1.11.4): "t.1" is then a dot without a name.
 			name:  "depends_on not a reference",
 			files: map[string]string{"main.tf": "resource \"t\" \"b\" {\n  depends_on = [\"t.${1}\"]\n}\n"},
-			want:  []wantDiag{{"Invalid expression", "", "main.tf:2,17-25"}},
+			want:  []wantDiag{{"Attribute name required", "Dot must be followed by attribute name.", "main.tf:2,20-21"}},
 		},
 		{
 			name:  "provider reference too long",

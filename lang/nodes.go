@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
 	"github.com/tfeval/tfeval/typeexpr"
@@ -134,6 +135,16 @@ func placeholder(decl *config.Variable) cty.Value {
 // call instance that created child.
 func (s *scope) withCall(child *ModuleInstance) *scope {
 	c := *s
+	if s.ev.opts.Validate && s.dialect() == dialect.Terraform {
+		// terraform validate expands no module call: it reads every
+		// call's arguments with count.index, each.key and each.value
+		// unknown, whether the call sets count or for_each or neither
+		// (v1.11.4 reports neither reference when the call sets neither;
+		// the plan does).
+		c.countIndex, c.countSlot = cty.UnknownVal(cty.Number), 0
+		c.eachKey, c.eachValue = cty.UnknownVal(cty.String), cty.DynamicVal
+		return &c
+	}
 	call := s.mod.call(child.Path[len(child.Path)-1])
 	if call == nil {
 		return &c

@@ -801,6 +801,11 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "each" attribute`, Detail: fmt.Sprintf(`The "each" object does not have an attribute named %q. The supported attributes are each.key and each.value, the current key and value pair of the "for_each" attribute set.`, ref.name), Subject: ref.rng.Ptr()})
 				continue
 			}
+			if ref.name == "value" && s.eachValue == cty.NilVal {
+				// each.value has its own message, wherever it is missing.
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `each.value cannot be used in this context`, Detail: `A reference to "each.value" has been used in a context in which it is unavailable, such as when the configuration no longer contains the value in its "for_each" expression. Remove this reference to each.value in your configuration to work around this error.`, Subject: ref.rng.Ptr()})
+				continue
+			}
 			if s.eachKey == cty.NilVal {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Reference to "each" in context without for_each`, Detail: `The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.`, Subject: ref.rng.Ptr()})
 				continue

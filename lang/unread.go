@@ -43,9 +43,21 @@ func (s *scope) unreadIn(refs []parsedRef) cty.ValueMarks {
 		case refLocal:
 			add(mi.unreadOf("local."+ref.name, func() cty.Value { v, _ := mi.local(ref.name); return v }))
 		case refModule:
-			if call := mi.Config.Module.ModuleCalls[ref.name]; call != nil {
-				add(mi.unreadOf("module."+ref.name, func() cty.Value { return s.ev.callValue(mi, call) }))
+			call := mi.Config.Module.ModuleCalls[ref.name]
+			if call == nil {
+				continue
 			}
+			if child := mi.Config.Children[call.Name]; ref.output != "" && child != nil && child.Module != nil && child.Module.Outputs[ref.output] != nil {
+				// A reference to one output waits for that output alone
+				// (graph.targets): the marks are that output's, not those
+				// of the call's other outputs, which may or may not be set
+				// yet and hold none of what the reference reads.
+				add(mi.unreadOf("module."+ref.name+"."+ref.output, func() cty.Value {
+					return s.ev.callOutputs(mi, call, []string{ref.output})
+				}))
+				continue
+			}
+			add(mi.unreadOf("module."+ref.name, func() cty.Value { return s.ev.callValue(mi, call) }))
 		case refResource:
 			if rs := s.resourceState(ref); rs != nil {
 				add(rs.unreadMarks())
