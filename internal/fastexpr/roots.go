@@ -25,7 +25,20 @@ var rootsType = cty.Capsule("roots", reflect.TypeOf(Roots{}))
 // attribute of the object.
 type Roots struct {
 	attrs []rootAttr
+	// index finds an attribute in attrs by root and name once there are
+	// more than linearRoots of them: an expression naming thousands of
+	// variables (a generated module's table of every quota of a cloud)
+	// would take time quadratic in their number to record and read.
+	index map[rootName]int
 }
+
+// linearRoots is how many attributes Roots searches one by one: a
+// reference names a handful, and a map is dearer than a scan of a few.
+const linearRoots = 16
+
+// rootName is an attribute's key in Roots.index; a name of "" stands for
+// the mark of a root not to use.
+type rootName struct{ root, name string }
 
 // rootAttr is one attribute of a root's object; a name of "" marks a
 // root not to use.
@@ -77,6 +90,15 @@ func (r *Roots) Put(root, name string, v cty.Value) {
 	if !ascii(name) {
 		name = ""
 	}
+	if r.index != nil {
+		if i, ok := r.index[rootName{root, name}]; ok {
+			r.attrs[i].v = v
+			return
+		}
+		r.index[rootName{root, name}] = len(r.attrs)
+		r.attrs = append(r.attrs, rootAttr{root, name, v})
+		return
+	}
 	for i := range r.attrs {
 		if a := &r.attrs[i]; a.root == root && a.name == name {
 			a.v = v
@@ -84,6 +106,12 @@ func (r *Roots) Put(root, name string, v cty.Value) {
 		}
 	}
 	r.attrs = append(r.attrs, rootAttr{root, name, v})
+	if len(r.attrs) > linearRoots {
+		r.index = make(map[rootName]int, 2*len(r.attrs))
+		for i, a := range r.attrs {
+			r.index[rootName{a.root, a.name}] = i
+		}
+	}
 }
 
 // Define stores r in vars, the variables of the context whose root
@@ -94,6 +122,15 @@ func (r *Roots) Define(vars map[string]cty.Value) {
 
 // get is the value of root.name as recorded, false when it is not.
 func (r *Roots) get(root, name string) (cty.Value, bool) {
+	if r.index != nil {
+		if _, unusable := r.index[rootName{root, ""}]; unusable {
+			return cty.NilVal, false
+		}
+		if i, ok := r.index[rootName{root, name}]; ok {
+			return r.attrs[i].v, true
+		}
+		return cty.NilVal, false
+	}
 	v, found := cty.NilVal, false
 	for i := range r.attrs {
 		if a := &r.attrs[i]; a.root == root {
