@@ -223,6 +223,11 @@ func literalAt(src []byte, i int) (huge bool, j int) {
 		for j < len(src) && isDigit(src[j]) {
 			j++
 		}
+		if inName(src, i) {
+			// Not a number, whatever follows: the rest of a name, or
+			// of the text of a string.
+			return false, j
+		}
 		if j-i >= digitRunForLexing {
 			return true, j
 		}
@@ -279,6 +284,25 @@ func nextDigitOrPoint(src []byte, i int) int {
 
 // isDigit reports whether c is an ASCII digit.
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// inName reports whether the digit at src[i] continues a name: going back
+// over digits and dashes, an ASCII letter or underscore comes first. hcl
+// reads a name from such a letter on through letters, digits, underscores
+// and dashes, so no number starts at i ("L-8E6360", a quota code; outside
+// a string, x-1e5000 is one name); inside a string it is text. Generated
+// modules full of such codes are then not lexed a second time for their
+// numbers (FuzzMayHaveHugeLiteralSound holds this to hcl's lexer).
+func inName(src []byte, i int) bool {
+	k := i - 1
+	for k >= 0 && (isDigit(src[k]) || src[k] == '-') {
+		k--
+	}
+	if k < 0 {
+		return false
+	}
+	c := src[k]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
 
 // hugeLiteral reports whether a number literal is beyond MaxNumberExponent
 // or too long to read (maxNumberLiteral). A literal that does not parse is

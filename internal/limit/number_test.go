@@ -113,6 +113,13 @@ func TestMayHaveHugeLiteral(t *testing.T) {
 		"a = 2.5E+1234\n":                  true,
 		"a = 1.e-9999":                     true,
 		"a = xe1234":                       false, // a name, not a number
+		"a = \"L-8E6360\"":                 false, // a code in a string
+		"a = x-1e5000":                     false, // one name
+		"a = x_2-1e5000":                   false,
+		"a = 5-1e5000":                     true, // 5 minus a number
+		"a = x.1e5000":                     true, // x[1e5000] in the old index syntax
+		"a = \"\u00e91e5000\"":             true, // a name of other letters is not looked into
+		"a = (1e5000)":                     true,
 		"e1234 = 1":                        false,
 		"a = 1e123":                        false,
 		"a = \"" + long + "\"":             true,
@@ -155,14 +162,22 @@ func TestNextDigitOrPoint(t *testing.T) {
 // before an optional sign and four digits.
 func plainMayHaveHugeLiteral(src []byte) bool {
 	run := 0
+	name := false // the run of digits continues a name (inName)
 	for i, c := range src {
 		if c >= '0' && c <= '9' {
-			if run++; run >= digitRunForLexing {
+			if run == 0 {
+				name = inName(src, i)
+			}
+			if run++; run >= digitRunForLexing && !name {
 				return true
 			}
 			continue
 		}
+		prevRun := run
 		run = 0
+		if prevRun > 0 && name {
+			continue
+		}
 		if (c == 'e' || c == 'E') && i > 0 && (src[i-1] >= '0' && src[i-1] <= '9' || src[i-1] == '.') {
 			j := i + 1
 			if j < len(src) && (src[j] == '+' || src[j] == '-') {
@@ -190,6 +205,26 @@ func FuzzMayHaveHugeLiteral(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if got, want := mayHaveHugeLiteral(src), plainMayHaveHugeLiteral(src); got != want {
 			t.Fatalf("mayHaveHugeLiteral(%q) = %v, want %v", src, got, want)
+		}
+	})
+}
+
+// FuzzMayHaveHugeLiteralSound holds mayHaveHugeLiteral to hcl's lexer:
+// where it rules a source out, no number literal hcl reads there is huge,
+// in any of the three syntaxes.
+func FuzzMayHaveHugeLiteralSound(f *testing.F) {
+	for _, s := range []string{"a = 1e1000", "a = \"L-8E6360\"", "a = x-1e5000", "a = 5-1e5000", "a = x.1e5000", "${a}1e5000",
+		"a = <<EOT\nx1e5000\nEOT\n", "a = \"${x}1e5000\"", "a = [x-1,2e5000]", "%{ if a }9e9999%{ endif }"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if mayHaveHugeLiteral(src) {
+			return
+		}
+		for _, syntax := range []Syntax{Config, Expression, Template} {
+			if diags := lexedNumbers(src, "f.tf", hcl.InitialPos, syntax); diags.HasErrors() {
+				t.Fatalf("mayHaveHugeLiteral(%q) = false, but %v", src, diags)
+			}
 		}
 	})
 }
