@@ -213,30 +213,72 @@ func (d *EvalDocument) writeIndentedWith(w io.Writer, names []string, output fun
 		return err
 	}
 	// The instances are made on every CPU a window at a time and written
-	// in order, so memory holds one window of them, not the document.
-	items := make([][]byte, min(n, writeWindow))
-	errs := make([]error, len(items))
-	for start := 0; start < n; start += len(items) {
-		window := min(len(items), n-start)
-		parallel.For(window, func(i int) {
-			items[i], errs[i] = item(start + i)
+	// in order, so memory holds two windows of them, not the document:
+	// the next window is made while this one is written, since writing
+	// (a scan's JSON line is compacted as it is written) runs on one
+	// goroutine and would otherwise leave the other CPUs idle.
+	var windows [2]itemWindow
+	for k := range windows {
+		windows[k] = itemWindow{items: make([][]byte, min(n, writeWindow)), errs: make([]error, min(n, writeWindow))}
+	}
+	size := len(windows[0].items)
+	made := make(chan struct{}, 1)
+	makeWindow := func(win *itemWindow, start int) {
+		win.start, win.count = start, min(size, n-start)
+		parallel.For(win.count, func(i int) {
+			win.items[i], win.errs[i] = item(start + i)
 		})
-		for i := range window {
-			if errs[i] != nil {
-				return errs[i]
-			}
-			sep := ",\n"
-			if start+i == n-1 {
-				sep = "\n"
-			}
-			if _, err := fmt.Fprintf(w, "%s%s%s", resourceIndent, items[i], sep); err != nil {
-				return err
-			}
-			items[i] = nil
+	}
+	makeWindow(&windows[0], 0)
+	for k, start := 0, 0; start < n; k, start = k^1, start+size {
+		cur := &windows[k]
+		next := start + size
+		if next < n {
+			go func() {
+				makeWindow(&windows[k^1], next)
+				made <- struct{}{}
+			}()
+		}
+		err := cur.write(w, n)
+		if next < n {
+			<-made
+		}
+		if err != nil {
+			return err
 		}
 	}
 	_, err = io.WriteString(w, "  ]\n}")
 	return err
+}
+
+// itemWindow is a window of resource instances made for
+// writeIndentedWith: count of them from start, each with its error.
+type itemWindow struct {
+	items [][]byte
+	errs  []error
+	start int
+	count int
+}
+
+// write writes the window's instances in order, each with resourceIndent
+// before it and the separator after it (none after the n-th), and lets
+// each go once written; the first instance's error, or the writer's, ends
+// it.
+func (win *itemWindow) write(w io.Writer, n int) error {
+	for i := range win.count {
+		if win.errs[i] != nil {
+			return win.errs[i]
+		}
+		sep := ",\n"
+		if win.start+i == n-1 {
+			sep = "\n"
+		}
+		if _, err := fmt.Fprintf(w, "%s%s%s", resourceIndent, win.items[i], sep); err != nil {
+			return err
+		}
+		win.items[i] = nil
+	}
+	return nil
 }
 
 // marshalIndent is json.MarshalIndent(r, prefix, "  "), written directly
