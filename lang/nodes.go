@@ -416,6 +416,10 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 		ev.madeEphemeral()
 		v = v.Mark(marks.Ephemeral)
 	}
+	if observed, ok := ev.observedOutput(mi, n.name, v); ok {
+		mi.setReadOutput(n.name, observed, v)
+		return
+	}
 	mi.setOutput(n.name, v)
 }
 

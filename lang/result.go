@@ -219,6 +219,11 @@ type ModuleInstance struct {
 	// placeholderUnread, for a placeholder instance, is what the count or
 	// for_each of the calls it stands in depends on.
 	placeholderUnread []marks.Unread
+	// readOutputs are the outputs whose value in Outputs is not the one
+	// read from: an output holding a whole object of a resource without
+	// schema, which Outputs has unknown (observedOutput), keeps the object
+	// here for the attributes the caller reads of it.
+	readOutputs map[string]cty.Value
 }
 
 // failValidation records that a variable's validation failed.
@@ -321,8 +326,53 @@ func (mi *ModuleInstance) variable(name string) (cty.Value, bool) {
 func (mi *ModuleInstance) setLocal(name string, v cty.Value)   { mi.put(mi.Locals, name, v) }
 func (mi *ModuleInstance) local(name string) (cty.Value, bool) { return mi.get(mi.Locals, name) }
 func (mi *ModuleInstance) setOutput(name string, v cty.Value)  { mi.put(mi.Outputs, name, v) }
+
+// output is the value of an output as it is read from: by the module's
+// caller, by expressions evaluated in the module later.
 func (mi *ModuleInstance) output(name string) (cty.Value, bool) {
-	return mi.get(mi.Outputs, name)
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	if v, ok := mi.readOutputs[name]; ok {
+		return v, true
+	}
+	v, ok := mi.Outputs[name]
+	return v, ok
+}
+
+// setReadOutput sets an output whose value as read from (read) differs
+// from the one reported (observed).
+func (mi *ModuleInstance) setReadOutput(name string, observed, read cty.Value) {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	mi.Outputs[name] = observed
+	if mi.readOutputs == nil {
+		mi.readOutputs = map[string]cty.Value{}
+	}
+	mi.readOutputs[name] = read
+}
+
+// ReadOutputs are the module instance's outputs as expressions evaluated
+// after the evaluation read attributes from them (a test run's
+// assertions, a later run's run.NAME): Outputs, except that an output
+// holding a whole object of a resource without schema, which Outputs has
+// unknown because tfeval does not know every attribute of that object,
+// holds the object as tfeval knows it, with the attributes the
+// configuration and those expressions read. The map is Outputs itself
+// when they are the same; it is not to be changed.
+func (mi *ModuleInstance) ReadOutputs() map[string]cty.Value {
+	mi.mu.RLock()
+	defer mi.mu.RUnlock()
+	if len(mi.readOutputs) == 0 {
+		return mi.Outputs
+	}
+	out := make(map[string]cty.Value, len(mi.Outputs))
+	for name, v := range mi.Outputs {
+		out[name] = v
+	}
+	for name, v := range mi.readOutputs {
+		out[name] = v
+	}
+	return out
 }
 
 func (mi *ModuleInstance) setResource(addr string, rs *resourceState) {

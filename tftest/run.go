@@ -275,7 +275,7 @@ func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *
 			if mi == nil {
 				return cty.NilVal, false
 			}
-			v, ok := mi.Outputs[name]
+			v, ok := mi.ReadOutputs()[name]
 			return v, ok
 		}
 	}
@@ -509,7 +509,7 @@ func outputsOf(res *lang.Result) cty.Value {
 	if root == nil {
 		return cty.EmptyObjectVal
 	}
-	return objectOf(root.Outputs)
+	return objectOf(root.ReadOutputs())
 }
 
 // cfgOutputs are the output names of a module.

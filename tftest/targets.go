@@ -173,11 +173,12 @@ func (t *targeting) runOutputs(res *lang.Result, prior map[string]cty.Value) map
 	if root == nil {
 		return nil
 	}
+	outputs := root.ReadOutputs()
 	if t == nil {
-		return root.Outputs
+		return outputs
 	}
-	out := make(map[string]cty.Value, len(root.Outputs))
-	for name, v := range root.Outputs {
+	out := make(map[string]cty.Value, len(outputs))
+	for name, v := range outputs {
 		switch p, ok := prior[name]; {
 		case t.keeps(name):
 			out[name] = v

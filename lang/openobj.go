@@ -1,0 +1,350 @@
+package lang
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
+)
+
+// This file makes an output whose value holds a whole object of a managed
+// resource without schema unknown there. Terraform's object has every
+// attribute of the provider's schema; tfeval's has those the block sets and
+// those the configuration reads (see noschema.go). Reading an attribute of
+// it is honest, but the value of an output holding the object lists its
+// attributes, which tfeval does not know all of: in the output's value, as
+// reported, the object is unknown (marks.Unread, NoSchema). The value that
+// the module's caller, and expressions evaluated later (a test run's
+// assertions), read attributes from keeps the object (ModuleInstance's
+// output, ReadOutputs).
+
+// wholeRef is a resource of the tree whose whole instance objects a value
+// may hold.
+type wholeRef struct {
+	cfg *config.Config
+	res *config.Resource
+}
+
+// wholeWalk follows a value back through the named values it is defined
+// from to the resources whose instance objects it may hold whole: an
+// origin whose path ends at a resource (all its instances) or at one of its
+// instances, without an attribute step.
+type wholeWalk struct {
+	a    *readAnalysis
+	seen map[string]struct{}
+	out  []wholeRef
+}
+
+// maxWholeSteps bounds the named values one output's walk visits.
+const maxWholeSteps = 4096
+
+// wholeObjects lists the resources whose whole instance objects the value
+// of key (an output) in the module of c may hold, each once.
+func (a *readAnalysis) wholeObjects(c *config.Config, key valueKey) []wholeRef {
+	if a == nil || c == nil || c.Module == nil {
+		return nil
+	}
+	w := &wholeWalk{a: a, seen: map[string]struct{}{}}
+	w.resolve(c, key, nil, 0)
+	return w.out
+}
+
+func (w *wholeWalk) first(c *config.Config, key valueKey, path []readStep) bool {
+	if len(w.seen) >= maxWholeSteps {
+		return false
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(c.Path, "."))
+	b.WriteByte(0)
+	b.WriteString(strconv.Itoa(int(key.kind)))
+	b.WriteByte(0)
+	b.WriteString(key.name)
+	if key.res != nil {
+		b.WriteString("\x00r" + key.res.Addr())
+	}
+	if key.call != nil {
+		b.WriteString("\x00c" + key.call.Name)
+	}
+	for _, s := range path {
+		b.WriteString("\x01" + s)
+	}
+	id := b.String()
+	if _, ok := w.seen[id]; ok {
+		return false
+	}
+	w.seen[id] = struct{}{}
+	return true
+}
+
+func (w *wholeWalk) resolve(c *config.Config, key valueKey, path []readStep, depth int) {
+	if depth > 64 || c == nil || c.Module == nil || !w.first(c, key, path) {
+		return
+	}
+	switch key.kind {
+	case vkResource:
+		res := key.res
+		multi := res.Count != nil || res.ForEach != nil
+		if len(path) == 0 || (len(path) == 1 && (multi || path[0] == anyElement)) {
+			ref := wholeRef{cfg: c, res: res}
+			if !slices.Contains(w.out, ref) {
+				w.out = append(w.out, ref)
+			}
+		}
+	case vkCall:
+		call := c.Module.ModuleCalls[key.name]
+		child := c.Children[key.name]
+		if call == nil || child == nil || child.Module == nil {
+			return
+		}
+		output := path
+		if (call.Count != nil || call.ForEach != nil) && len(output) > 0 {
+			// The first step selects an instance.
+			output = output[1:]
+		}
+		if len(output) == 0 || output[0] == anyElement {
+			// The whole module object, or any of its outputs.
+			rest := output
+			if len(rest) > 0 {
+				rest = rest[1:]
+			}
+			for _, name := range sortedKeys(child.Module.Outputs) {
+				w.resolve(child, valueKey{kind: vkOutput, name: name}, rest, depth+1)
+			}
+			return
+		}
+		w.resolve(child, valueKey{kind: vkOutput, name: output[0]}, output[1:], depth+1)
+	case vkOutputs:
+	case vkVar:
+		parent := c.Parent
+		if parent == nil || parent.Module == nil {
+			return
+		}
+		call := parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+		if call == nil {
+			return
+		}
+		w.defs(parent, w.a.modules(parent.Module).defs[valueKey{kind: vkCallVar, call: call, name: key.name}], path, depth)
+	default:
+		w.defs(c, w.a.modules(c.Module).defs[key], path, depth)
+	}
+}
+
+// defs follows path into the origins defs of a definition in the module of in.
+func (w *wholeWalk) defs(in *config.Config, defs []origin, path []readStep, depth int) {
+	for _, o := range defs {
+		if r, _, ok := stepped(o, path, nil); ok {
+			w.resolve(in, r.key, r.path, depth+1)
+		}
+	}
+}
+
+// mayHoldObject reports whether a value of type ty may hold an object.
+func mayHoldObject(ty cty.Type) bool {
+	switch {
+	case ty == cty.DynamicPseudoType, ty.IsObjectType():
+		return true
+	case ty.IsTupleType():
+		return slices.ContainsFunc(ty.TupleElementTypes(), mayHoldObject)
+	case ty.IsCollectionType():
+		return mayHoldObject(ty.ElementType())
+	}
+	return false
+}
+
+// observedOutput is the value of output name of mi as it is reported: v
+// with every whole object of a managed resource without schema in it
+// unknown, marked Unread (NoSchema) with the resource's address. It is v
+// itself, and false, when v holds none.
+func (ev *evaluator) observedOutput(mi *ModuleInstance, name string, v cty.Value) (cty.Value, bool) {
+	if !ev.share().unread.Load() || !mayHoldObject(v.Type()) {
+		// Every resource without schema marks its unknowns Unread
+		// (madeUnread): without one there is no object to find.
+		return v, false
+	}
+	refs := ev.reads().wholeObjects(mi.Config, valueKey{kind: vkOutput, name: name})
+	if len(refs) == 0 {
+		return v, false
+	}
+	objects := map[string]string{}
+	root := mi
+	for root.parent != nil {
+		root = root.parent
+	}
+	for _, ref := range refs {
+		if ref.res.Mode != config.ManagedResourceMode {
+			continue
+		}
+		addr := configAddr(ref.cfg, ref.res.Addr())
+		for _, inst := range instancesAt(root, ref.cfg.Path) {
+			rs := inst.resource(ref.res.Addr())
+			if rs == nil || rs.schema != nil {
+				continue
+			}
+			for _, obj := range instanceObjects(rs) {
+				objects[attributeNames(obj)] = addr
+			}
+		}
+	}
+	if len(objects) == 0 {
+		return v, false
+	}
+	return openWhole(v, objects)
+}
+
+// instancesAt lists the module instances below root at the configuration path.
+func instancesAt(root *ModuleInstance, path []string) []*ModuleInstance {
+	insts := []*ModuleInstance{root}
+	for _, name := range path {
+		var next []*ModuleInstance
+		for _, mi := range insts {
+			if cs := mi.call(name); cs != nil {
+				next = append(next, cs.children...)
+			}
+		}
+		insts = next
+	}
+	return insts
+}
+
+// instanceObjects are the known instance objects of a resource.
+func instanceObjects(rs *resourceState) []cty.Value {
+	whole, _ := rs.whole.Unmark()
+	if !whole.IsKnown() || whole.IsNull() {
+		return nil
+	}
+	if !rs.expansion.multi() {
+		if whole.Type().IsObjectType() {
+			return []cty.Value{whole}
+		}
+		return nil
+	}
+	if !whole.Type().IsObjectType() && !whole.Type().IsTupleType() {
+		return nil
+	}
+	var out []cty.Value
+	for it := whole.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		e, _ = e.Unmark()
+		if e.IsKnown() && !e.IsNull() && e.Type().IsObjectType() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// attributeNames identifies an object by the names of its attributes: an
+// instance object of a resource without schema has the attributes its
+// block sets and those the configuration reads, which a value made by the
+// configuration has only when it is (a conversion of) that object.
+func attributeNames(obj cty.Value) string {
+	names := make([]string, 0, len(obj.Type().AttributeTypes()))
+	for name := range obj.Type().AttributeTypes() {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, "\x00")
+}
+
+// openWhole replaces in v each object whose attribute names are a key of
+// objects by an unknown marked Unread (NoSchema) with the address the key
+// gives, and with every mark the object held; a list, set or map holding
+// one becomes unknown whole (its element type is the object's). It reports
+// whether it replaced any.
+func openWhole(v cty.Value, objects map[string]string) (cty.Value, bool) {
+	if !v.IsKnown() || v.IsNull() {
+		return v, false
+	}
+	inner, vm := v.Unmark()
+	ty := inner.Type()
+	switch {
+	case ty.IsObjectType():
+		if addr, ok := objects[attributeNames(inner)]; ok {
+			_, deep := v.UnmarkDeep()
+			return openStandIn(addr, deep), true
+		}
+		attrs := inner.AsValueMap()
+		changed := false
+		for name, a := range attrs {
+			if na, ok := openWhole(a, objects); ok {
+				attrs[name] = na
+				changed = true
+			}
+		}
+		if !changed {
+			return v, false
+		}
+		return cty.ObjectVal(attrs).WithMarks(vm), true
+	case ty.IsTupleType():
+		vals := inner.AsValueSlice()
+		changed := false
+		for i, e := range vals {
+			if ne, ok := openWhole(e, objects); ok {
+				vals[i] = ne
+				changed = true
+			}
+		}
+		if !changed {
+			return v, false
+		}
+		return cty.TupleVal(vals).WithMarks(vm), true
+	case ty.IsCollectionType():
+		for it := inner.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if _, ok := openWhole(e, objects); ok {
+				_, deep := v.UnmarkDeep()
+				us := map[string]bool{}
+				openAddrs(inner, objects, us)
+				ms := deep
+				for _, addr := range sortedKeys(us) {
+					ms = unionMarks(ms, openStandIn(addr, nil).Marks())
+				}
+				return cty.DynamicVal.WithMarks(ms), true
+			}
+		}
+	}
+	return v, false
+}
+
+// openAddrs adds to us the addresses of the objects openWhole replaces in v.
+func openAddrs(v cty.Value, objects map[string]string, us map[string]bool) {
+	v, _ = v.UnmarkDeep()
+	if !v.IsKnown() || v.IsNull() {
+		return
+	}
+	ty := v.Type()
+	if ty.IsObjectType() {
+		if addr, ok := objects[attributeNames(v)]; ok {
+			us[addr] = true
+			return
+		}
+	}
+	if ty.IsObjectType() || ty.IsTupleType() || ty.IsCollectionType() {
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			openAddrs(e, objects, us)
+		}
+	}
+}
+
+// openStandIn is the stand-in of a whole object of resource addr
+// without schema: unknown, of unknown type (its attributes are what is
+// not known), marked Unread and with ms.
+func openStandIn(addr string, ms cty.ValueMarks) cty.Value {
+	u := marks.UnreadSet([]marks.Unread{{Cause: marks.NoSchema, Addr: addr}})
+	return cty.DynamicVal.WithMarks(unionMarks(u, ms))
+}
+
+func unionMarks(a, b cty.ValueMarks) cty.ValueMarks {
+	out := make(cty.ValueMarks, len(a)+len(b))
+	for m := range a {
+		out[m] = struct{}{}
+	}
+	for m := range b {
+		out[m] = struct{}{}
+	}
+	return out
+}

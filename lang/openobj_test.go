@@ -1,0 +1,271 @@
+package lang
+
+import (
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/marks"
+)
+
+// bucketSchema is a small schema of aws_s3_bucket, for the evaluations
+// with a schema of TestOpenObjectOutputs.
+func bucketSchema(t *testing.T) *ProviderSchemas {
+	t.Helper()
+	s, err := ParseProviderSchemas([]byte(`{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/aws":{
+ "resource_schemas":{
+  "aws_s3_bucket":{"block":{"attributes":{
+   "id":{"type":"string","computed":true},
+   "arn":{"type":"string","computed":true},
+   "bucket":{"type":"string","optional":true,"computed":true},
+   "tags":{"type":["map","string"],"optional":true}}}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// openKind is what TestOpenObjectOutputs wants of an output.
+type openKind int
+
+const (
+	// openUnknown: unknown without a schema, marked Unread NoSchema with
+	// the address, and not unknown at the top with the schema.
+	openUnknown openKind = iota
+	// openKnown: known, without and with the schema.
+	openKnown
+	// openAttrUnknown: an attribute tfeval does not know, unknown both
+	// ways, as before.
+	openAttrUnknown
+	// openPartly: known at the top without a schema, with the given
+	// parts (want) unknown and marked with the address.
+	openPartly
+)
+
+// TestOpenObjectOutputs: without a provider schema, an output whose value
+// is, or holds, a whole object of a managed resource is unknown there
+// (tfeval does not know all of the object's attributes), marked Unread
+// NoSchema with the resource's address; with the schema it is the object.
+// Attributes read from such an object, through every way of reaching it,
+// and what is built from a resource's instances (not their attributes)
+// stay as they were.
+func TestOpenObjectOutputs(t *testing.T) {
+	type want struct {
+		kind openKind
+		addr string
+		// paths, for openPartly, are the parts that are unknown.
+		paths []cty.Path
+		// value, for openKnown, is the value wanted without schema.
+		value cty.Value
+	}
+	files := map[string]string{"main.tf": `
+variable "create" {
+  default = false
+}
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+}
+resource "aws_s3_bucket" "c" {
+  count  = 2
+  bucket = "c${count.index}"
+}
+resource "aws_s3_bucket" "e" {
+  for_each = toset(["p", "q"])
+  bucket   = each.key
+}
+resource "aws_s3_bucket" "maybe" {
+  count  = var.create ? 1 : 0
+  bucket = "m"
+}
+module "m" {
+  source = "./m"
+  bucket = aws_s3_bucket.b
+}
+locals {
+  b    = aws_s3_bucket.b
+  both = { b = aws_s3_bucket.b, name = "n" }
+}
+output "whole" { value = aws_s3_bucket.b }
+output "local" { value = local.b }
+output "in_object" { value = local.both }
+output "count" { value = aws_s3_bucket.c }
+output "count_one" { value = aws_s3_bucket.c[1] }
+output "for_each" { value = aws_s3_bucket.e }
+output "splat" { value = aws_s3_bucket.b[*] }
+output "values" { value = values(aws_s3_bucket.e) }
+output "for_instances" { value = [for b in aws_s3_bucket.c : b] }
+output "absent" { value = var.create ? aws_s3_bucket.maybe[0] : null }
+output "try_absent" { value = try(aws_s3_bucket.maybe[0], null) }
+output "module_whole" { value = module.m.bucket }
+output "module_var" { value = module.m.given }
+output "module_all" { value = module.m }
+
+output "arn" { value = aws_s3_bucket.b.arn }
+output "name" { value = aws_s3_bucket.b.bucket }
+output "local_name" { value = local.b.bucket }
+output "module_arn" { value = module.m.bucket.arn }
+output "module_name" { value = module.m.bucket.bucket }
+output "module_var_name" { value = module.m.given.bucket }
+output "names" { value = [for b in aws_s3_bucket.c : b.bucket] }
+output "splat_names" { value = aws_s3_bucket.c[*].bucket }
+output "values_names" { value = values(aws_s3_bucket.e)[*].bucket }
+output "instances" { value = length(aws_s3_bucket.c) }
+output "instance_keys" { value = keys(aws_s3_bucket.e) }
+output "both_name" { value = local.both.name }
+`,
+		"m/main.tf": `
+variable "bucket" {}
+resource "aws_s3_bucket" "m" {
+  bucket = "m"
+}
+output "bucket" { value = aws_s3_bucket.m }
+output "given" { value = var.bucket }
+`}
+	part := func(steps ...any) cty.Path {
+		var p cty.Path
+		for _, s := range steps {
+			switch s := s.(type) {
+			case string:
+				p = p.GetAttr(s)
+			case int:
+				p = p.IndexInt(s)
+			}
+		}
+		return p
+	}
+	wants := map[string]want{
+		"whole":         {kind: openUnknown, addr: "aws_s3_bucket.b"},
+		"local":         {kind: openUnknown, addr: "aws_s3_bucket.b"},
+		"in_object":     {kind: openPartly, addr: "aws_s3_bucket.b", paths: []cty.Path{part("b")}},
+		"count":         {kind: openPartly, addr: "aws_s3_bucket.c", paths: []cty.Path{part(0), part(1)}},
+		"count_one":     {kind: openUnknown, addr: "aws_s3_bucket.c"},
+		"for_each":      {kind: openPartly, addr: "aws_s3_bucket.e", paths: []cty.Path{part("p"), part("q")}},
+		"splat":         {kind: openPartly, addr: "aws_s3_bucket.b", paths: []cty.Path{part(0)}},
+		"values":        {kind: openPartly, addr: "aws_s3_bucket.e", paths: []cty.Path{part(0), part(1)}},
+		"for_instances": {kind: openPartly, addr: "aws_s3_bucket.c", paths: []cty.Path{part(0), part(1)}},
+		"absent":        {kind: openKnown, value: cty.NullVal(cty.DynamicPseudoType)},
+		"try_absent":    {kind: openKnown, value: cty.NullVal(cty.DynamicPseudoType)},
+		"module_whole":  {kind: openUnknown, addr: "module.m.aws_s3_bucket.m"},
+		"module_var":    {kind: openUnknown, addr: "aws_s3_bucket.b"},
+		"module_all":    {kind: openPartly, addr: "module.m.aws_s3_bucket.m", paths: []cty.Path{part("bucket")}},
+
+		"arn":             {kind: openAttrUnknown},
+		"name":            {kind: openKnown, value: cty.StringVal("x")},
+		"local_name":      {kind: openKnown, value: cty.StringVal("x")},
+		"module_arn":      {kind: openAttrUnknown},
+		"module_name":     {kind: openKnown, value: cty.StringVal("m")},
+		"module_var_name": {kind: openKnown, value: cty.StringVal("x")},
+		"names":           {kind: openKnown, value: cty.TupleVal([]cty.Value{cty.StringVal("c0"), cty.StringVal("c1")})},
+		"splat_names":     {kind: openKnown, value: cty.TupleVal([]cty.Value{cty.StringVal("c0"), cty.StringVal("c1")})},
+		"values_names":    {kind: openKnown, value: cty.TupleVal([]cty.Value{cty.StringVal("p"), cty.StringVal("q")})},
+		"instances":       {kind: openKnown, value: cty.NumberIntVal(2)},
+		"instance_keys":   {kind: openKnown, value: cty.TupleVal([]cty.Value{cty.StringVal("p"), cty.StringVal("q")})},
+		"both_name":       {kind: openKnown, value: cty.StringVal("n")},
+	}
+	for _, schema := range []bool{false, true} {
+		opts := Options{}
+		if schema {
+			opts.Schemas = bucketSchema(t)
+		}
+		res, diags := evalFiles(t, files, opts)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		outs := res.Root().Outputs
+		for name, w := range wants {
+			got, ok := outs[name]
+			if !ok {
+				t.Errorf("schema %v: output %s missing", schema, name)
+				continue
+			}
+			switch {
+			case w.kind == openKnown && !schema:
+				if g, _ := got.UnmarkDeep(); !g.RawEquals(w.value) {
+					t.Errorf("output %s = %#v, want %#v", name, got, w.value)
+				}
+			case w.kind == openKnown && schema:
+				if !got.IsWhollyKnown() && !got.Type().IsTupleType() && !got.Type().IsListType() && !got.Type().IsPrimitiveType() && !got.IsNull() {
+					t.Errorf("schema: output %s = %#v, want known", name, got)
+				}
+			case w.kind == openAttrUnknown:
+				if got.IsKnown() {
+					t.Errorf("schema %v: output %s = %#v, want unknown", schema, name, got)
+				}
+			case schema:
+				// With the schema the object is the object: known at
+				// the top, and nothing in it marked unread.
+				if !got.IsKnown() || marks.HasUnread(got) {
+					t.Errorf("schema: output %s = %#v, want the object", name, got)
+				}
+			case w.kind == openUnknown:
+				checkOpen(t, name, got, w.addr)
+			case w.kind == openPartly:
+				if !got.IsKnown() {
+					t.Errorf("output %s = %#v, want known at the top", name, got)
+					continue
+				}
+				for _, p := range w.paths {
+					part, err := p.Apply(got)
+					if err != nil {
+						t.Errorf("output %s: %s", name, err)
+						continue
+					}
+					checkOpen(t, name, part, w.addr)
+				}
+			}
+		}
+	}
+}
+
+// checkOpen checks that v is a whole object of resource addr made unknown.
+func checkOpen(t *testing.T, name string, v cty.Value, addr string) {
+	t.Helper()
+	if v.IsKnown() {
+		t.Errorf("output %s = %#v, want unknown", name, v)
+		return
+	}
+	want := marks.Unread{Cause: marks.NoSchema, Addr: addr}
+	if !v.HasMark(want) {
+		t.Errorf("output %s = %#v, want marked %#v", name, v, want)
+	}
+}
+
+// TestOpenObjectReadOutputs: the value read from an output holding a
+// whole object (a test run's output.NAME, run.NAME) is still the object.
+func TestOpenObjectReadOutputs(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+}
+output "whole" { value = aws_s3_bucket.b }
+output "name" { value = "n" }`}, Options{Reads: []hcl.Expression{mustExpr(t, "output.whole.arn")}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	root := res.Root()
+	if root.Outputs["whole"].IsKnown() {
+		t.Errorf("Outputs[whole] = %#v, want unknown", root.Outputs["whole"])
+	}
+	read := root.ReadOutputs()
+	w := read["whole"]
+	if !w.IsKnown() || !w.Type().IsObjectType() || !w.Type().HasAttribute("arn") {
+		t.Fatalf("ReadOutputs()[whole] = %#v, want the object with arn", w)
+	}
+	if g, _ := w.GetAttr("bucket").Unmark(); !g.RawEquals(cty.StringVal("x")) {
+		t.Errorf("ReadOutputs()[whole].bucket = %#v", g)
+	}
+	if !read["name"].RawEquals(cty.StringVal("n")) {
+		t.Errorf("ReadOutputs()[name] = %#v", read["name"])
+	}
+}
+
+func mustExpr(t *testing.T, src string) hcl.Expression {
+	t.Helper()
+	e, diags := hclsyntax.ParseExpression([]byte(src), "t.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return e
+}
