@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -115,6 +116,10 @@ type evalShared struct {
 	// worked out when the first resource without a schema is planned.
 	readsOnce sync.Once
 	readPaths *readAnalysis
+	// sinks are readPaths' sinks where a managed resource has no schema
+	// (openSinks), found once.
+	sinksOnce sync.Once
+	sinks     map[hclsyntax.Expression]*sinkInfo
 
 	// shapeKey is the moduleShapeKey of this evaluation's options, made an
 	// interface once: moduleShape is asked for every expression evaluated,
@@ -198,6 +203,7 @@ func newEvaluation(cfg *config.Config, opts Options, base *evaluation) (*evaluat
 		ev.funcs = map[string]map[string]function.Function{}
 		ev.shared = newEvalShared(opts)
 		ev.limits = newLimiter(opts.Context, opts.Limits)
+		ev.limits.guard.Observe = ev.observe
 	}
 	ev.cwd = opts.Cwd
 	if ev.cwd == "" {

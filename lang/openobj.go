@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
@@ -37,6 +38,10 @@ type wholeWalk struct {
 	a    *readAnalysis
 	seen map[string]struct{}
 	out  []wholeRef
+	// top keeps only the objects that are the value itself, not held
+	// in a container of it (a tuple of a resource's instances, an
+	// object constructor's attribute).
+	top bool
 }
 
 // maxWholeSteps bounds the named values one output's walk visits.
@@ -51,6 +56,31 @@ func (a *readAnalysis) wholeObjects(c *config.Config, key valueKey) []wholeRef {
 	w := &wholeWalk{a: a, seen: map[string]struct{}{}}
 	w.resolve(c, key, nil, 0)
 	return w.out
+}
+
+// wholeFrom is wholeObjects of a value with the given origins in the
+// module of c; with top, only of objects that may be the value itself.
+func (a *readAnalysis) wholeFrom(c *config.Config, origins []origin, top bool) []wholeRef {
+	var w *wholeWalk
+	for _, o := range origins {
+		if top && len(o.frames) > 0 {
+			continue
+		}
+		if w == nil {
+			w = &wholeWalk{a: a, seen: map[string]struct{}{}, top: top}
+		}
+		w.resolve(c, o.key, o.path, 0)
+	}
+	if w == nil {
+		return nil
+	}
+	return w.out
+}
+
+// isNullLiteral reports whether e is the literal null.
+func isNullLiteral(e hclsyntax.Expression) bool {
+	lit, ok := e.(*hclsyntax.LiteralValueExpr)
+	return ok && lit.Val.IsNull()
 }
 
 func (w *wholeWalk) first(c *config.Config, key valueKey, path []readStep) bool {
@@ -88,6 +118,10 @@ func (w *wholeWalk) resolve(c *config.Config, key valueKey, path []readStep, dep
 	case vkResource:
 		res := key.res
 		multi := res.Count != nil || res.ForEach != nil
+		if multi && len(path) == 0 && w.top {
+			// The instances are held in the value, not the value.
+			return
+		}
 		if len(path) == 0 || (len(path) == 1 && (multi || path[0] == anyElement)) {
 			ref := wholeRef{cfg: c, res: res}
 			if !slices.Contains(w.out, ref) {
@@ -106,6 +140,10 @@ func (w *wholeWalk) resolve(c *config.Config, key valueKey, path []readStep, dep
 			output = output[1:]
 		}
 		if len(output) == 0 || output[0] == anyElement {
+			if w.top {
+				// Outputs are held in the module object.
+				return
+			}
 			// The whole module object, or any of its outputs.
 			rest := output
 			if len(rest) > 0 {
@@ -136,7 +174,7 @@ func (w *wholeWalk) resolve(c *config.Config, key valueKey, path []readStep, dep
 // defs follows path into the origins defs of a definition in the module of in.
 func (w *wholeWalk) defs(in *config.Config, defs []origin, path []readStep, depth int) {
 	for _, o := range defs {
-		if r, _, ok := stepped(o, path, nil); ok {
+		if r, _, ok := stepped(o, path, nil); ok && (!w.top || len(r.frames) == 0) {
 			w.resolve(in, r.key, r.path, depth+1)
 		}
 	}
@@ -169,11 +207,22 @@ func (ev *evaluator) observedOutput(mi *ModuleInstance, name string, v cty.Value
 	if len(refs) == 0 {
 		return v, false
 	}
-	objects := map[string]string{}
 	root := mi
 	for root.parent != nil {
 		root = root.parent
 	}
+	objects := openNames(root, refs)
+	if len(objects) == 0 {
+		return v, false
+	}
+	return openWhole(v, objects)
+}
+
+// openNames identifies the instance objects of the managed resources
+// without schema among refs, in the tree below root: by their attribute
+// names (attributeNames), each to the resource's address.
+func openNames(root *ModuleInstance, refs []wholeRef) map[string]string {
+	objects := map[string]string{}
 	for _, ref := range refs {
 		if ref.res.Mode != config.ManagedResourceMode {
 			continue
@@ -189,10 +238,94 @@ func (ev *evaluator) observedOutput(mi *ModuleInstance, name string, v cty.Value
 			}
 		}
 	}
-	if len(objects) == 0 {
-		return v, false
+	return objects
+}
+
+// observe is the evaluation's Guard.Observe: an operand of an operation
+// that observes its whole value (keys, length, jsonencode, a for
+// expression's collection, ==) that holds a whole object of a managed
+// resource without schema has that object unknown (see openStandIn), so
+// that what the operation makes of the object's attributes is unknown too:
+// tfeval does not know all of them.
+func (ev *evaluator) observe(x hclsyntax.Expression) func(cty.Value) cty.Value {
+	si := ev.openSinks()[x]
+	if si == nil {
+		return nil
 	}
-	return openWhole(v, objects)
+	return func(v cty.Value) cty.Value {
+		if ev.root == nil || !mayHoldObject(v.Type()) {
+			return v
+		}
+		objects := openNames(ev.root, si.refs)
+		if len(objects) == 0 {
+			return v
+		}
+		if si.result {
+			// go-cty and hcl drop the marks of an unknown operand
+			// from some results (keys, merge, a for expression): an
+			// unknown result not marked otherwise is one an operand
+			// made unknown here.
+			if !marks.HasUnmarkedUnknown(v) {
+				return v
+			}
+			var us []marks.Unread
+			for _, addr := range objects {
+				u := marks.Unread{Cause: marks.NoSchema, Addr: addr}
+				if !slices.Contains(us, u) {
+					us = append(us, u)
+				}
+			}
+			return marks.MarkUnknowns(v, marks.UnreadSet(us))
+		}
+		if si.deep {
+			nv, _ := openWhole(v, objects)
+			return nv
+		}
+		// The operation observes the operand's own attributes: it is
+		// unknown when it is such an object, not when it holds some (a
+		// resource's instances, whose keys and number are known).
+		inner, _ := v.Unmark()
+		if inner.IsKnown() && !inner.IsNull() && inner.Type().IsObjectType() {
+			if addr, ok := objects[attributeNames(inner)]; ok {
+				_, deep := v.UnmarkDeep()
+				return openStandIn(addr, deep)
+			}
+		}
+		return v
+	}
+}
+
+// openSinks are the operands of the configuration that may hold whole
+// objects of resources (readAnalysis.sinks), nil when every managed
+// resource of the configuration has a schema: nothing is then made
+// unknown, and the read analysis is not made for it.
+func (ev *evaluator) openSinks() map[hclsyntax.Expression]*sinkInfo {
+	sh := ev.share()
+	sh.sinksOnce.Do(func() {
+		if ev.cfg != nil && ev.anyWithoutSchema(ev.cfg) {
+			sh.sinks = ev.reads().sinks
+		}
+	})
+	return sh.sinks
+}
+
+// anyWithoutSchema reports whether a managed resource of c or of a module
+// below it has no schema.
+func (ev *evaluator) anyWithoutSchema(c *config.Config) bool {
+	if c == nil || c.Module == nil {
+		return false
+	}
+	for _, res := range c.Module.ManagedResources {
+		if ev.opts.Schemas.resourceSchema(c.Module, res) == nil {
+			return true
+		}
+	}
+	for _, child := range c.Children {
+		if ev.anyWithoutSchema(child) {
+			return true
+		}
+	}
+	return false
 }
 
 // instancesAt lists the module instances below root at the configuration path.

@@ -269,3 +269,115 @@ func mustExpr(t *testing.T, src string) hcl.Expression {
 	}
 	return e
 }
+
+// TestOpenObjectSinks: without a provider schema, an operation that
+// observes the attributes of a whole object of a managed resource (keys,
+// length, values, merge, tomap, jsonencode, a for expression over it, ==)
+// gives an unknown marked Unread NoSchema with the resource's address;
+// with the schema nothing is unread. The same operations on what tfeval
+// knows (a resource's instances, an attribute's value, null) stay known.
+func TestOpenObjectSinks(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+  tags   = { a = "1" }
+}
+resource "aws_s3_bucket" "c" {
+  count  = 2
+  bucket = "c${count.index}"
+}
+resource "aws_s3_bucket" "e" {
+  for_each = toset(["p", "q"])
+  bucket   = each.key
+}
+module "m" {
+  source = "./m"
+}
+locals {
+  b = aws_s3_bucket.b
+}
+output "keys" { value = keys(aws_s3_bucket.b) }
+output "length" { value = length(local.b) }
+output "values" { value = values(aws_s3_bucket.b) }
+output "merge" { value = merge(aws_s3_bucket.b, { extra = 1 }) }
+output "jsonencode" { value = jsonencode({ b = aws_s3_bucket.b }) }
+output "yamlencode" { value = yamlencode([aws_s3_bucket.b]) }
+output "for" { value = [for k, v in aws_s3_bucket.b : k] }
+output "for_module" { value = { for k, v in module.m.bucket : k => v } }
+output "equal" { value = aws_s3_bucket.b == aws_s3_bucket.c[0] }
+output "contains" { value = contains(aws_s3_bucket.c, aws_s3_bucket.c[0]) }
+output "each_json" { value = [for b in aws_s3_bucket.c : jsonencode(b)] }
+
+output "not_null" { value = aws_s3_bucket.b != null }
+output "instances" { value = length(aws_s3_bucket.c) }
+output "instance_keys" { value = keys(aws_s3_bucket.e) }
+output "instance_ids" { value = [for b in aws_s3_bucket.c : b.bucket] }
+output "tag_keys" { value = keys(aws_s3_bucket.b.tags) }
+output "name_equal" { value = aws_s3_bucket.b.bucket == "x" }
+output "literal_keys" { value = keys({ bucket = "x", tags = {} }) }
+`,
+		"m/main.tf": `
+resource "aws_s3_bucket" "m" {
+  bucket = "m"
+}
+output "bucket" { value = aws_s3_bucket.m }
+`}
+	unknown := map[string]string{
+		"keys":       "aws_s3_bucket.b",
+		"length":     "aws_s3_bucket.b",
+		"values":     "aws_s3_bucket.b",
+		"merge":      "aws_s3_bucket.b",
+		"jsonencode": "aws_s3_bucket.b",
+		"yamlencode": "aws_s3_bucket.b",
+		"for":        "aws_s3_bucket.b",
+		"for_module": "module.m.aws_s3_bucket.m",
+		"equal":      "aws_s3_bucket.b",
+		"contains":   "aws_s3_bucket.c",
+	}
+	known := map[string]cty.Value{
+		"not_null":      cty.True,
+		"instances":     cty.NumberIntVal(2),
+		"instance_keys": cty.TupleVal([]cty.Value{cty.StringVal("p"), cty.StringVal("q")}),
+		"instance_ids":  cty.TupleVal([]cty.Value{cty.StringVal("c0"), cty.StringVal("c1")}),
+		"tag_keys":      cty.TupleVal([]cty.Value{cty.StringVal("a")}),
+		"name_equal":    cty.True,
+		"literal_keys":  cty.TupleVal([]cty.Value{cty.StringVal("bucket"), cty.StringVal("tags")}),
+	}
+	for _, schema := range []bool{false, true} {
+		opts := Options{}
+		if schema {
+			opts.Schemas = bucketSchema(t)
+		}
+		res, diags := evalFiles(t, files, opts)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		outs := res.Root().Outputs
+		for name, addr := range unknown {
+			got := outs[name]
+			if schema {
+				if marks.HasUnread(got) {
+					t.Errorf("schema: output %s = %#v, want nothing unread", name, got)
+				}
+				continue
+			}
+			checkOpen(t, name, got, addr)
+		}
+		each := outs["each_json"]
+		if schema {
+			if marks.HasUnread(each) {
+				t.Errorf("schema: output each_json = %#v, want nothing unread", each)
+			}
+		} else if !each.IsKnown() || each.LengthInt() != 2 {
+			t.Errorf("output each_json = %#v, want a tuple of two", each)
+		} else {
+			for i := range 2 {
+				checkOpen(t, "each_json", each.Index(cty.NumberIntVal(int64(i))), "aws_s3_bucket.c")
+			}
+		}
+		for name, want := range known {
+			// A tuple wanted is a tuple or a list.
+			checkNoSchemaValue(t, name, outs[name], want)
+		}
+	}
+}

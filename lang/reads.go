@@ -101,6 +101,29 @@ type moduleReads struct {
 	// providerCalls are the provider functions (provider::LOCAL::NAME)
 	// the module calls.
 	providerCalls map[string]bool
+	// sinks are the operands whose whole value an operation observes
+	// (see sinkUse), with the origins of their values.
+	sinks []sinkUse
+}
+
+// sinkUse is an operand of an operation that observes the whole of its
+// value, not only the parts it reads: an argument of keys, length or
+// jsonencode, a for expression's collection, an operand of ==. With deep
+// the operation observes every value nested in the operand (jsonencode,
+// ==); without, only the operand's own attributes (keys, length, merge, a
+// for expression).
+type sinkUse struct {
+	expr    hclsyntax.Expression
+	op      hclsyntax.Expression // the operation
+	origins []origin
+	deep    bool
+}
+
+// sink records that the operation op observes the value of its operand expr.
+func (w *readWalker) sink(op, expr hclsyntax.Expression, origins []origin, deep bool) {
+	if len(origins) > 0 && expr != nil && !w.boundOnly {
+		w.r.sinks = append(w.r.sinks, sinkUse{expr: expr, op: op, origins: origins, deep: deep})
+	}
 }
 
 // readEventKind says what a readEvent is.
@@ -158,6 +181,36 @@ type readAnalysis struct {
 	// vars, when not nil, gets the paths read from each variable of the
 	// root module (VariableReads).
 	vars map[string]*readTree
+	// sinks are the operands whose whole value an operation observes
+	// that may hold whole instance objects of resources, with those
+	// resources (in any module instance holding the operand).
+	sinks map[hclsyntax.Expression]*sinkInfo
+}
+
+// sinkInfo is what an observing operation's operand may hold whole;
+// with result, what the operands of an observing operation may.
+type sinkInfo struct {
+	refs   []wholeRef
+	deep   bool
+	result bool
+}
+
+// addSink records that the operand (or with result the operation) expr
+// may hold the objects of refs whole.
+func (a *readAnalysis) addSink(expr hclsyntax.Expression, refs []wholeRef, deep, result bool) {
+	if a.sinks == nil {
+		a.sinks = map[hclsyntax.Expression]*sinkInfo{}
+	}
+	si := a.sinks[expr]
+	if si == nil {
+		si = &sinkInfo{deep: deep, result: result}
+		a.sinks[expr] = si
+	}
+	for _, r := range refs {
+		if !slices.Contains(si.refs, r) {
+			si.refs = append(si.refs, r)
+		}
+	}
 }
 
 // analyzeReads walks the whole configuration tree, each module's walk
@@ -233,6 +286,17 @@ func (a *readAnalysis) walk(c *config.Config) {
 		a.providerCall(c.Module, name)
 	}
 	a.follow(c, mr.events)
+	for _, su := range mr.sinks {
+		refs := a.wholeFrom(c, su.origins, !su.deep)
+		if len(refs) == 0 {
+			continue
+		}
+		if a.sinks == nil {
+			a.sinks = map[hclsyntax.Expression]*sinkInfo{}
+		}
+		a.addSink(su.expr, refs, su.deep, false)
+		a.addSink(su.op, refs, false, true)
+	}
 }
 
 // follow resolves the reads of events, made by a walk of the module of c.
@@ -837,6 +901,11 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 		return nil
 	case *hclsyntax.ForExpr:
 		coll := w.val(x.CollExpr)
+		if !copiesElements(x) {
+			// A for expression that copies an object's attributes
+			// makes the object again (see below), as open as it was.
+			w.sink(x, x.CollExpr, coll, false)
+		}
 		elems := applySteps(coll, []readStep{anyElement}, nil)
 		if x.KeyVar != "" {
 			w.bind(binding{name: x.KeyVar})
@@ -889,6 +958,14 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 			return nil
 		}
 		return w.val(x.Wrapped)
+	case *hclsyntax.BinaryOpExpr:
+		if (x.Op == hclsyntax.OpEqual || x.Op == hclsyntax.OpNotEqual) && !isNullLiteral(x.LHS) && !isNullLiteral(x.RHS) {
+			// Whether two objects are equal depends on every attribute
+			// of both; whether one is null does not.
+			w.sink(x, x.LHS, w.val(x.LHS), true)
+			w.sink(x, x.RHS, w.val(x.RHS), true)
+			return nil
+		}
 	}
 	// Everything else (operators, templates) builds a new primitive value
 	// from its operands, which are still walked for what they read.
@@ -959,15 +1036,23 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 		}
 		w.r.providerCalls[name] = true
 	}
+	observes, deep := observesWhole(name)
 	if buildsPrimitive(name) {
 		for _, arg := range x.Args {
-			w.walk(arg)
+			if observes {
+				w.sink(x, arg, w.val(arg), deep)
+			} else {
+				w.walk(arg)
+			}
 		}
 		return nil
 	}
 	args := make([][]origin, len(x.Args))
 	for i, arg := range x.Args {
 		args[i] = w.val(arg)
+		if observes {
+			w.sink(x, arg, args[i], deep)
+		}
 	}
 	switch name {
 	case "lookup":
@@ -1003,6 +1088,20 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 		return inFrame(applySteps(args[0], []readStep{anyElement}, nil), frame{any: true})
 	}
 	return union(args...)
+}
+
+// observesWhole reports whether the function name observes the whole of
+// its arguments, not only parts it reads of them: their attributes (keys,
+// length, values, merge, tomap) or, deep, every value nested in them
+// (jsonencode, an equality inside contains).
+func observesWhole(name string) (observes, deep bool) {
+	switch name {
+	case "keys", "length", "values", "merge", "tomap":
+		return true, false
+	case "jsonencode", "yamlencode", "tostring", "format", "formatlist", "contains", "index", "distinct":
+		return true, true
+	}
+	return false, false
 }
 
 // buildsPrimitive reports whether the function name builds its result

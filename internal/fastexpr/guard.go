@@ -40,6 +40,10 @@ type Guard struct {
 	// call to the direct form of the object (funcs.DirectCalls.LookupObject).
 	// The values are lent for the call: it must not keep them.
 	DirectObject func(function.Function) (func(names []string, vals []cty.Value) (v cty.Value, handled bool, err error), bool)
+	// Observe, when set, gives for an expression of the original syntax a
+	// transform of its value, nil for none: each place where the
+	// expression is evaluated passes its value through the transform.
+	Observe func(hclsyntax.Expression) func(cty.Value) cty.Value
 	// MaxValueSize, when not 0, bounds the result of each expression Expr
 	// returns, counted by limit.ExpandedSize: values that repeat others
 	// (an object whose attributes are each the same large object) would
@@ -188,6 +192,35 @@ func literalTemplateValue(e *hclsyntax.TemplateExpr) (cty.Value, bool) {
 // syntactically. loop is the for expression whose body x is in, if any: its
 // references to anything but the loop's variables are hoisted.
 func (g *Guard) compile(x hclsyntax.Expression, keep bool, loop *fastFor) (fast, slow hclsyntax.Expression) {
+	fast, slow = g.compileNode(x, keep, loop)
+	if g.Observe != nil && !keep {
+		if t := g.Observe(x); t != nil {
+			return &observedExpr{Expression: fast, t: t}, &observedExpr{Expression: slow, t: t}
+		}
+	}
+	return fast, slow
+}
+
+// observedExpr passes the value of the expression it wraps through t
+// (Guard.Observe). It unwraps to that expression, so that hcl's static
+// analysis sees through it.
+type observedExpr struct {
+	hclsyntax.Expression
+	t func(cty.Value) cty.Value
+}
+
+func (o *observedExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := o.Expression.Value(ctx)
+	if diags.HasErrors() {
+		return v, diags
+	}
+	return o.t(v), diags
+}
+
+func (o *observedExpr) UnwrapExpression() hcl.Expression { return o.Expression }
+
+// compileNode is compile of x itself, without Observe's transform.
+func (g *Guard) compileNode(x hclsyntax.Expression, keep bool, loop *fastFor) (fast, slow hclsyntax.Expression) {
 	switch e := x.(type) {
 	case *hclsyntax.ForExpr:
 		ff := &fastFor{ForExpr: e, g: g}
