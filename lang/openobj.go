@@ -222,21 +222,49 @@ func (ev *evaluator) observedOutput(mi *ModuleInstance, name string, v cty.Value
 // without schema among refs, in the tree below root: by their attribute
 // names (attributeNames), each to the resource's address.
 func openNames(root *ModuleInstance, refs []wholeRef) map[string]string {
+	objects, _ := openNamesDone(root, refs)
+	return objects
+}
+
+// openNamesDone is openNames, and whether every module instance and
+// resource it looked for was there: its answer no longer changes.
+func openNamesDone(root *ModuleInstance, refs []wholeRef) (map[string]string, bool) {
 	objects := map[string]string{}
+	done := true
 	for _, ref := range refs {
 		if ref.res.Mode != config.ManagedResourceMode {
 			continue
 		}
 		addr := configAddr(ref.cfg, ref.res.Addr())
-		for _, inst := range instancesAt(root, ref.cfg.Path) {
+		insts, all := instancesAt(root, ref.cfg.Path)
+		done = done && all
+		for _, inst := range insts {
 			rs := inst.resource(ref.res.Addr())
-			if rs == nil || rs.schema != nil {
+			if rs == nil {
+				done = false
+				continue
+			}
+			if rs.schema != nil {
 				continue
 			}
 			for _, obj := range instanceObjects(rs) {
 				objects[attributeNames(obj)] = addr
 			}
 		}
+	}
+	return objects, done
+}
+
+// namesIn is openNames of the sink's resources, kept once it no longer
+// changes: an operand in a for expression's body is evaluated for every
+// element.
+func (si *sinkInfo) namesIn(root *ModuleInstance) map[string]string {
+	if m := si.names.Load(); m != nil {
+		return *m
+	}
+	objects, done := openNamesDone(root, si.refs)
+	if done {
+		si.names.Store(&objects)
 	}
 	return objects
 }
@@ -256,7 +284,7 @@ func (ev *evaluator) observe(x hclsyntax.Expression) func(cty.Value) cty.Value {
 		if ev.root == nil || !mayHoldObject(v.Type()) {
 			return v
 		}
-		objects := openNames(ev.root, si.refs)
+		objects := si.namesIn(ev.root)
 		if len(objects) == 0 {
 			return v
 		}
@@ -328,19 +356,23 @@ func (ev *evaluator) anyWithoutSchema(c *config.Config) bool {
 	return false
 }
 
-// instancesAt lists the module instances below root at the configuration path.
-func instancesAt(root *ModuleInstance, path []string) []*ModuleInstance {
+// instancesAt lists the module instances below root at the configuration
+// path, and whether every call on the way was expanded already.
+func instancesAt(root *ModuleInstance, path []string) ([]*ModuleInstance, bool) {
 	insts := []*ModuleInstance{root}
+	all := true
 	for _, name := range path {
 		var next []*ModuleInstance
 		for _, mi := range insts {
 			if cs := mi.call(name); cs != nil {
 				next = append(next, cs.children...)
+			} else {
+				all = false
 			}
 		}
 		insts = next
 	}
-	return insts
+	return insts, all
 }
 
 // instanceObjects are the known instance objects of a resource.

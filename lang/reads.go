@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -193,6 +194,8 @@ type sinkInfo struct {
 	refs   []wholeRef
 	deep   bool
 	result bool
+	// names is namesIn's answer once it no longer changes.
+	names atomic.Pointer[map[string]string]
 }
 
 // addSink records that the operand (or with result the operation) expr
