@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -116,10 +115,10 @@ type evalShared struct {
 	// worked out when the first resource without a schema is planned.
 	readsOnce sync.Once
 	readPaths *readAnalysis
-	// sinks are readPaths' sinks where a managed resource has no schema
-	// (openSinks), found once.
-	sinksOnce sync.Once
-	sinks     map[hclsyntax.Expression]*sinkInfo
+	// open says that a managed resource of the configuration has no
+	// schema (anyOpen), found once.
+	openOnce sync.Once
+	open     bool
 
 	// shapeKey is the moduleShapeKey of this evaluation's options, made an
 	// interface once: moduleShape is asked for every expression evaluated,

@@ -198,9 +198,7 @@ func mayHoldObject(ty cty.Type) bool {
 // unknown, marked Unread (NoSchema) with the resource's address. It is v
 // itself, and false, when v holds none.
 func (ev *evaluator) observedOutput(mi *ModuleInstance, name string, v cty.Value) (cty.Value, bool) {
-	if !ev.share().unread.Load() || !mayHoldObject(v.Type()) {
-		// Every resource without schema marks its unknowns Unread
-		// (madeUnread): without one there is no object to find.
+	if !mayHoldObject(v.Type()) || !ev.anyOpen() {
 		return v, false
 	}
 	refs := ev.reads().wholeObjects(mi.Config, valueKey{kind: vkOutput, name: name})
@@ -276,65 +274,93 @@ func (si *sinkInfo) namesIn(root *ModuleInstance) map[string]string {
 // that what the operation makes of the object's attributes is unknown too:
 // tfeval does not know all of them.
 func (ev *evaluator) observe(x hclsyntax.Expression) func(cty.Value) cty.Value {
-	si := ev.openSinks()[x]
-	if si == nil {
+	a := ev.openReads()
+	if a == nil {
+		return nil
+	}
+	result, operand := a.results[x], a.sinks[x]
+	if result == nil && operand == nil {
 		return nil
 	}
 	return func(v cty.Value) cty.Value {
-		if ev.root == nil || !mayHoldObject(v.Type()) {
+		if ev.root == nil {
 			return v
 		}
-		objects := si.namesIn(ev.root)
-		if len(objects) == 0 {
-			return v
+		if result != nil {
+			v = result.markResult(ev.root, v)
 		}
-		if si.result {
-			// go-cty and hcl drop the marks of an unknown operand
-			// from some results (keys, merge, a for expression): an
-			// unknown result not marked otherwise is one an operand
-			// made unknown here.
-			if !marks.HasUnmarkedUnknown(v) {
-				return v
-			}
-			var us []marks.Unread
-			for _, addr := range objects {
-				u := marks.Unread{Cause: marks.NoSchema, Addr: addr}
-				if !slices.Contains(us, u) {
-					us = append(us, u)
-				}
-			}
-			return marks.MarkUnknowns(v, marks.UnreadSet(us))
-		}
-		if si.deep {
-			nv, _ := openWhole(v, objects)
-			return nv
-		}
-		// The operation observes the operand's own attributes: it is
-		// unknown when it is such an object, not when it holds some (a
-		// resource's instances, whose keys and number are known).
-		inner, _ := v.Unmark()
-		if inner.IsKnown() && !inner.IsNull() && inner.Type().IsObjectType() {
-			if addr, ok := objects[attributeNames(inner)]; ok {
-				_, deep := v.UnmarkDeep()
-				return openStandIn(addr, deep)
-			}
+		if operand != nil {
+			v = operand.open(ev.root, v)
 		}
 		return v
 	}
 }
 
-// openSinks are the operands of the configuration that may hold whole
-// objects of resources (readAnalysis.sinks), nil when every managed
-// resource of the configuration has a schema: nothing is then made
-// unknown, and the read analysis is not made for it.
-func (ev *evaluator) openSinks() map[hclsyntax.Expression]*sinkInfo {
-	sh := ev.share()
-	sh.sinksOnce.Do(func() {
-		if ev.cfg != nil && ev.anyWithoutSchema(ev.cfg) {
-			sh.sinks = ev.reads().sinks
+// markResult is the result v of an operation whose operands may have had
+// objects made unknown (observe): go-cty and hcl drop the marks of an
+// unknown operand from some results (keys, merge, a for expression), so an
+// unknown in v not marked otherwise is one an operand made unknown here.
+func (si *sinkInfo) markResult(root *ModuleInstance, v cty.Value) cty.Value {
+	if !marks.HasUnmarkedUnknown(v) {
+		return v
+	}
+	objects := si.namesIn(root)
+	var us []marks.Unread
+	for _, addr := range objects {
+		u := marks.Unread{Cause: marks.NoSchema, Addr: addr}
+		if !slices.Contains(us, u) {
+			us = append(us, u)
 		}
+	}
+	return marks.MarkUnknowns(v, marks.UnreadSet(us))
+}
+
+// open is the operand v of an observing operation with the whole objects
+// of the sink's resources in it unknown: only v itself when the
+// operation observes the operand's own attributes (not a resource's
+// instances it holds, whose keys and number are known), every one with
+// deep.
+func (si *sinkInfo) open(root *ModuleInstance, v cty.Value) cty.Value {
+	if !mayHoldObject(v.Type()) {
+		return v
+	}
+	objects := si.namesIn(root)
+	if len(objects) == 0 {
+		return v
+	}
+	if si.deep {
+		nv, _ := openWhole(v, objects)
+		return nv
+	}
+	inner, _ := v.Unmark()
+	if inner.IsKnown() && !inner.IsNull() && inner.Type().IsObjectType() {
+		if addr, ok := objects[attributeNames(inner)]; ok {
+			_, deep := v.UnmarkDeep()
+			return openStandIn(addr, deep)
+		}
+	}
+	return v
+}
+
+// openReads is the read analysis, with the operands of the configuration
+// that may hold whole objects of resources (readAnalysis.sinks), nil when
+// every managed resource of the configuration has a schema: nothing is
+// then made unknown, and the read analysis is not made for it.
+func (ev *evaluator) openReads() *readAnalysis {
+	if !ev.anyOpen() {
+		return nil
+	}
+	return ev.reads()
+}
+
+// anyOpen reports whether a managed resource of the configuration has no
+// schema, found once.
+func (ev *evaluator) anyOpen() bool {
+	sh := ev.share()
+	sh.openOnce.Do(func() {
+		sh.open = ev.cfg != nil && ev.anyWithoutSchema(ev.cfg)
 	})
-	return sh.sinks
+	return sh.open
 }
 
 // anyWithoutSchema reports whether a managed resource of c or of a module

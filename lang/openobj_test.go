@@ -381,3 +381,21 @@ output "bucket" { value = aws_s3_bucket.m }
 		}
 	}
 }
+
+// TestOpenObjectNestedSinks: an operation both observing and observed
+// (jsonencode of tomap of an object holding a whole object) has the
+// object unknown and its result marked.
+func TestOpenObjectNestedSinks(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+}
+output "nested" { value = jsonencode(tomap({ a = aws_s3_bucket.b })) }
+output "length_of_for" { value = length([for k, v in aws_s3_bucket.b : k]) }`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for _, name := range []string{"nested", "length_of_for"} {
+		checkOpen(t, name, res.Root().Outputs[name], "aws_s3_bucket.b")
+	}
+}

@@ -186,34 +186,36 @@ type readAnalysis struct {
 	// that may hold whole instance objects of resources, with those
 	// resources (in any module instance holding the operand).
 	sinks map[hclsyntax.Expression]*sinkInfo
+	// results are the observing operations whose operands are in sinks.
+	results map[hclsyntax.Expression]*sinkInfo
 }
 
-// sinkInfo is what an observing operation's operand may hold whole;
-// with result, what the operands of an observing operation may.
+// sinkInfo is what an observing operation's operand (or, in results,
+// what the operands of an observing operation) may hold whole.
 type sinkInfo struct {
-	refs   []wholeRef
-	deep   bool
-	result bool
+	refs []wholeRef
+	deep bool
 	// names is namesIn's answer once it no longer changes.
 	names atomic.Pointer[map[string]string]
 }
 
-// addSink records that the operand (or with result the operation) expr
-// may hold the objects of refs whole.
-func (a *readAnalysis) addSink(expr hclsyntax.Expression, refs []wholeRef, deep, result bool) {
-	if a.sinks == nil {
-		a.sinks = map[hclsyntax.Expression]*sinkInfo{}
+// addSink records in sinks that expr may hold the objects of refs whole.
+func addSink(sinks map[hclsyntax.Expression]*sinkInfo, expr hclsyntax.Expression, refs []wholeRef, deep bool) map[hclsyntax.Expression]*sinkInfo {
+	if sinks == nil {
+		sinks = map[hclsyntax.Expression]*sinkInfo{}
 	}
-	si := a.sinks[expr]
+	si := sinks[expr]
 	if si == nil {
-		si = &sinkInfo{deep: deep, result: result}
-		a.sinks[expr] = si
+		si = &sinkInfo{}
+		sinks[expr] = si
 	}
+	si.deep = si.deep || deep
 	for _, r := range refs {
 		if !slices.Contains(si.refs, r) {
 			si.refs = append(si.refs, r)
 		}
 	}
+	return sinks
 }
 
 // analyzeReads walks the whole configuration tree, each module's walk
@@ -294,11 +296,8 @@ func (a *readAnalysis) walk(c *config.Config) {
 		if len(refs) == 0 {
 			continue
 		}
-		if a.sinks == nil {
-			a.sinks = map[hclsyntax.Expression]*sinkInfo{}
-		}
-		a.addSink(su.expr, refs, su.deep, false)
-		a.addSink(su.op, refs, false, true)
+		a.sinks = addSink(a.sinks, su.expr, refs, su.deep)
+		a.results = addSink(a.results, su.op, refs, false)
 	}
 }
 
