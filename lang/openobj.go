@@ -2,7 +2,6 @@ package lang
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -36,7 +35,7 @@ type wholeRef struct {
 // instances, without an attribute step.
 type wholeWalk struct {
 	a    *readAnalysis
-	seen map[string]struct{}
+	seen map[wholeSeen]struct{}
 	out  []wholeRef
 	// top keeps only the objects that are the value itself, not held
 	// in a container of it (a tuple of a resource's instances, an
@@ -53,7 +52,7 @@ func (a *readAnalysis) wholeObjects(c *config.Config, key valueKey) []wholeRef {
 	if a == nil || c == nil || c.Module == nil {
 		return nil
 	}
-	w := &wholeWalk{a: a, seen: map[string]struct{}{}}
+	w := &wholeWalk{a: a, seen: map[wholeSeen]struct{}{}}
 	w.resolve(c, key, nil, 0)
 	return w.out
 }
@@ -67,7 +66,7 @@ func (a *readAnalysis) wholeFrom(c *config.Config, origins []origin, top bool) [
 			continue
 		}
 		if w == nil {
-			w = &wholeWalk{a: a, seen: map[string]struct{}{}, top: top}
+			w = &wholeWalk{a: a, seen: map[wholeSeen]struct{}{}, top: top}
 		}
 		w.resolve(c, o.key, o.path, 0)
 	}
@@ -87,27 +86,22 @@ func (w *wholeWalk) first(c *config.Config, key valueKey, path []readStep) bool 
 	if len(w.seen) >= maxWholeSteps {
 		return false
 	}
-	var b strings.Builder
-	b.WriteString(strings.Join(c.Path, "."))
-	b.WriteByte(0)
-	b.WriteString(strconv.Itoa(int(key.kind)))
-	b.WriteByte(0)
-	b.WriteString(key.name)
-	if key.res != nil {
-		b.WriteString("\x00r" + key.res.Addr())
+	id := wholeSeen{cfg: c, key: key}
+	if len(path) > 0 {
+		id.path = strings.Join(path, "\x01")
 	}
-	if key.call != nil {
-		b.WriteString("\x00c" + key.call.Name)
-	}
-	for _, s := range path {
-		b.WriteString("\x01" + s)
-	}
-	id := b.String()
 	if _, ok := w.seen[id]; ok {
 		return false
 	}
 	w.seen[id] = struct{}{}
 	return true
+}
+
+// wholeSeen is a value wholeWalk has followed: key at path in the module of cfg.
+type wholeSeen struct {
+	cfg  *config.Config
+	key  valueKey
+	path string // the steps, joined by \x01
 }
 
 func (w *wholeWalk) resolve(c *config.Config, key valueKey, path []readStep, depth int) {
