@@ -60,20 +60,40 @@ func (a *readAnalysis) wholeObjects(c *config.Config, key valueKey) []wholeRef {
 // wholeFrom is wholeObjects of a value with the given origins in the
 // module of c; with top, only of objects that may be the value itself.
 func (a *readAnalysis) wholeFrom(c *config.Config, origins []origin, top bool) []wholeRef {
-	var w *wholeWalk
+	var out []wholeRef
 	for _, o := range origins {
 		if top && len(o.frames) > 0 {
 			continue
 		}
-		if w == nil {
-			w = &wholeWalk{a: a, seen: map[wholeSeen]struct{}{}, top: top}
+		// Operands share their origins (a variable many for expressions
+		// go over): each origin's walk is made once.
+		id := wholeMemo{wholeSeen: wholeSeen{cfg: c, key: o.key}, top: top}
+		if len(o.path) > 0 {
+			id.path = strings.Join(o.path, "\x01")
 		}
-		w.resolve(c, o.key, o.path, 0)
+		refs, ok := a.wholeMemo[id]
+		if !ok {
+			w := &wholeWalk{a: a, seen: map[wholeSeen]struct{}{}, top: top}
+			w.resolve(c, o.key, o.path, 0)
+			refs = w.out
+			if a.wholeMemo == nil {
+				a.wholeMemo = map[wholeMemo][]wholeRef{}
+			}
+			a.wholeMemo[id] = refs
+		}
+		for _, r := range refs {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
 	}
-	if w == nil {
-		return nil
-	}
-	return w.out
+	return out
+}
+
+// wholeMemo is an origin wholeFrom has walked from.
+type wholeMemo struct {
+	wholeSeen
+	top bool
 }
 
 // isNullLiteral reports whether e is the literal null.

@@ -188,6 +188,8 @@ type readAnalysis struct {
 	sinks map[hclsyntax.Expression]*sinkInfo
 	// results are the observing operations whose operands are in sinks.
 	results map[hclsyntax.Expression]*sinkInfo
+	// wholeMemo keeps what wholeFrom found from each origin.
+	wholeMemo map[wholeMemo][]wholeRef
 }
 
 // sinkInfo is what an observing operation's operand (or, in results,
