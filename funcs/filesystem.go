@@ -70,7 +70,13 @@ func (e *env) checkSandbox(resolved, given string, m cty.ValueMarks) error {
 // openFile opens the regular file a path argument names. Anything else (a
 // FIFO, a device such as /dev/stdin, a directory) is refused before it is
 // opened, since opening or reading it could block forever.
-func (e *env) openFile(path string, m cty.ValueMarks) (fs.File, fs.FileInfo, error) {
+//
+// A missing file or a directory is reported in Terraform's words, which
+// differ by function: the functions that read a file's contents (file,
+// filebase64, templatefile) call the argument invalid, and the hashing
+// functions (filemd5, filesha*, filebase64sha*; hashing true) fail with the
+// operating system's error, naming the path even when it is sensitive.
+func (e *env) openFile(path string, m cty.ValueMarks, hashing bool) (fs.File, fs.FileInfo, error) {
 	resolved, err := e.resolvePath(path, m)
 	if err != nil {
 		return nil, nil, err
@@ -78,7 +84,16 @@ func (e *env) openFile(path string, m cty.ValueMarks) (fs.File, fs.FileInfo, err
 	f, fi, err := e.box.Open(resolved)
 	if err != nil {
 		if os.IsNotExist(err) {
+			if hashing {
+				return nil, nil, fmt.Errorf("open %s: no such file or directory", displayPath(path))
+			}
 			return nil, nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", redactIfSensitive(displayPath(path), m))
+		}
+		if errors.Is(err, sandbox.ErrDirectory) {
+			if hashing {
+				return nil, nil, fmt.Errorf("read %s: is a directory", displayPath(path))
+			}
+			return nil, nil, function.NewArgErrorf(0, "failed to read file: read %s: is a directory", displayPath(path))
 		}
 		if errors.Is(err, sandbox.ErrNotRegular) {
 			return nil, nil, function.NewArgErrorf(0, "%s is not a regular file; file functions read only regular files, since reading a device or a pipe could block forever", redactIfSensitive(displayPath(path), m))
@@ -96,7 +111,7 @@ func (e *env) readFile(path string, m cty.ValueMarks) ([]byte, error) {
 
 // readFileInfo is readFile that also describes the file read.
 func (e *env) readFileInfo(path string, m cty.ValueMarks) ([]byte, fs.FileInfo, error) {
-	f, fi, err := e.openFile(path, m)
+	f, fi, err := e.openFile(path, m, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,7 +198,7 @@ func (e *env) fileHashFunc(newHash func() hash.Hash, enc func([]byte) string) fu
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			p, m := args[0].Unmark()
-			f, _, err := e.openFile(p.AsString(), m)
+			f, _, err := e.openFile(p.AsString(), m, true)
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}

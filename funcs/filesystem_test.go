@@ -47,6 +47,17 @@ func TestFilesystem(t *testing.T) {
 			{expr: `fileset(".", "[")`, err: `failed to glob pattern "[": syntax error in pattern.`},
 			{expr: `fileset("files", "[")`, err: `failed to glob pattern "files/[": syntax error in pattern.`},
 			{expr: `file("./files/../nope.txt")`, err: `no file exists at "nope.txt";`},
+			// A directory, read for its contents, and the hashing functions'
+			// missing files and directories, as terraform v1.11.4 reports them:
+			// the hashing functions fail with the system's error and name the
+			// path even when it is sensitive.
+			{expr: `file("files")`, err: `Invalid function argument: Invalid value for "path" parameter: failed to read file: read files: is a directory.`},
+			{expr: `filebase64(sensitive("./files/"))`, err: `Invalid value for "path" parameter: failed to read file: read files: is a directory.`},
+			{expr: `templatefile("files", {})`, err: `Invalid value for "path" parameter: failed to read file: read files: is a directory.`},
+			{expr: `filemd5("nope.txt")`, err: `Error in function call: Call to function "filemd5" failed: open nope.txt: no such file or directory.`},
+			{expr: `filesha256("./files/../nope.txt")`, err: `Call to function "filesha256" failed: open nope.txt: no such file or directory.`},
+			{expr: `filebase64sha512(sensitive("nope.txt"))`, err: `Call to function "filebase64sha512" failed: open nope.txt: no such file or directory.`},
+			{expr: `filesha1("files")`, err: `Error in function call: Call to function "filesha1" failed: read files: is a directory.`},
 			{expr: `basename("foo/bar/baz.txt")`, want: `"baz.txt"`},
 			{expr: `dirname("foo/bar/baz.txt")`, want: `"foo/bar"`},
 			{expr: `pathexpand("relative/path")`, want: `"relative/path"`},

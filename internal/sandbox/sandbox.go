@@ -68,6 +68,10 @@ var ErrOutside = errors.New("outside the directory this evaluation may read")
 // ErrNotRegular is the error of reading something other than a regular file.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrDirectory is also wrapped, beside ErrNotRegular, when that something is
+// a directory, which callers may report as the operating system would.
+var ErrDirectory = errors.New("is a directory")
+
 // Check returns ErrOutside (wrapped with the path) when path is outside d.
 func (d Dir) Check(path string) error {
 	ok, err := d.Contains(path)
@@ -121,7 +125,7 @@ func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 
 func notRegular(path string, fi fs.FileInfo) error {
 	if fi.IsDir() {
-		return fmt.Errorf("%s is a directory, %w", path, ErrNotRegular)
+		return fmt.Errorf("%s %w, %w", path, ErrDirectory, ErrNotRegular)
 	}
 	return fmt.Errorf("%s is %w but %q", path, ErrNotRegular, fi.Mode().Type().String())
 }
