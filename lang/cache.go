@@ -36,6 +36,10 @@ type resourceInfo struct {
 // scan's roots calling it) work it out once.
 type resourceShape struct {
 	spec hcldec.Spec
+	// asBlocks are the attributes of the schema the body writes as blocks
+	// ("attributes as blocks"): when no block is left of them after
+	// dynamic blocks are expanded, the attribute is null, not empty.
+	asBlocks []string
 	// bodyVars are the references of the body, dynamic blocks included.
 	bodyVars []hcl.Traversal
 	// dynamic says whether the body has dynamic blocks to expand.
@@ -84,7 +88,18 @@ type resourceShapeKey struct {
 func newResourceShape(res *config.Resource, schema *Block, d dialect.Dialect) *resourceShape {
 	sh := &resourceShape{}
 	if schema != nil {
-		sh.spec = schema.decoderSpec()
+		var bodies []*hclsyntax.Body
+		if body, ok := res.Config.(*hclsyntax.Body); ok {
+			bodies = []*hclsyntax.Body{body}
+		}
+		spec := schema.decoderSpecFor(bodies)
+		sh.spec = spec
+		for _, name := range sortedKeys(schema.Attributes) {
+			switch spec[name].(type) {
+			case *hcldec.BlockListSpec, *hcldec.BlockSetSpec:
+				sh.asBlocks = append(sh.asBlocks, name)
+			}
+		}
 		for _, name := range sortedKeys(schema.Attributes) {
 			if a := schema.Attributes[name]; a.Computed && !a.Optional {
 				sh.readOnly = append(sh.readOnly, name)

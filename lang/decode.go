@@ -95,6 +95,39 @@ func (d decodedBody) value() cty.Value {
 	return d.v
 }
 
+// nullEmptyAsBlocks makes null each attribute of names, written as blocks
+// ("attributes as blocks"), whose dynamic blocks left no block: Terraform
+// gives such an attribute no elements as null, as if it were not written.
+func nullEmptyAsBlocks(d decodedBody, names []string) decodedBody {
+	if !d.known() {
+		return d
+	}
+	var attrs map[string]cty.Value
+	obj, objMarks := d.v.Unmark()
+	for _, name := range names {
+		v, ok := d.get(name)
+		if !ok {
+			continue
+		}
+		uv, m := v.Unmark()
+		if uv.IsNull() || !uv.IsKnown() || uv.LengthInt() > 0 {
+			continue
+		}
+		if attrs == nil {
+			if d.attrs != nil {
+				attrs = d.attrs
+			} else {
+				attrs = obj.AsValueMap()
+			}
+		}
+		attrs[name] = cty.NullVal(uv.Type()).WithMarks(m)
+	}
+	if attrs != nil && d.attrs == nil {
+		d.v = cty.ObjectVal(attrs).WithMarks(objMarks)
+	}
+	return d
+}
+
 // decodeAttribute is what hcldec does for one AttrSpec of an object spec.
 func decodeAttribute(content *hcl.BodyContent, s *hcldec.AttrSpec, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	attr, ok := content.Attributes[s.Name]

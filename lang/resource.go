@@ -556,13 +556,27 @@ func (ev *evaluator) schemaFor(c *config.Config, res *config.Resource) *Block {
 }
 
 // decoderSpec builds the hcldec spec of a schema block.
-func (b *Block) decoderSpec() hcldec.ObjectSpec {
+func (b *Block) decoderSpec() hcldec.ObjectSpec { return b.decoderSpecFor(nil) }
+
+// decoderSpecFor is decoderSpec for the bodies given (those of a resource,
+// or of one nested block type's blocks), with Terraform's "attributes as
+// blocks": an attribute whose type is a list or set of objects (a legacy
+// SDK provider's, not a nested attribute) may be written as blocks of its
+// name, each one element whose unset attributes are null. Where the bodies
+// write such blocks (or dynamic blocks of that name), the attribute is
+// decoded from them.
+func (b *Block) decoderSpecFor(bodies []*hclsyntax.Body) hcldec.ObjectSpec {
 	spec := hcldec.ObjectSpec{}
 	for name, a := range b.Attributes {
 		spec[name] = &hcldec.AttrSpec{Name: name, Type: a.configType(), Required: a.Required}
+		if a.NestedType == nil {
+			if bs := attrAsBlocksSpec(name, a.Type, bodies); bs != nil {
+				spec[name] = bs
+			}
+		}
 	}
 	for name, nb := range b.BlockTypes {
-		nested := nb.Block.decoderSpec()
+		nested := nb.Block.decoderSpecFor(blockBodies(bodies, name))
 		dyn := nb.Block.ImpliedType().HasDynamicTypes()
 		switch nb.Nesting {
 		case NestingSingle:
@@ -589,6 +603,51 @@ func (b *Block) decoderSpec() hcldec.ObjectSpec {
 		}
 	}
 	return spec
+}
+
+// attrAsBlocksSpec is the block spec of an attribute of type ty written as
+// blocks of its name in bodies, or nil: when ty is not a list or set of
+// objects, or no body writes such a block.
+func attrAsBlocksSpec(name string, ty cty.Type, bodies []*hclsyntax.Body) hcldec.Spec {
+	if !(ty.IsListType() || ty.IsSetType()) || !ty.ElementType().IsObjectType() {
+		return nil
+	}
+	inner := blockBodies(bodies, name)
+	if len(inner) == 0 {
+		return nil
+	}
+	nested := hcldec.ObjectSpec{}
+	for an, at := range ty.ElementType().AttributeTypes() {
+		nested[an] = &hcldec.AttrSpec{Name: an, Type: at}
+		if bs := attrAsBlocksSpec(an, at, inner); bs != nil {
+			nested[an] = bs
+		}
+	}
+	if ty.IsSetType() {
+		return &hcldec.BlockSetSpec{TypeName: name, Nested: nested}
+	}
+	return &hcldec.BlockListSpec{TypeName: name, Nested: nested}
+}
+
+// blockBodies are the bodies of the blocks of type name in bodies, and of
+// the content of their dynamic blocks labelled name.
+func blockBodies(bodies []*hclsyntax.Body, name string) []*hclsyntax.Body {
+	var out []*hclsyntax.Body
+	for _, body := range bodies {
+		for _, blk := range body.Blocks {
+			switch {
+			case blk.Type == name:
+				out = append(out, blk.Body)
+			case blk.Type == "dynamic" && len(blk.Labels) == 1 && blk.Labels[0] == name:
+				for _, c := range blk.Body.Blocks {
+					if c.Type == "content" {
+						out = append(out, c.Body)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // emptyBlockValue is a group block's value when it is absent: every attribute null.

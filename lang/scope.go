@@ -452,6 +452,9 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		}
 		d.v, moreDiags = hcldec.Decode(typedBodyFor(body, info.spec), info.spec, ctx)
 	}
+	if info.dynamic && len(info.asBlocks) > 0 {
+		d = nullEmptyAsBlocks(d, info.asBlocks)
+	}
 	moreDiags = dropUnreadConditionals(moreDiags, body)
 	detachDiags(moreDiags, ctx)
 	if moreDiags.HasErrors() && info.failureCost > 0 {
