@@ -349,8 +349,7 @@ func (si *sinkInfo) open(root *ModuleInstance, v cty.Value) cty.Value {
 	inner, _ := v.Unmark()
 	if inner.IsKnown() && !inner.IsNull() && inner.Type().IsObjectType() {
 		if addr, ok := objects[attributeNames(inner)]; ok {
-			_, deep := v.UnmarkDeep()
-			return openStandIn(addr, deep)
+			return openStandIn(addr, deepMarks(v, nil))
 		}
 	}
 	return v
@@ -468,8 +467,7 @@ func openWhole(v cty.Value, objects map[string]string) (cty.Value, bool) {
 	switch {
 	case ty.IsObjectType():
 		if addr, ok := objects[attributeNames(inner)]; ok {
-			_, deep := v.UnmarkDeep()
-			return openStandIn(addr, deep), true
+			return openStandIn(addr, deepMarks(v, nil)), true
 		}
 		attrs := inner.AsValueMap()
 		changed := false
@@ -500,10 +498,9 @@ func openWhole(v cty.Value, objects map[string]string) (cty.Value, bool) {
 		for it := inner.ElementIterator(); it.Next(); {
 			_, e := it.Element()
 			if _, ok := openWhole(e, objects); ok {
-				_, deep := v.UnmarkDeep()
 				us := map[string]bool{}
 				openAddrs(inner, objects, us)
-				ms := deep
+				ms := deepMarks(v, nil)
 				for _, addr := range sortedKeys(us) {
 					ms = unionMarks(ms, openStandIn(addr, nil).Marks())
 				}
@@ -541,6 +538,29 @@ func openAddrs(v cty.Value, objects map[string]string, us map[string]bool) {
 func openStandIn(addr string, ms cty.ValueMarks) cty.Value {
 	u := marks.UnreadSet([]marks.Unread{{Cause: marks.NoSchema, Addr: addr}})
 	return cty.DynamicVal.WithMarks(unionMarks(u, ms))
+}
+
+// deepMarks adds to ms every mark in v, as v.UnmarkDeep reports them,
+// without building the unmarked copy of v UnmarkDeep returns.
+func deepMarks(v cty.Value, ms cty.ValueMarks) cty.ValueMarks {
+	inner, vm := v.Unmark()
+	for m := range vm {
+		if ms == nil {
+			ms = cty.ValueMarks{}
+		}
+		ms[m] = struct{}{}
+	}
+	if !inner.IsKnown() || inner.IsNull() {
+		return ms
+	}
+	ty := inner.Type()
+	if ty.IsObjectType() || ty.IsTupleType() || ty.IsCollectionType() {
+		for it := inner.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			ms = deepMarks(e, ms)
+		}
+	}
+	return ms
 }
 
 func unionMarks(a, b cty.ValueMarks) cty.ValueMarks {
