@@ -27,6 +27,21 @@ func bucketSchema(t *testing.T) *ProviderSchemas {
 	return s
 }
 
+// openRootOutputs evaluates files, with the bucket schema when schema is
+// set, and returns the root module's outputs as reported.
+func openRootOutputs(t *testing.T, files map[string]string, schema bool) map[string]cty.Value {
+	t.Helper()
+	opts := Options{}
+	if schema {
+		opts.Schemas = bucketSchema(t)
+	}
+	res, diags := evalFiles(t, files, opts)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return res.Root().Outputs
+}
+
 // openKind is what TestOpenObjectOutputs wants of an output.
 type openKind int
 
@@ -165,15 +180,7 @@ output "given" { value = var.bucket }
 		"both_name":       {kind: openKnown, value: cty.StringVal("n")},
 	}
 	for _, schema := range []bool{false, true} {
-		opts := Options{}
-		if schema {
-			opts.Schemas = bucketSchema(t)
-		}
-		res, diags := evalFiles(t, files, opts)
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
-		outs := res.Root().Outputs
+		outs := openRootOutputs(t, files, schema)
 		for name, w := range wants {
 			got, ok := outs[name]
 			if !ok {
@@ -344,15 +351,7 @@ output "bucket" { value = aws_s3_bucket.m }
 		"literal_keys":  cty.TupleVal([]cty.Value{cty.StringVal("bucket"), cty.StringVal("tags")}),
 	}
 	for _, schema := range []bool{false, true} {
-		opts := Options{}
-		if schema {
-			opts.Schemas = bucketSchema(t)
-		}
-		res, diags := evalFiles(t, files, opts)
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
-		outs := res.Root().Outputs
+		outs := openRootOutputs(t, files, schema)
 		for name, addr := range unknown {
 			got := outs[name]
 			if schema {
