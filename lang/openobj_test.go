@@ -301,9 +301,19 @@ module "m" {
   source = "./m"
 }
 locals {
-  b = aws_s3_bucket.b
+  b     = aws_s3_bucket.b
+  key   = "arn"
+  name  = "bucket"
+  ekey  = "p"
+  tag   = "a"
 }
 output "keys" { value = keys(aws_s3_bucket.b) }
+output "index_key" { value = aws_s3_bucket.b[local.key] }
+output "index_name" { value = aws_s3_bucket.b[local.name] }
+output "lookup_key" { value = lookup(aws_s3_bucket.b, local.key, "none") }
+output "try_index" { value = try(local.b[local.key], "none") }
+output "filtered" { value = { for k, v in aws_s3_bucket.b : k => v if k != "tags" } }
+output "coalesce" { value = coalesce(local.b, aws_s3_bucket.b) }
 output "length" { value = length(local.b) }
 output "values" { value = values(aws_s3_bucket.b) }
 output "merge" { value = merge(aws_s3_bucket.b, { extra = 1 }) }
@@ -322,6 +332,11 @@ output "instance_ids" { value = [for b in aws_s3_bucket.c : b.bucket] }
 output "tag_keys" { value = keys(aws_s3_bucket.b.tags) }
 output "name_equal" { value = aws_s3_bucket.b.bucket == "x" }
 output "literal_keys" { value = keys({ bucket = "x", tags = {} }) }
+output "instance_index" { value = aws_s3_bucket.e[local.ekey].bucket }
+output "tag_index" { value = aws_s3_bucket.b.tags[local.tag] }
+output "tag_lookup" { value = lookup(aws_s3_bucket.b.tags, local.tag, "") }
+output "name_coalesce" { value = coalesce(aws_s3_bucket.b.bucket, "d") }
+output "copied" { value = { for k, v in aws_s3_bucket.e : k => v.bucket if k != "q" } }
 `,
 		"m/main.tf": `
 resource "aws_s3_bucket" "m" {
@@ -340,15 +355,29 @@ output "bucket" { value = aws_s3_bucket.m }
 		"for_module": "module.m.aws_s3_bucket.m",
 		"equal":      "aws_s3_bucket.b",
 		"contains":   "aws_s3_bucket.c",
+		// An index or lookup by a key known only when evaluated may
+		// name an attribute tfeval's object does not have: an error
+		// Terraform does not make, or a default it does not take.
+		"index_key":  "aws_s3_bucket.b",
+		"index_name": "aws_s3_bucket.b",
+		"lookup_key": "aws_s3_bucket.b",
+		"try_index":  "aws_s3_bucket.b",
+		"filtered":   "aws_s3_bucket.b",
+		"coalesce":   "aws_s3_bucket.b",
 	}
 	known := map[string]cty.Value{
-		"not_null":      cty.True,
-		"instances":     cty.NumberIntVal(2),
-		"instance_keys": cty.TupleVal([]cty.Value{cty.StringVal("p"), cty.StringVal("q")}),
-		"instance_ids":  cty.TupleVal([]cty.Value{cty.StringVal("c0"), cty.StringVal("c1")}),
-		"tag_keys":      cty.TupleVal([]cty.Value{cty.StringVal("a")}),
-		"name_equal":    cty.True,
-		"literal_keys":  cty.TupleVal([]cty.Value{cty.StringVal("bucket"), cty.StringVal("tags")}),
+		"not_null":       cty.True,
+		"instances":      cty.NumberIntVal(2),
+		"instance_keys":  cty.TupleVal([]cty.Value{cty.StringVal("p"), cty.StringVal("q")}),
+		"instance_ids":   cty.TupleVal([]cty.Value{cty.StringVal("c0"), cty.StringVal("c1")}),
+		"tag_keys":       cty.TupleVal([]cty.Value{cty.StringVal("a")}),
+		"name_equal":     cty.True,
+		"literal_keys":   cty.TupleVal([]cty.Value{cty.StringVal("bucket"), cty.StringVal("tags")}),
+		"instance_index": cty.StringVal("p"),
+		"tag_index":      cty.StringVal("1"),
+		"tag_lookup":     cty.StringVal("1"),
+		"name_coalesce":  cty.StringVal("x"),
+		"copied":         cty.ObjectVal(map[string]cty.Value{"p": cty.StringVal("p")}),
 	}
 	for _, schema := range []bool{false, true} {
 		outs := openRootOutputs(t, files, schema)
@@ -396,5 +425,69 @@ output "length_of_for" { value = length([for k, v in aws_s3_bucket.b : k]) }`}, 
 	}
 	for _, name := range []string{"nested", "length_of_for"} {
 		checkOpen(t, name, res.Root().Outputs[name], "aws_s3_bucket.b")
+	}
+}
+
+// TestOpenObjectForEach: for_each set to a whole object of a managed
+// resource without schema iterates its attributes, which tfeval does not
+// know all of: the instances are not known (one placeholder, with
+// Terraform's planning warning); with the schema they are its attributes.
+// A for_each over a resource's instances stays known.
+func TestOpenObjectForEach(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+}
+resource "aws_s3_bucket" "e" {
+  for_each = toset(["p", "q"])
+  bucket   = each.key
+}
+resource "null_resource" "attrs" {
+  for_each = aws_s3_bucket.b
+}
+resource "null_resource" "instances" {
+  for_each = aws_s3_bucket.e
+}
+module "m" {
+  source   = "./m"
+  for_each = aws_s3_bucket.b
+}
+output "attrs" { value = keys(null_resource.attrs) }
+output "calls" { value = keys(module.m) }
+output "instances" { value = keys(null_resource.instances) }
+`, "m/main.tf": `
+output "k" { value = "k" }
+`}
+	for _, schema := range []bool{false, true} {
+		opts := Options{}
+		if schema {
+			opts.Schemas = bucketSchema(t)
+		}
+		res, diags := evalFiles(t, files, opts)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		var notKnown int
+		for _, d := range diags {
+			if d.Summary == "Instances not known" {
+				notKnown++
+			}
+		}
+		outs := res.Root().Outputs
+		checkNoSchemaValue(t, "instances", outs["instances"], cty.TupleVal([]cty.Value{cty.StringVal("p"), cty.StringVal("q")}))
+		if schema {
+			want := cty.TupleVal([]cty.Value{cty.StringVal("arn"), cty.StringVal("bucket"), cty.StringVal("id"), cty.StringVal("tags")})
+			checkNoSchemaValue(t, "attrs", outs["attrs"], want)
+			checkNoSchemaValue(t, "calls", outs["calls"], want)
+			if notKnown != 0 {
+				t.Errorf("schema: %d warnings Instances not known, want none", notKnown)
+			}
+			continue
+		}
+		checkOpen(t, "attrs", outs["attrs"], "aws_s3_bucket.b")
+		checkOpen(t, "calls", outs["calls"], "aws_s3_bucket.b")
+		if notKnown != 2 {
+			t.Errorf("%d warnings Instances not known, want 2", notKnown)
+		}
 	}
 }

@@ -127,6 +127,15 @@ func (w *readWalker) sink(op, expr hclsyntax.Expression, origins []origin, deep 
 	}
 }
 
+// resultOf records op as the operation of the sinks recorded since the
+// first n, as well as their own.
+func (w *readWalker) resultOf(op hclsyntax.Expression, n int) {
+	for _, su := range w.r.sinks[n:len(w.r.sinks):len(w.r.sinks)] {
+		su.op = op
+		w.r.sinks = append(w.r.sinks, su)
+	}
+}
+
 // readEventKind says what a readEvent is.
 type readEventKind uint8
 
@@ -405,7 +414,7 @@ func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall, attrs 
 	w.walk(call.Enabled)
 	if call.ForEach != nil {
 		each := valueKey{kind: vkEach, call: call}
-		r.define(each, applySteps(w.val(call.ForEach), []readStep{anyElement}, nil))
+		r.define(each, applySteps(w.forEach(call.ForEach), []readStep{anyElement}, nil))
 		w.each = &each
 	}
 	for _, name := range sortedKeys(attrs) {
@@ -416,13 +425,24 @@ func (r *moduleReads) walkCall(m *config.Module, call *config.ModuleCall, attrs 
 	r.events = append(r.events, readEvent{kind: evCall, key: valueKey{call: call}})
 }
 
+// forEach is the origins of a resource's or module call's for_each
+// expression: its keys are the instances' keys, so an object's attribute
+// names when it is one.
+func (w *readWalker) forEach(x hcl.Expression) []origin {
+	origins := w.val(x)
+	if sx, ok := x.(hclsyntax.Expression); ok {
+		w.sink(sx, sx, origins, false)
+	}
+	return origins
+}
+
 func (r *moduleReads) walkResource(m *config.Module, res *config.Resource) {
 	w := &readWalker{r: r, m: m}
 	w.walk(res.Count)
 	w.walk(res.Enabled)
 	if res.ForEach != nil {
 		each := valueKey{kind: vkEach, res: res}
-		r.define(each, applySteps(w.val(res.ForEach), []readStep{anyElement}, nil))
+		r.define(each, applySteps(w.forEach(res.ForEach), []readStep{anyElement}, nil))
 		w.each = &each
 	}
 	if res.Config != nil {
@@ -882,12 +902,18 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 		return applySteps(src, w.steps, w.r)
 	case *hclsyntax.IndexExpr:
 		w.walk(x.Key)
+		src := w.val(x.Collection)
 		step := anyElement
 		if key, ok := literalString(x.Key); ok {
 			// An object indexed by a string reads that attribute.
 			step = key
+		} else {
+			// A key known only when evaluated may name any attribute
+			// of an object, also one tfeval's object of a resource
+			// without schema does not have.
+			w.sink(x, x.Collection, src, false)
 		}
-		return applySteps(w.val(x.Collection), []readStep{step}, w.r)
+		return applySteps(src, []readStep{step}, w.r)
 	case *hclsyntax.SplatExpr:
 		src := w.val(x.Source)
 		// A splat of a single object treats it as a list of one.
@@ -905,9 +931,10 @@ func (w *readWalker) val(e hcl.Expression) []origin {
 		return nil
 	case *hclsyntax.ForExpr:
 		coll := w.val(x.CollExpr)
-		if !copiesElements(x) {
+		if !copiesElements(x) || x.CondExpr != nil {
 			// A for expression that copies an object's attributes
-			// makes the object again (see below), as open as it was.
+			// makes the object again (see below), as open as it was;
+			// one that leaves some out by a condition makes another.
 			w.sink(x, x.CollExpr, coll, false)
 		}
 		elems := applySteps(coll, []readStep{anyElement}, nil)
@@ -1040,6 +1067,12 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 		}
 		w.r.providerCalls[name] = true
 	}
+	if name == "try" || name == "can" {
+		// hcl's try and can make an unknown afresh from an argument's
+		// unknown, without its marks: their results are marked again
+		// (markResult) where an argument holds an observed operand.
+		defer w.resultOf(x, len(w.r.sinks))
+	}
 	observes, deep := observesWhole(name)
 	if buildsPrimitive(name) {
 		for _, arg := range x.Args {
@@ -1066,6 +1099,9 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 		step := anyElement
 		if key, ok := literalString(x.Args[1]); ok {
 			step = key
+		} else {
+			// As an index by a key known only when evaluated.
+			w.sink(x, x.Args[0], args[0], false)
 		}
 		out := applySteps(args[0], []readStep{step}, w.r)
 		if len(args) > 2 {
@@ -1100,7 +1136,7 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 // (jsonencode, an equality inside contains).
 func observesWhole(name string) (observes, deep bool) {
 	switch name {
-	case "keys", "length", "values", "merge", "tomap":
+	case "keys", "length", "values", "merge", "tomap", "coalesce":
 		return true, false
 	case "jsonencode", "yamlencode", "tostring", "format", "formatlist", "contains", "index", "distinct":
 		return true, true
