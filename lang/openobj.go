@@ -267,6 +267,52 @@ func openNamesDone(root *ModuleInstance, refs []wholeRef) (map[string]string, bo
 	return objects, done
 }
 
+// WholeObjectWithoutSchema names the managed resource without schema of
+// which v is a whole instance object, as tfeval holds it (the attributes
+// the block sets and those the configuration reads), or with deep of which
+// v holds one at any depth. An expression evaluated after the
+// configuration, such as a test file's assertion, that observes the set
+// of such an object's attributes (keys of it, an equality with it)
+// depends on attributes tfeval does not know.
+func (r *Result) WholeObjectWithoutSchema(v cty.Value, deep bool) (string, bool) {
+	if r == nil || r.ev == nil || r.ev.cfg == nil || !mayHoldObject(v.Type()) || !r.ev.anyOpen() {
+		return "", false
+	}
+	objects := openNames(r.Root(), managedRefs(r.ev.cfg, nil))
+	if len(objects) == 0 {
+		return "", false
+	}
+	if !deep {
+		inner, _ := v.Unmark()
+		if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
+			return "", false
+		}
+		addr, ok := objects[attributeNames(inner)]
+		return addr, ok
+	}
+	us := map[string]bool{}
+	openAddrs(v, objects, us)
+	if len(us) == 0 {
+		return "", false
+	}
+	return sortedKeys(us)[0], true
+}
+
+// managedRefs adds to refs the managed resources of c and of the modules
+// below it.
+func managedRefs(c *config.Config, refs []wholeRef) []wholeRef {
+	if c == nil || c.Module == nil {
+		return refs
+	}
+	for _, name := range sortedKeys(c.Module.ManagedResources) {
+		refs = append(refs, wholeRef{cfg: c, res: c.Module.ManagedResources[name]})
+	}
+	for _, name := range sortedKeys(c.Children) {
+		refs = managedRefs(c.Children[name], refs)
+	}
+	return refs
+}
+
 // namesIn is openNames of the sink's resources, kept once it no longer
 // changes: an operand in a for expression's body is evaluated for every
 // element.

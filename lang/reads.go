@@ -1073,7 +1073,7 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 		// (markResult) where an argument holds an observed operand.
 		defer w.resultOf(x, len(w.r.sinks))
 	}
-	observes, deep := observesWhole(name)
+	observes, deep := ObservesWhole(name)
 	if buildsPrimitive(name) {
 		for _, arg := range x.Args {
 			if observes {
@@ -1130,11 +1130,11 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 	return union(args...)
 }
 
-// observesWhole reports whether the function name observes the whole of
+// ObservesWhole reports whether the function name observes the whole of
 // its arguments, not only parts it reads of them: their attributes (keys,
-// length, values, merge, tomap) or, deep, every value nested in them
-// (jsonencode, an equality inside contains).
-func observesWhole(name string) (observes, deep bool) {
+// length, values, merge, tomap, coalesce) or, deep, every value nested in
+// them (jsonencode, an equality inside contains).
+func ObservesWhole(name string) (observes, deep bool) {
 	switch name {
 	case "keys", "length", "values", "merge", "tomap", "coalesce":
 		return true, false

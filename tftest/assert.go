@@ -341,6 +341,9 @@ type uncertainWalk struct {
 }
 
 func (w *uncertainWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	if w.found == "" {
+		w.found = w.observed(n)
+	}
 	switch n := n.(type) {
 	case *hclsyntax.ForExpr:
 		w.fors = append(w.fors, n)
@@ -363,6 +366,70 @@ func (w *uncertainWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
 		}
 	}
 	return nil
+}
+
+// observed is the address of the resource without schema whose whole
+// object n observes the attributes of (keys of it, a for expression over
+// it, an index by a computed key, an equality with it): tfeval's object
+// lacks the attributes neither the configuration nor the test reads, so
+// the condition's answer is not Terraform's. "" when n observes none.
+func (w *uncertainWalk) observed(n hclsyntax.Node) string {
+	var operands []hclsyntax.Expression
+	deep := false
+	switch n := n.(type) {
+	case *hclsyntax.FunctionCallExpr:
+		observes, d := lang.ObservesWhole(n.Name)
+		switch {
+		case observes:
+			operands, deep = n.Args, d
+		case n.Name == "lookup" && len(n.Args) >= 2 && !isLiteral(n.Args[1]):
+			operands = n.Args[:1]
+		}
+	case *hclsyntax.IndexExpr:
+		if !isLiteral(n.Key) {
+			operands = []hclsyntax.Expression{n.Collection}
+		}
+	case *hclsyntax.ForExpr:
+		operands = []hclsyntax.Expression{n.CollExpr}
+	case *hclsyntax.BinaryOpExpr:
+		// A comparison with null sees only whether the object is there.
+		if (n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual) && !isNull(n.LHS) && !isNull(n.RHS) {
+			operands, deep = []hclsyntax.Expression{n.LHS, n.RHS}, true
+		}
+	}
+	if len(operands) == 0 {
+		return ""
+	}
+	for _, names := range w.bindings() {
+		for _, x := range operands {
+			v, diags := w.res.EvalExprWithNames(x, "", names)
+			if diags.HasErrors() {
+				continue
+			}
+			if addr, ok := w.res.WholeObjectWithoutSchema(v, deep); ok {
+				return addr
+			}
+		}
+	}
+	return ""
+}
+
+// isNull reports whether x is the literal null.
+func isNull(x hclsyntax.Expression) bool {
+	lit, ok := unparen(x).(*hclsyntax.LiteralValueExpr)
+	return ok && lit.Val.IsNull()
+}
+
+// isLiteral reports whether x is a literal value, as an index key or a
+// lookup's key written in the condition.
+func isLiteral(x hclsyntax.Expression) bool {
+	switch x := unparen(x).(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return true
+	case *hclsyntax.TemplateExpr:
+		return x.IsStringLiteral()
+	}
+	return false
 }
 
 func (w *uncertainWalk) Exit(n hclsyntax.Node) hcl.Diagnostics {

@@ -2947,3 +2947,77 @@ run "plan" {
 		})
 	}
 }
+
+// TestWholeObjectAssertionsWithoutSchema: an assertion that observes the
+// set of a whole resource object's attributes (keys of it, a for over it,
+// an equality with it), where the resource has no schema, depends on
+// attributes tfeval's object lacks: the run is skipped for the provider
+// (a pass or a failure would be a guess), whether the assertion reads the
+// resource or an output holding it. Reading attributes, the instances of a
+// resource and a comparison with null stay decided; with the schema
+// every condition is decided.
+func TestWholeObjectAssertionsWithoutSchema(t *testing.T) {
+	conditions := []struct {
+		cond     string
+		observes bool
+		// schema is the status with the schema.
+		schema Status
+	}{
+		{`length(keys(aws_s3_bucket.b)) == 2`, true, Fail},
+		{`length(keys(output.whole)) == 1`, true, Fail},
+		{`output.whole == { bucket = "x" }`, true, Fail},
+		{`alltrue([for k, v in output.whole : k != "arn"])`, true, Fail},
+		{`jsonencode(aws_s3_bucket.c[0]) != ""`, true, Pass},
+		{`output.whole.bucket == "x"`, false, Pass},
+		{`output.whole != null`, false, Pass},
+		{`length(aws_s3_bucket.c) == 2`, false, Pass},
+		{`[for b in aws_s3_bucket.c : b.bucket] == ["c0", "c1"]`, false, Pass},
+	}
+	for _, schema := range []bool{false, true} {
+		for _, c := range conditions {
+			files := map[string]string{
+				"main.tf": awsProvider + `
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+}
+resource "aws_s3_bucket" "c" {
+  count  = 2
+  bucket = "c${count.index}"
+}
+output "whole" { value = aws_s3_bucket.b }
+`,
+				"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+  assert {
+    condition     = ` + c.cond + `
+    error_message = "no"
+  }
+}
+`}
+			if schema {
+				files["providers-schema.json"] = `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/aws":{
+ "resource_schemas":{"aws_s3_bucket":{"block":{"attributes":{
+   "id":{"type":"string","computed":true},
+   "arn":{"type":"string","computed":true},
+   "bucket":{"type":"string","optional":true,"computed":true},
+   "tags":{"type":["map","string"],"optional":true}}}}}}}}`
+			}
+			r := runOf(t, runFiles(t, files, dialect.Terraform), "tests/a.tftest.hcl::plan")
+			want := Pass
+			switch {
+			case schema:
+				want = c.schema
+			case c.observes:
+				want = Skip
+			}
+			if r.Status != want {
+				t.Errorf("schema %v, %s: status %s, want %s (%s %v)", schema, c.cond, r.Status, want, r.SkipReason, r.Diagnostics)
+			}
+			if want == Skip && r.NeedsProvider != "hashicorp/aws" {
+				t.Errorf("%s: needs %q, want hashicorp/aws", c.cond, r.NeedsProvider)
+			}
+		}
+	}
+}
