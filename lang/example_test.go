@@ -143,3 +143,48 @@ resource "terraform_data" "per_zone" {
 	// Output:
 	// Instances not known: aws_vpc.v (no provider schema)
 }
+
+// Whether a value computed after evaluation (a test file's assertion, a
+// console query) is a whole object of a resource without schema: its set
+// of attributes is then tfeval's, not the provider's, and an operation
+// that observes it (keys, an equality) would guess.
+func ExampleResult_WholeObjectWithoutSchema() {
+	fsys := fstest.MapFS{
+		"main.tf": {Data: []byte(`
+resource "aws_s3_bucket" "b" {
+  bucket = "logs"
+}
+output "bucket" { value = aws_s3_bucket.b }`)},
+	}
+	cfg, diags := config.Load(".", config.Options{FS: fsys})
+	if diags.HasErrors() {
+		fmt.Println(diags.Error())
+		return
+	}
+	res, _ := lang.Evaluate(cfg, lang.Options{})
+	for _, src := range []string{`aws_s3_bucket.b`, `{ b = aws_s3_bucket.b }`, `aws_s3_bucket.b.bucket`} {
+		expr, _ := hclsyntax.ParseExpression([]byte(src), "query", hcl.InitialPos)
+		v, _ := res.EvalExprInModule(expr, "")
+		addr, whole := res.WholeObjectWithoutSchema(v, false)
+		_, holds := res.WholeObjectWithoutSchema(v, true)
+		fmt.Printf("%s: whole %v %s, holds one %v\n", src, whole, addr, holds)
+	}
+	// Output:
+	// aws_s3_bucket.b: whole true aws_s3_bucket.b, holds one true
+	// { b = aws_s3_bucket.b }: whole false , holds one true
+	// aws_s3_bucket.b.bucket: whole false , holds one false
+}
+
+// Which functions observe the whole of their arguments, not only the
+// parts they read: of an object without schema, tfeval does not know
+// what they would see.
+func ExampleObservesWhole() {
+	for _, name := range []string{"keys", "jsonencode", "upper"} {
+		observes, deep := lang.ObservesWhole(name)
+		fmt.Println(name, observes, deep)
+	}
+	// Output:
+	// keys true false
+	// jsonencode true true
+	// upper false false
+}
