@@ -19,7 +19,17 @@ import (
 // instance, named by its address ("" for the root module, e.g.
 // `module.net["a"]`), as terraform console would if it could choose the
 // instance.
+//
+// What the expression observes of a whole object of a resource without
+// schema (keys of it, an equality with it) is unknown, marked Unread
+// NoSchema with the resource, as in the configuration's own expressions.
 func (r *Result) EvalExprInModule(expr hcl.Expression, moduleAddr string) (cty.Value, hcl.Diagnostics) {
+	return r.evalInModule(expr, moduleAddr, true)
+}
+
+// evalInModule is EvalExprInModule, with what expr observes of whole
+// objects unknown only with observe.
+func (r *Result) evalInModule(expr hcl.Expression, moduleAddr string, observe bool) (cty.Value, hcl.Diagnostics) {
 	if r == nil || r.ev == nil || len(r.Modules) == 0 {
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No configuration", Detail: "There is no evaluated configuration to evaluate the expression in."}}
 	}
@@ -35,7 +45,13 @@ func (r *Result) EvalExprInModule(expr hcl.Expression, moduleAddr string) (cty.V
 	if mi == nil {
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No such module instance", Detail: fmt.Sprintf("The configuration has no module instance %q.", moduleAddr)}}
 	}
-	return r.ev.scope(mi).evalExpr(expr, cty.DynamicPseudoType)
+	v, diags := r.ev.scope(mi).evalExpr(expr, cty.DynamicPseudoType)
+	if observe && !diags.HasErrors() {
+		if addr, ok := r.observedWhole(mi, expr); ok {
+			v = openStandIn(addr, deepMarks(v, nil))
+		}
+	}
+	return v, diags
 }
 
 // EvalExprWithNames is EvalExprInModule with more root names defined
@@ -45,11 +61,11 @@ func (r *Result) EvalExprInModule(expr hcl.Expression, moduleAddr string) (cty.V
 // that name.
 func (r *Result) EvalExprWithNames(expr hcl.Expression, moduleAddr string, names map[string]cty.Value) (cty.Value, hcl.Diagnostics) {
 	if r == nil || r.ev == nil || len(r.Modules) == 0 || r.ev.lazy != nil {
-		return r.EvalExprInModule(expr, moduleAddr)
+		return r.evalInModule(expr, moduleAddr, false)
 	}
 	mi := r.Module(moduleAddr)
 	if mi == nil {
-		return r.EvalExprInModule(expr, moduleAddr)
+		return r.evalInModule(expr, moduleAddr, false)
 	}
 	s := r.ev.scope(mi)
 	if names == nil {

@@ -35,6 +35,13 @@ func (r *Result) EvalExpr(expr hcl.Expression, modulePath []string) (cty.Value, 
 				}
 			}
 			v, more := r.ev.scope(mi).evalExpr(expr, cty.DynamicPseudoType)
+			if !more.HasErrors() {
+				// What the expression observes of a whole object without
+				// schema is not known (see openobj.go).
+				if addr, ok := r.observedWhole(mi, expr); ok {
+					v = openStandIn(addr, deepMarks(v, nil))
+				}
+			}
 			return v, append(diags, more...)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
@@ -296,6 +297,106 @@ func (r *Result) WholeObjectWithoutSchema(v cty.Value, deep bool) (string, bool)
 		return "", false
 	}
 	return sortedKeys(us)[0], true
+}
+
+// ObservedOperands are the operands of n whose whole value n observes,
+// not only parts it reads, with deep when it observes every value nested
+// in them: the arguments of keys, length, jsonencode and the other
+// functions of ObservesWhole, the object of a lookup or index by a key
+// the expression computes, a for expression's collection, the sides of
+// an equality other than with null. None for other nodes.
+func ObservedOperands(n hclsyntax.Node) (operands []hclsyntax.Expression, deep bool) {
+	switch n := n.(type) {
+	case *hclsyntax.FunctionCallExpr:
+		if observes, d := ObservesWhole(n.Name); observes {
+			return n.Args, d
+		}
+		if n.Name == "lookup" && len(n.Args) >= 2 && !isLiteralKey(n.Args[1]) {
+			return n.Args[:1], false
+		}
+	case *hclsyntax.IndexExpr:
+		if !isLiteralKey(n.Key) {
+			return []hclsyntax.Expression{n.Collection}, false
+		}
+	case *hclsyntax.ForExpr:
+		return []hclsyntax.Expression{n.CollExpr}, false
+	case *hclsyntax.BinaryOpExpr:
+		// A comparison with null sees only whether the object is there.
+		if (n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual) && !isNullLiteral(unparen(n.LHS)) && !isNullLiteral(unparen(n.RHS)) {
+			return []hclsyntax.Expression{n.LHS, n.RHS}, true
+		}
+	}
+	return nil, false
+}
+
+// isLiteralKey reports whether x is a key written as a literal.
+func isLiteralKey(x hclsyntax.Expression) bool {
+	_, ok := literalString(unparen(x))
+	if !ok {
+		_, ok = unparen(x).(*hclsyntax.LiteralValueExpr)
+	}
+	return ok
+}
+
+// unparen is x without the parentheses around it.
+func unparen(x hclsyntax.Expression) hclsyntax.Expression {
+	for {
+		p, ok := x.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			return x
+		}
+		x = p.Expression
+	}
+}
+
+// observedWhole is the address of a resource without schema whose whole
+// object an operation of expr, evaluated in mi, observes: an expression
+// from outside the configuration (console input), which the read
+// analysis did not see. Operations inside a for expression's body, whose
+// operands need its variables, are not looked at.
+func (r *Result) observedWhole(mi *ModuleInstance, expr hcl.Expression) (string, bool) {
+	se, ok := expr.(hclsyntax.Expression)
+	if !ok || !r.ev.anyOpen() {
+		return "", false
+	}
+	w := &observedWalk{r: r, mi: mi}
+	hclsyntax.Walk(se, w)
+	return w.found, w.found != ""
+}
+
+// observedWalk is observedWhole's walk.
+type observedWalk struct {
+	r     *Result
+	mi    *ModuleInstance
+	fors  int
+	found string
+}
+
+func (w *observedWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	if w.found == "" && w.fors == 0 {
+		operands, deep := ObservedOperands(n)
+		for _, x := range operands {
+			v, diags := w.r.ev.scope(w.mi).evalExpr(x, cty.DynamicPseudoType)
+			if diags.HasErrors() {
+				continue
+			}
+			if addr, ok := w.r.WholeObjectWithoutSchema(v, deep); ok {
+				w.found = addr
+				break
+			}
+		}
+	}
+	if _, ok := n.(*hclsyntax.ForExpr); ok {
+		w.fors++
+	}
+	return nil
+}
+
+func (w *observedWalk) Exit(n hclsyntax.Node) hcl.Diagnostics {
+	if _, ok := n.(*hclsyntax.ForExpr); ok {
+		w.fors--
+	}
+	return nil
 }
 
 // managedRefs adds to refs the managed resources of c and of the modules

@@ -491,3 +491,73 @@ output "k" { value = "k" }
 		}
 	}
 }
+
+// TestOpenObjectConsole: console input (Result.EvalExpr, EvalExprInModule), which the read
+// analysis does not see, that observes a whole object of a resource
+// without schema is unknown, marked with the resource; what reads
+// attributes or instances is known; with the schema all of it is known.
+func TestOpenObjectConsole(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+}
+resource "aws_s3_bucket" "c" {
+  count  = 2
+  bucket = "c${count.index}"
+  tags   = { k = "v" }
+}
+locals {
+  key = "arn"
+}
+`}
+	observes := map[string]string{
+		`keys(aws_s3_bucket.b)`:                      "aws_s3_bucket.b",
+		`length(aws_s3_bucket.c[0])`:                 "aws_s3_bucket.c",
+		`aws_s3_bucket.b == { bucket = "x" }`:        "aws_s3_bucket.b",
+		`jsonencode({ b = aws_s3_bucket.b })`:        "aws_s3_bucket.b",
+		`[for k, v in aws_s3_bucket.b : k]`:          "aws_s3_bucket.b",
+		`lookup(aws_s3_bucket.b, local.key, "none")`: "aws_s3_bucket.b",
+	}
+	reads := map[string]cty.Value{
+		`aws_s3_bucket.b.bucket`:                cty.StringVal("x"),
+		`length(aws_s3_bucket.c)`:               cty.NumberIntVal(2),
+		`aws_s3_bucket.b != null`:               cty.True,
+		`[for b in aws_s3_bucket.c : b.bucket]`: cty.TupleVal([]cty.Value{cty.StringVal("c0"), cty.StringVal("c1")}),
+	}
+	for _, schema := range []bool{false, true} {
+		opts := Options{}
+		if schema {
+			opts.Schemas = bucketSchema(t)
+		}
+		res, diags := evalFiles(t, files, opts)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		eval := func(src string) cty.Value {
+			v, diags := res.EvalExpr(mustExpr(t, src), nil)
+			if diags.HasErrors() {
+				t.Fatalf("schema %v, %s: %s", schema, src, diags.Error())
+			}
+			// EvalExprInModule, the query API, gives the same.
+			if in, _ := res.EvalExprInModule(mustExpr(t, src), ""); !in.RawEquals(v) {
+				t.Errorf("schema %v, %s: EvalExprInModule %#v, EvalExpr %#v", schema, src, in, v)
+			}
+			return v
+		}
+		for src, addr := range observes {
+			v := eval(src)
+			if schema {
+				if marks.HasUnread(v) {
+					t.Errorf("schema: %s = %#v, want nothing unread", src, v)
+				}
+				continue
+			}
+			checkOpen(t, src, v, addr)
+		}
+		for src, want := range reads {
+			if g, _ := eval(src).UnmarkDeep(); !g.RawEquals(want) {
+				t.Errorf("schema %v, %s = %#v, want %#v", schema, src, g, want)
+			}
+		}
+	}
+}

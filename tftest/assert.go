@@ -374,29 +374,7 @@ func (w *uncertainWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
 // lacks the attributes neither the configuration nor the test reads, so
 // the condition's answer is not Terraform's. "" when n observes none.
 func (w *uncertainWalk) observed(n hclsyntax.Node) string {
-	var operands []hclsyntax.Expression
-	deep := false
-	switch n := n.(type) {
-	case *hclsyntax.FunctionCallExpr:
-		observes, d := lang.ObservesWhole(n.Name)
-		switch {
-		case observes:
-			operands, deep = n.Args, d
-		case n.Name == "lookup" && len(n.Args) >= 2 && !isLiteral(n.Args[1]):
-			operands = n.Args[:1]
-		}
-	case *hclsyntax.IndexExpr:
-		if !isLiteral(n.Key) {
-			operands = []hclsyntax.Expression{n.Collection}
-		}
-	case *hclsyntax.ForExpr:
-		operands = []hclsyntax.Expression{n.CollExpr}
-	case *hclsyntax.BinaryOpExpr:
-		// A comparison with null sees only whether the object is there.
-		if (n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual) && !isNull(n.LHS) && !isNull(n.RHS) {
-			operands, deep = []hclsyntax.Expression{n.LHS, n.RHS}, true
-		}
-	}
+	operands, deep := lang.ObservedOperands(n)
 	if len(operands) == 0 {
 		return ""
 	}
@@ -412,24 +390,6 @@ func (w *uncertainWalk) observed(n hclsyntax.Node) string {
 		}
 	}
 	return ""
-}
-
-// isNull reports whether x is the literal null.
-func isNull(x hclsyntax.Expression) bool {
-	lit, ok := unparen(x).(*hclsyntax.LiteralValueExpr)
-	return ok && lit.Val.IsNull()
-}
-
-// isLiteral reports whether x is a literal value, as an index key or a
-// lookup's key written in the condition.
-func isLiteral(x hclsyntax.Expression) bool {
-	switch x := unparen(x).(type) {
-	case *hclsyntax.LiteralValueExpr:
-		return true
-	case *hclsyntax.TemplateExpr:
-		return x.IsStringLiteral()
-	}
-	return false
 }
 
 func (w *uncertainWalk) Exit(n hclsyntax.Node) hcl.Diagnostics {
