@@ -314,6 +314,7 @@ output "lookup_key" { value = lookup(aws_s3_bucket.b, local.key, "none") }
 output "try_index" { value = try(local.b[local.key], "none") }
 output "filtered" { value = { for k, v in aws_s3_bucket.b : k => v if k != "tags" } }
 output "coalesce" { value = coalesce(local.b, aws_s3_bucket.b) }
+output "template" { value = templatefile("${path.module}/keys.tpl", { b = aws_s3_bucket.b }) }
 output "length" { value = length(local.b) }
 output "values" { value = values(aws_s3_bucket.b) }
 output "merge" { value = merge(aws_s3_bucket.b, { extra = 1 }) }
@@ -336,8 +337,11 @@ output "instance_index" { value = aws_s3_bucket.e[local.ekey].bucket }
 output "tag_index" { value = aws_s3_bucket.b.tags[local.tag] }
 output "tag_lookup" { value = lookup(aws_s3_bucket.b.tags, local.tag, "") }
 output "name_coalesce" { value = coalesce(aws_s3_bucket.b.bucket, "d") }
+output "template_attr" { value = templatefile("${path.module}/attr.tpl", { b = aws_s3_bucket.b }) }
 output "copied" { value = { for k, v in aws_s3_bucket.e : k => v.bucket if k != "q" } }
 `,
+		"keys.tpl": "%{ for k, v in b }${k},%{ endfor }",
+		"attr.tpl": "name=${b.bucket}",
 		"m/main.tf": `
 resource "aws_s3_bucket" "m" {
   bucket = "m"
@@ -364,6 +368,8 @@ output "bucket" { value = aws_s3_bucket.m }
 		"try_index":  "aws_s3_bucket.b",
 		"filtered":   "aws_s3_bucket.b",
 		"coalesce":   "aws_s3_bucket.b",
+		// A template that goes over the object's attributes.
+		"template": "aws_s3_bucket.b",
 	}
 	known := map[string]cty.Value{
 		"not_null":       cty.True,
@@ -377,6 +383,7 @@ output "bucket" { value = aws_s3_bucket.m }
 		"tag_index":      cty.StringVal("1"),
 		"tag_lookup":     cty.StringVal("1"),
 		"name_coalesce":  cty.StringVal("x"),
+		"template_attr":  cty.StringVal("name=x"),
 		"copied":         cty.ObjectVal(map[string]cty.Value{"p": cty.StringVal("p")}),
 	}
 	for _, schema := range []bool{false, true} {

@@ -162,6 +162,8 @@ type readEvent struct {
 type templateCall struct {
 	path hclsyntax.Expression
 	vars []origin
+	// call is the templatefile call, arg its vars argument.
+	call, arg hclsyntax.Expression
 }
 
 // readAnalysis holds what the walk over the configuration tree found.
@@ -331,7 +333,7 @@ func (a *readAnalysis) follow(c *config.Config, events []readEvent) {
 				a.resolve(child, valueKey{kind: vkVar, name: e.key.name}, path, 0)
 			}
 		case evTemplate:
-			a.templateReads(c, e.template.path, e.template.vars)
+			a.templateReads(c, e.template)
 		}
 	}
 }
@@ -1112,7 +1114,7 @@ func (w *readWalker) call(x *hclsyntax.FunctionCallExpr) []origin {
 		if len(args) == 2 && len(args[1]) > 0 {
 			// The template is read where the tree's walk gets here: its
 			// path may name the root module's directory.
-			w.r.events = append(w.r.events, readEvent{kind: evTemplate, template: &templateCall{x.Args[0], args[1]}})
+			w.r.events = append(w.r.events, readEvent{kind: evTemplate, template: &templateCall{path: x.Args[0], vars: args[1], call: x, arg: x.Args[1]}})
 		}
 		return nil
 	case "element", "one":
@@ -1163,11 +1165,12 @@ func buildsPrimitive(name string) bool {
 // path is known without evaluation, with each of its variables bound to
 // what the call gives it: a template reads attributes of the values it is
 // given as an expression does. The call is in the module of c.
-func (a *readAnalysis) templateReads(c *config.Config, pathExpr hclsyntax.Expression, vars []origin) {
+func (a *readAnalysis) templateReads(c *config.Config, call *templateCall) {
 	if a.template == nil {
 		return
 	}
-	path, ok := staticPath(c, pathExpr)
+	vars := call.vars
+	path, ok := staticPath(c, call.path)
 	if !ok {
 		return
 	}
@@ -1196,6 +1199,15 @@ func (a *readAnalysis) templateReads(c *config.Config, pathExpr hclsyntax.Expres
 	// templates it names are not read: one naming itself would never end.
 	r.events = slices.DeleteFunc(r.events, func(e readEvent) bool { return e.kind == evTemplate })
 	a.follow(c, r.events)
+	// The template is evaluated by the function, where the evaluation
+	// cannot open what its operations observe: a whole object one of them
+	// observes is opened in the call's vars, making the result unknown.
+	for _, su := range r.sinks {
+		if refs := a.wholeFrom(c, su.origins, !su.deep); len(refs) > 0 {
+			a.sinks = addSink(a.sinks, call.arg, refs, true)
+			a.results = addSink(a.results, call.call, refs, false)
+		}
+	}
 }
 
 // staticPath is the value of a template path written with literals and
