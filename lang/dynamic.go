@@ -74,3 +74,14 @@ func dynamicSpecs(m *config.Module, res *config.Resource, spec hcldec.Spec) []*h
 	}
 	return out
 }
+
+// SetBlock reports whether nested block type name of resource res, in
+// module m, has nesting mode set in its provider's schema, for the
+// providers setBlocks lists; false when tfeval does not know.
+func SetBlock(m *config.Module, res *config.Resource, name string) bool {
+	mode := "resource"
+	if res.Mode == config.DataResourceMode {
+		mode = "data"
+	}
+	return slices.Contains(setBlocks[providerKey(providerSource(m, resourceProviderName(res)))][mode][res.Type], name)
+}

@@ -356,6 +356,10 @@ func (w *uncertainWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
 				w.moot[op] = true
 			}
 		}
+	case *hclsyntax.ScopeTraversalExpr:
+		if w.found == "" {
+			w.found = w.r.blockIndexed(n.Traversal, w.cfg)
+		}
 	case *hclsyntax.BinaryOpExpr:
 		if w.found == "" && !w.moot[n] && (n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual) {
 			for _, names := range w.bindings() {
