@@ -31,6 +31,14 @@ func bucketSchema(t *testing.T) *ProviderSchemas {
 // set, and returns the root module's outputs as reported.
 func openRootOutputs(t *testing.T, files map[string]string, schema bool) map[string]cty.Value {
 	t.Helper()
+	res, _ := openEval(t, files, schema)
+	return res.Root().Outputs
+}
+
+// openEval evaluates files, with the bucket schema when schema is set,
+// and fails the test on an error.
+func openEval(t *testing.T, files map[string]string, schema bool) (*Result, hcl.Diagnostics) {
+	t.Helper()
 	opts := Options{}
 	if schema {
 		opts.Schemas = bucketSchema(t)
@@ -39,7 +47,7 @@ func openRootOutputs(t *testing.T, files map[string]string, schema bool) map[str
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	return res.Root().Outputs
+	return res, diags
 }
 
 // openKind is what TestOpenObjectOutputs wants of an output.
@@ -466,14 +474,7 @@ output "instances" { value = keys(null_resource.instances) }
 output "k" { value = "k" }
 `}
 	for _, schema := range []bool{false, true} {
-		opts := Options{}
-		if schema {
-			opts.Schemas = bucketSchema(t)
-		}
-		res, diags := evalFiles(t, files, opts)
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
+		res, diags := openEval(t, files, schema)
 		var notKnown int
 		for _, d := range diags {
 			if d.Summary == "Instances not known" {
@@ -499,10 +500,11 @@ output "k" { value = "k" }
 	}
 }
 
-// TestOpenObjectConsole: console input (Result.EvalExpr, EvalExprInModule), which the read
-// analysis does not see, that observes a whole object of a resource
-// without schema is unknown, marked with the resource; what reads
-// attributes or instances is known; with the schema all of it is known.
+// TestOpenObjectConsole: console input (Result.EvalExpr,
+// EvalExprInModule), which the read analysis does not see, that observes
+// a whole object of a resource without schema is unknown, marked with the
+// resource; what reads attributes or instances is known; with the schema
+// all of it is known.
 func TestOpenObjectConsole(t *testing.T) {
 	files := map[string]string{"main.tf": `
 resource "aws_s3_bucket" "b" {
@@ -532,14 +534,7 @@ locals {
 		`[for b in aws_s3_bucket.c : b.bucket]`: cty.TupleVal([]cty.Value{cty.StringVal("c0"), cty.StringVal("c1")}),
 	}
 	for _, schema := range []bool{false, true} {
-		opts := Options{}
-		if schema {
-			opts.Schemas = bucketSchema(t)
-		}
-		res, diags := evalFiles(t, files, opts)
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
+		res, _ := openEval(t, files, schema)
 		eval := func(src string) cty.Value {
 			v, diags := res.EvalExpr(mustExpr(t, src), nil)
 			if diags.HasErrors() {
