@@ -261,3 +261,67 @@ func hclName(s string) bool {
 	}
 	return true
 }
+
+// TestSetBlockIndex: with a schema, a reference that indexes a nested
+// block the schema nests as a set, at the top or inside list and single
+// blocks, is Terraform's "Cannot index a set value" on the index; the set
+// read whole, by a for expression, and list blocks indexed are not.
+func TestSetBlockIndex(t *testing.T) {
+	schemas, err := ParseProviderSchemas([]byte(`{"format_version":"1.0","provider_schemas":{"registry.terraform.io/tfeval/mock":{
+ "resource_schemas":{"mock_thing":{"block":{
+  "attributes":{"id":{"type":"string","computed":true}},
+  "block_types":{
+   "rule":{"nesting_mode":"set","block":{"attributes":{"v":{"type":"string","optional":true}}}},
+   "item":{"nesting_mode":"list","block":{"block_types":{
+     "inner":{"nesting_mode":"set","block":{"attributes":{"v":{"type":"string","optional":true}}}}}}},
+   "conf":{"nesting_mode":"single","block":{"block_types":{
+     "deep":{"nesting_mode":"set","block":{"attributes":{"v":{"type":"string","optional":true}}}}}}}}}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := `
+resource "mock_thing" "t" {
+  rule {
+    v = "a"
+  }
+  item {
+    inner {
+      v = "b"
+    }
+  }
+  conf {
+    deep {
+      v = "c"
+    }
+  }
+}
+output "o" { value = %s }
+`
+	for _, c := range []struct {
+		ref   string
+		block string // the block type refused, "" for none
+		col   int    // the column the index starts at
+	}{
+		{`mock_thing.t.rule[0].v`, "rule", 39},
+		{`mock_thing.t.item[0].inner[0].v`, "inner", 48},
+		{`mock_thing.t.conf.deep[0]`, "deep", 44},
+		{`mock_thing.t.rule`, "", 0},
+		{`[for r in mock_thing.t.rule : r.v]`, "", 0},
+		{`mock_thing.t.item[0].inner`, "", 0},
+	} {
+		_, diags := evalFiles(t, map[string]string{"versions.tf": mockVersions, "main.tf": fmt.Sprintf(main, c.ref)}, Options{Schemas: schemas})
+		if c.block == "" {
+			if diags.HasErrors() {
+				t.Errorf("%s: %s", c.ref, diags.Error())
+			}
+			continue
+		}
+		if len(diags) != 1 || diags[0].Summary != "Cannot index a set value" || !strings.HasPrefix(diags[0].Detail, fmt.Sprintf("Block type %q is represented by a set of objects", c.block)) {
+			t.Errorf("%s: diagnostics %v", c.ref, diags)
+			continue
+		}
+		if s := diags[0].Subject; s == nil || s.Start.Line != 17 || s.Start.Column != c.col || s.End.Column != c.col+3 {
+			t.Errorf("%s: subject %v, want line 17 columns %d-%d", c.ref, diags[0].Subject, c.col, c.col+3)
+		}
+	}
+}

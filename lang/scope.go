@@ -1108,7 +1108,10 @@ func (s *scope) validateResourceAttr(rs *resourceState, ref *reference) hcl.Diag
 	if _, ok := rs.schema.Attributes[attr.Name]; ok {
 		return nil
 	}
-	if _, ok := rs.schema.BlockTypes[attr.Name]; ok {
+	if nb, ok := rs.schema.BlockTypes[attr.Name]; ok {
+		if d := setBlockIndex(attr.Name, nb, rest[1:]); d != nil {
+			return hcl.Diagnostics{d}
+		}
 		return nil
 	}
 	detail := fmt.Sprintf("This object has no argument, nested block, or exported attribute named %q.", attr.Name)
@@ -1116,6 +1119,37 @@ func (s *scope) validateResourceAttr(rs *resourceState, ref *reference) hcl.Diag
 		detail += fmt.Sprintf(" Did you mean %q?", sug)
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported attribute", Detail: detail, Subject: attr.SrcRange.Ptr()}}
+}
+
+// setBlockIndex finds, in the steps a reference reads from a nested block
+// of type name, an index into a block type the schema nests as a set:
+// Terraform's check of references against the schema refuses it, the
+// elements of a set having no key, before evaluating anything.
+func setBlockIndex(name string, nb *NestedBlock, steps hcl.Traversal) *hcl.Diagnostic {
+	for nb != nil && len(steps) > 0 {
+		switch nb.Nesting {
+		case NestingSet:
+			idx, ok := steps[0].(hcl.TraverseIndex)
+			if !ok {
+				return nil
+			}
+			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot index a set value", Detail: fmt.Sprintf(`Block type %q is represented by a set of objects, and set elements do not have addressable keys. To find elements matching specific criteria, use a "for" expression with an "if" clause.`, name), Subject: idx.SrcRange.Ptr()}
+		case NestingList, NestingMap:
+			if _, ok := steps[0].(hcl.TraverseIndex); !ok {
+				return nil
+			}
+			steps = steps[1:]
+		}
+		if len(steps) == 0 || nb.Block == nil {
+			return nil
+		}
+		a, ok := steps[0].(hcl.TraverseAttr)
+		if !ok {
+			return nil
+		}
+		name, nb, steps = a.Name, nb.Block.BlockTypes[a.Name], steps[1:]
+	}
+	return nil
 }
 
 // sourceDir is path.module for a module.
