@@ -188,3 +188,44 @@ func ExampleObservesWhole() {
 	// jsonencode true true
 	// upper false false
 }
+
+// The operands an operation observes whole: a test runner or a linter
+// that evaluates them can ask WholeObjectWithoutSchema whether the
+// operation's answer depends on attributes tfeval does not know.
+func ExampleObservedOperands() {
+	for _, src := range []string{`keys(aws_s3_bucket.b)`, `aws_s3_bucket.b == null`, `aws_s3_bucket.b[var.key]`, `aws_s3_bucket.b["arn"]`} {
+		expr, _ := hclsyntax.ParseExpression([]byte(src), "query", hcl.InitialPos)
+		operands, deep := lang.ObservedOperands(expr)
+		fmt.Println(src, len(operands), deep)
+	}
+	// Output:
+	// keys(aws_s3_bucket.b) 1 false
+	// aws_s3_bucket.b == null 0 false
+	// aws_s3_bucket.b[var.key] 1 false
+	// aws_s3_bucket.b["arn"] 0 false
+}
+
+// Which nested blocks a provider tfeval usually has no schema for declares
+// as sets: a number index into one is an error in Terraform.
+func ExampleSetBlock() {
+	fsys := fstest.MapFS{
+		"main.tf": {Data: []byte(`
+resource "aws_s3_bucket_server_side_encryption_configuration" "x" {
+  bucket = "b"
+  rule {}
+}
+resource "aws_lb_listener" "l" {
+  default_action {}
+}`)},
+	}
+	cfg, diags := config.Load(".", config.Options{FS: fsys})
+	if diags.HasErrors() {
+		fmt.Println(diags.Error())
+		return
+	}
+	sse := cfg.Module.ManagedResources["aws_s3_bucket_server_side_encryption_configuration.x"]
+	lb := cfg.Module.ManagedResources["aws_lb_listener.l"]
+	fmt.Println(lang.SetBlock(cfg.Module, sse, "rule"), lang.SetBlock(cfg.Module, lb, "default_action"))
+	// Output:
+	// true false
+}
