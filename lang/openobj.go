@@ -233,7 +233,8 @@ func (ev *evaluator) observedOutput(mi *ModuleInstance, name string, v cty.Value
 
 // openNames identifies the instance objects of the managed resources
 // without schema among refs, in the tree below root: by their attribute
-// names (attributeNames), each to the resource's address.
+// names (attributeNames), each to the resource's address, or to the
+// addresses of all the resources of that shape (joinAddrs).
 func openNames(root *ModuleInstance, refs []wholeRef) map[string]string {
 	objects, _ := openNamesDone(root, refs)
 	return objects
@@ -261,7 +262,8 @@ func openNamesDone(root *ModuleInstance, refs []wholeRef) (map[string]string, bo
 				continue
 			}
 			for _, obj := range instanceObjects(rs) {
-				objects[attributeNames(obj)] = addr
+				names := attributeNames(obj)
+				objects[names] = joinAddrs(objects[names], addr)
 			}
 		}
 	}
@@ -276,6 +278,13 @@ func openNamesDone(root *ModuleInstance, refs []wholeRef) (map[string]string, bo
 // of such an object's attributes (keys of it, an equality with it)
 // depends on attributes tfeval does not know.
 func (r *Result) WholeObjectWithoutSchema(v cty.Value, deep bool) (string, bool) {
+	addrs, ok := r.wholeObjectAddrs(v, deep)
+	return strings.Split(addrs, "\x00")[0], ok
+}
+
+// wholeObjectAddrs is WholeObjectWithoutSchema with every resource whose
+// objects have the shape found, joined as openNames joins them.
+func (r *Result) wholeObjectAddrs(v cty.Value, deep bool) (string, bool) {
 	if r == nil || r.ev == nil || r.ev.cfg == nil || !mayHoldObject(v.Type()) || !r.ev.anyOpen() {
 		return "", false
 	}
@@ -288,8 +297,8 @@ func (r *Result) WholeObjectWithoutSchema(v cty.Value, deep bool) (string, bool)
 		if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
 			return "", false
 		}
-		addr, ok := objects[attributeNames(inner)]
-		return addr, ok
+		addrs, ok := objects[attributeNames(inner)]
+		return addrs, ok
 	}
 	us := map[string]bool{}
 	openAddrs(v, objects, us)
@@ -380,7 +389,7 @@ func (w *observedWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
 			if diags.HasErrors() {
 				continue
 			}
-			if addr, ok := w.r.WholeObjectWithoutSchema(v, deep); ok {
+			if addr, ok := w.r.wholeObjectAddrs(v, deep); ok {
 				w.found = addr
 				break
 			}
@@ -468,9 +477,11 @@ func (si *sinkInfo) markResult(root *ModuleInstance, v cty.Value) cty.Value {
 	objects := si.namesIn(root)
 	var us []marks.Unread
 	for _, addr := range objects {
-		u := marks.Unread{Cause: marks.NoSchema, Addr: addr}
-		if !slices.Contains(us, u) {
-			us = append(us, u)
+		for _, addr := range strings.Split(addr, "\x00") {
+			u := marks.Unread{Cause: marks.NoSchema, Addr: addr}
+			if !slices.Contains(us, u) {
+				us = append(us, u)
+			}
 		}
 	}
 	return marks.MarkUnknowns(v, marks.UnreadSet(us))
@@ -683,8 +694,28 @@ func openAddrs(v cty.Value, objects map[string]string, us map[string]bool) {
 // without schema: unknown, of unknown type (its attributes are what is
 // not known), marked Unread and with ms.
 func openStandIn(addr string, ms cty.ValueMarks) cty.Value {
-	u := marks.UnreadSet([]marks.Unread{{Cause: marks.NoSchema, Addr: addr}})
-	return cty.DynamicVal.WithMarks(unionMarks(u, ms))
+	var us []marks.Unread
+	for _, addr := range strings.Split(addr, "\x00") {
+		us = append(us, marks.Unread{Cause: marks.NoSchema, Addr: addr})
+	}
+	return cty.DynamicVal.WithMarks(unionMarks(marks.UnreadSet(us), ms))
+}
+
+// joinAddrs adds addr to the addresses of the resources whose objects have
+// one set of attribute names: their objects cannot be told apart by it, so
+// an object of that shape is marked with each (openStandIn). The
+// addresses are kept sorted and joined by NUL, which no address holds.
+func joinAddrs(addrs, addr string) string {
+	if addrs == "" {
+		return addr
+	}
+	list := strings.Split(addrs, "\x00")
+	if slices.Contains(list, addr) {
+		return addrs
+	}
+	list = append(list, addr)
+	slices.Sort(list)
+	return strings.Join(list, "\x00")
 }
 
 // deepMarks adds to ms every mark in v, as v.UnmarkDeep reports them,

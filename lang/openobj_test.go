@@ -563,3 +563,41 @@ locals {
 		}
 	}
 }
+
+// TestOpenObjectSameShape: objects of two resources without schema with
+// the same attribute names cannot be told apart by them: where a whole
+// object of that shape may come from either (an output choosing between
+// them, console input), its stand-in is marked with both, not with
+// whichever was found last; where the analysis knows which reaches the
+// value, with that one.
+func TestOpenObjectSameShape(t *testing.T) {
+	res, _ := openEval(t, map[string]string{"main.tf": `
+variable "pick" {
+  default = true
+}
+resource "aws_s3_bucket" "a" {
+  bucket = "a"
+}
+resource "aws_s3_bucket" "b" {
+  bucket = "b"
+}
+output "a" { value = aws_s3_bucket.a }
+output "either" { value = var.pick ? aws_s3_bucket.a : aws_s3_bucket.b }
+`}, false)
+	a := marks.Unread{Cause: marks.NoSchema, Addr: "aws_s3_bucket.a"}
+	b := marks.Unread{Cause: marks.NoSchema, Addr: "aws_s3_bucket.b"}
+	outs := res.Root().Outputs
+	if v := outs["a"]; v.IsKnown() || !v.HasMark(a) || v.HasMark(b) {
+		t.Errorf("output a = %#v, want unknown marked for aws_s3_bucket.a alone", v)
+	}
+	console, _ := res.EvalExpr(mustExpr(t, "keys(aws_s3_bucket.b)"), nil)
+	for name, v := range map[string]cty.Value{"either": outs["either"], "console": console} {
+		if v.IsKnown() || !v.HasMark(a) || !v.HasMark(b) {
+			t.Errorf("%s = %#v, want unknown marked for both", name, v)
+		}
+	}
+	v, _ := res.EvalExpr(mustExpr(t, "aws_s3_bucket.b"), nil)
+	if addr, ok := res.WholeObjectWithoutSchema(v, false); !ok || addr != "aws_s3_bucket.a" {
+		t.Errorf("WholeObjectWithoutSchema = %q, %v; want the first address, aws_s3_bucket.a", addr, ok)
+	}
+}
