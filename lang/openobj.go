@@ -288,7 +288,16 @@ func (r *Result) wholeObjectAddrs(v cty.Value, deep bool) (string, bool) {
 	if r == nil || r.ev == nil || r.ev.cfg == nil || !mayHoldObject(v.Type()) || !r.ev.anyOpen() {
 		return "", false
 	}
-	objects := openNames(r.Root(), managedRefs(r.ev.cfg, nil))
+	var objects map[string]string
+	if m := r.wholeNames.Load(); m != nil {
+		objects = *m
+	} else {
+		var done bool
+		objects, done = openNamesDone(r.Root(), managedRefs(r.ev.cfg, nil))
+		if done {
+			r.wholeNames.Store(&objects)
+		}
+	}
 	if len(objects) == 0 {
 		return "", false
 	}

@@ -141,6 +141,11 @@ type Result struct {
 	// checks is what Checks computes on its first call.
 	checksOnce sync.Once
 	checks     []CheckResult
+
+	// wholeNames is what wholeObjectAddrs identifies objects by, kept
+	// once it no longer changes: a test file's assertion asks for every
+	// element of a for expression.
+	wholeNames atomic.Pointer[map[string]string]
 }
 
 // Root is the root module instance.
