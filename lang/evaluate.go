@@ -163,6 +163,10 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		for _, c := range cycles {
 			names := make([]string, len(c))
 			for i, n := range c {
+				if n.kind == nodeProvider {
+					names[i] = providerNodeName(n, opts.Dialect)
+					continue
+				}
 				names[i] = n.id() + " (expand)"
 			}
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cycle: " + strings.Join(names, ", ")})
@@ -563,6 +567,8 @@ func (ev *evaluator) evalNodeIn(mi *ModuleInstance, n *node) {
 		ev.evalOutput(mi, n)
 	case nodeCheck:
 		ev.evalCheck(mi, n)
+	case nodeProvider:
+		ev.evalProvider(mi, n)
 	}
 }
 

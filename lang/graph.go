@@ -23,6 +23,8 @@ const (
 	nodeResource
 	nodeOutput
 	nodeCheck
+	// nodeProvider is a provider block's configuration (provider.go).
+	nodeProvider
 )
 
 // node is one configuration object (in every instance of its module).
@@ -39,6 +41,9 @@ type node struct {
 
 	// selfRef is set when the object refers to itself.
 	selfRef bool
+	// used says, of a provider configuration, that a resource uses it:
+	// Terraform evaluates no other (buildGraph).
+	used bool
 	// failed is set once the object's evaluation reported an error, or
 	// one it depends on failed (see evaluator.evalNode).
 	failed atomic.Bool
@@ -138,6 +143,8 @@ func kindPrefix(kind nodeKind) string {
 		return "output."
 	case nodeCheck:
 		return "check."
+	case nodeProvider:
+		return "provider."
 	}
 	return ""
 }
@@ -290,6 +297,7 @@ func (ev *evaluator) buildGraph() *graph {
 		}
 	}
 	ev.connectImports(g)
+	g.connectProviders()
 	g.placeDeps()
 	return g
 }

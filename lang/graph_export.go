@@ -70,6 +70,11 @@ func BuildGraph(cfg *config.Config, opts Options) *Graph {
 	ev := &evaluator{evaluation: &evaluation{opts: opts, cfg: cfg, seen: map[string]bool{}, instances: map[string][]*ModuleInstance{}, funcs: map[string]map[string]function.Function{}}}
 	g := ev.buildGraph()
 	for _, n := range g.nodes {
+		if n.kind == nodeProvider {
+			// Provider configurations are not among the kinds a Graph
+			// shows.
+			continue
+		}
 		id := n.id()
 		gn := GraphNode{ID: id, Module: n.cfg.Path, Name: strings.TrimPrefix(id, address.ModulePrefix(n.cfg.Path))}
 		m := n.cfg.Module
@@ -100,7 +105,7 @@ func BuildGraph(cfg *config.Config, opts Options) *Graph {
 		}
 		out.Nodes = append(out.Nodes, gn)
 		for _, d := range n.deps {
-			if isContainingCall(n, d) || refersToCallOutput(n, d, n.deps) {
+			if d.kind == nodeProvider || isContainingCall(n, d) || refersToCallOutput(n, d, n.deps) {
 				continue
 			}
 			out.Edges = append(out.Edges, GraphEdge{From: id, To: d.id()})

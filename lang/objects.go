@@ -96,7 +96,7 @@ func (ev *evaluator) moduleObjects(m *config.Module) *moduleObjects {
 // newModuleObjects lists the objects of m and parses what each refers to.
 func newModuleObjects(m *config.Module, schemas *ProviderSchemas, d dialect.Dialect) *moduleObjects {
 	mo := &moduleObjects{module: m, dialect: d, objects: make([]moduleObject, 0, len(m.Variables)+len(m.Locals)+len(m.ModuleCalls)+
-		len(m.ManagedResources)+len(m.DataResources)+len(m.EphemeralResources)+len(m.Outputs)+len(m.Checks))}
+		len(m.ManagedResources)+len(m.DataResources)+len(m.EphemeralResources)+len(m.Outputs)+len(m.Checks)+len(m.ProviderConfigs))}
 	add := func(kind nodeKind, name string) {
 		mo.objects = append(mo.objects, moduleObject{objectName: objectName{kind, name}})
 	}
@@ -117,6 +117,11 @@ func newModuleObjects(m *config.Module, schemas *ProviderSchemas, d dialect.Dial
 	}
 	for _, n := range sortedKeys(m.Checks) {
 		add(nodeCheck, n)
+	}
+	for _, key := range sortedKeys(m.ProviderConfigs) {
+		if evaluatedProvider(m.ProviderConfigs[key]) {
+			add(nodeProvider, key)
+		}
 	}
 	mo.index = make(map[objectName]int, len(mo.objects))
 	for i := range mo.objects {
@@ -191,6 +196,9 @@ func (b *refsBuilder) objectRefs(m *config.Module, key objectName) []parsedRef {
 			refs = b.resource(refs, m, ch.DataResource)
 		}
 		refs = b.rules(refs, ch.Asserts)
+	case nodeProvider:
+		p := m.ProviderConfigs[key.name]
+		refs = parseRefs(providerBodyVariables(p, providerSpec(b.schemas, m, p)), b.dialect)
 	}
 	return refs
 }

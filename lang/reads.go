@@ -391,6 +391,12 @@ func walkModule(m *config.Module, callArgs func(*config.ModuleCall) hcl.Attribut
 	for _, name := range sortedKeys(m.Checks) {
 		w.rules(m.Checks[name].Asserts)
 	}
+	for _, key := range sortedKeys(m.ProviderConfigs) {
+		// What a provider block reads is evaluated too (provider.go).
+		if p := m.ProviderConfigs[key]; evaluatedProvider(p) {
+			w.body(p.Config)
+		}
+	}
 	for _, name := range sortedKeys(m.ModuleCalls) {
 		call := m.ModuleCalls[name]
 		r.walkCall(m, call, callArgs(call))

@@ -113,6 +113,11 @@ type Options struct {
 	// leave unknown is then the error Terraform's plan reports, rather
 	// than a placeholder for instances tfeval cannot count.
 	PlannedUnknown func(marks.Unread) bool
+	// ProvidersGiven names the root module's provider configurations
+	// (NAME or NAME.ALIAS) that the caller gives in place of the module's
+	// own provider blocks, as a test file's provider and mock_provider
+	// blocks do: those blocks are not evaluated.
+	ProvidersGiven map[string]bool
 }
 
 // OutputReads are expressions outside a configuration that refer to its

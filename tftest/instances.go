@@ -77,6 +77,9 @@ type runInputs struct {
 	// mocks are the mocked provider configurations by the name the module
 	// under test gives them (NAME or NAME.ALIAS).
 	mocks map[string]*Provider
+	// providersGiven are the module's provider configurations the test
+	// file gives in place of its own blocks (lang.Options.ProvidersGiven).
+	providersGiven map[string]bool
 	// collections are what each module reads as collections (collections.go).
 	collections *collectionCache
 	// targets, when plan_options.target is set, are what the run plans.

@@ -70,17 +70,18 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	tg := newTargeting(cfg, run.PlanOptions.Target, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
 	in := &instances{
 		runInputs: runInputs{
-			targets:     tg,
-			phase:       planPhase,
-			mockAtPlan:  tofu,
-			gen:         r.opts.Seed,
-			draw:        draw,
-			serial:      idx,
-			prior:       moved(cfg, fs.states[stateKey]),
-			refreshOnly: run.PlanOptions.RefreshOnly,
-			overrides:   overrides,
-			mocks:       r.mocks(f, run),
-			collections: &r.collections,
+			targets:        tg,
+			phase:          planPhase,
+			mockAtPlan:     tofu,
+			gen:            r.opts.Seed,
+			draw:           draw,
+			serial:         idx,
+			prior:          moved(cfg, fs.states[stateKey]),
+			refreshOnly:    run.PlanOptions.RefreshOnly,
+			overrides:      overrides,
+			mocks:          r.mocks(f, run),
+			collections:    &r.collections,
+			providersGiven: providersGiven(f, run),
 		},
 		notPlanned: map[string]bool{},
 		applied:    map[string]cty.Value{},
@@ -98,7 +99,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		// Terraform validates the configuration before each run
 		// (hashicorp/terraform#33608), every block whatever its count:
 		// what that finds and the plan does not, it stops at.
-		if vdiags := r.validate(cfg); lang.NewErrors(diags, vdiags) != nil {
+		if vdiags := r.validate(cfg, in.providersGiven); lang.NewErrors(diags, vdiags) != nil {
 			rr.Diagnostics = append(rr.Diagnostics, vdiags...)
 			rr.Status = Error
 			return rr
@@ -298,21 +299,23 @@ func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *
 		PlannedUnknown: r.plannedUnknown(cfg, in, applied),
 		Reads:          in.reads,
 		OutputReads:    in.laterReads,
+		ProvidersGiven: in.providersGiven,
 		// What the plan expanded to no instance is validated too.
 		ValidateUnexpanded: !applied,
 	})
 }
 
 // validate evaluates the configuration as terraform validate does.
-func (r *runner) validate(cfg *config.Config) hcl.Diagnostics {
+func (r *runner) validate(cfg *config.Config, providersGiven map[string]bool) hcl.Diagnostics {
 	_, diags := lang.Evaluate(cfg, lang.Options{
-		Dialect:   r.opts.Dialect,
-		Cwd:       r.opts.WorkDir,
-		Schemas:   r.opts.Schemas,
-		Functions: r.opts.Functions,
-		Limits:    r.opts.Limits,
-		Context:   r.opts.Context,
-		Validate:  true,
+		Dialect:        r.opts.Dialect,
+		Cwd:            r.opts.WorkDir,
+		Schemas:        r.opts.Schemas,
+		Functions:      r.opts.Functions,
+		Limits:         r.opts.Limits,
+		Context:        r.opts.Context,
+		Validate:       true,
+		ProvidersGiven: providersGiven,
 	})
 	return diags
 }
@@ -499,6 +502,25 @@ func (r *runner) mocks(f *File, run *RunBlock) map[string]*Provider {
 		if p.Mock {
 			out[key] = p
 		}
+	}
+	return out
+}
+
+// providersGiven are the provider configurations of the module under test
+// that a run gives from the test file in place of the module's own blocks:
+// with a providers argument, those it maps; without, every provider and
+// mock_provider block of the file, by its own name. The module's other
+// provider blocks are its own configuration.
+func providersGiven(f *File, run *RunBlock) map[string]bool {
+	out := map[string]bool{}
+	if len(run.Providers) > 0 {
+		for _, m := range run.Providers {
+			out[m.InModule] = true
+		}
+		return out
+	}
+	for _, p := range f.Providers {
+		out[p.Key()] = true
 	}
 	return out
 }

@@ -1,0 +1,173 @@
+package lang
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/address"
+)
+
+// Terraform evaluates the configuration of every provider block that a
+// resource uses before it validates or plans that resource: an error there
+// (a reference to nothing declared, a function called wrongly, and with the
+// provider's schema an argument the provider does not have or a value of
+// the wrong type) is reported, and the resources that use the block are not
+// evaluated, so report nothing of their own. A provider block no resource
+// uses is not evaluated at all. tfeval has no provider to configure: it
+// evaluates the block for those errors alone.
+
+// evaluatedProvider reports whether a provider block is one tfeval
+// evaluates: not one with OpenTofu's for_each (its instances are chosen by
+// a key each resource gives), nor one without a body.
+func evaluatedProvider(p *config.Provider) bool {
+	return p != nil && p.Config != nil && p.ForEach == nil
+}
+
+// providerSpec is the spec a provider block's configuration is decoded
+// with: the provider's schema where schemas has it, else what the body's
+// syntax implies (every attribute as written).
+func providerSpec(schemas *ProviderSchemas, m *config.Module, p *config.Provider) hcldec.Spec {
+	if ps := schemas.provider(m, p.Name); ps != nil && ps.Provider != nil {
+		return ps.Provider.decoderSpec()
+	}
+	return impliedSpec(p.Config)
+}
+
+// providerBodyVariables are the references of a provider block's
+// configuration decoded with spec, dynamic blocks' contents included.
+func providerBodyVariables(p *config.Provider, spec hcldec.Spec) []hcl.Traversal {
+	return bodyVariablesOf(p.Config, spec, impliedSchema(spec))
+}
+
+// evalProvider evaluates, in one module instance, the configuration of the
+// provider block of node n, when a resource uses it, for its diagnostics.
+// A console session configures no provider, nor does a test file's run for
+// a provider block it gives in place of the module's own
+// (Options.ProvidersGiven).
+func (ev *evaluator) evalProvider(mi *ModuleInstance, n *node) {
+	if !n.used || ev.opts.Console || ev.opts.Lazy {
+		return
+	}
+	if mi.parent == nil && ev.opts.ProvidersGiven[n.name] {
+		return
+	}
+	m := mi.Config.Module
+	p := m.ProviderConfigs[n.name]
+	if !evaluatedProvider(p) {
+		return
+	}
+	spec := providerSpec(ev.opts.Schemas, m, p)
+	s := ev.scope(mi)
+	ctx, diags := s.evalContext(providerBodyVariables(p, spec))
+	ev.addDiags(diags)
+	if diags.HasErrors() {
+		return
+	}
+	body := p.Config
+	if hasDynamicBlocks(body) {
+		body = dynblock.Expand(body, ctx)
+	}
+	_, diags = hcldec.Decode(body, spec, ctx)
+	detachDiags(diags, ctx)
+	ev.addDiags(diags)
+}
+
+// connectProviders makes every resource (and check block's data source)
+// depend on the provider block whose configuration it uses, and marks that
+// block used; the others are not evaluated, as Terraform leaves a provider
+// configuration no resource uses out of its graph.
+func (g *graph) connectProviders() {
+	found := false
+	for _, gm := range g.modules {
+		if len(gm.objects.module.ProviderConfigs) > 0 {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return
+	}
+	for _, n := range g.nodes {
+		var res *config.Resource
+		switch n.kind {
+		case nodeResource:
+			res = findResource(n.cfg.Module, n.name)
+		case nodeCheck:
+			res = n.cfg.Module.Checks[n.name].DataResource
+		}
+		if res == nil || res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) {
+			continue
+		}
+		alias := ""
+		if res.ProviderRef != nil {
+			alias = res.ProviderRef.Alias
+		}
+		if p := g.providerNode(n.cfg, resourceProviderName(res), alias); p != nil {
+			p.used = true
+			g.dependOn(n, p)
+		}
+	}
+}
+
+// providerNode is the node of the provider block whose configuration the
+// resources of module c use by the local name name (and alias): the
+// module's own block, else the one its caller passes in the call's
+// providers argument, else, for a default configuration, the caller's of
+// the same name and provider (implicit inheritance), and so on up the
+// tree. nil when the configuration is no block's (the empty default one).
+func (g *graph) providerNode(c *config.Config, name, alias string) *node {
+	for c != nil && c.Module != nil {
+		key := name
+		if alias != "" {
+			key = name + "." + alias
+		}
+		if n := g.get(c, nodeProvider, key); n != nil {
+			return n
+		}
+		parent := c.Parent
+		if parent == nil || parent.Module == nil {
+			return nil
+		}
+		call := parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+		if call == nil {
+			return nil
+		}
+		passed := false
+		for _, pp := range call.Providers {
+			if pp.InChild.Name == name && pp.InChild.Alias == alias {
+				name, alias, passed = pp.InParent.Name, pp.InParent.Alias, true
+				break
+			}
+		}
+		if !passed && (alias != "" || providerKey(providerSource(c.Module, name)) != providerKey(providerSource(parent.Module, name))) {
+			return nil
+		}
+		c = parent
+	}
+	return nil
+}
+
+// providerNodeName is how Terraform names a provider configuration in a
+// cycle: provider["registry.terraform.io/hashicorp/aws"].alias, after its
+// module's address.
+func providerNodeName(n *node, d dialect.Dialect) string {
+	name, alias, _ := strings.Cut(n.name, ".")
+	source := providerKey(providerSource(n.cfg.Module, name))
+	host := "registry.terraform.io/"
+	if d == dialect.Tofu {
+		host = "registry.opentofu.org/"
+	}
+	if strings.Count(source, "/") == 1 {
+		source = host + source
+	}
+	out := address.ModulePrefix(n.cfg.Path) + `provider["` + source + `"]`
+	if alias != "" {
+		out += "." + alias
+	}
+	return out
+}
