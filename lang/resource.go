@@ -52,6 +52,12 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		exp, diags = s.expand(res.Count, res.ForEach, res.Addr())
 	}
 	ev.addDiags(diags)
+	if d := ev.unsupportedType(mi.Config.Module, res); d != nil {
+		// Terraform checks the type once the count or for_each is, and
+		// evaluates nothing more of the block.
+		ev.addDiag(d)
+		exp = expansion{mode: expandUnknown}
+	}
 	rs.expansion = exp
 	if exp.mode == expandUnknown {
 		rs.whole = ev.errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)
@@ -109,6 +115,32 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		rs.whole = ev.unplannedValue(res, info)
 	}
 	return rs
+}
+
+// unsupportedType is Terraform's error for a managed or data resource whose
+// type its provider's schema, given, does not have ("aws_s3_bukcet"); nil
+// without that provider's schema.
+func (ev *evaluator) unsupportedType(m *config.Module, res *config.Resource) *hcl.Diagnostic {
+	if res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) {
+		return nil
+	}
+	local := resourceProviderName(res)
+	ps := ev.opts.Schemas.provider(m, local)
+	if ps == nil {
+		return nil
+	}
+	provider := providerKey(providerSource(m, local))
+	switch res.Mode {
+	case config.ManagedResourceMode:
+		if ps.Resources[res.Type] == nil {
+			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid resource type", Detail: fmt.Sprintf("The provider %s does not support resource type %q.", provider, res.Type), Subject: res.TypeRange.Ptr()}
+		}
+	case config.DataResourceMode:
+		if ps.DataSources[res.Type] == nil {
+			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid data source", Detail: fmt.Sprintf("The provider %s does not support data source %q.", provider, res.Type), Subject: res.TypeRange.Ptr()}
+		}
+	}
+	return nil
 }
 
 // unplannedValue is what a single resource evaluates to in terraform

@@ -541,3 +541,46 @@ func eachFixtureResource(t *testing.T, visit func(where string, res *config.Reso
 		}
 	}
 }
+
+// TestUnsupportedResourceType: with the schema of a resource's provider,
+// a type the schema does not have is Terraform's "Invalid resource type"
+// (or "Invalid data source") on the type label, and nothing more of the
+// block is evaluated, nor what refers to it (terraform validate v1.11.4
+// with the aws provider v5.100.0); without that provider's schema, or for
+// the built-in terraform_data, there is no such error.
+func TestUnsupportedResourceType(t *testing.T) {
+	src := `resource "aws_s3_bukcet" "a" {
+  name = local.missing
+}
+data "aws_nope" "d" {}
+resource "aws_s3_bucket" "b" {
+  bucket = aws_s3_bukcet.a.id
+}
+resource "terraform_data" "t" {}
+resource "google_nope" "g" {}
+output "o" {
+  value = data.aws_nope.d.y
+}
+`
+	s, err := ParseProviderSchemas([]byte(providerSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, validate := range []bool{false, true} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": src}, Options{Schemas: s, Validate: validate})
+		var got []string
+		for _, d := range diags {
+			got = append(got, fmt.Sprintf("%s: %s @%d:%d", d.Summary, d.Detail, d.Subject.Start.Line, d.Subject.Start.Column))
+		}
+		want := []string{
+			`Invalid resource type: The provider hashicorp/aws does not support resource type "aws_s3_bukcet". @1:10`,
+			`Invalid data source: The provider hashicorp/aws does not support data source "aws_nope". @4:6`,
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("validate=%v:\n%s\nwant:\n%s", validate, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	if _, diags := evalFiles(t, map[string]string{"main.tf": `resource "aws_s3_bukcet" "a" {}`}, Options{}); diags.HasErrors() {
+		t.Errorf("without the schema: %s", diags.Error())
+	}
+}
