@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/diagsort"
 	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/internal/sandbox"
@@ -184,6 +185,9 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 		parent.Children[name] = child
 		diags = append(diags, checkCallArguments(call, mod)...)
 		diags = append(diags, checkLegacyProviders(call, child)...)
+		if l.opts.Dialect == dialect.Terraform {
+			diags = append(diags, undeclaredPassedProviders(call, child)...)
+		}
 		diags = append(diags, l.loadChildren(child, append(ancestors, abs))...)
 	}
 	return diags
@@ -210,6 +214,32 @@ func checkLegacyProviders(call *ModuleCall, child *Config) hcl.Diagnostics {
 		}}
 	}
 	return nil
+}
+
+// undeclaredPassedProviders warns, as Terraform does, of each provider
+// configuration a module call passes under a local name the called module
+// does not declare in its required_providers: Terraform assumes the
+// provider of that name in the default namespace. (OpenTofu's wording of
+// the warning is not recorded here, so it is Terraform's alone.)
+func undeclaredPassedProviders(call *ModuleCall, child *Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, pp := range call.Providers {
+		if child.Module.RequiredProviders[pp.InChild.Name] != nil {
+			continue
+		}
+		name := pp.InChild.Name
+		if pp.InChild.Alias != "" {
+			name += "." + pp.InChild.Alias
+		}
+		source := "hashicorp/" + pp.InChild.Name
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Reference to undefined provider",
+			Detail:   fmt.Sprintf("There is no explicit declaration for local provider name %q in module.%s, so Terraform is assuming you mean to pass a configuration for %q.\n\nIf you also control the child module, add a required_providers entry named %q with the source address %q.", name, strings.Join(child.Path, ".module."), source, name, source),
+			Subject:  pp.InChild.NameRange.Ptr(),
+		})
+	}
+	return diags
 }
 
 // isEmptyBody reports whether a body sets no argument and has no block.

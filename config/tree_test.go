@@ -1,7 +1,9 @@
 package config
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -222,5 +224,57 @@ func TestCallArgumentsValidAgreesWithContent(t *testing.T) {
 				t.Errorf("checkCallArguments reports %v, Content %v", d, cdiags)
 			}
 		})
+	}
+}
+
+// TestUndeclaredPassedProviders: a provider configuration passed to a
+// module under a local name the module does not declare in its
+// required_providers gets Terraform's warning (terraform validate v1.11.4),
+// on the name in the providers argument; a declared name gets none, and
+// OpenTofu's dialect none (its wording is not recorded).
+func TestUndeclaredPassedProviders(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `provider "aws" {
+  alias = "west"
+}
+module "a" {
+  source    = "./a"
+  providers = { aws = aws.west }
+}
+module "c" {
+  source    = "./c"
+  providers = { aws = aws.west }
+}
+module "d" {
+  source    = "./a"
+  providers = { aws.x = aws.west }
+}
+`,
+		"a/main.tf": `resource "aws_s3_bucket" "b" {}`,
+		"c/main.tf": `terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+`,
+	}
+	_, diags := loadFiles(t, dialect.Terraform, files)
+	want := []string{
+		`main.tf:6: There is no explicit declaration for local provider name "aws" in module.a, so Terraform is assuming you mean to pass a configuration for "hashicorp/aws".` + "\n\n" + `If you also control the child module, add a required_providers entry named "aws" with the source address "hashicorp/aws".`,
+		`main.tf:14: There is no explicit declaration for local provider name "aws.x" in module.d, so Terraform is assuming you mean to pass a configuration for "hashicorp/aws".` + "\n\n" + `If you also control the child module, add a required_providers entry named "aws.x" with the source address "hashicorp/aws".`,
+	}
+	var got []string
+	for _, d := range diags {
+		if d.Summary != "Reference to undefined provider" || d.Severity != hcl.DiagWarning {
+			t.Errorf("unexpected %s", d.Error())
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s:%d: %s", d.Subject.Filename, d.Subject.Start.Line, d.Detail))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, diags := loadFiles(t, dialect.Tofu, files); len(diags) != 0 {
+		t.Errorf("tofu: %s", diags.Error())
 	}
 }
