@@ -130,7 +130,7 @@ func newBlockDecoder(spec hcldec.Spec) *blockDecoder {
 
 // decode decodes body in ctx to the attributes of the object hcldec
 // would give, or reports false when the common case does not hold.
-func (d *blockDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (map[string]cty.Value, bool) {
+func (d *blockDecoder) decode(body hcl.Body, ctx *hcl.EvalContext, budget *dynamicBudget) (map[string]cty.Value, bool) {
 	content, diags := body.Content(d.schema)
 	if len(diags) != 0 {
 		return nil, false
@@ -160,10 +160,10 @@ func (d *blockDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (map[string]c
 			switch {
 			case blk.Type == f.typeName:
 				var v cty.Value
-				v, ok = f.nested.object(blk.Body, ctx)
+				v, ok = f.nested.object(blk.Body, ctx, budget)
 				elems = append(elems, v)
 			case blk.Type == "dynamic" && blk.Labels[0] == f.typeName:
-				elems, ok = f.expand(blk, ctx, elems)
+				elems, ok = f.expand(blk, ctx, elems, budget)
 			default:
 				ok = true
 			}
@@ -181,8 +181,8 @@ func (d *blockDecoder) decode(body hcl.Body, ctx *hcl.EvalContext) (map[string]c
 }
 
 // object is decode made into the object value.
-func (d *blockDecoder) object(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, bool) {
-	vals, ok := d.decode(body, ctx)
+func (d *blockDecoder) object(body hcl.Body, ctx *hcl.EvalContext, budget *dynamicBudget) (cty.Value, bool) {
+	vals, ok := d.decode(body, ctx, budget)
 	if !ok {
 		return cty.NilVal, false
 	}
@@ -202,8 +202,9 @@ func (d *blockDecoder) field(typeName string) *blockField {
 }
 
 // expand appends to elems the blocks a dynamic block generates, each
-// decoded in a child of ctx that defines the iterator.
-func (f *blockField) expand(blk *hcl.Block, ctx *hcl.EvalContext, elems []cty.Value) ([]cty.Value, bool) {
+// decoded in a child of ctx that defines the iterator, or reports false
+// past the budget (dynblock's expansion then reports it).
+func (f *blockField) expand(blk *hcl.Block, ctx *hcl.EvalContext, elems []cty.Value, budget *dynamicBudget) ([]cty.Value, bool) {
 	spec, diags := blk.Body.Content(dynamicBlockSchema)
 	if len(diags) != 0 || len(spec.Blocks) != 1 {
 		return elems, false
@@ -217,7 +218,7 @@ func (f *blockField) expand(blk *hcl.Block, ctx *hcl.EvalContext, elems []cty.Va
 		iterator = trav.RootName()
 	}
 	each, diags := spec.Attributes["for_each"].Expr.Value(ctx)
-	if len(diags) != 0 || each.IsMarked() || !each.IsKnown() || each.IsNull() || !each.CanIterateElements() {
+	if len(diags) != 0 || each.IsMarked() || !each.IsKnown() || each.IsNull() || !each.CanIterateElements() || !budget.take(each.LengthInt()) {
 		return elems, false
 	}
 	content := spec.Blocks[0].Body
@@ -235,7 +236,7 @@ func (f *blockField) expand(blk *hcl.Block, ctx *hcl.EvalContext, elems []cty.Va
 		// context, relying on a context not changing once made.
 		child := ctx.NewChild()
 		child.Variables = map[string]cty.Value{iterator: cty.ObjectVal(map[string]cty.Value{"key": key, "value": value})}
-		v, ok := f.nested.object(content, child)
+		v, ok := f.nested.object(content, child, budget)
 		if !ok {
 			return elems, false
 		}

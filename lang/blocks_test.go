@@ -159,7 +159,7 @@ func TestBlockDecoderMatchesDynblock(t *testing.T) {
 // one body and reports whether the decoder took it.
 func checkBlockDecoder(t *testing.T, dec *blockDecoder, spec hcldec.Spec, body hcl.Body, ctx *hcl.EvalContext, src string) bool {
 	t.Helper()
-	attrs, ok := dec.decode(body, ctx)
+	attrs, ok := dec.decode(body, ctx, nil)
 	want, diags := hcldec.Decode(dynblock.Expand(body, ctx), spec, ctx)
 	if !ok {
 		return false
@@ -260,10 +260,10 @@ func TestDynamicBlockElementsNeedNoContext(t *testing.T) {
 		}
 		ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"rules": cty.ListVal(rules), "str": cty.StringVal("x")}}
 		body := newGuardedBody(parseBody(t, "dynamic \"dyn\" {\n  for_each = rules\n  content {\n    port  = dyn.value.port\n    proto = dyn.value.proto\n  }\n}"), lim)
-		if _, ok := dec.decode(body, ctx); !ok {
+		if _, ok := dec.decode(body, ctx, nil); !ok {
 			t.Fatal("the block decoder did not take the body")
 		}
-		return testing.AllocsPerRun(20, func() { dec.decode(body, ctx) })
+		return testing.AllocsPerRun(20, func() { dec.decode(body, ctx, nil) })
 	}
 	perElement := (cost(16) - cost(8)) / 8
 	t.Logf("%.1f allocations per generated block", perElement)

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -279,7 +278,7 @@ func walkChildren(children []bodyChild, spec hcldec.Spec, out *[]hcl.Traversal) 
 // never generated, its for_each empty or unknown, is never resolved, so
 // a misspelt iterator is an error only once the collection has elements.
 // Only native-syntax bodies are sorted; others keep every diagnostic.
-func ungeneratedDropped(raw, body hcl.Body, spec hcldec.Spec, ctx *hcl.EvalContext, diags hcl.Diagnostics) hcl.Diagnostics {
+func ungeneratedDropped(raw, body hcl.Body, spec hcldec.Spec, ctx *hcl.EvalContext, diags hcl.Diagnostics, lim *limiter) hcl.Diagnostics {
 	sb, ok := raw.(*hclsyntax.Body)
 	if !ok {
 		return diags
@@ -297,7 +296,7 @@ func ungeneratedDropped(raw, body hcl.Body, spec hcldec.Spec, ctx *hcl.EvalConte
 			continue
 		}
 		if !expanded {
-			generated = hcldec.Variables(dynblock.Expand(body, ctx), spec)
+			generated = hcldec.Variables(lim.expandDynamic(body, ctx), spec)
 			expanded = true
 		}
 		if slices.ContainsFunc(generated, func(t hcl.Traversal) bool { return rangeWithin(*d.Subject, t.SourceRange()) }) {

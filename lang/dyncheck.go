@@ -130,6 +130,9 @@ type dynamicIteration struct {
 type dynamicCheck struct {
 	s   *scope
 	ctx *hcl.EvalContext
+	// budget bounds the blocks the check generates, as dynblock's
+	// expansion is bounded (the check stops where that reports it).
+	budget *dynamicBudget
 }
 
 // checkDynamic reports whether checkDecoded(dynblock.Expand(body, ctx),
@@ -152,7 +155,8 @@ func (s *scope) checkDynamic(syntax *hclsyntax.Body, hidden *hcl.BodySchema, d *
 	if l := s.ev.limits; l != nil {
 		steps = l.steps.Load()
 	}
-	c := dynamicCheck{s: s, ctx: ctx}
+	budget := s.ev.limits.dynamicBudget()
+	c := dynamicCheck{s: s, ctx: ctx, budget: &budget}
 	if c.level(syntax, hidden, d, nil, &lazyContext{ctx: ctx}, false) {
 		return true
 	}
@@ -289,6 +293,9 @@ func (c *dynamicCheck) expandDynamic(children []dynamicChild, typ string, body *
 	}
 	if !each.IsKnown() {
 		return append(children, dynamicChild{typ, content, &dynamicIteration{name: name, key: cty.DynamicVal, value: cty.DynamicVal, parent: it}, true}), true
+	}
+	if !c.budget.take(each.LengthInt()) {
+		return children, false
 	}
 	for elems := each.ElementIterator(); elems.Next(); {
 		key, value := elems.Element()

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 
 	"github.com/tfeval/tfeval/config"
@@ -70,9 +69,10 @@ func (ev *evaluator) evalProvider(mi *ModuleInstance, n *node) {
 	}
 	body := p.Config
 	if hasDynamicBlocks(body) {
-		body = dynblock.Expand(body, ctx)
+		body = ev.limits.expandDynamic(body, ctx)
 	}
 	_, diags = hcldec.Decode(body, spec, ctx)
+	diags = onceDynamicBudget(diags)
 	detachDiags(diags, ctx)
 	ev.addDiags(diags)
 }

@@ -2,7 +2,6 @@ package lang
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -82,7 +81,7 @@ func (r *Result) AttrRange(ri *ResourceInstance, path cty.Path) hcl.Range {
 	ctx, _ := s.refContext(copyRefDiags(info.bodyRefs))
 	body := ri.Config.Config
 	if info.dynamic {
-		body = dynblock.Expand(body, ctx)
+		body = s.ev.limits.expandDynamic(body, ctx)
 	}
 	w := rangeWalker{ctx: ctx}
 	return w.body(body, info.spec, path, ri.Value, fallback)

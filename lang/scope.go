@@ -11,7 +11,6 @@ import (
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -385,7 +384,7 @@ func namedUnread(expr hcl.Expression, names map[string]cty.Value) cty.ValueMarks
 func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
 	ctx, diags := s.evalContext(bodyVariables(body, spec))
 	if diags.HasErrors() {
-		diags = ungeneratedDropped(body, body, spec, ctx, diags)
+		diags = ungeneratedDropped(body, body, spec, ctx, diags, s.ev.limits)
 	}
 	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
@@ -393,9 +392,9 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 	if stop := s.ev.limits.stepDiags(body.MissingItemRange()); stop.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), append(diags, stop...)
 	}
-	expanded := dynblock.Expand(body, ctx)
+	expanded := s.ev.limits.expandDynamic(body, ctx)
 	v, moreDiags := hcldec.Decode(typedBodyFor(expanded, spec), spec, ctx)
-	moreDiags = dropUnreadConditionals(moreDiags, body)
+	moreDiags = dropUnreadConditionals(onceDynamicBudget(moreDiags), body)
 	detachDiags(moreDiags, ctx)
 	diags = append(diags, moreDiags...)
 	return v, diags
@@ -412,7 +411,7 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		if info.body != nil {
 			expand = info.body
 		}
-		diags = ungeneratedDropped(body, expand, info.spec, ctx, diags)
+		diags = ungeneratedDropped(body, expand, info.spec, ctx, diags, s.ev.limits)
 	}
 	if diags.HasErrors() {
 		return decodedBody{v: cty.UnknownVal(hcldec.ImpliedType(info.spec))}, diags
@@ -434,13 +433,14 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		moreDiags = s.checkPlain(plain, info.spec.(hcldec.ObjectSpec), ctx)
 	case errorsOnly && info.schema == nil && info.dynamic && tuplesOnly(info.spec):
 		if info.syntax == nil || !s.checkDynamic(info.syntax, info.hidden, info.dynamicSpec(), ctx) {
-			moreDiags = checkDecoded(dynblock.Expand(body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
+			moreDiags = checkDecoded(s.ev.limits.expandDynamic(body, ctx), info.spec.(hcldec.ObjectSpec), ctx)
 		}
 	case !info.dynamic && info.decoders().attrs != nil:
 		d, moreDiags = info.decoders().attrs.decode(body, ctx)
 	default:
 		if blocks := info.decoders().blocks; blocks != nil {
-			if attrs, ok := blocks.decode(body, ctx); ok {
+			budget := s.ev.limits.dynamicBudget()
+			if attrs, ok := blocks.decode(body, ctx, &budget); ok {
 				d.attrs = attrs
 				break
 			}
@@ -448,14 +448,14 @@ func (s *scope) evalResourceBody(body hcl.Body, info *resourceInfo, ictx *instan
 		// Everything but the common case, diagnostics included, is
 		// dynblock's and hcldec's, from the start.
 		if info.dynamic {
-			body = dynblock.Expand(body, ctx)
+			body = s.ev.limits.expandDynamic(body, ctx)
 		}
 		d.v, moreDiags = hcldec.Decode(typedBodyFor(body, info.spec), info.spec, ctx)
 	}
 	if info.dynamic && len(info.asBlocks) > 0 {
 		d = nullEmptyAsBlocks(d, info.asBlocks)
 	}
-	moreDiags = dropUnreadConditionals(moreDiags, body)
+	moreDiags = dropUnreadConditionals(onceDynamicBudget(moreDiags), body)
 	detachDiags(moreDiags, ctx)
 	if moreDiags.HasErrors() && info.failureCost > 0 {
 		moreDiags = append(moreDiags, s.ev.limits.chargeDiags(info.failureCost, body.MissingItemRange())...)
