@@ -116,6 +116,20 @@ func TestAdversarial(t *testing.T) {
 		ev := bounded(t, evalDir(dir))
 		wantError(t, ev.Diagnostics, "Too many elements in for expression", false)
 	})
+	for _, header := range []string{`resource "aws_thing" "t"`, `provider "aws"`} {
+		t.Run("dynamic blocks nested three deep over range(1000) in "+header, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("locals {\n  r = range(1000)\n}\n" + header + " {\n")
+			for _, name := range []string{"a", "b", "c"} {
+				b.WriteString(`dynamic "` + name + `" {` + "\nfor_each = local.r\ncontent {\n")
+			}
+			b.WriteString("v = \"x\"\n}\n}\n}\n}\n}\n}\n}\nresource \"aws_s3_bucket\" \"b\" {}\n")
+			dir := t.TempDir()
+			testfiles.Write(t, dir, map[string]string{"main.tf": b.String()})
+			ev := bounded(t, evalDir(dir))
+			wantError(t, ev.Diagnostics, "Too many dynamic blocks", false)
+		})
+	}
 	t.Run("module that calls itself", func(t *testing.T) {
 		dir := t.TempDir()
 		testfiles.Write(t, dir, map[string]string{"main.tf": `module "self" { source = "./" }`})
