@@ -174,6 +174,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	} else if opts.Lazy {
 		ev.startLazy(g, order)
 	} else {
+		ev.checkResourceTypes(g)
 		ev.run(order)
 		if !opts.Console && !opts.Validate {
 			ev.checkImports(root)

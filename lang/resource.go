@@ -52,10 +52,9 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		exp, diags = s.expand(res.Count, res.ForEach, res.Addr())
 	}
 	ev.addDiags(diags)
-	if d := ev.unsupportedType(mi.Config.Module, res); d != nil {
-		// Terraform checks the type once the count or for_each is, and
-		// evaluates nothing more of the block.
-		ev.addDiag(d)
+	if ev.unsupportedType(mi.Config.Module, res) != nil {
+		// Reported before the walk (checkResourceTypes); of the block,
+		// Terraform evaluates the count or for_each and nothing more.
 		exp = expansion{mode: expandUnknown}
 	}
 	rs.expansion = exp
@@ -115,6 +114,23 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		rs.whole = ev.unplannedValue(res, info)
 	}
 	return rs
+}
+
+// checkResourceTypes reports every resource of the graph whose type its
+// provider's schema, given, does not have: Terraform finds them as it
+// builds its graph, so reports them whatever else fails.
+func (ev *evaluator) checkResourceTypes(g *graph) {
+	if ev.opts.Schemas == nil {
+		return
+	}
+	for _, n := range g.nodes {
+		if n.kind != nodeResource {
+			continue
+		}
+		if d := ev.unsupportedType(n.cfg.Module, findResource(n.cfg.Module, n.name)); d != nil {
+			ev.addDiag(d)
+		}
+	}
 }
 
 // unsupportedType is Terraform's error for a managed or data resource whose

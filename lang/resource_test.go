@@ -580,6 +580,18 @@ output "o" {
 			t.Errorf("validate=%v:\n%s\nwant:\n%s", validate, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
+	// Terraform finds the types as it builds its graph: a resource that
+	// depends on one that failed has its type checked still.
+	_, diags := evalFiles(t, map[string]string{"main.tf": `resource "aws_s3_bucket" "a" {
+  bucket = local.missing
+}
+resource "aws_nope" "b" {
+  x = aws_s3_bucket.a.id
+}
+`}, Options{Schemas: s, Validate: true})
+	if len(diags) != 2 || diags[0].Summary != "Invalid resource type" || diags[1].Summary != "Reference to undeclared local value" {
+		t.Errorf("a dependent of a failed resource: %v", diags)
+	}
 	if _, diags := evalFiles(t, map[string]string{"main.tf": `resource "aws_s3_bukcet" "a" {}`}, Options{}); diags.HasErrors() {
 		t.Errorf("without the schema: %s", diags.Error())
 	}
