@@ -33,6 +33,9 @@ type treeLoader struct {
 	prefetch    *prefetcher // nil on one CPU
 	// modules counts the module calls loaded so far (Options.MaxModules).
 	modules int
+	// missingArgs is set once a module call's missing required arguments
+	// are reported: Terraform reports those of one call only.
+	missingArgs bool
 	// cancelled is set once the context's end has been reported.
 	cancelled bool
 	// scopes evaluate module sources and versions built from variables,
@@ -183,7 +186,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			Version:    call.Version,
 		}
 		parent.Children[name] = child
-		diags = append(diags, checkCallArguments(call, mod)...)
+		diags = append(diags, l.callArgumentDiags(call, mod)...)
 		diags = append(diags, checkLegacyProviders(call, child)...)
 		if l.opts.Dialect == dialect.Terraform {
 			diags = append(diags, undeclaredPassedProviders(call, child)...)
@@ -312,6 +315,26 @@ func checkCallArguments(call *ModuleCall, child *Module) hcl.Diagnostics {
 	diagsort.ByPosition(diags)
 	return diags
 }
+
+// callArgumentDiags is checkCallArguments, with the missing required
+// arguments of the first call that has some in the tree (depth first, by
+// call name) alone: terraform validate (v1.11.4) reports those of one call
+// of the tree and of no other, which one changing from run to run.
+func (l *treeLoader) callArgumentDiags(call *ModuleCall, child *Module) hcl.Diagnostics {
+	diags := checkCallArguments(call, child)
+	missing := slices.ContainsFunc(diags, func(d *hcl.Diagnostic) bool { return d.Summary == missingArgumentSummary })
+	switch {
+	case !missing:
+	case l.missingArgs:
+		diags = slices.DeleteFunc(diags, func(d *hcl.Diagnostic) bool { return d.Summary == missingArgumentSummary })
+	default:
+		l.missingArgs = true
+	}
+	return diags
+}
+
+// missingArgumentSummary is hcl's summary of a required argument not set.
+const missingArgumentSummary = "Missing required argument"
 
 // callArgumentsValid reports whether checkCallArguments finds nothing: the
 // body reads as attributes alone, every one a variable of the module, and

@@ -278,3 +278,42 @@ module "d" {
 		t.Errorf("tofu: %s", diags.Error())
 	}
 }
+
+// TestMissingArgumentsOfOneCall: of the module calls of a tree that leave
+// required arguments unset, terraform validate (v1.11.4) reports one
+// call's (another on each run); tfeval reports the first one's, depth
+// first by call name, and every other error of the calls as before.
+func TestMissingArgumentsOfOneCall(t *testing.T) {
+	_, diags := loadFiles(t, dialect.Terraform, map[string]string{
+		"main.tf": `module "a" {
+  source = "./p"
+}
+module "b" {
+  source = "./m"
+  bogus  = 1
+}
+`,
+		"p/main.tf": `module "c1" {
+  source = "../m"
+}
+module "c2" {
+  source = "../m"
+}
+`,
+		"m/main.tf": `variable "req" {}
+variable "req2" {}
+`,
+	})
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s:%d %s", d.Subject.Filename, d.Subject.Start.Line, d.Summary))
+	}
+	want := []string{
+		"p/main.tf:1 Missing required argument",
+		"p/main.tf:1 Missing required argument",
+		"main.tf:6 Unsupported argument",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -61,6 +61,30 @@ func FuzzEvaluateTree(f *testing.F) {
 		f.Add(root, filepath.ToSlash(rel), module, string(tfvars), uint8(0))
 		f.Add(root, filepath.ToSlash(rel), module, string(tfvars), uint8(3))
 	}
+	// Provider blocks, which are evaluated for the resources using them,
+	// passed to a module and inherited by it.
+	f.Add(`provider "mock" {
+  alias  = "w"
+  region = var.r
+  dynamic "assume" {
+    for_each = var.roles
+    content {
+      arn = assume.value
+    }
+  }
+}
+variable "r" {}
+variable "roles" {
+  default = ["a"]
+}
+module "m" {
+  source    = "./m"
+  providers = { mock = mock.w }
+}
+`, "m", `resource "mock_thing" "t" {
+  name = "x"
+}
+`, `r = "eu"`, uint8(1))
 	schemas, err := os.ReadFile("../testdata/conformance/err_mock_ephemeral_in_resource/providers-schema.json")
 	if err != nil {
 		f.Fatal(err)
