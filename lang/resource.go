@@ -26,6 +26,11 @@ func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
 		return
 	}
 	mi.setResource(n.name, ev.planResource(mi, res, ev.scope(mi)))
+	if ev.unsupportedType(mi.Config.Module, res) != nil {
+		// Its error was reported before the walk; what depends on it is
+		// not evaluated, as after any failed object.
+		n.failed.Store(true)
+	}
 }
 
 // planResource expands a resource and plans each instance.

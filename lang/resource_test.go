@@ -592,6 +592,18 @@ resource "aws_nope" "b" {
 	if len(diags) != 2 || diags[0].Summary != "Invalid resource type" || diags[1].Summary != "Reference to undeclared local value" {
 		t.Errorf("a dependent of a failed resource: %v", diags)
 	}
+	// Nor is what depends on a resource of an unsupported type evaluated
+	// (terraform-aws-cloudfront's distribution, which depends on a newer
+	// type, reports none of its own errors with the older schema).
+	_, diags = evalFiles(t, map[string]string{"main.tf": `resource "aws_nope" "a" {}
+resource "aws_s3_bucket" "b" {
+  bucket = local.missing
+  depends_on = [aws_nope.a]
+}
+`}, Options{Schemas: s, Validate: true})
+	if len(diags) != 1 || diags[0].Summary != "Invalid resource type" {
+		t.Errorf("a dependent of an unsupported type: %v", diags)
+	}
 	if _, diags := evalFiles(t, map[string]string{"main.tf": `resource "aws_s3_bukcet" "a" {}`}, Options{}); diags.HasErrors() {
 		t.Errorf("without the schema: %s", diags.Error())
 	}
