@@ -163,11 +163,16 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		for _, c := range cycles {
 			names := make([]string, len(c))
 			for i, n := range c {
-				if n.kind == nodeProvider {
+				switch {
+				case n.kind == nodeProvider:
 					names[i] = providerNodeName(n, opts.Dialect)
-					continue
+				case n.kind == nodeResource && opts.Validate:
+					// terraform validate's resource nodes are named by
+					// their address alone.
+					names[i] = n.id()
+				default:
+					names[i] = n.id() + " (expand)"
 				}
-				names[i] = n.id() + " (expand)"
 			}
 			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cycle: " + strings.Join(names, ", ")})
 		}

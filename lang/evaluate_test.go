@@ -283,6 +283,36 @@ locals {
 	if len(diags) != 1 || diags[0].Summary != "Cycle: local.b (expand), local.a (expand)" {
 		t.Fatalf("got %v", diags)
 	}
+	// terraform validate (v1.11.4) names a resource by its address alone,
+	// its plan with (expand); a provider block as the provider's address.
+	cycle := map[string]string{"main.tf": `
+resource "terraform_data" "a" {
+  input = terraform_data.b.output
+}
+resource "terraform_data" "b" {
+  input = local.x
+}
+locals {
+  x = terraform_data.a.output
+}
+provider "aws" {
+  region = aws_s3_bucket.s.bucket
+}
+resource "aws_s3_bucket" "s" {}
+`}
+	for validate, want := range map[bool][]string{
+		true:  {"Cycle: terraform_data.b, terraform_data.a, local.x (expand)", `Cycle: provider["registry.terraform.io/hashicorp/aws"], aws_s3_bucket.s`},
+		false: {"Cycle: terraform_data.b (expand), terraform_data.a (expand), local.x (expand)", `Cycle: provider["registry.terraform.io/hashicorp/aws"], aws_s3_bucket.s (expand)`},
+	} {
+		_, diags := evalFiles(t, cycle, Options{Validate: validate})
+		var got []string
+		for _, d := range diags {
+			got = append(got, d.Summary)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("validate %v: got %q, want %q", validate, got, want)
+		}
+	}
 	_, diags = evalFiles(t, map[string]string{"main.tf": `
 locals {
   a = local.a + 1
