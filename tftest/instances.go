@@ -193,7 +193,8 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	} else {
 		colls := in.collections.of(pi.Config.Module)
 		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
-		v = fillOpen(v, pi.Arguments, with, gen, "", final, isColl)
+		unread := marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)}
+		v = fillOpen(v, pi.Arguments, with, gen, "", final, isColl, unread)
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it
 		// and Terraform knows it.
@@ -591,7 +592,7 @@ func isMapLike(b *lang.Block, v cty.Value) bool {
 // id a provider computes is a string unknown until applied, so that a
 // plan's condition over it is unknown as in Terraform ("Unknown condition
 // value"), not left to a schema tfeval has not.
-func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, collection func(string) bool) cty.Value {
+func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, collection func(string) bool, unread marks.Unread) cty.Value {
 	inner, vm := v.Unmark()
 	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
 		return v
@@ -620,7 +621,7 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		if path == "" && name == "id" && !final {
 			return cty.UnknownVal(cty.String)
 		}
-		return openValue(wv, final)
+		return openValue(wv, final, unread)
 	}
 	for name, av := range attrs {
 		if set(name) {
@@ -628,7 +629,7 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 			attrs[name] = av
 			if av.IsKnown() && !av.IsNull() && attrOf(with, name) != cty.NilVal {
 				// A nested block: fill its objects with with's values.
-				attrs[name] = fillOpenEach(av, attrOf(args, name), attrOf(with, name), gen, path+"."+name, final)
+				attrs[name] = fillOpenEach(av, attrOf(args, name), attrOf(with, name), gen, path+"."+name, final, unread)
 			}
 			continue
 		}
@@ -705,20 +706,24 @@ func keptEmpty(planned, arg cty.Value) cty.Value {
 	return planned
 }
 
-// openValue is what an attribute without schema that the provider computes
-// holds: the value given once final, unknown before. The unknown has no
-// type: a given value's type is only one the schema's type accepts (a
-// string given for a dynamic attribute such as azapi's output), so typing
-// the unknown by it would invent errors on what Terraform leaves unknown.
-func openValue(given cty.Value, final bool) cty.Value {
+// openValue is what an attribute without schema that a mock or override
+// gives and the configuration does not set holds: the value given once
+// final, unknown before. The unknown has no type: a given value's type is
+// only one the schema's type accepts (a string given for a dynamic
+// attribute such as azapi's output), so typing the unknown by it would
+// invent errors on what Terraform leaves unknown. Before then it is also
+// marked unread for want of the schema: Terraform's mocks give only what
+// the provider computes, so if the schema does not make the attribute
+// computed, Terraform plans it null, not unknown.
+func openValue(given cty.Value, final bool, unread marks.Unread) cty.Value {
 	if final {
 		return given
 	}
-	return cty.DynamicVal
+	return cty.DynamicVal.Mark(unread)
 }
 
 // fillOpenEach fills the objects of a nested block value without schema.
-func fillOpenEach(v, args, with cty.Value, gen generator, path string, final bool) cty.Value {
+func fillOpenEach(v, args, with cty.Value, gen generator, path string, final bool, unread marks.Unread) cty.Value {
 	inner, vm := v.Unmark()
 	ty := inner.Type()
 	if !with.Type().IsObjectType() && !with.Type().IsMapType() {
@@ -736,7 +741,7 @@ func fillOpenEach(v, args, with cty.Value, gen generator, path string, final boo
 			if i < len(argElems) {
 				ae = argElems[i]
 			}
-			elems[i] = fillOpen(e, ae, with, gen, fmt.Sprintf("%s[%d]", path, i), final, nil)
+			elems[i] = fillOpen(e, ae, with, gen, fmt.Sprintf("%s[%d]", path, i), final, nil, unread)
 		}
 		if ty.IsListType() {
 			if sameTypes(elems) {

@@ -2353,6 +2353,95 @@ run "r" {
 	}
 }
 
+// TestGivenAttributeAtPlan: a mocked provider gives what a mock or
+// override names only to the attributes the provider computes; one the
+// schema makes a plain optional argument, left unset, Terraform plans null
+// and keeps null after the apply. Without the schema, an attribute the
+// configuration does not set that a mock or override gives is unknown at
+// plan only if the provider computes it: a condition over it waits for the
+// schema, where tfeval reported an unknown condition (or a check known
+// after apply) that Terraform, planning null, does not. id is computed by
+// every provider, and a value given during the plan or applied is as given.
+func TestGivenAttributeAtPlan(t *testing.T) {
+	for _, tc := range []struct {
+		name, mock, command, condition, check string
+		status                                Status
+		diag                                  string
+	}{
+		{"overridden attribute at plan", `override_resource {
+    target = aws_thing.t
+    values = { description = "d" }
+  }`, "plan", `aws_thing.t.description == "d"`, "", Skip, ""},
+		{"in a check block", `override_resource {
+    target = aws_thing.t
+    values = { description = "d" }
+  }`, "plan", `aws_thing.t.name == "x"`, `aws_thing.t.description != ""`, Skip, ""},
+		{"mock default at plan", `mock_resource "aws_thing" {
+    defaults = { description = "d" }
+  }`, "plan", `aws_thing.t.description != null`, "", Skip, ""},
+		{"nested block attribute at plan", `mock_resource "aws_thing" {
+    defaults = { blk = { note = "n" } }
+  }`, "plan", `aws_thing.t.blk[0].note == "n"`, "", Skip, ""},
+		{"given during the plan", `override_during = plan
+  override_resource {
+    target = aws_thing.t
+    values = { description = "d" }
+  }`, "plan", `aws_thing.t.description == "d"`, "", Pass, ""},
+		{"applied", `override_resource {
+    target = aws_thing.t
+    values = { description = "d" }
+  }`, "apply", `aws_thing.t.description == "d"`, "", Pass, ""},
+		{"overridden id at plan", `override_resource {
+    target = aws_thing.t
+    values = { id = "i-1" }
+  }`, "plan", `aws_thing.t.id == "i-1"`, "", Error, "Unknown condition value"},
+		{"check over id at plan", "", "plan", `aws_thing.t.name == "x"`, `aws_thing.t.id != ""`, Error, "Check block assertion known after apply"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			main := `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+resource "aws_thing" "t" {
+  name = "x"
+  blk {
+    key = "k"
+  }
+}
+`
+			if tc.check != "" {
+				main += fmt.Sprintf("check \"c\" {\n  assert {\n    condition     = %s\n    error_message = \"c\"\n  }\n}\n", tc.check)
+			}
+			rep := runFiles(t, map[string]string{
+				"main.tf": main,
+				"tests/a.tftest.hcl": fmt.Sprintf(`
+mock_provider "aws" {
+  %s
+}
+run "r" {
+  command = %s
+  assert {
+    condition     = %s
+    error_message = "r"
+  }
+}
+`, tc.mock, tc.command, tc.condition)}, dialect.Terraform)
+			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+			if r.Status != tc.status {
+				t.Fatalf("%s needing %q (%s), diagnostics %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
+			}
+			if tc.status == Skip && r.NeedsProvider != "hashicorp/aws" {
+				t.Errorf("skipped needing %q, want hashicorp/aws", r.NeedsProvider)
+			}
+			if tc.diag != "" && (len(r.Diagnostics) != 1 || r.Diagnostics[0].Summary != tc.diag) {
+				t.Errorf("diagnostics %v, want one %q", r.Diagnostics, tc.diag)
+			}
+		})
+	}
+}
+
 // TestMockedEmptyArgument: a mocked provider plans the arguments the
 // configuration sets as written, "" too (in an attribute or a nested
 // block), although tfeval plans "" unknown for a provider it does not mock,
