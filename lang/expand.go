@@ -123,7 +123,9 @@ func (s *scope) expandCount(expr hcl.Expression, addr string) (expansion, hcl.Di
 		if len(us) > 0 {
 			return s.placeholder(expr, addr, us, true), append(diags, placeholderWarning(s.mod, expr, addr, us, true))
 		}
-		return bad(s.ev.texts().countUnknown(addr))
+		unknownCount, d := bad(s.ev.texts().countUnknown(addr))
+		d[len(d)-1].Extra = ValueCause{Unknown: true}
+		return unknownCount, d
 	}
 	bf := cv.AsBigFloat()
 	if !bf.IsInt() {

@@ -92,6 +92,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	}
 	rr.Prior, rr.PriorOutputs = in.prior, fs.stateOutputs[stateKey]
 	res, diags := r.evaluate(cfg, raw, in, nil)
+	diags = tg.unplannedUnknowns(cfg, diags)
 	// A rule of the module that read a drawn value could fail with another.
 	rr.readDrawn = res.ConditionMarks().Has(marks.Drawn)
 	rr.Result = res
@@ -154,6 +155,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	// mock would have to run.
 	in.phase = applyPhase
 	res, diags = r.evaluate(cfg, raw, in, res)
+	diags = tg.unplannedUnknowns(cfg, diags)
 	rr.readDrawn = rr.readDrawn || res.ConditionMarks().Has(marks.Drawn)
 	if len(in.needs) > 0 {
 		sort.Slice(in.needs, func(i, j int) bool { return in.needs[i].addr < in.needs[j].addr })

@@ -2442,6 +2442,80 @@ run "r" {
 	}
 }
 
+// TestTargetsLeaveOutUnknownExpansions: with plan_options.target,
+// Terraform plans only the targets and what they depend on; a count or
+// for_each of a resource left out that the plan cannot know (over what a
+// mocked provider computes) is no error, as terraform test v1.11.4 passes
+// such a run with a mocked aws, where tfeval reported "Invalid for_each
+// argument" and "Invalid count argument". A target's own still is one.
+func TestTargetsLeaveOutUnknownExpansions(t *testing.T) {
+	schema := `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/aws":{"provider":{"version":0,"block":{}},
+"resource_schemas":{"aws_thing":{"version":0,"block":{"attributes":{
+  "id":{"type":"string","computed":true},
+  "name":{"type":"string","required":true},
+  "keys":{"type":["set","string"],"computed":true}}}}}}}}`
+	main := awsProvider + `
+resource "aws_thing" "src" {
+  name = "s"
+}
+resource "aws_thing" "each" {
+  for_each = aws_thing.src.keys
+  name     = each.key
+}
+resource "aws_thing" "counted" {
+  count = length(aws_thing.src.keys)
+  name  = "c"
+}
+resource "aws_thing" "other" {
+  name = "o"
+}
+`
+	for _, tc := range []struct {
+		name, command, targets string
+		status                 Status
+		diags                  []string
+	}{
+		{"plan of another resource", "plan", "aws_thing.other", Pass, nil},
+		{"apply of another resource", "apply", "aws_thing.other, aws_thing.src", Pass, nil},
+		{"the for_each's own resource", "plan", "aws_thing.each", Error, []string{"Invalid for_each argument"}},
+		{"the count's own resource", "plan", "aws_thing.counted", Error, []string{"Invalid count argument"}},
+		{"no targets", "plan", "", Error, []string{"Invalid for_each argument", "Invalid count argument"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := ""
+			if tc.targets != "" {
+				opts = fmt.Sprintf("plan_options {\n    target = [%s]\n  }", tc.targets)
+			}
+			rep := runFiles(t, map[string]string{
+				"providers-schema.json": schema,
+				"main.tf":               main,
+				"tests/a.tftest.hcl": fmt.Sprintf(`
+mock_provider "aws" {}
+run "r" {
+  command = %s
+  %s
+}
+`, tc.command, opts)}, dialect.Terraform)
+			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+			if r.Status != tc.status {
+				t.Fatalf("%s (%v), want %s", r.Status, r.Diagnostics, tc.status)
+			}
+			var errs []string
+			for _, d := range r.Diagnostics {
+				if d.Severity == hcl.DiagError {
+					errs = append(errs, d.Summary)
+				}
+			}
+			slices.Sort(errs)
+			want := slices.Clone(tc.diags)
+			slices.Sort(want)
+			if !slices.Equal(errs, want) {
+				t.Errorf("errors %q, want %q", errs, want)
+			}
+		})
+	}
+}
+
 // TestMockedEmptyArgument: a mocked provider plans the arguments the
 // configuration sets as written, "" too (in an attribute or a nested
 // block), although tfeval plans "" unknown for a provider it does not mock,

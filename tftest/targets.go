@@ -1,6 +1,7 @@
 package tftest
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -187,6 +188,50 @@ func (t *targeting) runOutputs(res *lang.Result, prior map[string]cty.Value) map
 		default:
 			out[name] = cty.NullVal(cty.DynamicPseudoType)
 		}
+	}
+	return out
+}
+
+// unplannedUnknowns drops from diags the errors of a count or for_each
+// not known while planning ("Invalid count argument", "Invalid for_each
+// argument" about an unknown value) of the resources the targets leave
+// out: Terraform does not plan those, and its validation of the whole
+// configuration, which still runs, takes an unknown count or for_each as
+// it is. Every other diagnostic stays.
+func (t *targeting) unplannedUnknowns(cfg *config.Config, diags hcl.Diagnostics) hcl.Diagnostics {
+	if t == nil || !diags.HasErrors() {
+		return diags
+	}
+	var exprs []hcl.Range
+	var walk func(c *config.Config)
+	walk = func(c *config.Config) {
+		if c.Module != nil {
+			for _, rs := range []map[string]*config.Resource{c.Module.ManagedResources, c.Module.DataResources} {
+				for _, r := range rs {
+					if t.planned[address.ModulePrefix(c.Path)+r.Addr()] {
+						continue
+					}
+					for _, e := range []hcl.Expression{r.Count, r.ForEach} {
+						if e != nil {
+							exprs = append(exprs, e.Range())
+						}
+					}
+				}
+			}
+		}
+		for _, child := range c.Children {
+			walk(child)
+		}
+	}
+	walk(cfg)
+	out := diags[:0:0]
+	for _, d := range diags {
+		if cause, ok := hcl.DiagnosticExtra[lang.ValueCause](d); ok && cause.Unknown && d.Severity == hcl.DiagError && d.Subject != nil && slices.ContainsFunc(exprs, func(r hcl.Range) bool {
+			return r.Filename == d.Subject.Filename && r.Start.Byte == d.Subject.Start.Byte && r.End.Byte == d.Subject.End.Byte
+		}) {
+			continue
+		}
+		out = append(out, d)
 	}
 	return out
 }
