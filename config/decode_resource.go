@@ -262,13 +262,39 @@ func ignoreChanges(attr *hcl.Attribute, m *ManagedResource) hcl.Diagnostics {
 	return diags
 }
 
+// provisionerKeyword reads the keyword of a provisioner's when or
+// on_failure. Terraform 0.11 wrote it in quotes ("destroy"), and Terraform
+// still takes a quoted one, whose string is then the keyword, with a
+// deprecation warning (an unknown keyword in quotes is both warned about
+// and an error); anything else that is not a bare keyword reads as "".
+func provisionerKeyword(expr hcl.Expression) (string, hcl.Diagnostics) {
+	if kw := hcl.ExprAsKeyword(expr); kw != "" {
+		return kw, nil
+	}
+	if _, isTmpl := expr.(*hclsyntax.TemplateExpr); !isTmpl {
+		return "", nil
+	}
+	v, vDiags := expr.Value(nil)
+	if vDiags.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return "", nil
+	}
+	return v.AsString(), hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Quoted keywords are deprecated",
+		Detail:   "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted keywords are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this keyword to silence this warning.",
+		Subject:  expr.Range().Ptr(),
+	}}
+}
+
 // provisioner decodes a provisioner block.
 func (d *decoder) provisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 	p := &Provisioner{Type: block.Labels[0], When: "create", OnFailure: "fail", DeclRange: block.DefRange}
 	content, remain, diags := block.Body.PartialContent(provisionerMetaSchema)
 	p.Config = remain
 	if attr, ok := content.Attributes["when"]; ok {
-		switch kw := hcl.ExprAsKeyword(attr.Expr); kw {
+		kw, kwDiags := provisionerKeyword(attr.Expr)
+		diags = append(diags, kwDiags...)
+		switch kw {
 		case "create", "destroy":
 			p.When = kw
 		default:
@@ -281,7 +307,9 @@ func (d *decoder) provisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) 
 		}
 	}
 	if attr, ok := content.Attributes["on_failure"]; ok {
-		switch kw := hcl.ExprAsKeyword(attr.Expr); kw {
+		kw, kwDiags := provisionerKeyword(attr.Expr)
+		diags = append(diags, kwDiags...)
+		switch kw {
 		case "continue", "fail":
 			p.OnFailure = kw
 		default:

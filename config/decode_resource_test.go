@@ -63,3 +63,61 @@ func TestIgnoreChanges(t *testing.T) {
 		})
 	}
 }
+
+// TestProvisionerKeywords: a provisioner's when and on_failure, bare or in
+// quotes as Terraform 0.11 wrote them, with what is kept and the
+// diagnostics (severity, summary and line:column of the subject), as
+// Terraform v1.11.4's validate reports them: a quoted keyword is taken
+// with the "Quoted keywords are deprecated" warning, and a quoted word
+// that is no keyword is warned about and an error.
+func TestProvisionerKeywords(t *testing.T) {
+	for name, tc := range map[string]struct {
+		when, onFailure string // the arguments' source, "" for none
+		kept            [2]string
+		diags           []string
+	}{
+		"defaults":               {"", "", [2]string{"create", "fail"}, nil},
+		"bare":                   {"destroy", "continue", [2]string{"destroy", "continue"}, nil},
+		"quoted when":            {`"destroy"`, "", [2]string{"destroy", "fail"}, []string{"warning Quoted keywords are deprecated@3:12"}},
+		"quoted on_failure":      {"", `"continue"`, [2]string{"create", "continue"}, []string{"warning Quoted keywords are deprecated@4:18"}},
+		"both quoted":            {`"create"`, `"fail"`, [2]string{"create", "fail"}, []string{"warning Quoted keywords are deprecated@3:12", "warning Quoted keywords are deprecated@4:18"}},
+		"quoted, no keyword":     {"", `"bogus"`, [2]string{"create", "fail"}, []string{"warning Quoted keywords are deprecated@4:18", `error Invalid "on_failure" keyword@4:18`}},
+		"bare, no keyword":       {"later", "", [2]string{"create", "fail"}, []string{`error Invalid "when" keyword@3:12`}},
+		"quoted with a template": {`"${var.x}"`, "", [2]string{"create", "fail"}, []string{`error Invalid "when" keyword@3:12`}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			src := "resource \"x\" \"r\" {\n  provisioner \"local-exec\" {\n"
+			if tc.when != "" {
+				src += "    when = " + tc.when + "\n"
+			} else {
+				src += "    # no when\n"
+			}
+			if tc.onFailure != "" {
+				src += "    on_failure = " + tc.onFailure + "\n"
+			}
+			src += "    command = \"true\"\n  }\n}\n"
+			cfg, diags := loadFiles(t, dialect.Terraform, map[string]string{"main.tf": src})
+			var got []string
+			for _, d := range diags {
+				sev := "error"
+				if d.Severity != hcl.DiagError {
+					sev = "warning"
+				}
+				got = append(got, fmt.Sprintf("%s %s@%d:%d", sev, d.Summary, d.Subject.Start.Line, d.Subject.Start.Column))
+			}
+			if !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %q, want %q", got, tc.diags)
+			}
+			if cfg == nil || cfg.Module == nil {
+				return
+			}
+			ps := cfg.Module.ManagedResources["x.r"].Managed.Provisioners
+			if len(ps) != 1 {
+				t.Fatalf("%d provisioners, want 1", len(ps))
+			}
+			if got := [2]string{ps[0].When, ps[0].OnFailure}; got != tc.kept {
+				t.Errorf("when, on_failure = %q, want %q", got, tc.kept)
+			}
+		})
+	}
+}
