@@ -267,6 +267,26 @@ func (d *decoder) removed(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["from"]; ok {
 		rm.From = attr.Expr
 	}
+	// Terraform decodes a removed block's provisioners as a resource's, and
+	// runs only destroy-time ones: any other is an error there. (OpenTofu's
+	// answer is not recorded here; its removed blocks are left unchecked.)
+	if d.dialect != dialect.Tofu {
+		for _, b := range content.Blocks {
+			if b.Type != "provisioner" {
+				continue
+			}
+			p, pDiags := d.provisioner(b)
+			diags = append(diags, pDiags...)
+			if p.When != "destroy" {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid provisioner block",
+					Detail:   "Only destroy-time provisioners are valid in \"removed\" blocks. To declare a destroy-time provisioner, use:\n    when = destroy",
+					Subject:  b.DefRange.Ptr(),
+				})
+			}
+		}
+	}
 	return rm, diags
 }
 

@@ -230,6 +230,22 @@ func TestStaticValidation(t *testing.T) {
 			},
 		},
 		{
+			name: "removed block provisioners",
+			files: map[string]string{"main.tf": "removed {\n  from = x.gone\n  lifecycle {\n    destroy = true\n  }\n" +
+				"  provisioner \"local-exec\" {\n    when = destroy\n    command = \"a\"\n  }\n" +
+				"  provisioner \"local-exec\" {\n    command = \"b\"\n  }\n" +
+				"  provisioner \"local-exec\" {\n    when = \"create\"\n    command = \"c\"\n  }\n}\n"},
+			want: []wantDiag{
+				{"Invalid provisioner block", "Only destroy-time provisioners are valid in \"removed\" blocks. To declare a destroy-time provisioner, use:\n    when = destroy", "main.tf:10,3-27"},
+				{"Invalid provisioner block", "", "main.tf:13,3-27"},
+			},
+		},
+		{
+			name:    "removed block provisioners are not checked for OpenTofu",
+			dialect: dialect.Tofu,
+			files:   map[string]string{"main.tf": "removed {\n  from = x.gone\n  provisioner \"local-exec\" {\n    command = \"b\"\n  }\n}\n"},
+		},
+		{
 			name:  "check without assert",
 			files: map[string]string{"main.tf": "check \"c\" {\n}\n"},
 			want:  []wantDiag{{"Zero assert blocks", "Check blocks must have at least one assert block.", "main.tf:1,1-10"}},
