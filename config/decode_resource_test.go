@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
@@ -37,14 +36,7 @@ func TestIgnoreChanges(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			src := "resource \"x\" \"r\" {\n  lifecycle {\n    ignore_changes = " + tc.list + "\n  }\n}\n"
 			cfg, diags := loadFiles(t, dialect.Terraform, map[string]string{"main.tf": src})
-			var got []string
-			for _, d := range diags {
-				sev := "error"
-				if d.Severity != hcl.DiagError {
-					sev = "warning"
-				}
-				got = append(got, fmt.Sprintf("%s %s@%d:%d", sev, d.Summary, d.Subject.Start.Line, d.Subject.Start.Column))
-			}
+			got := severityLines(diags)
 			if !slices.Equal(got, tc.diags) {
 				t.Errorf("diagnostics %q, want %q", got, tc.diags)
 			}
@@ -97,14 +89,7 @@ func TestProvisionerKeywords(t *testing.T) {
 			}
 			src += "    command = \"true\"\n  }\n}\n"
 			cfg, diags := loadFiles(t, dialect.Terraform, map[string]string{"main.tf": src})
-			var got []string
-			for _, d := range diags {
-				sev := "error"
-				if d.Severity != hcl.DiagError {
-					sev = "warning"
-				}
-				got = append(got, fmt.Sprintf("%s %s@%d:%d", sev, d.Summary, d.Subject.Start.Line, d.Subject.Start.Column))
-			}
+			got := severityLines(diags)
 			if !slices.Equal(got, tc.diags) {
 				t.Errorf("diagnostics %q, want %q", got, tc.diags)
 			}

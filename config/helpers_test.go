@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -46,4 +47,18 @@ func checkDiags(t *testing.T, diags hcl.Diagnostics, want []wantDiag) {
 			t.Errorf("error %d range = %s, want %s", i, d.Subject, w.Range)
 		}
 	}
+}
+
+// severityLines are diags as "error SUMMARY@LINE:COLUMN" (or "warning ..."),
+// for tests that compare the diagnostics of a load.
+func severityLines(diags hcl.Diagnostics) []string {
+	var out []string
+	for _, d := range diags {
+		sev := "error"
+		if d.Severity != hcl.DiagError {
+			sev = "warning"
+		}
+		out = append(out, fmt.Sprintf("%s %s@%d:%d", sev, d.Summary, d.Subject.Start.Line, d.Subject.Start.Column))
+	}
+	return out
 }

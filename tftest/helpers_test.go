@@ -1,6 +1,7 @@
 package tftest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -117,4 +118,26 @@ func runOf(t *testing.T, rep *Report, key string) *RunResult {
 	}
 	t.Fatalf("no run %s", key)
 	return nil
+}
+
+// mockedAssertion runs main with a test file that mocks aws with the
+// given body and asserts condition in one run "r" of the given command,
+// and returns that run.
+func mockedAssertion(t *testing.T, main, mock, command, condition string) *RunResult {
+	t.Helper()
+	rep := runFiles(t, map[string]string{
+		"main.tf": main,
+		"tests/a.tftest.hcl": fmt.Sprintf(`
+mock_provider "aws" {
+  %s
+}
+run "r" {
+  command = %s
+  assert {
+    condition     = %s
+    error_message = "r"
+  }
+}
+`, mock, command, condition)}, dialect.Terraform)
+	return runOf(t, rep, "tests/a.tftest.hcl::r")
 }

@@ -2328,21 +2328,7 @@ data "aws_look" "d" {
 		{"argument known", "", "plan", `aws_thing.t.name == "x"`, Pass, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := runFiles(t, map[string]string{
-				"main.tf": main,
-				"tests/a.tftest.hcl": fmt.Sprintf(`
-mock_provider "aws" {
-  %s
-}
-run "r" {
-  command = %s
-  assert {
-    condition     = %s
-    error_message = "r"
-  }
-}
-`, tc.mock, tc.command, tc.condition)}, dialect.Terraform)
-			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+			r := mockedAssertion(t, main, tc.mock, tc.command, tc.condition)
 			if r.Status != tc.status {
 				t.Fatalf("%s needing %q (%s), want %s", r.Status, r.NeedsProvider, r.SkipReason, tc.status)
 			}
@@ -2414,21 +2400,7 @@ resource "aws_thing" "t" {
 			if tc.check != "" {
 				main += fmt.Sprintf("check \"c\" {\n  assert {\n    condition     = %s\n    error_message = \"c\"\n  }\n}\n", tc.check)
 			}
-			rep := runFiles(t, map[string]string{
-				"main.tf": main,
-				"tests/a.tftest.hcl": fmt.Sprintf(`
-mock_provider "aws" {
-  %s
-}
-run "r" {
-  command = %s
-  assert {
-    condition     = %s
-    error_message = "r"
-  }
-}
-`, tc.mock, tc.command, tc.condition)}, dialect.Terraform)
-			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+			r := mockedAssertion(t, main, tc.mock, tc.command, tc.condition)
 			if r.Status != tc.status {
 				t.Fatalf("%s needing %q (%s), diagnostics %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
 			}
