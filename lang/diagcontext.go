@@ -42,6 +42,10 @@ func withExpression(d *hcl.Diagnostic, expr hcl.Expression, ctx *hcl.EvalContext
 // body has none.
 func detachDiags(diags hcl.Diagnostics, evaluated *hcl.EvalContext) {
 	for i, d := range diags {
+		// The suggestion for an unknown function is chosen while the
+		// context still has the functions to choose from (hcl's own
+		// choice follows a map's order).
+		d = orderedSuggestion(d)
 		if d.Expression != nil && d.EvalContext != nil && !madeIn(d.EvalContext, evaluated) {
 			if _, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](d); ok {
 				c := *d

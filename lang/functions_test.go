@@ -335,3 +335,16 @@ output "name" { value = "n1" }
 		t.Errorf("undeclared provider: %s", diags.Error())
 	}
 }
+
+// TestUnknownFunctionSuggestionInResourceBody: the function a resource
+// body's unknown call is suggested is chosen among the table's names in
+// order ("a1" is as near to abs as to can, map, max and sha1), the same on
+// every evaluation; hcl's own choice follows a map's order.
+func TestUnknownFunctionSuggestionInResourceBody(t *testing.T) {
+	for range 8 {
+		_, diags := evalFiles(t, map[string]string{"main.tf": "resource \"x\" \"c\" {\n  a = a1([\"0\"])\n}\n"}, Options{})
+		if len(diags) != 1 || diags[0].Detail != `There is no function named "a1". Did you mean "abs"?` {
+			t.Fatalf("got %v", diags)
+		}
+	}
+}
