@@ -44,11 +44,6 @@ type Options struct {
 	// Context, when set, cancels the evaluation: it stops within
 	// milliseconds with an "Evaluation cancelled" error.
 	Context context.Context
-	// Step, when not nil, is called by the graph walk before it evaluates
-	// each configuration object, on the goroutine that is to evaluate it,
-	// holding nothing of the evaluation: it may block, as a scan pauses a
-	// root there while an earlier root runs (scan.Hold).
-	Step func()
 	// Limits bounds the evaluation's work and memory (limits.go); zero
 	// fields mean the defaults.
 	Limits Limits

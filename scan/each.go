@@ -40,28 +40,6 @@ func Each[T any](n, parallelism int, work func(i int) T, crashed func(i int, p *
 // more root in flight would take the heap past its bound,
 // gcpace.Pacer.Crowded). A call never waits when no other is running.
 func EachCrowded[T any](n, parallelism int, crowded func() bool, work func(i int) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
-	return EachHeld(n, parallelism, crowded, func(i int, _ func()) T { return work(i) }, crashed)
-}
-
-// EachHeld is EachCrowded where work is also given a step function to
-// call between the steps of its work (a root's evaluation calls it
-// before each configuration object of its graph walk,
-// tfeval.Options.Step); it is nil when the calls run one at a time.
-// Calls that started together before the heap was found large (the first
-// calls of a scan of large roots start before any collection finds them
-// large) do not all run on to their end: once the heap's live data has
-// grown past LargeHeap, every running call but the lowest-indexed one
-// pauses at its next step until the calls before it have ended. A paused
-// call holds nothing another waits for, and the lowest call never
-// pauses, so the calls end as they would otherwise.
-func EachHeld[T any](n, parallelism int, crowded func() bool, work func(i int, step func()) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
-	return eachHeld(n, parallelism, crowded, func() func() bool { return newHeapWatch().large }, work, crashed)
-}
-
-// eachHeld is EachHeld where the heap is large once large says so (a
-// test's stand-in for the heap watch); newLarge makes it when Each
-// begins, and it is called by one goroutine at a time.
-func eachHeld[T any](n, parallelism int, crowded func() bool, newLarge func() func() bool, work func(i int, step func()) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
 	return func(yield func(int, T) bool) {
 		if parallelism <= 0 {
 			parallelism = runtime.GOMAXPROCS(0)
@@ -82,26 +60,13 @@ func eachHeld[T any](n, parallelism int, crowded func() bool, newLarge func() fu
 		// call's in before handing it out, its worker takes them back.
 		running := make(chan struct{}, parallelism)
 		quit := make(chan struct{})
-		large := newLarge()
-		var h *hold
-		if parallelism > 1 {
-			h = newHold(n, large)
-			large = h.large
-		}
 		var wg sync.WaitGroup
 		for range parallelism {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				for j := range jobs {
-					var step func()
-					if h != nil {
-						step = func() { h.step(j.i) }
-					}
-					j.out <- call(j.i, step, work, crashed)
-					if h != nil {
-						h.end(j.i)
-					}
+					j.out <- call(j.i, work, crashed)
 					for range j.slots {
 						<-running
 					}
@@ -111,6 +76,7 @@ func eachHeld[T any](n, parallelism int, crowded func() bool, newLarge func() fu
 		go func() {
 			defer close(jobs)
 			defer close(pending)
+			heap := newHeapWatch()
 			for i := range n {
 				out := make(chan T, 1)
 				select {
@@ -127,7 +93,7 @@ func eachHeld[T any](n, parallelism int, crowded func() bool, newLarge func() fu
 					case <-quit:
 						return
 					}
-					if k == 0 && large() {
+					if k == 0 && heap.large() {
 						j.slots = parallelism
 					}
 				}
@@ -200,14 +166,14 @@ func (h *heapWatch) large() bool {
 	return h.seen
 }
 
-// call is work(i, step), or crashed(i, ...) when it panics.
-func call[T any](i int, step func(), work func(int, func()) T, crashed func(int, *Panic) T) (result T) {
+// call is work(i), or crashed(i, ...) when it panics.
+func call[T any](i int, work func(int) T, crashed func(int, *Panic) T) (result T) {
 	defer func() {
 		if v := recover(); v != nil {
 			result = crashed(i, &Panic{Value: v, Stack: debug.Stack()})
 		}
 	}()
-	return work(i, step)
+	return work(i)
 }
 
 // Cancelled is the error of a scan whose context was done after done of

@@ -47,10 +47,6 @@ type Env struct {
 	// Pacer, when not nil, paces the garbage collector of the process
 	// (cmd/tfeval's): a -recursive run lowers its highest percentage.
 	Pacer *gcpace.Pacer
-	// Step, when not nil, is called between the steps of an evaluation's
-	// graph walk (tfeval.Options.Step): a -recursive run sets it for each
-	// root, to pause it while an earlier root runs (scan.Hold).
-	Step func()
 }
 
 // Version is the tfeval version printed by `tfeval version`.
