@@ -12,6 +12,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/diagsort"
 	"github.com/tfeval/tfeval/internal/limit"
 )
 
@@ -228,7 +229,7 @@ func (p *parser) fileSchema() *hcl.BodySchema {
 
 func (p *parser) file(body hcl.Body, path string) *File {
 	f := &File{Path: path}
-	content, diags := body.Content(p.fileSchema())
+	content, diags := bodyContent(body, p.fileSchema())
 	p.add(diags)
 	seenRuns := map[string]hcl.Range{}
 	var variables *hcl.Block
@@ -274,7 +275,7 @@ func (p *parser) file(body hcl.Body, path string) *File {
 }
 
 func (p *parser) testBlock(b *hcl.Block, f *File) {
-	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "parallel"}, {Name: "skip_cleanup"}}})
+	content, diags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "parallel"}, {Name: "skip_cleanup"}}})
 	p.add(diags)
 	if a, ok := content.Attributes["parallel"]; ok {
 		f.Parallel = p.boolAttr(a)
@@ -316,7 +317,7 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 	if !hclsyntax.ValidIdentifier(r.Name) {
 		p.errorf(b.LabelRanges[0], "Invalid run block name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
 	}
-	content, diags := b.Body.Content(p.runSchema())
+	content, diags := bodyContent(b.Body, p.runSchema())
 	p.add(diags)
 	if a, ok := content.Attributes["command"]; ok {
 		switch hcl.ExprAsKeyword(a.Expr) {
@@ -369,7 +370,7 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 		case "module":
 			r.Module = p.runModule(blk)
 		case "assert":
-			content, diags := blk.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "error_message", Required: true}}})
+			content, diags := bodyContent(blk.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "error_message", Required: true}}})
 			p.add(diags)
 			as := &Assert{DeclRange: blk.DefRange}
 			if a, ok := content.Attributes["condition"]; ok {
@@ -400,7 +401,7 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 }
 
 func (p *parser) runModule(b *hcl.Block) *RunModule {
-	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "version"}}})
+	content, diags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "version"}}})
 	p.add(diags)
 	m := &RunModule{}
 	if a, ok := content.Attributes["source"]; ok {
@@ -418,7 +419,7 @@ func (p *parser) runModule(b *hcl.Block) *RunModule {
 
 func (p *parser) planOptions(b *hcl.Block) PlanOptions {
 	var po PlanOptions
-	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "mode"}, {Name: "refresh"}, {Name: "replace"}, {Name: "target"}}})
+	content, diags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "mode"}, {Name: "refresh"}, {Name: "replace"}, {Name: "target"}}})
 	p.add(diags)
 	if a, ok := content.Attributes["mode"]; ok {
 		switch hcl.ExprAsKeyword(a.Expr) {
@@ -467,7 +468,7 @@ func (p *parser) provider(b *hcl.Block) *Provider {
 	var content *hcl.BodyContent
 	var diags hcl.Diagnostics
 	if pr.Mock {
-		content, diags = b.Body.Content(p.providerSchema(true))
+		content, diags = bodyContent(b.Body, p.providerSchema(true))
 	} else {
 		content, pr.Config, diags = b.Body.PartialContent(p.providerSchema(false))
 	}
@@ -528,7 +529,7 @@ func (p *parser) mockValues(b *hcl.Block) *MockValues {
 	if p.terraform() {
 		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "override_during"})
 	}
-	content, diags := b.Body.Content(s)
+	content, diags := bodyContent(b.Body, s)
 	p.add(diags)
 	m := &MockValues{Type: b.Labels[0], DeclRange: b.DefRange}
 	if a, ok := content.Attributes["defaults"]; ok {
@@ -554,7 +555,7 @@ func (p *parser) override(b *hcl.Block) *Override {
 	if p.terraform() {
 		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: "override_during"})
 	}
-	content, diags := b.Body.Content(s)
+	content, diags := bodyContent(b.Body, s)
 	p.add(diags)
 	a, ok := content.Attributes["target"]
 	if !ok {
@@ -722,4 +723,13 @@ func (p *parser) providerRef(e hcl.Expression) (string, bool) {
 		return "", false
 	}
 	return strings.Join(names, "."), true
+}
+
+// bodyContent is body.Content(schema) with its diagnostics in source
+// order: hcl reports the arguments a schema does not have in the order of
+// a map, so that two runs of one file would list them differently.
+func bodyContent(body hcl.Body, schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
+	content, diags := body.Content(schema)
+	diagsort.ByPosition(diags)
+	return content, diags
 }

@@ -123,3 +123,20 @@ func TestParseFileDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestParseFileDiagnosticsInOrder: the arguments a block does not take are
+// reported in source order, the same on every parse (hcl's own order is a
+// map's); the last is the condition that refers to nothing.
+func TestParseFileDiagnosticsInOrder(t *testing.T) {
+	src := "run \"a\" {\n  assert {\n    b1 = 1\n    a2 = 2\n    c3 = 3\n    condition     = true\n    error_message = \"x\"\n  }\n}\n"
+	for range 16 {
+		_, diags := ParseFile([]byte(src), "a.tftest.hcl", dialect.Terraform)
+		var lines []int
+		for _, d := range diags {
+			lines = append(lines, d.Subject.Start.Line)
+		}
+		if fmt.Sprint(lines) != "[3 4 5 6]" {
+			t.Fatalf("diagnostics at lines %v: %v", lines, diags)
+		}
+	}
+}
