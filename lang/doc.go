@@ -3,7 +3,9 @@
 // resolves every named value, expands count and for_each, plans resource
 // instances from their configuration (and provider schemas when given), and
 // runs the language's checks, all in the order of a dependency graph built
-// from the references between objects.
+// from the references between objects. The configuration of every provider
+// block a resource uses is evaluated too, for its errors (provider.go): there
+// is no provider to configure.
 //
 // Evaluate returns a Result holding every module instance's variables, locals,
 // outputs and resource instances; Result.EvalExpr evaluates console input in
