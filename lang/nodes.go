@@ -472,7 +472,7 @@ func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
 	s := ev.scope(mi)
 	s.setRare(func(r *scopeRare) { r.check = ch })
 	if ch.DataResource != nil {
-		rs := ev.planResource(mi, ch.DataResource, s)
+		rs := ev.planResource(mi, ch.DataResource, s, false)
 		mi.setScoped(ch.DataResource.Addr(), rs)
 	}
 	for _, rule := range ch.Asserts {

@@ -25,16 +25,20 @@ func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
 		mi.setResource(n.name, &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: ev.errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)})
 		return
 	}
-	mi.setResource(n.name, ev.planResource(mi, res, ev.scope(mi)))
-	if ev.unsupportedType(mi.Config.Module, res) != nil {
-		// Its error was reported before the walk; what depends on it is
-		// not evaluated, as after any failed object.
+	// A type the provider's schema lacks was reported before the walk
+	// (checkResourceTypes); what depends on the resource is not evaluated,
+	// as after any failed object.
+	unsupported := ev.unsupportedType(mi.Config.Module, res) != nil
+	mi.setResource(n.name, ev.planResource(mi, res, ev.scope(mi), unsupported))
+	if unsupported {
 		n.failed.Store(true)
 	}
 }
 
-// planResource expands a resource and plans each instance.
-func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *scope) *resourceState {
+// planResource expands a resource and plans each instance; of a resource
+// whose type its provider does not support (unsupported), Terraform
+// evaluates the count or for_each and nothing more.
+func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *scope, unsupported bool) *resourceState {
 	info := ev.resourceInfo(mi.Config, res)
 	rs := &resourceState{cfg: res, schema: info.schema}
 	if ev.opts.Console && !(res.Mode == config.DataResourceMode && ev.data != nil) {
@@ -57,9 +61,7 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 		exp, diags = s.expand(res.Count, res.ForEach, res.Addr())
 	}
 	ev.addDiags(diags)
-	if ev.unsupportedType(mi.Config.Module, res) != nil {
-		// Reported before the walk (checkResourceTypes); of the block,
-		// Terraform evaluates the count or for_each and nothing more.
+	if unsupported {
 		exp = expansion{mode: expandUnknown}
 	}
 	rs.expansion = exp
