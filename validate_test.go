@@ -74,6 +74,95 @@ check "c" {
 			validate: []string{"Reference to undeclared local value@4"},
 			plan:     []string{"Reference to undeclared local value@4"},
 		},
+		// A reference to an undeclared resource or module call, a wrong
+		// instance key or attribute of a resource, or self out of place is
+		// found before any value is resolved: the expression's other
+		// reference problems are then not reported (terraform validate and
+		// plan v1.11.4).
+		"a failed resource reference hides the others": {
+			files: map[string]string{"main.tf": `locals {
+  a = "${module.nomod.x} ${var.u1}"
+  b = "${self.x} ${var.u2}"
+  c = "${count.index} ${nosuch.q.id}"
+  d = "${terraform_data.t.nope} ${local.u3}"
+  e = "${terraform_data.t[0].id} ${local.u4}"
+  g = "${each.key} ${local.u6}"
+}
+resource "terraform_data" "t" {}
+output "o" {
+  value = [local.a, local.b, local.c, local.d, local.e, local.g]
+}
+`},
+			validate: []string{"Invalid \"self\" reference@3", "Reference to \"each\" in context without for_each@7", "Reference to undeclared local value@7", "Reference to undeclared module@2", "Reference to undeclared resource@4", "Unexpected resource instance key@6", "Unsupported attribute@5"},
+			plan:     []string{"Invalid \"self\" reference@3", "Reference to \"each\" in context without for_each@7", "Reference to undeclared local value@7", "Reference to undeclared module@2", "Reference to undeclared resource@4", "Unexpected resource instance key@6", "Unsupported attribute@5"},
+		},
+		// Terraform evaluates a resource's or an output's condition whose
+		// resource references fail with no named value, each reference an
+		// "Unknown variable"; a check block's assertion not. The plan
+		// validates first: a postcondition's references are checked though
+		// the precondition failed, an error message's though the condition
+		// held (terraform validate and plan v1.11.4).
+		"failed references in conditions": {
+			files: map[string]string{"main.tf": `variable "n" {
+  default = 1
+}
+resource "terraform_data" "t" {
+  lifecycle {
+    precondition {
+      condition     = nosuch.x.id == var.n
+      error_message = "a"
+    }
+    postcondition {
+      condition     = nosuch.y.id == self.id
+      error_message = "b"
+    }
+  }
+}
+output "o" {
+  value = 1
+  precondition {
+    condition     = nosuch.z.id == var.n
+    error_message = "c"
+  }
+}
+check "k" {
+  assert {
+    condition     = nosuch.w.id == var.n
+    error_message = "d"
+  }
+}
+output "p" {
+  value = 2
+  precondition {
+    condition     = var.n == 1
+    error_message = "${local.nope}"
+  }
+}
+`},
+			validate: []string{"Reference to undeclared local value@33", "Reference to undeclared resource@11", "Reference to undeclared resource@19", "Reference to undeclared resource@25", "Reference to undeclared resource@7", "Unknown variable@11", "Unknown variable@11", "Unknown variable@19", "Unknown variable@19", "Unknown variable@7", "Unknown variable@7"},
+			plan:     []string{"Reference to undeclared local value@33", "Reference to undeclared resource@11", "Reference to undeclared resource@19", "Reference to undeclared resource@25", "Reference to undeclared resource@7", "Unknown variable@11", "Unknown variable@11", "Unknown variable@19", "Unknown variable@19", "Unknown variable@7", "Unknown variable@7"},
+		},
+		// What fails to evaluate in a check block's assertion is an error
+		// (its failure only a warning), in validate and so in the plan,
+		// which validates first (terraform v1.11.4).
+		"bad references in a check block": {
+			files: map[string]string{"main.tf": `resource "terraform_data" "t" {}
+check "k" {
+  assert {
+    condition     = var.nope == 1
+    error_message = "d ${local.nope2}"
+  }
+}
+check "k2" {
+  assert {
+    condition     = terraform_data.t.nope == 1 && var.nope3 == 1
+    error_message = "d"
+  }
+}
+`},
+			validate: []string{"Reference to undeclared input variable@4", "Reference to undeclared local value@5", "Unsupported attribute@10"},
+			plan:     []string{"Reference to undeclared input variable@4", "Reference to undeclared local value@5", "Unsupported attribute@10"},
+		},
 		// terraform init installs the modules before it finds these, so
 		// validate evaluates the call rather than report it not installed.
 		"a destroy provisioner's bad references beside a module call": {

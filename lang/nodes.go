@@ -431,14 +431,21 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 		return true
 	}
 	cond, ctx, diags := s.evalExprIn(rule.Condition, cty.DynamicPseudoType)
-	if sev == hcl.DiagWarning {
+	if diags.HasErrors() && ctx == nil {
+		// Its references failed: Terraform's validate walk, before the
+		// plan, reports that as an error whatever the rule.
+		if refDiags := s.refProblems(rule.Condition, sev == hcl.DiagError); refDiags.HasErrors() {
+			diags = refDiags
+		}
+	} else if sev == hcl.DiagWarning {
 		for _, d := range diags {
 			d.Severity = hcl.DiagWarning
 		}
 	}
 	ev.addDiags(diags)
-	if diags.HasErrors() {
-		return false
+	if diags.HasErrors() || ctx == nil {
+		ev.checkMessageRefs(s, rule, sev == hcl.DiagError)
+		return !diags.HasErrors()
 	}
 	ev.conditionRead(cond)
 	ok, problem := conditionResult(cond)
@@ -455,14 +462,25 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 		if sev == hcl.DiagWarning && !ev.opts.Validate && !marks.HasUnread(cond) {
 			ev.addDiag(withExpression(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", Subject: rule.Condition.Range().Ptr()}, rule.Condition, ctx))
 		}
+		ev.checkMessageRefs(s, rule, sev == hcl.DiagError)
 		return true
 	}
 	if *ok {
+		ev.checkMessageRefs(s, rule, sev == hcl.DiagError)
 		return true
 	}
 	msg, _ := ev.errorMessage(s, rule, "")
 	ev.addDiag(withExpression(&hcl.Diagnostic{Severity: sev, Summary: summary, Detail: msg, Subject: rule.Condition.Range().Ptr(), Extra: FailedCondition{Module: s.mod.Addr, Object: object}}, rule.Condition, ctx))
 	return sev != hcl.DiagError
+}
+
+// checkMessageRefs reports what is wrong with the references of a rule's
+// error message where the rule did not need the message: Terraform's
+// validate walk, before the plan, evaluates it whatever the condition.
+func (ev *evaluator) checkMessageRefs(s *scope, rule *config.CheckRule, resourceRule bool) {
+	if rule.ErrorMessage != nil {
+		ev.addDiags(s.refProblems(rule.ErrorMessage, resourceRule))
+	}
 }
 
 // evalCheck evaluates a check block: its scoped data resource, then its
@@ -477,7 +495,7 @@ func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
 	}
 	for _, rule := range ch.Asserts {
 		if ev.opts.Validate {
-			ev.validateRule(s, rule, hcl.DiagWarning)
+			ev.validateRule(s, rule, true)
 		} else {
 			ev.checkRule(s, rule, "check."+n.name, hcl.DiagWarning, "Check block assertion failed")
 		}
@@ -487,18 +505,18 @@ func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
 // validateRule is what terraform validate does with a resource's
 // conditions and a check block's assertions, which the plan decides: it
 // evaluates the condition and the error message and reports what fails
-// to evaluate, with the severity of the rule's failure.
-func (ev *evaluator) validateRule(s *scope, rule *config.CheckRule, sev hcl.DiagnosticSeverity) {
+// to evaluate. Those are errors for a check block's assertion too, whose
+// failure is only a warning (terraform validate v1.11.4).
+func (ev *evaluator) validateRule(s *scope, rule *config.CheckRule, assertion bool) {
 	for _, e := range []hcl.Expression{rule.Condition, rule.ErrorMessage} {
 		if e == nil {
 			continue
 		}
-		_, diags := s.evalExpr(e, cty.DynamicPseudoType)
-		if sev == hcl.DiagWarning {
-			for _, d := range diags {
-				d.Severity = hcl.DiagWarning
-			}
+		if diags := s.refProblems(e, !assertion); diags.HasErrors() {
+			ev.addDiags(diags)
+			continue
 		}
+		_, diags := s.evalExpr(e, cty.DynamicPseudoType)
 		ev.addDiags(diags)
 	}
 }

@@ -152,20 +152,26 @@ func (g *graph) providerNode(c *config.Config, name, alias string) *node {
 	return nil
 }
 
+// providerAddress is the whole address of module m's provider local, with
+// the dialect's registry host where its source names none:
+// registry.terraform.io/hashicorp/aws.
+func providerAddress(m *config.Module, local string, d dialect.Dialect) string {
+	source := providerKey(providerSource(m, local))
+	if strings.Count(source, "/") != 1 {
+		return source
+	}
+	if d == dialect.Tofu {
+		return "registry.opentofu.org/" + source
+	}
+	return "registry.terraform.io/" + source
+}
+
 // providerNodeName is how Terraform names a provider configuration in a
 // cycle: provider["registry.terraform.io/hashicorp/aws"].alias, after its
 // module's address.
 func providerNodeName(n *node, d dialect.Dialect) string {
 	name, alias, _ := strings.Cut(n.name, ".")
-	source := providerKey(providerSource(n.cfg.Module, name))
-	host := "registry.terraform.io/"
-	if d == dialect.Tofu {
-		host = "registry.opentofu.org/"
-	}
-	if strings.Count(source, "/") == 1 {
-		source = host + source
-	}
-	out := address.ModulePrefix(n.cfg.Path) + `provider["` + source + `"]`
+	out := address.ModulePrefix(n.cfg.Path) + `provider["` + providerAddress(n.cfg.Module, name, d) + `"]`
 	if alias != "" {
 		out += "." + alias
 	}

@@ -62,6 +62,7 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	}
 	ev.addDiags(diags)
 	if unsupported {
+		ev.validateUnsupportedRules(mi, res, s)
 		exp = expansion{mode: expandUnknown}
 	}
 	rs.expansion = exp
@@ -162,8 +163,41 @@ func (ev *evaluator) unsupportedType(m *config.Module, res *config.Resource) *hc
 		if ps.DataSources[res.Type] == nil {
 			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid data source", Detail: fmt.Sprintf("The provider %s does not support data source %q.", provider, res.Type), Subject: res.TypeRange.Ptr()}
 		}
+	case config.EphemeralResourceMode:
+		if ps.EphemeralResources[res.Type] == nil {
+			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid ephemeral resource", Detail: fmt.Sprintf("The provider %s does not support ephemeral resource %q.", provider, res.Type), Subject: res.TypeRange.Ptr()}
+		}
 	}
 	return nil
+}
+
+// validateUnsupportedRules checks the preconditions and postconditions of a
+// resource whose type its provider does not support, as Terraform still
+// does for such a block: with unknown count.index and each, and without
+// self, whose schema is missing. A reference to self is then an error
+// found before any value is resolved, like a reference to an undeclared
+// resource, and Terraform evaluates such a condition with no named value
+// at all: each of its references is an "Unknown variable".
+func (ev *evaluator) validateUnsupportedRules(mi *ModuleInstance, res *config.Resource, s *scope) {
+	if len(res.Preconditions)+len(res.Postconditions) == 0 {
+		return
+	}
+	ks := *s
+	if res.Count != nil || res.ForEach != nil {
+		ks = s.keyed(s.placeholder(nil, "", nil, res.Count != nil), 0)
+	}
+	for _, rule := range res.Preconditions {
+		ev.validateRule(&ks, rule, false)
+	}
+	if len(res.Postconditions) == 0 {
+		return
+	}
+	kind := map[config.ResourceMode]string{config.ManagedResourceMode: "A managed resource", config.DataResourceMode: "A data resource", config.EphemeralResourceMode: "An ephemeral resource"}[res.Mode]
+	detail := fmt.Sprintf("%s type %q is not supported by provider %q.", kind, res.Type, providerAddress(mi.Config.Module, resourceProviderName(res), ev.opts.Dialect))
+	ks.setRare(func(r *scopeRare) { r.selfUnsupported = detail })
+	for _, rule := range res.Postconditions {
+		ev.validateRule(&ks, rule, false)
+	}
 }
 
 // unplannedValue is what a single resource evaluates to in terraform
@@ -254,12 +288,20 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 	ok := true
 	for _, rule := range res.Preconditions {
 		if ev.opts.Validate {
-			ev.validateRule(is, rule, hcl.DiagError)
+			ev.validateRule(is, rule, false)
 		} else if !ev.checkRule(is, rule, res.Addr(), hcl.DiagError, "Resource precondition failed") {
 			ok = false
 		}
 	}
 	if !ok {
+		// Terraform's validate walk, before the plan, has found what is
+		// wrong with the postconditions' references too.
+		ps := *is
+		ps.setRare(func(r *scopeRare) { r.self = cty.DynamicVal })
+		for _, rule := range res.Postconditions {
+			ev.addDiags(ps.refProblems(rule.Condition, true))
+			ev.checkMessageRefs(&ps, rule, true)
+		}
 		return ev.errorStandIn(is.mod.Config, res.Addr(), cty.DynamicPseudoType), DataReadNone
 	}
 	v, read := ev.planInstance(is, rs, info, key, ictx, imp)
@@ -268,7 +310,7 @@ func (ev *evaluator) planKey(rs *resourceState, info *resourceInfo, is *scope, k
 		ps.setRare(func(r *scopeRare) { r.self = v })
 		for _, rule := range res.Postconditions {
 			if ev.opts.Validate {
-				ev.validateRule(&ps, rule, hcl.DiagError)
+				ev.validateRule(&ps, rule, false)
 			} else {
 				ev.checkRule(&ps, rule, res.Addr(), hcl.DiagError, "Resource postcondition failed")
 			}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -606,5 +607,69 @@ resource "aws_s3_bucket" "b" {
 	}
 	if _, diags := evalFiles(t, map[string]string{"main.tf": `resource "aws_s3_bukcet" "a" {}`}, Options{}); diags.HasErrors() {
 		t.Errorf("without the schema: %s", diags.Error())
+	}
+}
+
+// TestUnsupportedTypeConditions: Terraform still checks the conditions of
+// a resource, data source or ephemeral resource whose type its provider's
+// schema lacks (with unknown count.index and each); a reference to self
+// there is "Invalid resource type", after which the condition is evaluated
+// with no named value at all. An ephemeral resource of a type the schema
+// lacks is "Invalid ephemeral resource", and what refers to it is not
+// evaluated (terraform validate v1.11.4 with the aws provider v5.100.0).
+func TestUnsupportedTypeConditions(t *testing.T) {
+	src := `resource "aws_bogus" "y" {
+  count = 2
+  lifecycle {
+    precondition {
+      condition     = count.index == 1 && local.nope
+      error_message = "x ${var.undefined_a}"
+    }
+    postcondition {
+      condition     = self.foo == var.undefined_b
+      error_message = "y"
+    }
+  }
+}
+data "aws_bogus_ds" "d" {
+  lifecycle {
+    postcondition {
+      condition     = self.foo == 1
+      error_message = "z"
+    }
+  }
+}
+ephemeral "aws_bogus_eph" "e" {}
+output "o" {
+  value     = ephemeral.aws_bogus_eph.e.name
+  ephemeral = false
+}
+`
+	s, err := ParseProviderSchemas([]byte(providerSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`Invalid data source: The provider hashicorp/aws does not support data source "aws_bogus_ds". @14:6`,
+		`Invalid ephemeral resource: The provider hashicorp/aws does not support ephemeral resource "aws_bogus_eph". @22:11`,
+		`Invalid resource type: A data resource type "aws_bogus_ds" is not supported by provider "registry.terraform.io/hashicorp/aws". @17:23`,
+		`Invalid resource type: A managed resource type "aws_bogus" is not supported by provider "registry.terraform.io/hashicorp/aws". @9:23`,
+		`Invalid resource type: The provider hashicorp/aws does not support resource type "aws_bogus". @1:10`,
+		`Reference to undeclared input variable: An input variable with the name "undefined_a" has not been declared. This variable can be declared with a variable "undefined_a" {} block. @6:28`,
+		`Reference to undeclared local value: A local value with the name "nope" has not been declared. @5:43`,
+		`Unknown variable: There is no variable named "self". @17:23`,
+		`Unknown variable: There is no variable named "self". @9:23`,
+		`Unknown variable: There is no variable named "var". @9:35`,
+	}
+	for _, validate := range []bool{false, true} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": src}, Options{Schemas: s, Validate: validate})
+		var got []string
+		for _, d := range diags {
+			got = append(got, fmt.Sprintf("%s: %s @%d:%d", d.Summary, d.Detail, d.Subject.Start.Line, d.Subject.Start.Column))
+		}
+		slices.Sort(got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("validate=%v:\n%s\nwant:\n%s", validate, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

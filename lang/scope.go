@@ -55,6 +55,10 @@ type scope struct {
 // scopeRare is what only some scopes set.
 type scopeRare struct {
 	self cty.Value // NilVal where self is not available
+	// selfUnsupported is, in the conditions of a resource whose type its
+	// provider does not support, why self has no value: the detail of the
+	// error a reference to it is.
+	selfUnsupported string
 	// check is the check block whose scoped data resource is visible, or nil.
 	check *config.Check
 	// adHocReads are the paths an expression evaluated after the
@@ -669,6 +673,14 @@ func (s *scope) evalContext(travs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagno
 // defines only the root names the references use: an expression can look
 // up nothing else.
 func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics) {
+	ctx, diags, _ := s.refContextStatic(refs)
+	return ctx, diags
+}
+
+// refContextStatic is refContext, and whether a reference to a resource, a
+// module call or self failed: Terraform checks those before it resolves any
+// value (see refProblems).
+func (s *scope) refContextStatic(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics, bool) {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: s.ev.functions(s.mod.Config)}
 	// The attributes of each root name (var, local, path, ...) and the
@@ -705,9 +717,17 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 	hasSelf := false
 	mod := s.mod.Config.Module
 
+	// Terraform checks the references to resources, module calls and self
+	// before it resolves any value: when one of those fails, the value
+	// problems of the others (an undeclared variable, count outside a
+	// counted block) are not reported. static holds the diagnostics that
+	// are then all there is.
+	var static hcl.Diagnostics
+	staticFailed := false
 	for _, pr := range refs {
 		ref := pr.ref
 		diags = append(diags, pr.diags...)
+		static = append(static, pr.diags...)
 		if ref == nil {
 			continue
 		}
@@ -819,8 +839,14 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 				put("each", "value", s.eachValue)
 			}
 		case refSelf:
+			if s.rare != nil && s.rare.selfUnsupported != "" {
+				d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid resource type", Detail: s.rare.selfUnsupported, Subject: ref.rng.Ptr()}
+				diags, static, staticFailed = append(diags, d), append(static, d), true
+				continue
+			}
 			if s.self() == cty.NilVal {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "self" reference`, Detail: `The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`, Subject: ref.rng.Ptr()})
+				d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid "self" reference`, Detail: `The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`, Subject: ref.rng.Ptr()}
+				diags, static, staticFailed = append(diags, d), append(static, d), true
 				continue
 			}
 			self, hasSelf = s.self(), true
@@ -831,23 +857,28 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 				if sug := nameSuggestion(ref.name, sortedKeys(mod.ModuleCalls)); sug != "" {
 					detail += fmt.Sprintf(" Did you mean %q?", sug)
 				}
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared module", Detail: detail, Subject: ref.rng.Ptr()})
+				d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared module", Detail: detail, Subject: ref.rng.Ptr()}
+				diags, static, staticFailed = append(diags, d), append(static, d), true
 				continue
 			}
 			put("module", ref.name, s.ev.callValueFor(s.mod, call, refs))
 		case refResource:
 			v, rdiags := s.resourceValue(ref)
-			diags = append(diags, rdiags...)
+			diags, static = append(diags, rdiags...), append(static, rdiags...)
 			if rdiags.HasErrors() {
+				staticFailed = true
 				continue
 			}
 			resources = append(resources, resourceRef{mode: ref.mode, typ: ref.typ, name: ref.name, v: v, direct: ref.root != "resource"})
 		}
 	}
 
+	if staticFailed {
+		diags = static
+	}
 	if (wholeVar || wholeLocal) && len(vars) == 0 && len(resources) == 0 && !hasSelf {
 		// Only var and local: the finished module's shared context serves.
-		return s.mod.finalContext(ctx.Functions), diags
+		return s.mod.finalContext(ctx.Functions), diags, staticFailed
 	}
 	ctx.Variables = make(map[string]cty.Value, len(vars)+len(resources)+4)
 	for _, r := range vars {
@@ -869,7 +900,26 @@ func (s *scope) refContext(refs []parsedRef) (*hcl.EvalContext, hcl.Diagnostics)
 	if hasSelf {
 		ctx.Variables["self"] = self
 	}
-	return ctx, diags
+	return ctx, diags, staticFailed
+}
+
+// refProblems is what Terraform's validation of a condition or an error
+// message reports about the references of e, nil when they resolve. Where
+// a reference to a resource, a module call or self fails, Terraform still
+// evaluates the condition or message of a resource or an output (not of a
+// check block's assertion: rule is false), with no named value at all, so
+// each of its references is then also an "Unknown variable".
+func (s *scope) refProblems(e hcl.Expression, rule bool) hcl.Diagnostics {
+	refs := s.ev.exprRefs(s.module(), e)
+	if len(refs) == 0 {
+		return nil
+	}
+	_, diags, static := s.refContextStatic(refs)
+	if static && rule {
+		_, more := e.Value(&hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: s.ev.functions(s.mod.Config)})
+		diags = append(diags, more...)
+	}
+	return diags
 }
 
 // rootRefs counts the references that refContext makes attributes of
