@@ -113,11 +113,22 @@ func validateTree(cfg *config.Config, opts Options, workDir string, schemas *lan
 	return diags
 }
 
+// afterInstall are the load errors terraform init reports only after it
+// has installed the modules, or that Terraform finds only while validating
+// (a module call's missing argument): a destroy-time provisioner's
+// reference to another object, a provider configuration passed to a
+// module that configures its own or not passed where the module requires
+// it (v1.11.4 checked), and, by a summary of its own, a provider
+// configuration passed that the module does not have.
+var afterInstall = map[string]bool{
+	"Missing required argument":                  true,
+	"Invalid reference from destroy provisioner": true,
+	"Cannot override provider configuration":     true,
+	"Missing required provider configuration":    true,
+}
+
 // initFails reports whether terraform init would stop at one of the load
-// errors diags has: every one but a module call's missing argument, which
-// Terraform finds only while validating, and a destroy-time provisioner's
-// reference to another object, which init reports only after it has
-// installed the modules (v1.11.4 checked). A load that stopped at one of
+// errors diags has: every one but those of afterInstall. A load that stopped at one of
 // tfeval's own limits, or was cancelled, is reported as it is.
 func initFails(diags hcl.Diagnostics) bool {
 	fails := false
@@ -126,7 +137,7 @@ func initFails(diags hcl.Diagnostics) bool {
 		case d.Severity != hcl.DiagError:
 		case d.Summary == "Too many modules" || d.Summary == "Loading cancelled":
 			return false
-		case d.Summary != "Missing required argument" && d.Summary != "Invalid reference from destroy provisioner":
+		case !afterInstall[d.Summary] && !strings.HasPrefix(d.Summary, "missing provider "):
 			fails = true
 		}
 	}

@@ -76,7 +76,8 @@ func TestDecodeJSON(t *testing.T) {
   "locals": {"l": "${var.v[0]}"},
   "output": {"o": {"value": "${local.l}", "depends_on": ["terraform_data.r"]}},
   "resource": {"terraform_data": {"r": {"count": 2, "input": "x", "lifecycle": {"ignore_changes": ["input"]}}}},
-  "module": {"m": {"source": "./m", "providers": {"p": "p.a"}}}
+  "module": {"m": {"source": "./m", "providers": {"p": "p.a"}}},
+  "provider": {"p": {"alias": "a"}}
 }`, "m/main.tf": ""})
 	if diags.HasErrors() {
 		t.Fatal(diags)

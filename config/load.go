@@ -143,7 +143,7 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	diags = append(diags, l.loadChildren(root, []string{absDir(box, resolve(opts.WorkDir, dir))})...)
 	l.prefetch.wait()
 	diags = append(diags, l.checkEarlyValues(root)...)
-	return root, diags
+	return root, l.withMissingProvider(diags)
 }
 
 // cancelled is the diagnostic of a load whose context is done, or nil.

@@ -36,6 +36,10 @@ type treeLoader struct {
 	// missingArgs is set once a module call's missing required arguments
 	// are reported: Terraform reports those of one call only.
 	missingArgs bool
+	// missingProvider is the error of the first provider configuration
+	// passed but not had: Terraform stops building its graph there, when
+	// the configuration has no other error (withMissingProvider).
+	missingProvider *hcl.Diagnostic
 	// cancelled is set once the context's end has been reported.
 	cancelled bool
 	// scopes evaluate module sources and versions built from variables,
@@ -76,6 +80,9 @@ func (l *treeLoader) module(dir, sourceDir string) (*Module, hcl.Diagnostics) {
 // so that a module calling itself is caught instead of recursing forever.
 func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	if parent.Parent == nil {
+		diags = append(diags, l.unconfiguredPassedProviders(parent)...)
+	}
 	names := make([]string, 0, len(parent.Module.ModuleCalls))
 	for name := range parent.Module.ModuleCalls {
 		names = append(names, name)
@@ -188,8 +195,12 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 		parent.Children[name] = child
 		diags = append(diags, l.callArgumentDiags(call, mod)...)
 		diags = append(diags, checkLegacyProviders(call, child)...)
+		diags = append(diags, overriddenProviders(call, child)...)
+		diags = append(diags, unpassedConfigurationAliases(call, child)...)
+		diags = append(diags, l.unconfiguredPassedProviders(child)...)
 		if l.opts.Dialect == dialect.Terraform {
 			diags = append(diags, undeclaredPassedProviders(call, child)...)
+			diags = append(diags, redundantEmptyProviders(child)...)
 		}
 		diags = append(diags, l.loadChildren(child, append(ancestors, abs))...)
 	}
@@ -227,7 +238,7 @@ func checkLegacyProviders(call *ModuleCall, child *Config) hcl.Diagnostics {
 func undeclaredPassedProviders(call *ModuleCall, child *Config) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, pp := range call.Providers {
-		if child.Module.RequiredProviders[pp.InChild.Name] != nil {
+		if declaresProvider(child.Module, pp.InChild.Name, pp.InChild.Alias) {
 			continue
 		}
 		name := pp.InChild.Name
@@ -243,6 +254,266 @@ func undeclaredPassedProviders(call *ModuleCall, child *Config) hcl.Diagnostics 
 		})
 	}
 	return diags
+}
+
+// declaresProvider reports whether module m declares that it takes the
+// provider configuration name (alias "" for the default one) from its
+// caller: in required_providers, with alias among the configuration
+// aliases, or by an empty ("proxy") provider block of that name. A
+// provider block that configures something does not declare it.
+func declaresProvider(m *Module, name, alias string) bool {
+	key := name
+	if alias != "" {
+		key += "." + alias
+	}
+	if pc := m.ProviderConfigs[key]; pc != nil && isProxyProvider(pc) {
+		return true
+	}
+	rp := m.RequiredProviders[name]
+	if rp == nil {
+		return false
+	}
+	if alias == "" {
+		return true
+	}
+	return slices.ContainsFunc(rp.ConfigurationAliases, func(r ProviderConfigRef) bool { return r.Alias == alias })
+}
+
+// isProxyProvider reports whether a provider block sets nothing but its
+// alias: the way modules declared, before configuration_aliases, that
+// their caller passes them that configuration.
+func isProxyProvider(pc *Provider) bool {
+	return !pc.HasVersion && pc.ForEach == nil && isEmptyBody(pc.Config)
+}
+
+// overriddenProviders rejects, as Terraform does, each provider
+// configuration a module call passes under a name the called module
+// configures itself.
+func overriddenProviders(call *ModuleCall, child *Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, pp := range call.Providers {
+		key := pp.InChild.Name
+		if pp.InChild.Alias != "" {
+			key += "." + pp.InChild.Alias
+		}
+		pc := child.Module.ProviderConfigs[key]
+		if pc == nil || isProxyProvider(pc) {
+			continue
+		}
+		caller := "the root module"
+		if len(child.Path) > 1 {
+			caller = "module." + strings.Join(child.Path[:len(child.Path)-1], ".module.")
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot override provider configuration",
+			Detail:   fmt.Sprintf("The configuration of module.%s has its own local configuration for %s, and so it cannot accept an overridden configuration provided by %s.", strings.Join(child.Path, ".module."), key, caller),
+			Subject:  pp.InChild.NameRange.Ptr(),
+		})
+	}
+	return diags
+}
+
+// unpassedConfigurationAliases reports each configuration alias the called
+// module declares in its required_providers that the call's providers
+// argument does not pass: Terraform never passes an alias implicitly.
+func unpassedConfigurationAliases(call *ModuleCall, child *Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range slices.Sorted(maps.Keys(child.Module.RequiredProviders)) {
+		rp := child.Module.RequiredProviders[name]
+		for _, ca := range rp.ConfigurationAliases {
+			if slices.ContainsFunc(call.Providers, func(pp PassedProvider) bool {
+				return pp.InChild.Name == name && pp.InChild.Alias == ca.Alias
+			}) {
+				continue
+			}
+			source := "hashicorp/" + name
+			if rp.Source != "" {
+				source = displaySource(rp.Source)
+			}
+			key := name + "." + ca.Alias
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Missing required provider configuration",
+				Detail:   fmt.Sprintf("The child module requires an additional configuration for provider %s, with the local name %q.\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for %s in the \"providers\" meta-argument in the module block to choose which provider configuration the module should use for that purpose.", source, key, key),
+				Subject:  call.DeclRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+// unconfiguredPassedProviders reports what Terraform reports of module m's
+// calls passing, in their providers argument, a provider configuration m
+// does not have: m has one where it has a provider block of that name, or
+// (a called module) its caller passes it that name, or (the root module)
+// it is the default configuration, which the root module always has.
+// Where a called module would pass on its default configuration of a
+// provider, its caller is warned that it must pass one; Terraform then
+// fails building its graph, at the first such configuration it finds
+// (one of them, by its walk's order: here the first depth first).
+func (l *treeLoader) unconfiguredPassedProviders(m *Config) hcl.Diagnostics {
+	var passedIn []PassedProvider
+	if m.Parent != nil {
+		if call := m.Parent.Module.ModuleCalls[m.Path[len(m.Path)-1]]; call != nil {
+			passedIn = call.Providers
+		}
+	}
+	var diags hcl.Diagnostics
+	warned := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(m.Module.ModuleCalls)) {
+		for _, pp := range m.Module.ModuleCalls[name].Providers {
+			ref := pp.InParent
+			key := ref.Name
+			if ref.Alias != "" {
+				key += "." + ref.Alias
+			}
+			if m.Module.ProviderConfigs[key] != nil || (m.Parent == nil && ref.Alias == "") {
+				continue
+			}
+			if slices.ContainsFunc(passedIn, func(in PassedProvider) bool {
+				return in.InChild.Name == ref.Name && in.InChild.Alias == ref.Alias
+			}) {
+				continue
+			}
+			if m.Parent != nil && ref.Alias != "" && declaresProvider(m.Module, ref.Name, ref.Alias) {
+				continue // its caller is told to pass it (unpassedConfigurationAliases)
+			}
+			source := providerSourceIn(m.Module, ref.Name)
+			if m.Parent != nil && ref.Alias == "" && !warned[key] {
+				warned[key] = true
+				caller := "the root module"
+				if len(m.Path) > 1 {
+					caller = "module." + strings.Join(m.Path[:len(m.Path)-1], ".module.")
+				}
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Missing required provider configuration",
+					Detail:   fmt.Sprintf("The configuration for module.%s expects to inherit a configuration for provider %s with local name %q, but %s doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for %q to the \"providers\" argument in the module %q block.", strings.Join(m.Path, ".module."), source, ref.Name, caller, ref.Name, m.Path[len(m.Path)-1]),
+					Subject:  m.CallRange.Ptr(),
+				})
+			}
+			if l.missingProvider == nil {
+				host := "registry.terraform.io/"
+				if l.opts.Dialect == dialect.Tofu {
+					host = "registry.opentofu.org/"
+				}
+				if strings.Count(source, "/") != 1 {
+					host = ""
+				}
+				addr := `provider["` + host + source + `"]`
+				if len(m.Path) > 0 {
+					addr = "module." + strings.Join(m.Path, ".module.") + "." + addr
+				}
+				if ref.Alias != "" {
+					addr += "." + ref.Alias
+				}
+				l.missingProvider = &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "missing provider " + addr}
+			}
+		}
+	}
+	return diags
+}
+
+// withMissingProvider adds to the load's diagnostics the error of a
+// provider configuration passed but not had, where the configuration has
+// no error of its own: Terraform's graph then fails to build, before the
+// walk that would find a module call's missing arguments.
+func (l *treeLoader) withMissingProvider(diags hcl.Diagnostics) hcl.Diagnostics {
+	if l.missingProvider == nil {
+		return diags
+	}
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary != "Missing required argument" {
+			return diags
+		}
+	}
+	kept := slices.DeleteFunc(diags, func(d *hcl.Diagnostic) bool { return d.Summary == "Missing required argument" })
+	return append(kept, l.missingProvider)
+}
+
+// providerSourceIn is the source address of module m's provider local name
+// as Terraform shows it: from m's required_providers, else the name in the
+// default namespace.
+func providerSourceIn(m *Module, name string) string {
+	if rp := m.RequiredProviders[name]; rp != nil && rp.Source != "" {
+		return displaySource(rp.Source)
+	}
+	return "hashicorp/" + name
+}
+
+// redundantEmptyProviders warns, as Terraform does, of a called module's
+// empty provider blocks, once per provider local name (at its first such
+// block), with the required_providers entry that replaces them. (Its text
+// names Terraform: OpenTofu's is not recorded here.)
+func redundantEmptyProviders(child *Config) hcl.Diagnostics {
+	first := map[string]*Provider{}
+	aliases := map[string][]string{}
+	for _, pc := range child.Module.ProviderConfigs {
+		if !isProxyProvider(pc) {
+			continue
+		}
+		if f := first[pc.Name]; f == nil || rangeBefore(pc.DeclRange, f.DeclRange) {
+			first[pc.Name] = pc
+		}
+		if pc.Alias != "" {
+			aliases[pc.Name] = append(aliases[pc.Name], pc.Alias)
+		} else if _, ok := aliases[pc.Name]; !ok {
+			aliases[pc.Name] = nil
+		}
+	}
+	var diags hcl.Diagnostics
+	for _, name := range slices.Sorted(maps.Keys(first)) {
+		source := "hashicorp/" + name
+		list := aliases[name]
+		if rp := child.Module.RequiredProviders[name]; rp != nil {
+			if rp.Source != "" {
+				source = displaySource(rp.Source)
+			}
+			for _, ca := range rp.ConfigurationAliases {
+				list = append(list, ca.Alias)
+			}
+		}
+		slices.Sort(list)
+		list = slices.Compact(list)
+		entry := fmt.Sprintf("    %s = {\n      source = %q\n", name, source)
+		if len(list) > 0 {
+			entry += "      configuration_aliases = [\n"
+			for _, a := range list {
+				entry += fmt.Sprintf("        %s.%s,\n", name, a)
+			}
+			entry += "      ]\n"
+		}
+		entry += "    }"
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Redundant empty provider block",
+			Detail:   fmt.Sprintf("Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider %q blocks and then adding or updating an entry like the following to the required_providers block of module.%s:\n%s", name, strings.Join(child.Path, ".module."), entry),
+			Subject:  first[name].DeclRange.Ptr(),
+		})
+	}
+	return diags
+}
+
+// rangeBefore orders ranges by file name, then position.
+func rangeBefore(a, b hcl.Range) bool {
+	if a.Filename != b.Filename {
+		return a.Filename < b.Filename
+	}
+	return a.Start.Byte < b.Start.Byte
+}
+
+// displaySource is a provider source address as Terraform shows it: without
+// the default registry host, in lower case.
+func displaySource(source string) string {
+	s := strings.ToLower(source)
+	if rest, ok := strings.CutPrefix(s, "registry.terraform.io/"); ok {
+		return rest
+	}
+	if !strings.Contains(s, "/") {
+		return "hashicorp/" + s
+	}
+	return s
 }
 
 // isEmptyBody reports whether a body sets no argument and has no block.

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -315,5 +316,100 @@ variable "req2" {}
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestProviderConfigurationChecks: what Terraform reports, while it loads
+// a tree, of the provider configurations modules declare and pass: empty
+// ("proxy") provider blocks in called modules, configurations passed to a
+// module that configures its own, configuration aliases a call does not
+// pass, a default configuration a module passes on without receiving it,
+// an alias the root module passes without configuring it, and version
+// constraints in provider blocks. Each case's diagnostics are what
+// terraform validate v1.11.4 printed for it (with the aws provider
+// v5.100.0 installed). OpenTofu's words for the warnings that name
+// Terraform are not recorded, so those are Terraform's alone.
+func TestProviderConfigurationChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"proxy blocks and overrides", map[string]string{
+			"m1/main.tf": "provider \"aws\" {}\nresource \"aws_s3_bucket\" \"b\" {}\n",
+			"m2/main.tf": "terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n      configuration_aliases = [aws.acm]\n    }\n  }\n}\nprovider \"aws\" {\n  alias = \"acm\"\n}\n",
+			"m3/main.tf": "provider \"aws\" {\n  alias = \"acm\"\n}\n",
+			"m5/main.tf": "provider \"aws\" {\n  alias = \"acm\"\n}\nprovider \"aws\" {\n  alias = \"dns\"\n}\nprovider \"google\" {\n  alias = \"g\"\n}\nprovider \"aws\" {\n  alias = \"ccc\"\n}\n",
+			"m6/main.tf": "provider \"aws\" {\n  alias = \"acm\"\n  region = \"x\"\n}\nmodule \"n\" {\n  source = \"../m1\"\n}\n",
+			"main.tf":    "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nprovider \"aws\" {\n  region = \"us-east-1\"\n}\nprovider \"aws\" {\n  alias  = \"x\"\n  region = \"us-east-1\"\n}\nmodule \"m1\" {\n  source = \"./m1\"\n}\nmodule \"m2\" {\n  source = \"./m2\"\n  providers = {\n    aws.acm = aws\n  }\n}\nmodule \"m3\" {\n  source = \"./m3\"\n}\nmodule \"m5\" {\n  source = \"./m5\"\n  providers = {\n    aws.acm = aws\n    aws.dns = aws.x\n  }\n}\nmodule \"m6\" {\n  source = \"./m6\"\n  providers = {\n    aws.acm = aws\n  }\n}\n",
+		}, []string{
+			"error Cannot override provider configuration @main.tf:35:5: The configuration of module.m6 has its own local configuration for aws.acm, and so it cannot accept an overridden configuration provided by the root module.",
+			"warning Redundant empty provider block @m1/main.tf:1:1: Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"aws\" blocks and then adding or updating an entry like the following to the required_providers block of module.m1:\n    aws = {\n      source = \"hashicorp/aws\"\n    }",
+			"warning Redundant empty provider block @m1/main.tf:1:1: Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"aws\" blocks and then adding or updating an entry like the following to the required_providers block of module.m6.module.n:\n    aws = {\n      source = \"hashicorp/aws\"\n    }",
+			"warning Redundant empty provider block @m2/main.tf:9:1: Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"aws\" blocks and then adding or updating an entry like the following to the required_providers block of module.m2:\n    aws = {\n      source = \"hashicorp/aws\"\n      configuration_aliases = [\n        aws.acm,\n      ]\n    }",
+			"warning Redundant empty provider block @m3/main.tf:1:1: Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"aws\" blocks and then adding or updating an entry like the following to the required_providers block of module.m3:\n    aws = {\n      source = \"hashicorp/aws\"\n      configuration_aliases = [\n        aws.acm,\n      ]\n    }",
+			"warning Redundant empty provider block @m5/main.tf:1:1: Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"aws\" blocks and then adding or updating an entry like the following to the required_providers block of module.m5:\n    aws = {\n      source = \"hashicorp/aws\"\n      configuration_aliases = [\n        aws.acm,\n        aws.ccc,\n        aws.dns,\n      ]\n    }",
+			"warning Redundant empty provider block @m5/main.tf:7:1: Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"google\" blocks and then adding or updating an entry like the following to the required_providers block of module.m5:\n    google = {\n      source = \"hashicorp/google\"\n      configuration_aliases = [\n        google.g,\n      ]\n    }",
+			"warning Reference to undefined provider @main.tf:35:5: There is no explicit declaration for local provider name \"aws.acm\" in module.m6, so Terraform is assuming you mean to pass a configuration for \"hashicorp/aws\".\n\nIf you also control the child module, add a required_providers entry named \"aws.acm\" with the source address \"hashicorp/aws\".",
+		}},
+		{"overrides below the root", map[string]string{
+			"a/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nmodule \"b\" {\n  source = \"../b\"\n  providers = {\n    aws = aws\n  }\n}\n",
+			"b/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nprovider \"aws\" {\n  region = \"x\"\n  version = \"1\"\n}\nprovider \"aws\" {\n  alias = \"v\"\n  version = \">= 1\"\n}\n",
+			"main.tf":   "module \"a\" {\n  source = \"./a\"\n}\n",
+		}, []string{
+			"error Cannot override provider configuration @a/main.tf:9:5: The configuration of module.a.module.b has its own local configuration for aws, and so it cannot accept an overridden configuration provided by module.a.",
+			"warning Missing required provider configuration @main.tf:1:1: The configuration for module.a expects to inherit a configuration for provider hashicorp/aws with local name \"aws\", but the root module doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for \"aws\" to the \"providers\" argument in the module \"a\" block.",
+			"warning Version constraints inside provider configuration blocks are deprecated @b/main.tf:12:13: Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block.",
+			"warning Version constraints inside provider configuration blocks are deprecated @b/main.tf:8:13: Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block.",
+		}},
+		{"a default configuration passed on but not received", map[string]string{
+			"a/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nmodule \"b\" {\n  source = \"../b\"\n  providers = {\n    aws = aws\n  }\n}\n",
+			"b/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n",
+			"main.tf":   "module \"a\" {\n  source = \"./a\"\n}\nmodule \"a2\" {\n  source = \"./a\"\n}\n",
+		}, []string{
+			"error missing provider module.a.provider[\"registry.terraform.io/hashicorp/aws\"] @-: ",
+			"warning Missing required provider configuration @main.tf:1:1: The configuration for module.a expects to inherit a configuration for provider hashicorp/aws with local name \"aws\", but the root module doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for \"aws\" to the \"providers\" argument in the module \"a\" block.",
+			"warning Missing required provider configuration @main.tf:4:1: The configuration for module.a2 expects to inherit a configuration for provider hashicorp/aws with local name \"aws\", but the root module doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for \"aws\" to the \"providers\" argument in the module \"a2\" block.",
+		}},
+		{"a configuration alias not passed", map[string]string{
+			"a/main.tf": "terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n      configuration_aliases = [aws.x]\n    }\n  }\n}\nresource \"aws_s3_bucket\" \"z\" {\n  provider = aws.x\n}\n",
+			"main.tf":   "provider \"aws\" {\n  region = \"x\"\n}\nmodule \"a\" {\n  source = \"./a\"\n}\noutput \"o\" { value = local.nope }\n",
+		}, []string{
+			"error Missing required provider configuration @main.tf:4:1: The child module requires an additional configuration for provider hashicorp/aws, with the local name \"aws.x\".\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for aws.x in the \"providers\" meta-argument in the module block to choose which provider configuration the module should use for that purpose.",
+		}},
+		{"an alias the root module does not configure", map[string]string{
+			"m/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nresource \"aws_s3_bucket\" \"q\" {}\n",
+			"main.tf":   "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nmodule \"m\" {\n  source = \"./m\"\n  providers = {\n    aws = aws.nope\n  }\n}\n",
+		}, []string{
+			"error missing provider provider[\"registry.terraform.io/hashicorp/aws\"].nope @-: ",
+		}},
+		{"a version constraint in a provider block", map[string]string{
+			"a/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n",
+			"d/main.tf": "resource \"aws_s3_bucket\" \"b\" {}\n",
+			"main.tf":   "provider \"aws\" {\n  version = \"~> 5.0\"\n  region  = \"x\"\n}\nmodule \"a\" {\n  source = \"./a\"\n}\nmodule \"d\" {\n  source = \"./d\"\n}\n",
+			"r/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nmodule \"a\" {\n  source = \"../a\"\n}\n",
+		}, []string{
+			"warning Version constraints inside provider configuration blocks are deprecated @main.tf:2:13: Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block.",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := loadFiles(t, dialect.Terraform, tc.files)
+			var got []string
+			for _, d := range diags {
+				loc := "-"
+				if d.Subject != nil {
+					loc = fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
+				}
+				sev := "error"
+				if d.Severity == hcl.DiagWarning {
+					sev = "warning"
+				}
+				got = append(got, fmt.Sprintf("%s %s @%s: %s", sev, d.Summary, loc, d.Detail))
+			}
+			slices.Sort(got)
+			if strings.Join(got, "\n---\n") != strings.Join(tc.want, "\n---\n") {
+				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n---\n"), strings.Join(tc.want, "\n---\n"))
+			}
+		})
 	}
 }

@@ -206,8 +206,10 @@ type ProviderConfigRef struct {
 type Provider struct {
 	Name  string
 	Alias string
-	// Version is the legacy version constraint argument ("" when absent).
-	Version string
+	// Version is the legacy version constraint argument ("" when absent);
+	// HasVersion is set when the block has that argument.
+	Version    string
+	HasVersion bool
 	// ForEach makes one configuration per element (OpenTofu 1.9), each
 	// named NAME.ALIAS[KEY]; its value must be known before evaluation.
 	ForEach   hcl.Expression
