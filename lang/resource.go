@@ -150,7 +150,7 @@ func (ev *evaluator) unsupportedType(m *config.Module, res *config.Resource) *hc
 	}
 	local := resourceProviderName(res)
 	ps := ev.opts.Schemas.provider(m, local)
-	if ps == nil {
+	if ps == nil || ps.Partial {
 		return nil
 	}
 	provider := providerKey(providerSource(m, local))

@@ -26,6 +26,10 @@ type ProviderSchema struct {
 	DataSources        map[string]*Block
 	EphemeralResources map[string]*Block
 	Functions          map[string]*FunctionSignature
+	// Partial marks a schema that may lack types its provider has (one
+	// written from documentation rather than printed by the provider): a
+	// type it does not list is then not reported as unsupported.
+	Partial bool
 }
 
 // FunctionSignature describes a provider function's parameters and result.

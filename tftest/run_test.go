@@ -1393,6 +1393,34 @@ run "apply" {
 	}
 }
 
+// TestBuiltinSchemaIsPartial: tfeval's own random schema, written from the
+// provider's documentation, may lack types a newer provider has (the
+// ephemeral random_password); such a type is evaluated without a schema,
+// not reported as unsupported.
+func TestBuiltinSchemaIsPartial(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+ephemeral "random_password" "p" {
+  length = 8
+}
+resource "random_nonexistent" "n" {}
+output "ok" { value = true }
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "random" {}
+run "plan" {
+  command = plan
+  assert {
+    condition     = output.ok
+    error_message = "no"
+  }
+}
+`}, dialect.Terraform)
+	if got := statuses(rep); got["tests/a.tftest.hcl::plan"] != "pass" {
+		t.Errorf("statuses %v, diagnostics %v", got, summaries(rep))
+	}
+}
+
 // TestManyInstances plans and applies enough mocked instances that lang
 // plans them on several goroutines, each calling the runner's hook: the
 // values are the same as one by one (run it with -race).

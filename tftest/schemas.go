@@ -24,6 +24,11 @@ var builtinSchemas = sync.OnceValue(func() *lang.ProviderSchemas {
 	if err != nil {
 		panic("tftest: the built-in provider schemas do not parse: " + err.Error())
 	}
+	for _, ps := range s.Providers {
+		// Written from documentation: a newer provider may have more
+		// types (random_password became an ephemeral resource too).
+		ps.Partial = true
+	}
 	return s
 })
 
