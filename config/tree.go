@@ -80,9 +80,6 @@ func (l *treeLoader) module(dir, sourceDir string) (*Module, hcl.Diagnostics) {
 // so that a module calling itself is caught instead of recursing forever.
 func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if parent.Parent == nil {
-		diags = append(diags, l.unconfiguredPassedProviders(parent)...)
-	}
 	names := make([]string, 0, len(parent.Module.ModuleCalls))
 	for name := range parent.Module.ModuleCalls {
 		names = append(names, name)
@@ -343,21 +340,19 @@ func unpassedConfigurationAliases(call *ModuleCall, child *Config) hcl.Diagnosti
 	return diags
 }
 
-// unconfiguredPassedProviders reports what Terraform reports of module m's
-// calls passing, in their providers argument, a provider configuration m
-// does not have: m has one where it has a provider block of that name, or
-// (a called module) its caller passes it that name, or (the root module)
-// it is the default configuration, which the root module always has.
-// Where a called module would pass on its default configuration of a
-// provider, its caller is warned that it must pass one; Terraform then
-// fails building its graph, at the first such configuration it finds
-// (one of them, by its walk's order: here the first depth first).
+// unconfiguredPassedProviders reports what Terraform reports of called
+// module m's calls passing, in their providers argument, a provider
+// configuration m does not have: m has one where it has a provider block
+// of that name, or its caller passes it that name. Where m would pass on
+// its default configuration of a provider, its caller is warned that it
+// must pass one; Terraform then fails building its graph, at the first
+// such configuration it finds (one of them, by its walk's order: here the
+// first depth first). The root module's calls are lang's to check, since
+// a test file may give the root module provider configurations.
 func (l *treeLoader) unconfiguredPassedProviders(m *Config) hcl.Diagnostics {
 	var passedIn []PassedProvider
-	if m.Parent != nil {
-		if call := m.Parent.Module.ModuleCalls[m.Path[len(m.Path)-1]]; call != nil {
-			passedIn = call.Providers
-		}
+	if call := m.Parent.Module.ModuleCalls[m.Path[len(m.Path)-1]]; call != nil {
+		passedIn = call.Providers
 	}
 	var diags hcl.Diagnostics
 	warned := map[string]bool{}
@@ -368,7 +363,7 @@ func (l *treeLoader) unconfiguredPassedProviders(m *Config) hcl.Diagnostics {
 			if ref.Alias != "" {
 				key += "." + ref.Alias
 			}
-			if m.Module.ProviderConfigs[key] != nil || (m.Parent == nil && ref.Alias == "") {
+			if m.Module.ProviderConfigs[key] != nil {
 				continue
 			}
 			if slices.ContainsFunc(passedIn, func(in PassedProvider) bool {
@@ -376,11 +371,11 @@ func (l *treeLoader) unconfiguredPassedProviders(m *Config) hcl.Diagnostics {
 			}) {
 				continue
 			}
-			if m.Parent != nil && ref.Alias != "" && declaresProvider(m.Module, ref.Name, ref.Alias) {
+			if ref.Alias != "" && declaresProvider(m.Module, ref.Name, ref.Alias) {
 				continue // its caller is told to pass it (unpassedConfigurationAliases)
 			}
 			source := providerSourceIn(m.Module, ref.Name)
-			if m.Parent != nil && ref.Alias == "" && !warned[key] {
+			if ref.Alias == "" && !warned[key] {
 				warned[key] = true
 				caller := "the root module"
 				if len(m.Path) > 1 {
@@ -401,10 +396,7 @@ func (l *treeLoader) unconfiguredPassedProviders(m *Config) hcl.Diagnostics {
 				if strings.Count(source, "/") != 1 {
 					host = ""
 				}
-				addr := `provider["` + host + source + `"]`
-				if len(m.Path) > 0 {
-					addr = "module." + strings.Join(m.Path, ".module.") + "." + addr
-				}
+				addr := "module." + strings.Join(m.Path, ".module.") + `.provider["` + host + source + `"]`
 				if ref.Alias != "" {
 					addr += "." + ref.Alias
 				}

@@ -323,9 +323,9 @@ variable "req2" {}
 // a tree, of the provider configurations modules declare and pass: empty
 // ("proxy") provider blocks in called modules, configurations passed to a
 // module that configures its own, configuration aliases a call does not
-// pass, a default configuration a module passes on without receiving it,
-// an alias the root module passes without configuring it, and version
-// constraints in provider blocks. Each case's diagnostics are what
+// pass, a default configuration a module passes on without receiving it
+// (the root module's calls are lang's to check), and version constraints in
+// provider blocks. Each case's diagnostics are what
 // terraform validate v1.11.4 printed for it (with the aws provider
 // v5.100.0 installed). OpenTofu's words for the warnings that name
 // Terraform are not recorded, so those are Terraform's alone.
@@ -376,12 +376,6 @@ func TestProviderConfigurationChecks(t *testing.T) {
 			"main.tf":   "provider \"aws\" {\n  region = \"x\"\n}\nmodule \"a\" {\n  source = \"./a\"\n}\noutput \"o\" { value = local.nope }\n",
 		}, []string{
 			"error Missing required provider configuration @main.tf:4:1: The child module requires an additional configuration for provider hashicorp/aws, with the local name \"aws.x\".\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for aws.x in the \"providers\" meta-argument in the module block to choose which provider configuration the module should use for that purpose.",
-		}},
-		{"an alias the root module does not configure", map[string]string{
-			"m/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nresource \"aws_s3_bucket\" \"q\" {}\n",
-			"main.tf":   "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nmodule \"m\" {\n  source = \"./m\"\n  providers = {\n    aws = aws.nope\n  }\n}\n",
-		}, []string{
-			"error missing provider provider[\"registry.terraform.io/hashicorp/aws\"].nope @-: ",
 		}},
 		{"a version constraint in a provider block", map[string]string{
 			"a/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n",

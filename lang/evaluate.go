@@ -71,6 +71,10 @@ type evaluation struct {
 	// instance (validateUnexpanded), are the resources whose count or
 	// for_each the plan evaluated.
 	countsChecked map[*config.Resource]bool
+	// unconfigured are the resource nodes whose aliased provider
+	// configuration no provider block gives (checkProviderConfigs): they
+	// are not evaluated.
+	unconfigured map[*node]bool
 	// errorsOnly, in that validation, is set: only its errors are
 	// wanted. A resource instance's planned value, which nothing there
 	// reads (what refers to a resource sees validate's unknown), is not
@@ -178,7 +182,7 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 		}
 	} else if opts.Lazy {
 		ev.startLazy(g, order)
-	} else {
+	} else if ev.checkProviderConfigs(g) {
 		ev.checkResourceTypes(g)
 		ev.run(order)
 		if !opts.Console && !opts.Validate {

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -150,6 +151,93 @@ func (g *graph) providerNode(c *config.Config, name, alias string) *node {
 		c = parent
 	}
 	return nil
+}
+
+// A provider configuration other than a module's default one exists only
+// where a provider block declares it (or, in the root module, a test file
+// gives it): Terraform fails to build its graph where the root module
+// passes a module call an alias it does not configure, and reports every
+// resource whose aliased configuration is no block's as "Provider
+// configuration not present", a message written for state (it is what
+// validating a module with configuration_aliases on its own gives).
+
+// checkProviderConfigs reports, before the walk, the provider
+// configurations used but not configured; false when Terraform could not
+// build its graph, so that nothing is evaluated. A called module's calls
+// were checked while loading (config), where a test file changes nothing.
+func (ev *evaluator) checkProviderConfigs(g *graph) bool {
+	m := ev.cfg.Module
+	for _, name := range sortedKeys(m.ModuleCalls) {
+		for _, pp := range m.ModuleCalls[name].Providers {
+			ref := pp.InParent
+			if ref.Alias == "" {
+				continue
+			}
+			key := ref.Name + "." + ref.Alias
+			if m.ProviderConfigs[key] != nil || ev.opts.ProvidersGiven[key] {
+				continue
+			}
+			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: `missing provider provider["` + providerAddress(m, ref.Name, ev.opts.Dialect) + `"].` + ref.Alias})
+			return false
+		}
+	}
+	for _, n := range g.nodes {
+		if n.kind != nodeResource {
+			continue
+		}
+		res := findResource(n.cfg.Module, n.name)
+		if res == nil || res.ProviderRef == nil || res.ProviderRef.Alias == "" {
+			continue
+		}
+		at, name, alias, ok := g.configuredAlias(n.cfg, res.ProviderRef.Name, res.ProviderRef.Alias, ev.opts.ProvidersGiven)
+		if ok {
+			continue
+		}
+		addr := address.ModulePrefix(n.cfg.Path) + res.Addr()
+		provider := address.ModulePrefix(at.Path) + `provider["` + providerAddress(at.Module, name, ev.opts.Dialect) + `"].` + alias
+		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Provider configuration not present", Detail: fmt.Sprintf("To work with %s its original provider configuration at %s is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy %s, after which you can remove the provider configuration again.", addr, provider, addr)})
+		if ev.unconfigured == nil {
+			ev.unconfigured = map[*node]bool{}
+		}
+		ev.unconfigured[n] = true
+	}
+	return true
+}
+
+// configuredAlias follows the aliased provider configuration name.alias of
+// module c up the calls that pass it, to the provider block that gives it
+// (ok), or to the module where it is no block's nor passed: that module
+// and the configuration's name there. A test file's configurations
+// (given) stand for root module blocks.
+func (g *graph) configuredAlias(c *config.Config, name, alias string, given map[string]bool) (*config.Config, string, string, bool) {
+	for {
+		if alias == "" {
+			return c, name, alias, true
+		}
+		key := name + "." + alias
+		if c.Module.ProviderConfigs[key] != nil {
+			return c, name, alias, true
+		}
+		parent := c.Parent
+		if parent == nil || parent.Module == nil {
+			return c, name, alias, given[key]
+		}
+		call := parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+		if call == nil {
+			return c, name, alias, false
+		}
+		passed := false
+		for _, pp := range call.Providers {
+			if pp.InChild.Name == name && pp.InChild.Alias == alias {
+				name, alias, passed = pp.InParent.Name, pp.InParent.Alias, true
+				break
+			}
+		}
+		if !passed {
+			return c, name, alias, false
+		}
+		c = parent
+	}
 }
 
 // providerAddress is the whole address of module m's provider local, with

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,5 +210,89 @@ func TestProviderConfigInConsole(t *testing.T) {
 resource "aws_s3_bucket" "b" {}`}, Options{Console: true})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
+	}
+}
+
+// TestUnconfiguredProviders: a resource whose aliased provider
+// configuration no provider block gives (one the root module declares in
+// configuration_aliases, as when a module is validated on its own, or one
+// it does not declare) is Terraform's "Provider configuration not present",
+// and is not evaluated; the root module passing a module call an alias it
+// does not configure fails the graph, so nothing else is reported. A test
+// file's provider blocks (ProvidersGiven) configure the root module's
+// aliases (terraform validate v1.11.4).
+func TestUnconfiguredProviders(t *testing.T) {
+	resources := map[string]string{
+		"main.tf": `terraform {
+  required_providers {
+    aws = {
+      source                = "hashicorp/aws"
+      configuration_aliases = [aws.x]
+    }
+  }
+}
+module "m" {
+  source = "./m"
+}
+resource "aws_s3_bucket" "r" {
+  provider = aws.x
+  count    = 2
+  bucket   = local.nope
+}
+data "aws_region" "d" {
+  provider = aws.q
+}
+resource "aws_s3_bucket" "ok" {}
+`,
+		"m/main.tf": `resource "aws_s3_bucket" "a" {
+  provider = aws.foo
+}
+`,
+	}
+	notPresent := func(obj, provider string) string {
+		return "Provider configuration not present: To work with " + obj + " its original provider configuration at " + provider + " is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy " + obj + ", after which you can remove the provider configuration again."
+	}
+	want := []string{
+		notPresent("aws_s3_bucket.r", `provider["registry.terraform.io/hashicorp/aws"].x`),
+		notPresent("data.aws_region.d", `provider["registry.terraform.io/hashicorp/aws"].q`),
+		notPresent("module.m.aws_s3_bucket.a", `module.m.provider["registry.terraform.io/hashicorp/aws"].foo`),
+	}
+	list := func(diags hcl.Diagnostics) []string {
+		var got []string
+		for _, d := range diags {
+			got = append(got, d.Summary+": "+d.Detail)
+		}
+		slices.Sort(got)
+		return got
+	}
+	for _, validate := range []bool{true, false} {
+		_, diags := evalFiles(t, resources, Options{Validate: validate})
+		if got := list(diags); !slices.Equal(got, want) {
+			t.Errorf("validate=%v:\n%s\nwant:\n%s", validate, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	_, diags := evalFiles(t, resources, Options{Validate: true, ProvidersGiven: map[string]bool{"aws.x": true, "aws.q": true}})
+	if got := list(diags); !slices.Equal(got, []string{want[2], `Reference to undeclared local value: A local value with the name "nope" has not been declared.`}) {
+		t.Errorf("with the aliases given:\n%s", strings.Join(got, "\n"))
+	}
+	calls := map[string]string{
+		"main.tf": `module "m" {
+  source = "./m"
+  providers = {
+    aws = aws.nope
+  }
+}
+output "o" {
+  value = local.missing
+}
+`,
+		"m/main.tf": "resource \"aws_s3_bucket\" \"q\" {}\n",
+	}
+	_, diags = evalFiles(t, calls, Options{Validate: true})
+	if got := list(diags); !slices.Equal(got, []string{`missing provider provider["registry.terraform.io/hashicorp/aws"].nope: `}) {
+		t.Errorf("a call passing an alias not configured: %v", got)
+	}
+	if _, diags = evalFiles(t, calls, Options{Validate: true, ProvidersGiven: map[string]bool{"aws.nope": true}}); len(diags) != 1 || diags[0].Summary != "Reference to undeclared local value" {
+		t.Errorf("with the alias given: %v", list(diags))
 	}
 }

@@ -25,6 +25,12 @@ func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
 		mi.setResource(n.name, &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: ev.errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)})
 		return
 	}
+	if ev.unconfigured[n] {
+		// Reported before the walk (checkProviderConfigs).
+		mi.setResource(n.name, &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: ev.errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)})
+		n.failed.Store(true)
+		return
+	}
 	// A type the provider's schema lacks was reported before the walk
 	// (checkResourceTypes); what depends on the resource is not evaluated,
 	// as after any failed object.
