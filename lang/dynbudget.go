@@ -44,8 +44,15 @@ func (b *dynamicBudget) take(n int) bool {
 	if b.made > b.max {
 		return false
 	}
-	return b.lim == nil || b.lim.charge(int64(n)) == nil
+	return b.lim == nil || b.lim.charge(int64(n)*dynamicBlockSteps) == nil
 }
+
+// dynamicBlockSteps is what one generated block costs of Limits.MaxSteps:
+// it is kept, with its attributes' values, for as long as the evaluation
+// (about 600 bytes each, for a block of two attributes), so that counted
+// resources of nested dynamic blocks stop at the step limit below a
+// gigabyte rather than at two.
+const dynamicBlockSteps = 4
 
 // check is take for the elements of a dynamic block's for_each value,
 // with the diagnostic at the for_each expression past the budget.

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -57,6 +58,35 @@ resource "aws_s3_bucket" "x" {}
 					t.Errorf("%s, schema %v, validate %v, within the bound: %v", header, schema, validate, diags)
 				}
 			}
+		}
+	}
+}
+
+// TestDynamicBlockSteps: each block a dynamic block generates costs
+// dynamicBlockSteps of Limits.MaxSteps, since it is kept with its values
+// for the whole evaluation: a thousand blocks, with the evaluation of
+// their attributes, fit in 8,000 steps, not in 3,000.
+func TestDynamicBlockSteps(t *testing.T) {
+	src := `resource "aws_thing" "t" {
+  dynamic "a" {
+    for_each = range(1000)
+    content {
+      v = a.value
+    }
+  }
+}
+`
+	for _, tc := range []struct {
+		steps int64
+		stop  bool
+	}{{3000, true}, {8000, false}} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": src}, Options{Limits: Limits{MaxSteps: tc.steps}})
+		stopped := false
+		for _, d := range diags {
+			stopped = stopped || strings.Contains(d.Summary, "step limit")
+		}
+		if stopped != tc.stop {
+			t.Errorf("MaxSteps %d: stopped %v, want %v (%v)", tc.steps, stopped, tc.stop, diags)
 		}
 	}
 }
