@@ -196,6 +196,9 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 		diags = append(diags, unpassedConfigurationAliases(call, child)...)
 		diags = append(diags, l.unconfiguredPassedProviders(child)...)
 		if l.opts.Dialect == dialect.Terraform {
+			if parent.Parent == nil {
+				diags = append(diags, undeclaredRootProviders(call, parent.Module)...)
+			}
 			diags = append(diags, undeclaredPassedProviders(call, child)...)
 			diags = append(diags, redundantEmptyProviders(child)...)
 		}
@@ -248,6 +251,27 @@ func undeclaredPassedProviders(call *ModuleCall, child *Config) hcl.Diagnostics 
 			Summary:  "Reference to undefined provider",
 			Detail:   fmt.Sprintf("There is no explicit declaration for local provider name %q in module.%s, so Terraform is assuming you mean to pass a configuration for %q.\n\nIf you also control the child module, add a required_providers entry named %q with the source address %q.", name, strings.Join(child.Path, ".module."), source, name, source),
 			Subject:  pp.InChild.NameRange.Ptr(),
+		})
+	}
+	return diags
+}
+
+// undeclaredRootProviders warns, as Terraform does, of each default
+// provider configuration a module call of the root module passes by a
+// local name the root module does not declare in its required_providers.
+func undeclaredRootProviders(call *ModuleCall, root *Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, pp := range call.Providers {
+		if pp.InParent.Alias != "" || root.RequiredProviders[pp.InParent.Name] != nil {
+			continue
+		}
+		name := pp.InParent.Name
+		source := "hashicorp/" + name
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Reference to undefined provider",
+			Detail:   fmt.Sprintf("There is no explicit declaration for local provider name %q in the root module, so Terraform is assuming you mean to pass a configuration for provider %q.\n\nTo clarify your intent and silence this warning, add to the root module a required_providers entry named %q with source = %q, or a different source address if appropriate.", name, source, name, source),
+			Subject:  pp.InParent.NameRange.Ptr(),
 		})
 	}
 	return diags
@@ -319,6 +343,9 @@ func unpassedConfigurationAliases(call *ModuleCall, child *Config) hcl.Diagnosti
 	for _, name := range slices.Sorted(maps.Keys(child.Module.RequiredProviders)) {
 		rp := child.Module.RequiredProviders[name]
 		for _, ca := range rp.ConfigurationAliases {
+			if pc := child.Module.ProviderConfigs[name+"."+ca.Alias]; pc != nil && !isProxyProvider(pc) {
+				continue // configured by the module itself
+			}
 			if slices.ContainsFunc(call.Providers, func(pp PassedProvider) bool {
 				return pp.InChild.Name == name && pp.InChild.Alias == ca.Alias
 			}) {
@@ -458,13 +485,8 @@ func redundantEmptyProviders(child *Config) hcl.Diagnostics {
 	for _, name := range slices.Sorted(maps.Keys(first)) {
 		source := "hashicorp/" + name
 		list := aliases[name]
-		if rp := child.Module.RequiredProviders[name]; rp != nil {
-			if rp.Source != "" {
-				source = displaySource(rp.Source)
-			}
-			for _, ca := range rp.ConfigurationAliases {
-				list = append(list, ca.Alias)
-			}
+		if rp := child.Module.RequiredProviders[name]; rp != nil && rp.Source != "" {
+			source = displaySource(rp.Source)
 		}
 		slices.Sort(list)
 		list = slices.Compact(list)

@@ -377,6 +377,18 @@ func TestProviderConfigurationChecks(t *testing.T) {
 		}, []string{
 			"error Missing required provider configuration @main.tf:4:1: The child module requires an additional configuration for provider hashicorp/aws, with the local name \"aws.x\".\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for aws.x in the \"providers\" meta-argument in the module block to choose which provider configuration the module should use for that purpose.",
 		}},
+		{"a default configuration the root module passes without declaring it", map[string]string{
+			"m/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nresource \"aws_s3_bucket\" \"q\" {}\n",
+			"main.tf":   "module \"m\" {\n  source = \"./m\"\n  providers = {\n    aws = aws\n  }\n}\nprovider \"aws\" {}\n",
+		}, []string{
+			"warning Reference to undefined provider @main.tf:4:11: There is no explicit declaration for local provider name \"aws\" in the root module, so Terraform is assuming you mean to pass a configuration for provider \"hashicorp/aws\".\n\nTo clarify your intent and silence this warning, add to the root module a required_providers entry named \"aws\" with source = \"hashicorp/aws\", or a different source address if appropriate.",
+		}},
+		{"a configuration alias the module configures itself", map[string]string{
+			"a/main.tf": "terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n      configuration_aliases = [aws.x, aws.y, aws.z]\n    }\n  }\n}\nprovider \"aws\" {\n  alias = \"x\"\n  region = \"us-east-1\"\n}\nresource \"aws_s3_bucket\" \"z\" {\n  provider = aws.x\n}\nprovider \"aws\" {\n  alias = \"y\"\n}\n",
+			"main.tf":   "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nmodule \"a\" {\n  source = \"./a\"\n  providers = {\n    aws.y = aws\n    aws.z = aws\n  }\n}\n",
+		}, []string{
+			"warning Redundant empty provider block @a/main.tf:16:1: Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"aws\" blocks and then adding or updating an entry like the following to the required_providers block of module.a:\n    aws = {\n      source = \"hashicorp/aws\"\n      configuration_aliases = [\n        aws.y,\n      ]\n    }",
+		}},
 		{"a version constraint in a provider block", map[string]string{
 			"a/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n",
 			"d/main.tf": "resource \"aws_s3_bucket\" \"b\" {}\n",

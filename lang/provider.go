@@ -155,8 +155,10 @@ func (g *graph) providerNode(c *config.Config, name, alias string) *node {
 
 // A provider configuration other than a module's default one exists only
 // where a provider block declares it (or, in the root module, a test file
-// gives it): Terraform fails to build its graph where the root module
-// passes a module call an alias it does not configure, and reports every
+// gives it), and the root module's default one also where its
+// required_providers names the provider: Terraform fails to build its
+// graph where the root module passes a module call a configuration it does
+// not have, and reports every
 // resource whose aliased configuration is no block's as "Provider
 // configuration not present", a message written for state (it is what
 // validating a module with configuration_aliases on its own gives).
@@ -170,14 +172,21 @@ func (ev *evaluator) checkProviderConfigs(g *graph) bool {
 	for _, name := range sortedKeys(m.ModuleCalls) {
 		for _, pp := range m.ModuleCalls[name].Providers {
 			ref := pp.InParent
-			if ref.Alias == "" {
-				continue
+			key := ref.Name
+			if ref.Alias != "" {
+				key += "." + ref.Alias
 			}
-			key := ref.Name + "." + ref.Alias
 			if m.ProviderConfigs[key] != nil || ev.opts.ProvidersGiven[key] {
 				continue
 			}
-			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: `missing provider provider["` + providerAddress(m, ref.Name, ev.opts.Dialect) + `"].` + ref.Alias})
+			if ref.Alias == "" && m.RequiredProviders[ref.Name] != nil {
+				continue // the root module's default configuration, empty
+			}
+			addr := `provider["` + providerAddress(m, ref.Name, ev.opts.Dialect) + `"]`
+			if ref.Alias != "" {
+				addr += "." + ref.Alias
+			}
+			ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "missing provider " + addr})
 			return false
 		}
 	}

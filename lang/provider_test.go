@@ -295,4 +295,16 @@ output "o" {
 	if _, diags = evalFiles(t, calls, Options{Validate: true, ProvidersGiven: map[string]bool{"aws.nope": true}}); len(diags) != 1 || diags[0].Summary != "Reference to undeclared local value" {
 		t.Errorf("with the alias given: %v", list(diags))
 	}
+	// The root module's default configuration exists where its
+	// required_providers names the provider (or a block configures it),
+	// not for a resource's use alone.
+	calls["main.tf"] = strings.Replace(calls["main.tf"], "aws.nope", "aws", 1) + "resource \"aws_s3_bucket\" \"r\" {}\n"
+	_, diags = evalFiles(t, calls, Options{Validate: true})
+	if got := list(diags); !slices.Equal(got, []string{`missing provider provider["registry.terraform.io/hashicorp/aws"]: `}) {
+		t.Errorf("a call passing the default configuration not declared: %v", got)
+	}
+	calls["versions.tf"] = "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n"
+	if _, diags = evalFiles(t, calls, Options{Validate: true}); len(diags) != 1 || diags[0].Summary != "Reference to undeclared local value" {
+		t.Errorf("with the provider required: %v", list(diags))
+	}
 }
