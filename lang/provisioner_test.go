@@ -129,3 +129,44 @@ resource "t" "a" {
 		t.Errorf("value = %#v\nwant %#v", v, want)
 	}
 }
+
+// Terraform evaluates provisioner and connection blocks before they run only
+// in its validation walk, where self and every value but path and terraform
+// are unknown: what fails only for the values a plan knows (a null in a
+// template) is no error, in validate or in a plan; what fails whatever the
+// values is.
+func TestProvisionersSeeUnknownValues(t *testing.T) {
+	src := `variable "key" {
+  type    = string
+  default = null
+}
+locals { user = var.key }
+resource "t" "a" {
+  count = 1
+  name  = null
+  tags  = { k = var.key }
+  provisioner "local-exec" {
+    command = "echo ${var.key} ${self.name} ${self.tags.k} ${length(var.key)} ${local.user}"
+  }
+  connection {
+    host = "${self.tags["k"]}:${count.index}"
+  }
+}
+`
+	constant := `resource "t" "b" {
+  provisioner "local-exec" {
+    command = "echo ${null}"
+  }
+}
+`
+	for _, validate := range []bool{false, true} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": src}, Options{Validate: validate})
+		if diags.HasErrors() {
+			t.Errorf("validate=%v: unexpected errors: %s", validate, diags.Error())
+		}
+		_, diags = evalFiles(t, map[string]string{"main.tf": constant}, Options{Validate: validate})
+		if len(diags) != 1 || diags[0].Summary != "Invalid template interpolation value" || diags[0].Subject.String() != "main.tf:3,23-27" {
+			t.Errorf("validate=%v: diagnostics = %s; want one \"Invalid template interpolation value\" at main.tf:3,23-27", validate, diags.Error())
+		}
+	}
+}

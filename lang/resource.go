@@ -961,16 +961,22 @@ func provisionerBodies(res *config.Resource) []hcl.Body {
 }
 
 // checkProvisioners evaluates one instance's connection and provisioner
-// blocks with self bound to the planned instance, as terraform validate
-// does: no provisioner runs during plan, but a bad reference in one is an
-// error all the same.
+// blocks as Terraform's validation walk does, the only time it evaluates
+// them before they run (no provisioner runs during plan): a bad reference
+// or an operation that fails whatever the values is an error all the same,
+// but self is unknown, of the planned instance's type, and so in a plan is
+// every value but path and terraform; what holds only for the values the
+// plan knows (a null in a template) is not an error until they run.
 func (ev *evaluator) checkProvisioners(is *scope, res *config.Resource, self cty.Value) {
 	bodies := provisionerBodies(res)
 	if len(bodies) == 0 {
 		return
 	}
 	ps := *is
-	ps.setRare(func(r *scopeRare) { r.self = self })
+	ps.setRare(func(r *scopeRare) {
+		r.self = cty.UnknownVal(self.Type()).WithMarks(self.Marks())
+		r.validating = !ev.opts.Validate
+	})
 	for _, body := range bodies {
 		_, diags := ps.evalBody(body, impliedSpec(body))
 		ev.addDiags(diags)

@@ -68,6 +68,10 @@ type scopeRare struct {
 	// names are more root names an expression may refer to, beside the
 	// language's own (EvalExprWithNames).
 	names map[string]cty.Value
+	// validating evaluates bodies as Terraform's validation walk sees
+	// them, the only time it evaluates provisioner and connection blocks
+	// before they run: every value is unknown but path and terraform.
+	validating bool
 }
 
 // self is the value of self, NilVal where it is not available.
@@ -387,6 +391,9 @@ func namedUnread(expr hcl.Expression, names map[string]cty.Value) cty.ValueMarks
 // evalBody decodes a block body with a spec, expanding dynamic blocks.
 func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
 	ctx, diags := s.evalContext(bodyVariables(body, spec))
+	if s.rare != nil && s.rare.validating && ctx != nil {
+		ctx = unknownContext(ctx)
+	}
 	if diags.HasErrors() {
 		diags = ungeneratedDropped(body, body, spec, ctx, diags, s.ev.limits)
 	}
@@ -402,6 +409,20 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 	detachDiags(moreDiags, ctx)
 	diags = append(diags, moreDiags...)
 	return v, diags
+}
+
+// unknownContext is a copy of ctx whose values are unknown, each of the type
+// it had, as Terraform's validation walk gives them: only path and terraform
+// are known there before the plan.
+func unknownContext(ctx *hcl.EvalContext) *hcl.EvalContext {
+	out := &hcl.EvalContext{Functions: ctx.Functions, Variables: make(map[string]cty.Value, len(ctx.Variables))}
+	for name, v := range ctx.Variables {
+		if name != "path" && name != "terraform" {
+			v = cty.UnknownVal(v.Type()).WithMarks(v.Marks())
+		}
+		out.Variables[name] = v
+	}
+	return out
 }
 
 // evalResourceBody is evalBody for a resource block, with the references
