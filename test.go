@@ -24,6 +24,11 @@ type TestOptions struct {
 	// Seed varies the strings mocked providers generate for computed
 	// attributes; the same seed gives the same strings (see tftest).
 	Seed uint64
+	// DropResults leaves each run's plan or state out of the Report once
+	// the run is judged, for callers that read only statuses, assertions
+	// and diagnostics: memory then holds one run's evaluation at a time
+	// (see tftest.Options.DropResults).
+	DropResults bool
 }
 
 // Test runs a module's .tftest.hcl and .tftest.json files (and, in the
@@ -72,6 +77,7 @@ func Test(ctx context.Context, opts TestOptions) *tftest.Report {
 		Limits:        opts.Limits,
 		Context:       opts.Context,
 		Seed:          opts.Seed,
+		DropResults:   opts.DropResults,
 		Load: func(dir, manifestKey string) (*config.Config, hcl.Diagnostics) {
 			o := base
 			o.Dir = filepath.ToSlash(dir)

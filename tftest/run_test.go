@@ -3184,3 +3184,56 @@ run "plan" {
 		}
 	}
 }
+
+// TestDropResults: with DropResults, each run's evaluation is let go once
+// the run is judged, and the statuses, assertions and diagnostics are the
+// same as with the evaluations kept; a later run still reads an earlier
+// one's outputs, which the file's state keeps.
+func TestDropResults(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+variable "n" {
+  type = number
+}
+resource "terraform_data" "r" {
+  input = var.n * 2
+}
+output "twice" { value = terraform_data.r.output }
+`,
+		"tests/a.tftest.hcl": `
+run "first" {
+  variables {
+    n = 2
+  }
+  assert {
+    condition     = output.twice == 4
+    error_message = "twice is ${output.twice}"
+  }
+}
+run "second" {
+  variables {
+    n = run.first.twice
+  }
+  assert {
+    condition     = output.twice == 9
+    error_message = "twice is ${output.twice}"
+  }
+}
+`}
+	kept := runFiles(t, files, dialect.Terraform)
+	dropped := runFiles(t, files, dialect.Terraform, func(o *Options) { o.DropResults = true })
+	if a, b := statuses(kept), statuses(dropped); !reflect.DeepEqual(a, b) || a["tests/a.tftest.hcl::first"] != "pass" || a["tests/a.tftest.hcl::second"] != "fail" {
+		t.Errorf("statuses kept %v, dropped %v", a, b)
+	}
+	if a, b := summaries(kept), summaries(dropped); !reflect.DeepEqual(a, b) {
+		t.Errorf("diagnostics kept %v, dropped %v", a, b)
+	}
+	for i, rr := range dropped.Files[0].Runs {
+		if rr.Result != nil || rr.Outputs != nil || rr.Prior != nil {
+			t.Errorf("run %s kept its evaluation", rr.Name)
+		}
+		if kr := kept.Files[0].Runs[i]; kr.Result == nil || len(kr.Assertions) != len(rr.Assertions) {
+			t.Errorf("run %s: kept %v, assertions %d and %d", rr.Name, kr.Result != nil, len(kr.Assertions), len(rr.Assertions))
+		}
+	}
+}

@@ -212,6 +212,9 @@ func (r *runner) runFile(f *File) *FileResult {
 		if rr.Status == Error {
 			errored = true
 		}
+		if r.opts.DropResults {
+			rr.Result, rr.Prior, rr.PriorOutputs, rr.Outputs, rr.NotPlanned = nil, nil, nil, nil, nil
+		}
 		fr.Runs = append(fr.Runs, rr)
 		fr.Status = fr.Status.merge(rr.Status)
 	}

@@ -87,7 +87,9 @@ func runTestFiles(c *common, env Env, w io.Writer, diags *format.DiagnosticPrint
 	if err != nil {
 		return nil, err
 	}
-	rep := tfeval.Test(c.ctx, tfeval.TestOptions{Options: opts, TestDirectory: c.test.testDir, Filter: c.test.filter})
+	// Only -verbose prints the runs' plans and states: without it, each
+	// run's evaluation is let go as soon as it is judged.
+	rep := tfeval.Test(c.ctx, tfeval.TestOptions{Options: opts, TestDirectory: c.test.testDir, Filter: c.test.filter, DropResults: !c.test.verbose})
 	if !c.json {
 		return rep, format.WriteTestText(w, rep, format.TestTextOptions{Dialect: c.dialect, Color: c.color, Verbose: c.test.verbose, Diagnostics: diags})
 	}
