@@ -163,6 +163,33 @@ check "k2" {
 			validate: []string{"Reference to undeclared input variable@4", "Reference to undeclared local value@5", "Unsupported attribute@10"},
 			plan:     []string{"Reference to undeclared input variable@4", "Reference to undeclared local value@5", "Unsupported attribute@10"},
 		},
+		// The plan validates first: an error message calling a function
+		// wrongly is an error though its condition holds, while an index
+		// past a variable's value, which the validation walk does not
+		// know, is not (terraform validate and plan v1.11.4).
+		"an error message whose condition holds": {
+			files: map[string]string{"main.tf": `variable "l" {
+  default = [1]
+}
+output "o" {
+  value = 1
+  precondition {
+    condition     = length(var.l) == 1
+    error_message = "${var.l[5]} ${upper(1, 2)}"
+  }
+}
+resource "terraform_data" "r" {
+  lifecycle {
+    postcondition {
+      condition     = self.input == null
+      error_message = "${var.l[7]}"
+    }
+  }
+}
+`},
+			validate: []string{"Too many function arguments@8"},
+			plan:     []string{"Too many function arguments@8"},
+		},
 		// terraform init installs the modules before it finds these, so
 		// validate evaluates the call rather than report it not installed.
 		"a destroy provisioner's bad references beside a module call": {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -477,10 +478,41 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 // checkMessageRefs reports what is wrong with the references of a rule's
 // error message where the rule did not need the message: Terraform's
 // validate walk, before the plan, evaluates it whatever the condition.
+// A function the message calls wrongly fails whatever the values, and so
+// is found there too: the message is evaluated with every value unknown.
 func (ev *evaluator) checkMessageRefs(s *scope, rule *config.CheckRule, resourceRule bool) {
-	if rule.ErrorMessage != nil {
-		ev.addDiags(s.refProblems(rule.ErrorMessage, resourceRule))
+	msg := rule.ErrorMessage
+	if msg == nil {
+		return
 	}
+	if diags := s.refProblems(msg, resourceRule); len(diags) > 0 {
+		ev.addDiags(diags)
+		return
+	}
+	if !callsFunction(msg) {
+		return
+	}
+	ctx, diags := s.refContext(s.ev.exprRefs(s.module(), msg))
+	if diags.HasErrors() || ctx == nil {
+		return
+	}
+	_, diags = msg.Value(unknownContext(ctx))
+	ev.addDiags(diags)
+}
+
+// callsFunction reports whether expression e calls a function.
+func callsFunction(e hcl.Expression) bool {
+	se, ok := e.(hclsyntax.Expression)
+	if !ok {
+		return false
+	}
+	found := false
+	_ = hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+		_, call := n.(*hclsyntax.FunctionCallExpr)
+		found = found || call
+		return nil
+	})
+	return found
 }
 
 // evalCheck evaluates a check block: its scoped data resource, then its

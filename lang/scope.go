@@ -411,14 +411,20 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 	return v, diags
 }
 
-// unknownContext is a copy of ctx whose values are unknown, each of the type
-// it had, as Terraform's validation walk gives them: only path and terraform
-// are known there before the plan.
+// unknownContext is a copy of ctx whose values are unknown, as Terraform's
+// validation walk gives them: only path and terraform are known there
+// before the plan. They are unknown of any type, not of the type they
+// have: a list variable's value is a tuple of its length, which would make
+// an index past it an error the validation walk, where the variable is
+// not yet given, does not find.
 func unknownContext(ctx *hcl.EvalContext) *hcl.EvalContext {
 	out := &hcl.EvalContext{Functions: ctx.Functions, Variables: make(map[string]cty.Value, len(ctx.Variables))}
 	for name, v := range ctx.Variables {
+		if fastexpr.IsRootsVariable(name) {
+			continue // its record of the known values
+		}
 		if name != "path" && name != "terraform" {
-			v = cty.UnknownVal(v.Type()).WithMarks(v.Marks())
+			v = cty.DynamicVal.WithMarks(v.Marks())
 		}
 		out.Variables[name] = v
 	}

@@ -145,6 +145,11 @@ func (r *Roots) get(root, name string) (cty.Value, bool) {
 	return v, found
 }
 
+// IsRootsVariable reports whether name is the context variable Define
+// sets: a copy of a context with other values (every value unknown, say)
+// must leave it out, or the fast path reads the values it records.
+func IsRootsVariable(name string) bool { return name == rootsKey }
+
 // rootAttrIn is root.name recorded in ctx's own Roots, false when ctx
 // has none or they do not record it.
 func rootAttrIn(ctx *hcl.EvalContext, root, name string) (cty.Value, bool) {
