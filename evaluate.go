@@ -82,6 +82,11 @@ type Options struct {
 	// "Evaluation cancelled" error. A file being parsed when it is done
 	// is left to finish in the background.
 	Context context.Context
+	// Step, when not nil, is called between the steps of the evaluation's
+	// graph walk with the resource instances expanded so far, and may
+	// block there (lang.Options.Step): a scan pauses a root that has grown
+	// large with it while an earlier root runs.
+	Step func(instances int)
 	// Limits bounds the work and memory of loading and evaluation; zero
 	// fields mean the defaults (see lang.Limits and the README's Security section).
 	Limits lang.Limits
@@ -252,6 +257,7 @@ func Evaluate(opts Options) *Evaluation {
 		Console:          opts.Console,
 		Lazy:             opts.Lazy,
 		Context:          opts.Context,
+		Step:             opts.Step,
 		Limits:           opts.Limits,
 		DataSources:      data,
 		DataSourceRanges: dataRanges,

@@ -106,6 +106,7 @@ func validateTree(cfg *config.Config, opts Options, workDir string, schemas *lan
 		Workspace: workspaceName(opts),
 		Schemas:   schemas,
 		Context:   opts.Context,
+		Step:      opts.Step,
 		Limits:    opts.Limits,
 		Validate:  true,
 		Functions: funcOptions(opts, workDir),

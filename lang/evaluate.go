@@ -517,6 +517,9 @@ func (ev *evaluator) run(order []*node) {
 // values (what depends on an error is an error stand-in) without its
 // diagnostics, and counts as failed in turn.
 func (ev *evaluator) evalNode(n *node) {
+	if ev.opts.Step != nil {
+		ev.opts.Step(ev.limits.expanded())
+	}
 	if d := ev.limits.stopped(); d != nil {
 		ev.addDiag(d)
 		return

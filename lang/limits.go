@@ -297,6 +297,15 @@ func (l *limiter) boundExpansion(exp expansion, diags hcl.Diagnostics, countExpr
 	return exp, diags
 }
 
+// expanded is how many resource instances the expansions have made so far
+// (Options.Step is given it).
+func (l *limiter) expanded() int {
+	if l == nil {
+		return 0
+	}
+	return int(l.instances.Load())
+}
+
 // stepDiags is step as diagnostics at rng.
 func (l *limiter) stepDiags(rng hcl.Range) hcl.Diagnostics {
 	return l.chargeDiags(1, rng)

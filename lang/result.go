@@ -44,6 +44,17 @@ type Options struct {
 	// Context, when set, cancels the evaluation: it stops within
 	// milliseconds with an "Evaluation cancelled" error.
 	Context context.Context
+	// Step, when not nil, is called by the graph walk before it evaluates
+	// each configuration object, on the goroutine that is to evaluate it,
+	// holding nothing of the evaluation, with the number of resource
+	// instances (managed and data, as Limits.MaxInstances counts them) the
+	// walk's expansions have made so far. It may block: a scan pauses
+	// there a root that has grown large while an earlier root runs
+	// (scan.EachHeld). The count is what lets the caller decide cheaply
+	// and early: it is one atomic load, known as soon as a count or
+	// for_each is expanded, where the live heap is known only once a
+	// collection has measured it, after the memory is held.
+	Step func(instances int)
 	// Limits bounds the evaluation's work and memory (limits.go); zero
 	// fields mean the defaults.
 	Limits Limits
