@@ -50,8 +50,10 @@ type RootsOptions struct {
 	Exclude []string
 	MaxDirs int
 	// Parallelism is how many roots are evaluated at once at most; 0
-	// means GOMAXPROCS. Once the roots' evaluations hold much memory
-	// (scan.LargeHeap), they are evaluated one at a time.
+	// means GOMAXPROCS. A root that has expanded many resource instances
+	// (scan.LargeRoot) waits while an earlier root runs, and once the
+	// roots' evaluations hold much memory (scan.LargeHeap), they are
+	// evaluated one at a time.
 	Parallelism int
 }
 
@@ -117,8 +119,17 @@ func EvaluateRoots(ctx context.Context, dir string, opts RootsOptions) iter.Seq2
 		if ownCache {
 			done = tree.LastReached()
 		}
-		for i, ev := range scan.Each(len(tree.Roots), opts.Parallelism, func(i int) *Evaluation {
+		// A root that has expanded many instances pauses while an earlier
+		// one runs (scan.EachHeld), after the caller's own Step.
+		for i, ev := range scan.EachHeld(len(tree.Roots), opts.Parallelism, nil, func(i int, step func(int)) *Evaluation {
 			ro := o
+			if step != nil {
+				if own := o.Step; own != nil {
+					ro.Step = func(n int) { own(n); step(n) }
+				} else {
+					ro.Step = step
+				}
+			}
 			ro.WorkDir = filepath.Join(tree.Dir, filepath.FromSlash(tree.Roots[i]))
 			if ownCache {
 				defer o.ModuleCache.ForgetRoot(ro.WorkDir)

@@ -27,6 +27,10 @@
 // until one of those running ends: the command line asks its collector's
 // Pacer (gcpace.Pacer.Crowded) whether one more root in flight would take
 // the heap past twice what the largest root would hold on its own.
+// EachHeld gives each root a step function its evaluation calls with the
+// resource instances it has expanded so far: a root past LargeRoot waits
+// there until the roots before it have ended, so two large roots that
+// started together do not run on side by side.
 //
 // The caches that make a scan cheaper than one run per root (a
 // config.ModuleCache so each module directory is parsed once per path it

@@ -40,6 +40,30 @@ func Each[T any](n, parallelism int, work func(i int) T, crashed func(i int, p *
 // more root in flight would take the heap past its bound,
 // gcpace.Pacer.Crowded). A call never waits when no other is running.
 func EachCrowded[T any](n, parallelism int, crowded func() bool, work func(i int) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
+	return eachHeld(n, parallelism, crowded, 0, func(i int, _ func(int)) T { return work(i) }, crashed)
+}
+
+// EachHeld is EachCrowded where work is also given a step function to
+// call between the steps of its work with how far the work has grown (a
+// root's evaluation calls it before each configuration object of its
+// graph walk with the resource instances expanded so far,
+// tfeval.Options.Step); it is nil when the calls run one at a time.
+// Calls that start together do not all run on to their end once they are
+// found large: a call whose step reports LargeRoot instances or more
+// pauses there until every call before it has ended. The first calls of
+// a scan of large roots start together before anything can tell they are
+// large; this sees it from what the walk has expanded, long before the
+// heap does. A paused call holds nothing another waits for, and the
+// lowest call not ended never pauses, so the calls end as they would
+// otherwise.
+func EachHeld[T any](n, parallelism int, crowded func() bool, work func(i int, step func(instances int)) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
+	return eachHeld(n, parallelism, crowded, LargeRoot, work, crashed)
+}
+
+// eachHeld is EachHeld where a call pauses from largeRoot instances on
+// (a test's stand-in for LargeRoot); with 0, no call pauses and step is
+// nil (EachCrowded).
+func eachHeld[T any](n, parallelism int, crowded func() bool, largeRoot int, work func(i int, step func(instances int)) T, crashed func(i int, p *Panic) T) iter.Seq2[int, T] {
 	return func(yield func(int, T) bool) {
 		if parallelism <= 0 {
 			parallelism = runtime.GOMAXPROCS(0)
@@ -60,13 +84,25 @@ func EachCrowded[T any](n, parallelism int, crowded func() bool, work func(i int
 		// call's in before handing it out, its worker takes them back.
 		running := make(chan struct{}, parallelism)
 		quit := make(chan struct{})
+		heap := newHeapWatch()
+		var h *hold
+		if parallelism > 1 && largeRoot > 0 {
+			h = newHold(n, largeRoot)
+		}
 		var wg sync.WaitGroup
 		for range parallelism {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				for j := range jobs {
-					j.out <- call(j.i, work, crashed)
+					var step func(int)
+					if h != nil {
+						step = func(instances int) { h.step(j.i, instances) }
+					}
+					j.out <- call(j.i, step, work, crashed)
+					if h != nil {
+						h.end(j.i)
+					}
 					for range j.slots {
 						<-running
 					}
@@ -76,7 +112,6 @@ func EachCrowded[T any](n, parallelism int, crowded func() bool, work func(i int
 		go func() {
 			defer close(jobs)
 			defer close(pending)
-			heap := newHeapWatch()
 			for i := range n {
 				out := make(chan T, 1)
 				select {
@@ -166,14 +201,14 @@ func (h *heapWatch) large() bool {
 	return h.seen
 }
 
-// call is work(i), or crashed(i, ...) when it panics.
-func call[T any](i int, work func(int) T, crashed func(int, *Panic) T) (result T) {
+// call is work(i, step), or crashed(i, ...) when it panics.
+func call[T any](i int, step func(int), work func(int, func(int)) T, crashed func(int, *Panic) T) (result T) {
 	defer func() {
 		if v := recover(); v != nil {
 			result = crashed(i, &Panic{Value: v, Stack: debug.Stack()})
 		}
 	}()
-	return work(i)
+	return work(i, step)
 }
 
 // Cancelled is the error of a scan whose context was done after done of

@@ -47,6 +47,11 @@ type Env struct {
 	// Pacer, when not nil, paces the garbage collector of the process
 	// (cmd/tfeval's): a -recursive run lowers its highest percentage.
 	Pacer *gcpace.Pacer
+	// Step, when not nil, is called between the steps of an evaluation's
+	// graph walk with the resource instances expanded so far
+	// (tfeval.Options.Step): a -recursive run sets it for each root, to
+	// pause a large root while an earlier root runs (scan.EachHeld).
+	Step func(instances int)
 }
 
 // Version is the tfeval version printed by `tfeval version`.

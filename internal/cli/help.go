@@ -298,7 +298,7 @@ var optionHelp = map[string][2]string{
 	"recursive":         {"-recursive", "Work on every root module below DIR: each directory with\nconfiguration files that no other one calls as a local\nmodule, in parallel, reported in path order"},
 	"all-dirs":          {"-all-dirs", "With -recursive: every directory with configuration files\nis a root module, called by another one or not"},
 	"exclude":           {"-exclude=GLOB", "With -recursive: skip the directories GLOB matches, by\npath below DIR (envs/*, **/test) or, without a slash,\nby name (repeatable); hidden ones are always skipped"},
-	"parallelism":       {"-parallelism=N", "With -recursive: at most N root modules at once (default:\nthe number of CPUs; one at a time once they hold much\nmemory)"},
+	"parallelism":       {"-parallelism=N", "With -recursive: at most N root modules at once (default:\nthe number of CPUs; one at a time once they are large)"},
 	"no-progress":       {"-no-progress", "With -recursive: no progress line on the terminal"},
 	"out":               {"-out=DIR", "With -recursive: write each root module's output to\nDIR/ROOT/FILE instead of standard output"},
 	"sarif-root":        {"-sarif-root=DIR", "With -format=sarif: file URIs relative to DIR (default:\nthe top of the git work tree, else the module directory)"},

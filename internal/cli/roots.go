@@ -207,7 +207,7 @@ func runRecursive(c *common, env Env, cmd *command) int {
 	if env.Pacer != nil {
 		crowded = env.Pacer.Crowded
 	}
-	for i, r := range scan.EachCrowded(len(tree.Roots), c.parallelism, crowded, w.runOne, func(i int, p *scan.Panic) rendered {
+	for i, r := range scan.EachHeld(len(tree.Roots), c.parallelism, crowded, w.runOne, func(i int, p *scan.Panic) rendered {
 		return w.render(i, report{diags: hcl.Diagnostics{p.Diagnostic(tree.Roots[i])}, failed: true})
 	}) {
 		// Every root up to this one is done, and no later one reaches
@@ -340,8 +340,11 @@ type rendered struct {
 }
 
 // runOne runs the command on the i-th root and renders its report.
-func (w *rootsWriter) runOne(i int) rendered {
+func (w *rootsWriter) runOne(i int, step func(instances int)) rendered {
 	env := w.env
+	// Once it has expanded many instances, the root pauses between the
+	// steps of its walk while an earlier one runs (scan.EachHeld).
+	env.Step = step
 	env.WorkDir = filepath.Join(w.tree.Dir, filepath.FromSlash(w.tree.Roots[i]))
 	// The root's own module is not shared with other roots.
 	defer w.c.moduleCache.ForgetRoot(env.WorkDir)

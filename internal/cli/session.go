@@ -38,6 +38,7 @@ func options(c *common, env Env, console bool) (tfeval.Options, error) {
 		Sandbox: c.sandbox,
 		Rand:    env.Rand,
 		Context: c.ctx,
+		Step:    env.Step,
 
 		DataFiles:        c.dataFiles,
 		MissingModules:   c.missing,
