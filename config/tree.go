@@ -321,14 +321,10 @@ func overriddenProviders(call *ModuleCall, child *Config) hcl.Diagnostics {
 		if pc == nil || isProxyProvider(pc) {
 			continue
 		}
-		caller := "the root module"
-		if len(child.Path) > 1 {
-			caller = "module." + strings.Join(child.Path[:len(child.Path)-1], ".module.")
-		}
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Cannot override provider configuration",
-			Detail:   fmt.Sprintf("The configuration of module.%s has its own local configuration for %s, and so it cannot accept an overridden configuration provided by %s.", strings.Join(child.Path, ".module."), key, caller),
+			Detail:   fmt.Sprintf("The configuration of %s has its own local configuration for %s, and so it cannot accept an overridden configuration provided by %s.", moduleName(child.Path), key, moduleName(child.Path[:len(child.Path)-1])),
 			Subject:  pp.InChild.NameRange.Ptr(),
 		})
 	}
@@ -351,10 +347,7 @@ func unpassedConfigurationAliases(call *ModuleCall, child *Config) hcl.Diagnosti
 			}) {
 				continue
 			}
-			source := "hashicorp/" + name
-			if rp.Source != "" {
-				source = displaySource(rp.Source)
-			}
+			source := providerSourceIn(child.Module, name)
 			key := name + "." + ca.Alias
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -404,14 +397,10 @@ func (l *treeLoader) unconfiguredPassedProviders(m *Config) hcl.Diagnostics {
 			source := providerSourceIn(m.Module, ref.Name)
 			if ref.Alias == "" && !warned[key] {
 				warned[key] = true
-				caller := "the root module"
-				if len(m.Path) > 1 {
-					caller = "module." + strings.Join(m.Path[:len(m.Path)-1], ".module.")
-				}
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagWarning,
 					Summary:  "Missing required provider configuration",
-					Detail:   fmt.Sprintf("The configuration for module.%s expects to inherit a configuration for provider %s with local name %q, but %s doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for %q to the \"providers\" argument in the module %q block.", strings.Join(m.Path, ".module."), source, ref.Name, caller, ref.Name, m.Path[len(m.Path)-1]),
+					Detail:   fmt.Sprintf("The configuration for %s expects to inherit a configuration for provider %s with local name %q, but %s doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for %q to the \"providers\" argument in the module %q block.", moduleName(m.Path), source, ref.Name, moduleName(m.Path[:len(m.Path)-1]), ref.Name, m.Path[len(m.Path)-1]),
 					Subject:  m.CallRange.Ptr(),
 				})
 			}
@@ -423,7 +412,7 @@ func (l *treeLoader) unconfiguredPassedProviders(m *Config) hcl.Diagnostics {
 				if strings.Count(source, "/") != 1 {
 					host = ""
 				}
-				addr := "module." + strings.Join(m.Path, ".module.") + `.provider["` + host + source + `"]`
+				addr := moduleName(m.Path) + `.provider["` + host + source + `"]`
 				if ref.Alias != "" {
 					addr += "." + ref.Alias
 				}
@@ -449,6 +438,15 @@ func (l *treeLoader) withMissingProvider(diags hcl.Diagnostics) hcl.Diagnostics 
 	}
 	kept := slices.DeleteFunc(diags, func(d *hcl.Diagnostic) bool { return d.Summary == "Missing required argument" })
 	return append(kept, l.missingProvider)
+}
+
+// moduleName is how Terraform names the module at path in a message:
+// "the root module", or module.a.module.b.
+func moduleName(path []string) string {
+	if len(path) == 0 {
+		return "the root module"
+	}
+	return "module." + strings.Join(path, ".module.")
 }
 
 // providerSourceIn is the source address of module m's provider local name
@@ -483,11 +481,8 @@ func redundantEmptyProviders(child *Config) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, name := range slices.Sorted(maps.Keys(first)) {
-		source := "hashicorp/" + name
+		source := providerSourceIn(child.Module, name)
 		list := aliases[name]
-		if rp := child.Module.RequiredProviders[name]; rp != nil && rp.Source != "" {
-			source = displaySource(rp.Source)
-		}
 		slices.Sort(list)
 		list = slices.Compact(list)
 		entry := fmt.Sprintf("    %s = {\n      source = %q\n", name, source)
@@ -502,7 +497,7 @@ func redundantEmptyProviders(child *Config) hcl.Diagnostics {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Redundant empty provider block",
-			Detail:   fmt.Sprintf("Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider %q blocks and then adding or updating an entry like the following to the required_providers block of module.%s:\n%s", name, strings.Join(child.Path, ".module."), entry),
+			Detail:   fmt.Sprintf("Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider %q blocks and then adding or updating an entry like the following to the required_providers block of %s:\n%s", name, moduleName(child.Path), entry),
 			Subject:  first[name].DeclRange.Ptr(),
 		})
 	}
