@@ -24,6 +24,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add(src, strings.HasSuffix(name, ".json"), false)
 	}
 	f.Add([]byte(`module "self" { source = "./" }`), false, true)
+	f.Add([]byte("terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n      configuration_aliases = [aws.x]\n    }\n  }\n}\nprovider \"aws\" {\n  alias = \"y\"\n  version = \"1\"\n}\nmodule \"self\" {\n  source = \"./\"\n  providers = {\n    aws.x = aws.y\n    aws = aws.z\n  }\n}\n"), false, false)
 	f.Add([]byte(`{"variable": {"a": {"type": "string"}}, "locals": {"b": "${var.a}"}}`), true, true)
 	f.Fuzz(func(t *testing.T, src []byte, asJSON, tofu bool) {
 		dir := t.TempDir()
