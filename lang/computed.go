@@ -3,6 +3,8 @@ package lang
 import (
 	"strings"
 	"sync"
+
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Computed says what a provider's schema makes of an attribute of a
@@ -124,4 +126,19 @@ func ComputedAttribute(source, mode, typ, name string) Computed {
 		return NotComputed
 	}
 	return NotAnAttribute
+}
+
+// Unknown is what Terraform plans for an attribute of kind c the provider
+// computes and the configuration does not set: unknown, of its type where
+// the table says it.
+func (c Computed) Unknown() cty.Value {
+	switch c {
+	case ComputedString:
+		return cty.UnknownVal(cty.String)
+	case ComputedNumber:
+		return cty.UnknownVal(cty.Number)
+	case ComputedBool:
+		return cty.UnknownVal(cty.Bool)
+	}
+	return cty.DynamicVal
 }

@@ -194,7 +194,12 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		colls := in.collections.of(pi.Config.Module)
 		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
 		unread := marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)}
-		v = fillOpen(v, pi.Arguments, with, gen, "", final, isColl, unread)
+		mode := "resource"
+		if !managed {
+			mode = "data"
+		}
+		kind := func(name string) lang.Computed { return lang.ComputedAttribute(source, mode, res.Type, name) }
+		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind}, unread)
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it
 		// and Terraform knows it.
@@ -580,19 +585,34 @@ func isMapLike(b *lang.Block, v cty.Value) bool {
 	return len(v.Type().AttributeTypes()) > 0
 }
 
-// fillOpen is fill for an object without schema: every attribute the
-// configuration does not set and that is still unknown is one the
-// provider may compute. With final set, the values with gives are used,
-// id (which every resource and data source has) is generated, and an
-// attribute the configuration reads as a collection (collection, at the
-// top level) is generated empty, as every collection type is; the
-// attributes with gives that the object lacks are added. Without final,
-// what with gives is unknown of no particular type and id an unknown
-// string, as Terraform plans them: whatever else the schema holds, the
-// id a provider computes is a string unknown until applied, so that a
-// plan's condition over it is unknown as in Terraform ("Unknown condition
-// value"), not left to a schema tfeval has not.
-func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, collection func(string) bool, unread marks.Unread) cty.Value {
+// openSchema is what tfeval knows of an object's schema without it: which
+// top-level attributes the configuration reads as collections, and what
+// a table of the provider's computed attributes says of one
+// (lang.ComputedAttribute; ComputedUnknown for a provider or type it has
+// no table of, and for a nested block's attributes).
+type openSchema struct {
+	collection func(string) bool
+	computed   func(string) lang.Computed
+}
+
+// fillOpen is fill for an object without schema. Terraform's mocks give
+// values only to the attributes the provider computes; one the
+// configuration does not set and the schema does not make computed is
+// null, whatever a mock or override names. So every attribute the
+// configuration does not set and that is still unknown is decided by the
+// table of computed attributes where it has one (known.computed): null if
+// not computed; if computed, what with gives or, a string, number or bool,
+// generated, once final, and unknown before (as Terraform plans it). Where
+// the table cannot tell (another provider's type, an attribute the table's
+// schema lacks, a nested block's attribute), the attribute is unknown
+// marked unread for want of the schema (unread), given or not: Terraform
+// would hold the value given only if the schema makes it computed.
+// Regardless of the table: id (which every resource and data source has,
+// computed) is given or generated once final and an unknown string before,
+// and an attribute the configuration reads as a collection (known
+// .collection, at the top level) is generated empty once final. The
+// attributes with gives that the object lacks are added the same way.
+func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, known openSchema, unread marks.Unread) cty.Value {
 	inner, vm := v.Unmark()
 	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
 		return v
@@ -605,23 +625,49 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		a := attrOf(args, name)
 		return a != cty.NilVal && !a.IsNull()
 	}
-	given := func(name string) (cty.Value, bool) {
+	kind := func(name string) lang.Computed {
+		if path != "" || known.computed == nil {
+			return lang.ComputedUnknown
+		}
+		return known.computed(name)
+	}
+	// given is the value an attribute not set takes once final, and why.
+	given := func(name string, k lang.Computed) (cty.Value, givenBy) {
 		if wv := attrOf(with, name); wv != cty.NilVal {
-			return wv, true
+			return wv, byMock
 		}
 		if path == "" && name == "id" {
-			return gen.str(".id"), true
+			return gen.str(".id"), byMock
 		}
-		if collection != nil && collection(name) {
-			return cty.EmptyTupleVal, true
+		if known.collection != nil && known.collection(name) {
+			return cty.EmptyTupleVal, byCollection
 		}
-		return cty.NilVal, false
+		switch k {
+		case lang.ComputedString:
+			return gen.str(path + "." + name), byMock
+		case lang.ComputedNumber:
+			return cty.Zero, byMock
+		case lang.ComputedBool:
+			return cty.False, byMock
+		}
+		return cty.NilVal, byNothing
 	}
-	open := func(name string, wv cty.Value) cty.Value {
-		if path == "" && name == "id" && !final {
-			return cty.UnknownVal(cty.String)
+	open := func(name string, wv cty.Value, by givenBy, k lang.Computed) cty.Value {
+		switch {
+		case path == "" && name == "id":
+			if !final {
+				return cty.UnknownVal(cty.String)
+			}
+			return wv
+		case k.IsComputed():
+			if !final {
+				return k.Unknown()
+			}
+			return wv
+		case by == byCollection && final:
+			return wv
 		}
-		return openValue(wv, final, unread)
+		return openValue(unread)
 	}
 	for name, av := range attrs {
 		if set(name) {
@@ -636,11 +682,16 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 		if av.IsKnown() {
 			continue
 		}
-		wv, ok := given(name)
-		if !ok {
+		k := kind(name)
+		if k == lang.NotComputed && name != "id" {
+			attrs[name] = cty.NullVal(av.Type())
 			continue
 		}
-		attrs[name] = open(name, wv)
+		wv, by := given(name, k)
+		if by == byNothing {
+			continue
+		}
+		attrs[name] = open(name, wv, by, k)
 	}
 	if with != cty.NilVal && with.Type().IsObjectType() || with != cty.NilVal && with.Type().IsMapType() {
 		for it := with.ElementIterator(); it.Next(); {
@@ -649,12 +700,17 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, c
 			if _, ok := attrs[name]; ok {
 				continue
 			}
-			attrs[name] = open(name, wv)
+			kd := kind(name)
+			if kd == lang.NotComputed && name != "id" {
+				attrs[name] = cty.NullVal(cty.DynamicPseudoType)
+				continue
+			}
+			attrs[name] = open(name, wv, byMock, kd)
 		}
 	}
 	if _, ok := attrs["id"]; !ok && path == "" {
-		wv, _ := given("id")
-		attrs["id"] = open("id", wv)
+		wv, by := given("id", lang.ComputedString)
+		attrs["id"] = open("id", wv, by, lang.ComputedString)
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm)
 }
@@ -706,19 +762,25 @@ func keptEmpty(planned, arg cty.Value) cty.Value {
 	return planned
 }
 
+// givenBy says where the value of an attribute fillOpen gives comes from:
+// a mock, override or generated value of what the provider computes, or
+// the empty collection of one the configuration reads as a collection.
+type givenBy uint8
+
+const (
+	byNothing givenBy = iota
+	byMock
+	byCollection
+)
+
 // openValue is what an attribute without schema that a mock or override
-// gives and the configuration does not set holds: the value given once
-// final, unknown before. The unknown has no type: a given value's type is
-// only one the schema's type accepts (a string given for a dynamic
-// attribute such as azapi's output), so typing the unknown by it would
-// invent errors on what Terraform leaves unknown. Before then it is also
-// marked unread for want of the schema: Terraform's mocks give only what
-// the provider computes, so if the schema does not make the attribute
-// computed, Terraform plans it null, not unknown.
-func openValue(given cty.Value, final bool, unread marks.Unread) cty.Value {
-	if final {
-		return given
-	}
+// gives and the configuration does not set holds when tfeval cannot tell
+// whether the provider computes it: unknown of no type, marked unread for
+// want of the schema. Terraform's mocks give only what the provider
+// computes, so if the schema does not make the attribute computed,
+// Terraform plans it null and keeps it null after the apply; if it does,
+// it is unknown in the plan and the value given once applied.
+func openValue(unread marks.Unread) cty.Value {
 	return cty.DynamicVal.Mark(unread)
 }
 
@@ -741,7 +803,7 @@ func fillOpenEach(v, args, with cty.Value, gen generator, path string, final boo
 			if i < len(argElems) {
 				ae = argElems[i]
 			}
-			elems[i] = fillOpen(e, ae, with, gen, fmt.Sprintf("%s[%d]", path, i), final, nil, unread)
+			elems[i] = fillOpen(e, ae, with, gen, fmt.Sprintf("%s[%d]", path, i), final, openSchema{}, unread)
 		}
 		if ty.IsListType() {
 			if sameTypes(elems) {
