@@ -43,18 +43,6 @@ func computedTable(source string) string {
 	return ""
 }
 
-// ComputedTableVersion is the version of provider source whose schema
-// tfeval's table of computed attributes was generated from, "" if it has
-// none. A configuration that does not allow that version is planned with
-// another, whose schema may differ: the table is not for it.
-func ComputedTableVersion(source string) string {
-	switch source {
-	case "hashicorp/aws":
-		return computedAwsVersion
-	}
-	return ""
-}
-
 // computedSources are the sources computedTable has a table of.
 var computedSources = [...]string{"hashicorp/aws"}
 

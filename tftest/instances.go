@@ -50,9 +50,6 @@ type instances struct {
 	// drew says that a hashicorp/random object has drawn values in this
 	// evaluation (drawnRandom).
 	drew bool
-	// tables says, by provider source, whether lang's table of computed
-	// attributes applies to the configuration (admits).
-	tables map[string]bool
 }
 
 // runInputs are what an evaluation of a run is given: the same for a
@@ -201,10 +198,7 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		if !managed {
 			mode = "data"
 		}
-		var kind func(string) lang.Computed
-		if in.admits(pi.Config.Root, source) {
-			kind = func(name string) lang.Computed { return lang.ComputedAttribute(source, mode, res.Type, name) }
-		}
+		kind := func(name string) lang.Computed { return lang.ComputedAttribute(source, mode, res.Type, name) }
 		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind}, unread)
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it

@@ -3255,54 +3255,45 @@ func TestMockedAttributesByComputedTable(t *testing.T) {
 		name, mock, command, condition string
 		status                         Status
 		diag                           string
-		version                        string
 	}{
 		{"computed, given, applied", `mock_resource "aws_s3_bucket" {
     defaults = { arn = "arn:x" }
-  }`, "apply", `aws_s3_bucket.b.arn == "arn:x"`, Pass, "", ""},
+  }`, "apply", `aws_s3_bucket.b.arn == "arn:x"`, Pass, ""},
 		{"computed and optional, given, applied", `mock_resource "aws_s3_bucket" {
     defaults = { object_lock_enabled = true }
-  }`, "apply", `aws_s3_bucket.b.object_lock_enabled == true`, Pass, "", ""},
+  }`, "apply", `aws_s3_bucket.b.object_lock_enabled == true`, Pass, ""},
 		{"not computed, given, applied", `mock_resource "aws_s3_bucket" {
     defaults = { force_destroy = true }
-  }`, "apply", `aws_s3_bucket.b.force_destroy == null`, Pass, "", ""},
+  }`, "apply", `aws_s3_bucket.b.force_destroy == null`, Pass, ""},
 		{"not computed, overridden, applied", `override_resource {
     target = aws_s3_bucket.b
     values = { force_destroy = true }
-  }`, "apply", `aws_s3_bucket.b.force_destroy == null`, Pass, "", ""},
+  }`, "apply", `aws_s3_bucket.b.force_destroy == null`, Pass, ""},
 		{"not computed, given, at plan", `mock_resource "aws_s3_bucket" {
     defaults = { force_destroy = true }
-  }`, "plan", `aws_s3_bucket.b.force_destroy == null`, Pass, "", ""},
+  }`, "plan", `aws_s3_bucket.b.force_destroy == null`, Pass, ""},
 		{"computed, given, at plan", `mock_resource "aws_s3_bucket" {
     defaults = { arn = "arn:x" }
-  }`, "plan", `aws_s3_bucket.b.arn == "arn:x"`, Error, "Unknown condition value", ""},
+  }`, "plan", `aws_s3_bucket.b.arn == "arn:x"`, Error, "Unknown condition value"},
 		{"computed, given during the plan", `override_during = plan
   mock_resource "aws_s3_bucket" {
     defaults = { arn = "arn:x" }
-  }`, "plan", `aws_s3_bucket.b.arn == "arn:x"`, Pass, "", ""},
-		{"nothing given, applied", "", "apply", `length(aws_s3_bucket.b.hosted_zone_id) == 8 && aws_s3_bucket.b.tags == null && aws_s3_bucket.b.force_destroy == null`, Pass, "", ""},
+  }`, "plan", `aws_s3_bucket.b.arn == "arn:x"`, Pass, ""},
+		{"nothing given, applied", "", "apply", `length(aws_s3_bucket.b.hosted_zone_id) == 8 && aws_s3_bucket.b.tags == null && aws_s3_bucket.b.force_destroy == null`, Pass, ""},
 		{"a data source's result", `mock_data "aws_ssm_parameter" {
     defaults = { value = "v", type = "String" }
-  }`, "plan", `data.aws_ssm_parameter.p.value == "v" && data.aws_ssm_parameter.p.type == "String"`, Pass, "", ""},
+  }`, "plan", `data.aws_ssm_parameter.p.value == "v" && data.aws_ssm_parameter.p.type == "String"`, Pass, ""},
 		{"not an attribute", `mock_resource "aws_s3_bucket" {
     defaults = { nosuch = "z" }
-  }`, "apply", `aws_s3_bucket.b.nosuch == "z"`, Skip, "", ""},
-		{"computed of a type not generated", "", "apply", `aws_s3_bucket.b.tags_all == {}`, Skip, "", ""},
-		// A configuration that does not allow the table's version is
-		// planned with another provider version: the table is not for it.
-		{"not computed, another provider version", `mock_resource "aws_s3_bucket" {
-    defaults = { force_destroy = true }
-  }`, "apply", `aws_s3_bucket.b.force_destroy == null`, Skip, "", ">= 6.0"},
-		{"not computed, the table's version allowed", `mock_resource "aws_s3_bucket" {
-    defaults = { force_destroy = true }
-  }`, "apply", `aws_s3_bucket.b.force_destroy == null`, Pass, "", "~> 5.0"},
+  }`, "apply", `aws_s3_bucket.b.nosuch == "z"`, Skip, ""},
+		{"computed of a type not generated", "", "apply", `aws_s3_bucket.b.tags_all == {}`, Skip, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := runFiles(t, map[string]string{
 				"main.tf": `
 terraform {
   required_providers {
-    aws = { source = "hashicorp/aws"` + versionArg(tc.version) + ` }
+    aws = { source = "hashicorp/aws" }
   }
 }
 resource "aws_s3_bucket" "b" {
@@ -3336,11 +3327,4 @@ run "r" {
 			}
 		})
 	}
-}
-
-func versionArg(constraint string) string {
-	if constraint == "" {
-		return ""
-	}
-	return fmt.Sprintf(", version = %q", constraint)
 }
