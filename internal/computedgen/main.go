@@ -2,32 +2,17 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tfeval/tfeval/internal/tablegen"
 )
 
 func main() {
-	provider := flag.String("provider", "hashicorp/aws", "the provider's source, as tfeval keys it")
-	version := flag.String("version", "", "the provider's version the schema is of, for the header")
-	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: computedgen -provider SOURCE SCHEMAS.json")
-		os.Exit(2)
-	}
-	src, err := os.ReadFile(flag.Arg(0))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if err := generate(os.Stdout, src, *provider, *version); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	tablegen.Main("computedgen", generate)
 }
 
 // schemas is the part of the schema document the table needs.

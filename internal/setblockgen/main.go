@@ -3,32 +3,17 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"go/format"
 	"io"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/tfeval/tfeval/internal/tablegen"
 )
 
 func main() {
-	provider := flag.String("provider", "hashicorp/aws", "the provider's source, as tfeval keys it")
-	version := flag.String("version", "", "the provider's version the schema is of, for the header")
-	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: setblockgen -provider SOURCE SCHEMAS.json")
-		os.Exit(2)
-	}
-	src, err := os.ReadFile(flag.Arg(0))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if err := generate(os.Stdout, src, *provider, *version); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	tablegen.Main("setblockgen", generate)
 }
 
 // schemas is the part of the schema document the table needs.
