@@ -17,12 +17,7 @@ func main() {
 }
 
 // schemas is the part of the schema document the table needs.
-type schemas struct {
-	ProviderSchemas map[string]struct {
-		ResourceSchemas   map[string]blockSchema `json:"resource_schemas"`
-		DataSourceSchemas map[string]blockSchema `json:"data_source_schemas"`
-	} `json:"provider_schemas"`
-}
+type schemas = tablegen.Schemas[blockSchema]
 
 type blockSchema struct {
 	Block struct {

@@ -32,3 +32,12 @@ func Main(tool string, generate Generate) {
 		os.Exit(1)
 	}
 }
+
+// Schemas is the part of a schema document the tables are made from: each
+// provider's resource and data source schemas, each read as a B.
+type Schemas[B any] struct {
+	ProviderSchemas map[string]struct {
+		ResourceSchemas   map[string]B `json:"resource_schemas"`
+		DataSourceSchemas map[string]B `json:"data_source_schemas"`
+	} `json:"provider_schemas"`
+}
