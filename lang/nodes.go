@@ -521,7 +521,13 @@ func (ev *evaluator) evalCheck(mi *ModuleInstance, n *node) {
 	ch := mi.Config.Module.Checks[n.name]
 	s := ev.scope(mi)
 	s.setRare(func(r *scopeRare) { r.check = ch })
-	if ch.DataResource != nil {
+	switch {
+	case ch.DataResource != nil && ev.unconfigured[n]:
+		// Reported before the walk (checkProviderConfigs): the data
+		// source is not read, and what refers to it reports nothing.
+		res := ch.DataResource
+		mi.setScoped(res.Addr(), &resourceState{cfg: res, expansion: expansion{mode: expandUnknown}, whole: ev.errorStandIn(mi.Config, res.Addr(), cty.DynamicPseudoType)})
+	case ch.DataResource != nil:
 		rs := ev.planResource(mi, ch.DataResource, s, false)
 		mi.setScoped(ch.DataResource.Addr(), rs)
 	}

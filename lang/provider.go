@@ -191,10 +191,13 @@ func (ev *evaluator) checkProviderConfigs(g *graph) bool {
 		}
 	}
 	for _, n := range g.nodes {
-		if n.kind != nodeResource {
-			continue
+		var res *config.Resource
+		switch n.kind {
+		case nodeResource:
+			res = findResource(n.cfg.Module, n.name)
+		case nodeCheck:
+			res = n.cfg.Module.Checks[n.name].DataResource
 		}
-		res := findResource(n.cfg.Module, n.name)
 		if res == nil || res.ProviderRef == nil || res.ProviderRef.Alias == "" {
 			continue
 		}

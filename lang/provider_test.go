@@ -217,7 +217,7 @@ resource "aws_s3_bucket" "b" {}`}, Options{Console: true})
 // configuration no provider block gives (one the root module declares in
 // configuration_aliases, as when a module is validated on its own, or one
 // it does not declare) is Terraform's "Provider configuration not present",
-// and is not evaluated; the root module passing a module call an alias it
+// and is not evaluated (a check block's data source too); the root module passing a module call an alias it
 // does not configure fails the graph, so nothing else is reported. A test
 // file's provider blocks (ProvidersGiven) configure the root module's
 // aliases (terraform validate v1.11.4).
@@ -243,6 +243,15 @@ data "aws_region" "d" {
   provider = aws.q
 }
 resource "aws_s3_bucket" "ok" {}
+check "c" {
+  data "aws_region" "k" {
+    provider = aws.x
+  }
+  assert {
+    condition     = data.aws_region.k.name != ""
+    error_message = "no region"
+  }
+}
 `,
 		"m/main.tf": `resource "aws_s3_bucket" "a" {
   provider = aws.foo
@@ -255,6 +264,7 @@ resource "aws_s3_bucket" "ok" {}
 	want := []string{
 		notPresent("aws_s3_bucket.r", `provider["registry.terraform.io/hashicorp/aws"].x`),
 		notPresent("data.aws_region.d", `provider["registry.terraform.io/hashicorp/aws"].q`),
+		notPresent("data.aws_region.k", `provider["registry.terraform.io/hashicorp/aws"].x`),
 		notPresent("module.m.aws_s3_bucket.a", `module.m.provider["registry.terraform.io/hashicorp/aws"].foo`),
 	}
 	list := func(diags hcl.Diagnostics) []string {
@@ -272,7 +282,7 @@ resource "aws_s3_bucket" "ok" {}
 		}
 	}
 	_, diags := evalFiles(t, resources, Options{Validate: true, ProvidersGiven: map[string]bool{"aws.x": true, "aws.q": true}})
-	if got := list(diags); !slices.Equal(got, []string{want[2], `Reference to undeclared local value: A local value with the name "nope" has not been declared.`}) {
+	if got := list(diags); !slices.Equal(got, []string{want[3], `Reference to undeclared local value: A local value with the name "nope" has not been declared.`}) {
 		t.Errorf("with the aliases given:\n%s", strings.Join(got, "\n"))
 	}
 	calls := map[string]string{
