@@ -94,13 +94,7 @@ func (g *graph) connectProviders() {
 		return
 	}
 	for _, n := range g.nodes {
-		var res *config.Resource
-		switch n.kind {
-		case nodeResource:
-			res = findResource(n.cfg.Module, n.name)
-		case nodeCheck:
-			res = n.cfg.Module.Checks[n.name].DataResource
-		}
+		res := providedResource(n)
 		if res == nil || res.Mode == config.ManagedResourceMode && isBuiltinType(res.Type) {
 			continue
 		}
@@ -113,6 +107,19 @@ func (g *graph) connectProviders() {
 			g.dependOn(n, p)
 		}
 	}
+}
+
+// providedResource is the resource block of node n that a provider
+// configures: a resource's, or a check block's data source; nil for
+// other nodes.
+func providedResource(n *node) *config.Resource {
+	switch n.kind {
+	case nodeResource:
+		return findResource(n.cfg.Module, n.name)
+	case nodeCheck:
+		return n.cfg.Module.Checks[n.name].DataResource
+	}
+	return nil
 }
 
 // providerNode is the node of the provider block whose configuration the
@@ -191,13 +198,7 @@ func (ev *evaluator) checkProviderConfigs(g *graph) bool {
 		}
 	}
 	for _, n := range g.nodes {
-		var res *config.Resource
-		switch n.kind {
-		case nodeResource:
-			res = findResource(n.cfg.Module, n.name)
-		case nodeCheck:
-			res = n.cfg.Module.Checks[n.name].DataResource
-		}
+		res := providedResource(n)
 		if res == nil || res.ProviderRef == nil || res.ProviderRef.Alias == "" {
 			continue
 		}
