@@ -3289,8 +3289,7 @@ func TestMockedAttributesByComputedTable(t *testing.T) {
 		{"computed of a type not generated", "", "apply", `aws_s3_bucket.b.tags_all == {}`, Skip, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := runFiles(t, map[string]string{
-				"main.tf": `
+			r := mockedAssertion(t, `
 terraform {
   required_providers {
     aws = { source = "hashicorp/aws" }
@@ -3302,20 +3301,7 @@ resource "aws_s3_bucket" "b" {
 data "aws_ssm_parameter" "p" {
   name = "k"
 }
-`,
-				"tests/a.tftest.hcl": fmt.Sprintf(`
-mock_provider "aws" {
-  %s
-}
-run "r" {
-  command = %s
-  assert {
-    condition     = %s
-    error_message = "r"
-  }
-}
-`, tc.mock, tc.command, tc.condition)}, dialect.Terraform)
-			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+`, tc.mock, tc.command, tc.condition)
 			if r.Status != tc.status {
 				t.Fatalf("%s needing %q (%s), diagnostics %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
 			}
