@@ -190,6 +190,49 @@ resource "terraform_data" "r" {
 			validate: []string{"Too many function arguments@8"},
 			plan:     []string{"Too many function arguments@8"},
 		},
+		// The validation walk knows a local computed from constants: a
+		// message interpolating a null one is an error whatever the
+		// condition (a variable's rule, an output's, a resource's, a check
+		// block's), in validate and in the plan; a local read from a
+		// variable is unknown there, and a template with an unknown part
+		// is not checked further (terraform validate and plan v1.11.4).
+		"an error message reading a local the validation walk knows": {
+			files: map[string]string{"main.tf": `locals {
+  n = null
+  v = var.v
+}
+variable "v" {
+  type    = string
+  default = "a"
+  validation {
+    condition     = var.v == "a"
+    error_message = "w ${local.n}"
+  }
+}
+output "o" {
+  value = 1
+  precondition {
+    condition     = local.n == null
+    error_message = "y ${local.n}"
+  }
+}
+output "o2" {
+  value = 1
+  precondition {
+    condition     = local.n == null
+    error_message = "y ${local.n} ${local.v == null ? local.v : ""}"
+  }
+}
+check "c" {
+  assert {
+    condition     = local.n == null
+    error_message = "z ${local.n}"
+  }
+}
+`},
+			validate: []string{"Invalid template interpolation value@10", "Invalid template interpolation value@17", "Invalid template interpolation value@30"},
+			plan:     []string{"Invalid template interpolation value@10", "Invalid template interpolation value@17", "Invalid template interpolation value@30"},
+		},
 		// terraform init installs the modules before it finds these, so
 		// validate evaluates the call rather than report it not installed.
 		"a destroy provisioner's bad references beside a module call": {

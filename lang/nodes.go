@@ -195,6 +195,9 @@ func (ev *evaluator) checkValidation(mi *ModuleInstance, decl *config.Variable, 
 		return
 	}
 	if ok == nil || *ok {
+		if rule.ErrorMessage != nil {
+			ev.checkMessageValue(s, rule.ErrorMessage)
+		}
 		return
 	}
 	if ev.opts.Validate && rule.ErrorMessage != nil {
@@ -478,8 +481,6 @@ func (ev *evaluator) checkRule(s *scope, rule *config.CheckRule, object string, 
 // checkMessageRefs reports what is wrong with the references of a rule's
 // error message where the rule did not need the message: Terraform's
 // validate walk, before the plan, evaluates it whatever the condition.
-// A function the message calls wrongly fails whatever the values, and so
-// is found there too: the message is evaluated with every value unknown.
 func (ev *evaluator) checkMessageRefs(s *scope, rule *config.CheckRule, resourceRule bool) {
 	msg := rule.ErrorMessage
 	if msg == nil {
@@ -489,14 +490,28 @@ func (ev *evaluator) checkMessageRefs(s *scope, rule *config.CheckRule, resource
 		ev.addDiags(diags)
 		return
 	}
-	if !callsFunction(msg) {
+	ev.checkMessageValue(s, msg)
+}
+
+// checkMessageValue evaluates an error message with the values of
+// Terraform's validate walk, which evaluates it whatever its rule's
+// condition: every value unknown but the locals it knows
+// (unknownContext). Only a function called wrongly or such a local (a null
+// in the template) can then fail, so messages that do neither are left.
+func (ev *evaluator) checkMessageValue(s *scope, msg hcl.Expression) {
+	refs := s.ev.exprRefs(s.module(), msg)
+	readsLocal := false
+	for _, pr := range refs {
+		readsLocal = readsLocal || pr.ref != nil && pr.ref.kind == refLocal
+	}
+	if !readsLocal && !callsFunction(msg) {
 		return
 	}
-	ctx, diags := s.refContext(s.ev.exprRefs(s.module(), msg))
+	ctx, diags := s.refContext(refs)
 	if diags.HasErrors() || ctx == nil {
 		return
 	}
-	_, diags = msg.Value(unknownContext(ctx))
+	_, diags = msg.Value(unknownContext(ctx, s.mod.Config.Module))
 	ev.addDiags(diags)
 }
 

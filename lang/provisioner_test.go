@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -167,6 +169,60 @@ resource "t" "a" {
 		_, diags = evalFiles(t, map[string]string{"main.tf": constant}, Options{Validate: validate})
 		if len(diags) != 1 || diags[0].Summary != "Invalid template interpolation value" || diags[0].Subject.String() != "main.tf:3,23-27" {
 			t.Errorf("validate=%v: diagnostics = %s; want one \"Invalid template interpolation value\" at main.tf:3,23-27", validate, diags.Error())
+		}
+	}
+}
+
+// The validation walk knows a local computed from constants, path,
+// terraform and other such locals (a plan's value, then), and no local that
+// reads a variable, a resource or plantimestamp(): a null or an index past
+// the end in such a local fails a provisioner in validate and in a plan.
+func TestProvisionersSeeValidationKnownLocals(t *testing.T) {
+	src := `variable "v" {
+  type    = string
+  default = null
+}
+locals {
+  n     = null
+  chain = local.n
+  fromv = var.v
+  l     = ["a"]
+  pt    = plantimestamp() == "" ? "x" : null
+  ws    = terraform.workspace == "default" ? null : "x"
+}
+resource "t" "chain" {
+  provisioner "local-exec" { command = "echo ${local.chain}" }
+}
+resource "t" "fromv" {
+  provisioner "local-exec" { command = "echo ${local.fromv}" }
+}
+resource "t" "idx" {
+  provisioner "local-exec" { command = "echo ${local.l[3]}" }
+}
+resource "t" "pt" {
+  provisioner "local-exec" { command = "echo ${local.pt}" }
+}
+resource "t" "ws" {
+  connection {
+    host = local.ws
+  }
+  provisioner "local-exec" { command = "echo ${local.ws}" }
+}
+`
+	want := []string{
+		"Invalid index main.tf:20,55-58",
+		"Invalid template interpolation value main.tf:14,48-59",
+		"Invalid template interpolation value main.tf:29,48-56",
+	}
+	for _, validate := range []bool{false, true} {
+		_, diags := evalFiles(t, map[string]string{"main.tf": src}, Options{Validate: validate})
+		var got []string
+		for _, d := range diags {
+			got = append(got, d.Summary+" "+d.Subject.String())
+		}
+		sort.Strings(got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("validate=%v: diagnostics =\n%s\nwant\n%s", validate, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }

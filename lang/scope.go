@@ -392,7 +392,7 @@ func namedUnread(expr hcl.Expression, names map[string]cty.Value) cty.ValueMarks
 func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
 	ctx, diags := s.evalContext(bodyVariables(body, spec))
 	if s.rare != nil && s.rare.validating && ctx != nil {
-		ctx = unknownContext(ctx)
+		ctx = unknownContext(ctx, s.mod.Config.Module)
 	}
 	if diags.HasErrors() {
 		diags = ungeneratedDropped(body, body, spec, ctx, diags, s.ev.limits)
@@ -412,23 +412,110 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagno
 }
 
 // unknownContext is a copy of ctx whose values are unknown, as Terraform's
-// validation walk gives them: only path and terraform are known there
-// before the plan. They are unknown of any type, not of the type they
-// have: a list variable's value is a tuple of its length, which would make
-// an index past it an error the validation walk, where the variable is
-// not yet given, does not find.
-func unknownContext(ctx *hcl.EvalContext) *hcl.EvalContext {
+// validation walk gives them: only path, terraform and the locals of mod
+// computed from nothing else (validationKnownLocal) are known there before
+// the plan. The others are unknown of any type, not of the type they have:
+// a list variable's value is a tuple of its length, which would make an
+// index past it an error the validation walk, where the variable is not
+// yet given, does not find. A nil mod keeps no local.
+func unknownContext(ctx *hcl.EvalContext, mod *config.Module) *hcl.EvalContext {
 	out := &hcl.EvalContext{Functions: ctx.Functions, Variables: make(map[string]cty.Value, len(ctx.Variables))}
 	for name, v := range ctx.Variables {
 		if fastexpr.IsRootsVariable(name) {
 			continue // its record of the known values
 		}
-		if name != "path" && name != "terraform" {
+		switch name {
+		case "path", "terraform":
+		case "local":
+			v = validationLocals(v, mod)
+		default:
 			v = cty.DynamicVal.WithMarks(v.Marks())
 		}
 		out.Variables[name] = v
 	}
 	return out
+}
+
+// validationLocals is the "local" object of an evaluation context as the
+// validation walk has it: the locals it knows keep their values, the others
+// are unknown.
+func validationLocals(v cty.Value, mod *config.Module) cty.Value {
+	if mod == nil || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
+		return cty.DynamicVal.WithMarks(v.Marks())
+	}
+	v, m := v.Unmark()
+	attrs := make(map[string]cty.Value, v.LengthInt())
+	state := map[string]int8{}
+	for it := v.ElementIterator(); it.Next(); {
+		k, av := it.Element()
+		name := k.AsString()
+		if !validationKnownLocal(mod, name, state) {
+			av = cty.DynamicVal.WithMarks(av.Marks())
+		}
+		attrs[name] = av
+	}
+	return cty.ObjectVal(attrs).WithMarks(m)
+}
+
+// validationUnknownFuncs are the functions whose results Terraform's
+// validation walk leaves unknown: the impure ones (plantimestamp is known
+// only once a plan starts).
+var validationUnknownFuncs = map[string]bool{"plantimestamp": true, "timestamp": true, "uuid": true, "bcrypt": true}
+
+// validationKnownLocal reports whether Terraform's validation walk, where
+// variables, resources, module outputs, count and each are all unknown,
+// knows the value of local name of mod: its expression reads only such
+// locals, path and terraform and calls no function the walk leaves
+// unknown. Its value there is then the plan's. state records the locals
+// decided (1 known, 2 unknown) or being decided (3: a cycle is unknown).
+func validationKnownLocal(mod *config.Module, name string, state map[string]int8) bool {
+	switch state[name] {
+	case 1:
+		return true
+	case 2, 3:
+		return false
+	}
+	state[name] = 3
+	known := false
+	if l, ok := mod.Locals[name]; ok {
+		known = validationKnownExpr(mod, l.Expr, state)
+	}
+	state[name] = 2
+	if known {
+		state[name] = 1
+	}
+	return known
+}
+
+// validationKnownExpr is validationKnownLocal for one expression.
+func validationKnownExpr(mod *config.Module, e hcl.Expression, state map[string]int8) bool {
+	se, ok := e.(hclsyntax.Expression)
+	if !ok {
+		return false // a JSON expression's templates and calls are not walked here
+	}
+	for _, t := range se.Variables() {
+		switch t.RootName() {
+		case "path", "terraform":
+		case "local":
+			if len(t) < 2 {
+				return false
+			}
+			attr, ok := t[1].(hcl.TraverseAttr)
+			if !ok || !validationKnownLocal(mod, attr.Name, state) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	known := true
+	_ = hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && (validationUnknownFuncs[call.Name] || strings.Contains(call.Name, "::")) {
+			known = false
+		}
+		return nil
+	})
+	return known
 }
 
 // evalResourceBody is evalBody for a resource block, with the references
