@@ -183,8 +183,9 @@ func Evaluate(cfg *config.Config, opts Options) (*Result, hcl.Diagnostics) {
 	} else if opts.Lazy {
 		ev.startLazy(g, order)
 	} else if ev.checkProviderConfigs(g) {
-		ev.checkResourceTypes(g)
+		types, at := ev.checkResourceTypes(g), len(ev.diags)
 		ev.run(order)
+		ev.reportResourceTypes(g, types, at)
 		if !opts.Console && !opts.Validate {
 			ev.checkImports(root)
 			if opts.ValidateUnexpanded {

@@ -31,9 +31,9 @@ func (ev *evaluator) evalResource(mi *ModuleInstance, n *node) {
 		n.failed.Store(true)
 		return
 	}
-	// A type the provider's schema lacks was reported before the walk
-	// (checkResourceTypes); what depends on the resource is not evaluated,
-	// as after any failed object.
+	// A type the provider's schema lacks is reported with the walk's
+	// diagnostics (reportResourceTypes); what depends on the resource is
+	// not evaluated, as after any failed object.
 	unsupported := ev.unsupportedType(mi.Config.Module, res) != nil
 	mi.setResource(n.name, ev.planResource(mi, res, ev.scope(mi), unsupported))
 	if unsupported {
@@ -130,21 +130,84 @@ func (ev *evaluator) planResource(mi *ModuleInstance, res *config.Resource, s *s
 	return rs
 }
 
-// checkResourceTypes reports every resource of the graph whose type its
-// provider's schema, given, does not have: Terraform finds them as it
-// builds its graph, so reports them whatever else fails.
-func (ev *evaluator) checkResourceTypes(g *graph) {
+// resourceTypeReport is a resource whose type its provider's schema lacks,
+// with Terraform's error for it (checkResourceTypes).
+type resourceTypeReport struct {
+	n *node
+	d *hcl.Diagnostic
+}
+
+// checkResourceTypes finds every resource of the graph whose type its
+// provider's schema, given, does not have, for reportResourceTypes to
+// report once the walk is done.
+func (ev *evaluator) checkResourceTypes(g *graph) []resourceTypeReport {
 	if ev.opts.Schemas == nil {
-		return
+		return nil
 	}
+	var found []resourceTypeReport
 	for _, n := range g.nodes {
 		if n.kind != nodeResource {
 			continue
 		}
 		if d := ev.unsupportedType(n.cfg.Module, findResource(n.cfg.Module, n.name)); d != nil {
-			ev.addDiag(d)
+			found = append(found, resourceTypeReport{n, d})
 		}
 	}
+	return found
+}
+
+// reportResourceTypes reports the resources checkResourceTypes found, at
+// position at of the diagnostics, before those of the walk. Terraform
+// reports such a type in its graph walk, where without a schema it knows
+// only the references of the block's meta-arguments (count, for_each,
+// depends_on, conditions, provisioners), not of its body: a resource is
+// reported unless one of those names an object that failed, whatever its
+// body refers to.
+func (ev *evaluator) reportResourceTypes(g *graph, found []resourceTypeReport, at int) {
+	var kept hcl.Diagnostics
+	var buf []*node
+	for _, r := range found {
+		res := findResource(r.n.cfg.Module, r.n.name)
+		failed := false
+		for _, pr := range ev.metaRefs(r.n.cfg.Module, res) {
+			if pr.ref == nil {
+				continue
+			}
+			buf = g.targets(buf[:0], r.n.cfg, pr.ref)
+			for _, t := range buf {
+				failed = failed || t != nil && t != r.n && t.failed.Load()
+			}
+		}
+		if !failed {
+			kept = append(kept, r.d)
+		}
+	}
+	if len(kept) > 0 {
+		ev.diags = slices.Insert(ev.diags, at, kept...)
+	}
+}
+
+// metaRefs are the references of a resource block of m that need no
+// schema: its count, for_each, enabled, depends_on, conditions and
+// provisioner and connection blocks.
+func (ev *evaluator) metaRefs(m *config.Module, res *config.Resource) []parsedRef {
+	refs := parseRefs(res.DependsOn, ev.opts.Dialect)
+	for _, e := range []hcl.Expression{res.Count, res.ForEach, res.Enabled} {
+		if e != nil {
+			refs = append(refs, ev.exprRefs(m, e)...)
+		}
+	}
+	for _, rule := range slices.Concat(res.Preconditions, res.Postconditions) {
+		for _, e := range []hcl.Expression{rule.Condition, rule.ErrorMessage} {
+			if e != nil {
+				refs = append(refs, ev.exprRefs(m, e)...)
+			}
+		}
+	}
+	for _, body := range provisionerBodies(res) {
+		refs = append(refs, parseRefs(config.BodyTraversals(body), ev.opts.Dialect)...)
+	}
+	return refs
 }
 
 // unsupportedType is Terraform's error for a managed or data resource whose

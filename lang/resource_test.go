@@ -593,6 +593,41 @@ resource "aws_nope" "b" {
 	if len(diags) != 2 || diags[0].Summary != "Invalid resource type" || diags[1].Summary != "Reference to undeclared local value" {
 		t.Errorf("a dependent of a failed resource: %v", diags)
 	}
+	// Without a schema, Terraform's graph has only the edges of a block's
+	// meta-arguments: a resource whose count, condition or depends_on
+	// names an object that failed is not reported (terraform validate
+	// v1.11.4), one whose body does still is.
+	_, diags = evalFiles(t, map[string]string{"main.tf": `resource "terraform_data" "q" {
+  input = lower(7, 8)
+}
+locals {
+  bad = upper(1, 2)
+}
+resource "aws_nope1" "b1" {
+  count = length(terraform_data.q.output)
+}
+resource "aws_nope2" "b2" {
+  lifecycle {
+    precondition {
+      condition     = terraform_data.q.output == null
+      error_message = "x"
+    }
+  }
+}
+resource "aws_nope3" "b3" {
+  depends_on = [local.bad]
+}
+resource "aws_nope4" "b4" {
+  x = local.bad
+}
+`}, Options{Schemas: s, Validate: true})
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s@%d", d.Summary, d.Subject.Start.Line))
+	}
+	if want := "Invalid resource type@21 Too many function arguments@5 Too many function arguments@2"; strings.Join(got, " ") != want {
+		t.Errorf("dependents by meta-arguments: %s, want %s", strings.Join(got, " "), want)
+	}
 	// Nor is what depends on a resource of an unsupported type evaluated
 	// (terraform-aws-cloudfront's distribution, which depends on a newer
 	// type, reports none of its own errors with the older schema).
