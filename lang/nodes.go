@@ -28,6 +28,11 @@ func (ev *evaluator) evalVariable(mi *ModuleInstance, n *node) {
 		given = ev.opts.RootVariables[n.name]
 	} else {
 		addr = mi.Addr + ".var." + n.name
+		if ev.opts.Validate && ev.opts.Dialect == dialect.Terraform {
+			// terraform validate expands no module call: the variable
+			// is named by the calls alone, without instance keys.
+			addr = "module." + strings.Join(mi.Path, ".module.") + ".var." + n.name
+		}
 		var attrs hcl.Attributes
 		if ca := ev.moduleObjects(mi.parent.Config.Module).callArgs(mi.Path[len(mi.Path)-1]); ca != nil {
 			attrs = ca.attrs

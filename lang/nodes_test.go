@@ -1,10 +1,13 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/dialect"
 )
 
 // TestEphemeralModuleArgument checks that a module argument holding an
@@ -119,5 +122,40 @@ output "fresh" {
 	res, _ = evalFiles(t, files, Options{Applied: true})
 	if got := res.Root().Outputs["through"]; !got.RawEquals(cty.False) {
 		t.Errorf("without planned values through = %#v, want false", got)
+	}
+}
+
+// terraform validate expands no module call, so a called module's variable
+// is named by the calls alone; a plan names the instances (v1.11.4).
+func TestUnsuitableArgumentAddressInValidate(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `module "m" {
+  source   = "./m"
+  for_each = toset(["a"])
+}
+`,
+		"m/main.tf": `module "n" {
+  source = "./n"
+  count  = 1
+  x      = { a = 1 }
+}
+`,
+		"m/n/main.tf": `variable "x" {
+  type = list(string)
+}
+`,
+	}
+	for _, tc := range []struct {
+		validate bool
+		dialect  dialect.Dialect
+		want     string
+	}{
+		{true, dialect.Terraform, "module.m.module.n.var.x"},
+		{false, dialect.Terraform, `module.m["a"].module.n[0].var.x`},
+	} {
+		_, diags := evalFiles(t, files, Options{Validate: tc.validate, Dialect: tc.dialect})
+		if len(diags) != 1 || !strings.Contains(diags[0].Detail, "not suitable for "+tc.want+" declared at") {
+			t.Errorf("validate=%v: %v, want one naming %s", tc.validate, diags, tc.want)
+		}
 	}
 }
