@@ -157,15 +157,13 @@ func (d *decoder) provider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 		diags = append(diags, vDiags...)
 		p.Version = v
 		p.HasVersion = true
-		if d.dialect == dialect.Terraform {
-			// OpenTofu's wording of the warning is not recorded here.
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagWarning,
-				Summary:  "Version constraints inside provider configuration blocks are deprecated",
-				Detail:   "Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block.",
-				Subject:  attr.Expr.Range().Ptr(),
-			})
-		}
+		product := d.dialect.Product()
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Version constraints inside provider configuration blocks are deprecated",
+			Detail:   product + " 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of " + product + ". To silence this warning, move the provider version constraint into the required_providers block.",
+			Subject:  attr.Expr.Range().Ptr(),
+		})
 	}
 	for _, block := range content.Blocks {
 		diags = append(diags, reservedBlock(block, "provider"))

@@ -191,51 +191,54 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 		}
 		parent.Children[name] = child
 		diags = append(diags, l.callArgumentDiags(call, mod)...)
-		diags = append(diags, checkLegacyProviders(call, child)...)
+		diags = append(diags, checkLegacyProviders(call, child, l.opts.Dialect)...)
 		diags = append(diags, overriddenProviders(call, child)...)
 		diags = append(diags, unpassedConfigurationAliases(call, child)...)
 		diags = append(diags, l.unconfiguredPassedProviders(child)...)
-		if l.opts.Dialect == dialect.Terraform {
-			if parent.Parent == nil {
-				diags = append(diags, undeclaredRootProviders(call, parent.Module)...)
-			}
-			diags = append(diags, undeclaredPassedProviders(call, child)...)
-			diags = append(diags, redundantEmptyProviders(child)...)
+		if parent.Parent == nil {
+			diags = append(diags, undeclaredCallerProviders(call, parent, l.opts.Dialect)...)
 		}
+		diags = append(diags, undeclaredPassedProviders(call, child, l.opts.Dialect)...)
+		diags = append(diags, redundantEmptyProviders(child, l.opts.Dialect)...)
 		diags = append(diags, l.loadChildren(child, append(ancestors, abs))...)
 	}
 	return diags
 }
 
-// checkLegacyProviders rejects count, for_each and depends_on on a call to a
-// module that configures its own providers: each instance would need its
-// own provider, which Terraform cannot express. Empty provider blocks only
-// declare what the caller passes in, so they do not count.
-func checkLegacyProviders(call *ModuleCall, child *Config) hcl.Diagnostics {
-	if call.Count == nil && call.ForEach == nil && len(call.DependsOn) == 0 {
+// checkLegacyProviders rejects count, for_each and depends_on (and, in
+// OpenTofu, enabled) on a call to a module that configures its own
+// providers: each instance would need its own provider, which neither tool
+// can express. Empty provider blocks only declare what the caller passes
+// in, so they do not count.
+func checkLegacyProviders(call *ModuleCall, child *Config, d dialect.Dialect) hcl.Diagnostics {
+	enabled := d == dialect.Tofu && call.Enabled != nil
+	if call.Count == nil && call.ForEach == nil && len(call.DependsOn) == 0 && !enabled {
 		return nil
 	}
 	for _, key := range slices.Sorted(maps.Keys(child.Module.ProviderConfigs)) {
 		if isEmptyBody(child.Module.ProviderConfigs[key].Config) {
 			continue
 		}
+		summary, args := "Module is incompatible with count, for_each, and depends_on", "count, for_each, or depends_on"
+		if d == dialect.Tofu {
+			summary, args = "Module is incompatible with count, for_each, enabled and depends_on", "count, for_each, enabled or depends_on"
+		}
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  "Module is incompatible with count, for_each, and depends_on",
-			Detail: fmt.Sprintf("The module at module.%s is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.",
-				strings.Join(child.Path, ".module."), call.SourceAddr),
+			Summary:  summary,
+			Detail: fmt.Sprintf("The module at module.%s is a legacy module which contains its own local provider configurations, and so calls to it may not use the %s arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.",
+				strings.Join(child.Path, ".module."), args, call.SourceAddr),
 			Subject: call.DeclRange.Ptr(),
 		}}
 	}
 	return nil
 }
 
-// undeclaredPassedProviders warns, as Terraform does, of each provider
-// configuration a module call passes under a local name the called module
-// does not declare in its required_providers: Terraform assumes the
-// provider of that name in the default namespace. (OpenTofu's wording of
-// the warning is not recorded here, so it is Terraform's alone.)
-func undeclaredPassedProviders(call *ModuleCall, child *Config) hcl.Diagnostics {
+// undeclaredPassedProviders warns, as Terraform and OpenTofu do, of each
+// provider configuration a module call passes under a local name the
+// called module does not declare in its required_providers: the tool
+// assumes the provider of that name in the default namespace.
+func undeclaredPassedProviders(call *ModuleCall, child *Config, d dialect.Dialect) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, pp := range call.Providers {
 		if declaresProvider(child.Module, pp.InChild.Name, pp.InChild.Alias) {
@@ -249,32 +252,48 @@ func undeclaredPassedProviders(call *ModuleCall, child *Config) hcl.Diagnostics 
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Reference to undefined provider",
-			Detail:   fmt.Sprintf("There is no explicit declaration for local provider name %q in module.%s, so Terraform is assuming you mean to pass a configuration for %q.\n\nIf you also control the child module, add a required_providers entry named %q with the source address %q.", name, strings.Join(child.Path, ".module."), source, name, source),
+			Detail:   fmt.Sprintf("There is no explicit declaration for local provider name %q in module.%s, so %s is assuming you mean to pass a configuration for %q.\n\nIf you also control the child module, add a required_providers entry named %q with the source address %q.", name, strings.Join(child.Path, ".module."), d.Product(), source, name, source),
 			Subject:  pp.InChild.NameRange.Ptr(),
 		})
 	}
 	return diags
 }
 
-// undeclaredRootProviders warns, as Terraform does, of each default
-// provider configuration a module call of the root module passes by a
-// local name the root module does not declare in its required_providers.
-func undeclaredRootProviders(call *ModuleCall, root *Module) hcl.Diagnostics {
+// undeclaredCallerProviders warns, as Terraform and OpenTofu do, of each
+// default provider configuration a module call of module m passes by a
+// local name m neither configures nor declares in its required_providers.
+func undeclaredCallerProviders(call *ModuleCall, m *Config, d dialect.Dialect) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, pp := range call.Providers {
-		if pp.InParent.Alias != "" || root.RequiredProviders[pp.InParent.Name] != nil {
-			continue
+		if diag := undefinedCallerProvider(m, pp.InParent, d); diag != nil {
+			diags = append(diags, diag)
 		}
-		name := pp.InParent.Name
-		source := "hashicorp/" + name
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagWarning,
-			Summary:  "Reference to undefined provider",
-			Detail:   fmt.Sprintf("There is no explicit declaration for local provider name %q in the root module, so Terraform is assuming you mean to pass a configuration for provider %q.\n\nTo clarify your intent and silence this warning, add to the root module a required_providers entry named %q with source = %q, or a different source address if appropriate.", name, source, name, source),
-			Subject:  pp.InParent.NameRange.Ptr(),
-		})
 	}
 	return diags
+}
+
+// undefinedCallerProvider is the warning undeclaredCallerProviders gives of
+// ref, nil when module m configures or declares it (or it is an alias). The
+// text names m and the module above it (the root module for both, at the
+// top), as the tools do.
+func undefinedCallerProvider(m *Config, ref ProviderConfigRef, d dialect.Dialect) *hcl.Diagnostic {
+	if ref.Alias != "" || m.Module.RequiredProviders[ref.Name] != nil {
+		return nil
+	}
+	if pc := m.Module.ProviderConfigs[ref.Name]; pc != nil && !isProxyProvider(pc) {
+		return nil // an empty block does not declare it here
+	}
+	parentText := "the root module"
+	if len(m.Path) > 1 {
+		parentText = moduleName(m.Path[:len(m.Path)-1])
+	}
+	source := "hashicorp/" + ref.Name
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Reference to undefined provider",
+		Detail:   fmt.Sprintf("There is no explicit declaration for local provider name %q in %s, so %s is assuming you mean to pass a configuration for provider %q.\n\nTo clarify your intent and silence this warning, add to %s a required_providers entry named %q with source = %q, or a different source address if appropriate.", ref.Name, moduleName(m.Path), d.Product(), source, parentText, ref.Name, source),
+		Subject:  ref.NameRange.Ptr(),
+	}
 }
 
 // declaresProvider reports whether module m declares that it takes the
@@ -383,6 +402,13 @@ func (l *treeLoader) unconfiguredPassedProviders(m *Config) hcl.Diagnostics {
 			if ref.Alias != "" {
 				key += "." + ref.Alias
 			}
+			// A default configuration m does not declare is warned of
+			// as undefined, whether or not m is passed one, and then
+			// not as missing.
+			undefined := undefinedCallerProvider(m, ref, l.opts.Dialect)
+			if undefined != nil {
+				diags = append(diags, undefined)
+			}
 			if m.Module.ProviderConfigs[key] != nil {
 				continue
 			}
@@ -395,7 +421,7 @@ func (l *treeLoader) unconfiguredPassedProviders(m *Config) hcl.Diagnostics {
 				continue // its caller is told to pass it (unpassedConfigurationAliases)
 			}
 			source := providerSourceIn(m.Module, ref.Name)
-			if ref.Alias == "" && !warned[key] {
+			if ref.Alias == "" && undefined == nil && !warned[key] {
 				warned[key] = true
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagWarning,
@@ -459,11 +485,10 @@ func providerSourceIn(m *Module, name string) string {
 	return "hashicorp/" + name
 }
 
-// redundantEmptyProviders warns, as Terraform does, of a called module's
-// empty provider blocks, once per provider local name (at its first such
-// block), with the required_providers entry that replaces them. (Its text
-// names Terraform: OpenTofu's is not recorded here.)
-func redundantEmptyProviders(child *Config) hcl.Diagnostics {
+// redundantEmptyProviders warns, as Terraform and OpenTofu do, of a called
+// module's empty provider blocks, once per provider local name (at its
+// first such block), with the required_providers entry that replaces them.
+func redundantEmptyProviders(child *Config, d dialect.Dialect) hcl.Diagnostics {
 	first := map[string]*Provider{}
 	aliases := map[string][]string{}
 	for _, pc := range child.Module.ProviderConfigs {
@@ -497,7 +522,7 @@ func redundantEmptyProviders(child *Config) hcl.Diagnostics {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Redundant empty provider block",
-			Detail:   fmt.Sprintf("Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider %q blocks and then adding or updating an entry like the following to the required_providers block of %s:\n%s", name, moduleName(child.Path), entry),
+			Detail:   fmt.Sprintf("Earlier versions of %s used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider %q blocks and then adding or updating an entry like the following to the required_providers block of %s:\n%s", d.Product(), name, moduleName(child.Path), entry),
 			Subject:  first[name].DeclRange.Ptr(),
 		})
 	}

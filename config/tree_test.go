@@ -275,8 +275,18 @@ module "d" {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if _, diags := loadFiles(t, dialect.Tofu, files); len(diags) != 0 {
-		t.Errorf("tofu: %s", diags.Error())
+	// OpenTofu warns alike, naming itself (configs/provider_validation.go
+	// of v1.12.6 has the same checks and texts).
+	_, diags = loadFiles(t, dialect.Tofu, files)
+	got = got[:0]
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s:%d: %s", d.Subject.Filename, d.Subject.Start.Line, d.Detail))
+	}
+	for i := range want {
+		want[i] = strings.Replace(want[i], "so Terraform is", "so OpenTofu is", 1)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("tofu: got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -383,6 +393,18 @@ func TestProviderConfigurationChecks(t *testing.T) {
 		}, []string{
 			"warning Reference to undefined provider @main.tf:4:11: There is no explicit declaration for local provider name \"aws\" in the root module, so Terraform is assuming you mean to pass a configuration for provider \"hashicorp/aws\".\n\nTo clarify your intent and silence this warning, add to the root module a required_providers entry named \"aws\" with source = \"hashicorp/aws\", or a different source address if appropriate.",
 		}},
+		// A called module passing on a default configuration it neither
+		// configures nor declares is warned of as undefined (naming it and
+		// the module above it), not as missing; an empty provider block
+		// does not declare it (terraform validate v1.11.4).
+		{"a default configuration a called module passes without declaring it", map[string]string{
+			"a/b/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nresource \"aws_s3_bucket\" \"x\" {}\n",
+			"a/main.tf":   "module \"b\" {\n  source = \"./b\"\n  providers = {\n    aws = aws\n  }\n}\n",
+			"main.tf":     "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nprovider \"aws\" {\n  region = \"us-east-1\"\n}\nmodule \"a\" {\n  source = \"./a\"\n}\n",
+		}, []string{
+			"error missing provider module.a.provider[\"registry.terraform.io/hashicorp/aws\"] @-: ",
+			"warning Reference to undefined provider @a/main.tf:4:11: There is no explicit declaration for local provider name \"aws\" in module.a, so Terraform is assuming you mean to pass a configuration for provider \"hashicorp/aws\".\n\nTo clarify your intent and silence this warning, add to the root module a required_providers entry named \"aws\" with source = \"hashicorp/aws\", or a different source address if appropriate.",
+		}},
 		{"a configuration alias the module configures itself", map[string]string{
 			"a/main.tf": "terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n      configuration_aliases = [aws.x, aws.y, aws.z]\n    }\n  }\n}\nprovider \"aws\" {\n  alias = \"x\"\n  region = \"us-east-1\"\n}\nresource \"aws_s3_bucket\" \"z\" {\n  provider = aws.x\n}\nprovider \"aws\" {\n  alias = \"y\"\n}\n",
 			"main.tf":   "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\nmodule \"a\" {\n  source = \"./a\"\n  providers = {\n    aws.y = aws\n    aws.z = aws\n  }\n}\n",
@@ -417,5 +439,30 @@ func TestProviderConfigurationChecks(t *testing.T) {
 				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n---\n"), strings.Join(tc.want, "\n---\n"))
 			}
 		})
+	}
+}
+
+// OpenTofu makes the same checks of provider configurations as Terraform,
+// naming itself in its texts, and refuses a call with enabled to a module
+// that configures its own providers as one with count (v1.12.6's
+// configs/provider.go and provider_validation.go).
+func TestProviderChecksInOpenTofu(t *testing.T) {
+	files := map[string]string{
+		"main.tf":   "provider \"aws\" {\n  version = \"~> 5.0\"\n  region  = \"x\"\n}\nmodule \"a\" {\n  source = \"./a\"\n  lifecycle {\n    enabled = true\n  }\n}\nmodule \"p\" {\n  source = \"./p\"\n  providers = {\n    aws = aws\n  }\n}\n",
+		"a/main.tf": "provider \"aws\" {\n  region = \"y\"\n}\n",
+		"p/main.tf": "provider \"aws\" {}\nresource \"aws_s3_bucket\" \"b\" {}\n",
+	}
+	_, diags := loadFiles(t, dialect.Tofu, files)
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary+": "+d.Detail)
+	}
+	want := []string{
+		"Version constraints inside provider configuration blocks are deprecated: OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.",
+		"Module is incompatible with count, for_each, enabled and depends_on: The module at module.a is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, enabled or depends_on arguments.\n\nIf you also control the module \"./a\", consider updating this module to instead expect provider configurations to be passed by its caller.",
+		"Redundant empty provider block: Earlier versions of OpenTofu used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"aws\" blocks and then adding or updating an entry like the following to the required_providers block of module.p:\n    aws = {\n      source = \"hashicorp/aws\"\n    }",
+	}
+	if strings.Join(got, "\n---\n") != strings.Join(want, "\n---\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n---\n"), strings.Join(want, "\n---\n"))
 	}
 }
