@@ -201,13 +201,40 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 func (r *runner) planReads(f *File, idx int) ([]hcl.Expression, *lang.OutputReads) {
 	run := f.Runs[idx]
 	later := &lang.OutputReads{Ref: hcl.Traversal{hcl.TraverseRoot{Name: "run"}, hcl.TraverseAttr{Name: run.Name}}}
+	fileRefs := r.opts.Dialect != dialect.Tofu && slices.ContainsFunc(sortedKeys(f.Variables), func(name string) bool {
+		return refersToRun(f.Variables[name].Expr.Variables(), run.Name)
+	})
 	for j := idx + 1; j < len(f.Runs); j++ {
 		l := f.Runs[j]
-		if !refersToRun(runTraversals(l), run.Name) {
+		var fileVars []string // the file's values l takes that read run.NAME
+		if fileRefs {
+			if lc := r.config(f, l).cfg; lc != nil && lc.Module != nil {
+				for _, name := range sortedKeys(fileVarsTaken(f, l, lc.Module.Variables)) {
+					if refersToRun(f.Variables[name].Expr.Variables(), run.Name) {
+						fileVars = append(fileVars, name)
+					}
+				}
+			}
+		}
+		if !refersToRun(runTraversals(l), run.Name) && len(fileVars) == 0 {
 			continue
 		}
 		later.Exprs = append(later.Exprs, assertionExprs(l)...)
 		var varReads map[string][]hcl.Traversal
+		for _, name := range fileVars {
+			e := f.Variables[name].Expr
+			later.Exprs = append(later.Exprs, e)
+			se, ok := e.(hclsyntax.Expression)
+			if _, own := l.Variables[name]; !ok || own {
+				continue
+			}
+			if varReads == nil {
+				varReads = r.variableReads(f, j)
+			}
+			for _, path := range varReads[name] {
+				later.Exprs = append(later.Exprs, &hclsyntax.RelativeTraversalExpr{Source: se, Traversal: path, SrcRange: e.Range()})
+			}
+		}
 		for _, name := range sortedKeys(l.Variables) {
 			e := l.Variables[name].Expr
 			later.Exprs = append(later.Exprs, e)
@@ -339,12 +366,21 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	globals, diags := r.globals(f, lookup)
 	gobj := globalObject(globals, lookup)
 
-	diags = append(diags, checkTestRefs(f.Variables, false, r.opts.Dialect)...)
+	diags = append(diags, checkTestRefs(f.Variables, !tofu, r.opts.Dialect)...)
 	diags = append(diags, checkTestRefs(run.Variables, true, r.opts.Dialect)...)
 	if diags.HasErrors() {
 		return nil, nil, diags
 	}
-	fileVals, fileRanges, d := evalVariables(f.Variables, r.evalContext(map[string]cty.Value{"var": objectOf(gobj)}))
+	var fileVals map[string]cty.Value
+	var fileRanges map[string]hcl.Range
+	var d, unknown hcl.Diagnostics
+	if tofu {
+		fileVals, fileRanges, d = evalVariables(f.Variables, r.evalContext(map[string]cty.Value{"var": objectOf(gobj)}))
+	} else {
+		taken := fileVarsTaken(f, run, decls)
+		unknown = r.unknownRuns(f, run, taken)
+		fileVals, fileRanges, d = r.fileVariables(f, taken, gobj, fs)
+	}
 	diags = append(diags, d...)
 	runVars := gobj
 	if !tofu {
@@ -353,7 +389,7 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	}
 	runCtx := r.evalContext(map[string]cty.Value{"var": objectOf(runVars), "run": objectOf(fs.outputs)})
 	if !tofu {
-		diags = append(diags, r.unknownRuns(f, run)...)
+		diags = append(diags, unknown...)
 		diags = append(diags, unavailableVars(run, runVars)...)
 		if diags.HasErrors() {
 			return nil, nil, diags
@@ -460,14 +496,19 @@ func unavailableVars(run *RunBlock, vars map[string]cty.Value) hcl.Diagnostics {
 	return diags
 }
 
-// unknownRuns reports references to run blocks the file does not have.
-func (r *runner) unknownRuns(f *File, run *RunBlock) hcl.Diagnostics {
+// unknownRuns reports references to run blocks the file does not have:
+// the run's own, and those of the file's variables it takes.
+func (r *runner) unknownRuns(f *File, run *RunBlock, taken map[string]bool) hcl.Diagnostics {
 	names := map[string]bool{}
 	for _, other := range f.Runs {
 		names[other.Name] = true
 	}
 	var diags hcl.Diagnostics
-	for _, t := range runTraversals(run) {
+	ts := runTraversals(run)
+	for _, name := range sortedKeys(taken) {
+		ts = append(ts, f.Variables[name].Expr.Variables()...)
+	}
+	for _, t := range ts {
 		if t.RootName() != "run" || len(t) < 2 {
 			continue
 		}

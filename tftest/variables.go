@@ -2,6 +2,7 @@ package tftest
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -122,6 +123,143 @@ func evalVariables(attrs hcl.Attributes, ctx *hcl.EvalContext) (map[string]cty.V
 	return vals, ranges, diags
 }
 
+// fileVarsTaken are the names of the file's variables a run takes, as
+// Terraform (1.13 on) links them to it: those its module declares that its
+// own variables block does not set, those its variables and assertions
+// refer to, and the file's values these refer to in turn.
+func fileVarsTaken(f *File, run *RunBlock, decls map[string]*config.Variable) map[string]bool {
+	taken := map[string]bool{}
+	var add func(name string)
+	add = func(name string) {
+		a, ok := f.Variables[name]
+		if !ok || taken[name] {
+			return
+		}
+		taken[name] = true
+		for _, ref := range fileVarRefs(f, a.Expr) {
+			add(ref)
+		}
+	}
+	for name := range decls {
+		if _, own := run.Variables[name]; !own {
+			add(name)
+		}
+	}
+	for _, name := range referredVars(run) {
+		add(name)
+	}
+	return taken
+}
+
+// fileVarRefs are the names of the file's variables expr refers to as
+// var.NAME.
+func fileVarRefs(f *File, expr hcl.Expression) []string {
+	var out []string
+	for _, t := range expr.Variables() {
+		if t.RootName() != "var" || len(t) < 2 {
+			continue
+		}
+		if a, ok := t[1].(hcl.TraverseAttr); ok {
+			if _, file := f.Variables[a.Name]; file && !slices.Contains(out, a.Name) {
+				out = append(out, a.Name)
+			}
+		}
+	}
+	return out
+}
+
+// fileVariables evaluates the file's variables block for a run as
+// Terraform does from 1.13 on: a value may refer to the outputs of the
+// file's runs and to the block's other values, each seen as var.NAME in
+// place of the global value of that name (a value's reference to its own
+// name is the global one, as before 1.13). Terraform works out such a
+// value once the runs it refers to have run, and gives it to the runs that
+// take it (fileVarsTaken): a value that refers to a run, itself or through
+// another value, is worked out here only for the runs that take it, and a
+// value that refers to a value that failed is left out without a second
+// error.
+func (r *runner) fileVariables(f *File, taken map[string]bool, gobj map[string]cty.Value, fs *fileState) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
+	runs := map[string]bool{}
+	for _, rb := range f.Runs {
+		runs[rb.Name] = true
+	}
+	touching := map[string]int{} // 1 working out, 2 refers to a run, 3 does not
+	var touches func(name string) bool
+	touches = func(name string) bool {
+		switch touching[name] {
+		case 1, 3:
+			return false
+		case 2:
+			return true
+		}
+		touching[name] = 1
+		expr := f.Variables[name].Expr
+		found := slices.ContainsFunc(expr.Variables(), func(t hcl.Traversal) bool { return t.RootName() == "run" })
+		for _, ref := range fileVarRefs(f, expr) {
+			if ref != name && touches(ref) {
+				found = true
+			}
+		}
+		touching[name] = 3
+		if found {
+			touching[name] = 2
+		}
+		return found
+	}
+
+	vals := map[string]cty.Value{}
+	ranges := map[string]hcl.Range{}
+	var diags hcl.Diagnostics
+	state := map[string]int{} // 1 being evaluated, 2 done
+	var eval func(name string)
+	eval = func(name string) {
+		if state[name] != 0 {
+			return
+		}
+		state[name] = 1
+		defer func() { state[name] = 2 }()
+		a := f.Variables[name]
+		vars := gobj
+		for _, ref := range fileVarRefs(f, a.Expr) {
+			if ref == name {
+				continue
+			}
+			eval(ref)
+			v, ok := vals[ref]
+			if !ok {
+				return // the value it refers to failed, or refers back to it
+			}
+			if len(vars) == len(gobj) {
+				vars = maps.Clone(gobj)
+			}
+			vars[ref] = v
+		}
+		for _, t := range a.Expr.Variables() {
+			if t.RootName() != "run" || len(t) < 2 {
+				continue
+			}
+			if at, ok := t[1].(hcl.TraverseAttr); ok && !runs[at.Name] {
+				return // reported as a reference to an unknown run block
+			}
+		}
+		ctx := r.evalContext(map[string]cty.Value{"var": objectOf(vars), "run": objectOf(fs.outputs)})
+		v, d := a.Expr.Value(ctx)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return
+		}
+		vals[name] = withReferencedUnread(v, a.Expr, ctx)
+		ranges[name] = a.Expr.Range()
+	}
+	for _, name := range sortedKeys(f.Variables) {
+		if !taken[name] && touches(name) {
+			continue
+		}
+		eval(name)
+	}
+	return vals, ranges, diags
+}
+
 // withReferencedUnread gives the unknowns of v, the value of expr, that
 // carry no Unread mark the Unread marks of the values expr refers to. hcl
 // makes some unknowns afresh, without the marks of what they derive from
@@ -149,7 +287,8 @@ func withReferencedUnread(v cty.Value, expr hcl.Expression, ctx *hcl.EvalContext
 }
 
 // checkTestRefs reports the references of a test file's variables that
-// Terraform does not allow there: only var and run (in a run block).
+// Terraform does not allow there: only var, and run where allowRun (a run
+// block's variables; from 1.13 on the file's too).
 func checkTestRefs(attrs hcl.Attributes, allowRun bool, d dialect.Dialect) hcl.Diagnostics {
 	if d == dialect.Tofu {
 		return nil // OpenTofu reports them as unknown variables

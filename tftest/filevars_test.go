@@ -1,0 +1,137 @@
+package tftest
+
+import (
+	"testing"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// TestFileVariablesReferToRuns: from Terraform 1.13 on
+// (hashicorp/terraform#37205) the file's variables block may refer to the
+// outputs of the file's runs and to its own other values. Terraform works
+// such a value out once the runs it refers to have run, and a run takes
+// the values its module declares and its own expressions refer to: a
+// setup run whose module declares none of them does not wait for itself.
+// OpenTofu still knows no run there.
+func TestFileVariablesReferToRuns(t *testing.T) {
+	main := `
+variable "x" { type = string }
+resource "terraform_data" "a" { input = var.x }
+output "y" { value = terraform_data.a.input }
+`
+	setup := `
+variable "prefix" {
+  type    = string
+  default = "none"
+}
+resource "terraform_data" "s" { input = "${var.prefix}-setup" }
+output "v" { value = terraform_data.s.input }
+`
+	for _, tc := range []struct {
+		name  string
+		d     dialect.Dialect
+		test  string
+		want  map[string]string
+		diags []string
+	}{{
+		name: "a value from a run the setup does not take",
+		test: `
+run "setup" {
+  module { source = "./setup" }
+}
+variables {
+  x = run.setup.v
+}
+run "main" {
+  assert {
+    condition     = output.y == "none-setup"
+    error_message = "wrong"
+  }
+}
+`,
+		want: map[string]string{"setup": "pass", "main": "pass"},
+	}, {
+		name: "a value from another value that reads a run",
+		test: `
+run "setup" {
+  module { source = "./setup" }
+}
+variables {
+  prefix = "p"
+  from   = run.setup.v
+  x      = "${var.from}/${var.prefix}"
+}
+run "main" {
+  command = plan
+  assert {
+    condition     = var.x == "p-setup/p" && output.y == "p-setup/p"
+    error_message = "wrong"
+  }
+}
+`,
+		want: map[string]string{"setup": "pass", "main": "pass"},
+	}, {
+		name: "a value the setup takes reads a later run",
+		test: `
+run "setup" {
+  module { source = "./setup" }
+}
+variables {
+  prefix = run.main.y
+}
+run "main" {
+  variables {
+    x = "given"
+  }
+}
+`,
+		want:  map[string]string{"setup": "error", "main": "skip"},
+		diags: []string{"error: Unsupported attribute"},
+	}, {
+		name: "a run the file does not have",
+		test: `
+variables {
+  x = run.nowhere.v
+}
+run "main" {}
+`,
+		want:  map[string]string{"main": "error"},
+		diags: []string{"error: Reference to unknown run block"},
+	}, {
+		name: "OpenTofu has no run there",
+		d:    dialect.Tofu,
+		test: `
+run "setup" {
+  module { source = "./setup" }
+}
+variables {
+  x = run.setup.v
+}
+run "main" {}
+`,
+		want:  map[string]string{"setup": "error", "main": "skip"},
+		diags: []string{"error: Unknown variable"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{
+				"main.tf":            main,
+				"setup/main.tf":      setup,
+				"tests/a.tftest.hcl": tc.test,
+			}, tc.d)
+			want := map[string]string{}
+			for run, status := range tc.want {
+				want["tests/a.tftest.hcl::"+run] = status
+			}
+			wantStatuses(t, rep, want)
+			got := summaries(rep)
+			if len(got) != len(tc.diags) {
+				t.Fatalf("diagnostics %v, want %v", got, tc.diags)
+			}
+			for i := range got {
+				if got[i] != tc.diags[i] {
+					t.Errorf("diagnostics %v, want %v", got, tc.diags)
+				}
+			}
+		})
+	}
+}
