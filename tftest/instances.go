@@ -175,9 +175,15 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 			duringPlan = ov.DuringPlan
 		}
 	}
+	mode := "resource"
+	if !managed {
+		mode = "data"
+	}
+	kind := func(name string) lang.Computed { return lang.ComputedAttribute(source, mode, res.Type, name) }
+	unread := marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)}
 	v := pi.Planned
 	if managed && hasPrior {
-		v = proposedNew(pi.Schema, pi.Arguments, v, prior)
+		v = proposedNew(pi.Schema, pi.Arguments, v, prior, kind, unread)
 	}
 	// What the provider computes is known once applied, or during the
 	// plan with override_during = plan (a managed resource's always in
@@ -193,12 +199,6 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	} else {
 		colls := in.collections.of(pi.Config.Module)
 		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
-		unread := marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)}
-		mode := "resource"
-		if !managed {
-			mode = "data"
-		}
-		kind := func(name string) lang.Computed { return lang.ComputedAttribute(source, mode, res.Type, name) }
 		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind}, unread)
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it
@@ -442,8 +442,13 @@ func formatTarget(t hcl.Traversal) string {
 
 // proposedNew is the object an update plans from the prior state and the
 // configuration: what the configuration does not set keeps its prior
-// value where the provider computes it (every attribute, without a schema).
-func proposedNew(b *lang.Block, args, planned, prior cty.Value) cty.Value {
+// value where the provider computes it. Without a schema, kind says which
+// attributes the provider computes: an argument the configuration writes
+// and leaves null keeps its prior value if computed and stays null if not;
+// where kind cannot tell, its value is unknown, marked unread (Terraform
+// knows which). What the configuration does not write at all is what the
+// provider gave: it keeps its prior value.
+func proposedNew(b *lang.Block, args, planned, prior cty.Value, kind func(string) lang.Computed, unread marks.Unread) cty.Value {
 	pv, pm := planned.Unmark()
 	ov, _ := prior.Unmark()
 	if !pv.Type().IsObjectType() || !ov.IsKnown() || ov.IsNull() || !ov.Type().IsObjectType() {
@@ -462,6 +467,16 @@ func proposedNew(b *lang.Block, args, planned, prior cty.Value) cty.Value {
 		}
 		if b != nil {
 			if a, ok := b.Attributes[name]; !ok || !a.Computed {
+				continue
+			}
+		} else if written(args, name) {
+			switch k := kind(name); {
+			case k == lang.NotComputed:
+				continue
+			case !k.IsComputed():
+				if ou, _ := old.Unmark(); !ou.IsNull() {
+					attrs[name] = openValue(unread)
+				}
 				continue
 			}
 		}
@@ -780,6 +795,13 @@ const (
 // computes, so if the schema does not make the attribute computed,
 // Terraform plans it null and keeps it null after the apply; if it does,
 // it is unknown in the plan and the value given once applied.
+// written reports whether args, a block's arguments without a schema,
+// has an attribute name: one the configuration writes.
+func written(args cty.Value, name string) bool {
+	a, _ := args.Unmark()
+	return a.IsKnown() && !a.IsNull() && a.Type().IsObjectType() && a.Type().HasAttribute(name)
+}
+
 func openValue(unread marks.Unread) cty.Value {
 	return cty.DynamicVal.Mark(unread)
 }
