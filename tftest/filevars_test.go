@@ -30,6 +30,8 @@ output "v" { value = terraform_data.s.input }
 	for _, tc := range []struct {
 		name  string
 		d     dialect.Dialect
+		env   []string
+		main  string // in place of main
 		test  string
 		want  map[string]string
 		diags []string
@@ -65,6 +67,31 @@ run "main" {
   command = plan
   assert {
     condition     = var.x == "p-setup/p" && output.y == "p-setup/p"
+    error_message = "wrong"
+  }
+}
+`,
+		want: map[string]string{"setup": "pass", "main": "pass"},
+	}, {
+		name: "the file's values over the global ones of their names",
+		env:  []string{"TF_VAR_from=global", "TF_VAR_prefix=global"},
+		main: main + `
+variable "from" { type = string }
+variable "prefix" { type = string }
+`,
+		test: `
+run "setup" {
+  module { source = "./setup" }
+}
+variables {
+  prefix = "p"
+  from   = run.setup.v
+  x      = "${var.from}/${var.prefix}"
+}
+run "main" {
+  command = plan
+  assert {
+    condition     = output.y == "p-setup/p"
     error_message = "wrong"
   }
 }
@@ -113,11 +140,15 @@ run "main" {}
 		diags: []string{"error: Unknown variable"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
+			m := main
+			if tc.main != "" {
+				m = tc.main
+			}
 			rep := runFiles(t, map[string]string{
-				"main.tf":            main,
+				"main.tf":            m,
 				"setup/main.tf":      setup,
 				"tests/a.tftest.hcl": tc.test,
-			}, tc.d)
+			}, tc.d, func(o *Options) { o.Env = tc.env })
 			want := map[string]string{}
 			for run, status := range tc.want {
 				want["tests/a.tftest.hcl::"+run] = status

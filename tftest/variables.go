@@ -2,7 +2,6 @@ package tftest
 
 import (
 	"fmt"
-	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -229,10 +228,7 @@ func (r *runner) fileVariables(f *File, taken map[string]bool, gobj map[string]c
 			if !ok {
 				return // the value it refers to failed, or refers back to it
 			}
-			if len(vars) == len(gobj) {
-				vars = maps.Clone(gobj)
-			}
-			vars[ref] = v
+			vars = merged(vars, map[string]cty.Value{ref: v})
 		}
 		for _, t := range a.Expr.Variables() {
 			if t.RootName() != "run" || len(t) < 2 {
