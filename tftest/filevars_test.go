@@ -166,3 +166,54 @@ run "main" {}
 		})
 	}
 }
+
+// TestFileVariableOfAnObjectWithoutSchema: a file value set from an
+// earlier run's whole resource object reaches the later run's module as
+// the run's own value would: what that module reads of it is planned by
+// the earlier run (aws computes arn: the mock gave it, as in Terraform),
+// not an attribute the object lacks ("Unsupported attribute").
+func TestFileVariableOfAnObjectWithoutSchema(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+variable "vpc" {}
+output "arn" { value = var.vpc.arn }
+output "cidr" { value = var.vpc.cidr_block }
+`,
+		"setup/main.tf": awsProvider + `
+resource "aws_vpc" "v" {
+  cidr_block = "10.0.0.0/16"
+}
+output "vpc" { value = aws_vpc.v }
+`,
+		".terraform/modules/modules.json": `{"Modules": [
+  {"Key": "", "Source": "", "Dir": "."},
+  {"Key": "test.tests.a.setup", "Source": "./setup", "Dir": "setup"}
+]}`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+variables {
+  vpc = run.setup.vpc
+}
+run "set" {
+  command = plan
+  assert {
+    condition     = output.cidr == "10.0.0.0/16"
+    error_message = "wrong"
+  }
+}
+run "unset" {
+  command = plan
+  assert {
+    condition     = output.arn != ""
+    error_message = "wrong"
+  }
+}
+`,
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::setup": "pass", "tests/a.tftest.hcl::set": "pass", "tests/a.tftest.hcl::unset": "pass"})
+}
