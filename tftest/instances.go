@@ -795,15 +795,15 @@ const (
 // computes, so if the schema does not make the attribute computed,
 // Terraform plans it null and keeps it null after the apply; if it does,
 // it is unknown in the plan and the value given once applied.
+func openValue(unread marks.Unread) cty.Value {
+	return cty.DynamicVal.Mark(unread)
+}
+
 // written reports whether args, a block's arguments without a schema,
 // has an attribute name: one the configuration writes.
 func written(args cty.Value, name string) bool {
 	a, _ := args.Unmark()
 	return a.IsKnown() && !a.IsNull() && a.Type().IsObjectType() && a.Type().HasAttribute(name)
-}
-
-func openValue(unread marks.Unread) cty.Value {
-	return cty.DynamicVal.Mark(unread)
 }
 
 // fillOpenEach fills the objects of a nested block value without schema.
