@@ -46,12 +46,18 @@ func computedTable(source string) string {
 // computedSources are the sources computedTable has a table of.
 var computedSources = [...]string{"hashicorp/aws"}
 
-// computedIndex is a table read: its dictionary of names and each type's
-// line, by "r TYPE" or "d TYPE". Slices of the table's constant, so
-// reading one costs two small allocations, once.
+// computedIndex is a table read: its dictionary of names, its nested
+// blocks' lines and each type's line, by "r TYPE" or "d TYPE". Slices of
+// the table's constant; a type's schema is made from them when first
+// asked for, and kept.
 type computedIndex struct {
-	names []string
-	types map[string]string
+	names  []string
+	blocks []string
+	types  map[string]string
+
+	mu      sync.Mutex
+	schemas map[string]*Block
+	nested  map[int]*Block
 }
 
 var (
@@ -67,10 +73,19 @@ func readComputedTables() {
 	for _, source := range computedSources {
 		text := computedTable(source)
 		dict, rest, _ := strings.Cut(text, "\n")
-		ix := &computedIndex{names: strings.Fields(dict), types: make(map[string]string, strings.Count(rest, "\n"))}
+		ix := &computedIndex{
+			names:   strings.Fields(dict),
+			types:   make(map[string]string, strings.Count(rest, "\n")),
+			schemas: map[string]*Block{},
+			nested:  map[int]*Block{},
+		}
 		for line := range strings.Lines(rest) {
 			line = strings.TrimSuffix(line, "\n")
 			mode, after, _ := strings.Cut(line, " ")
+			if mode == "b" {
+				ix.blocks = append(ix.blocks, after)
+				continue
+			}
 			typ, refs, _ := strings.Cut(after, " ")
 			ix.types[line[:len(mode)+1+len(typ)]] = refs
 		}
@@ -78,54 +93,200 @@ func readComputedTables() {
 	}
 }
 
+// TableSchema is what the table of provider source (as "hashicorp/aws")
+// knows of the schema of resource type typ (mode "resource" or "data"):
+// every attribute with its type and whether the provider computes it
+// (not whether it is required, optional or sensitive), and every nested
+// block type with its nesting mode; nil if tfeval holds no table of the
+// type (the aws provider's, v5.100.0). The result is shared: not to be
+// changed.
+func TableSchema(source, mode, typ string) *Block {
+	if computedTable(source) == "" {
+		return nil
+	}
+	computedOnce.Do(readComputedTables)
+	ix := computedIndexes[source]
+	key := "r " + typ
+	if mode == "data" {
+		key = "d " + typ
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if b, ok := ix.schemas[key]; ok {
+		return b
+	}
+	refs, ok := ix.types[key]
+	if !ok {
+		return nil
+	}
+	r := &tableReader{ix: ix, s: refs}
+	b := r.block()
+	if r.bad {
+		b = nil
+	}
+	ix.schemas[key] = b
+	return b
+}
+
 // ComputedAttribute says what the schema of provider source (as
 // "hashicorp/aws") makes of top-level attribute name of resource
 // type typ (mode "resource" or "data"), for the providers tfeval holds a
 // table of (the aws provider's, v5.100.0).
 func ComputedAttribute(source, mode, typ, name string) Computed {
-	if computedTable(source) == "" {
+	b := TableSchema(source, mode, typ)
+	if b == nil {
 		return ComputedUnknown
 	}
-	computedOnce.Do(readComputedTables)
-	ix := computedIndexes[source]
-	m := "r "
-	if mode == "data" {
-		m = "d "
-	}
-	refs, ok := ix.types[m+typ]
-	if !ok {
-		return ComputedUnknown
-	}
-	for i := 0; i < len(refs); {
-		d := strings.IndexByte(computedDigits, refs[i])
-		n := 1
-		switch {
-		case d < 32:
-		case d < 62:
-			d = 32 + (d-32)*64 + strings.IndexByte(computedDigits, refs[i+1])
-			n = 2
-		default:
-			d = 32 + 30*64 + (d-62)*4096 + strings.IndexByte(computedDigits, refs[i+1])*64 + strings.IndexByte(computedDigits, refs[i+2])
-			n = 3
-		}
-		mark := refs[i+n]
-		i += n + 1
-		if d >= len(ix.names) || ix.names[d] != name {
-			continue
-		}
-		switch mark {
-		case 's':
-			return ComputedString
-		case 'n':
-			return ComputedNumber
-		case 'b':
-			return ComputedBool
-		case 'o':
-			return ComputedOther
-		}
+	a, ok := b.Attributes[name]
+	switch {
+	case !ok:
+		return NotAnAttribute
+	case !a.Computed:
 		return NotComputed
+	case a.Type == cty.String:
+		return ComputedString
+	case a.Type == cty.Number:
+		return ComputedNumber
+	case a.Type == cty.Bool:
+		return ComputedBool
 	}
-	return NotAnAttribute
+	return ComputedOther
+}
+
+// tableReader reads a line of a table (see internal/computedgen).
+type tableReader struct {
+	ix  *computedIndex
+	s   string
+	i   int
+	bad bool
+}
+
+func (r *tableReader) digit() int {
+	if r.i >= len(r.s) {
+		r.bad = true
+		return 0
+	}
+	d := strings.IndexByte(computedDigits, r.s[r.i])
+	r.i++
+	if d < 0 {
+		r.bad = true
+		return 0
+	}
+	return d
+}
+
+// index reads a dictionary index: one to three digits.
+func (r *tableReader) index() int {
+	d := r.digit()
+	switch {
+	case d < 32:
+		return d
+	case d < 60:
+		return 32 + (d-32)*64 + r.digit()
+	}
+	hi, mid := d-60, r.digit()
+	return 32 + 28*64 + hi*4096 + mid*64 + r.digit()
+}
+
+func (r *tableReader) name() string {
+	i := r.index()
+	if i >= len(r.ix.names) {
+		r.bad = true
+		return ""
+	}
+	return r.ix.names[i]
+}
+
+func (r *tableReader) peek() byte {
+	if r.i >= len(r.s) {
+		r.bad = true
+		return 0
+	}
+	return r.s[r.i]
+}
+
+// typ reads a type: s, n, b, d, l/e/m and an element type, or an object
+// "(" of names and types ")" or a tuple "[" of types "]".
+func (r *tableReader) typ() cty.Type {
+	c := r.peek()
+	r.i++
+	switch c {
+	case 's':
+		return cty.String
+	case 'n':
+		return cty.Number
+	case 'b':
+		return cty.Bool
+	case 'd':
+		return cty.DynamicPseudoType
+	case 'l':
+		return cty.List(r.typ())
+	case 'e':
+		return cty.Set(r.typ())
+	case 'm':
+		return cty.Map(r.typ())
+	case '(':
+		attrs := map[string]cty.Type{}
+		for !r.bad && r.peek() != ')' {
+			name := r.name()
+			attrs[name] = r.typ()
+		}
+		r.i++
+		return cty.Object(attrs)
+	case '[':
+		var elems []cty.Type
+		for !r.bad && r.peek() != ']' {
+			elems = append(elems, r.typ())
+		}
+		r.i++
+		return cty.Tuple(elems)
+	}
+	r.bad = true
+	return cty.DynamicPseudoType
+}
+
+// block reads the rest of the line as a block's attributes and nested
+// block types.
+func (r *tableReader) block() *Block {
+	b := &Block{Attributes: map[string]*Attribute{}, BlockTypes: map[string]*NestedBlock{}}
+	for r.i < len(r.s) && !r.bad {
+		name := r.name()
+		mark := r.peek()
+		r.i++
+		switch mark {
+		case 's', 'n', 'b', 'd':
+			r.i--
+			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: true}
+		case 'S', 'N', 'B', 'D':
+			b.Attributes[name] = &Attribute{Type: map[byte]cty.Type{'S': cty.String, 'N': cty.Number, 'B': cty.Bool, 'D': cty.DynamicPseudoType}[mark]}
+		case 't', 'T':
+			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: mark == 't'}
+		case 'L', 'E', 'O', 'G', 'M':
+			mode := map[byte]NestingMode{'L': NestingList, 'E': NestingSet, 'O': NestingSingle, 'G': NestingGroup, 'M': NestingMap}[mark]
+			b.BlockTypes[name] = &NestedBlock{Nesting: mode, Block: r.nestedBlock(r.index())}
+		default:
+			r.bad = true
+		}
+	}
+	return b
+}
+
+// nestedBlock is the table's nested block i, read once.
+func (r *tableReader) nestedBlock(i int) *Block {
+	if b, ok := r.ix.nested[i]; ok {
+		return b
+	}
+	if i >= len(r.ix.blocks) {
+		r.bad = true
+		return &Block{}
+	}
+	nr := &tableReader{ix: r.ix, s: r.ix.blocks[i]}
+	b := nr.block()
+	if nr.bad {
+		r.bad = true
+	}
+	r.ix.nested[i] = b
+	return b
 }
 
 // Unknown is what Terraform plans for an attribute of kind c the provider

@@ -1,6 +1,11 @@
 package lang
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
 
 // TestComputedAttribute: the aws table says what the aws provider's
 // v5.100.0 schema makes of an attribute (each case checked against
@@ -37,6 +42,83 @@ func TestComputedAttribute(t *testing.T) {
 	} {
 		if got := ComputedAttribute(tc.source, tc.mode, tc.typ, tc.name); got != tc.want {
 			t.Errorf("%s %s %s.%s: %d, want %d", tc.source, tc.mode, tc.typ, tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestTableSchema: the aws table gives each type's attributes with their
+// types and computed flags, and its nested blocks with their nesting
+// modes, as `terraform providers schema -json` of the aws provider
+// v5.100.0 prints them (each case read there; the whole table was
+// compared with that document when generated).
+func TestTableSchema(t *testing.T) {
+	rbd := cty.Object(map[string]cty.Type{
+		"delete_on_termination": cty.Bool, "device_name": cty.String, "encrypted": cty.Bool, "iops": cty.Number,
+		"kms_key_id": cty.String, "tags": cty.Map(cty.String), "tags_all": cty.Map(cty.String), "throughput": cty.Number,
+		"volume_id": cty.String, "volume_size": cty.Number, "volume_type": cty.String,
+	})
+	dvo := cty.Set(cty.Object(map[string]cty.Type{
+		"domain_name": cty.String, "resource_record_name": cty.String, "resource_record_type": cty.String, "resource_record_value": cty.String,
+	}))
+	for _, tc := range []struct {
+		mode, typ, path string
+		// want is the attribute's type, or the block's implied object
+		// type; computed and nesting what the schema says.
+		want     cty.Type
+		computed bool
+		nesting  NestingMode
+	}{
+		{"resource", "aws_instance", "ipv6_addresses", cty.List(cty.String), true, ""},
+		{"resource", "aws_instance", "security_groups", cty.Set(cty.String), true, ""},
+		{"resource", "aws_instance", "tags_all", cty.Map(cty.String), true, ""},
+		{"resource", "aws_instance", "tags", cty.Map(cty.String), false, ""},
+		{"resource", "aws_instance", "root_block_device", rbd, false, NestingList},
+		{"resource", "aws_instance", "root_block_device.volume_id", cty.String, true, ""},
+		{"resource", "aws_instance", "root_block_device.delete_on_termination", cty.Bool, false, ""},
+		{"resource", "aws_instance", "ebs_block_device.snapshot_id", cty.String, true, ""},
+		{"resource", "aws_instance", "timeouts.create", cty.String, false, ""},
+		{"resource", "aws_acm_certificate", "domain_validation_options", dvo, true, ""},
+		{"resource", "aws_lb_listener", "default_action.forward.target_group.weight", cty.Number, false, ""},
+		{"resource", "aws_s3_bucket", "cors_rule.allowed_methods", cty.List(cty.String), false, ""},
+		{"data", "aws_availability_zones", "names", cty.List(cty.String), true, ""},
+		// Names far down the dictionary: indices of three digits.
+		{"resource", "aws_kms_custom_key_store", "xks_proxy_uri_path", cty.String, false, ""},
+	} {
+		b := TableSchema("hashicorp/aws", tc.mode, tc.typ)
+		if b == nil {
+			t.Fatalf("%s %s: no schema", tc.mode, tc.typ)
+		}
+		names := strings.Split(tc.path, ".")
+		for _, n := range names[:len(names)-1] {
+			nb := b.BlockTypes[n]
+			if nb == nil {
+				t.Fatalf("%s.%s: no block %s", tc.typ, tc.path, n)
+			}
+			b = nb.Block
+		}
+		last := names[len(names)-1]
+		if tc.nesting != "" {
+			nb := b.BlockTypes[last]
+			if nb == nil || nb.Nesting != tc.nesting || !nb.Block.ImpliedType().Equals(tc.want) {
+				t.Errorf("%s.%s: block %+v, want %s of %#v", tc.typ, tc.path, nb, tc.nesting, tc.want)
+			}
+			continue
+		}
+		a := b.Attributes[last]
+		if a == nil || !a.Type.Equals(tc.want) || a.Computed != tc.computed {
+			t.Errorf("%s.%s: %+v, want %#v computed %v", tc.typ, tc.path, a, tc.want, tc.computed)
+		}
+	}
+	if b := TableSchema("hashicorp/aws", "resource", "aws_instance"); b.BlockTypes["ebs_block_device"].Nesting != NestingSet || b.BlockTypes["timeouts"].Nesting != NestingSingle {
+		t.Errorf("ebs_block_device, timeouts: %+v", b.BlockTypes)
+	}
+	for _, tc := range [][3]string{
+		{"hashicorp/aws", "resource", "aws_not_a_type"},
+		{"hashicorp/aws", "data", "aws_s3_bucket_versioning"},
+		{"hashicorp/google", "resource", "google_storage_bucket"},
+	} {
+		if b := TableSchema(tc[0], tc[1], tc[2]); b != nil {
+			t.Errorf("%v: a schema", tc)
 		}
 	}
 }

@@ -1,24 +1,34 @@
-// Command computedgen writes lang's table of which attributes of a
-// provider's resource types and data sources the provider computes
-// (lang/computed_*.go), from the provider's schema as `terraform providers
-// schema -json` prints it:
+// Command computedgen writes lang's table of a provider's resource types
+// and data sources: their attributes, with each one's type and whether the
+// provider computes it, and their nested blocks (lang/computed_*.go), from
+// the provider's schema as `terraform providers schema -json` prints it:
 //
 //	go run ./internal/computedgen -provider hashicorp/aws -version 5.100.0 schemas.json > lang/computed_aws.go
 //
-// Only names, the computed flag and, for a computed attribute, whether its
-// type is a string, number or bool are taken from the schema. The table
-// lets tfeval tell, for a provider it usually has no schema for, which of
-// the values a test file's mock or override gives the mocked provider
-// uses: Terraform's mocks fill only computed attributes (see tftest's
-// fillOpen).
+// Only names, types, the computed flag and nesting modes are taken from the
+// schema. The table lets tfeval tell, for a provider it usually has no
+// schema for, what Terraform's mocks make of an object of a mocked
+// provider (see tftest's fillOpen and tableValue): they fill only
+// computed attributes, each of its type, and a nested block not written
+// is an empty collection of the block's objects.
 //
 // The table is one string constant, so that it costs nothing until it is
-// read: a dictionary of the attribute names, most used first, then one
-// line a type, "MODE TYPE REFS", where MODE is r (resource) or d (data
-// source) and REFS are the type's top-level attributes as dictionary
-// indices. An index is written in base 64 over the alphabet of
-// lang.computedDigits in one to three digits (see index), followed by one
-// mark:
-// '.' not computed, 's' computed string, 'n' computed number, 'b' computed
-// bool, 'o' computed of another type.
+// read: a dictionary of the names (of attributes, blocks and object type
+// attributes), most used first; then one line a distinct nested block,
+// "b REFS", numbered from 0 in order; then one line a type,
+// "MODE TYPE REFS", where MODE is r (resource) or d (data source). REFS
+// are a block's attributes and nested block types in name order, each its
+// name's dictionary index followed by a mark. An index is written in base
+// 64 over the alphabet of lang.computedDigits in one to three digits (see
+// index). The marks:
+//
+//   - s, n, b, d: a computed attribute of type string, number, bool or
+//     dynamic; S, N, B, D the same not computed;
+//   - t followed by a type: a computed attribute of that type; T the same
+//     not computed. A type is s, n, b or d; l (list), e (set) or m (map)
+//     followed by the element type; an object, "(", each attribute's
+//     dictionary index and type, ")"; or a tuple, "[", the element types,
+//     "]";
+//   - L (list), E (set), O (single), G (group) or M (map) followed by a
+//     nested block's number (written as an index): a nested block type.
 package main

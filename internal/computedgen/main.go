@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -16,23 +17,32 @@ func main() {
 }
 
 // schemas is the part of the schema document the table needs.
-type schemas = tablegen.Schemas[blockSchema]
+type schemas = tablegen.Schemas[struct {
+	Block *block `json:"block"`
+}]
 
-type blockSchema struct {
-	Block struct {
-		Attributes map[string]struct {
-			Type     json.RawMessage `json:"type"`
-			Computed bool            `json:"computed"`
-		} `json:"attributes"`
-	} `json:"block"`
+type block struct {
+	Attributes map[string]*attribute  `json:"attributes"`
+	BlockTypes map[string]*nestedType `json:"block_types"`
+}
+
+type attribute struct {
+	Type       json.RawMessage `json:"type"`
+	NestedType json.RawMessage `json:"nested_type"`
+	Computed   bool            `json:"computed"`
+}
+
+type nestedType struct {
+	Nesting string `json:"nesting_mode"`
+	Block   *block `json:"block"`
 }
 
 // digits is the alphabet of the table's indices (lang.computedDigits).
 const digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
 
 // index writes dictionary index i in one to three digits: below 32 one
-// digit; below 32+30*64 a digit 32..61 and one more; else a digit 62 or 63
-// and two more.
+// digit; below two a digit 32..59 and one more; else a digit 60..63 and
+// two more.
 func index(i int) (string, error) {
 	switch {
 	case i < 32:
@@ -40,38 +50,192 @@ func index(i int) (string, error) {
 	case i < two:
 		i -= 32
 		return string([]byte{digits[32+i/64], digits[i%64]}), nil
-	case i < two+2*64*64:
+	case i < two+4*64*64:
 		i -= two
-		return string([]byte{digits[62+i/4096], digits[i/64%64], digits[i%64]}), nil
+		return string([]byte{digits[60+i/4096], digits[i/64%64], digits[i%64]}), nil
 	}
 	return "", fmt.Errorf("dictionary index %d too large", i)
 }
 
 // two is the first index written in three digits.
-const two = 32 + 30*64
+const two = 32 + 28*64
 
-// mark is an attribute's mark: whether the provider computes it and, if so,
-// whether its type is one tfeval generates a mocked value of.
-func mark(computed bool, ty json.RawMessage) byte {
-	if !computed {
-		return '.'
+// table is the table being written: the dictionary of names and the
+// nested blocks, each distinct one once.
+type table struct {
+	at     map[string]int
+	blocks map[string]int
+	order  []string
+}
+
+// typ writes a type of the schema document (ty) in the table's notation
+// (see doc.go).
+func (t *table) typ(b *strings.Builder, ty any) error {
+	switch ty := ty.(type) {
+	case string:
+		switch ty {
+		case "string", "number", "bool", "dynamic":
+			b.WriteByte(ty[0])
+			return nil
+		}
+	case []any:
+		if len(ty) == 2 {
+			kind, _ := ty[0].(string)
+			switch kind {
+			case "list", "set", "map":
+				b.WriteByte(map[string]byte{"list": 'l', "set": 'e', "map": 'm'}[kind])
+				return t.typ(b, ty[1])
+			case "object":
+				attrs, ok := ty[1].(map[string]any)
+				if !ok {
+					break
+				}
+				b.WriteByte('(')
+				for _, name := range slices.Sorted(maps.Keys(attrs)) {
+					if err := t.name(b, name); err != nil {
+						return err
+					}
+					if err := t.typ(b, attrs[name]); err != nil {
+						return err
+					}
+				}
+				b.WriteByte(')')
+				return nil
+			case "tuple":
+				elems, ok := ty[1].([]any)
+				if !ok {
+					break
+				}
+				b.WriteByte('[')
+				for _, e := range elems {
+					if err := t.typ(b, e); err != nil {
+						return err
+					}
+				}
+				b.WriteByte(']')
+				return nil
+			}
+		}
 	}
-	switch strings.TrimSpace(string(ty)) {
-	case `"string"`:
-		return 's'
-	case `"number"`:
-		return 'n'
-	case `"bool"`:
-		return 'b'
+	return fmt.Errorf("type %v not written by the table", ty)
+}
+
+func (t *table) name(b *strings.Builder, name string) error {
+	d, err := index(t.at[name])
+	if err != nil {
+		return err
 	}
-	return 'o'
+	b.WriteString(d)
+	return nil
+}
+
+// refs writes a block's attributes and nested block types, in name order:
+// each a name's index and its mark (see doc.go).
+func (t *table) refs(blk *block) (string, error) {
+	var b strings.Builder
+	names := make([]string, 0, len(blk.Attributes)+len(blk.BlockTypes))
+	for name := range blk.Attributes {
+		names = append(names, name)
+	}
+	for name := range blk.BlockTypes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if err := t.name(&b, name); err != nil {
+			return "", err
+		}
+		if a, ok := blk.Attributes[name]; ok {
+			if len(a.NestedType) > 0 {
+				return "", fmt.Errorf("%s: nested attribute types are not written by the table", name)
+			}
+			var ty any
+			if err := json.Unmarshal(a.Type, &ty); err != nil {
+				return "", fmt.Errorf("%s: %v", name, err)
+			}
+			var tb strings.Builder
+			if err := t.typ(&tb, ty); err != nil {
+				return "", fmt.Errorf("%s: %v", name, err)
+			}
+			ts := tb.String()
+			if len(ts) > 1 {
+				ts = "t" + ts
+			}
+			if !a.Computed {
+				ts = strings.ToUpper(ts[:1]) + ts[1:]
+			}
+			b.WriteString(ts)
+			continue
+		}
+		nt := blk.BlockTypes[name]
+		mode, ok := map[string]byte{"list": 'L', "set": 'E', "single": 'O', "group": 'G', "map": 'M'}[nt.Nesting]
+		if !ok || nt.Block == nil {
+			return "", fmt.Errorf("%s: nesting mode %q", name, nt.Nesting)
+		}
+		nested, err := t.refs(nt.Block)
+		if err != nil {
+			return "", err
+		}
+		i, ok := t.blocks[nested]
+		if !ok {
+			i = len(t.order)
+			t.blocks[nested] = i
+			t.order = append(t.order, nested)
+		}
+		d, err := index(i)
+		if err != nil {
+			return "", err
+		}
+		b.WriteByte(mode)
+		b.WriteString(d)
+	}
+	return b.String(), nil
 }
 
 type entry struct {
 	mode, typ string
-	attrs     map[string]struct {
-		Type     json.RawMessage `json:"type"`
-		Computed bool            `json:"computed"`
+	block     *block
+}
+
+// count adds the names of blk, its nested blocks and its attributes'
+// object types to uses.
+func count(uses map[string]int, blk *block) {
+	for name, a := range blk.Attributes {
+		uses[name]++
+		var ty any
+		if json.Unmarshal(a.Type, &ty) == nil {
+			countType(uses, ty)
+		}
+	}
+	for name, nt := range blk.BlockTypes {
+		uses[name]++
+		if nt.Block != nil {
+			count(uses, nt.Block)
+		}
+	}
+}
+
+func countType(uses map[string]int, ty any) {
+	l, ok := ty.([]any)
+	if !ok || len(l) != 2 {
+		return
+	}
+	switch e := l[1].(type) {
+	case map[string]any:
+		for name, at := range e {
+			uses[name]++
+			countType(uses, at)
+		}
+	case []any:
+		if l[0] == "tuple" {
+			for _, et := range e {
+				countType(uses, et)
+			}
+			return
+		}
+		countType(uses, e)
+	default:
+		countType(uses, e)
 	}
 }
 
@@ -88,10 +252,14 @@ func generate(w io.Writer, src []byte, provider, version string) error {
 			continue
 		}
 		for typ, s := range ps.ResourceSchemas {
-			entries = append(entries, entry{"r", typ, s.Block.Attributes})
+			if s.Block != nil {
+				entries = append(entries, entry{"r", typ, s.Block})
+			}
 		}
 		for typ, s := range ps.DataSourceSchemas {
-			entries = append(entries, entry{"d", typ, s.Block.Attributes})
+			if s.Block != nil {
+				entries = append(entries, entry{"d", typ, s.Block})
+			}
 		}
 	}
 	if len(entries) == 0 {
@@ -105,9 +273,7 @@ func generate(w io.Writer, src []byte, provider, version string) error {
 	})
 	uses := map[string]int{}
 	for _, e := range entries {
-		for name := range e.attrs {
-			uses[name]++
-		}
+		count(uses, e.block)
 	}
 	names := make([]string, 0, len(uses))
 	for name := range uses {
@@ -119,43 +285,38 @@ func generate(w io.Writer, src []byte, provider, version string) error {
 		}
 		return strings.Compare(a, b)
 	})
-	at := make(map[string]int, len(names))
+	t := &table{at: make(map[string]int, len(names)), blocks: map[string]int{}}
 	for i, name := range names {
-		at[name] = i
+		t.at[name] = i
 	}
 	var lines strings.Builder
-	lines.WriteString(strings.Join(names, " "))
-	lines.WriteByte('\n')
 	for _, e := range entries {
-		fmt.Fprintf(&lines, "%s %s ", e.mode, e.typ)
-		attrs := make([]string, 0, len(e.attrs))
-		for name := range e.attrs {
-			attrs = append(attrs, name)
+		refs, err := t.refs(e.block)
+		if err != nil {
+			return fmt.Errorf("%s: %v", e.typ, err)
 		}
-		slices.Sort(attrs)
-		for _, name := range attrs {
-			d, err := index(at[name])
-			if err != nil {
-				return err
-			}
-			lines.WriteString(d)
-			lines.WriteByte(mark(e.attrs[name].Computed, e.attrs[name].Type))
-		}
-		lines.WriteByte('\n')
+		fmt.Fprintf(&lines, "%s %s %s\n", e.mode, e.typ, refs)
 	}
+	var text strings.Builder
+	text.WriteString(strings.Join(names, " "))
+	text.WriteByte('\n')
+	for _, refs := range t.order {
+		text.WriteString("b ")
+		text.WriteString(refs)
+		text.WriteByte('\n')
+	}
+	text.WriteString(lines.String())
 	of := provider + " provider"
 	if version != "" {
 		of += " v" + version
 	}
 	fmt.Fprintf(w, "// Code generated by internal/computedgen from the %s schema\n", of)
-	fmt.Fprintf(w, "// (terraform providers schema -json); names and computed flags only. DO NOT EDIT.\n\npackage lang\n\n")
-	fmt.Fprintf(w, "// computed%s is the %s table of computed attributes\n// (internal/computedgen describes its format).\n", goName(provider), of)
+	fmt.Fprintf(w, "// (terraform providers schema -json); names, types and computed flags only. DO NOT EDIT.\n\npackage lang\n\n")
+	fmt.Fprintf(w, "// computed%s is the %s table of attributes and nested blocks\n// (internal/computedgen describes its format).\n", goName(provider), of)
 	fmt.Fprintf(w, "const computed%s = ", goName(provider))
 	// One line of the table a line of source.
-	text := lines.String()
-	parts := strings.SplitAfter(text, "\n")
 	first := true
-	for _, part := range parts {
+	for _, part := range strings.SplitAfter(text.String(), "\n") {
 		if part == "" {
 			continue
 		}

@@ -13,28 +13,35 @@ func TestIndex(t *testing.T) {
 		i    int
 		want string
 	}{
-		{0, "0"}, {31, "v"}, {32, "w0"}, {95, "w-"}, {96, "x0"}, {two - 1, "Z-"},
-		{two, "_00"}, {two + 4096, "-00"}, {two + 2*4096 - 1, "---"},
+		{0, "0"}, {31, "v"}, {32, "w0"}, {95, "w-"}, {96, "x0"}, {two - 1, "X-"},
+		{two, "Y00"}, {two + 4096, "Z00"}, {two + 4*4096 - 1, "---"},
 	} {
 		got, err := index(tc.i)
 		if err != nil || got != tc.want {
 			t.Errorf("index(%d) = %q, %v, want %q", tc.i, got, err, tc.want)
 		}
 	}
-	if _, err := index(two + 2*4096); err == nil {
+	if _, err := index(two + 4*4096); err == nil {
 		t.Error("an index past three digits is written")
 	}
 }
 
 // TestGenerate: a self-written schema document gives a dictionary of its
-// names, most used first, and a line a type with each attribute's mark.
+// names, most used first, a line a distinct nested block and a line a
+// type, with each attribute's mark and type and each nested block's
+// nesting mode and number.
 func TestGenerate(t *testing.T) {
 	src := `{"provider_schemas": {"registry.terraform.io/example/thing": {
   "resource_schemas": {"thing_a": {"block": {"attributes": {
     "id": {"type": "string", "computed": true, "optional": true},
     "name": {"type": "string", "optional": true},
     "size": {"type": "number", "computed": true},
-    "tags": {"type": ["map", "string"], "computed": true}}}}},
+    "tags": {"type": ["map", "string"], "computed": true}},
+    "block_types": {
+      "rule": {"nesting_mode": "set", "block": {"attributes": {"on": {"type": "bool", "optional": true}}}},
+      "other": {"nesting_mode": "list", "block": {"attributes": {"on": {"type": "bool", "optional": true}}}},
+      "timeouts": {"nesting_mode": "single", "block": {"attributes": {
+        "size": {"type": ["list", ["object", {"name": "string", "on": "bool"}]], "computed": true}}}}}}}},
   "data_source_schemas": {"thing_a": {"block": {"attributes": {
     "id": {"type": "string", "computed": true},
     "on": {"type": "bool", "computed": true},
@@ -44,9 +51,12 @@ func TestGenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"const computedThing = \"id name on size tags\\n\" +",
-		"\"d thing_a 0s1.2b\\n\" +",
-		"\"r thing_a 0s1.3n4o\\n\"",
+		// rule and other share their block, 0; timeouts' is 1.
+		"const computedThing = \"on name id size other rule tags timeouts\\n\" +",
+		"\"b 0B\\n\" +",
+		"\"b 3tl(1s0b)\\n\" +",
+		"\"d thing_a 2s1S0b\\n\" +",
+		"\"r thing_a 2s1S4L05E03n6tms7O1\\n\"",
 		"example/thing provider v1.0.0 schema",
 	} {
 		if !strings.Contains(out.String(), want) {
@@ -55,5 +65,22 @@ func TestGenerate(t *testing.T) {
 	}
 	if err := generate(&out, []byte(src), "hashicorp/aws", ""); err == nil {
 		t.Error("a document without the provider's schema gives a table")
+	}
+}
+
+// TestGenerateRefuses: what the table cannot write stops the generator
+// rather than being left out: a nested attribute type, an unknown
+// nesting mode or type.
+func TestGenerateRefuses(t *testing.T) {
+	for _, block := range []string{
+		`{"attributes": {"n": {"nested_type": {"nesting_mode": "single", "attributes": {}}, "computed": true}}}`,
+		`{"block_types": {"b": {"nesting_mode": "odd", "block": {}}}}`,
+		`{"attributes": {"x": {"type": ["capsule", "string"], "computed": true}}}`,
+	} {
+		src := `{"provider_schemas": {"registry.terraform.io/example/thing": {"resource_schemas": {"thing_a": {"block": ` + block + `}}}}}`
+		var out bytes.Buffer
+		if err := generate(&out, []byte(src), "example/thing", ""); err == nil {
+			t.Errorf("%s: a table", block)
+		}
 	}
 }
