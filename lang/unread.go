@@ -93,7 +93,8 @@ func (s *scope) unreadIn(refs []parsedRef) cty.ValueMarks {
 
 // readsWritten reports whether every path t reads from a resource without
 // schema (from each instance, with count or for_each) ends at a value of
-// primitive type that the resource's value holds: an argument the
+// primitive type (or a collection of them, exactType) that the resource's
+// value holds: an argument the
 // configuration sets, which the provider plans as written, so that an
 // unknown there is the configuration's own (a value known only once
 // applied), not one the schema would tell. An unknown the planning itself
@@ -115,11 +116,28 @@ func readsWritten(rs *resourceState, t *readTree) bool {
 	return true
 }
 
+// exactType reports whether a value of type ty holds nothing a schema
+// could add to it: a primitive type, or a list, set or map of such. Without
+// the schema, tfeval plans an object's attributes as tuples, objects or
+// values of no type; a value of a collection type comes from the
+// configuration (tolist, toset, tomap, a typed variable: an argument as
+// written) or from a table of the provider's schema, which types a mocked
+// object's attributes (a computed list of strings unknown in the plan).
+func exactType(ty cty.Type) bool {
+	switch {
+	case ty.IsPrimitiveType():
+		return true
+	case ty.IsListType() || ty.IsSetType() || ty.IsMapType():
+		return exactType(ty.ElementType())
+	}
+	return false
+}
+
 // readsPrimitives is readsWritten for one object.
 func readsPrimitives(v cty.Value, t *readTree) bool {
 	v, _ = v.Unmark()
 	if t.elems == nil && len(t.attrs) == 0 {
-		return v.Type().IsPrimitiveType()
+		return exactType(v.Type())
 	}
 	if !v.IsKnown() || v.IsNull() {
 		return false

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
@@ -72,7 +73,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 		}
 		uv, _ := v.UnmarkDeep()
 		if uv.IsKnown() {
-			if addr, ok := r.typeUncertain(a.Condition, res, names, cfg); ok {
+			if addr, ok := r.typeUncertain(a.Condition, res, names, cfg, rr.tableTyped); ok {
 				ar.Status = Skip
 				if firstUnread == nil {
 					firstUnread, unreadAt = &marks.Unread{Cause: marks.NoSchema, Addr: addr}, a.Condition.Range().String()
@@ -314,12 +315,12 @@ func (r *runner) tofuRunRefs(a *Assert, fs *fileState) hcl.Diagnostics {
 // given for a set attribute compared with the set), or the same JSON
 // document written differently (which providers normalize). Terraform's
 // answer depends on it. It returns the resource's address.
-func (r *runner) typeUncertain(expr hcl.Expression, res *lang.Result, names map[string]cty.Value, cfg *config.Config) (string, bool) {
+func (r *runner) typeUncertain(expr hcl.Expression, res *lang.Result, names map[string]cty.Value, cfg *config.Config, typed map[string]bool) (string, bool) {
 	se, ok := expr.(hclsyntax.Expression)
 	if !ok {
 		return "", false
 	}
-	w := &uncertainWalk{r: r, res: res, names: names, cfg: cfg}
+	w := &uncertainWalk{r: r, res: res, names: names, cfg: cfg, typed: typed}
 	hclsyntax.Walk(se, w)
 	return w.found, w.found != ""
 }
@@ -338,6 +339,9 @@ type uncertainWalk struct {
 	// moot are comparisons whose value nothing reads: the whole argument
 	// of can(), which an equality never makes fail.
 	moot map[*hclsyntax.BinaryOpExpr]bool
+	// typed are the attributes the table of the provider's schema typed
+	// (RunResult.tableTyped).
+	typed map[string]bool
 }
 
 func (w *uncertainWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
@@ -435,13 +439,13 @@ func (w *uncertainWalk) bindings() []map[string]cty.Value {
 // ref is schemalessRef of one side of a comparison, where a side that
 // reads a for's variable reads the for's collection.
 func (w *uncertainWalk) ref(side hclsyntax.Expression) string {
-	if found := w.r.schemalessRef(side, w.cfg); found != "" || len(w.fors) == 0 {
+	if found := w.r.schemalessRef(side, w.cfg, w.typed); found != "" || len(w.fors) == 0 {
 		return found
 	}
 	f := w.fors[len(w.fors)-1]
 	for _, t := range side.Variables() {
 		if root := t.RootName(); root == f.ValVar || root == f.KeyVar {
-			return w.r.schemalessRef(f.CollExpr, w.cfg)
+			return w.r.schemalessRef(f.CollExpr, w.cfg, w.typed)
 		}
 	}
 	return ""
@@ -618,9 +622,9 @@ func primitiveType(v cty.Value) cty.Type {
 // one reference (output.NAME, module.NAME.OUTPUT); "" when none. A
 // reference to an argument its provider declares of dynamic type does not
 // count: the schema would keep the type the configuration gives it.
-func (r *runner) schemalessRef(expr hcl.Expression, cfg *config.Config) string {
+func (r *runner) schemalessRef(expr hcl.Expression, cfg *config.Config, typed map[string]bool) string {
 	for _, t := range expr.Variables() {
-		if addr := r.schemalessNames(traversalNames(t), cfg, 0); addr != "" {
+		if addr := r.schemalessNames(traversalNames(t), cfg, 0, typed); addr != "" {
 			return addr
 		}
 	}
@@ -629,7 +633,7 @@ func (r *runner) schemalessRef(expr hcl.Expression, cfg *config.Config) string {
 
 // schemalessNames is schemalessRef of one reference, by the names it
 // steps through, in module cfg.
-func (r *runner) schemalessNames(names []string, cfg *config.Config, depth int) string {
+func (r *runner) schemalessNames(names []string, cfg *config.Config, depth int, typed map[string]bool) string {
 	if cfg == nil || cfg.Module == nil || depth > 8 {
 		return ""
 	}
@@ -639,9 +643,9 @@ func (r *runner) schemalessNames(names []string, cfg *config.Config, depth int) 
 	addr := ""
 	switch {
 	case len(names) >= 2 && names[0] == "output":
-		return r.outputRef(cfg, names[1], names[2:], depth)
+		return r.outputRef(cfg, names[1], names[2:], depth, typed)
 	case len(names) >= 3 && names[0] == "module":
-		if found := r.outputRef(cfg.Children[names[1]], names[2], names[3:], depth); found != "" {
+		if found := r.outputRef(cfg.Children[names[1]], names[2], names[3:], depth, typed); found != "" {
 			return "module." + names[1] + "." + found
 		}
 		return ""
@@ -659,16 +663,19 @@ func (r *runner) schemalessNames(names []string, cfg *config.Config, depth int) 
 	if attr := len(strings.Split(addr, ".")); len(names) > attr && lang.DynamicArgument(c.Module, res, names[attr]) {
 		return "" // the schema keeps the configuration's type
 	}
-	if r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
-		return addr
+	if r.opts.Schemas.ResourceSchema(c.Module, res) != nil {
+		return ""
 	}
-	return ""
+	if attr := len(strings.Split(addr, ".")); len(names) > attr && typed[address.ModulePrefix(c.Path)+addr+"."+names[attr]] {
+		return "" // the table of the provider's schema typed it
+	}
+	return addr
 }
 
 // outputRef follows output name of module cfg, read at the attributes
 // rest, to the resource without schema its value reads when that value is
 // one reference.
-func (r *runner) outputRef(cfg *config.Config, name string, rest []string, depth int) string {
+func (r *runner) outputRef(cfg *config.Config, name string, rest []string, depth int, typed map[string]bool) string {
 	if cfg == nil || cfg.Module == nil || cfg.Module.Outputs[name] == nil {
 		return ""
 	}
@@ -676,5 +683,5 @@ func (r *runner) outputRef(cfg *config.Config, name string, rest []string, depth
 	if diags.HasErrors() {
 		return ""
 	}
-	return r.schemalessNames(append(traversalNames(t), rest...), cfg, depth+1)
+	return r.schemalessNames(append(traversalNames(t), rest...), cfg, depth+1, typed)
 }

@@ -9,10 +9,11 @@ import (
 // TestBlockIndexedWithoutSchema: a nested block read by a number index
 // (aws_x.t.rule[0]) is an element of a list block and an error for a set
 // block ("Cannot index a set value", as terraform test v1.11.4 reports for
-// the set block "rule" of a mocked aws). Without the provider's schema, a
-// block that aws declares a set makes the run's answer unknown and it is
-// skipped; with the schema it is decided. List blocks, splats, one(),
-// arguments and instance keys are read as before.
+// the set block "rule" of a mocked aws). Without the provider's schema, the
+// aws table of attributes and nested blocks (lang.TableSchema) makes the
+// block a set, so a mocked object's answer is decided as with the schema;
+// before the table knew nested blocks, such a run was skipped. List
+// blocks, splats, one(), arguments and instance keys are read as before.
 func TestBlockIndexedWithoutSchema(t *testing.T) {
 	main := `
 terraform {
@@ -53,10 +54,10 @@ resource "aws_lb_listener" "l" {
 		name, cond     string
 		noSchema, with string
 	}{
-		{"set block", `aws_s3_bucket_server_side_encryption_configuration.t.rule[0].bucket_key_enabled`, "skip", "error"},
-		{"counted", `aws_s3_bucket_server_side_encryption_configuration.counted[1].rule[0].bucket_key_enabled`, "skip", "error"},
-		{"dynamic", `aws_s3_bucket_server_side_encryption_configuration.dyn.rule[0].bucket_key_enabled`, "skip", "error"},
-		{"resource prefix", `resource.aws_s3_bucket_server_side_encryption_configuration.t.rule[0].bucket_key_enabled`, "skip", "error"},
+		{"set block", `aws_s3_bucket_server_side_encryption_configuration.t.rule[0].bucket_key_enabled`, "error", "error"},
+		{"counted", `aws_s3_bucket_server_side_encryption_configuration.counted[1].rule[0].bucket_key_enabled`, "error", "error"},
+		{"dynamic", `aws_s3_bucket_server_side_encryption_configuration.dyn.rule[0].bucket_key_enabled`, "error", "error"},
+		{"resource prefix", `resource.aws_s3_bucket_server_side_encryption_configuration.t.rule[0].bucket_key_enabled`, "error", "error"},
 		{"list block", `aws_lb_listener.l.default_action[0].type == "forward"`, "pass", "pass"},
 		{"splat", `length(aws_s3_bucket_server_side_encryption_configuration.t.rule[*].bucket_key_enabled) == 1`, "pass", "pass"},
 		{"one", `one(aws_s3_bucket_server_side_encryption_configuration.t.rule).bucket_key_enabled`, "pass", "pass"},

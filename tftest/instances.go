@@ -50,6 +50,12 @@ type instances struct {
 	// drew says that a hashicorp/random object has drawn values in this
 	// evaluation (drawnRandom).
 	drew bool
+	// tableTyped says, by configuration address and attribute
+	// ("module.m.aws_thing.t.name"), which attributes of mocked objects
+	// without schema the table of the provider's schema made of their
+	// type in every instance (see tableValue): a comparison with one is
+	// decided as Terraform decides it.
+	tableTyped map[string]bool
 }
 
 // runInputs are what an evaluation of a run is given: the same for a
@@ -199,7 +205,20 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	} else {
 		colls := in.collections.of(pi.Config.Module)
 		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
-		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind}, unread)
+		addr := configAddr(pi)
+		typed := func(name string, ok bool) {
+			in.mu.Lock()
+			defer in.mu.Unlock()
+			if in.tableTyped == nil {
+				in.tableTyped = map[string]bool{}
+			}
+			key := addr + "." + name
+			if prev, seen := in.tableTyped[key]; seen {
+				ok = ok && prev
+			}
+			in.tableTyped[key] = ok
+		}
+		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, lang.TableSchema(source, mode, res.Type), typed}, unread)
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it
 		// and Terraform knows it.
@@ -608,6 +627,24 @@ func isMapLike(b *lang.Block, v cty.Value) bool {
 type openSchema struct {
 	collection func(string) bool
 	computed   func(string) lang.Computed
+	// table is what the table of the provider's schema knows of the
+	// type (lang.TableSchema), nil without one; typed is told, for each
+	// attribute or block the table has, whether it decided its value.
+	table *lang.Block
+	typed func(name string, ok bool)
+}
+
+// told tells typed whether the table decided the value of name, if the
+// table has the name.
+func (o openSchema) told(name string, ok bool) {
+	if o.typed == nil || o.table == nil {
+		return
+	}
+	_, attr := o.table.Attributes[name]
+	_, block := o.table.BlockTypes[name]
+	if attr || block {
+		o.typed(name, ok)
+	}
 }
 
 // fillOpen is fill for an object without schema. Terraform's mocks give
@@ -684,7 +721,23 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, k
 		}
 		return openValue(unread)
 	}
+	tb := known.table
+	if path != "" {
+		tb = nil
+	}
 	for name, av := range attrs {
+		if tb != nil {
+			pv := av
+			if set(name) {
+				pv = keptEmpty(av, attrOf(args, name))
+			}
+			nv, ok := tableValue(tb, name, pv, attrOf(args, name), set(name), attrOf(with, name), gen, "."+name, final)
+			known.told(name, ok)
+			if ok {
+				attrs[name] = nv
+				continue
+			}
+		}
 		if set(name) {
 			av = keptEmpty(av, attrOf(args, name))
 			attrs[name] = av
@@ -714,6 +767,14 @@ func fillOpen(v, args, with cty.Value, gen generator, path string, final bool, k
 			name := k.AsString()
 			if _, ok := attrs[name]; ok {
 				continue
+			}
+			if tb != nil {
+				nv, ok := tableValue(tb, name, cty.DynamicVal, cty.NilVal, false, wv, gen, "."+name, final)
+				known.told(name, ok)
+				if ok {
+					attrs[name] = nv
+					continue
+				}
 			}
 			kd := kind(name)
 			if kd == lang.NotComputed && name != "id" {

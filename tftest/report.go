@@ -142,6 +142,9 @@ type RunResult struct {
 	// run (drawnRandom); readDrawn, that an assertion's condition or a
 	// rule of the module read one (marks.Drawn).
 	drew, readDrawn bool
+	// tableTyped are the attributes of mocked objects without schema that
+	// the table of the provider's schema typed (instances.tableTyped).
+	tableTyped map[string]bool
 }
 
 // AssertionResult is the outcome of one assert block.

@@ -143,6 +143,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 				return nres, objectOf(tg.runOutputs(nres, rr.PriorOutputs))
 			})
 		}
+		rr.tableTyped = in.tableTyped
 		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res, false), normalized)
 		rr.drew = in.drew
 		if rr.Status == Skip && !tofu {
@@ -187,6 +188,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.Status = Error
 		return rr
 	}
+	rr.tableTyped = in.tableTyped
 	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res, true), nil)
 	rr.drew = in.drew
 	return rr

@@ -3286,7 +3286,7 @@ func TestMockedAttributesByComputedTable(t *testing.T) {
 		{"not an attribute", `mock_resource "aws_s3_bucket" {
     defaults = { nosuch = "z" }
   }`, "apply", `aws_s3_bucket.b.nosuch == "z"`, Skip, ""},
-		{"computed of a type not generated", "", "apply", `aws_s3_bucket.b.tags_all == {}`, Skip, ""},
+		{"computed collection, an empty map of string", "", "apply", `aws_s3_bucket.b.tags_all == {}`, Fail, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := mockedAssertion(t, `

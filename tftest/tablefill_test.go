@@ -1,0 +1,97 @@
+package tftest
+
+import "testing"
+
+// TestMockedObjectsByTable: without a schema, the aws table of attributes
+// and nested blocks (lang.TableSchema) makes a mocked object what
+// Terraform's mock makes of it with the schema. Each case was run with
+// terraform test v1.11.4 and the aws provider v5.100.0 (mock_provider
+// "aws"), which gives the same status: a computed attribute of a
+// collection type is generated empty, of its type (a list of string is
+// not tolist([])); a nested block the configuration does not write is an
+// empty list or set of the block's objects, known already in the plan, or
+// null (nesting single); in a block it writes, an attribute not set is
+// unknown in the plan if computed and null if not, and once applied takes
+// the mock's value (a block's mock value is an object given to each of
+// its objects); arguments and mock values are converted to the
+// attribute's type. Before, each of these runs was skipped for want of the
+// schema.
+func TestMockedObjectsByTable(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+resource "aws_instance" "i" {
+  ami           = "ami-1"
+  instance_type = "t3.micro"
+  ebs_block_device {
+    device_name = "/dev/sdb"
+  }
+  ebs_block_device {
+    device_name = "/dev/sdc"
+    volume_size = 10
+  }
+}
+resource "aws_network_acl_rule" "r" {
+  network_acl_id = "acl-1"
+  rule_number    = 100
+  egress         = false
+  protocol       = -1
+  rule_action    = "allow"
+  cidr_block     = "0.0.0.0/0"
+}
+resource "aws_cloudwatch_metric_alarm" "a" {
+  alarm_name          = "a"
+  comparison_operator = "GreaterThanThreshold"
+  evaluation_periods  = 1
+  alarm_actions       = ["arn:b", "arn:a"]
+}
+resource "aws_lb" "l" {
+  name    = "l"
+  subnets = ["s-1", "s-2"]
+}
+`
+	mocks := `mock_resource "aws_instance" {
+    defaults = {
+      root_block_device = [{ volume_id = "vol-root" }]
+      ebs_block_device  = { volume_id = "vol-x" }
+      cpu_core_count    = "2"
+      arn               = 5
+    }
+  }`
+	for _, tc := range []struct {
+		name, command, condition string
+		status                   Status
+		diag                     string
+	}{
+		{"block not written, in the plan", "plan", `length(aws_lb.l.access_logs) == 0`, Pass, ""},
+		{"set block not written is a set of objects", "plan", `aws_lb.l.subnet_mapping == toset([])`, Fail, ""},
+		{"list block not written is a list of objects", "apply", `aws_lb.l.access_logs == tolist([])`, Fail, ""},
+		{"single block not written is null", "plan", `aws_instance.i.timeouts == null`, Pass, ""},
+		{"number argument of a string attribute", "plan", `aws_network_acl_rule.r.protocol == "-1"`, Pass, ""},
+		{"tuple argument of a set attribute", "plan", `aws_cloudwatch_metric_alarm.a.alarm_actions == toset(["arn:a", "arn:b"])`, Pass, ""},
+		{"argument in a written block", "plan", `[for b in aws_instance.i.ebs_block_device : b.volume_size if b.device_name == "/dev/sdc"][0] == 10`, Pass, ""},
+		{"not computed in a written block", "plan", `[for b in aws_instance.i.ebs_block_device : b.delete_on_termination][0] == null`, Pass, ""},
+		{"computed in a written block, in the plan", "plan", `[for b in aws_instance.i.ebs_block_device : b.volume_id][0] == "x"`, Error, "Unknown condition value"},
+		{"computed in a written block, mocked", "apply", `[for b in aws_instance.i.ebs_block_device : b.volume_id] == ["vol-x", "vol-x"]`, Pass, ""},
+		{"mock value of a block not written", "apply", `length(aws_instance.i.root_block_device) == 0`, Pass, ""},
+		{"mock value converted to a number", "apply", `aws_instance.i.cpu_core_count == 2`, Pass, ""},
+		{"mock value converted to a string", "apply", `aws_instance.i.arn == "5"`, Pass, ""},
+		{"computed collections generated empty", "apply", `length(aws_instance.i.ipv6_addresses) == 0 && length(aws_instance.i.tags_all) == 0`, Pass, ""},
+		{"an empty set of string", "apply", `aws_instance.i.security_groups == toset([])`, Fail, ""},
+		{"an empty list of string", "apply", `aws_instance.i.ipv6_addresses == tolist([])`, Fail, ""},
+		{"computed collection in the plan", "plan", `aws_instance.i.ipv6_addresses == null`, Error, "Unknown condition value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mockedAssertion(t, main, mocks, tc.command, tc.condition)
+			if r.Status != tc.status {
+				t.Fatalf("%s needing %q (%s), diagnostics %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
+			}
+			if tc.diag != "" && (len(r.Diagnostics) != 1 || r.Diagnostics[0].Summary != tc.diag) {
+				t.Errorf("diagnostics %v, want one %q", r.Diagnostics, tc.diag)
+			}
+		})
+	}
+}
