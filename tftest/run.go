@@ -134,6 +134,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.Outputs, rr.NotPlanned = tg.runOutputs(res, rr.PriorOutputs), tg.leaveOut(res, in.notPlanned)
 		outputs := objectOf(rr.Outputs)
 		if !tofu {
+			outputs = plannedOutputs(outputs)
 			fs.outputs[run.Name] = outputs
 		}
 		var normalized func() (*lang.Result, cty.Value)
