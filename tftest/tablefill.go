@@ -61,6 +61,10 @@ func tableValue(b *lang.Block, name string, planned, arg cty.Value, set bool, wi
 	if !ok {
 		return planned, false
 	}
+	if a, _ := arg.Unmark(); set && a.IsKnown() && (a.Type().IsTupleType() || a.Type().IsListType()) && a.LengthInt() == 0 {
+		// A dynamic block without elements: no block written.
+		set = false
+	}
 	if !set {
 		ty := nb.Block.ImpliedType()
 		switch nb.Nesting {

@@ -10,12 +10,12 @@ import "testing"
 // collection type is generated empty, of its type (a list of string is
 // not tolist([])); a nested block the configuration does not write is an
 // empty list or set of the block's objects, known already in the plan, or
-// null (nesting single); in a block it writes, an attribute not set is
-// unknown in the plan if computed and null if not, and once applied takes
-// the mock's value (a block's mock value is an object given to each of
-// its objects); arguments and mock values are converted to the
-// attribute's type. Before, each of these runs was skipped for want of the
-// schema.
+// null (nesting single), as is a dynamic block without elements; in a
+// block it writes, an attribute not set is unknown in the plan if
+// computed and null if not, and once applied takes the mock's value (a
+// block's mock value is an object given to each of its objects);
+// arguments and mock values are converted to the attribute's type.
+// Before, each of these runs was skipped for want of the schema.
 func TestMockedObjectsByTable(t *testing.T) {
 	main := `
 terraform {
@@ -52,6 +52,16 @@ resource "aws_lb" "l" {
   name    = "l"
   subnets = ["s-1", "s-2"]
 }
+resource "aws_lb" "d" {
+  name    = "d"
+  subnets = ["s-1", "s-2"]
+  dynamic "access_logs" {
+    for_each = []
+    content {
+      bucket = "b"
+    }
+  }
+}
 `
 	mocks := `mock_resource "aws_instance" {
     defaults = {
@@ -69,6 +79,8 @@ resource "aws_lb" "l" {
 		{"block not written, in the plan", "plan", `length(aws_lb.l.access_logs) == 0`, Pass, ""},
 		{"set block not written is a set of objects", "plan", `aws_lb.l.subnet_mapping == toset([])`, Fail, ""},
 		{"list block not written is a list of objects", "apply", `aws_lb.l.access_logs == tolist([])`, Fail, ""},
+		{"dynamic block without elements", "plan", `length(aws_lb.d.access_logs) == 0`, Pass, ""},
+		{"dynamic block without elements, its type", "apply", `aws_lb.d.access_logs == tolist([])`, Fail, ""},
 		{"single block not written is null", "plan", `aws_instance.i.timeouts == null`, Pass, ""},
 		{"number argument of a string attribute", "plan", `aws_network_acl_rule.r.protocol == "-1"`, Pass, ""},
 		{"tuple argument of a set attribute", "plan", `aws_cloudwatch_metric_alarm.a.alarm_actions == toset(["arn:a", "arn:b"])`, Pass, ""},
