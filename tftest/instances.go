@@ -650,13 +650,16 @@ func (o openSchema) told(name string, ok bool) {
 // fillOpen is fill for an object without schema. Terraform's mocks give
 // values only to the attributes the provider computes; one the
 // configuration does not set and the schema does not make computed is
-// null, whatever a mock or override names. So every attribute the
+// null, whatever a mock or override names. Where the table of the
+// provider's schema has the type (known.table, at the top level), it
+// decides each attribute and nested block it has (tableValue: types,
+// nested blocks, arguments converted). Otherwise every attribute the
 // configuration does not set and that is still unknown is decided by the
 // table of computed attributes where it has one (known.computed): null if
 // not computed; if computed, what with gives or, a string, number or bool,
 // generated, once final, and unknown before (as Terraform plans it). Where
 // the table cannot tell (another provider's type, an attribute the table's
-// schema lacks, a nested block's attribute), the attribute is unknown
+// schema lacks, a value that does not convert), the attribute is unknown
 // marked unread for want of the schema (unread), given or not: Terraform
 // would hold the value given only if the schema makes it computed.
 // Regardless of the table: id (which every resource and data source has,
