@@ -84,6 +84,11 @@ func newRunner(opts Options) (*runner, []*File, hcl.Diagnostics) {
 	fopts := opts.Functions
 	fopts.Dialect = opts.Dialect
 	r.fns = funcs.Functions(fopts)
+	if opts.Dialect != dialect.Tofu {
+		// terraform test offers plantimestamp() only inside a plan: a test
+		// file's variables blocks call it as an unknown function.
+		delete(r.fns, "plantimestamp")
+	}
 
 	paths, diags := discover(box, opts.WorkDir, opts.TestDirectory, opts.Dialect, opts.Filter)
 	files, fDiags := loadFiles(box, opts.WorkDir, paths, opts.Dialect)
