@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""Compare `tfeval test -json` with `terraform test -json` on published test files.
+
+Where Terraform and the aws provider are installed (offline: `terraform init
+-plugin-dir=DIR`), `terraform test` is the truth for every test file whose
+providers are all mocked (or that needs none): tfeval must give its status for
+every run and its diagnostics, with the provider's schema (-schemas); without
+the schema, Terraform's status or an honest skip, never another verdict.
+
+    python3 scripts/test_against_terraform.py --bin ./tfeval \\
+        --schemas aws-schema.json --plugin-dir /opt/tf-plugins \\
+        --repos ~/realworld --list ../shared/realworld/tftest-repos.txt [--work DIR] [-v] [--json OUT]
+
+The repositories are found and prepared as ../shared/realworld/run_tests.py
+does (its classification picks the "offline" test files; its module tree
+walk writes .terraform/modules/modules.json, registry and GitHub sources
+resolved in REPOS_DIR), in a scratch copy of REPOS_DIR (--work; nothing is
+written into REPOS_DIR) whose `aws` version constraints are relaxed to
+accept the installed provider. Each (module root, test directory) group is
+run as run_tests.py runs it; a group whose `terraform init -get=false` fails
+(a provider that is not installed, a registry module without a recorded
+version, a newer Terraform required) is skipped and counted by cause.
+
+For every run block it compares Terraform's status with tfeval's, without
+and with the schema, and the error summaries (as multisets: Terraform's
+order is its graph walk's). It prints every difference and a summary line
+`test-vs-terraform: N runs; offline: A same, K honest skips, D differ;
+with schema: A same, D differ (S of them summaries only)`.
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TIMEOUT = 300
+
+
+MODULE_HEAD = re.compile(r'\bmodule\s+"[^"]*"\s*\{')
+MODULE_VERSION = re.compile(r'(^[ \t]*version\s*=\s*)"[^"]*"', re.M)
+
+
+def relax_module_versions(text):
+    """Give every module call's `version` the constraint ">= 0.0.0" (the manifest records 0.0.0)."""
+    out, pos = [], 0
+    for m in MODULE_HEAD.finditer(text):
+        if m.start() < pos:
+            continue
+        depth, i, in_str = 1, m.end(), False
+        while i < len(text) and depth:
+            c = text[i]
+            if in_str:
+                if c == "\\":
+                    i += 1
+                elif c == '"':
+                    in_str = False
+            elif c == '"':
+                in_str = True
+            elif c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            i += 1
+        out.append(text[pos:m.end()])
+        out.append(MODULE_VERSION.sub(r'\1">= 0.0.0"', text[m.end():i]))
+        pos = i
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _version(text):
+    parts = [int(x) for x in re.findall(r"\d+", text)[:3]]
+    return tuple(parts + [0] * (3 - len(parts))), len(parts)
+
+
+def admits(constraint, version=(5, 100, 0)):
+    """Whether a provider version constraint ("~> 5.0, != 5.3.1") admits version."""
+    for part in constraint.split(","):
+        m = re.match(r"\s*(~>|>=|<=|!=|>|<|=)?\s*v?([\d.]+)", part)
+        if not m:
+            continue
+        op, (v, n) = m.group(1) or "=", _version(m.group(2))
+        if op == "~>":
+            upper = (v[0] + 1, 0, 0) if n <= 2 else (v[0], v[1] + 1, 0)
+            ok = v <= version < upper
+        else:
+            ok = {"=": version == v, "!=": version != v, ">=": version >= v, ">": version > v,
+                  "<=": version <= v, "<": version < v}[op]
+        if not ok:
+            return False
+    return True
+
+
+NEWER_AWS = set()  # directories of the mirror whose aws constraint excludes the installed provider
+
+
+def relax_aws_constraints(tree):
+    """Rewrite every `aws = { ... version = "C" }` entry of required_providers to accept any version,
+    and every module call's version constraint to accept the unversioned exported tree."""
+    entry = re.compile(r'(\baws\s*=\s*\{[^{}]*?\bversion\s*=\s*)"([^"]*)"', re.S)
+    n = 0
+    for d, dirs, files in os.walk(tree):
+        dirs[:] = [x for x in dirs if x != ".terraform"]
+        for f in files:
+            if not f.endswith((".tf", ".tofu")):
+                continue
+            p = os.path.join(d, f)
+            if os.path.islink(p):
+                continue
+            try:
+                text = open(p, encoding="utf-8").read()
+            except (OSError, UnicodeDecodeError):
+                continue
+            for m in entry.finditer(text):
+                if not admits(m.group(2)):
+                    NEWER_AWS.add(os.path.normpath(d))
+            new, k = entry.subn(r'\1">= 0.0.0"', text)
+            if "module" in new:
+                new = relax_module_versions(new)
+                k += new != text
+            if k:
+                n += k
+                with open(p, "w", encoding="utf-8") as fh:
+                    fh.write(new)
+    return n
+
+
+def run(cmd, cwd, env):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT, env=env,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, "timeout"
+    return p, None
+
+
+def read_stream(rt, stdout):
+    events = []
+    for line in stdout.splitlines():
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(ev, dict):
+            events.append(ev)
+    statuses, files, _ = rt.read_events(events)[:3]
+    diags, codes = collections.defaultdict(collections.Counter), collections.defaultdict(list)
+    for ev in events:
+        if ev.get("type") == "diagnostic":
+            d = ev.get("diagnostic") or {}
+            key = (ev.get("@testfile"), ev.get("@testrun"))
+            diags[key][(d.get("severity"), d.get("summary", ""))] += 1
+            if d.get("severity") == "error":
+                codes[key].append(((d.get("snippet") or {}).get("code") or ""))
+    return statuses, files, diags, codes
+
+
+def init_failure_cause(text):
+    for pat, cause in ((r"Failed to query available provider packages|Failed to install provider|provider registry", "provider not installed"),
+                       (r"Module not installed|Module version requirements have changed|module version|Module source has changed", "module not installable"),
+                       (r"Unsupported Terraform Core version", "newer Terraform required")):
+        if re.search(pat, text, re.I):
+            return cause
+    errs = [e.strip() for e in re.findall(r"Error: ([^\n]+)", text) if not e.startswith("Terraform encountered problems")]
+    if "Unsupported block type" in errs and re.search(r'\.tftest\.hcl line \d+:\s*\n\s*\d+: (test|state_key)', text):
+        return "test file needs a newer Terraform (test block)"
+    return "init: " + (errs[0] if errs else "failed")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", required=True, help="the tfeval binary")
+    ap.add_argument("--terraform", default="terraform")
+    ap.add_argument("--schemas", required=True, help="terraform providers schema -json output")
+    ap.add_argument("--plugin-dir", help="terraform init -plugin-dir")
+    ap.add_argument("--repos", required=True, help="REPOS_DIR: exported trees at REPOS_DIR/OWNER/NAME")
+    ap.add_argument("--list", action="append", default=[], metavar="FILE")
+    ap.add_argument("--only", nargs="+", action="extend", default=[], metavar="OWNER/NAME")
+    ap.add_argument("--harness", default=os.path.join(HERE, "..", "..", "shared", "realworld"),
+                    help="the directory of run_tests.py and run.py (default ../shared/realworld)")
+    ap.add_argument("--work", help="scratch directory for the copy of REPOS_DIR (default: a new temporary one)")
+    ap.add_argument("--json", help="write every run's statuses and diagnostics")
+    ap.add_argument("-v", action="store_true", help="also print the warnings that differ")
+    args = ap.parse_args()
+    sys.path.insert(0, os.path.abspath(args.harness))
+    import run_tests as rt  # noqa: E402
+    import run as rw  # noqa: E402
+
+    tfeval, schemas = os.path.abspath(args.bin), os.path.abspath(args.schemas)
+    repos = list(args.only)
+    for f in args.list:
+        repos += rt.read_list(f)
+    repos = [r for r in dict.fromkeys(repos) if os.path.isdir(os.path.join(args.repos, r))]
+    work = args.work or __import__("tempfile").mkdtemp(prefix="tftest-oracle-")
+    mirror = os.path.join(work, "repos")
+    if os.path.exists(mirror):
+        shutil.rmtree(mirror)
+    shutil.copytree(args.repos, mirror, symlinks=True)
+    relax_aws_constraints(mirror)
+    idx = {r.lower(): os.path.join(mirror, r) for r in rw.list_repos(mirror)}
+    env = rt.clean_env()
+    env["TF_IN_AUTOMATION"] = "1"
+    env.setdefault("CHECKPOINT_DISABLE", "1")
+
+    counts, causes, records, causes_diff = collections.Counter(), collections.Counter(), [], collections.Counter()
+    for repo in repos:
+        copy = os.path.join(mirror, repo)
+        infos = [i for i in rt.classify_repo(repo, mirror, idx) if i["root"] is not None and i["class"] == "offline"]
+        by_root = collections.defaultdict(list)
+        for info in infos:
+            by_root[info["root"]].append(info)
+        for root_rel in sorted(by_root):
+            root = os.path.normpath(os.path.join(copy, root_rel))
+            cache, mods, missing, remote = {}, [{"Key": "", "Source": "", "Dir": "."}], set(), set()
+            rt.walk_tree(root, root, "", "", idx, cache, mods, missing, remote)
+            for info in by_root[root_rel]:
+                rel = os.path.relpath(os.path.join(copy, info["file"]), root).replace(os.sep, "/")
+                for r in rt.parse_test_file(os.path.join(copy, info["file"]))["runs"]:
+                    if r["module"] is None:
+                        continue
+                    start = os.path.normpath(os.path.join(root, r["module"])) if rw.is_local(r["module"]) else rw.resolve_remote(r["module"], idx)
+                    if start is None or not os.path.isdir(start):
+                        missing.add(r["module"])
+                        continue
+                    rt.walk_tree(root, start, rt.run_key(rel, r["name"]), r["module"], idx, cache, mods, missing, remote)
+            for rec in mods:
+                if rec["Source"] and not rw.is_local(rec["Source"]) and not rw._GIT.match(rec["Source"]):
+                    rec["Version"] = "0.0.0"
+            os.makedirs(os.path.join(root, ".terraform", "modules"), exist_ok=True)
+            with open(os.path.join(root, ".terraform", "modules", "modules.json"), "w") as f:
+                json.dump({"Modules": mods}, f, indent=1)
+            groups = collections.defaultdict(list)
+            for info in by_root[root_rel]:
+                groups[info["test_dir"] or "tests"].append(info)
+            init = [args.terraform, "init", "-backend=false", "-input=false", "-no-color", "-get=false"]
+            if args.plugin_dir:
+                init.append("-plugin-dir=" + args.plugin_dir)
+            p, err = run(init, root, env)
+            nruns = sum(len(i["runs"]) for i in by_root[root_rel])
+            if err or p.returncode != 0:
+                cause = err or init_failure_cause(p.stdout + p.stderr)
+                causes[cause] += nruns
+                counts["init failed"] += nruns
+                print("-- skipped %s/%s (%d runs): %s" % (repo, root_rel, nruns, cause))
+                continue
+            all_found = rt.find_test_files(root)
+            dirs = {os.path.normpath(r["Dir"] if os.path.isabs(r["Dir"]) else os.path.join(root, r["Dir"])) for r in mods}
+            newer_aws = bool(dirs & NEWER_AWS)
+            for test_dir in sorted(groups):
+                chosen = groups[test_dir]
+                rels = sorted(os.path.relpath(os.path.join(copy, i["file"]), root).replace(os.sep, "/") for i in chosen)
+                found = sorted(os.path.relpath(f, root).replace(os.sep, "/") for f in all_found
+                               if os.path.dirname(os.path.relpath(f, root)) in ("", test_dir.replace("/", os.sep)) and f.endswith((".tftest.hcl", ".tftest.json")))
+                tail = (["-test-directory=" + test_dir] if test_dir != "tests" else []) + \
+                    (["-filter=" + r for r in rels] if rels != found else [])
+                out = {}
+                for name, cmd in (("terraform", [args.terraform, "test", "-json", "-no-color"] + tail),
+                                  ("offline", [tfeval, "test", "-json"] + tail),
+                                  ("schema", [tfeval, "test", "-json", "-schemas=" + schemas] + tail)):
+                    p, err = run(cmd, root, env)
+                    out[name] = read_stream(rt, p.stdout) if p else ({}, {}, {}, {})
+                    if err:
+                        print("== %s/%s %s: %s timed out" % (repo, root_rel, test_dir, name))
+                for info in chosen:
+                    rel = os.path.relpath(os.path.join(copy, info["file"]), root).replace(os.sep, "/")
+                    keys, earlier_cause = [None] + info["runs"], None
+                    for run_name in info["runs"]:
+                        st = {k: out[k][0].get((rel, run_name)) for k in out}
+                        errs = {k: sorted((s for (sev, s), n in out[k][2].get((rel, run_name), {}).items() if sev == "error" for _ in range(n))) for k in out}
+                        warns = {k: sorted((s for (sev, s), n in out[k][2].get((rel, run_name), {}).items() if sev == "warning" for _ in range(n))) for k in out}
+                        counts["runs"] += 1
+                        off_ok = st["offline"] == st["terraform"] or st["offline"] == "skip"
+                        counts["offline same" if st["offline"] == st["terraform"] else ("offline skip" if off_ok else "offline differ")] += 1
+                        sch_same = st["schema"] == st["terraform"]
+                        sum_same = errs["schema"] == errs["terraform"]
+                        counts["schema same" if sch_same and sum_same else ("schema summaries" if sch_same else "schema differ")] += 1
+                        cause = None
+                        if not (off_ok and sch_same and sum_same):
+                            code = " ".join(out["terraform"][3].get((rel, run_name), []))
+                            if newer_aws:
+                                cause = "module needs a newer aws provider (constraint relaxed)"
+                            elif re.search(r"&&|\|\|", code):
+                                cause = "logical operator short-circuit (Terraform < 1.12 evaluates both operands)"
+                            elif earlier_cause and st["terraform"] == "skip":
+                                cause = "after an earlier difference: " + earlier_cause
+                            else:
+                                cause = "unexplained"
+                            earlier_cause = earlier_cause or cause
+                            for k in ("offline", "schema"):
+                                if (k == "offline" and not off_ok) or (k == "schema" and not (sch_same and sum_same)):
+                                    causes_diff[(k, cause)] += 1
+                        rec = {"repo": repo, "root": root_rel, "file": info["file"], "run": run_name, "status": st,
+                               "errors": errs, "warnings": warns, "cause": cause}
+                        records.append(rec)
+                        if not off_ok or not sch_same or not sum_same or (args.v and warns["schema"] != warns["terraform"]):
+                            print("== %s/%s :: %s  terraform=%s offline=%s schema=%s%s" % (repo, info["file"], run_name, st["terraform"], st["offline"], st["schema"], "  [%s]" % cause if cause else ""))
+                            for k in ("terraform", "schema", "offline"):
+                                if errs[k] and (k == "terraform" or errs[k] != errs["terraform"]):
+                                    print("     %-9s errors: %s" % (k, "; ".join(errs[k])[:400]))
+                            if args.v and warns["schema"] != warns["terraform"]:
+                                print("     warnings terraform: %s\n     warnings schema:    %s" % ("; ".join(warns["terraform"])[:300], "; ".join(warns["schema"])[:300]))
+                    for k in keys[:1]:
+                        fe = {n: sorted(s for (sev, s), c in out[n][2].get((rel, None), {}).items() if sev == "error" for _ in range(c)) for n in out}
+                        if fe["schema"] != fe["terraform"]:
+                            print("== %s/%s (file diagnostics)\n     terraform: %s\n     schema:    %s" % (repo, info["file"], "; ".join(fe["terraform"])[:300], "; ".join(fe["schema"])[:300]))
+    for cause, n in sorted(causes.items(), key=lambda x: -x[1]):
+        print("  skipped %4d runs: %s" % (n, cause))
+    for (k, cause), n in sorted(causes_diff.items()):
+        print("  %-7s differ %4d runs: %s" % (k, n, cause))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(records, f, indent=1, sort_keys=True)
+    print("test-vs-terraform: %d runs (%d more in groups whose init failed); offline: %d same, %d honest skips, %d differ; "
+          "with schema: %d same, %d differ (%d of them in error summaries only)" % (
+              counts["runs"], counts["init failed"], counts["offline same"], counts["offline skip"], counts["offline differ"],
+              counts["schema same"], counts["schema differ"] + counts["schema summaries"], counts["schema summaries"]))
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
