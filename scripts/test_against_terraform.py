@@ -156,8 +156,22 @@ def read_stream(rt, stdout):
             key = (ev.get("@testfile"), ev.get("@testrun"))
             diags[key][(d.get("severity"), d.get("summary", ""))] += 1
             if d.get("severity") == "error":
-                codes[key].append(((d.get("snippet") or {}).get("code") or ""))
+                rng = d.get("range") or {}
+                codes[key].append(((d.get("snippet") or {}).get("code") or "", rng.get("filename"),
+                                   (rng.get("start") or {}).get("line"), (rng.get("end") or {}).get("line")))
     return statuses, files, diags, codes
+
+
+def context(root, diag):
+    """The source lines around an error diagnostic's range (its snippet when the file cannot be read)."""
+    code, filename, first, last = diag
+    if not (filename and first):
+        return code
+    try:
+        lines = open(os.path.join(root, filename), encoding="utf-8", errors="replace").read().splitlines()
+    except OSError:
+        return code
+    return "\n".join(lines[max(first - 4, 0):(last or first) + 1])
 
 
 def init_failure_cause(text):
@@ -281,13 +295,15 @@ def main():
                         counts["schema same" if sch_same and sum_same else ("schema summaries" if sch_same else "schema differ")] += 1
                         cause = None
                         if not (off_ok and sch_same and sum_same):
-                            code = " ".join(out["terraform"][3].get((rel, run_name), []))
-                            if newer_aws:
-                                cause = "module needs a newer aws provider (constraint relaxed)"
-                            elif re.search(r"&&|\|\|", code):
+                            code = " ".join(context(root, c) for c in out["terraform"][3].get((rel, run_name), []))
+                            if re.search(r"&&|\|\|", code):
                                 cause = "logical operator short-circuit (Terraform < 1.12 evaluates both operands)"
                             elif earlier_cause and st["terraform"] == "skip":
                                 cause = "after an earlier difference: " + earlier_cause
+                            elif newer_aws:
+                                cause = "module needs a newer aws provider (constraint relaxed)"
+                            elif any(e.startswith("expected ") for e in errs["terraform"]):
+                                cause = "the provider's own validation (not in its schema)"
                             else:
                                 cause = "unexplained"
                             earlier_cause = earlier_cause or cause
