@@ -157,14 +157,16 @@ def read_stream(rt, stdout):
             diags[key][(d.get("severity"), d.get("summary", ""))] += 1
             if d.get("severity") == "error":
                 rng = d.get("range") or {}
-                codes[key].append(((d.get("snippet") or {}).get("code") or "", rng.get("filename"),
+                codes[key].append((d.get("summary", ""), (d.get("snippet") or {}).get("code") or "", rng.get("filename"),
                                    (rng.get("start") or {}).get("line"), (rng.get("end") or {}).get("line")))
     return statuses, files, diags, codes
 
 
 def context(root, diag):
     """The source lines around an error diagnostic's range (its snippet when the file cannot be read)."""
-    code, filename, first, last = diag
+    summary, code, filename, first, last = diag
+    if summary.startswith("Unsupported "):
+        return ""  # an argument or attribute the provider's schema lacks: no operator involved
     if not (filename and first):
         return code
     try:
