@@ -449,10 +449,13 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		if imp != nil {
 			finish = importTerraformData(imp)
 		}
-		v = planObjectWith(schema, d, finish)
+		v = planObjectWith(schema, d, finish, false)
 	default:
 		ev.checkReadOnly(res, info, d)
-		v = planObjectWith(schema, d, nil)
+		// Terraform validates without planning: the provider's
+		// conventions apply to a plan only.
+		sdk := res.Mode == config.ManagedResourceMode && !ev.opts.Validate && !ev.opts.PlanAsWritten
+		v = planObjectWith(schema, d, nil, sdk)
 	}
 	// The decoded attributes are in v now, copied by cty.ObjectVal.
 	attrmap.Release(d.attrs, len(d.attrs))
@@ -551,16 +554,18 @@ func (ev *evaluator) checkEphemeral(res *config.Resource, v cty.Value) {
 }
 
 // planObject fills in what a provider would plan for a new object: unset
-// computed attributes become unknown, sensitive attributes are marked.
-func planObject(b *Block, v cty.Value) cty.Value {
-	return planObjectWith(b, decodedBody{v: v}, nil)
+// computed attributes become unknown, sensitive attributes are marked;
+// with sdk, configured values are planned by the older plugin SDK's
+// conventions where the block says the provider uses it (Block.LegacySDK).
+func planObject(b *Block, v cty.Value, sdk bool) cty.Value {
+	return planObjectWith(b, decodedBody{v: v}, nil, sdk)
 }
 
 // planObjectWith is planObject of a decoded body, with finish, when not
 // nil, given the planned attributes to change before they become the
 // object. The decoded attributes, when d has them, become the planned
 // ones in place: d is not to be read afterwards.
-func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Value)) cty.Value {
+func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Value), sdk bool) cty.Value {
 	if !d.known() {
 		return d.v
 	}
@@ -575,6 +580,9 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 		if !ok {
 			av = cty.NullVal(a.Type)
 		}
+		if sdk && b.LegacySDK && !a.Required && a.NestedType == nil {
+			av = legacyPlanned(a, av)
+		}
 		if av.IsNull() && a.Computed {
 			av = cty.UnknownVal(a.Type)
 			switch {
@@ -585,7 +593,7 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 			}
 		}
 		if a.NestedType != nil {
-			av = planNested(&NestedBlock{Nesting: a.NestedType.Nesting, Block: &Block{Attributes: a.NestedType.Attributes}}, av)
+			av = planNested(&NestedBlock{Nesting: a.NestedType.Nesting, Block: &Block{Attributes: a.NestedType.Attributes}}, av, sdk)
 		}
 		if a.Sensitive {
 			av = av.Mark(marks.Sensitive)
@@ -597,7 +605,13 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 		if !ok {
 			bv = cty.NullVal(cty.DynamicPseudoType)
 		}
-		attrs[name] = planNested(nb, bv)
+		if sdk && b.LegacySDK && legacyAbsentBlock(nb, bv) {
+			// The older plugin SDK declares a block the provider may
+			// fill in itself as computed, which the schema document
+			// does not say: without blocks it may be unknown.
+			bv = cty.UnknownVal(nb.impliedType()).WithMarks(bv.Marks())
+		}
+		attrs[name] = planNested(nb, bv, sdk)
 	}
 	if finish != nil {
 		finish(attrs)
@@ -605,27 +619,166 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 	return cty.ObjectVal(attrs).WithMarks(vm)
 }
 
-// planNested plans the value of a nested block type or nested attribute,
-// decoded from configuration, so that it has every attribute of its schema.
-func planNested(nb *NestedBlock, v cty.Value) cty.Value {
-	if !v.IsKnown() || v.IsNull() || nb.Block.plannedAsIs() {
+// legacyPlanned is the value the older plugin SDK (v2) plans for an
+// optional attribute configured as v. That SDK keeps a resource's values
+// as flat strings, where an empty collection cannot be told from an
+// absent one, nor, for a computed attribute, an empty string from one the
+// provider is to compute: it plans an empty set or map as null (an empty
+// list stays), and an empty string or collection in a computed attribute
+// as unknown (a value the provider computes, or for some types the empty
+// value again: which, is the provider's code, not its schema). An unset
+// attribute of a primitive type is unknown: the SDK plans its default,
+// which the schema document does not carry. Other values are planned as
+// they are.
+func legacyPlanned(a *Attribute, v cty.Value) cty.Value {
+	if v.IsNull() && !a.Computed && a.Type.IsPrimitiveType() {
+		// That SDK's schemas may give an attribute a default, which
+		// it plans where the configuration sets none; the schema
+		// document does not carry defaults.
+		return cty.UnknownVal(a.Type).WithMarks(v.Marks())
+	}
+	if !v.IsKnown() || v.IsNull() {
 		return v
 	}
-	return replanNested(nb, v)
+	uv, vm := v.Unmark()
+	if ty := uv.Type(); ty.IsSetType() && !uv.IsWhollyKnown() {
+		// It hashes the elements of a set: with one unknown, the
+		// whole set is.
+		return cty.UnknownVal(a.Type).WithMarks(vm)
+	}
+	if ety := uv.Type(); (ety.IsListType() || ety.IsSetType()) && ety.ElementType().IsObjectType() && uv.LengthInt() > 0 {
+		// Objects of a collection attribute (often written as blocks)
+		// have every attribute: an unset collection is empty, an
+		// unset value of a primitive type the zero value or a default.
+		elems := make([]cty.Value, 0, uv.LengthInt())
+		for it := uv.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			elems = append(elems, legacyObject(e))
+		}
+		if ety.IsSetType() {
+			return cty.SetVal(elems).WithMarks(vm)
+		}
+		return cty.ListVal(elems).WithMarks(vm)
+	}
+	empty := false
+	switch ty := uv.Type(); {
+	case ty.IsCollectionType():
+		empty = uv.LengthInt() == 0
+	case ty == cty.String:
+		empty = a.Computed && uv.AsString() == ""
+	}
+	switch {
+	case !empty:
+		return v
+	case a.Computed:
+		return cty.UnknownVal(a.Type).WithMarks(vm)
+	case a.Type.IsSetType() || a.Type.IsMapType():
+		return cty.NullVal(a.Type).WithMarks(vm)
+	default:
+		// An empty list stays as it is.
+		return v
+	}
+}
+
+// legacyObject is an object of a collection attribute as the older plugin
+// SDK plans it (see legacyPlanned).
+func legacyObject(e cty.Value) cty.Value {
+	ue, em := e.Unmark()
+	if !ue.IsKnown() || ue.IsNull() {
+		return e
+	}
+	attrs := ue.AsValueMap()
+	for name, av := range attrs {
+		if !av.IsNull() {
+			continue
+		}
+		switch ty := av.Type(); {
+		case ty.IsListType():
+			attrs[name] = cty.ListValEmpty(ty.ElementType()).WithMarks(av.Marks())
+		case ty.IsSetType():
+			attrs[name] = cty.SetValEmpty(ty.ElementType()).WithMarks(av.Marks())
+		case ty.IsMapType():
+			attrs[name] = cty.MapValEmpty(ty.ElementType()).WithMarks(av.Marks())
+		case ty.IsPrimitiveType():
+			attrs[name] = cty.UnknownVal(ty).WithMarks(av.Marks())
+		}
+	}
+	if len(attrs) == 0 {
+		return e
+	}
+	return cty.ObjectVal(attrs).WithMarks(em)
+}
+
+// legacySetElement is an object of a set of blocks as the older plugin
+// SDK plans it: a computed attribute set to its type's zero value (0,
+// false, "") is unknown, as though not set, which the provider may compute.
+func legacySetElement(b *Block, e cty.Value) cty.Value {
+	if !e.IsKnown() || e.IsNull() || !e.Type().IsObjectType() {
+		return e
+	}
+	ue, em := e.Unmark()
+	var attrs map[string]cty.Value
+	for name, a := range b.Attributes {
+		if !a.Computed || !a.Type.IsPrimitiveType() || !ue.Type().HasAttribute(name) {
+			continue
+		}
+		av := ue.GetAttr(name)
+		uv, vm := av.Unmark()
+		if !uv.IsKnown() || uv.IsNull() || !uv.RawEquals(cty.Zero) && !uv.RawEquals(cty.False) && !uv.RawEquals(cty.StringVal("")) {
+			continue
+		}
+		if attrs == nil {
+			attrs = ue.AsValueMap()
+		}
+		attrs[name] = cty.UnknownVal(a.Type).WithMarks(vm)
+	}
+	if attrs == nil {
+		return e
+	}
+	return cty.ObjectVal(attrs).WithMarks(em)
+}
+
+// legacyAbsentBlock reports whether v, a nested block type's decoded
+// value, has no blocks, where the older plugin SDK may plan the blocks the
+// provider computes.
+func legacyAbsentBlock(nb *NestedBlock, v cty.Value) bool {
+	if nb.Nesting != NestingList && nb.Nesting != NestingSet {
+		return false
+	}
+	if v.IsNull() {
+		return true
+	}
+	if !v.IsKnown() {
+		return false
+	}
+	uv, _ := v.Unmark()
+	return (uv.Type().IsCollectionType() || uv.Type().IsTupleType()) && uv.LengthInt() == 0
+}
+
+// planNested plans the value of a nested block type or nested attribute,
+// decoded from configuration, so that it has every attribute of its schema.
+func planNested(nb *NestedBlock, v cty.Value, sdk bool) cty.Value {
+	if !v.IsKnown() || v.IsNull() || nb.Block.plannedAsIs(sdk) {
+		return v
+	}
+	return replanNested(nb, v, sdk)
 }
 
 // plannedAsIs reports whether planning leaves the decoded objects of a
 // block as they are: no attribute is computed, sensitive or nested, here
 // or in a nested block, so rebuilding them (and rehashing a set of them)
 // would give the same value.
-func (b *Block) plannedAsIs() bool {
+func (b *Block) plannedAsIs(sdk bool) bool {
+	if sdk && b.LegacySDK {
+		return false
+	}
 	for _, a := range b.Attributes {
 		if a.Computed || a.Sensitive || a.NestedType != nil {
 			return false
 		}
 	}
 	for _, nb := range b.BlockTypes {
-		if !nb.Block.plannedAsIs() {
+		if !nb.Block.plannedAsIs(sdk) {
 			return false
 		}
 	}
@@ -633,14 +786,14 @@ func (b *Block) plannedAsIs() bool {
 }
 
 // replanNested is planNested by planning every object of the value.
-func replanNested(nb *NestedBlock, v cty.Value) cty.Value {
+func replanNested(nb *NestedBlock, v cty.Value, sdk bool) cty.Value {
 	if !v.IsKnown() || v.IsNull() {
 		return v
 	}
 	v, vm := v.Unmark()
 	switch nb.Nesting {
 	case NestingSingle, NestingGroup:
-		return planObject(nb.Block, v).WithMarks(vm)
+		return planObject(nb.Block, v, sdk).WithMarks(vm)
 	}
 	var out cty.Value
 	ty := v.Type()
@@ -649,7 +802,10 @@ func replanNested(nb *NestedBlock, v cty.Value) cty.Value {
 		var elems []cty.Value
 		for it := elements.Of(v); it.Next(); {
 			_, e := it.Element()
-			elems = append(elems, planObject(nb.Block, e))
+			if sdk && nb.Block.LegacySDK && ty.IsSetType() {
+				e = legacySetElement(nb.Block, e)
+			}
+			elems = append(elems, planObject(nb.Block, e, sdk))
 		}
 		switch {
 		case len(elems) == 0:
@@ -665,7 +821,7 @@ func replanNested(nb *NestedBlock, v cty.Value) cty.Value {
 		m := map[string]cty.Value{}
 		for it := elements.Of(v); it.Next(); {
 			k, e := it.Element()
-			m[k.AsString()] = planObject(nb.Block, e)
+			m[k.AsString()] = planObject(nb.Block, e, sdk)
 		}
 		switch {
 		case len(m) == 0:

@@ -95,16 +95,16 @@ plain {
 	// The nested attribute's objects are planned as they are, too.
 	p := v.GetAttr("plain").Index(cty.NumberIntVal(0)).GetAttr("p")
 	pnb := &NestedBlock{Nesting: plainAttr.NestedType.Nesting, Block: &Block{Attributes: plainAttr.NestedType.Attributes}}
-	if got, want := planNested(pnb, p), replanNested(pnb, p); !got.RawEquals(want) || !got.RawEquals(p) {
+	if got, want := planNested(pnb, p, true), replanNested(pnb, p, true); !got.RawEquals(want) || !got.RawEquals(p) {
 		t.Errorf("nested attribute: planned\n%#v\nreplanned\n%#v", got, want)
 	}
 	for name, nb := range schema.BlockTypes {
-		if got := nb.Block.plannedAsIs(); got != asIs[name] {
+		if got := nb.Block.plannedAsIs(true); got != asIs[name] {
 			t.Errorf("%s: plannedAsIs %v, want %v", name, got, asIs[name])
 		}
 		bv := v.GetAttr(name)
 		for _, in := range []cty.Value{bv, bv.Mark("m")} {
-			got, want := planNested(nb, in), replanNested(nb, in)
+			got, want := planNested(nb, in, true), replanNested(nb, in, true)
 			if !got.RawEquals(want) {
 				t.Errorf("%s: planned\n%#v\nreplanned\n%#v", name, got, want)
 			}

@@ -129,6 +129,11 @@ type Options struct {
 	// own provider blocks, as a test file's provider and mock_provider
 	// blocks do: those blocks are not evaluated.
 	ProvidersGiven map[string]bool
+	// PlanAsWritten plans every managed resource's configured values as
+	// they are written, as Terraform's mocked providers do, without the
+	// older plugin SDK's conventions a real provider built on it follows
+	// (Block.LegacySDK): what a test file's runs plan.
+	PlanAsWritten bool
 }
 
 // OutputReads are expressions outside a configuration that refer to its

@@ -54,6 +54,14 @@ type Block struct {
 	// Version is the schema version of a resource type, data source or
 	// provider, which terraform show -json reports; 0 for nested blocks.
 	Version int64
+	// LegacySDK is set on a managed resource type's block, and the blocks
+	// nested in it, when the provider implements the type with the older
+	// plugin SDK (v2), which plans some configured values otherwise than
+	// as written (see legacyPlanned). The schema document does not say
+	// which SDK a type uses; that SDK gives every resource type an "id"
+	// attribute that is optional and computed, which the plugin framework
+	// does not (its "id", when there is one, is declared computed only).
+	LegacySDK bool
 }
 
 // Attribute is one attribute of a schema block.
@@ -198,9 +206,10 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 			ps.Provider.Version = p.Provider.Version
 		}
 		for _, set := range []struct {
-			from map[string]*jsonSchema
-			to   map[string]*Block
-		}{{p.ResourceSchemas, ps.Resources}, {p.DataSourceSchemas, ps.DataSources}, {p.EphemeralSchemas, ps.EphemeralResources}} {
+			from    map[string]*jsonSchema
+			to      map[string]*Block
+			managed bool
+		}{{p.ResourceSchemas, ps.Resources, true}, {p.DataSourceSchemas, ps.DataSources, false}, {p.EphemeralSchemas, ps.EphemeralResources, false}} {
 			for name, s := range set.from {
 				if s == nil {
 					continue
@@ -210,6 +219,9 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 					return nil, fmt.Errorf("provider %s, %s: %w", addr, name, err)
 				}
 				b.Version = s.Version
+				if set.managed && legacySDKSignature(b) {
+					markLegacySDK(b)
+				}
 				set.to[name] = b
 			}
 		}
@@ -250,6 +262,22 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 		out.Providers[providerKey(addr)] = ps
 	}
 	return out, nil
+}
+
+// legacySDKSignature reports whether a managed resource type's block has
+// the "id" attribute the older plugin SDK adds to every resource type: a
+// string, optional and computed.
+func legacySDKSignature(b *Block) bool {
+	a := b.Attributes["id"]
+	return a != nil && a.Optional && a.Computed && a.Type == cty.String
+}
+
+// markLegacySDK sets LegacySDK on b and every block nested in it.
+func markLegacySDK(b *Block) {
+	b.LegacySDK = true
+	for _, nb := range b.BlockTypes {
+		markLegacySDK(nb.Block)
+	}
 }
 
 // schemaDecoder converts the blocks of one schema document. Attribute
@@ -377,29 +405,32 @@ func (b *Block) ImpliedType() cty.Type {
 		attrs[name] = a.Type
 	}
 	for name, nb := range b.BlockTypes {
-		et := nb.Block.ImpliedType()
-		switch nb.Nesting {
-		case NestingSingle, NestingGroup:
-			attrs[name] = et
-		case NestingList:
-			if et.HasDynamicTypes() {
-				attrs[name] = cty.DynamicPseudoType
-			} else {
-				attrs[name] = cty.List(et)
-			}
-		case NestingSet:
-			attrs[name] = cty.Set(et)
-		case NestingMap:
-			if et.HasDynamicTypes() {
-				attrs[name] = cty.DynamicPseudoType
-			} else {
-				attrs[name] = cty.Map(et)
-			}
-		default:
-			attrs[name] = cty.DynamicPseudoType
-		}
+		attrs[name] = nb.impliedType()
 	}
 	return cty.Object(attrs)
+}
+
+// impliedType is the type of the value of a nested block type in its
+// parent's object.
+func (nb *NestedBlock) impliedType() cty.Type {
+	et := nb.Block.ImpliedType()
+	switch nb.Nesting {
+	case NestingSingle, NestingGroup:
+		return et
+	case NestingList:
+		if et.HasDynamicTypes() {
+			return cty.DynamicPseudoType
+		}
+		return cty.List(et)
+	case NestingSet:
+		return cty.Set(et)
+	case NestingMap:
+		if et.HasDynamicTypes() {
+			return cty.DynamicPseudoType
+		}
+		return cty.Map(et)
+	}
+	return cty.DynamicPseudoType
 }
 
 func (b *Block) attributeNames() []string {

@@ -332,6 +332,11 @@ func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *
 		Reads:          in.reads,
 		OutputReads:    in.laterReads,
 		ProvidersGiven: in.providersGiven,
+		// Mocked providers plan configured values as written. (A real
+		// provider a run does not mock would follow its plugin SDK's
+		// conventions; such runs read what only the provider knows, and
+		// are planned as before.)
+		PlanAsWritten: true,
 		// What the plan expanded to no instance is validated too.
 		ValidateUnexpanded: !applied,
 	})
