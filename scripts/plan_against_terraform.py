@@ -37,8 +37,9 @@ resource_changes' after_unknown) and per root output (output_changes):
         --schemas schema.json --plugin-dir /opt/tf-plugins DIR...
 
 It prints each difference that is not `exact`, then the counts. It writes
-into the directories (.terraform, the lock file, the provider file, the plan
-and both documents as pd-terraform.json and pd-tfeval.json): give it copies.
+into the directories (.terraform, the lock file, the plan and the documents
+as pd-terraform.json, pd-tfeval.json, pd-tfeval-nodata.json, pd-data.json; the
+provider file only while a directory is compared): give it copies.
 With --reuse a directory whose pd-terraform.json exists is not planned again.
 The script needs the terraform binary and the provider; it is not run by CI.
 """
@@ -101,10 +102,14 @@ def aws_provider_aliases(d):
     return aliases
 
 
-def write_provider(d):
+def remove_provider(d):
     for f in (PROVIDER_FILE, OVERRIDE_FILE):
         if os.path.exists(os.path.join(d, f)):
             os.remove(os.path.join(d, f))
+
+
+def write_provider(d):
+    remove_provider(d)
     aliases = aws_provider_aliases(d)
     if aliases is None:
         with open(os.path.join(d, PROVIDER_FILE), "w") as f:
@@ -140,7 +145,10 @@ def plan_terraform(args, d):
     if args.reuse and os.path.exists(skip):
         with open(skip) as f:
             return None, f.read().strip()
-    reason = plan_terraform_run(args, d, out)
+    try:
+        reason = plan_terraform_run(args, d, out)
+    finally:
+        remove_provider(d)
     if isinstance(reason, str):
         with open(skip, "w") as f:
             f.write(reason + "\n")
@@ -429,15 +437,19 @@ def main():
             skipped[why] += 1
             counts["skipped"] += 1
             continue
-        data = data_results(tf)
-        te, why = plan_tfeval(args, d, data)
+        # A directory may be another's module: its provider file is there
+        # only while it is compared.
+        write_provider(d)
+        try:
+            data = data_results(tf)
+            te, why = plan_tfeval(args, d, data)
+            tenodata = plan_tfeval(args, d, None)[0] if data and te is not None else None
+        finally:
+            remove_provider(d)
         if te is None:
             print("== %s\n  DEFECT tfeval has no plan: %s" % (d, why))
             counts["tfeval failed"] += 1
             continue
-        tenodata = None
-        if data:
-            tenodata, _ = plan_tfeval(args, d, None)
         counts["directories"] += 1
         compare(schemas, d, tf, te, tenodata, counts, causes, details, args.verbose)
     print()
