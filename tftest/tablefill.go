@@ -2,6 +2,8 @@ package tftest
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -151,20 +153,11 @@ func tableObject(b *lang.Block, e, arg, with cty.Value, gen generator, path stri
 		return e, false
 	}
 	out := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
-	for name := range b.Attributes {
-		pv, ok := have[name]
-		if !ok {
-			pv = cty.DynamicVal
-		}
-		av := attrOf(a, name)
-		set := av != cty.NilVal && !av.IsNull()
-		nv, ok := tableValue(b, name, pv, av, set, attrOf(with, name), gen, path+"."+name, final)
-		if !ok {
-			return e, false
-		}
-		out[name] = nv
-	}
+	names := slices.Collect(maps.Keys(b.Attributes))
 	for name := range b.BlockTypes {
+		names = append(names, name)
+	}
+	for _, name := range names {
 		pv, ok := have[name]
 		if !ok {
 			pv = cty.DynamicVal
