@@ -44,30 +44,26 @@ func unknownsAsNull(v cty.Value) cty.Value {
 	switch {
 	case inner.IsNull():
 		return v
-	case ty.IsObjectType():
-		attrs := inner.AsValueMap()
-		for k, a := range attrs {
-			attrs[k] = unknownsAsNull(a)
-		}
-		return cty.ObjectVal(attrs).WithMarks(vm)
-	case ty.IsMapType():
+	// A collection here is not empty (an empty one is wholly known), so
+	// the constructors below have elements to type it by.
+	case ty.IsObjectType() || ty.IsMapType():
 		elems := inner.AsValueMap()
 		for k, e := range elems {
 			elems[k] = unknownsAsNull(e)
 		}
-		return cty.MapVal(elems).WithMarks(vm)
-	case ty.IsTupleType():
+		if ty.IsMapType() {
+			return cty.MapVal(elems).WithMarks(vm)
+		}
+		return cty.ObjectVal(elems).WithMarks(vm)
+	case ty.IsTupleType() || ty.IsListType():
 		elems := inner.AsValueSlice()
 		for i, e := range elems {
 			elems[i] = unknownsAsNull(e)
+		}
+		if ty.IsListType() {
+			return cty.ListVal(elems).WithMarks(vm)
 		}
 		return cty.TupleVal(elems).WithMarks(vm)
-	case ty.IsListType():
-		elems := inner.AsValueSlice()
-		for i, e := range elems {
-			elems[i] = unknownsAsNull(e)
-		}
-		return cty.ListVal(elems).WithMarks(vm)
 	}
 	// A set with unknowns: its elements cannot be told apart; it stays.
 	return v
