@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/typeexpr"
 )
 
@@ -163,4 +164,11 @@ func refersToVariable(expr hcl.Expression, name string) bool {
 		}
 	}
 	return false
+}
+
+// DecodeVariable decodes a variable block outside a module's files, as
+// Terraform (1.13 on) reads the variable blocks of a test file: the same
+// arguments, checks and diagnostics as a module's own variable block.
+func DecodeVariable(block *hcl.Block, d dialect.Dialect) (*Variable, hcl.Diagnostics) {
+	return (&decoder{dialect: d}).variable(block)
 }

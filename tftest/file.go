@@ -23,6 +23,10 @@ type File struct {
 	Path string
 	// Variables are the file-level variables block's values, by name.
 	Variables hcl.Attributes
+	// VariableDefs are the file's variable blocks (Terraform 1.13 on), by
+	// name: the variables given on the command line, in variables files or
+	// the environment that the file declares, with a type and a default.
+	VariableDefs map[string]*config.Variable
 	// Providers are the provider and mock_provider blocks, in file order.
 	Providers []*Provider
 	// Overrides are the file-level override_resource, override_data and
@@ -222,7 +226,7 @@ func (p *parser) fileSchema() *hcl.BodySchema {
 	}}
 	s.Blocks = append(s.Blocks, overrideBlocks...)
 	if p.terraform() {
-		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "test"})
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "test"}, hcl.BlockHeaderSchema{Type: "variable", LabelNames: []string{"name"}})
 	}
 	return s
 }
@@ -253,6 +257,13 @@ func (p *parser) file(body hcl.Body, path string) *File {
 			attrs, diags := b.Body.JustAttributes()
 			p.add(diags)
 			f.Variables = attrs
+			for _, name := range sortedKeys(attrs) {
+				if def, ok := f.VariableDefs[name]; ok {
+					p.errorf(def.DeclRange, "Duplicate \"variable\" block names", "This test file already has a variable named %s defined at %s.", name, attrs[name].Range)
+				}
+			}
+		case "variable":
+			p.variableDef(b, f)
 		case "provider", "mock_provider":
 			if pr := p.provider(b); pr != nil {
 				f.Providers = append(f.Providers, pr)
@@ -272,6 +283,27 @@ func (p *parser) file(body hcl.Body, path string) *File {
 	}
 	p.checkProviders(f.Providers)
 	return f
+}
+
+// variableDef decodes a variable block: a name may be declared once, and
+// not also be given a value by the file's variables block.
+func (p *parser) variableDef(b *hcl.Block, f *File) {
+	v, diags := config.DecodeVariable(b, p.d)
+	p.add(diags)
+	if diags.HasErrors() {
+		return
+	}
+	if prev, ok := f.VariableDefs[v.Name]; ok {
+		p.errorf(v.DeclRange, "Duplicate \"variable\" block names", "This test file already has a variable named %s defined at %s.", v.Name, prev.DeclRange)
+		return
+	}
+	if f.VariableDefs == nil {
+		f.VariableDefs = map[string]*config.Variable{}
+	}
+	f.VariableDefs[v.Name] = v
+	if a, ok := f.Variables[v.Name]; ok {
+		p.errorf(v.DeclRange, "Duplicate \"variable\" block names", "This test file already has a variable named %s defined at %s.", v.Name, a.Expr.Range())
+	}
 }
 
 func (p *parser) testBlock(b *hcl.Block, f *File) {

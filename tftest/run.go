@@ -365,14 +365,41 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	tofu := r.opts.Dialect == dialect.Tofu
 	lookup := decls
 	referred := referredVars(run)
+	lookedUp := slices.Clone(referred)
 	var undeclared []string
 	if !tofu {
-		if names, with := undeclaredVars(referred, decls); with != nil {
+		// The global values the file's values it takes read are looked up
+		// as the run's own references are.
+		for _, name := range sortedKeys(fileVarsTaken(f, run, decls)) {
+			for _, t := range f.Variables[name].Expr.Variables() {
+				ref, ok := varName(t)
+				if _, file := f.Variables[ref]; ok && (ref == name || !file) && !slices.Contains(lookedUp, ref) {
+					lookedUp = append(lookedUp, ref)
+				}
+			}
+		}
+		if names, with := undeclaredVars(lookedUp, decls); with != nil {
 			undeclared, lookup = names, with
 		}
 	}
+	if !tofu && len(f.VariableDefs) > 0 {
+		// The file's own declaration of a variable says how its global
+		// value is parsed, whatever the module declares.
+		lookup = maps.Clone(lookup)
+		maps.Copy(lookup, f.VariableDefs)
+	}
 	globals, diags := r.globals(f, lookup)
 	gobj := globalObject(globals, lookup)
+	var defined map[string]cty.Value
+	if !tofu && len(f.VariableDefs) > 0 {
+		var d hcl.Diagnostics
+		defined, d = definedValues(f, run, decls, globals)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return nil, nil, diags
+		}
+		gobj = merged(gobj, defined)
+	}
 
 	diags = append(diags, checkTestRefs(f.Variables, !tofu, r.opts.Dialect)...)
 	diags = append(diags, checkTestRefs(run.Variables, true, r.opts.Dialect)...)
@@ -399,6 +426,7 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	if !tofu {
 		diags = append(diags, unknown...)
 		diags = append(diags, unavailableVars(run, runVars)...)
+		diags = append(diags, undefinedGlobalRefs(f, run, decls, globals, defined, fileVals, fs)...)
 		if diags.HasErrors() {
 			return nil, nil, diags
 		}
@@ -439,7 +467,17 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		}
 		delete(globals, name)
 	}
-	return rawValues(globals, testVals, ranges, decls), testVals, diags
+	raw := rawValues(globals, testVals, ranges, decls)
+	for name, v := range defined {
+		// A variable the file declares gives the module's variable of that
+		// name its value, unless the run sets it.
+		if _, ok := decls[name]; ok {
+			if _, given := testVals[name]; !given {
+				raw[name] = tfvars.FromModuleArg(v, f.VariableDefs[name].DeclRange)
+			}
+		}
+	}
+	return raw, testVals, diags
 }
 
 // referredVars are the names of the variables a run refers to, in its
@@ -483,6 +521,87 @@ func undeclaredVars(referred []string, decls map[string]*config.Variable) ([]str
 	return names, with
 }
 
+// undefinedGlobalRefs are Terraform's warnings (1.13 on) where the test
+// file reads a global value (command line, variables files, environment)
+// of a variable it does not declare with a variable block nor give in its
+// variables block: each such reference in the run's variables block; once
+// a name, those of its assertions (and variables block) to a variable the
+// module does not declare that the run does not set; and those of the
+// file's variables block, once for the file.
+func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variable, globals map[string]*tfvars.Value, defined, fileVals map[string]cty.Value, fs *fileState) hcl.Diagnostics {
+	if len(globals) == 0 {
+		return nil
+	}
+	fromGlobal := func(name string) bool {
+		_, g := globals[name]
+		_, d := f.VariableDefs[name]
+		return g && !d
+	}
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(f.Variables) {
+		if _, ok := fileVals[name]; !ok {
+			continue // not worked out for this run
+		}
+		for _, t := range f.Variables[name].Expr.Variables() {
+			ref, ok := varName(t)
+			_, file := f.Variables[ref]
+			if !ok || (file && ref != name) || !fromGlobal(ref) || fs.warned[t.SourceRange()] {
+				continue
+			}
+			fs.warned[t.SourceRange()] = true
+			diags = append(diags, undefinedGlobal(ref, t.SourceRange()))
+		}
+	}
+	last := map[string]hcl.Range{}
+	var order []string
+	note := func(t hcl.Traversal) {
+		ref, ok := varName(t)
+		if !ok {
+			return
+		}
+		if _, seen := last[ref]; !seen {
+			order = append(order, ref)
+		}
+		last[ref] = t.SourceRange()
+	}
+	for _, e := range assertionExprs(run) {
+		for _, t := range e.Variables() {
+			note(t)
+		}
+	}
+	for _, name := range sortedKeys(run.Variables) {
+		for _, t := range run.Variables[name].Expr.Variables() {
+			note(t)
+			ref, ok := varName(t)
+			if _, file := fileVals[ref]; ok && !file && fromGlobal(ref) {
+				diags = append(diags, undefinedGlobal(ref, t.SourceRange()))
+			}
+		}
+	}
+	for _, ref := range order {
+		_, declared := decls[ref]
+		_, own := run.Variables[ref]
+		_, file := fileVals[ref]
+		if !declared && !own && !file && fromGlobal(ref) {
+			diags = append(diags, undefinedGlobal(ref, last[ref]))
+		}
+	}
+	return diags
+}
+
+// varName is the NAME of a var.NAME traversal.
+func varName(t hcl.Traversal) (string, bool) {
+	if t.RootName() != "var" || len(t) < 2 {
+		return "", false
+	}
+	a, ok := t[1].(hcl.TraverseAttr)
+	return a.Name, ok
+}
+
+func undefinedGlobal(name string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Variable referenced without definition", Detail: fmt.Sprintf("Variable %q was referenced without providing a definition. Referencing undefined variables within Terraform Test files is deprecated, please add a `variable` block into the relevant test file to provide a definition for the variable. This will become required in future versions of Terraform.", name), Subject: rng.Ptr()}
+}
+
 // unavailableVars reports, as Terraform does, the var.NAME a run's
 // variables refer to that neither the file nor the command line gives.
 func unavailableVars(run *RunBlock, vars map[string]cty.Value) hcl.Diagnostics {
@@ -497,7 +616,7 @@ func unavailableVars(run *RunBlock, vars map[string]cty.Value) hcl.Diagnostics {
 				continue
 			}
 			if _, ok := vars[a.Name]; !ok {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unavailable variable", Detail: fmt.Sprintf("The input variable %q is not available to the current run block. You can only reference variables defined at the file or global levels.", a.Name), Subject: t.SourceRange().Ptr()})
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unavailable variable", Detail: fmt.Sprintf("The input variable %q does not exist within this test file.", a.Name), Subject: t.SourceRange().Ptr()})
 			}
 		}
 	}

@@ -185,11 +185,14 @@ type fileState struct {
 	// skipped are the runs skipped for want of a provider, by name,
 	// whose outputs are unknown to the runs after them.
 	skipped map[string]*RunResult
+	// warned are the references to global values Terraform warns about
+	// once for the file (undefinedGlobalRefs), by range.
+	warned map[hcl.Range]bool
 }
 
 // newFileState is the state of a file before its first run.
 func newFileState() *fileState {
-	return &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}, stateOutputs: map[string]map[string]cty.Value{}, skipped: map[string]*RunResult{}}
+	return &fileState{states: map[string]map[string]cty.Value{}, lost: map[string]*RunResult{}, outputs: map[string]cty.Value{}, stateOutputs: map[string]map[string]cty.Value{}, skipped: map[string]*RunResult{}, warned: map[hcl.Range]bool{}}
 }
 
 // runFile runs the runs of one file in order: after a run errors, the

@@ -122,6 +122,55 @@ func evalVariables(attrs hcl.Attributes, ctx *hcl.EvalContext) (map[string]cty.V
 	return vals, ranges, diags
 }
 
+// definedValues are the values of the variables the file declares (its
+// variable blocks, Terraform 1.13 on) that a run takes, as Terraform works
+// them out once for the file: the global value (parsed as the block says)
+// or else the default, converted to the block's type. A variable the block
+// marks sensitive is not marked in the test file's own expressions. The
+// run takes those its module declares and its own variables block does not
+// set, those it refers to, and those the file's values it takes refer to.
+func definedValues(f *File, run *RunBlock, decls map[string]*config.Variable, globals map[string]*tfvars.Value) (map[string]cty.Value, hcl.Diagnostics) {
+	taken := map[string]bool{}
+	for name := range decls {
+		if _, own := run.Variables[name]; !own {
+			taken[name] = true
+		}
+	}
+	for _, name := range referredVars(run) {
+		taken[name] = true
+	}
+	for name := range fileVarsTaken(f, run, decls) {
+		for _, t := range f.Variables[name].Expr.Variables() {
+			if t.RootName() != "var" || len(t) < 2 {
+				continue
+			}
+			if a, ok := t[1].(hcl.TraverseAttr); ok {
+				taken[a.Name] = true
+			}
+		}
+	}
+	out := map[string]cty.Value{}
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(f.VariableDefs) {
+		if !taken[name] {
+			continue
+		}
+		def := f.VariableDefs[name]
+		v, d := tfvars.Prepare(def, globals[name], "var."+name)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		if def.Sensitive {
+			uv, ms := v.Unmark()
+			delete(ms, marks.Sensitive)
+			v = uv.WithMarks(ms)
+		}
+		out[name] = v
+	}
+	return out, diags
+}
+
 // fileVarsTaken are the names of the file's variables a run takes, as
 // Terraform (1.13 on) links them to it: those its module declares that its
 // own variables block does not set, those its variables and assertions

@@ -1,0 +1,282 @@
+package tftest
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/tfvars"
+)
+
+// TestFileVariableDefinitions: from Terraform 1.13 on
+// (hashicorp/terraform#37195) a test file may declare the global values
+// it reads with variable blocks. A declared variable's value is its
+// global one (command line, variables files, environment), parsed as its
+// type says, or else its default, converted to its type; it is what the
+// file's expressions read as var.NAME and what the module's variable of
+// the same name gets unless the run sets it. OpenTofu has no such block.
+func TestFileVariableDefinitions(t *testing.T) {
+	main := `
+variable "greeting" { type = string }
+variable "count_of" { type = number }
+output "msg" { value = "${var.greeting} x${var.count_of}" }
+`
+	for _, tc := range []struct {
+		name  string
+		d     dialect.Dialect
+		vars  []string // -var NAME=VALUE
+		test  string
+		want  map[string]string
+		diags []string
+	}{{
+		name: "defaults feed the module's variables",
+		test: `
+variable "greeting" {
+  type    = string
+  default = "hi"
+}
+variable "count_of" {
+  type    = number
+  default = "3"
+}
+run "r" {
+  command = plan
+  assert {
+    condition     = output.msg == "hi x3" && var.count_of == 3
+    error_message = "wrong"
+  }
+}
+`,
+		want: map[string]string{"r": "pass"},
+	}, {
+		name: "a global value over the default, parsed as the block's type says",
+		vars: []string{"count_of=4", "greeting=[1]"},
+		test: `
+variable "greeting" {
+  type    = string
+  default = "hi"
+}
+variable "count_of" {
+  type    = number
+  default = 3
+}
+variables {
+  twice = var.count_of * 2
+}
+run "r" {
+  command = plan
+  variables {
+    count_of = var.twice
+  }
+  assert {
+    condition     = output.msg == "[1] x8"
+    error_message = "wrong"
+  }
+}
+`,
+		want: map[string]string{"r": "pass"},
+	}, {
+		name: "a declared variable without a value",
+		test: `
+variable "greeting" {
+  type = string
+}
+run "r" {
+  command = plan
+  variables {
+    count_of = 1
+  }
+}
+`,
+		want:  map[string]string{"r": "error"},
+		diags: []string{"error: No value for required variable"},
+	}, {
+		name: "a value the block's type does not take",
+		vars: []string{"count_of=many"},
+		test: `
+variable "count_of" {
+  type = number
+}
+run "r" {
+  command = plan
+  variables {
+    greeting = "hi"
+  }
+}
+`,
+		want:  map[string]string{"r": "error"},
+		diags: []string{"error: Invalid value for input variable"},
+	}, {
+		name: "a sensitive declaration marks nothing in the file's expressions",
+		test: `
+variable "secret" {
+  type      = string
+  default   = "s"
+  sensitive = true
+}
+run "r" {
+  command = plan
+  variables {
+    greeting = var.secret
+    count_of = 1
+  }
+  assert {
+    condition     = !issensitive(var.secret) && output.msg == "s x1"
+    error_message = "wrong"
+  }
+}
+`,
+		want: map[string]string{"r": "pass"},
+	}, {
+		name: "OpenTofu has no variable block in test files",
+		d:    dialect.Tofu,
+		test: `
+variable "greeting" {
+  default = "hi"
+}
+run "r" {}
+`,
+		diags: []string{"error: Unsupported block type"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var args []tfvars.Arg
+			for _, v := range tc.vars {
+				args = append(args, tfvars.Arg{Kind: tfvars.VarFlag, Text: v})
+			}
+			rep := runFiles(t, map[string]string{
+				"main.tf":            main,
+				"tests/a.tftest.hcl": tc.test,
+			}, tc.d, func(o *Options) { o.VarArgs = args })
+			want := map[string]string{}
+			for run, status := range tc.want {
+				want["tests/a.tftest.hcl::"+run] = status
+			}
+			wantStatuses(t, rep, want)
+			if got := summaries(rep); !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %v, want %v", got, tc.diags)
+			}
+		})
+	}
+}
+
+// TestFileVariableDefinitionNames: a name is declared by one variable
+// block, and not also given by the file's variables block, in either
+// order.
+func TestFileVariableDefinitionNames(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string // "SUMMARY@LINE: detail prefix"
+	}{{
+		name: "two blocks",
+		src:  "variable \"a\" {}\nvariable \"a\" {}\n",
+		want: []string{"Duplicate \"variable\" block names@2: This test file already has a variable named a defined at a.tftest.hcl:1,1-13."},
+	}, {
+		name: "a block after the variables block",
+		src:  "variables {\n  a = 1\n}\nvariable \"a\" {}\n",
+		want: []string{"Duplicate \"variable\" block names@4: This test file already has a variable named a defined at a.tftest.hcl:2,7-8."},
+	}, {
+		name: "the variables block after a block",
+		src:  "variable \"a\" {}\nvariables {\n  a = 1\n}\n",
+		want: []string{"Duplicate \"variable\" block names@1: This test file already has a variable named a defined at a.tftest.hcl:3,3-8."},
+	}, {
+		name: "a block as a module's",
+		src:  "variable \"a\" {\n  type = string\n  default = 1\n  validation {\n    condition = var.a != \"\"\n    error_message = \"empty\"\n  }\n}\n",
+	}, {
+		name: "a bad name",
+		src:  "variable \"1a\" {}\n",
+		want: []string{"Invalid variable name@1: A name must start with a letter or underscore"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, diags := ParseFile([]byte(tc.src), "a.tftest.hcl", dialect.Terraform)
+			var got []string
+			for _, d := range diags {
+				got = append(got, d.Summary+"@"+lineOf(d.Subject)+": "+d.Detail)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("diagnostics %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tc.want[i]) {
+					t.Errorf("diagnostic %q, want %q", got[i], tc.want[i])
+				}
+			}
+			if len(tc.want) == 0 && f.VariableDefs["a"] == nil {
+				t.Errorf("variable a not declared: %v", f.VariableDefs)
+			}
+		})
+	}
+}
+
+func lineOf(r *hcl.Range) string {
+	if r == nil {
+		return "?"
+	}
+	return strconv.Itoa(r.Start.Line)
+}
+
+// TestUndefinedGlobalReferences: Terraform (1.13 on) warns where a test
+// file reads a global value of a variable it does not declare: each such
+// reference of a run's variables block and of the file's variables block
+// (once for the file), and once a name those of a run's assertions and
+// variables block to a variable the module does not declare and the run
+// does not set. A declared variable, a file value and a variable the
+// module declares read by an assertion are not warned about.
+func TestUndefinedGlobalReferences(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+variable "greeting" { type = string }
+variable "count_of" { type = number }
+output "msg" { value = "${var.greeting} x${var.count_of}" }
+`,
+		"tests/a.tftest.hcl": `
+variable "d" {
+  default = "dd"
+}
+variables {
+  f = "${var.g}-${var.d}"
+}
+run "one" {
+  command = plan
+  variables {
+    greeting = var.g
+    count_of = 1
+  }
+  assert {
+    condition     = var.h == "hh" && var.f == "gg-dd" && var.greeting == "gg" && var.d == "dd"
+    error_message = "wrong"
+  }
+}
+run "two" {
+  command = plan
+  variables {
+    greeting = var.f
+    count_of = 2
+  }
+}
+`,
+	}, dialect.Terraform, func(o *Options) {
+		o.VarArgs = []tfvars.Arg{{Kind: tfvars.VarFlag, Text: "g=gg"}, {Kind: tfvars.VarFlag, Text: "h=hh"}}
+	})
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::one": "pass", "tests/a.tftest.hcl::two": "pass"})
+	var got []string
+	for _, f := range rep.Files {
+		for _, r := range f.Runs {
+			for _, d := range r.Diagnostics {
+				got = append(got, r.Name+" "+d.Summary+" "+lineOf(d.Subject))
+			}
+		}
+	}
+	want := []string{
+		"one Variable referenced without definition 6",
+		"one Variable referenced without definition 11",
+		"one Variable referenced without definition 15",
+		"one Variable referenced without definition 11",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+}
