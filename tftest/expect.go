@@ -57,6 +57,54 @@ func subjectOf(t hcl.Traversal) string {
 	return strings.Join(names[:min(n, len(names))], ".")
 }
 
+// invalidExpectations reports the references of a run's expect_failures
+// that name no checkable object, as both Terraform and OpenTofu check a
+// run before it runs: a local value, a module call or its output, a run,
+// and the path, terraform, count, each and self values.
+func invalidExpectations(run *RunBlock) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range run.ExpectFailures {
+		names := traversalNames(t)
+		if len(names) == 0 {
+			continue
+		}
+		var subject string
+		switch names[0] {
+		case "local", "run", "path", "terraform", "count", "each":
+			subject = strings.Join(names[:min(2, len(names))], ".")
+		case "self":
+			subject = "self"
+		case "module":
+			subject = moduleSubject(t)
+		default:
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid `expect_failures` reference",
+			Detail:   fmt.Sprintf("You cannot expect failures from %s. You can only expect failures from checkable objects such as input variables, output values, check blocks, managed resources and data sources.", subject),
+			Subject:  t.SourceRange().Ptr(),
+		})
+	}
+	return diags
+}
+
+// moduleSubject is what a reference to a module call names: the call, an
+// instance of it, or an output of an instance (module.NAME[KEY].OUT).
+func moduleSubject(t hcl.Traversal) string {
+	attrs := 0
+	end := len(t)
+	for i, step := range t {
+		if _, ok := step.(hcl.TraverseAttr); ok {
+			if attrs++; attrs == 3 {
+				end = i
+				break
+			}
+		}
+	}
+	return formatTarget(t[:end])
+}
+
 // withoutKeys is a traversal's address without instance keys.
 func withoutKeys(t hcl.Traversal) string {
 	return strings.Join(traversalNames(t), ".")

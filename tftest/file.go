@@ -124,6 +124,8 @@ type Provider struct {
 	// DuringPlan is override_during = plan.
 	DuringPlan bool
 	DeclRange  hcl.Range
+	// NameRange is the block's label.
+	NameRange hcl.Range
 }
 
 // Key is the provider configuration's name: NAME or NAME.ALIAS.
@@ -281,7 +283,10 @@ func (p *parser) file(body hcl.Body, path string) *File {
 			p.testBlock(b, f)
 		}
 	}
-	p.checkProviders(f.Providers)
+	f.Providers = p.providers(f.Providers)
+	if p.terraform() {
+		f.Overrides = p.uniqueOverrides(f.Overrides)
+	}
 	return f
 }
 
@@ -317,16 +322,44 @@ func (p *parser) testBlock(b *hcl.Block, f *File) {
 	}
 }
 
-// checkProviders reports two blocks for one provider configuration.
-func (p *parser) checkProviders(ps []*Provider) {
+// providers checks the file's provider and mock_provider blocks and
+// returns those in effect. Terraform reports a second block for one
+// configuration name. OpenTofu keeps a mock_provider's name apart from a
+// provider's: a second mock_provider is an error, a second provider block
+// replaces the first, and a provider block wins over a mock_provider of
+// the same name.
+func (p *parser) providers(ps []*Provider) []*Provider {
 	seen := map[string]*Provider{}
-	for _, pr := range ps {
-		if prev, ok := seen[pr.Key()]; ok {
-			p.errorf(pr.DeclRange, "Duplicate provider block", "A provider configuration for %q was already given at %s. Each configuration for the same provider must have a distinct alias.", pr.Key(), prev.DeclRange)
-			continue
+	if p.terraform() {
+		var out []*Provider
+		for _, pr := range ps {
+			if prev, ok := seen[pr.Key()]; ok {
+				p.errorf(pr.DeclRange, "Duplicate provider block", "A provider for %s is already defined at %s.", pr.Key(), prev.NameRange)
+				continue
+			}
+			seen[pr.Key()] = pr
+			out = append(out, pr)
 		}
-		seen[pr.Key()] = pr
+		return out
 	}
+	real := map[string]*Provider{}
+	for _, pr := range ps {
+		switch {
+		case !pr.Mock:
+			real[pr.Key()] = pr
+		case seen[pr.Key()] != nil:
+			p.errorf(pr.DeclRange, "Duplicated `mock_provider` block", "It is not allowed to have multiple `mock_provider` blocks with the same address: `%s`.", pr.Key())
+		default:
+			seen[pr.Key()] = pr
+		}
+	}
+	var out []*Provider
+	for _, pr := range ps {
+		if pr.Mock && real[pr.Key()] == nil && seen[pr.Key()] == pr || !pr.Mock && real[pr.Key()] == pr {
+			out = append(out, pr)
+		}
+	}
+	return out
 }
 
 func (p *parser) runSchema() *hcl.BodySchema {
@@ -429,6 +462,9 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 			p.add(diags)
 		}
 	}
+	if p.terraform() {
+		r.Overrides = p.uniqueOverrides(r.Overrides)
+	}
 	return r
 }
 
@@ -496,7 +532,7 @@ func (p *parser) providerSchema(mock bool) *hcl.BodySchema {
 }
 
 func (p *parser) provider(b *hcl.Block) *Provider {
-	pr := &Provider{Name: b.Labels[0], Mock: b.Type == "mock_provider", DeclRange: b.DefRange}
+	pr := &Provider{Name: b.Labels[0], Mock: b.Type == "mock_provider", DeclRange: b.DefRange, NameRange: b.LabelRanges[0]}
 	var content *hcl.BodyContent
 	var diags hcl.Diagnostics
 	if pr.Mock {
@@ -544,7 +580,11 @@ func (p *parser) mockBlocks(blocks hcl.Blocks, pr *Provider) {
 				set = pr.Data
 			}
 			if prev, ok := set[m.Type]; ok {
-				p.errorf(blk.DefRange, fmt.Sprintf("Duplicate %s block", blk.Type), "A %s block for %s has already been defined at %s.", blk.Type, m.Type, prev.DeclRange)
+				if p.terraform() {
+					p.errorf(blk.LabelRanges[0], fmt.Sprintf("Duplicate %s block", blk.Type), "A %s block for %s has already been defined at %s.", blk.Type, m.Type, prev.DeclRange)
+				} else {
+					p.errorf(pr.DeclRange, fmt.Sprintf("Duplicated `%s` block", blk.Type), "`%s.%s` is already defined in `mock_provider` block.", blk.Type, m.Type)
+				}
 				continue
 			}
 			set[m.Type] = m
@@ -554,6 +594,62 @@ func (p *parser) mockBlocks(blocks hcl.Blocks, pr *Provider) {
 			}
 		}
 	}
+	if p.terraform() {
+		pr.Overrides = p.uniqueOverrides(pr.Overrides)
+		return
+	}
+	seen := map[string]bool{}
+	for _, o := range pr.Overrides {
+		t := formatTarget(o.Target)
+		if seen[t] {
+			p.errorf(pr.DeclRange, fmt.Sprintf("Duplicated `%s` block", o.Kind.block()), "`%s` with target `%s` is already defined in `mock_provider` block.", o.Kind.block(), t)
+		}
+		seen[t] = true
+	}
+}
+
+// uniqueOverrides reports, as Terraform does when it loads a test file,
+// a second override block (of any kind) of one target in the same place:
+// the file, a run or a mock provider; the second is left out.
+func (p *parser) uniqueOverrides(os []*Override) []*Override {
+	seen := map[string]*Override{}
+	var out []*Override
+	for _, o := range os {
+		t := formatTarget(o.Target)
+		if prev, ok := seen[t]; ok {
+			p.errorf(o.DeclRange, fmt.Sprintf("Duplicate %s block", o.Kind.block()), "An %s block targeting %s has already been defined at %s.", o.Kind.block(), t, prev.DeclRange)
+			continue
+		}
+		seen[t] = o
+		out = append(out, o)
+	}
+	return out
+}
+
+// duplicatedOverrides are OpenTofu's errors, when a run starts, for a
+// second override block of one target among os (the file's or the run's):
+// resources and data sources apart from modules.
+func duplicatedOverrides(os []*Override) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[string]bool{}
+	for _, o := range os {
+		t := formatTarget(o.Target)
+		k := t
+		if o.Kind == OverrideModule {
+			k = "module " + t
+		}
+		if seen[k] {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Duplicated `%s` block", o.Kind.block()),
+				Detail:   fmt.Sprintf("It is not allowed to have multiple `%s` blocks with the same target: `%s`.", o.Kind.block(), t),
+				Subject:  o.TargetRange.Ptr(),
+			})
+			continue
+		}
+		seen[k] = true
+	}
+	return diags
 }
 
 func (p *parser) mockValues(b *hcl.Block) *MockValues {

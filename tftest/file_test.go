@@ -2,6 +2,8 @@ package tftest
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tfeval/tfeval/dialect"
@@ -138,5 +140,145 @@ func TestParseFileDiagnosticsInOrder(t *testing.T) {
 		if fmt.Sprint(lines) != "[3 4 5 6]" {
 			t.Fatalf("diagnostics at lines %v: %v", lines, diags)
 		}
+	}
+}
+
+// TestDuplicateBlocks: a second block for one provider configuration,
+// mock type or override target, with each binary's text. Terraform reports
+// them when it loads the file; OpenTofu reports a second mock_provider and
+// a mock provider's second mock or override, while a second provider block
+// replaces the first and a provider block wins over a mock_provider.
+func TestDuplicateBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		d         dialect.Dialect
+		src       string
+		want      string // "Summary@line: detail", "" for none
+		providers string // the keys in effect, "mock:" for mocks
+	}{{
+		name:      "two provider blocks",
+		src:       "provider \"aws\" {}\nprovider \"aws\" {}\n",
+		want:      "Duplicate provider block@2: A provider for aws is already defined at a.tftest.hcl:1,10-15.",
+		providers: "aws",
+	}, {
+		name:      "a provider and a mock_provider",
+		src:       "provider \"aws\" {\n  alias = \"x\"\n}\nmock_provider \"aws\" {\n  alias = \"x\"\n}\n",
+		want:      "Duplicate provider block@4: A provider for aws.x is already defined at a.tftest.hcl:1,10-15.",
+		providers: "aws.x",
+	}, {
+		name:      "OpenTofu's second provider block replaces the first",
+		d:         dialect.Tofu,
+		src:       "provider \"aws\" {\n  region = \"a\"\n}\nmock_provider \"aws\" {}\nprovider \"aws\" {\n  region = \"b\"\n}\n",
+		providers: "aws@5",
+	}, {
+		name:      "OpenTofu's second mock_provider",
+		d:         dialect.Tofu,
+		src:       "mock_provider \"aws\" {}\nmock_provider \"aws\" {}\n",
+		want:      "Duplicated `mock_provider` block@2: It is not allowed to have multiple `mock_provider` blocks with the same address: `aws`.",
+		providers: "mock:aws@1",
+	}, {
+		name:      "two mock_resource blocks of a type",
+		src:       "mock_provider \"aws\" {\n  mock_resource \"aws_vpc\" {}\n  mock_resource \"aws_vpc\" {}\n}\n",
+		want:      "Duplicate mock_resource block@3: A mock_resource block for aws_vpc has already been defined at a.tftest.hcl:2,3-26.",
+		providers: "mock:aws@1",
+	}, {
+		name:      "OpenTofu's two mock_resource blocks of a type",
+		d:         dialect.Tofu,
+		src:       "mock_provider \"aws\" {\n  mock_resource \"aws_vpc\" {}\n  mock_resource \"aws_vpc\" {}\n}\n",
+		want:      "Duplicated `mock_resource` block@1: `mock_resource.aws_vpc` is already defined in `mock_provider` block.",
+		providers: "mock:aws@1",
+	}, {
+		name: "two overrides of one target in the file",
+		src:  "override_resource {\n  target = aws_vpc.a\n}\noverride_resource {\n  target = aws_vpc.a\n}\noverride_resource {\n  target = aws_vpc.a[0]\n}\n",
+		want: "Duplicate override_resource block@4: An override_resource block targeting aws_vpc.a has already been defined at a.tftest.hcl:1,1-18.",
+	}, {
+		name: "two overrides of one target in a run",
+		src:  "run \"r\" {\n  override_module {\n    target = module.m\n  }\n  override_module {\n    target = module.m\n  }\n}\n",
+		want: "Duplicate override_module block@5: An override_module block targeting module.m has already been defined at a.tftest.hcl:2,3-18.",
+	}, {
+		name:      "two overrides of one target in a mock provider",
+		src:       "mock_provider \"aws\" {\n  override_data {\n    target = data.aws_vpc.a\n  }\n  override_data {\n    target = data.aws_vpc.a\n  }\n}\n",
+		want:      "Duplicate override_data block@5: An override_data block targeting data.aws_vpc.a has already been defined at a.tftest.hcl:2,3-16.",
+		providers: "mock:aws@1",
+	}, {
+		name: "OpenTofu's overrides of one target are the run's error",
+		d:    dialect.Tofu,
+		src:  "override_resource {\n  target = aws_vpc.a\n}\noverride_resource {\n  target = aws_vpc.a\n}\n",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, diags := ParseFile([]byte(tc.src), "a.tftest.hcl", tc.d)
+			got := ""
+			if len(diags) > 0 {
+				got = fmt.Sprintf("%s@%d: %s", diags[0].Summary, diags[0].Subject.Start.Line, diags[0].Detail)
+			}
+			if got != tc.want || len(diags) > 1 {
+				t.Fatalf("diagnostics %v, want %q", diags, tc.want)
+			}
+			var keys []string
+			for _, pr := range f.Providers {
+				k := pr.Key()
+				if pr.Mock {
+					k = "mock:" + k
+				}
+				if strings.Contains(tc.providers, "@") {
+					k += fmt.Sprintf("@%d", pr.DeclRange.Start.Line)
+				}
+				keys = append(keys, k)
+			}
+			if strings.Join(keys, " ") != tc.providers {
+				t.Errorf("providers %v, want %q", keys, tc.providers)
+			}
+		})
+	}
+}
+
+// TestRunChecks: both binaries fail a run whose expect_failures names no
+// checkable object before it runs, and OpenTofu a run of a file (or run)
+// with two overrides of one target; the runs after it are skipped.
+func TestRunChecks(t *testing.T) {
+	main := `
+locals { l = 1 }
+resource "terraform_data" "a" { input = "x" }
+module "m" { source = "./m" }
+`
+	for _, tc := range []struct {
+		name  string
+		d     dialect.Dialect
+		test  string
+		diags []string // "SUMMARY: DETAIL"
+	}{{
+		name:  "a local value",
+		test:  "run \"r\" {\n  command = plan\n  expect_failures = [local.l]\n}\nrun \"after\" {\n  command = plan\n}\n",
+		diags: []string{"Invalid `expect_failures` reference: You cannot expect failures from local.l. You can only expect failures from checkable objects such as input variables, output values, check blocks, managed resources and data sources."},
+	}, {
+		name:  "a module output, in OpenTofu",
+		d:     dialect.Tofu,
+		test:  "run \"r\" {\n  command = plan\n  expect_failures = [module.m.o, terraform_data.a]\n}\nrun \"after\" {\n  command = plan\n}\n",
+		diags: []string{"Invalid `expect_failures` reference: You cannot expect failures from module.m.o. You can only expect failures from checkable objects such as input variables, output values, check blocks, managed resources and data sources."},
+	}, {
+		name:  "OpenTofu's overrides of one target",
+		d:     dialect.Tofu,
+		test:  "override_resource {\n  target = terraform_data.a\n}\nrun \"r\" {\n  command = plan\n}\nrun \"after\" {\n  command = plan\n}\noverride_resource {\n  target = terraform_data.a\n}\n",
+		diags: []string{"Duplicated `override_resource` block: It is not allowed to have multiple `override_resource` blocks with the same target: `terraform_data.a`."},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{
+				"main.tf":            main,
+				"m/main.tf":          "output \"o\" { value = 1 }\n",
+				"tests/a.tftest.hcl": tc.test,
+			}, tc.d)
+			wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::r": "error", "tests/a.tftest.hcl::after": "skip"})
+			var got []string
+			for _, f := range rep.Files {
+				for _, r := range f.Runs {
+					for _, d := range r.Diagnostics {
+						got = append(got, d.Summary+": "+d.Detail)
+					}
+				}
+			}
+			if !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %q, want %q", got, tc.diags)
+			}
+		})
 	}
 }

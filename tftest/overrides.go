@@ -39,6 +39,23 @@ func runOverrides(f *File, run *RunBlock, d dialect.Dialect) ([]*Override, hcl.D
 	return out, diags
 }
 
+// runChecks are the checks of a run block both binaries make before it
+// runs, each failing the run: its expect_failures references, and in
+// OpenTofu the override blocks of the file and then the run's naming one
+// target twice (Terraform reports those when it loads the file).
+func (r *runner) runChecks(f *File, run *RunBlock) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if r.opts.Dialect == dialect.Tofu {
+		if diags = duplicatedOverrides(f.Overrides); diags.HasErrors() {
+			return diags
+		}
+		if diags = duplicatedOverrides(run.Overrides); diags.HasErrors() {
+			return diags
+		}
+	}
+	return invalidExpectations(run)
+}
+
 // withModuleOverrides is the module tree with every module call an
 // override_module block targets replaced by a module of only the call's
 // outputs, whose values are the block's (null for those it does not

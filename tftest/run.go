@@ -34,6 +34,10 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.Diagnostics, rr.Status = l.diags, Error
 		return rr
 	}
+	if diags := r.runChecks(f, run); diags.HasErrors() {
+		rr.Diagnostics, rr.Status = diags, Error
+		return rr
+	}
 	stateKey := run.StateKey
 	if stateKey == "" && run.Module != nil {
 		stateKey = run.Module.Source
