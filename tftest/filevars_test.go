@@ -1,6 +1,8 @@
 package tftest
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tfeval/tfeval/dialect"
@@ -216,4 +218,81 @@ run "unset" {
 `,
 	}, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::setup": "pass", "tests/a.tftest.hcl::set": "pass", "tests/a.tftest.hcl::unset": "pass"})
+}
+
+// TestUnknownRunValues: from Terraform 1.13 on, a test file's expression
+// (a run's variables, the file's) that reads a value of an earlier run's
+// outputs that is unknown (a plan run's computed value) is "Reference to
+// unknown value", whether or not the module declares the variable it sets;
+// `terraform test` v1.11.4 fails the run the same way. What a plan run's
+// output holds unknown inside a known value reads as null, and a value
+// tfeval could not work out (a run skipped for want of a provider) is not
+// such an error: the run that reads it is skipped.
+func TestUnknownRunValues(t *testing.T) {
+	main := `
+variable "x" {
+  type    = string
+  default = "d"
+}
+resource "terraform_data" "a" { input = "x" }
+output "id" { value = terraform_data.a.id }
+output "obj" { value = { id = terraform_data.a.id, name = "n" } }
+`
+	for _, tc := range []struct {
+		name  string
+		main  string
+		test  string
+		want  map[string]string
+		diags []string
+	}{{
+		name:  "a run's variable",
+		test:  "run \"a\" {\n  command = plan\n}\nrun \"b\" {\n  command = plan\n  variables {\n    x = run.a.id\n  }\n}\n",
+		want:  map[string]string{"a": "pass", "b": "error"},
+		diags: []string{"error: Reference to unknown value"},
+	}, {
+		name:  "a variable the module does not declare",
+		test:  "run \"a\" {\n  command = plan\n}\nrun \"b\" {\n  command = plan\n  variables {\n    other = run.a.id\n  }\n}\n",
+		want:  map[string]string{"a": "pass", "b": "error"},
+		diags: []string{"error: Reference to unknown value"},
+	}, {
+		name:  "the file's value",
+		test:  "run \"a\" {\n  command = plan\n}\nvariables {\n  y = run.a.id\n}\nrun \"b\" {\n  command = plan\n  variables {\n    x = var.y\n  }\n}\n",
+		want:  map[string]string{"a": "pass", "b": "error"},
+		diags: []string{"error: Reference to unknown value"},
+	}, {
+		name: "an applied run's value",
+		test: "run \"a\" {}\nrun \"b\" {\n  command = plan\n  variables {\n    x = run.a.id\n  }\n}\n",
+		want: map[string]string{"a": "pass", "b": "pass"},
+	}, {
+		name: "an unknown inside a known output",
+		test: "run \"a\" {\n  command = plan\n}\nrun \"b\" {\n  command = plan\n  variables {\n    x = coalesce(run.a.obj.id, run.a.obj.name)\n  }\n  assert {\n    condition     = var.x == \"n\"\n    error_message = \"wrong\"\n  }\n}\n",
+		want: map[string]string{"a": "pass", "b": "pass"},
+	}, {
+		name: "a run tfeval skips",
+		main: main + "resource \"other_thing\" \"t\" {}\noutput \"t\" { value = other_thing.t.id }\n",
+		test: "run \"a\" {}\nrun \"b\" {\n  command = plan\n  variables {\n    x = run.a.t\n  }\n}\n",
+		want: map[string]string{"a": "skip", "b": "skip"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := main
+			if tc.main != "" {
+				m = tc.main
+			}
+			rep := runFiles(t, map[string]string{"main.tf": m, "tests/a.tftest.hcl": tc.test}, dialect.Terraform)
+			want := map[string]string{}
+			for run, status := range tc.want {
+				want["tests/a.tftest.hcl::"+run] = status
+			}
+			wantStatuses(t, rep, want)
+			var got []string
+			for _, s := range summaries(rep) {
+				if !strings.HasPrefix(s, "warning: Value for undeclared variable") {
+					got = append(got, s)
+				}
+			}
+			if !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %v, want %v", got, tc.diags)
+			}
+		})
+	}
 }

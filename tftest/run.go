@@ -429,7 +429,10 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	runCtx := r.evalContext(map[string]cty.Value{"var": objectOf(runVars), "run": objectOf(fs.outputs)})
 	if !tofu {
 		diags = append(diags, unknown...)
-		diags = append(diags, unavailableVars(run, runVars)...)
+		diags = append(diags, unavailableVars(f, run, runVars)...)
+		for _, name := range sortedKeys(run.Variables) {
+			diags = append(diags, unknownRunValues(run.Variables[name].Expr, fs.outputs)...)
+		}
 		diags = append(diags, undefinedGlobalRefs(f, run, decls, globals, defined, fileVals, fs)...)
 		if diags.HasErrors() {
 			return nil, nil, diags
@@ -607,8 +610,9 @@ func undefinedGlobal(name string, rng hcl.Range) *hcl.Diagnostic {
 }
 
 // unavailableVars reports, as Terraform does, the var.NAME a run's
-// variables refer to that neither the file nor the command line gives.
-func unavailableVars(run *RunBlock, vars map[string]cty.Value) hcl.Diagnostics {
+// variables refer to that neither the file nor the command line gives (a
+// file value that failed has had its error).
+func unavailableVars(f *File, run *RunBlock, vars map[string]cty.Value) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, name := range sortedKeys(run.Variables) {
 		for _, t := range run.Variables[name].Expr.Variables() {
@@ -619,7 +623,8 @@ func unavailableVars(run *RunBlock, vars map[string]cty.Value) hcl.Diagnostics {
 			if !ok {
 				continue
 			}
-			if _, ok := vars[a.Name]; !ok {
+			_, file := f.Variables[a.Name]
+			if _, ok := vars[a.Name]; !ok && !file {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unavailable variable", Detail: fmt.Sprintf("The input variable %q does not exist within this test file.", a.Name), Subject: t.SourceRange().Ptr()})
 			}
 		}

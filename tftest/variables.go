@@ -287,6 +287,10 @@ func (r *runner) fileVariables(f *File, taken map[string]bool, gobj map[string]c
 				return // reported as a reference to an unknown run block
 			}
 		}
+		if d := unknownRunValues(a.Expr, fs.outputs); d.HasErrors() {
+			diags = append(diags, d...)
+			return
+		}
 		ctx := r.evalContext(map[string]cty.Value{"var": objectOf(vars), "run": objectOf(fs.outputs)})
 		v, d := a.Expr.Value(ctx)
 		diags = append(diags, d...)
@@ -303,6 +307,34 @@ func (r *runner) fileVariables(f *File, taken map[string]bool, gobj map[string]c
 		eval(name)
 	}
 	return vals, ranges, diags
+}
+
+// unknownRunValues are Terraform's errors (1.13 on, for a test file's
+// expressions: a run's variables and the file's) where expr reads a value
+// of an earlier run's outputs that is unknown, as the outputs of a plan
+// run can be. An unknown tfeval could not work out (an Unread one) is not
+// one: whether Terraform knows it is not known.
+func unknownRunValues(expr hcl.Expression, outputs map[string]cty.Value) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range expr.Variables() {
+		if t.RootName() != "run" || len(t) < 2 {
+			continue
+		}
+		a, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			continue
+		}
+		out, ok := outputs[a.Name]
+		if !ok {
+			continue
+		}
+		v, d := t[2:].TraverseRel(out)
+		if d.HasErrors() || !marks.HasUnmarkedUnknown(v) {
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unknown value", Detail: fmt.Sprintf("The value for %s is unknown. Run block %q is executing a \"plan\" operation, and the specified output value is only known after apply.", formatTarget(t), a.Name), Subject: t.SourceRange().Ptr()})
+	}
+	return diags
 }
 
 // withReferencedUnread gives the unknowns of v, the value of expr, that
