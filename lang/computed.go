@@ -95,11 +95,11 @@ func readComputedTables() {
 
 // TableSchema is what the table of provider source (as "hashicorp/aws")
 // knows of the schema of resource type typ (mode "resource" or "data"):
-// every attribute with its type and whether the provider computes it
-// (not whether it is required, optional or sensitive), and every nested
-// block type with its nesting mode; nil if tfeval holds no table of the
-// type (the aws provider's, v5.100.0). The result is shared: not to be
-// changed.
+// every attribute with its type, whether the provider computes it and
+// whether it is sensitive (not whether it is required or optional), and
+// every nested block type with its nesting mode; nil if tfeval holds no
+// table of the type (the aws provider's, v5.100.0). The result is shared:
+// not to be changed.
 func TableSchema(source, mode, typ string) *Block {
 	if computedTable(source) == "" {
 		return nil
@@ -253,15 +253,25 @@ func (r *tableReader) block() *Block {
 		name := r.name()
 		mark := r.peek()
 		r.i++
+		sensitive := mark == '!'
+		if sensitive {
+			mark = r.peek()
+			r.i++
+		}
 		switch mark {
 		case 's', 'n', 'b', 'd':
 			r.i--
-			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: true}
+			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: true, Sensitive: sensitive}
 		case 'S', 'N', 'B', 'D':
-			b.Attributes[name] = &Attribute{Type: map[byte]cty.Type{'S': cty.String, 'N': cty.Number, 'B': cty.Bool, 'D': cty.DynamicPseudoType}[mark]}
+			b.Attributes[name] = &Attribute{Type: map[byte]cty.Type{'S': cty.String, 'N': cty.Number, 'B': cty.Bool, 'D': cty.DynamicPseudoType}[mark], Sensitive: sensitive}
 		case 't', 'T':
-			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: mark == 't'}
+			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: mark == 't', Sensitive: sensitive}
 		case 'L', 'E', 'O', 'G', 'M':
+			if sensitive {
+				// A nested block type is never marked sensitive.
+				r.bad = true
+				break
+			}
 			mode := map[byte]NestingMode{'L': NestingList, 'E': NestingSet, 'O': NestingSingle, 'G': NestingGroup, 'M': NestingMap}[mark]
 			b.BlockTypes[name] = &NestedBlock{Nesting: mode, Block: r.nestedBlock(r.index())}
 		default:

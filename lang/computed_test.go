@@ -122,3 +122,60 @@ func TestTableSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestTableSchemaSensitive: the aws table carries the schema's sensitive
+// flags (each case read in `terraform providers schema -json` of the aws
+// provider v5.100.0), top-level and in nested blocks, computed or
+// not, of any type; SensitiveTableSchema gives a type's table only when it
+// has one, and never for an ephemeral resource.
+func TestTableSchemaSensitive(t *testing.T) {
+	for _, tc := range []struct {
+		mode, typ, path string
+		want            bool
+	}{
+		{"resource", "aws_db_instance", "password", true},
+		{"resource", "aws_db_instance", "password_wo", true},
+		{"resource", "aws_db_instance", "username", false},
+		{"resource", "aws_iam_access_key", "secret", true},
+		{"resource", "aws_iam_access_key", "ses_smtp_password_v4", true},
+		{"resource", "aws_iam_access_key", "encrypted_secret", false},
+		{"resource", "aws_secretsmanager_secret_version", "secret_string", true},
+		{"resource", "aws_elasticache_user", "passwords", true},
+		{"resource", "aws_elasticache_user", "authentication_mode.passwords", true},
+		{"resource", "aws_elasticache_user", "authentication_mode.type", false},
+		{"resource", "aws_glue_connection", "connection_properties", true},
+		{"resource", "aws_ssm_parameter", "value", true},
+		{"data", "aws_secretsmanager_secret_version", "secret_string", true},
+		{"data", "aws_secretsmanager_secret_version", "secret_id", false},
+		{"data", "aws_kms_secrets", "plaintext", true},
+		{"data", "aws_ssm_parameters_by_path", "values", true},
+		{"data", "aws_ssm_parameter", "value", true},
+	} {
+		b := TableSchema("hashicorp/aws", tc.mode, tc.typ)
+		if b == nil {
+			t.Fatalf("%s %s: no schema", tc.mode, tc.typ)
+		}
+		names := strings.Split(tc.path, ".")
+		for _, n := range names[:len(names)-1] {
+			b = b.BlockTypes[n].Block
+		}
+		a := b.Attributes[names[len(names)-1]]
+		if a == nil || a.Sensitive != tc.want {
+			t.Errorf("%s %s.%s: %+v, want sensitive %v", tc.mode, tc.typ, tc.path, a, tc.want)
+		}
+		if SensitiveTableSchema("hashicorp/aws", tc.mode, tc.typ) == nil {
+			t.Errorf("%s %s: no sensitive table schema", tc.mode, tc.typ)
+		}
+	}
+	for _, tc := range [][3]string{
+		{"hashicorp/aws", "resource", "aws_s3_bucket"},
+		{"hashicorp/aws", "data", "aws_region"},
+		{"hashicorp/aws", "ephemeral", "aws_secretsmanager_secret_version"},
+		{"hashicorp/aws", "resource", "aws_not_a_type"},
+		{"hashicorp/google", "resource", "google_sql_user"},
+	} {
+		if b := SensitiveTableSchema(tc[0], tc[1], tc[2]); b != nil {
+			t.Errorf("%v: a sensitive table schema", tc)
+		}
+	}
+}

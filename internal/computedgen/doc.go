@@ -1,16 +1,19 @@
 // Command computedgen writes lang's table of a provider's resource types
-// and data sources: their attributes, with each one's type and whether the
-// provider computes it, and their nested blocks (lang/computed_*.go), from
-// the provider's schema as `terraform providers schema -json` prints it:
+// and data sources: their attributes, with each one's type, whether the
+// provider computes it and whether it is sensitive, and their nested
+// blocks (lang/computed_*.go), from the provider's schema as
+// `terraform providers schema -json` prints it:
 //
 //	go run ./internal/computedgen -provider hashicorp/aws -version 5.100.0 schemas.json > lang/computed_aws.go
 //
-// Only names, types, the computed flag and nesting modes are taken from the
-// schema. The table lets tfeval tell, for a provider it usually has no
-// schema for, what Terraform's mocks make of an object of a mocked
-// provider (see tftest's fillOpen and tableValue): they fill only
+// Only names, types, the computed and sensitive flags and nesting modes
+// are taken from the schema. The table lets tfeval tell, for a provider it
+// usually has no schema for, what Terraform's mocks make of an object of a
+// mocked provider (see tftest's fillOpen and tableValue): they fill only
 // computed attributes, each of its type, and a nested block not written
-// is an empty collection of the block's objects.
+// is an empty collection of the block's objects. The sensitive flags let
+// it mark those attributes' values sensitive in objects it plans or mocks
+// without the schema, as Terraform marks them from the schema.
 //
 // The table is one string constant, so that it costs nothing until it is
 // read: a dictionary of the names (of attributes, blocks and object type
@@ -30,5 +33,7 @@
 //     dictionary index and type, ")"; or a tuple, "[", the element types,
 //     "]";
 //   - L (list), E (set), O (single), G (group) or M (map) followed by a
-//     nested block's number (written as an index): a nested block type.
+//     nested block's number (written as an index): a nested block type;
+//   - "!" before an attribute's mark: the attribute is sensitive (its
+//     values are marked so, as Terraform marks them from the schema).
 package main

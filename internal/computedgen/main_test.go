@@ -84,3 +84,36 @@ func TestGenerateRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateSensitive: a sensitive attribute's mark follows a "!",
+// top-level or in a nested block, computed or not, of any type; a nested
+// block differing from another only in a sensitive flag is a block of
+// its own.
+func TestGenerateSensitive(t *testing.T) {
+	src := `{"provider_schemas": {"registry.terraform.io/example/thing": {
+  "resource_schemas": {"thing_a": {"block": {"attributes": {
+    "key": {"type": "string", "computed": true, "sensitive": true},
+    "pw": {"type": "string", "optional": true, "sensitive": true},
+    "vals": {"type": ["map", "string"], "optional": true, "sensitive": true}},
+    "block_types": {
+      "auth": {"nesting_mode": "list", "block": {"attributes": {"pw": {"type": ["set", "string"], "optional": true, "sensitive": true}}}},
+      "plain": {"nesting_mode": "list", "block": {"attributes": {"pw": {"type": ["set", "string"], "optional": true}}}}}}}},
+  "data_source_schemas": {"thing_a": {"block": {"attributes": {
+    "key": {"type": "string", "computed": true, "sensitive": true}}}}}}}}`
+	var out bytes.Buffer
+	if err := generate(&out, []byte(src), "example/thing", "1.0.0"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"const computedThing = \"pw key auth plain vals\\n\" +",
+		"\"b 0!Tes\\n\" +",
+		"\"b 0Tes\\n\" +",
+		"\"d thing_a 1!s\\n\" +",
+		"\"r thing_a 2L01!s3L10!S4!Tms\\n\"",
+		"computed and sensitive flags only",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in\n%s", want, out.String())
+		}
+	}
+}
