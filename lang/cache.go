@@ -28,6 +28,9 @@ type resourceInfo struct {
 	// dynamicArgs, without schema, are the arguments of spec that tfeval
 	// knows the provider declares of dynamic type (dynamicSpecs).
 	dynamicArgs []*hcldec.AttrSpec
+	// sensitive, without schema, is the table of the provider's schema
+	// of the type when it has sensitive attributes (tableSensitive).
+	sensitive *Block
 }
 
 // resourceShape is the part of resourceInfo that depends only on the
@@ -210,6 +213,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 	info = &resourceInfo{schema: schema, resourceShape: resourceShapeOf(res, schema, ev.opts.Dialect)}
 	if schema == nil {
 		info.dynamicArgs = dynamicSpecs(c.Module, res, info.spec)
+		info.sensitive = tableSensitive(c.Module, res)
 	}
 	if res.Config != nil {
 		info.body = newGuardedBody(res.Config, ev.limits)

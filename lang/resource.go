@@ -464,6 +464,11 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		v, when, diags = ev.planData(s.mod, res, key, schema, v, read)
 		ev.addDiags(diags)
 	}
+	if info.sensitive != nil {
+		// Without the schema, its sensitive attributes as the
+		// provider's table has them.
+		v = MarkSensitive(info.sensitive, v)
+	}
 	v = ev.hookInstance(s, rs, key, args, v, when)
 	if res.Mode == config.EphemeralResourceMode {
 		if !configKnown {

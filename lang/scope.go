@@ -1248,7 +1248,11 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 	}
 	if t := s.adHocReads()[cfg]; t != nil && rs.schema == nil {
 		info := s.ev.resourceInfo(s.mod.Config, cfg)
-		return fillWhole(rs, t, info.spec, s.ev.plannedUnknowns(s.mod.Config, cfg, info, false)), nil
+		v := fillWhole(rs, t, info.spec, s.ev.plannedUnknowns(s.mod.Config, cfg, info, false))
+		if info.sensitive != nil {
+			v = markWholeSensitive(info.sensitive, v, rs.expansion.multi())
+		}
+		return v, nil
 	}
 	return rs.whole, nil
 }

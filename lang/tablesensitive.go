@@ -1,0 +1,183 @@
+package lang
+
+import (
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
+)
+
+// This file marks sensitive, in the objects of resources and data sources
+// planned without their provider's schema, the attributes that the table
+// of the provider's schema (computed_*.go) says are sensitive. Terraform
+// marks them from the schema wherever the object is read: a root module
+// output holding one without sensitive = true is an error, and plan
+// documents and the console hide them. The attributes are marked whether
+// the configuration sets them, a mock fills them or the provider is to
+// compute them.
+
+// SensitiveTableSchema is TableSchema(source, mode, typ) when it has a
+// sensitive attribute, at the top level or in a nested block; nil
+// otherwise, and for a mode other than "resource" and "data" (the table
+// has no ephemeral resources).
+func SensitiveTableSchema(source, mode, typ string) *Block {
+	if mode != "resource" && mode != "data" {
+		return nil
+	}
+	b := TableSchema(source, mode, typ)
+	if b == nil || !b.hasSensitive() {
+		return nil
+	}
+	return b
+}
+
+// hasSensitive reports whether the block or one nested in it has a
+// sensitive attribute.
+func (b *Block) hasSensitive() bool {
+	for _, a := range b.Attributes {
+		if a.Sensitive {
+			return true
+		}
+	}
+	for _, nb := range b.BlockTypes {
+		if nb.Block != nil && nb.Block.hasSensitive() {
+			return true
+		}
+	}
+	return false
+}
+
+// TableSensitiveOf is the sensitive table schema (SensitiveTableSchema) of
+// resource res of module m, for when its provider's schema is not given:
+// what marked its object's attributes sensitive.
+func TableSensitiveOf(m *config.Module, res *config.Resource) *Block {
+	return tableSensitive(m, res)
+}
+
+// tableSensitive is the sensitive table schema (SensitiveTableSchema) of
+// resource res of module m, planned without a schema.
+func tableSensitive(m *config.Module, res *config.Resource) *Block {
+	var mode string
+	switch res.Mode {
+	case config.ManagedResourceMode:
+		if isBuiltinType(res.Type) {
+			return nil
+		}
+		mode = "resource"
+	case config.DataResourceMode:
+		mode = "data"
+	default:
+		return nil
+	}
+	source := "hashicorp/" + resourceProviderName(res)
+	if m != nil {
+		source = providerKey(providerSource(m, resourceProviderName(res)))
+	}
+	if computedTable(source) == "" {
+		return nil
+	}
+	return SensitiveTableSchema(source, mode, res.Type)
+}
+
+// MarkSensitive is v, an object of block b's schema or one planned without
+// it (which has only some of its attributes, and its nested blocks as
+// tuples or objects), with the attributes b declares sensitive marked so,
+// in nested blocks too. Anything else (unknown, null, not an object) is
+// returned as it is.
+func MarkSensitive(b *Block, v cty.Value) cty.Value {
+	uv, vm := v.Unmark()
+	if b == nil || !uv.IsKnown() || uv.IsNull() || !uv.Type().IsObjectType() {
+		return v
+	}
+	var attrs map[string]cty.Value
+	set := func(name string, av cty.Value) {
+		if attrs == nil {
+			attrs = uv.AsValueMap()
+		}
+		attrs[name] = av
+	}
+	for name := range uv.Type().AttributeTypes() {
+		if a := b.Attributes[name]; a != nil {
+			if a.Sensitive {
+				av := uv.GetAttr(name)
+				if !av.HasMark(marks.Sensitive) {
+					set(name, av.Mark(marks.Sensitive))
+				}
+			}
+			continue
+		}
+		if nb := b.BlockTypes[name]; nb != nil && nb.Block != nil && nb.Block.hasSensitive() {
+			bv := uv.GetAttr(name)
+			if nv := markSensitiveBlocks(nb, bv); !nv.RawEquals(bv) {
+				set(name, nv)
+			}
+		}
+	}
+	if attrs == nil {
+		return v
+	}
+	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// markWholeSensitive is MarkSensitive of a resource's whole value: its
+// instance object, or with several instances (multi) each of them.
+func markWholeSensitive(b *Block, v cty.Value, multi bool) cty.Value {
+	if !multi {
+		return MarkSensitive(b, v)
+	}
+	return mapElements(v, func(e cty.Value) cty.Value { return MarkSensitive(b, e) })
+}
+
+// markSensitiveBlocks is MarkSensitive of each object of a nested block
+// type's value: the object itself for a single or group block, else each
+// element of the collection (a list, set, tuple, map or object of them).
+func markSensitiveBlocks(nb *NestedBlock, v cty.Value) cty.Value {
+	if nb.Nesting == NestingSingle || nb.Nesting == NestingGroup {
+		return MarkSensitive(nb.Block, v)
+	}
+	return mapElements(v, func(e cty.Value) cty.Value { return MarkSensitive(nb.Block, e) })
+}
+
+// mapElements is collection v with f applied to each element, of the
+// same kind; v as it is when unknown, null or not a collection.
+func mapElements(v cty.Value, f func(cty.Value) cty.Value) cty.Value {
+	uv, vm := v.Unmark()
+	if !uv.IsKnown() || uv.IsNull() {
+		return v
+	}
+	ty := uv.Type()
+	switch {
+	case ty.IsListType(), ty.IsSetType(), ty.IsTupleType():
+		if uv.LengthInt() == 0 {
+			return v
+		}
+		vals := make([]cty.Value, 0, uv.LengthInt())
+		for it := uv.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			vals = append(vals, f(e))
+		}
+		switch {
+		case ty.IsListType():
+			return cty.ListVal(vals).WithMarks(vm)
+		case ty.IsSetType():
+			// A set's elements carry no marks of their own: theirs
+			// become the set's, as when a schema plans it.
+			return cty.SetVal(vals).WithMarks(vm)
+		}
+		return cty.TupleVal(vals).WithMarks(vm)
+	case ty.IsMapType(), ty.IsObjectType():
+		if uv.LengthInt() == 0 {
+			return v
+		}
+		vals := make(map[string]cty.Value, uv.LengthInt())
+		for it := uv.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			vals[k.AsString()] = f(e)
+		}
+		if ty.IsMapType() {
+			return cty.MapVal(vals).WithMarks(vm)
+		}
+		return cty.ObjectVal(vals).WithMarks(vm)
+	}
+	return v
+}
