@@ -512,7 +512,8 @@ func findResource(m *config.Module, ri *lang.ResourceInstance) *config.Resource 
 }
 
 // withoutSchemaSensitivity is a resource instance's value without the
-// sensitive marks of the attributes its schema declares sensitive.
+// sensitive marks of the attributes its schema declares sensitive (or,
+// without the schema, the table of it).
 func withoutSchemaSensitivity(v cty.Value, schemas *lang.ProviderSchemas, mi *lang.ModuleInstance, ri *lang.ResourceInstance) cty.Value {
 	if mi == nil {
 		return v
@@ -522,6 +523,10 @@ func withoutSchemaSensitivity(v cty.Value, schemas *lang.ProviderSchemas, mi *la
 		return v
 	}
 	s := schemas.ResourceSchema(mi.Config.Module, res)
+	if s == nil {
+		// Without it, the table of the provider's schema marked them.
+		s = lang.TableSensitiveOf(mi.Config.Module, res)
+	}
 	uv, vm := v.Unmark()
 	if s == nil || !uv.IsKnown() || uv.IsNull() || !uv.Type().IsObjectType() {
 		return v

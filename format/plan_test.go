@@ -387,3 +387,79 @@ resource "terraform_data" "new" { input = terraform_data.b.id }
 		}
 	}
 }
+
+// Without the aws provider's schema, the attributes its table says are
+// sensitive are sensitive in the plan document's values of its resources
+// and data sources (top-level and in nested blocks) and its outputs'
+// changes, as terraform show -json of a plan with the aws provider
+// v5.100.0 writes them for the attributes the configuration has; OpenTofu
+// leaves a data source's out (as it does with the schema).
+func TestPlanTableSensitive(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.tf": `
+resource "aws_db_instance" "x" {
+  engine   = "mysql"
+  username = "u"
+  password = "literal-pw"
+}
+resource "aws_elasticache_user" "e" {
+  user_id = "u1"
+  authentication_mode {
+    type      = "password"
+    passwords = ["password123456789"]
+  }
+}
+data "aws_secretsmanager_secret_version" "v" { secret_id = "abc" }
+output "p" {
+  value     = aws_db_instance.x.password
+  sensitive = true
+}
+output "u" { value = aws_db_instance.x.username }
+`,
+		"data.json": `{"data.aws_secretsmanager_secret_version.v": {"secret_id": "abc", "secret_string": "s"}}`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		d    dialect.Dialect
+		want map[string]string
+	}{
+		{dialect.Terraform, map[string]string{
+			"aws_db_instance.x":                        `{"password":true}`,
+			"aws_elasticache_user.e":                   `{"authentication_mode":[{"passwords":true}]}`,
+			"data.aws_secretsmanager_secret_version.v": `{"secret_string":true}`,
+		}},
+		{dialect.Tofu, map[string]string{
+			"aws_db_instance.x":                        `{"password":true}`,
+			"aws_elasticache_user.e":                   `{"authentication_mode":[{"passwords":true}]}`,
+			"data.aws_secretsmanager_secret_version.v": `{}`,
+		}},
+	} {
+		ev := tfeval.Evaluate(tfeval.Options{WorkDir: dir, Dialect: tc.d, DataFiles: []string{filepath.Join(dir, "data.json")}})
+		if ev.HasErrors() {
+			t.Fatal(ev.Diagnostics.Error())
+		}
+		p, err := format.NewPlan(ev.Result, format.PlanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range p.PlannedValues.RootModule.Resources {
+			got, _ := json.Marshal(r.SensitiveValues)
+			if string(got) != tc.want[r.Address] {
+				t.Errorf("%s %s: sensitive_values %s, want %s", tc.d, r.Address, got, tc.want[r.Address])
+			}
+		}
+		if len(p.PlannedValues.RootModule.Resources) != len(tc.want) {
+			t.Errorf("%s: %d resources, want %d", tc.d, len(p.PlannedValues.RootModule.Resources), len(tc.want))
+		}
+		for name, want := range map[string]bool{"p": true, "u": false} {
+			if got := p.OutputChanges[name].AfterSensitive; got != want {
+				t.Errorf("%s output %s: after_sensitive %v, want %v", tc.d, name, got, want)
+			}
+		}
+	}
+}
