@@ -223,6 +223,9 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		// schema would give; once final, the mocked provider has given it
 		// and Terraform knows it.
 		v = remarkUnread(v, marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi), Applied: final})
+		// The values the mocks gave are as sensitive as the schema
+		// makes them, as the table has it.
+		v = lang.MarkSensitive(lang.SensitiveTableSchema(source, mode, res.Type), v)
 	}
 	for i, d := range diags {
 		c := *d

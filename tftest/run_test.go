@@ -214,7 +214,11 @@ data "aws_ssm_parameter" "l" { name = "k" }
 module "m" {
   source = "./m"
 }
-output "out" { value = "${aws_thing.t.id}/${data.aws_ssm_parameter.l.value}/${module.m.x}" }
+output "out" {
+  # The aws schema makes the parameter's value sensitive.
+  value     = "${aws_thing.t.id}/${data.aws_ssm_parameter.l.value}/${module.m.x}"
+  sensitive = true
+}
 output "z" { value = module.m.z }
 `,
 			"m/main.tf": `output "x" { value = "real" }
