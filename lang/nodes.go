@@ -413,7 +413,7 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 		mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 		return
 	}
-	if root && !o.Sensitive && marks.Contains(v, marks.Sensitive) {
+	if root && !o.Sensitive && (marks.Contains(v, marks.Sensitive) || ev.holdsSensitiveObject(mi, n.name, v)) {
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Output refers to sensitive values", Detail: t.outputSensitive(), Subject: o.DeclRange.Ptr()})
 		mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))
 		return

@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"strings"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
@@ -34,10 +36,8 @@ func SensitiveTableSchema(source, mode, typ string) *Block {
 // hasSensitive reports whether the block or one nested in it has a
 // sensitive attribute.
 func (b *Block) hasSensitive() bool {
-	for _, a := range b.Attributes {
-		if a.Sensitive {
-			return true
-		}
+	if b.hasSensitiveAttribute() {
+		return true
 	}
 	for _, nb := range b.BlockTypes {
 		if nb.Block != nil && nb.Block.hasSensitive() {
@@ -180,4 +180,61 @@ func mapElements(v cty.Value, f func(cty.Value) cty.Value) cty.Value {
 		return cty.ObjectVal(vals).WithMarks(vm)
 	}
 	return v
+}
+
+// holdsSensitiveObject reports whether v, the value of output name of mi,
+// holds a whole instance object of a managed resource without schema
+// whose type has a top-level sensitive attribute (as the provider's table
+// has it). tfeval's object has only the attributes the configuration sets
+// or reads; Terraform's has every attribute of the schema, set or null,
+// the sensitive ones marked: such an output holds a sensitive value. An
+// object that could be another resource's of the same shape, without
+// one, is not counted.
+func (ev *evaluator) holdsSensitiveObject(mi *ModuleInstance, name string, v cty.Value) bool {
+	if !mayHoldObject(v.Type()) || !ev.anyOpen() {
+		return false
+	}
+	refs := ev.reads().wholeObjects(mi.Config, valueKey{kind: vkOutput, name: name})
+	var sensitive map[string]bool
+	for _, ref := range refs {
+		if ref.res.Mode != config.ManagedResourceMode {
+			continue
+		}
+		if b := ev.resourceInfo(ref.cfg, ref.res).sensitive; b != nil && b.hasSensitiveAttribute() {
+			if sensitive == nil {
+				sensitive = map[string]bool{}
+			}
+			sensitive[configAddr(ref.cfg, ref.res.Addr())] = true
+		}
+	}
+	if sensitive == nil {
+		return false
+	}
+	root := mi
+	for root.parent != nil {
+		root = root.parent
+	}
+	us := map[string]bool{}
+	openAddrs(v, openNames(root, refs), us)
+	for addrs := range us {
+		all := true
+		for _, addr := range strings.Split(addrs, "\x00") {
+			all = all && sensitive[addr]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSensitiveAttribute reports whether the block has a sensitive
+// attribute of its own (not in a nested block).
+func (b *Block) hasSensitiveAttribute() bool {
+	for _, a := range b.Attributes {
+		if a.Sensitive {
+			return true
+		}
+	}
+	return false
 }

@@ -114,6 +114,32 @@ terraform {
 			"main.tf":   `module "m" { source = "./m" }` + "\n" + `output "p" { value = module.m.p }`,
 			"m/main.tf": db + `output "p" { value = aws_db_instance.x.password }`,
 		}, errs: []string{"p"}, sensitive: []string{"module.m.p"}},
+		// Terraform's object has every attribute of the schema, the
+		// sensitive ones marked, set or not.
+		{name: "whole objects", files: map[string]string{
+			"main.tf": `
+variable "c" { default = true }
+resource "aws_iam_access_key" "k" {
+  count = 2
+  user  = "u${count.index}"
+}
+resource "aws_iam_access_key" "one" { user = "x" }
+resource "aws_iam_user" "u" { name = "u" }
+module "m" { source = "./m" }
+output "all" { value = aws_iam_access_key.k }
+output "cond" { value = var.c ? aws_iam_access_key.one : null }
+output "users" { value = [for k in aws_iam_access_key.k : k.user] }
+output "mod" { value = module.m.k }
+output "wrapped" { value = { k = aws_iam_access_key.one } }
+output "user" { value = aws_iam_user.u }
+output "declared" {
+  value     = aws_iam_access_key.one
+  sensitive = true
+}`,
+			"m/main.tf": `
+resource "aws_iam_access_key" "k" { user = "m" }
+output "k" { value = aws_iam_access_key.k }`,
+		}, errs: []string{"all", "cond", "mod", "wrapped"}},
 		{name: "validate", validate: true, files: map[string]string{"main.tf": db + `output "p" { value = aws_db_instance.x.password }`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -103,6 +103,20 @@ run "r" {
 		want:  map[string]string{"tests/a.tftest.hcl::r": "error"},
 		diags: []string{"error: Output refers to sensitive values"},
 	}, {
+		name: "a whole object whose type has a sensitive attribute",
+		files: map[string]string{
+			"main.tf": keys + `output "k" { value = aws_iam_access_key.k }
+output "u" { value = aws_iam_user.u }`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "r" {
+  command = plan
+}
+run "a" {}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::r": "error", "tests/a.tftest.hcl::a": "skip"},
+		diags: []string{"error: Output refers to sensitive values"},
+	}, {
 		name: "outputs declared sensitive; assertions compare, messages are hidden",
 		files: map[string]string{
 			"main.tf": keys + db + `
