@@ -123,6 +123,11 @@ type evalShared struct {
 	// schema (anyOpen), found once.
 	openOnce sync.Once
 	open     bool
+	// sensitiveTables says that a resource or data source of the
+	// configuration without schema has a type whose table has
+	// sensitive attributes (anySensitiveTable), found once.
+	sensitiveOnce   sync.Once
+	sensitiveTables bool
 
 	// shapeKey is the moduleShapeKey of this evaluation's options, made an
 	// interface once: moduleShape is asked for every expression evaluated,

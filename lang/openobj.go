@@ -243,10 +243,16 @@ func openNames(root *ModuleInstance, refs []wholeRef) map[string]string {
 // openNamesDone is openNames, and whether every module instance and
 // resource it looked for was there: its answer no longer changes.
 func openNamesDone(root *ModuleInstance, refs []wholeRef) (map[string]string, bool) {
+	return objectNames(root, refs, false)
+}
+
+// objectNames is openNamesDone, with data the data sources without
+// schema among refs too.
+func objectNames(root *ModuleInstance, refs []wholeRef, data bool) (map[string]string, bool) {
 	objects := map[string]string{}
 	done := true
 	for _, ref := range refs {
-		if ref.res.Mode != config.ManagedResourceMode {
+		if ref.res.Mode != config.ManagedResourceMode && (!data || ref.res.Mode != config.DataResourceMode) {
 			continue
 		}
 		addr := configAddr(ref.cfg, ref.res.Addr())

@@ -183,21 +183,21 @@ func mapElements(v cty.Value, f func(cty.Value) cty.Value) cty.Value {
 }
 
 // holdsSensitiveObject reports whether v, the value of output name of mi,
-// holds a whole instance object of a managed resource without schema
-// whose type has a top-level sensitive attribute (as the provider's table
-// has it). tfeval's object has only the attributes the configuration sets
+// holds a whole instance object of a managed resource or data source
+// without schema whose type has a top-level sensitive attribute (as the
+// provider's table has it). tfeval's object has only the attributes the configuration sets
 // or reads; Terraform's has every attribute of the schema, set or null,
 // the sensitive ones marked: such an output holds a sensitive value. An
 // object that could be another resource's of the same shape, without
 // one, is not counted.
 func (ev *evaluator) holdsSensitiveObject(mi *ModuleInstance, name string, v cty.Value) bool {
-	if !mayHoldObject(v.Type()) || !ev.anyOpen() {
+	if !mayHoldObject(v.Type()) || !ev.anySensitiveTable() {
 		return false
 	}
 	refs := ev.reads().wholeObjects(mi.Config, valueKey{kind: vkOutput, name: name})
 	var sensitive map[string]bool
 	for _, ref := range refs {
-		if ref.res.Mode != config.ManagedResourceMode {
+		if ref.res.Mode != config.ManagedResourceMode && ref.res.Mode != config.DataResourceMode {
 			continue
 		}
 		if b := ev.resourceInfo(ref.cfg, ref.res).sensitive; b != nil && b.hasSensitiveAttribute() {
@@ -214,8 +214,9 @@ func (ev *evaluator) holdsSensitiveObject(mi *ModuleInstance, name string, v cty
 	for root.parent != nil {
 		root = root.parent
 	}
+	objects, _ := objectNames(root, refs, true)
 	us := map[string]bool{}
-	openAddrs(v, openNames(root, refs), us)
+	openAddrs(v, objects, us)
 	for addrs := range us {
 		all := true
 		for _, addr := range strings.Split(addrs, "\x00") {
@@ -233,6 +234,39 @@ func (ev *evaluator) holdsSensitiveObject(mi *ModuleInstance, name string, v cty
 func (b *Block) hasSensitiveAttribute() bool {
 	for _, a := range b.Attributes {
 		if a.Sensitive {
+			return true
+		}
+	}
+	return false
+}
+
+// anySensitiveTable reports whether a managed resource or data source of
+// the configuration without schema is of a type whose table has
+// sensitive attributes at the top level, found once.
+func (ev *evaluator) anySensitiveTable() bool {
+	sh := ev.share()
+	sh.sensitiveOnce.Do(func() {
+		sh.sensitiveTables = ev.cfg != nil && ev.sensitiveTableIn(ev.cfg)
+	})
+	return sh.sensitiveTables
+}
+
+func (ev *evaluator) sensitiveTableIn(c *config.Config) bool {
+	if c == nil || c.Module == nil {
+		return false
+	}
+	for _, resources := range []map[string]*config.Resource{c.Module.ManagedResources, c.Module.DataResources} {
+		for _, res := range resources {
+			if ev.opts.Schemas.resourceSchema(c.Module, res) != nil {
+				continue
+			}
+			if b := tableSensitive(c.Module, res); b != nil && b.hasSensitiveAttribute() {
+				return true
+			}
+		}
+	}
+	for _, child := range c.Children {
+		if ev.sensitiveTableIn(child) {
 			return true
 		}
 	}

@@ -132,6 +132,8 @@ output "users" { value = [for k in aws_iam_access_key.k : k.user] }
 output "mod" { value = module.m.k }
 output "wrapped" { value = { k = aws_iam_access_key.one } }
 output "user" { value = aws_iam_user.u }
+data "aws_ssm_parameter" "p" { name = "x" }
+output "data" { value = data.aws_ssm_parameter.p }
 output "declared" {
   value     = aws_iam_access_key.one
   sensitive = true
@@ -139,7 +141,7 @@ output "declared" {
 			"m/main.tf": `
 resource "aws_iam_access_key" "k" { user = "m" }
 output "k" { value = aws_iam_access_key.k }`,
-		}, errs: []string{"all", "cond", "mod", "wrapped"}},
+		}, errs: []string{"all", "cond", "data", "mod", "wrapped"}},
 		{name: "validate", validate: true, files: map[string]string{"main.tf": db + `output "p" { value = aws_db_instance.x.password }`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -117,6 +117,20 @@ run "a" {}
 		want:  map[string]string{"tests/a.tftest.hcl::r": "error", "tests/a.tftest.hcl::a": "skip"},
 		diags: []string{"error: Output refers to sensitive values"},
 	}, {
+		name: "a whole data source object whose type has a sensitive attribute",
+		files: map[string]string{
+			"main.tf": awsProvider + `
+data "aws_ssm_parameter" "p" { name = "x" }
+output "o" { value = data.aws_ssm_parameter.p }`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "r" {
+  command = plan
+}
+`},
+		want:  map[string]string{"tests/a.tftest.hcl::r": "error"},
+		diags: []string{"error: Output refers to sensitive values"},
+	}, {
 		name: "outputs declared sensitive; assertions compare, messages are hidden",
 		files: map[string]string{
 			"main.tf": keys + db + `
