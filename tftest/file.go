@@ -318,8 +318,15 @@ func (p *parser) testBlock(b *hcl.Block, f *File) {
 		f.Parallel = p.boolAttr(a)
 	}
 	if a, ok := content.Attributes["skip_cleanup"]; ok {
-		p.boolAttr(a)
+		p.experimental(a)
 	}
+}
+
+// experimental reports skip_cleanup, which Terraform (1.14 on) takes only
+// in its experimental builds: every release rejects it.
+func (p *parser) experimental(a *hcl.Attribute) {
+	p.errorf(a.NameRange, "Invalid attribute", "The skip_cleanup attribute is only available in experimental builds of Terraform.")
+	p.boolAttr(a)
 }
 
 // providers checks the file's provider and mock_provider blocks and
@@ -415,7 +422,7 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 		r.Parallel = p.boolAttr(a)
 	}
 	if a, ok := content.Attributes["skip_cleanup"]; ok {
-		p.boolAttr(a)
+		p.experimental(a)
 	}
 	var seen = map[string]*hcl.Block{}
 	for _, blk := range content.Blocks {
@@ -458,6 +465,8 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 				r.Overrides = append(r.Overrides, o)
 			}
 		case "backend":
+			// Like skip_cleanup, only experimental builds take it.
+			p.errorf(blk.DefRange, "Invalid block", "The backend block is only available within run blocks in experimental builds of Terraform.")
 			_, diags := blk.Body.JustAttributes()
 			p.add(diags)
 		}
@@ -500,6 +509,9 @@ func (p *parser) planOptions(b *hcl.Block) PlanOptions {
 	}
 	if a, ok := content.Attributes["refresh"]; ok {
 		po.NoRefresh = !p.boolAttr(a)
+		if po.NoRefresh && po.RefreshOnly {
+			p.errorf(a.Range, "Incompatible plan options", "The \"refresh\" option cannot be set to false when running a test in \"refresh-only\" mode.")
+		}
 	}
 	if a, ok := content.Attributes["replace"]; ok {
 		po.Replace = p.traversalList(a.Expr)

@@ -91,6 +91,10 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		applied:    map[string]cty.Value{},
 	}
 	in.reads, in.laterReads = r.planReads(f, idx)
+	if diags := unmanagedReplaces(run); diags.HasErrors() {
+		rr.Diagnostics, rr.Status = append(rr.Diagnostics, diags...), Error
+		return rr
+	}
 	for _, t := range run.PlanOptions.Replace {
 		in.replace = append(in.replace, formatTarget(t))
 	}
@@ -526,6 +530,23 @@ func undeclaredVars(referred []string, decls map[string]*config.Variable) ([]str
 		names = append(names, name)
 	}
 	return names, with
+}
+
+// unmanagedReplaces are the errors both binaries give, when a run plans,
+// for a plan_options replace address that names no managed resource.
+func unmanagedReplaces(run *RunBlock) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range run.PlanOptions.Replace {
+		names := traversalNames(t)
+		i := 0
+		for i+1 < len(names) && names[i] == "module" {
+			i += 2
+		}
+		if i < len(names) && (names[i] == "data" || names[i] == "ephemeral") {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Can only target managed resources for forced replacements.", Detail: formatTarget(t), Subject: t.SourceRange().Ptr()})
+		}
+	}
+	return diags
 }
 
 // undefinedGlobalRefs are Terraform's warnings (1.13 on) where the test
