@@ -662,6 +662,12 @@ func (r *runner) unknownRuns(f *File, run *RunBlock, taken map[string]bool) hcl.
 	}
 	var diags hcl.Diagnostics
 	ts := runTraversals(run)
+	asserted := map[hcl.Range]bool{}
+	for _, e := range assertionExprs(run) {
+		for _, t := range e.Variables() {
+			asserted[t.SourceRange()] = true
+		}
+	}
 	for _, name := range sortedKeys(taken) {
 		ts = append(ts, f.Variables[name].Expr.Variables()...)
 	}
@@ -669,7 +675,12 @@ func (r *runner) unknownRuns(f *File, run *RunBlock, taken map[string]bool) hcl.
 		if t.RootName() != "run" || len(t) < 2 {
 			continue
 		}
-		if a, ok := t[1].(hcl.TraverseAttr); ok && !names[a.Name] {
+		a, ok := t[1].(hcl.TraverseAttr)
+		switch {
+		case !ok || names[a.Name]:
+		case asserted[t.SourceRange()]:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared run block", Detail: fmt.Sprintf("There is no run %q declared in this test suite.", a.Name), Subject: t.SourceRange().Ptr()})
+		default:
 			diags = append(diags, undefinedRun(a.Name, t.SourceRange()))
 		}
 	}
