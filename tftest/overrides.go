@@ -39,6 +39,35 @@ func runOverrides(f *File, run *RunBlock, d dialect.Dialect) ([]*Override, hcl.D
 	return out, diags
 }
 
+// invalidMockValues are the errors of the mock and override values a run
+// uses that Terraform works out as the run starts (Terraform 1.15 on): the
+// first override's (the run's, the file's, then its mock providers'), or
+// else those of its mock providers' defaults.
+func invalidMockValues(overrides []*Override, mocks map[string]*Provider) hcl.Diagnostics {
+	for _, o := range overrides {
+		if o.Invalid.HasErrors() {
+			return o.Invalid
+		}
+	}
+	keys := sortedKeys(mocks)
+	for _, k := range keys {
+		for _, o := range mocks[k].Overrides {
+			if o.Invalid.HasErrors() {
+				return o.Invalid
+			}
+		}
+	}
+	var diags hcl.Diagnostics
+	for _, k := range keys {
+		for _, set := range []map[string]*MockValues{mocks[k].Resources, mocks[k].Data} {
+			for _, typ := range sortedKeys(set) {
+				diags = append(diags, set[typ].Invalid...)
+			}
+		}
+	}
+	return diags
+}
+
 // runChecks are the checks of a run block both binaries make before it
 // runs, each failing the run: its expect_failures references, and in
 // OpenTofu the override blocks of the file and then the run's naming one

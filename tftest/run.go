@@ -51,6 +51,10 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 
 	overrides, diags := runOverrides(f, run, r.opts.Dialect)
 	rr.Diagnostics = append(rr.Diagnostics, diags...)
+	if diags := invalidMockValues(overrides, r.mocks(f, run)); diags.HasErrors() {
+		rr.Diagnostics, rr.Status = append(rr.Diagnostics, diags...), Error
+		return rr
+	}
 	cfg := withModuleOverrides(l.cfg, overrides)
 
 	raw, testVals, diags := r.variables(f, run, cfg, fs)
