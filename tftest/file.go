@@ -496,12 +496,14 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 }
 
 func (p *parser) runModule(b *hcl.Block) *RunModule {
-	content, diags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "version"}}})
+	content, diags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "version"}}})
 	p.add(diags)
 	m := &RunModule{}
 	if a, ok := content.Attributes["source"]; ok {
 		m.Source, _ = p.stringAttr(a)
 		m.SourceRange = a.Expr.Range()
+	} else {
+		p.errorf(b.DefRange, "Missing \"source\" attribute for module block", "You must specify a source attribute when executing alternate modules during test executions.")
 	}
 	if a, ok := content.Attributes["version"]; ok {
 		m.Version, _ = p.stringAttr(a)
@@ -798,7 +800,7 @@ func (p *parser) during(a *hcl.Attribute) (plan, ok bool) {
 	case "apply":
 		return false, true
 	}
-	p.errorf(a.Expr.Range(), "Invalid `override_during` value", "The only valid values for `override_during` are `plan` and `apply`.")
+	p.errorf(a.Range, "Invalid override_during value", "The override_during attribute must be a value of plan or apply.")
 	return false, false
 }
 

@@ -113,6 +113,9 @@ func TestParseFileDiagnostics(t *testing.T) {
 		{"skip_cleanup in a test block", dialect.Terraform, "a.tftest.hcl", "test {\n  skip_cleanup = true\n}\n", "Invalid attribute@2", 0},
 		{"skip_cleanup in a run", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  skip_cleanup = true\n}\n", "Invalid attribute@2", 1},
 		{"a run's backend", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  backend \"local\" {\n    path = \"x\"\n  }\n}\n", "Invalid block@2", 1},
+		{"a run's module without source", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n  }\n}\n", "Missing \"source\" attribute for module block@2", 1},
+		{"a run's module without source in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  module {\n  }\n}\n", "Missing \"source\" attribute for module block@2", 1},
+		{"bad override_during", dialect.Terraform, "a.tftest.hcl", "override_resource {\n  target          = aws_s3_bucket.b\n  override_during = sometimes\n}\n", "Invalid override_during value@3", 0},
 		{"a run's backend in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  backend \"local\" {\n  }\n}\n", "Unsupported block type@2", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

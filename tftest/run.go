@@ -63,7 +63,11 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.Status = Error
 		return rr
 	}
-	if missing := tfvars.Missing(raw, cfg.Module.Variables); missing.HasErrors() {
+	missing := tfvars.Missing(raw, cfg.Module.Variables)
+	if !tofu {
+		missing = unsetVariables(run, raw, cfg.Module.Variables)
+	}
+	if missing.HasErrors() {
 		rr.Diagnostics = append(rr.Diagnostics, missing...)
 		rr.Status = Error
 		return rr
@@ -534,6 +538,19 @@ func undeclaredVars(referred []string, decls map[string]*config.Variable) ([]str
 		names = append(names, name)
 	}
 	return names, with
+}
+
+// unsetVariables are Terraform's errors, in name order, for the required
+// variables of a run's module that nothing gives a value: its test command
+// says which run leaves them unset.
+func unsetVariables(run *RunBlock, raw map[string]*tfvars.Value, decls map[string]*config.Variable) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(decls) {
+		if _, ok := raw[name]; !ok && decls[name].Required() {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No value for required variable", Detail: fmt.Sprintf("The module under test for run block %q has a required variable %q with no set value. Use a -var or -var-file command line argument or add this variable into a \"variables\" block within the test file or run block.", run.Name, name), Subject: decls[name].DeclRange.Ptr()})
+		}
+	}
+	return diags
 }
 
 // unmanagedReplaces are the errors both binaries give, when a run plans,
