@@ -185,6 +185,8 @@ type Override struct {
 	// DuringPlan is override_during = plan; DuringSet says it was given.
 	DuringPlan, DuringSet bool
 	DeclRange             hcl.Range
+	// FromMockFile is set for an override of a mock data file (.tfmock.hcl).
+	FromMockFile bool
 }
 
 // ParseFile parses a test file's source; path names it in diagnostics and

@@ -85,6 +85,9 @@ func loadMockSource(box sandbox.Dir, workDir string, pr *Provider, d dialect.Dia
 			pr.Data[typ] = m
 		}
 	}
-	pr.Overrides = append(pr.Overrides, from.Overrides...)
+	for _, o := range from.Overrides {
+		o.FromMockFile = true
+		pr.Overrides = append(pr.Overrides, o)
+	}
 	return diags
 }

@@ -38,6 +38,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.Diagnostics, rr.Status = diags, Error
 		return rr
 	}
+	rr.Diagnostics = runOverrideWarnings(run, l.cfg, r.opts.Dialect)
 	stateKey := run.StateKey
 	if stateKey == "" && run.Module != nil {
 		stateKey = run.Module.Source

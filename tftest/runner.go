@@ -204,6 +204,7 @@ func (r *runner) runFile(f *File) *FileResult {
 		fr.Status = Error
 		return fr
 	}
+	fr.Diagnostics = r.overrideTargetWarnings(f)
 	fs := newFileState()
 	var drawn *secondDrawing // see runDrawn
 	errored := false
