@@ -98,7 +98,11 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 			}
 		}
 		if !tofu {
-			if diags := ephemeralAssertions(a); diags.HasErrors() {
+			diags := ephemeralAssertions(a)
+			if cfg != nil {
+				diags = append(diags, rr.targets.uninitialized(a, cfg.Module)...)
+			}
+			if diags.HasErrors() {
 				rr.Diagnostics = append(rr.Diagnostics, diags...)
 				ar.Status = Error
 				rr.Assertions = append(rr.Assertions, ar)

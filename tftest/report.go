@@ -145,6 +145,9 @@ type RunResult struct {
 	// tableTyped are the attributes of mocked objects without schema that
 	// the table of the provider's schema typed (instances.tableTyped).
 	tableTyped map[string]bool
+	// targets is what the run's plan_options.target left in its plan (nil
+	// without targets).
+	targets *targeting
 }
 
 // AssertionResult is the outcome of one assert block.

@@ -81,6 +81,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	}
 
 	tg := newTargeting(cfg, run.PlanOptions.Target, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
+	rr.targets = tg
 	in := &instances{
 		runInputs: runInputs{
 			targets:        tg,
