@@ -101,6 +101,9 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 			diags := ephemeralAssertions(a)
 			if cfg != nil {
 				diags = append(diags, rr.targets.uninitialized(a, cfg.Module)...)
+				if rr.skipped != nil {
+					diags = append(diags, uninitialized(a, cfg.Module, func(id string) bool { return rr.skipped[id] })...)
+				}
 			}
 			if diags.HasErrors() {
 				rr.Diagnostics = append(rr.Diagnostics, diags...)

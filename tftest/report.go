@@ -148,6 +148,9 @@ type RunResult struct {
 	// targets is what the run's plan_options.target left in its plan (nil
 	// without targets).
 	targets *targeting
+	// skipped are the root module objects the plan did not evaluate for
+	// the errors of its expected failures (unevaluated).
+	skipped map[string]bool
 }
 
 // AssertionResult is the outcome of one assert block.

@@ -163,6 +163,9 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 			})
 		}
 		rr.tableTyped = in.tableTyped
+		if !tofu {
+			rr.skipped = unevaluated(cfg, exp.failed, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
+		}
 		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res, false), normalized)
 		rr.drew = in.drew
 		if rr.Status == Skip && !tofu {

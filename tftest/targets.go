@@ -121,7 +121,45 @@ func newTargeting(cfg *config.Config, targets []hcl.Traversal, opts lang.Options
 // variable, local value or resource outside the targets and what they
 // depend on.
 func (t *targeting) uninitialized(a *Assert, root *config.Module) hcl.Diagnostics {
-	if t == nil || root == nil {
+	if t == nil {
+		return nil
+	}
+	return uninitialized(a, root, func(id string) bool { return !t.evaluated[id] })
+}
+
+// unevaluated are the root module objects Terraform's plan did not
+// evaluate for its errors (the expected failures of failed): those that
+// depend on a failed object, which its graph walk does not visit. Nil when
+// nothing failed.
+func unevaluated(cfg *config.Config, failed []string, opts lang.Options) map[string]bool {
+	if len(failed) == 0 || cfg == nil {
+		return nil
+	}
+	g := lang.BuildGraph(cfg, opts)
+	users := map[string][]string{}
+	for _, e := range g.Edges {
+		users[e.To] = append(users[e.To], e.From)
+	}
+	out := map[string]bool{}
+	stack := slices.Clone(failed)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, u := range users[n] {
+			if !out[u] {
+				out[u] = true
+				stack = append(stack, u)
+			}
+		}
+	}
+	return out
+}
+
+// uninitialized are Terraform's errors (1.14 on) for what an assertion
+// reads of a root module variable, local value or resource that the plan
+// did not evaluate (skipped reports which).
+func uninitialized(a *Assert, root *config.Module, skipped func(id string) bool) hcl.Diagnostics {
+	if root == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
@@ -155,7 +193,7 @@ func (t *targeting) uninitialized(a *Assert, root *config.Module) hcl.Diagnostic
 					continue
 				}
 			}
-			if t.evaluated[id] {
+			if !skipped(id) {
 				continue
 			}
 			rng := refRange(tr, n)

@@ -2,6 +2,7 @@ package tftest
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -69,5 +70,76 @@ run "r" {
 				t.Errorf("errors %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestReferencesAfterExpectedFailures: an expected failure that is an
+// error stops Terraform's plan at the failed object, whose dependents its
+// graph walk does not visit: from 1.14 on an assertion reading one of them
+// is "Reference to uninitialized ..." (v1.11.4 crashes). The failed
+// object itself, and what does not depend on it, read as before.
+func TestReferencesAfterExpectedFailures(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+variable "input" {
+  type = string
+  validation {
+    condition     = var.input == "allow"
+    error_message = "invalid input value"
+  }
+}
+variable "followup" {
+  type    = string
+  default = "allow"
+  validation {
+    condition     = var.followup == var.input
+    error_message = "followup must match input"
+  }
+}
+variable "apart" {
+  type    = string
+  default = "a"
+}
+locals {
+  input = var.followup
+}
+resource "terraform_data" "resource" {
+  input = local.input
+}
+`,
+		"tests/a.tftest.hcl": `
+run "fail" {
+  command = plan
+  variables {
+    input = "deny"
+  }
+  expect_failures = [var.input]
+  assert {
+    condition     = local.input == "allow"
+    error_message = "bad local"
+  }
+  assert {
+    condition     = terraform_data.resource.input == "allow" && var.followup == "allow"
+    error_message = "bad resource value"
+  }
+  assert {
+    condition     = var.input == "deny" && var.apart == "a"
+    error_message = "bad input"
+  }
+}
+`,
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::fail": "error"})
+	var got []string
+	for _, d := range runOf(t, rep, "tests/a.tftest.hcl::fail").Diagnostics {
+		got = append(got, d.Summary+" "+d.Detail[:strings.Index(d.Detail, " was")])
+	}
+	want := []string{
+		"Reference to uninitialized local value The local value local.input",
+		"Reference to uninitialized resource The resource terraform_data.resource",
+		"Reference to uninitialized variable The variable var.followup",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics %q, want %q", got, want)
 	}
 }
