@@ -136,7 +136,9 @@ type RunResult struct {
 	// outputs (as output.NAME). Result has a value for them all: the
 	// state's for those in Prior (and PriorOutputs), which keep it.
 	NotPlanned map[string]bool
-	// Elapsed is the time the run took.
+	// Started is when the run started; Elapsed the time it took. Both
+	// are zero for a run that did not start.
+	Started time.Time
 	Elapsed time.Duration
 	// drew says that hashicorp/random objects hold drawn values in the
 	// run (drawnRandom); readDrawn, that an assertion's condition or a

@@ -26,6 +26,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	run := f.Runs[idx]
 	start := time.Now()
 	rr := &RunResult{Name: run.Name, Run: run, Command: run.Command}
+	rr.Started = start
 	defer func() { rr.Elapsed = time.Since(start) }()
 	tofu := r.opts.Dialect == dialect.Tofu
 
