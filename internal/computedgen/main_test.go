@@ -68,12 +68,41 @@ func TestGenerate(t *testing.T) {
 	}
 }
 
+// TestGenerateNested: a nested attribute type is written as the type it
+// implies (an object, or a list, set or map of them) where nothing in it
+// is computed; one in which an attribute is computed, at any depth, is
+// left out of a type's block, undecided.
+func TestGenerateNested(t *testing.T) {
+	src := `{"provider_schemas": {"registry.terraform.io/example/thing": {
+  "resource_schemas": {"thing_a": {"block": {"attributes": {
+    "one": {"nested_type": {"nesting_mode": "single", "attributes": {"on": {"type": "bool", "optional": true}}}, "optional": true},
+    "many": {"nested_type": {"nesting_mode": "set", "attributes": {
+      "in": {"nested_type": {"nesting_mode": "list", "attributes": {"on": {"type": "bool", "required": true}}}, "optional": true}}}, "optional": true},
+    "outer": {"nested_type": {"nesting_mode": "list", "attributes": {"on": {"type": "bool"}}}, "computed": true},
+    "inner": {"nested_type": {"nesting_mode": "map", "attributes": {
+      "deep": {"nested_type": {"nesting_mode": "single", "attributes": {"on": {"type": "bool", "computed": true}}}, "optional": true}}}, "optional": true}}}}}}}}`
+	var out bytes.Buffer
+	if err := generate(&out, []byte(src), "example/thing", ""); err != nil {
+		t.Fatal(err)
+	}
+	// Dictionary: on, in, many, one; inner and outer are left out.
+	for _, want := range []string{
+		"const computedThing = \"on in many one\\n\" +",
+		"\"r thing_a 2Te(1l(0b))3T(0b)\\n\"",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in\n%s", want, out.String())
+		}
+	}
+}
+
 // TestGenerateRefuses: what the table cannot write stops the generator
-// rather than being left out: a nested attribute type, an unknown
-// nesting mode or type.
+// rather than being left out: a nested attribute type with computed
+// attributes in a nested block, an unknown nesting mode or type.
 func TestGenerateRefuses(t *testing.T) {
 	for _, block := range []string{
-		`{"attributes": {"n": {"nested_type": {"nesting_mode": "single", "attributes": {}}, "computed": true}}}`,
+		`{"block_types": {"b": {"nesting_mode": "list", "block": {"attributes": {"n": {"nested_type": {"nesting_mode": "single", "attributes": {}}, "computed": true}}}}}}`,
+		`{"attributes": {"n": {"nested_type": {"nesting_mode": "odd", "attributes": {}}, "optional": true}}}`,
 		`{"block_types": {"b": {"nesting_mode": "odd", "block": {}}}}`,
 		`{"attributes": {"x": {"type": ["capsule", "string"], "computed": true}}}`,
 	} {
