@@ -33,18 +33,40 @@ const (
 func (c Computed) IsComputed() bool { return c >= ComputedString }
 
 // computedTable is the generated table of provider source
-// (lang/computed_*.go), "" if there is none. A switch, not a map, so that
-// the tables cost nothing until one is read.
-func computedTable(source string) string {
+// (lang/computed_*.go) and the provider version whose schema it is of,
+// "" if there is none. A switch, not a map, so that the tables cost
+// nothing until one is read.
+func computedTable(source string) (table, version string) {
 	switch source {
 	case "hashicorp/aws":
-		return computedAws
+		return computedAws, "5.100.0"
+	case "hashicorp/azurerm":
+		return computedAzurerm, "4.79.0"
+	case "azure/azapi":
+		return computedAzapi, "2.5.0"
+	case "hashicorp/google":
+		return computedGoogle, "7.9.0"
+	case "hashicorp/kubernetes":
+		return computedKubernetes, "2.38.0"
+	case "hashicorp/azuread":
+		return computedAzuread, "3.7.0"
+	case "integrations/github":
+		return computedGithub, "6.13.0"
+	case "hashicorp/helm":
+		return computedHelm, "3.2.0"
 	}
-	return ""
+	return "", ""
 }
 
-// computedSources are the sources computedTable has a table of.
-var computedSources = [...]string{"hashicorp/aws"}
+// TableVersion is the version of provider source (as "hashicorp/aws")
+// whose schema tfeval's table of it is of, "" if tfeval has no table of
+// the provider. The table is exact for that version; whether a
+// configuration can use it is its caller's to say (by the
+// configuration's version constraints).
+func TableVersion(source string) string {
+	_, version := computedTable(source)
+	return version
+}
 
 // computedIndex is a table read: its dictionary of names, its nested
 // blocks' lines and each type's line, by "r TYPE" or "d TYPE". Slices of
@@ -60,37 +82,45 @@ type computedIndex struct {
 	nested  map[int]*Block
 }
 
-var (
-	computedOnce    sync.Once
-	computedIndexes map[string]*computedIndex
-)
+// computedIndexes are the tables read, by source: each read when first
+// asked for.
+var computedIndexes sync.Map
 
 // computedDigits is the alphabet of the tables' indices.
 const computedDigits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
 
-func readComputedTables() {
-	computedIndexes = make(map[string]*computedIndex, len(computedSources))
-	for _, source := range computedSources {
-		text := computedTable(source)
-		dict, rest, _ := strings.Cut(text, "\n")
-		ix := &computedIndex{
-			names:   strings.Fields(dict),
-			types:   make(map[string]string, strings.Count(rest, "\n")),
-			schemas: map[string]*Block{},
-			nested:  map[int]*Block{},
-		}
-		for line := range strings.Lines(rest) {
-			line = strings.TrimSuffix(line, "\n")
-			mode, after, _ := strings.Cut(line, " ")
-			if mode == "b" {
-				ix.blocks = append(ix.blocks, after)
-				continue
-			}
-			typ, refs, _ := strings.Cut(after, " ")
-			ix.types[line[:len(mode)+1+len(typ)]] = refs
-		}
-		computedIndexes[source] = ix
+// indexOf is the table of source read, nil if there is none.
+func indexOf(source string) *computedIndex {
+	if ix, ok := computedIndexes.Load(source); ok {
+		return ix.(*computedIndex)
 	}
+	text, _ := computedTable(source)
+	if text == "" {
+		return nil
+	}
+	ix, _ := computedIndexes.LoadOrStore(source, readComputedTable(text))
+	return ix.(*computedIndex)
+}
+
+func readComputedTable(text string) *computedIndex {
+	dict, rest, _ := strings.Cut(text, "\n")
+	ix := &computedIndex{
+		names:   strings.Fields(dict),
+		types:   make(map[string]string, strings.Count(rest, "\n")),
+		schemas: map[string]*Block{},
+		nested:  map[int]*Block{},
+	}
+	for line := range strings.Lines(rest) {
+		line = strings.TrimSuffix(line, "\n")
+		mode, after, _ := strings.Cut(line, " ")
+		if mode == "b" {
+			ix.blocks = append(ix.blocks, after)
+			continue
+		}
+		typ, refs, _ := strings.Cut(after, " ")
+		ix.types[line[:len(mode)+1+len(typ)]] = refs
+	}
+	return ix
 }
 
 // TableSchema is what the table of provider source (as "hashicorp/aws")
@@ -98,14 +128,13 @@ func readComputedTables() {
 // every attribute with its type and whether the provider computes it
 // (not whether it is required, optional or sensitive), and every nested
 // block type with its nesting mode; nil if tfeval holds no table of the
-// type (the aws provider's, v5.100.0). The result is shared: not to be
-// changed.
+// type (of the provider version TableVersion says). The result is
+// shared: not to be changed.
 func TableSchema(source, mode, typ string) *Block {
-	if computedTable(source) == "" {
+	ix := indexOf(source)
+	if ix == nil {
 		return nil
 	}
-	computedOnce.Do(readComputedTables)
-	ix := computedIndexes[source]
 	key := "r " + typ
 	if mode == "data" {
 		key = "d " + typ
@@ -131,7 +160,7 @@ func TableSchema(source, mode, typ string) *Block {
 // ComputedAttribute says what the schema of provider source (as
 // "hashicorp/aws") makes of top-level attribute name of resource
 // type typ (mode "resource" or "data"), for the providers tfeval holds a
-// table of (the aws provider's, v5.100.0).
+// table of (TableVersion).
 func ComputedAttribute(source, mode, typ, name string) Computed {
 	b := TableSchema(source, mode, typ)
 	if b == nil {

@@ -37,8 +37,28 @@ func TestComputedAttribute(t *testing.T) {
 		// The table is by mode.
 		{"hashicorp/aws", "data", "aws_s3_bucket_versioning", "bucket", ComputedUnknown},
 		{"hashicorp/aws", "resource", "aws_not_a_type", "arn", ComputedUnknown},
-		{"hashicorp/google", "resource", "google_storage_bucket", "self_link", ComputedUnknown},
+		{"hashicorp/vault", "resource", "vault_mount", "accessor", ComputedUnknown},
 		{"example/aws", "resource", "aws_s3_bucket", "arn", ComputedUnknown},
+		// The other providers' tables, each case read in the schema
+		// document of the table's version.
+		{"hashicorp/azurerm", "resource", "azurerm_resource_group", "managed_by", NotComputed},
+		{"hashicorp/azurerm", "resource", "azurerm_resource_group", "id", ComputedString},
+		{"hashicorp/azurerm", "resource", "azurerm_storage_account", "primary_blob_endpoint", ComputedString},
+		{"hashicorp/azurerm", "resource", "azurerm_storage_account", "large_file_share_enabled", ComputedBool},
+		{"hashicorp/azurerm", "data", "azurerm_client_config", "tenant_id", ComputedString},
+		{"azure/azapi", "resource", "azapi_resource", "update_headers", NotComputed},
+		{"azure/azapi", "resource", "azapi_resource", "output", ComputedOther},
+		{"azure/azapi", "resource", "azapi_resource", "tags", ComputedOther},
+		{"hashicorp/google", "resource", "google_storage_bucket", "self_link", ComputedString},
+		{"hashicorp/google", "resource", "google_storage_bucket", "project_number", ComputedNumber},
+		{"hashicorp/google", "resource", "google_storage_bucket", "storage_class", NotComputed},
+		{"hashicorp/kubernetes", "resource", "kubernetes_namespace_v1", "wait_for_default_service_account", NotComputed},
+		{"hashicorp/azuread", "data", "azuread_client_config", "object_id", ComputedString},
+		{"hashicorp/azuread", "resource", "azuread_group", "onpremises_sync_enabled", ComputedBool},
+		{"integrations/github", "resource", "github_repository", "full_name", ComputedString},
+		{"integrations/github", "resource", "github_repository", "description", NotComputed},
+		{"hashicorp/helm", "resource", "helm_release", "max_history", ComputedNumber},
+		{"hashicorp/helm", "resource", "helm_release", "repository", NotComputed},
 	} {
 		if got := ComputedAttribute(tc.source, tc.mode, tc.typ, tc.name); got != tc.want {
 			t.Errorf("%s %s %s.%s: %d, want %d", tc.source, tc.mode, tc.typ, tc.name, got, tc.want)
@@ -115,10 +135,56 @@ func TestTableSchema(t *testing.T) {
 	for _, tc := range [][3]string{
 		{"hashicorp/aws", "resource", "aws_not_a_type"},
 		{"hashicorp/aws", "data", "aws_s3_bucket_versioning"},
-		{"hashicorp/google", "resource", "google_storage_bucket"},
+		{"hashicorp/vault", "resource", "vault_mount"},
 	} {
 		if b := TableSchema(tc[0], tc[1], tc[2]); b != nil {
 			t.Errorf("%v: a schema", tc)
+		}
+	}
+}
+
+// TestTableVersion: each table says the provider version whose schema it
+// is of; a provider without a table has none.
+func TestTableVersion(t *testing.T) {
+	for source, want := range map[string]string{
+		"hashicorp/aws":        "5.100.0",
+		"hashicorp/azurerm":    "4.79.0",
+		"azure/azapi":          "2.5.0",
+		"hashicorp/google":     "7.9.0",
+		"hashicorp/kubernetes": "2.38.0",
+		"hashicorp/azuread":    "3.7.0",
+		"integrations/github":  "6.13.0",
+		"hashicorp/helm":       "3.2.0",
+		"hashicorp/vault":      "",
+		"":                     "",
+	} {
+		if got := TableVersion(source); got != want {
+			t.Errorf("%q: %q, want %q", source, got, want)
+		}
+	}
+}
+
+// TestTableNestedAttributes: a nested attribute type is of the object
+// type it implies where nothing in it is computed (helm_release's
+// postrender, a single object; set_list, a list of them); one with a
+// computed attribute (set: its type is computed) is not in the table,
+// which leaves it undecided.
+func TestTableNestedAttributes(t *testing.T) {
+	b := TableSchema("hashicorp/helm", "resource", "helm_release")
+	if b == nil {
+		t.Fatal("no helm_release")
+	}
+	post := cty.Object(map[string]cty.Type{"args": cty.List(cty.String), "binary_path": cty.String})
+	setList := cty.List(cty.Object(map[string]cty.Type{"name": cty.String, "value": cty.List(cty.String)}))
+	if a := b.Attributes["postrender"]; a == nil || a.Computed || !a.Type.Equals(post) {
+		t.Errorf("postrender: %+v", a)
+	}
+	if a := b.Attributes["set_list"]; a == nil || a.Computed || !a.Type.Equals(setList) {
+		t.Errorf("set_list: %+v", a)
+	}
+	for _, name := range []string{"set", "metadata"} {
+		if a, ok := b.Attributes[name]; ok {
+			t.Errorf("%s: %+v", name, a)
 		}
 	}
 }
