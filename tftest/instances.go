@@ -56,6 +56,29 @@ type instances struct {
 	// type in every instance (see tableValue): a comparison with one is
 	// decided as Terraform decides it.
 	tableTyped map[string]bool
+	// tableOK says, by provider source, whether the configuration
+	// admits the version of tfeval's table of the provider's schema
+	// (tableAdmitted).
+	tableOK map[string]bool
+}
+
+// tableAdmitted is tableAdmitted for the configuration cfg belongs to,
+// kept for the evaluation.
+func (in *instances) tableAdmitted(cfg *config.Config, source string) bool {
+	if lang.TableVersion(source) == "" {
+		return false
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	ok, seen := in.tableOK[source]
+	if !seen {
+		ok = tableAdmitted(cfg, source)
+		if in.tableOK == nil {
+			in.tableOK = map[string]bool{}
+		}
+		in.tableOK[source] = ok
+	}
+	return ok
 }
 
 // runInputs are what an evaluation of a run is given: the same for a
@@ -185,7 +208,13 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	if !managed {
 		mode = "data"
 	}
-	kind := func(name string) lang.Computed { return lang.ComputedAttribute(source, mode, res.Type, name) }
+	// The table of the provider's schema, where the configuration admits
+	// its version.
+	tableSource := ""
+	if in.tableAdmitted(pi.Config, source) {
+		tableSource = source
+	}
+	kind := func(name string) lang.Computed { return lang.ComputedAttribute(tableSource, mode, res.Type, name) }
 	unread := marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)}
 	v := pi.Planned
 	if managed && hasPrior {
@@ -218,7 +247,7 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 			}
 			in.tableTyped[key] = ok
 		}
-		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, lang.TableSchema(source, mode, res.Type), typed}, unread)
+		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, lang.TableSchema(tableSource, mode, res.Type), typed}, unread)
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it
 		// and Terraform knows it.

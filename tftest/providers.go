@@ -3,9 +3,55 @@ package tftest
 import (
 	"strings"
 
+	"github.com/hashicorp/go-version"
+
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/lang"
 )
+
+// tableAdmitted reports whether the configuration cfg belongs to admits
+// the provider version of tfeval's table of provider source's schema
+// (lang.TableVersion): whether every version constraint its modules'
+// required_providers place on the provider allows it, as Terraform
+// requires of the version it installs. The table describes that
+// version's schema; a configuration that rules it out (azurerm "~> 3.0"
+// where the table is of 4.x) gets a version whose schema may differ, and
+// is left without the table. A constraint that does not parse rules it
+// out too. Modules not installed are not read.
+func tableAdmitted(cfg *config.Config, source string) bool {
+	tv := lang.TableVersion(source)
+	if tv == "" || cfg == nil {
+		return false
+	}
+	v, err := version.NewVersion(tv)
+	if err != nil {
+		return false
+	}
+	for cfg.Parent != nil {
+		cfg = cfg.Parent
+	}
+	var admits func(c *config.Config) bool
+	admits = func(c *config.Config) bool {
+		if c.Module != nil {
+			for local, rp := range c.Module.RequiredProviders {
+				if rp.Version == "" || providerSource(c.Module, local) != source {
+					continue
+				}
+				cs, err := version.NewConstraint(rp.Version)
+				if err != nil || !cs.Check(v) {
+					return false
+				}
+			}
+		}
+		for _, child := range c.Children {
+			if !admits(child) {
+				return false
+			}
+		}
+		return true
+	}
+	return admits(cfg)
+}
 
 // providerOf finds the provider configuration a resource of module c
 // uses, as the root module names it (NAME or NAME.ALIAS): following the

@@ -103,3 +103,59 @@ func TestProviderTables(t *testing.T) {
 		})
 	}
 }
+
+// TestTableVersionAdmitted: a provider's table is used only where every
+// version constraint of the configuration, its modules' too, admits the
+// table's version: the table of azurerm 4.x does not describe the 3.x a
+// configuration asking for "~> 3.0" gets, and the run waits for the
+// schema as without a table. A constraint that does not parse rules the
+// table out.
+func TestTableVersionAdmitted(t *testing.T) {
+	child := func(version string) string {
+		return fmt.Sprintf(`terraform {
+  required_providers {
+    azurerm = { source = "hashicorp/azurerm", version = %q }
+  }
+}
+resource "azurerm_resource_group" "x" {
+  name     = "rg"
+  location = "westeurope"
+}
+output "managed_by" {
+  value = azurerm_resource_group.x.managed_by
+}
+`, version)
+	}
+	root := func(version string) string {
+		return fmt.Sprintf(`terraform {
+  required_providers {
+    azurerm = { source = "hashicorp/azurerm", version = %q }
+  }
+}
+module "m" {
+  source = "./m"
+}
+`, version)
+	}
+	for _, tc := range []struct {
+		name, root, child string
+		status            Status
+	}{
+		{"both admit", ">= 3.0", "~> 4.0", Pass},
+		{"the root rules it out", "~> 3.0", ">= 3.0", Skip},
+		{"a module rules it out", ">= 3.0", "~> 3.116", Skip},
+		{"an exact other version", ">= 3.0", "4.1.0", Skip},
+		{"a constraint that does not parse", "four", ">= 3.0", Skip},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tableAssertion(t, map[string]string{"main.tf": root(tc.root), "m/main.tf": child(tc.child)},
+				"azurerm", "plan", "module.m.managed_by == null")
+			if r.Status != tc.status {
+				t.Fatalf("%s needing %q (%s), diagnostics %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
+			}
+			if tc.status == Skip && r.NeedsProvider != "hashicorp/azurerm" {
+				t.Errorf("needs %q (%s), want hashicorp/azurerm", r.NeedsProvider, r.SkipReason)
+			}
+		})
+	}
+}
