@@ -13,12 +13,16 @@ import (
 	"github.com/tfeval/tfeval/internal/tablegen"
 )
 
-// from says where the schema document was had, for the header.
-var from = flag.String("from", "", "where the schema document was published, for the header")
+// from says where the schema document was had, for the header; name is
+// the table constant's name, where a provider has tables of two versions.
+var (
+	from = flag.String("from", "", "where the schema document was published, for the header")
+	name = flag.String("name", "", "the table constant's name (computed and the provider's type name if not given)")
+)
 
 func main() {
 	tablegen.Main("computedgen", func(w io.Writer, src []byte, provider, version string) error {
-		return generateFrom(w, src, provider, version, *from)
+		return generateFrom(w, src, provider, version, *from, *name)
 	})
 }
 
@@ -325,12 +329,12 @@ func countType(uses map[string]int, ty any) {
 // generate writes the Go file of provider's computed attributes, from the
 // schema document src of the provider's version, to w.
 func generate(w io.Writer, src []byte, provider, version string) error {
-	return generateFrom(w, src, provider, version, "")
+	return generateFrom(w, src, provider, version, "", "")
 }
 
 // generateFrom is generate with where the document was had (from) named
-// in the header, if given.
-func generateFrom(w io.Writer, src []byte, provider, version, from string) error {
+// in the header, if given, and the constant named constName, if given.
+func generateFrom(w io.Writer, src []byte, provider, version, from, constName string) error {
 	var doc schemas
 	if err := json.Unmarshal(src, &doc); err != nil {
 		return err
@@ -410,8 +414,11 @@ func generateFrom(w io.Writer, src []byte, provider, version, from string) error
 		fmt.Fprintf(w, "// The document: %s.\n", from)
 	}
 	fmt.Fprintf(w, "\npackage lang\n\n")
-	fmt.Fprintf(w, "// computed%s is the %s table of attributes and nested blocks\n// (internal/computedgen describes its format).\n", goName(provider), of)
-	fmt.Fprintf(w, "const computed%s = ", goName(provider))
+	if constName == "" {
+		constName = "computed" + goName(provider)
+	}
+	fmt.Fprintf(w, "// %s is the %s table of attributes and nested blocks\n// (internal/computedgen describes its format).\n", constName, of)
+	fmt.Fprintf(w, "const %s = ", constName)
 	// One line of the table a line of source.
 	first := true
 	for _, part := range strings.SplitAfter(text.String(), "\n") {

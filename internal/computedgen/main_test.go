@@ -63,6 +63,15 @@ func TestGenerate(t *testing.T) {
 			t.Errorf("no %s in\n%s", want, out.String())
 		}
 	}
+	out.Reset()
+	if err := generateFrom(&out, []byte(src), "example/thing", "1.0.0", "a repository", "computedThing1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n// The document: a repository.\n", "\nconst computedThing1 = "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
+	}
 	if err := generate(&out, []byte(src), "hashicorp/aws", ""); err == nil {
 		t.Error("a document without the provider's schema gives a table")
 	}
