@@ -60,7 +60,7 @@ func TestComputedAttribute(t *testing.T) {
 		{"hashicorp/helm", "resource", "helm_release", "max_history", ComputedNumber},
 		{"hashicorp/helm", "resource", "helm_release", "repository", NotComputed},
 	} {
-		if got := ComputedAttribute(tc.source, tc.mode, tc.typ, tc.name); got != tc.want {
+		if got := ComputedAttribute(tc.source, testVersion(tc.source), tc.mode, tc.typ, tc.name); got != tc.want {
 			t.Errorf("%s %s %s.%s: %d, want %d", tc.source, tc.mode, tc.typ, tc.name, got, tc.want)
 		}
 	}
@@ -104,7 +104,7 @@ func TestTableSchema(t *testing.T) {
 		// Names far down the dictionary: indices of three digits.
 		{"resource", "aws_kms_custom_key_store", "xks_proxy_uri_path", cty.String, false, ""},
 	} {
-		b := TableSchema("hashicorp/aws", tc.mode, tc.typ)
+		b := TableSchema("hashicorp/aws", "5.100.0", tc.mode, tc.typ)
 		if b == nil {
 			t.Fatalf("%s %s: no schema", tc.mode, tc.typ)
 		}
@@ -129,7 +129,7 @@ func TestTableSchema(t *testing.T) {
 			t.Errorf("%s.%s: %+v, want %#v computed %v", tc.typ, tc.path, a, tc.want, tc.computed)
 		}
 	}
-	if b := TableSchema("hashicorp/aws", "resource", "aws_instance"); b.BlockTypes["ebs_block_device"].Nesting != NestingSet || b.BlockTypes["timeouts"].Nesting != NestingSingle {
+	if b := TableSchema("hashicorp/aws", "5.100.0", "resource", "aws_instance"); b.BlockTypes["ebs_block_device"].Nesting != NestingSet || b.BlockTypes["timeouts"].Nesting != NestingSingle {
 		t.Errorf("ebs_block_device, timeouts: %+v", b.BlockTypes)
 	}
 	for _, tc := range [][3]string{
@@ -137,17 +137,31 @@ func TestTableSchema(t *testing.T) {
 		{"hashicorp/aws", "data", "aws_s3_bucket_versioning"},
 		{"hashicorp/vault", "resource", "vault_mount"},
 	} {
-		if b := TableSchema(tc[0], tc[1], tc[2]); b != nil {
+		if b := TableSchema(tc[0], testVersion(tc[0]), tc[1], tc[2]); b != nil {
 			t.Errorf("%v: a schema", tc)
 		}
 	}
 }
 
-// TestTableVersion: each table says the provider version whose schema it
-// is of; a provider without a table has none.
-func TestTableVersion(t *testing.T) {
+// testVersion is the version of source's table the cases are read in:
+// aws's 5.100.0 (checked against its provider), the one table of the
+// others.
+func testVersion(source string) string {
+	if source == "hashicorp/aws" {
+		return "5.100.0"
+	}
+	if vs := TableVersions(source); len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
+// TestTableVersions: tfeval holds tables of these provider versions,
+// newest first, and each version listed has its table; a provider without
+// a table has none.
+func TestTableVersions(t *testing.T) {
 	for source, want := range map[string]string{
-		"hashicorp/aws":        "5.100.0",
+		"hashicorp/aws":        "6.47.0 5.100.0",
 		"hashicorp/azurerm":    "4.79.0",
 		"azure/azapi":          "2.5.0",
 		"hashicorp/google":     "7.9.0",
@@ -158,8 +172,38 @@ func TestTableVersion(t *testing.T) {
 		"hashicorp/vault":      "",
 		"":                     "",
 	} {
-		if got := TableVersion(source); got != want {
+		got := TableVersions(source)
+		if strings.Join(got, " ") != want {
 			t.Errorf("%q: %q, want %q", source, got, want)
+		}
+		for _, v := range got {
+			if computedTable(source, v) == "" {
+				t.Errorf("%s %s: no table", source, v)
+			}
+		}
+	}
+}
+
+// TestTableOfVersion: the two aws tables are each of their version's
+// schema (read in each document): aws 6 adds region to data.aws_region
+// and to resources; a type whose document the 6.47.0 table was made
+// without has no schema there.
+func TestTableOfVersion(t *testing.T) {
+	for _, tc := range []struct {
+		version, mode, typ, name string
+		want                     Computed
+	}{
+		{"6.47.0", "data", "aws_region", "region", ComputedString},
+		{"5.100.0", "data", "aws_region", "region", NotAnAttribute},
+		{"6.47.0", "resource", "aws_instance", "region", ComputedString},
+		{"5.100.0", "resource", "aws_instance", "region", NotAnAttribute},
+		{"6.47.0", "resource", "aws_s3_bucket", "arn", ComputedString},
+		{"6.47.0", "resource", "aws_quicksight_dashboard", "arn", ComputedUnknown},
+		{"5.100.0", "resource", "aws_quicksight_dashboard", "arn", ComputedString},
+		{"6.0.0", "resource", "aws_s3_bucket", "arn", ComputedUnknown},
+	} {
+		if got := ComputedAttribute("hashicorp/aws", tc.version, tc.mode, tc.typ, tc.name); got != tc.want {
+			t.Errorf("%s %s %s.%s: %d, want %d", tc.version, tc.mode, tc.typ, tc.name, got, tc.want)
 		}
 	}
 }
@@ -170,7 +214,7 @@ func TestTableVersion(t *testing.T) {
 // computed attribute (set: its type is computed) is not in the table,
 // which leaves it undecided.
 func TestTableNestedAttributes(t *testing.T) {
-	b := TableSchema("hashicorp/helm", "resource", "helm_release")
+	b := TableSchema("hashicorp/helm", "3.2.0", "resource", "helm_release")
 	if b == nil {
 		t.Fatal("no helm_release")
 	}
