@@ -56,29 +56,29 @@ type instances struct {
 	// type in every instance (see tableValue): a comparison with one is
 	// decided as Terraform decides it.
 	tableTyped map[string]bool
-	// tableOK says, by provider source, whether the configuration
-	// admits the version of tfeval's table of the provider's schema
-	// (tableAdmitted).
-	tableOK map[string]bool
+	// tableVersions are, by provider source, the version of tfeval's
+	// table of the provider's schema the configuration admits
+	// (tableVersion), "" if none.
+	tableVersions map[string]string
 }
 
-// tableAdmitted is tableAdmitted for the configuration cfg belongs to,
+// tableVersion is tableVersion for the configuration cfg belongs to,
 // kept for the evaluation.
-func (in *instances) tableAdmitted(cfg *config.Config, source string) bool {
-	if lang.TableVersion(source) == "" {
-		return false
+func (in *instances) tableVersion(cfg *config.Config, source string) string {
+	if len(lang.TableVersions(source)) == 0 {
+		return ""
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	ok, seen := in.tableOK[source]
+	v, seen := in.tableVersions[source]
 	if !seen {
-		ok = tableAdmitted(cfg, source)
-		if in.tableOK == nil {
-			in.tableOK = map[string]bool{}
+		v = tableVersion(cfg, source)
+		if in.tableVersions == nil {
+			in.tableVersions = map[string]string{}
 		}
-		in.tableOK[source] = ok
+		in.tableVersions[source] = v
 	}
-	return ok
+	return v
 }
 
 // runInputs are what an evaluation of a run is given: the same for a
@@ -208,13 +208,10 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	if !managed {
 		mode = "data"
 	}
-	// The table of the provider's schema, where the configuration admits
-	// its version.
-	tableSource := ""
-	if in.tableAdmitted(pi.Config, source) {
-		tableSource = source
-	}
-	kind := func(name string) lang.Computed { return lang.ComputedAttribute(tableSource, mode, res.Type, name) }
+	// The table of the provider's schema of a version the configuration
+	// admits.
+	tv := in.tableVersion(pi.Config, source)
+	kind := func(name string) lang.Computed { return lang.ComputedAttribute(source, tv, mode, res.Type, name) }
 	unread := marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)}
 	v := pi.Planned
 	if managed && hasPrior {
@@ -247,7 +244,7 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 			}
 			in.tableTyped[key] = ok
 		}
-		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, lang.TableSchema(tableSource, mode, res.Type), typed}, unread)
+		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, lang.TableSchema(source, tv, mode, res.Type), typed}, unread)
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it
 		// and Terraform knows it.

@@ -9,48 +9,62 @@ import (
 	"github.com/tfeval/tfeval/lang"
 )
 
-// tableAdmitted reports whether the configuration cfg belongs to admits
-// the provider version of tfeval's table of provider source's schema
-// (lang.TableVersion): whether every version constraint its modules'
+// tableVersion is the newest version of provider source of which
+// tfeval holds a table (lang.TableVersions) that the configuration cfg
+// belongs to admits: every version constraint its modules'
 // required_providers place on the provider allows it, as Terraform
-// requires of the version it installs. The table describes that
-// version's schema; a configuration that rules it out (azurerm "~> 3.0"
-// where the table is of 4.x) gets a version whose schema may differ, and
-// is left without the table. A constraint that does not parse rules it
-// out too. Modules not installed are not read.
-func tableAdmitted(cfg *config.Config, source string) bool {
-	tv := lang.TableVersion(source)
-	if tv == "" || cfg == nil {
-		return false
-	}
-	v, err := version.NewVersion(tv)
-	if err != nil {
-		return false
+// requires of the version it installs; "" if none. A table describes
+// that version's schema; a configuration that rules it out (azurerm
+// "~> 3.0" where the table is of 4.x) gets a version whose schema may
+// differ, and is left without the table. A constraint that does not
+// parse rules every table out. Modules not installed are not read.
+func tableVersion(cfg *config.Config, source string) string {
+	versions := lang.TableVersions(source)
+	if len(versions) == 0 || cfg == nil {
+		return ""
 	}
 	for cfg.Parent != nil {
 		cfg = cfg.Parent
 	}
-	var admits func(c *config.Config) bool
-	admits = func(c *config.Config) bool {
+	var constraints []version.Constraints
+	ok := true
+	var collect func(c *config.Config)
+	collect = func(c *config.Config) {
 		if c.Module != nil {
 			for local, rp := range c.Module.RequiredProviders {
 				if rp.Version == "" || providerSource(c.Module, local) != source {
 					continue
 				}
 				cs, err := version.NewConstraint(rp.Version)
-				if err != nil || !cs.Check(v) {
-					return false
+				if err != nil {
+					ok = false
+					continue
 				}
+				constraints = append(constraints, cs)
 			}
 		}
 		for _, child := range c.Children {
-			if !admits(child) {
-				return false
+			collect(child)
+		}
+	}
+	collect(cfg)
+	if !ok {
+		return ""
+	}
+next:
+	for _, tv := range versions {
+		v, err := version.NewVersion(tv)
+		if err != nil {
+			continue
+		}
+		for _, cs := range constraints {
+			if !cs.Check(v) {
+				continue next
 			}
 		}
-		return true
+		return tv
 	}
-	return admits(cfg)
+	return ""
 }
 
 // providerOf finds the provider configuration a resource of module c

@@ -28,7 +28,7 @@ run "r" {
 }
 
 // TestProviderTables: each provider tfeval holds a table of besides aws
-// (lang.TableVersion) decides a mocked object without a schema by the
+// (lang.TableVersions) decides a mocked object without a schema by the
 // rules checked on aws (TestMockedObjectsByTable): an argument not set
 // that the provider does not compute is null; one it computes is unknown
 // in the plan and generated once applied; a nested block not written is
@@ -155,6 +155,37 @@ module "m" {
 			}
 			if tc.status == Skip && r.NeedsProvider != "hashicorp/azurerm" {
 				t.Errorf("needs %q (%s), want hashicorp/azurerm", r.NeedsProvider, r.SkipReason)
+			}
+		})
+	}
+}
+
+// TestTableVersionChosen: of a provider's tables, the newest whose version
+// the configuration admits decides: aws "~> 6.0" gets the 6.47.0 table,
+// in which data.aws_region has a computed region (generated once
+// applied); "~> 5.0" the 5.100.0 one, without it (the run waits for the
+// schema); ">= 6.48" neither.
+func TestTableVersionChosen(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		status  Status
+	}{
+		{"~> 6.0", Pass},
+		{">= 5.0", Pass},
+		{"~> 5.0", Skip},
+		{">= 6.48", Skip},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			main := fmt.Sprintf(`terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = %q }
+  }
+}
+data "aws_region" "x" {}
+`, tc.version)
+			r := tableAssertion(t, map[string]string{"main.tf": main}, "aws", "apply", `data.aws_region.x.region != ""`)
+			if r.Status != tc.status {
+				t.Fatalf("%s needing %q (%s), diagnostics %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
 			}
 		})
 	}
