@@ -20,6 +20,7 @@ type DiagnosticPrinter struct {
 	w     io.Writer
 	color bool
 	src   *Sources
+	width uint
 }
 
 // DiagnosticOptions say how a DiagnosticPrinter prints and where it may
@@ -43,11 +44,19 @@ type DiagnosticOptions struct {
 	// Dialect is the language whose built-in functions the signatures in
 	// snippets are of.
 	Dialect dialect.Dialect
+	// Width is the width detail text is wrapped to fit within, one column
+	// short of it, as Terraform wraps; 0 for its default of 78 columns.
+	// terraform test's JUnit report uses 80.
+	Width int
 }
 
 // NewDiagnosticPrinter prints on w as opts say.
 func NewDiagnosticPrinter(w io.Writer, opts DiagnosticOptions) *DiagnosticPrinter {
-	return &DiagnosticPrinter{w: w, color: opts.Color, src: NewSources(opts)}
+	width := detailWidth
+	if opts.Width > 1 {
+		width = opts.Width - 1
+	}
+	return &DiagnosticPrinter{w: w, color: opts.Color, src: NewSources(opts), width: uint(width)}
 }
 
 // SetSource gives the text of a "file" that is not on disk, such as a
@@ -102,7 +111,7 @@ func (p *DiagnosticPrinter) printOne(d *hcl.Diagnostic) {
 	if d.Detail != "" {
 		buf.WriteString("\n")
 		for _, para := range strings.Split(d.Detail, "\n") {
-			buf.WriteString(wordwrap.WrapString(para, detailWidth) + "\n")
+			buf.WriteString(wordwrap.WrapString(para, p.width) + "\n")
 		}
 	}
 	if p.color {

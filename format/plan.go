@@ -525,7 +525,7 @@ func withoutSchemaSensitivity(v cty.Value, schemas *lang.ProviderSchemas, mi *la
 	s := schemas.ResourceSchema(mi.Config.Module, res)
 	if s == nil {
 		// Without it, the table of the provider's schema marked them.
-		s = lang.TableSensitiveOf(mi.Config.Module, res)
+		s = lang.TableSensitiveOf(mi.Config, res)
 	}
 	uv, vm := v.Unmark()
 	if s == nil || !uv.IsKnown() || uv.IsNull() || !uv.Type().IsObjectType() {

@@ -90,12 +90,10 @@ func writeTestJSON(e *eventWriter, rep *tftest.Report) error {
 }
 
 // terraformFile writes a file's events in Terraform's order: progress,
-// each run as it completes, teardown, the file's status.
+// each run as it completes, teardown, the file's status, then the file's
+// own diagnostics.
 func (e *eventWriter) terraformFile(fr *tftest.FileResult) {
 	e.file(fr, "starting", "in progress")
-	for _, d := range fr.Diagnostics {
-		e.diagnostic(fr.Path, "", d)
-	}
 	for _, rr := range fr.Runs {
 		e.emit(map[string]any{"@level": "info", "@message": fmt.Sprintf("  %q... in progress", rr.Name), "@testfile": fr.Path, "@testrun": rr.Name, "type": "test_run",
 			"test_run": map[string]any{"path": fr.Path, "run": rr.Name, "progress": "starting"}})
@@ -103,6 +101,9 @@ func (e *eventWriter) terraformFile(fr *tftest.FileResult) {
 	}
 	e.file(fr, "teardown", "tearing down")
 	e.file(fr, "complete", statusWord(fr.Status))
+	for _, d := range fr.Diagnostics {
+		e.diagnostic(fr.Path, "", d)
+	}
 }
 
 // tofuFile writes a file's events in OpenTofu's order: the file's status,

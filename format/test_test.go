@@ -220,3 +220,52 @@ func TestWriteTestTextVerbosePlanChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestFileDiagnosticsOrder: Terraform writes a test file's own
+// diagnostics (here the warning for an override of no object) once the
+// file is done, after its status, in the event stream as on the terminal;
+// OpenTofu, which has no such warning, writes a file's diagnostics after
+// its status line too, before its runs.
+func TestFileDiagnosticsOrder(t *testing.T) {
+	dir := testfiles.Dir(t, map[string]string{
+		"main.tf": "resource \"terraform_data\" \"x\" { input = 1 }\n",
+		"tests/a.tftest.hcl": `
+override_resource {
+  target = terraform_data.nowhere
+}
+run "r" {
+  command = plan
+}
+`,
+	})
+	rep := tftest.Run(tftest.Options{
+		WorkDir: dir, Dialect: dialect.Terraform, Context: context.Background(),
+		Load: func(sub, key string) (*config.Config, hcl.Diagnostics) {
+			return config.Load(sub, config.Options{Dialect: dialect.Terraform, WorkDir: dir})
+		},
+	})
+	var b bytes.Buffer
+	if err := WriteTestJSON(&b, rep, dialect.Terraform); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ev["type"].(string))
+	}
+	want := "version test_abstract test_file test_run test_run test_file test_file diagnostic test_summary"
+	if strings.Join(got, " ") != want {
+		t.Errorf("events %v, want %s", got, want)
+	}
+	b.Reset()
+	if err := WriteTestText(&b, rep, TestTextOptions{Dialect: dialect.Terraform, Diagnostics: NewDiagnosticPrinter(&b, DiagnosticOptions{WorkDir: dir})}); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	if i, j := strings.Index(text, "a.tftest.hcl... pass"), strings.Index(text, "Invalid override target"); i < 0 || j < i {
+		t.Errorf("the warning is not after the file's status:\n%s", text)
+	}
+}

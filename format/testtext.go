@@ -47,7 +47,9 @@ func WriteTestText(w io.Writer, rep *tftest.Report, opts TestTextOptions) error 
 		} else {
 			tw.printf("%s... %s\n", fr.Path, tw.paint("37", "in progress"))
 		}
-		tw.diags(fr.Diagnostics)
+		if opts.Dialect == dialect.Tofu {
+			tw.diags(fr.Diagnostics)
+		}
 		for _, rr := range fr.Runs {
 			tw.printf("  run %q... %s\n", rr.Name, tw.color(rr.Status, runWord(rr)))
 			if opts.Verbose && rr.Result != nil {
@@ -62,6 +64,8 @@ func WriteTestText(w io.Writer, rep *tftest.Report, opts TestTextOptions) error 
 		if opts.Dialect != dialect.Tofu {
 			tw.printf("%s... %s\n", fr.Path, tw.paint("37", "tearing down"))
 			tw.printf("%s... %s\n", fr.Path, tw.color(fr.Status, statusWord(fr.Status)))
+			// Terraform prints a file's own diagnostics once it is done.
+			tw.diags(fr.Diagnostics)
 		}
 	}
 	line := SummaryLine(rep)

@@ -213,7 +213,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 	info = &resourceInfo{schema: schema, resourceShape: resourceShapeOf(res, schema, ev.opts.Dialect)}
 	if schema == nil {
 		info.dynamicArgs = dynamicSpecs(c.Module, res, info.spec)
-		info.sensitive = tableSensitive(c.Module, res)
+		info.sensitive = tableSensitive(c, res, &sh.tableVersions)
 	}
 	if res.Config != nil {
 		info.body = newGuardedBody(res.Config, ev.limits)

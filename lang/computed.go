@@ -32,19 +32,59 @@ const (
 // IsComputed reports whether c is one of the computed kinds.
 func (c Computed) IsComputed() bool { return c >= ComputedString }
 
-// computedTable is the generated table of provider source
-// (lang/computed_*.go), "" if there is none. A switch, not a map, so that
-// the tables cost nothing until one is read.
-func computedTable(source string) string {
-	switch source {
-	case "hashicorp/aws":
+// computedTable is the generated table of provider source's schema at
+// version (lang/computed_*.go), "" if there is none. A switch, not a
+// map, so that the tables cost nothing until one is read.
+func computedTable(source, version string) string {
+	switch source + " " + version {
+	case "hashicorp/aws 5.100.0":
 		return computedAws
+	case "hashicorp/aws 6.47.0":
+		return computedAws6
+	case "hashicorp/azurerm 4.79.0":
+		return computedAzurerm
+	case "azure/azapi 2.5.0":
+		return computedAzapi
+	case "hashicorp/google 7.9.0":
+		return computedGoogle
+	case "hashicorp/kubernetes 2.38.0":
+		return computedKubernetes
+	case "hashicorp/azuread 3.7.0":
+		return computedAzuread
+	case "integrations/github 6.13.0":
+		return computedGithub
+	case "hashicorp/helm 3.2.0":
+		return computedHelm
 	}
 	return ""
 }
 
-// computedSources are the sources computedTable has a table of.
-var computedSources = [...]string{"hashicorp/aws"}
+// TableVersions are the versions of provider source (as "hashicorp/aws")
+// of whose schema tfeval holds a table, newest first; none if it holds
+// no table of the provider. A table is exact for its version; which one
+// a configuration can use is its caller's to say (by the configuration's
+// version constraints).
+func TableVersions(source string) []string {
+	switch source {
+	case "hashicorp/aws":
+		return []string{"6.47.0", "5.100.0"}
+	case "hashicorp/azurerm":
+		return []string{"4.79.0"}
+	case "azure/azapi":
+		return []string{"2.5.0"}
+	case "hashicorp/google":
+		return []string{"7.9.0"}
+	case "hashicorp/kubernetes":
+		return []string{"2.38.0"}
+	case "hashicorp/azuread":
+		return []string{"3.7.0"}
+	case "integrations/github":
+		return []string{"6.13.0"}
+	case "hashicorp/helm":
+		return []string{"3.2.0"}
+	}
+	return nil
+}
 
 // computedIndex is a table read: its dictionary of names, its nested
 // blocks' lines and each type's line, by "r TYPE" or "d TYPE". Slices of
@@ -60,52 +100,61 @@ type computedIndex struct {
 	nested  map[int]*Block
 }
 
-var (
-	computedOnce    sync.Once
-	computedIndexes map[string]*computedIndex
-)
+// computedIndexes are the tables read, by source and version: each read
+// when first asked for.
+var computedIndexes sync.Map
 
 // computedDigits is the alphabet of the tables' indices.
 const computedDigits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
 
-func readComputedTables() {
-	computedIndexes = make(map[string]*computedIndex, len(computedSources))
-	for _, source := range computedSources {
-		text := computedTable(source)
-		dict, rest, _ := strings.Cut(text, "\n")
-		ix := &computedIndex{
-			names:   strings.Fields(dict),
-			types:   make(map[string]string, strings.Count(rest, "\n")),
-			schemas: map[string]*Block{},
-			nested:  map[int]*Block{},
-		}
-		for line := range strings.Lines(rest) {
-			line = strings.TrimSuffix(line, "\n")
-			mode, after, _ := strings.Cut(line, " ")
-			if mode == "b" {
-				ix.blocks = append(ix.blocks, after)
-				continue
-			}
-			typ, refs, _ := strings.Cut(after, " ")
-			ix.types[line[:len(mode)+1+len(typ)]] = refs
-		}
-		computedIndexes[source] = ix
+// indexOf is the table of source at version read, nil if there is none.
+func indexOf(source, version string) *computedIndex {
+	key := source + " " + version
+	if ix, ok := computedIndexes.Load(key); ok {
+		return ix.(*computedIndex)
 	}
+	text := computedTable(source, version)
+	if text == "" {
+		return nil
+	}
+	ix, _ := computedIndexes.LoadOrStore(key, readComputedTable(text))
+	return ix.(*computedIndex)
+}
+
+func readComputedTable(text string) *computedIndex {
+	dict, rest, _ := strings.Cut(text, "\n")
+	ix := &computedIndex{
+		names:   strings.Fields(dict),
+		types:   make(map[string]string, strings.Count(rest, "\n")),
+		schemas: map[string]*Block{},
+		nested:  map[int]*Block{},
+	}
+	for line := range strings.Lines(rest) {
+		line = strings.TrimSuffix(line, "\n")
+		mode, after, _ := strings.Cut(line, " ")
+		if mode == "b" {
+			ix.blocks = append(ix.blocks, after)
+			continue
+		}
+		typ, refs, _ := strings.Cut(after, " ")
+		ix.types[line[:len(mode)+1+len(typ)]] = refs
+	}
+	return ix
 }
 
 // TableSchema is what the table of provider source (as "hashicorp/aws")
-// knows of the schema of resource type typ (mode "resource" or "data"):
-// every attribute with its type, whether the provider computes it and
-// whether it is sensitive (not whether it is required or optional), and
-// every nested block type with its nesting mode; nil if tfeval holds no
-// table of the type (the aws provider's, v5.100.0). The result is shared:
-// not to be changed.
-func TableSchema(source, mode, typ string) *Block {
-	if computedTable(source) == "" {
+// at version (one of TableVersions) knows of the schema of resource type
+// typ (mode "resource" or "data"): every attribute with its type,
+// whether the provider computes it and whether it is sensitive (not
+// whether it is required or optional), and every nested block type with
+// its nesting mode; nil
+// if tfeval holds no table of the type at that version. The result is
+// shared: not to be changed.
+func TableSchema(source, version, mode, typ string) *Block {
+	ix := indexOf(source, version)
+	if ix == nil {
 		return nil
 	}
-	computedOnce.Do(readComputedTables)
-	ix := computedIndexes[source]
 	key := "r " + typ
 	if mode == "data" {
 		key = "d " + typ
@@ -129,11 +178,11 @@ func TableSchema(source, mode, typ string) *Block {
 }
 
 // ComputedAttribute says what the schema of provider source (as
-// "hashicorp/aws") makes of top-level attribute name of resource
-// type typ (mode "resource" or "data"), for the providers tfeval holds a
-// table of (the aws provider's, v5.100.0).
-func ComputedAttribute(source, mode, typ, name string) Computed {
-	b := TableSchema(source, mode, typ)
+// "hashicorp/aws") at version makes of top-level attribute name of
+// resource type typ (mode "resource" or "data"), for the providers and
+// versions tfeval holds a table of (TableVersions).
+func ComputedAttribute(source, version, mode, typ, name string) Computed {
+	b := TableSchema(source, version, mode, typ)
 	if b == nil {
 		return ComputedUnknown
 	}

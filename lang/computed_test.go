@@ -37,10 +37,30 @@ func TestComputedAttribute(t *testing.T) {
 		// The table is by mode.
 		{"hashicorp/aws", "data", "aws_s3_bucket_versioning", "bucket", ComputedUnknown},
 		{"hashicorp/aws", "resource", "aws_not_a_type", "arn", ComputedUnknown},
-		{"hashicorp/google", "resource", "google_storage_bucket", "self_link", ComputedUnknown},
+		{"hashicorp/vault", "resource", "vault_mount", "accessor", ComputedUnknown},
 		{"example/aws", "resource", "aws_s3_bucket", "arn", ComputedUnknown},
+		// The other providers' tables, each case read in the schema
+		// document of the table's version.
+		{"hashicorp/azurerm", "resource", "azurerm_resource_group", "managed_by", NotComputed},
+		{"hashicorp/azurerm", "resource", "azurerm_resource_group", "id", ComputedString},
+		{"hashicorp/azurerm", "resource", "azurerm_storage_account", "primary_blob_endpoint", ComputedString},
+		{"hashicorp/azurerm", "resource", "azurerm_storage_account", "large_file_share_enabled", ComputedBool},
+		{"hashicorp/azurerm", "data", "azurerm_client_config", "tenant_id", ComputedString},
+		{"azure/azapi", "resource", "azapi_resource", "update_headers", NotComputed},
+		{"azure/azapi", "resource", "azapi_resource", "output", ComputedOther},
+		{"azure/azapi", "resource", "azapi_resource", "tags", ComputedOther},
+		{"hashicorp/google", "resource", "google_storage_bucket", "self_link", ComputedString},
+		{"hashicorp/google", "resource", "google_storage_bucket", "project_number", ComputedNumber},
+		{"hashicorp/google", "resource", "google_storage_bucket", "storage_class", NotComputed},
+		{"hashicorp/kubernetes", "resource", "kubernetes_namespace_v1", "wait_for_default_service_account", NotComputed},
+		{"hashicorp/azuread", "data", "azuread_client_config", "object_id", ComputedString},
+		{"hashicorp/azuread", "resource", "azuread_group", "onpremises_sync_enabled", ComputedBool},
+		{"integrations/github", "resource", "github_repository", "full_name", ComputedString},
+		{"integrations/github", "resource", "github_repository", "description", NotComputed},
+		{"hashicorp/helm", "resource", "helm_release", "max_history", ComputedNumber},
+		{"hashicorp/helm", "resource", "helm_release", "repository", NotComputed},
 	} {
-		if got := ComputedAttribute(tc.source, tc.mode, tc.typ, tc.name); got != tc.want {
+		if got := ComputedAttribute(tc.source, testVersion(tc.source), tc.mode, tc.typ, tc.name); got != tc.want {
 			t.Errorf("%s %s %s.%s: %d, want %d", tc.source, tc.mode, tc.typ, tc.name, got, tc.want)
 		}
 	}
@@ -84,7 +104,7 @@ func TestTableSchema(t *testing.T) {
 		// Names far down the dictionary: indices of three digits.
 		{"resource", "aws_kms_custom_key_store", "xks_proxy_uri_path", cty.String, false, ""},
 	} {
-		b := TableSchema("hashicorp/aws", tc.mode, tc.typ)
+		b := TableSchema("hashicorp/aws", "5.100.0", tc.mode, tc.typ)
 		if b == nil {
 			t.Fatalf("%s %s: no schema", tc.mode, tc.typ)
 		}
@@ -109,16 +129,106 @@ func TestTableSchema(t *testing.T) {
 			t.Errorf("%s.%s: %+v, want %#v computed %v", tc.typ, tc.path, a, tc.want, tc.computed)
 		}
 	}
-	if b := TableSchema("hashicorp/aws", "resource", "aws_instance"); b.BlockTypes["ebs_block_device"].Nesting != NestingSet || b.BlockTypes["timeouts"].Nesting != NestingSingle {
+	if b := TableSchema("hashicorp/aws", "5.100.0", "resource", "aws_instance"); b.BlockTypes["ebs_block_device"].Nesting != NestingSet || b.BlockTypes["timeouts"].Nesting != NestingSingle {
 		t.Errorf("ebs_block_device, timeouts: %+v", b.BlockTypes)
 	}
 	for _, tc := range [][3]string{
 		{"hashicorp/aws", "resource", "aws_not_a_type"},
 		{"hashicorp/aws", "data", "aws_s3_bucket_versioning"},
-		{"hashicorp/google", "resource", "google_storage_bucket"},
+		{"hashicorp/vault", "resource", "vault_mount"},
 	} {
-		if b := TableSchema(tc[0], tc[1], tc[2]); b != nil {
+		if b := TableSchema(tc[0], testVersion(tc[0]), tc[1], tc[2]); b != nil {
 			t.Errorf("%v: a schema", tc)
+		}
+	}
+}
+
+// testVersion is the version of source's table the cases are read in:
+// aws's 5.100.0 (checked against its provider), the one table of the
+// others.
+func testVersion(source string) string {
+	if source == "hashicorp/aws" {
+		return "5.100.0"
+	}
+	if vs := TableVersions(source); len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
+// TestTableVersions: tfeval holds tables of these provider versions,
+// newest first, and each version listed has its table; a provider without
+// a table has none.
+func TestTableVersions(t *testing.T) {
+	for source, want := range map[string]string{
+		"hashicorp/aws":        "6.47.0 5.100.0",
+		"hashicorp/azurerm":    "4.79.0",
+		"azure/azapi":          "2.5.0",
+		"hashicorp/google":     "7.9.0",
+		"hashicorp/kubernetes": "2.38.0",
+		"hashicorp/azuread":    "3.7.0",
+		"integrations/github":  "6.13.0",
+		"hashicorp/helm":       "3.2.0",
+		"hashicorp/vault":      "",
+		"":                     "",
+	} {
+		got := TableVersions(source)
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: %q, want %q", source, got, want)
+		}
+		for _, v := range got {
+			if computedTable(source, v) == "" {
+				t.Errorf("%s %s: no table", source, v)
+			}
+		}
+	}
+}
+
+// TestTableOfVersion: the two aws tables are each of their version's
+// schema (read in each document): aws 6 adds region to data.aws_region
+// and to resources; a type whose document the 6.47.0 table was made
+// without has no schema there.
+func TestTableOfVersion(t *testing.T) {
+	for _, tc := range []struct {
+		version, mode, typ, name string
+		want                     Computed
+	}{
+		{"6.47.0", "data", "aws_region", "region", ComputedString},
+		{"5.100.0", "data", "aws_region", "region", NotAnAttribute},
+		{"6.47.0", "resource", "aws_instance", "region", ComputedString},
+		{"5.100.0", "resource", "aws_instance", "region", NotAnAttribute},
+		{"6.47.0", "resource", "aws_s3_bucket", "arn", ComputedString},
+		{"6.47.0", "resource", "aws_quicksight_dashboard", "arn", ComputedUnknown},
+		{"5.100.0", "resource", "aws_quicksight_dashboard", "arn", ComputedString},
+		{"6.0.0", "resource", "aws_s3_bucket", "arn", ComputedUnknown},
+	} {
+		if got := ComputedAttribute("hashicorp/aws", tc.version, tc.mode, tc.typ, tc.name); got != tc.want {
+			t.Errorf("%s %s %s.%s: %d, want %d", tc.version, tc.mode, tc.typ, tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestTableNestedAttributes: a nested attribute type is of the object
+// type it implies where nothing in it is computed (helm_release's
+// postrender, a single object; set_list, a list of them); one with a
+// computed attribute (set: its type is computed) is not in the table,
+// which leaves it undecided.
+func TestTableNestedAttributes(t *testing.T) {
+	b := TableSchema("hashicorp/helm", "3.2.0", "resource", "helm_release")
+	if b == nil {
+		t.Fatal("no helm_release")
+	}
+	post := cty.Object(map[string]cty.Type{"args": cty.List(cty.String), "binary_path": cty.String})
+	setList := cty.List(cty.Object(map[string]cty.Type{"name": cty.String, "value": cty.List(cty.String)}))
+	if a := b.Attributes["postrender"]; a == nil || a.Computed || !a.Type.Equals(post) {
+		t.Errorf("postrender: %+v", a)
+	}
+	if a := b.Attributes["set_list"]; a == nil || a.Computed || !a.Type.Equals(setList) {
+		t.Errorf("set_list: %+v", a)
+	}
+	for _, name := range []string{"set", "metadata"} {
+		if a, ok := b.Attributes[name]; ok {
+			t.Errorf("%s: %+v", name, a)
 		}
 	}
 }
@@ -151,7 +261,7 @@ func TestTableSchemaSensitive(t *testing.T) {
 		{"data", "aws_ssm_parameters_by_path", "values", true},
 		{"data", "aws_ssm_parameter", "value", true},
 	} {
-		b := TableSchema("hashicorp/aws", tc.mode, tc.typ)
+		b := TableSchema("hashicorp/aws", "5.100.0", tc.mode, tc.typ)
 		if b == nil {
 			t.Fatalf("%s %s: no schema", tc.mode, tc.typ)
 		}
@@ -163,7 +273,7 @@ func TestTableSchemaSensitive(t *testing.T) {
 		if a == nil || a.Sensitive != tc.want {
 			t.Errorf("%s %s.%s: %+v, want sensitive %v", tc.mode, tc.typ, tc.path, a, tc.want)
 		}
-		if SensitiveTableSchema("hashicorp/aws", tc.mode, tc.typ) == nil {
+		if SensitiveTableSchema("hashicorp/aws", "5.100.0", tc.mode, tc.typ) == nil {
 			t.Errorf("%s %s: no sensitive table schema", tc.mode, tc.typ)
 		}
 	}
@@ -174,7 +284,7 @@ func TestTableSchemaSensitive(t *testing.T) {
 		{"hashicorp/aws", "resource", "aws_not_a_type"},
 		{"hashicorp/google", "resource", "google_sql_user"},
 	} {
-		if b := SensitiveTableSchema(tc[0], tc[1], tc[2]); b != nil {
+		if b := SensitiveTableSchema(tc[0], "5.100.0", tc[1], tc[2]); b != nil {
 			t.Errorf("%v: a sensitive table schema", tc)
 		}
 	}

@@ -128,6 +128,9 @@ type evalShared struct {
 	// sensitive attributes (anySensitiveTable), found once.
 	sensitiveOnce   sync.Once
 	sensitiveTables bool
+	// tableVersions are the versions of the tables of providers'
+	// schemas the configuration admits (TableVersion), by source.
+	tableVersions sync.Map
 
 	// shapeKey is the moduleShapeKey of this evaluation's options, made an
 	// interface once: moduleShape is asked for every expression evaluated,

@@ -582,7 +582,10 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 	}
 	for name, a := range b.Attributes {
 		av, ok := d.get(name)
-		if !ok {
+		if !ok || a.WriteOnly {
+			// A write-only argument goes to the provider and is never
+			// planned or stored: whatever the configuration gives (an
+			// ephemeral value too), the object has null there.
 			av = cty.NullVal(a.Type)
 		}
 		if sdk && b.LegacySDK && !a.Required && a.NestedType == nil {

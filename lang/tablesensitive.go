@@ -2,6 +2,7 @@ package lang
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -18,15 +19,15 @@ import (
 // the configuration sets them, a mock fills them or the provider is to
 // compute them.
 
-// SensitiveTableSchema is TableSchema(source, mode, typ) when it has a
-// sensitive attribute, at the top level or in a nested block; nil
-// otherwise, and for a mode other than "resource" and "data" (the table
-// has no ephemeral resources).
-func SensitiveTableSchema(source, mode, typ string) *Block {
+// SensitiveTableSchema is TableSchema(source, version, mode, typ) when it
+// has a sensitive attribute, at the top level or in a nested block; nil
+// otherwise, and for a mode other than "resource" and "data" (the tables
+// have no ephemeral resources).
+func SensitiveTableSchema(source, version, mode, typ string) *Block {
 	if mode != "resource" && mode != "data" {
 		return nil
 	}
-	b := TableSchema(source, mode, typ)
+	b := TableSchema(source, version, mode, typ)
 	if b == nil || !b.hasSensitive() {
 		return nil
 	}
@@ -48,15 +49,17 @@ func (b *Block) hasSensitive() bool {
 }
 
 // TableSensitiveOf is the sensitive table schema (SensitiveTableSchema) of
-// resource res of module m, for when its provider's schema is not given:
-// what marked its object's attributes sensitive.
-func TableSensitiveOf(m *config.Module, res *config.Resource) *Block {
-	return tableSensitive(m, res)
+// resource res of module c, of the version the configuration admits
+// (TableVersion), for when its provider's schema is not given: what
+// marked its object's attributes sensitive.
+func TableSensitiveOf(c *config.Config, res *config.Resource) *Block {
+	return tableSensitive(c, res, nil)
 }
 
 // tableSensitive is the sensitive table schema (SensitiveTableSchema) of
-// resource res of module m, planned without a schema.
-func tableSensitive(m *config.Module, res *config.Resource) *Block {
+// resource res of module c, planned without a schema; versions, when not
+// nil, keeps the version chosen for each source.
+func tableSensitive(c *config.Config, res *config.Resource, versions *sync.Map) *Block {
 	var mode string
 	switch res.Mode {
 	case config.ManagedResourceMode:
@@ -69,14 +72,35 @@ func tableSensitive(m *config.Module, res *config.Resource) *Block {
 	default:
 		return nil
 	}
-	source := "hashicorp/" + resourceProviderName(res)
-	if m != nil {
-		source = providerKey(providerSource(m, resourceProviderName(res)))
-	}
-	if computedTable(source) == "" {
+	if c == nil || c.Module == nil {
 		return nil
 	}
-	return SensitiveTableSchema(source, mode, res.Type)
+	source := providerKey(providerSource(c.Module, resourceProviderName(res)))
+	if len(TableVersions(source)) == 0 {
+		return nil
+	}
+	var version string
+	if v, ok := versionsLoad(versions, source); ok {
+		version = v
+	} else {
+		version = TableVersion(c, source)
+		if versions != nil {
+			versions.Store(source, version)
+		}
+	}
+	return SensitiveTableSchema(source, version, mode, res.Type)
+}
+
+// versionsLoad is the version kept in versions for source, if any.
+func versionsLoad(versions *sync.Map, source string) (string, bool) {
+	if versions == nil {
+		return "", false
+	}
+	v, ok := versions.Load(source)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
 }
 
 // MarkSensitive is v, an object of block b's schema or one planned without
@@ -260,7 +284,7 @@ func (ev *evaluator) sensitiveTableIn(c *config.Config) bool {
 			if ev.opts.Schemas.resourceSchema(c.Module, res) != nil {
 				continue
 			}
-			if b := tableSensitive(c.Module, res); b != nil && b.hasSensitiveAttribute() {
+			if b := tableSensitive(c, res, &ev.share().tableVersions); b != nil && b.hasSensitiveAttribute() {
 				return true
 			}
 		}

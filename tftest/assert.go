@@ -19,6 +19,48 @@ import (
 	"github.com/tfeval/tfeval/tfvars"
 )
 
+// ephemeralAssertions are Terraform's errors for an assertion that reads
+// an ephemeral resource, which is closed by the time assertions are
+// evaluated: each reference is "Ephemeral resources cannot be asserted",
+// and each resource read is then "Ephemeral resource instance has
+// expired". Both point at the reference to the resource instance.
+func ephemeralAssertions(a *Assert) hcl.Diagnostics {
+	var diags, expired hcl.Diagnostics
+	seen := map[string]bool{}
+	for _, e := range []hcl.Expression{a.Condition, a.ErrorMessage} {
+		for _, t := range e.Variables() {
+			if t.RootName() != "ephemeral" || len(traversalNames(t)) < 3 {
+				continue
+			}
+			ref := resourceInstanceRef(t)
+			rng := hcl.RangeBetween(ref[0].SourceRange(), ref[len(ref)-1].SourceRange())
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Ephemeral resources cannot be asserted", Detail: "Ephemeral resources are closed when the test is finished, and are not available within the test context for assertions.", Subject: rng.Ptr()})
+			addr := formatTarget(ref)
+			if seen[addr] {
+				continue
+			}
+			seen[addr] = true
+			expired = append(expired, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Ephemeral resource instance has expired", Detail: fmt.Sprintf("The remote object for %s is no longer available due to a renewal error, so Terraform cannot evaluate this expression.", addr), Subject: rng.Ptr()})
+		}
+	}
+	return append(diags, expired...)
+}
+
+// resourceInstanceRef is the part of a reference to a resource
+// (MODE.TYPE.NAME[KEY].attr...) that names the instance it reads.
+func resourceInstanceRef(t hcl.Traversal) hcl.Traversal {
+	names := 0
+	for i, step := range t {
+		switch step.(type) {
+		case hcl.TraverseRoot, hcl.TraverseAttr:
+			if names++; names == 4 {
+				return t[:i]
+			}
+		}
+	}
+	return t
+}
+
 // assert evaluates a run's assertions against its plan or applied state
 // (and the root module outputs they see), and sets the run's status from
 // them.
@@ -48,6 +90,22 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 		ar := AssertionResult{Range: a.Condition.Range()}
 		if tofu {
 			if diags := r.tofuRunRefs(a, fs); diags.HasErrors() {
+				rr.Diagnostics = append(rr.Diagnostics, diags...)
+				ar.Status = Error
+				rr.Assertions = append(rr.Assertions, ar)
+				status = Error
+				continue
+			}
+		}
+		if !tofu {
+			diags := ephemeralAssertions(a)
+			if cfg != nil {
+				diags = append(diags, rr.targets.uninitialized(a, cfg.Module)...)
+				if rr.skipped != nil {
+					diags = append(diags, uninitialized(a, cfg.Module, func(id string) bool { return rr.skipped[id] })...)
+				}
+			}
+			if diags.HasErrors() {
 				rr.Diagnostics = append(rr.Diagnostics, diags...)
 				ar.Status = Error
 				rr.Assertions = append(rr.Assertions, ar)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
@@ -104,7 +105,7 @@ func jsonKind(suffix string) string {
 
 // loadFiles reads and parses the test files at paths (relative to
 // workDir), and the mock data files their mock providers name.
-func loadFiles(box sandbox.Dir, workDir string, paths []string, d dialect.Dialect) ([]*File, hcl.Diagnostics) {
+func loadFiles(box sandbox.Dir, workDir string, paths []string, d dialect.Dialect, fns map[string]function.Function) ([]*File, hcl.Diagnostics) {
 	var files []*File
 	var diags hcl.Diagnostics
 	for _, p := range paths {
@@ -113,14 +114,14 @@ func loadFiles(box sandbox.Dir, workDir string, paths []string, d dialect.Dialec
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read test file", Detail: fmt.Sprintf("Cannot read %s: %s.", p, readError(err))})
 			continue
 		}
-		f, fDiags := ParseFile(src, p, d)
+		f, fDiags := parseFile(src, p, d, fns)
 		diags = append(diags, fDiags...)
 		if f == nil {
 			continue
 		}
 		for _, pr := range f.Providers {
 			if pr.Mock && pr.Source != "" {
-				diags = append(diags, loadMockSource(box, workDir, pr, d)...)
+				diags = append(diags, loadMockSource(box, workDir, pr, d, fns)...)
 			}
 		}
 		files = append(files, f)

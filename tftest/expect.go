@@ -2,6 +2,7 @@ package tftest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -28,6 +29,9 @@ type expectations struct {
 	// want of a provider's answer.
 	unread     *marks.Unread
 	unreadAddr string
+	// failed are the root module objects whose expected failure was an
+	// error: Terraform's plan stops at them.
+	failed []string
 }
 
 type expected struct {
@@ -117,6 +121,9 @@ func (e *expectations) validate(diags hcl.Diagnostics, res *lang.Result) hcl.Dia
 	var out hcl.Diagnostics
 	for _, d := range diags {
 		if addr, ok := failedRootObject(d); ok && e.expect(addr) {
+			if d.Severity == hcl.DiagError && !slices.Contains(e.failed, addr) {
+				e.failed = append(e.failed, addr)
+			}
 			continue
 		}
 		if isCheckWarning(d) {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
@@ -141,6 +142,10 @@ type MockValues struct {
 	Type string
 	// Defaults is the defaults object; cty.NilVal when not given.
 	Defaults cty.Value
+	// Invalid is the error a run planning with these values gets, in
+	// place of Defaults: Terraform (1.15 on) works the defaults out when
+	// the tests run, with Terraform's functions.
+	Invalid hcl.Diagnostics
 	// DuringPlan is override_during = plan; DuringSet says it was given.
 	DuringPlan, DuringSet bool
 	DeclRange             hcl.Range
@@ -173,14 +178,26 @@ type Override struct {
 	TargetRange hcl.Range
 	// Values is the values (outputs, for a module) object; cty.NilVal when not given.
 	Values cty.Value
+	// Invalid is the error a run with this override gets, in place of
+	// Values: Terraform (1.15 on) works the values out when a run starts,
+	// with Terraform's functions.
+	Invalid hcl.Diagnostics
 	// DuringPlan is override_during = plan; DuringSet says it was given.
 	DuringPlan, DuringSet bool
 	DeclRange             hcl.Range
+	// FromMockFile is set for an override of a mock data file (.tfmock.hcl).
+	FromMockFile bool
 }
 
 // ParseFile parses a test file's source; path names it in diagnostics and
-// says whether it is JSON (a name ending in .json).
+// says whether it is JSON (a name ending in .json). Mock and override
+// values calling functions (Terraform 1.15 on) are left as errors of the
+// runs they would be used in; Run parses with the functions.
 func ParseFile(src []byte, path string, d dialect.Dialect) (*File, hcl.Diagnostics) {
+	return parseFile(src, path, d, nil)
+}
+
+func parseFile(src []byte, path string, d dialect.Dialect, fns map[string]function.Function) (*File, hcl.Diagnostics) {
 	var f *hcl.File
 	var diags hcl.Diagnostics
 	if strings.HasSuffix(path, ".json") {
@@ -197,7 +214,7 @@ func ParseFile(src []byte, path string, d dialect.Dialect) (*File, hcl.Diagnosti
 	if diags.HasErrors() || f == nil {
 		return nil, diags
 	}
-	p := &parser{d: d}
+	p := &parser{d: d, fns: fns}
 	file := p.file(f.Body, path)
 	return file, append(diags, p.diags...)
 }
@@ -206,6 +223,9 @@ func ParseFile(src []byte, path string, d dialect.Dialect) (*File, hcl.Diagnosti
 type parser struct {
 	d     dialect.Dialect
 	diags hcl.Diagnostics
+	// fns are the functions Terraform's mock and override values may call
+	// (1.15 on); nil where they are not known (ParseFile).
+	fns map[string]function.Function
 }
 
 func (p *parser) add(diags hcl.Diagnostics) { p.diags = append(p.diags, diags...) }
@@ -318,8 +338,15 @@ func (p *parser) testBlock(b *hcl.Block, f *File) {
 		f.Parallel = p.boolAttr(a)
 	}
 	if a, ok := content.Attributes["skip_cleanup"]; ok {
-		p.boolAttr(a)
+		p.experimental(a)
 	}
+}
+
+// experimental reports skip_cleanup, which Terraform (1.14 on) takes only
+// in its experimental builds: every release rejects it.
+func (p *parser) experimental(a *hcl.Attribute) {
+	p.errorf(a.NameRange, "Invalid attribute", "The skip_cleanup attribute is only available in experimental builds of Terraform.")
+	p.boolAttr(a)
 }
 
 // providers checks the file's provider and mock_provider blocks and
@@ -415,7 +442,7 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 		r.Parallel = p.boolAttr(a)
 	}
 	if a, ok := content.Attributes["skip_cleanup"]; ok {
-		p.boolAttr(a)
+		p.experimental(a)
 	}
 	var seen = map[string]*hcl.Block{}
 	for _, blk := range content.Blocks {
@@ -458,6 +485,8 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 				r.Overrides = append(r.Overrides, o)
 			}
 		case "backend":
+			// Like skip_cleanup, only experimental builds take it.
+			p.errorf(blk.DefRange, "Invalid block", "The backend block is only available within run blocks in experimental builds of Terraform.")
 			_, diags := blk.Body.JustAttributes()
 			p.add(diags)
 		}
@@ -469,12 +498,14 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 }
 
 func (p *parser) runModule(b *hcl.Block) *RunModule {
-	content, diags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "version"}}})
+	content, diags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "version"}}})
 	p.add(diags)
 	m := &RunModule{}
 	if a, ok := content.Attributes["source"]; ok {
 		m.Source, _ = p.stringAttr(a)
 		m.SourceRange = a.Expr.Range()
+	} else {
+		p.errorf(b.DefRange, "Missing \"source\" attribute for module block", "You must specify a source attribute when executing alternate modules during test executions.")
 	}
 	if a, ok := content.Attributes["version"]; ok {
 		m.Version, _ = p.stringAttr(a)
@@ -500,6 +531,9 @@ func (p *parser) planOptions(b *hcl.Block) PlanOptions {
 	}
 	if a, ok := content.Attributes["refresh"]; ok {
 		po.NoRefresh = !p.boolAttr(a)
+		if po.NoRefresh && po.RefreshOnly {
+			p.errorf(a.Range, "Incompatible plan options", "The \"refresh\" option cannot be set to false when running a test in \"refresh-only\" mode.")
+		}
 	}
 	if a, ok := content.Attributes["replace"]; ok {
 		po.Replace = p.traversalList(a.Expr)
@@ -661,7 +695,11 @@ func (p *parser) mockValues(b *hcl.Block) *MockValues {
 	p.add(diags)
 	m := &MockValues{Type: b.Labels[0], DeclRange: b.DefRange}
 	if a, ok := content.Attributes["defaults"]; ok {
-		m.Defaults = p.objectAttr(a, "defaults")
+		if p.terraform() {
+			m.Defaults, m.Invalid = p.mockObject(a, "")
+		} else {
+			m.Defaults = p.objectAttr(a)
+		}
 	}
 	if a, ok := content.Attributes["override_during"]; ok {
 		m.DuringPlan, m.DuringSet = p.during(a)
@@ -699,7 +737,11 @@ func (p *parser) override(b *hcl.Block) *Override {
 		return nil
 	}
 	if a, ok := content.Attributes[valuesName]; ok {
-		o.Values = p.objectAttr(a, valuesName)
+		if p.terraform() {
+			o.Values, o.Invalid = p.mockObject(a, b.Type)
+		} else {
+			o.Values = p.objectAttr(a)
+		}
 	}
 	if a, ok := content.Attributes["override_during"]; ok {
 		o.DuringPlan, o.DuringSet = p.during(a)
@@ -760,25 +802,48 @@ func (p *parser) during(a *hcl.Attribute) (plan, ok bool) {
 	case "apply":
 		return false, true
 	}
-	p.errorf(a.Expr.Range(), "Invalid `override_during` value", "The only valid values for `override_during` are `plan` and `apply`.")
+	p.errorf(a.Range, "Invalid override_during value", "The override_during attribute must be a value of plan or apply.")
 	return false, false
 }
 
 // objectAttr evaluates an attribute that must be a constant object.
-func (p *parser) objectAttr(a *hcl.Attribute, name string) cty.Value {
+// objectAttr is OpenTofu's object argument of a mock or override block,
+// a constant object.
+func (p *parser) objectAttr(a *hcl.Attribute) cty.Value {
 	v, diags := a.Expr.Value(nil)
 	p.add(diags)
 	if diags.HasErrors() {
 		return cty.NilVal
 	}
-	if v.IsNull() {
-		return cty.NilVal
-	}
-	if !v.IsWhollyKnown() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
-		p.errorf(a.Expr.Range(), fmt.Sprintf("Invalid %s attribute", name), "%s attributes must be objects.", name)
+	if !v.Type().IsObjectType() {
+		p.errorf(a.Range, "Object expected", "The attribute `%s` must be an object.", a.Name)
 		return cty.NilVal
 	}
 	return v
+}
+
+// mockObject is Terraform's value of a mock block's defaults or an
+// override block's values (or outputs): since 1.15 worked out when the
+// tests run, with Terraform's functions and no references (an empty var
+// and run). What fails is the error of the runs that use it. An override
+// (block names its type) takes only an object; Terraform's text names the
+// outputs attribute whatever the block.
+func (p *parser) mockObject(a *hcl.Attribute, block string) (cty.Value, hcl.Diagnostics) {
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.EmptyObjectVal, "run": cty.EmptyObjectVal}, Functions: p.fns}
+	if p.fns == nil {
+		ctx = nil
+	}
+	v, diags := a.Expr.Value(ctx)
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	if block != "" && !v.Type().IsObjectType() {
+		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid outputs attribute", Detail: fmt.Sprintf("%s blocks must specify an outputs attribute that is an object.", block), Subject: a.Range.Ptr()}}
+	}
+	if !v.Type().IsObjectType() {
+		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid replacement value", Detail: fmt.Sprintf("The requested replacement value must be an object type, but was %s.", v.Type().FriendlyName()), Subject: a.Range.Ptr()}}
+	}
+	return v, nil
 }
 
 func (p *parser) boolAttr(a *hcl.Attribute) bool {

@@ -44,9 +44,8 @@ run "setup" {
     aws = aws.fake
   }
   plan_options {
-    mode    = refresh-only
-    refresh = false
-    target  = [aws_s3_bucket.b]
+    mode   = refresh-only
+    target = [aws_s3_bucket.b]
   }
   expect_failures = [var.region, check.health]
   assert {
@@ -76,7 +75,7 @@ run "setup" {
 	if len(r.Providers) != 1 || r.Providers[0].InModule != "aws" || r.Providers[0].InTest != "aws.fake" {
 		t.Errorf("providers decoded as %+v", r.Providers)
 	}
-	if !r.PlanOptions.RefreshOnly || !r.PlanOptions.NoRefresh || len(r.PlanOptions.Target) != 1 {
+	if !r.PlanOptions.RefreshOnly || r.PlanOptions.NoRefresh || len(r.PlanOptions.Target) != 1 {
 		t.Errorf("plan_options decoded as %+v", r.PlanOptions)
 	}
 }
@@ -106,6 +105,18 @@ func TestParseFileDiagnostics(t *testing.T) {
 		{"json", dialect.Terraform, "a.tftest.json", `{"run": {"a": {"command": "plan", "assert": [{"condition": "${var.v}", "error_message": "x"}]}}}`, "", 1},
 		{"constant assertion", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  assert {\n    condition     = 1 == 1\n    error_message = \"x\"\n  }\n}\n", "Invalid assert expression@3", 1},
 		{"malformed json", dialect.Terraform, "a.tftest.json", `{"run": `, "Missing value@1", 0},
+		{"refresh-only without refresh", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  plan_options {\n    mode    = refresh-only\n    refresh = false\n  }\n}\n", "Incompatible plan options@4", 1},
+		{"refresh-only without refresh in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  plan_options {\n    mode    = refresh-only\n    refresh = false\n  }\n}\n", "Incompatible plan options@4", 1},
+		{"no refresh", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  plan_options {\n    refresh = false\n  }\n}\n", "", 1},
+		// Terraform 1.14 on takes skip_cleanup and a run's backend block
+		// in its experimental builds only.
+		{"skip_cleanup in a test block", dialect.Terraform, "a.tftest.hcl", "test {\n  skip_cleanup = true\n}\n", "Invalid attribute@2", 0},
+		{"skip_cleanup in a run", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  skip_cleanup = true\n}\n", "Invalid attribute@2", 1},
+		{"a run's backend", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  backend \"local\" {\n    path = \"x\"\n  }\n}\n", "Invalid block@2", 1},
+		{"a run's module without source", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n  }\n}\n", "Missing \"source\" attribute for module block@2", 1},
+		{"a run's module without source in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  module {\n  }\n}\n", "Missing \"source\" attribute for module block@2", 1},
+		{"bad override_during", dialect.Terraform, "a.tftest.hcl", "override_resource {\n  target          = aws_s3_bucket.b\n  override_during = sometimes\n}\n", "Invalid override_during value@3", 0},
+		{"a run's backend in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  backend \"local\" {\n  }\n}\n", "Unsupported block type@2", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, diags := ParseFile([]byte(tc.src), tc.path, tc.d)
@@ -233,13 +244,19 @@ func TestDuplicateBlocks(t *testing.T) {
 }
 
 // TestRunChecks: both binaries fail a run whose expect_failures names no
-// checkable object before it runs, and OpenTofu a run of a file (or run)
-// with two overrides of one target; the runs after it are skipped.
+// checkable object before it runs, or whose plan_options replace a data
+// source, and OpenTofu a run of a file (or run) with two overrides of one
+// target; the runs after it are skipped.
 func TestRunChecks(t *testing.T) {
 	main := `
 locals { l = 1 }
 resource "terraform_data" "a" { input = "x" }
 module "m" { source = "./m" }
+data "terraform_remote_state" "s" {
+  backend  = "local"
+  config   = { path = "none.tfstate" }
+  defaults = { a = 1 }
+}
 `
 	for _, tc := range []struct {
 		name  string
@@ -260,6 +277,10 @@ module "m" { source = "./m" }
 		d:     dialect.Tofu,
 		test:  "override_resource {\n  target = terraform_data.a\n}\nrun \"r\" {\n  command = plan\n}\nrun \"after\" {\n  command = plan\n}\noverride_resource {\n  target = terraform_data.a\n}\n",
 		diags: []string{"Duplicated `override_resource` block: It is not allowed to have multiple `override_resource` blocks with the same target: `terraform_data.a`."},
+	}, {
+		name:  "a data source to replace",
+		test:  "run \"r\" {\n  command = plan\n  plan_options {\n    replace = [data.terraform_remote_state.s]\n  }\n}\nrun \"after\" {\n  command = plan\n}\n",
+		diags: []string{"Can only target managed resources for forced replacements.: data.terraform_remote_state.s"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := runFiles(t, map[string]string{

@@ -296,3 +296,45 @@ output "obj" { value = { id = terraform_data.a.id, name = "n" } }
 		})
 	}
 }
+
+// TestUndefinedRunReferences: a reference to a run block the file does
+// not have is, in an assertion, Terraform's "Reference to undeclared run
+// block" (terraform test v1.11.4 and v1.15.9's evaluator alike), and in a
+// variables block (the run's, the file's) v1.15.9's "Reference to unknown
+// run block".
+func TestUndefinedRunReferences(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": "variable \"x\" {\n  default = 1\n}\noutput \"o\" { value = \"x\" }\n",
+		"tests/a.tftest.hcl": `
+run "a" {
+  command = plan
+  assert {
+    condition     = run.nope.o == "x"
+    error_message = "e"
+  }
+}
+`,
+	}, dialect.Terraform)
+	var got []string
+	for _, f := range rep.Files {
+		for _, r := range f.Runs {
+			for _, d := range r.Diagnostics {
+				got = append(got, r.Name+": "+d.Summary+": "+d.Detail)
+			}
+		}
+	}
+	want := []string{
+		`a: Reference to undeclared run block: There is no run "nope" declared in this test suite.`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+	rep = runFiles(t, map[string]string{
+		"main.tf":            "variable \"x\" {\n  default = 1\n}\n",
+		"tests/a.tftest.hcl": "run \"b\" {\n  command = plan\n  variables {\n    x = run.gone.o\n  }\n}\n",
+	}, dialect.Terraform)
+	d := runOf(t, rep, "tests/a.tftest.hcl::b").Diagnostics
+	if len(d) != 1 || d[0].Summary != "Reference to unknown run block" || d[0].Detail != `The run block "gone" does not exist within this test file.` {
+		t.Errorf("diagnostics %v", d)
+	}
+}

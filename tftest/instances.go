@@ -56,6 +56,29 @@ type instances struct {
 	// type in every instance (see tableValue): a comparison with one is
 	// decided as Terraform decides it.
 	tableTyped map[string]bool
+	// tableVersions are, by provider source, the version of tfeval's
+	// table of the provider's schema the configuration admits
+	// (tableVersion), "" if none.
+	tableVersions map[string]string
+}
+
+// tableVersion is tableVersion for the configuration cfg belongs to,
+// kept for the evaluation.
+func (in *instances) tableVersion(cfg *config.Config, source string) string {
+	if len(lang.TableVersions(source)) == 0 {
+		return ""
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	v, seen := in.tableVersions[source]
+	if !seen {
+		v = tableVersion(cfg, source)
+		if in.tableVersions == nil {
+			in.tableVersions = map[string]string{}
+		}
+		in.tableVersions[source] = v
+	}
+	return v
 }
 
 // runInputs are what an evaluation of a run is given: the same for a
@@ -185,7 +208,10 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	if !managed {
 		mode = "data"
 	}
-	kind := func(name string) lang.Computed { return lang.ComputedAttribute(source, mode, res.Type, name) }
+	// The table of the provider's schema of a version the configuration
+	// admits.
+	tv := in.tableVersion(pi.Config, source)
+	kind := func(name string) lang.Computed { return lang.ComputedAttribute(source, tv, mode, res.Type, name) }
 	unread := marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)}
 	v := pi.Planned
 	if managed && hasPrior {
@@ -218,14 +244,14 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 			}
 			in.tableTyped[key] = ok
 		}
-		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, lang.TableSchema(source, mode, res.Type), typed}, unread)
+		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, lang.TableSchema(source, tv, mode, res.Type), typed}, unread)
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it
 		// and Terraform knows it.
 		v = remarkUnread(v, marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi), Applied: final})
 		// The values the mocks gave are as sensitive as the schema
 		// makes them, as the table has it.
-		v = lang.MarkSensitive(lang.SensitiveTableSchema(source, mode, res.Type), v)
+		v = lang.MarkSensitive(lang.SensitiveTableSchema(source, tv, mode, res.Type), v)
 	}
 	for i, d := range diags {
 		c := *d

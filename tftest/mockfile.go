@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/limit"
@@ -25,7 +26,7 @@ var mockFileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 // loadMockSource reads the mock data files in a mock provider's source
 // directory (relative to workDir) into it; the blocks the mock_provider
 // block itself has take precedence over the files'.
-func loadMockSource(box sandbox.Dir, workDir string, pr *Provider, d dialect.Dialect) hcl.Diagnostics {
+func loadMockSource(box sandbox.Dir, workDir string, pr *Provider, d dialect.Dialect, fns map[string]function.Function) hcl.Diagnostics {
 	dir := filepath.Join(workDir, filepath.FromSlash(pr.Source))
 	entries, err := box.ReadDir(dir)
 	if err != nil {
@@ -37,7 +38,9 @@ func loadMockSource(box sandbox.Dir, workDir string, pr *Provider, d dialect.Dia
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() && (strings.HasSuffix(e.Name(), ".tfmock.hcl") || strings.HasSuffix(e.Name(), ".tfmock.json")) {
+		// Hidden files (.x.tfmock.hcl) are not read, as Terraform ignores
+		// them among configuration files.
+		if !e.IsDir() && !strings.HasPrefix(e.Name(), ".") && (strings.HasSuffix(e.Name(), ".tfmock.hcl") || strings.HasSuffix(e.Name(), ".tfmock.json")) {
 			names = append(names, e.Name())
 		}
 	}
@@ -68,7 +71,7 @@ func loadMockSource(box sandbox.Dir, workDir string, pr *Provider, d dialect.Dia
 		}
 		content, cDiags := f.Body.Content(mockFileSchema)
 		diags = append(diags, cDiags...)
-		p := &parser{d: d}
+		p := &parser{d: d, fns: fns}
 		p.mockBlocks(content.Blocks, from)
 		diags = append(diags, p.diags...)
 	}
@@ -82,6 +85,9 @@ func loadMockSource(box sandbox.Dir, workDir string, pr *Provider, d dialect.Dia
 			pr.Data[typ] = m
 		}
 	}
-	pr.Overrides = append(pr.Overrides, from.Overrides...)
+	for _, o := range from.Overrides {
+		o.FromMockFile = true
+		pr.Overrides = append(pr.Overrides, o)
+	}
 	return diags
 }

@@ -39,6 +39,123 @@ func runOverrides(f *File, run *RunBlock, d dialect.Dialect) ([]*Override, hcl.D
 	return out, diags
 }
 
+// invalidMockValues are the errors of the mock and override values a run
+// uses that Terraform works out as the run starts (Terraform 1.15 on): the
+// first override's (the run's, the file's, then its mock providers'), or
+// else those of its mock providers' defaults.
+func invalidMockValues(overrides []*Override, mocks map[string]*Provider) hcl.Diagnostics {
+	for _, o := range overrides {
+		if o.Invalid.HasErrors() {
+			return o.Invalid
+		}
+	}
+	keys := sortedKeys(mocks)
+	for _, k := range keys {
+		for _, o := range mocks[k].Overrides {
+			if o.Invalid.HasErrors() {
+				return o.Invalid
+			}
+		}
+	}
+	var diags hcl.Diagnostics
+	for _, k := range keys {
+		for _, set := range []map[string]*MockValues{mocks[k].Resources, mocks[k].Data} {
+			for _, typ := range sortedKeys(set) {
+				diags = append(diags, set[typ].Invalid...)
+			}
+		}
+	}
+	return diags
+}
+
+// overrideTargetWarnings are Terraform's warnings, when a file's tests
+// start, for its override blocks (and those of its mock_provider blocks,
+// not their mock data files') whose target no configuration the file runs
+// has: the module under test's, or a run's module.
+func (r *runner) overrideTargetWarnings(f *File) hcl.Diagnostics {
+	if r.opts.Dialect == dialect.Tofu {
+		return nil
+	}
+	some := len(f.Overrides) > 0
+	for _, pr := range f.Providers {
+		some = some || len(pr.Overrides) > 0
+	}
+	if !some {
+		return nil
+	}
+	cfgs := []*config.Config{r.config(f, nil).cfg}
+	for _, run := range f.Runs {
+		if run.Module != nil {
+			cfgs = append(cfgs, r.config(f, run).cfg)
+		}
+	}
+	var diags hcl.Diagnostics
+	check := func(o *Override) {
+		for _, c := range cfgs {
+			if targetExists(c, o.Target) {
+				return
+			}
+		}
+		diags = append(diags, invalidTarget(o))
+	}
+	for _, pr := range f.Providers {
+		for _, o := range pr.Overrides {
+			if !o.FromMockFile {
+				check(o)
+			}
+		}
+	}
+	for _, o := range f.Overrides {
+		check(o)
+	}
+	return diags
+}
+
+// runOverrideWarnings are Terraform's warnings, before a run, for its own
+// override blocks whose target its configuration does not have.
+func runOverrideWarnings(run *RunBlock, cfg *config.Config, d dialect.Dialect) hcl.Diagnostics {
+	if d == dialect.Tofu {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, o := range run.Overrides {
+		if !targetExists(cfg, o.Target) {
+			diags = append(diags, invalidTarget(o))
+		}
+	}
+	return diags
+}
+
+func invalidTarget(o *Override) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Invalid override target", Detail: fmt.Sprintf("The override target %s does not exist within the configuration under test. This could indicate a typo in the target address or an unnecessary override.", formatTarget(o.Target)), Subject: o.TargetRange.Ptr()}
+}
+
+// targetExists reports whether cfg has the module call, resource or data
+// source an override targets, whatever its instance keys.
+func targetExists(cfg *config.Config, t hcl.Traversal) bool {
+	if cfg == nil || cfg.Module == nil {
+		return true // not loaded: its own error says so
+	}
+	names := traversalNames(t)
+	i := 0
+	for i+1 < len(names) && names[i] == "module" {
+		child := cfg.Children[names[i+1]]
+		if child == nil || child.Module == nil {
+			return false
+		}
+		cfg, i = child, i+2
+	}
+	switch {
+	case i == len(names):
+		return true
+	case names[i] == "data" && i+2 < len(names):
+		return cfg.Module.DataResources["data."+names[i+1]+"."+names[i+2]] != nil
+	case i+1 < len(names):
+		return cfg.Module.ManagedResources[names[i]+"."+names[i+1]] != nil
+	}
+	return false
+}
+
 // runChecks are the checks of a run block both binaries make before it
 // runs, each failing the run: its expect_failures references, and in
 // OpenTofu the override blocks of the file and then the run's naming one

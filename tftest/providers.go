@@ -7,6 +7,13 @@ import (
 	"github.com/tfeval/tfeval/lang"
 )
 
+// tableVersion is lang.TableVersion: the newest version of provider
+// source of which tfeval holds a table that the configuration cfg belongs
+// to admits, "" if none.
+func tableVersion(cfg *config.Config, source string) string {
+	return lang.TableVersion(cfg, source)
+}
+
 // providerOf finds the provider configuration a resource of module c
 // uses, as the root module names it (NAME or NAME.ALIAS): following the
 // providers arguments of the module calls up to the root, and the default

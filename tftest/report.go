@@ -136,7 +136,9 @@ type RunResult struct {
 	// outputs (as output.NAME). Result has a value for them all: the
 	// state's for those in Prior (and PriorOutputs), which keep it.
 	NotPlanned map[string]bool
-	// Elapsed is the time the run took.
+	// Started is when the run started; Elapsed the time it took. Both
+	// are zero for a run that did not start.
+	Started time.Time
 	Elapsed time.Duration
 	// drew says that hashicorp/random objects hold drawn values in the
 	// run (drawnRandom); readDrawn, that an assertion's condition or a
@@ -145,6 +147,12 @@ type RunResult struct {
 	// tableTyped are the attributes of mocked objects without schema that
 	// the table of the provider's schema typed (instances.tableTyped).
 	tableTyped map[string]bool
+	// targets is what the run's plan_options.target left in its plan (nil
+	// without targets).
+	targets *targeting
+	// skipped are the root module objects the plan did not evaluate for
+	// the errors of its expected failures (unevaluated).
+	skipped map[string]bool
 }
 
 // AssertionResult is the outcome of one assert block.

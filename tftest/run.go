@@ -26,6 +26,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	run := f.Runs[idx]
 	start := time.Now()
 	rr := &RunResult{Name: run.Name, Run: run, Command: run.Command}
+	rr.Started = start
 	defer func() { rr.Elapsed = time.Since(start) }()
 	tofu := r.opts.Dialect == dialect.Tofu
 
@@ -38,6 +39,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.Diagnostics, rr.Status = diags, Error
 		return rr
 	}
+	rr.Diagnostics = runOverrideWarnings(run, l.cfg, r.opts.Dialect)
 	stateKey := run.StateKey
 	if stateKey == "" && run.Module != nil {
 		stateKey = run.Module.Source
@@ -51,6 +53,10 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 
 	overrides, diags := runOverrides(f, run, r.opts.Dialect)
 	rr.Diagnostics = append(rr.Diagnostics, diags...)
+	if diags := invalidMockValues(overrides, r.mocks(f, run)); diags.HasErrors() {
+		rr.Diagnostics, rr.Status = append(rr.Diagnostics, diags...), Error
+		return rr
+	}
 	cfg := withModuleOverrides(l.cfg, overrides)
 
 	raw, testVals, diags := r.variables(f, run, cfg, fs)
@@ -59,7 +65,11 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.Status = Error
 		return rr
 	}
-	if missing := tfvars.Missing(raw, cfg.Module.Variables); missing.HasErrors() {
+	missing := tfvars.Missing(raw, cfg.Module.Variables)
+	if !tofu {
+		missing = unsetVariables(run, raw, cfg.Module.Variables)
+	}
+	if missing.HasErrors() {
 		rr.Diagnostics = append(rr.Diagnostics, missing...)
 		rr.Status = Error
 		return rr
@@ -72,6 +82,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	}
 
 	tg := newTargeting(cfg, run.PlanOptions.Target, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
+	rr.targets = tg
 	in := &instances{
 		runInputs: runInputs{
 			targets:        tg,
@@ -91,6 +102,10 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		applied:    map[string]cty.Value{},
 	}
 	in.reads, in.laterReads = r.planReads(f, idx)
+	if diags := unmanagedReplaces(run); diags.HasErrors() {
+		rr.Diagnostics, rr.Status = append(rr.Diagnostics, diags...), Error
+		return rr
+	}
 	for _, t := range run.PlanOptions.Replace {
 		in.replace = append(in.replace, formatTarget(t))
 	}
@@ -149,6 +164,9 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 			})
 		}
 		rr.tableTyped = in.tableTyped
+		if !tofu {
+			rr.skipped = unevaluated(cfg, exp.failed, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
+		}
 		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res, false), normalized)
 		rr.drew = in.drew
 		if rr.Status == Skip && !tofu {
@@ -528,6 +546,36 @@ func undeclaredVars(referred []string, decls map[string]*config.Variable) ([]str
 	return names, with
 }
 
+// unsetVariables are Terraform's errors, in name order, for the required
+// variables of a run's module that nothing gives a value: its test command
+// says which run leaves them unset.
+func unsetVariables(run *RunBlock, raw map[string]*tfvars.Value, decls map[string]*config.Variable) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(decls) {
+		if _, ok := raw[name]; !ok && decls[name].Required() {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No value for required variable", Detail: fmt.Sprintf("The module under test for run block %q has a required variable %q with no set value. Use a -var or -var-file command line argument or add this variable into a \"variables\" block within the test file or run block.", run.Name, name), Subject: decls[name].DeclRange.Ptr()})
+		}
+	}
+	return diags
+}
+
+// unmanagedReplaces are the errors both binaries give, when a run plans,
+// for a plan_options replace address that names no managed resource.
+func unmanagedReplaces(run *RunBlock) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range run.PlanOptions.Replace {
+		names := traversalNames(t)
+		i := 0
+		for i+1 < len(names) && names[i] == "module" {
+			i += 2
+		}
+		if i < len(names) && (names[i] == "data" || names[i] == "ephemeral") {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Can only target managed resources for forced replacements.", Detail: formatTarget(t), Subject: t.SourceRange().Ptr()})
+		}
+	}
+	return diags
+}
+
 // undefinedGlobalRefs are Terraform's warnings (1.13 on) where the test
 // file reads a global value (command line, variables files, environment)
 // of a variable it does not declare with a variable block nor give in its
@@ -641,6 +689,12 @@ func (r *runner) unknownRuns(f *File, run *RunBlock, taken map[string]bool) hcl.
 	}
 	var diags hcl.Diagnostics
 	ts := runTraversals(run)
+	asserted := map[hcl.Range]bool{}
+	for _, e := range assertionExprs(run) {
+		for _, t := range e.Variables() {
+			asserted[t.SourceRange()] = true
+		}
+	}
 	for _, name := range sortedKeys(taken) {
 		ts = append(ts, f.Variables[name].Expr.Variables()...)
 	}
@@ -648,7 +702,12 @@ func (r *runner) unknownRuns(f *File, run *RunBlock, taken map[string]bool) hcl.
 		if t.RootName() != "run" || len(t) < 2 {
 			continue
 		}
-		if a, ok := t[1].(hcl.TraverseAttr); ok && !names[a.Name] {
+		a, ok := t[1].(hcl.TraverseAttr)
+		switch {
+		case !ok || names[a.Name]:
+		case asserted[t.SourceRange()]:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared run block", Detail: fmt.Sprintf("There is no run %q declared in this test suite.", a.Name), Subject: t.SourceRange().Ptr()})
+		default:
 			diags = append(diags, undefinedRun(a.Name, t.SourceRange()))
 		}
 	}

@@ -91,7 +91,7 @@ func newRunner(opts Options) (*runner, []*File, hcl.Diagnostics) {
 	}
 
 	paths, diags := discover(box, opts.WorkDir, opts.TestDirectory, opts.Dialect, opts.Filter)
-	files, fDiags := loadFiles(box, opts.WorkDir, paths, opts.Dialect)
+	files, fDiags := loadFiles(box, opts.WorkDir, paths, opts.Dialect, r.fns)
 	return r, files, append(diags, fDiags...)
 }
 
@@ -204,6 +204,7 @@ func (r *runner) runFile(f *File) *FileResult {
 		fr.Status = Error
 		return fr
 	}
+	fr.Diagnostics = r.overrideTargetWarnings(f)
 	fs := newFileState()
 	var drawn *secondDrawing // see runDrawn
 	errored := false

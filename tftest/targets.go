@@ -1,6 +1,7 @@
 package tftest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -28,6 +29,9 @@ type targeting struct {
 	planned map[string]bool
 	// outputs are the root module outputs kept.
 	outputs map[string]bool
+	// evaluated are the graph IDs of every object the plan evaluates: the
+	// planned ones, the outputs kept and what they refer to.
+	evaluated map[string]bool
 }
 
 // newTargeting works out what the targets leave in a plan of cfg; nil
@@ -68,7 +72,7 @@ func newTargeting(cfg *config.Config, targets []hcl.Traversal, opts lang.Options
 		return k == lang.GraphResource || k == lang.GraphDataResource || k == lang.GraphEphemeralResource
 	}
 
-	t := &targeting{named: map[string]bool{}, planned: map[string]bool{}, outputs: map[string]bool{}}
+	t := &targeting{named: map[string]bool{}, planned: map[string]bool{}, outputs: map[string]bool{}, evaluated: map[string]bool{}}
 	for _, trav := range targets {
 		t.addrs = append(t.addrs, formatTarget(trav))
 		unkeyed := withoutKeys(trav)
@@ -100,9 +104,122 @@ func newTargeting(cfg *config.Config, targets []hcl.Traversal, opts lang.Options
 		}
 		if found > 0 {
 			t.outputs[strings.TrimPrefix(n.Name, "output.")] = true
+			t.evaluated[n.ID] = true
+			for id := range up {
+				t.evaluated[id] = true
+			}
 		}
 	}
+	for id := range t.planned {
+		t.evaluated[id] = true
+	}
 	return t
+}
+
+// uninitialized are Terraform's errors (1.14 on) for what an assertion of
+// a targeted run reads that the plan did not evaluate: a root module
+// variable, local value or resource outside the targets and what they
+// depend on.
+func (t *targeting) uninitialized(a *Assert, root *config.Module) hcl.Diagnostics {
+	if t == nil {
+		return nil
+	}
+	return uninitialized(a, root, func(id string) bool { return !t.evaluated[id] })
+}
+
+// unevaluated are the root module objects Terraform's plan did not
+// evaluate for its errors (the expected failures of failed): those that
+// depend on a failed object, which its graph walk does not visit. Nil when
+// nothing failed.
+func unevaluated(cfg *config.Config, failed []string, opts lang.Options) map[string]bool {
+	if len(failed) == 0 || cfg == nil {
+		return nil
+	}
+	g := lang.BuildGraph(cfg, opts)
+	users := map[string][]string{}
+	for _, e := range g.Edges {
+		users[e.To] = append(users[e.To], e.From)
+	}
+	out := map[string]bool{}
+	stack := slices.Clone(failed)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, u := range users[n] {
+			if !out[u] {
+				out[u] = true
+				stack = append(stack, u)
+			}
+		}
+	}
+	return out
+}
+
+// uninitialized are Terraform's errors (1.14 on) for what an assertion
+// reads of a root module variable, local value or resource that the plan
+// did not evaluate (skipped reports which).
+func uninitialized(a *Assert, root *config.Module, skipped func(id string) bool) hcl.Diagnostics {
+	if root == nil {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, e := range []hcl.Expression{a.Condition, a.ErrorMessage} {
+		for _, tr := range e.Variables() {
+			names := traversalNames(tr)
+			if len(names) < 2 {
+				continue
+			}
+			var id, summary, what string
+			n := 2
+			switch names[0] {
+			case "var":
+				if root.Variables[names[1]] == nil {
+					continue // the test file's own value
+				}
+				id, summary, what = "var."+names[1], "Reference to uninitialized variable", "variable"
+			case "local":
+				id, summary, what = "local."+names[1], "Reference to uninitialized local value", "local value"
+			case "data":
+				if len(names) < 3 {
+					continue
+				}
+				id, summary, what, n = "data."+names[1]+"."+names[2], "Reference to uninitialized resource", "resource", 3
+				if root.DataResources[id] == nil {
+					continue
+				}
+			default:
+				id, summary, what = names[0]+"."+names[1], "Reference to uninitialized resource", "resource"
+				if root.ManagedResources[id] == nil {
+					continue
+				}
+			}
+			if !skipped(id) {
+				continue
+			}
+			rng := refRange(tr, n)
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf("The %s %s was not processed by the most recent operation, this likely means the previous operation either failed or was incomplete due to targeting.", what, id), Subject: rng.Ptr()})
+		}
+	}
+	return diags
+}
+
+// refRange is the range of the first n names of a reference (with the
+// instance keys between them): what Terraform's reference to an object
+// spans.
+func refRange(t hcl.Traversal, n int) hcl.Range {
+	seen, end := 0, len(t)
+	for i, step := range t {
+		switch step.(type) {
+		case hcl.TraverseRoot, hcl.TraverseAttr:
+			if seen++; seen == n+1 {
+				end = i
+			}
+		}
+		if end != len(t) {
+			break
+		}
+	}
+	return hcl.RangeBetween(t[0].SourceRange(), t[end-1].SourceRange())
 }
 
 // plans reports whether the run plans an instance.

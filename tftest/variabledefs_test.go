@@ -280,3 +280,25 @@ run "two" {
 		t.Errorf("warnings %q, want %q", got, want)
 	}
 }
+
+// TestUnsetRequiredVariables: a required variable of the module under
+// test that nothing gives a value is "No value for required variable",
+// worded by each binary's test command: Terraform names the run.
+func TestUnsetRequiredVariables(t *testing.T) {
+	for _, tc := range []struct {
+		d    dialect.Dialect
+		want string
+	}{
+		{dialect.Terraform, `The module under test for run block "r" has a required variable "b" with no set value. Use a -var or -var-file command line argument or add this variable into a "variables" block within the test file or run block.`},
+		{dialect.Tofu, `The root module input variable "b" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.`},
+	} {
+		rep := runFiles(t, map[string]string{
+			"main.tf":            "variable \"a\" {}\nvariable \"b\" {}\n",
+			"tests/a.tftest.hcl": "run \"r\" {\n  command = plan\n  variables {\n    a = 1\n  }\n}\n",
+		}, tc.d)
+		d := runOf(t, rep, "tests/a.tftest.hcl::r").Diagnostics
+		if len(d) != 1 || d[0].Summary != "No value for required variable" || d[0].Detail != tc.want || d[0].Subject.Start.Line != 2 {
+			t.Errorf("%s: diagnostics %v", tc.d, d)
+		}
+	}
+}

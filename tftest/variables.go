@@ -426,7 +426,8 @@ func rawValues(globals map[string]*tfvars.Value, test map[string]cty.Value, rang
 	return out
 }
 
-// undefinedRun is the error of a reference to a run block a file does not have.
+// undefinedRun is the error of a test file's variables (the file's, a
+// run's) referring to a run block the file does not have.
 func undefinedRun(name string, rng hcl.Range) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unknown run block", Detail: fmt.Sprintf("The run block %q does not exist within this test file. You can only reference run blocks that are in the same test file and will execute before the current run block.", name), Subject: rng.Ptr()}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unknown run block", Detail: fmt.Sprintf("The run block %q does not exist within this test file.", name), Subject: rng.Ptr()}
 }

@@ -6,6 +6,17 @@
 //
 //	go run ./internal/computedgen -provider hashicorp/aws -version 5.100.0 schemas.json > lang/computed_aws.go
 //
+// -from names where the document was published, for the file's header
+// (the other providers' tables: see docs/testing-offline.md).
+//
+// A nested attribute type (nested_type) is written as the type it implies:
+// an object of its attributes' types, alone or in a list, set or map. One
+// in which anything is computed is left out of a type's block (the table
+// does not decide it: what Terraform's mocks make of such values was not
+// checked), and stops the generator in a nested block; so does one in
+// which an attribute is sensitive (Terraform marks that attribute's path,
+// which the table's flags cannot say).
+//
 // Only names, types, the computed and sensitive flags and nesting modes
 // are taken from the schema. The table lets tfeval tell, for a provider it
 // usually has no schema for, what Terraform's mocks make of an object of a

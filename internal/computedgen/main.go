@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -12,8 +13,17 @@ import (
 	"github.com/tfeval/tfeval/internal/tablegen"
 )
 
+// from says where the schema document was had, for the header; name is
+// the table constant's name, where a provider has tables of two versions.
+var (
+	from = flag.String("from", "", "where the schema document was published, for the header")
+	name = flag.String("name", "", "the table constant's name (computed and the provider's type name if not given)")
+)
+
 func main() {
-	tablegen.Main("computedgen", generate)
+	tablegen.Main("computedgen", func(w io.Writer, src []byte, provider, version string) error {
+		return generateFrom(w, src, provider, version, *from, *name)
+	})
 }
 
 // schemas is the part of the schema document the table needs.
@@ -28,9 +38,88 @@ type block struct {
 
 type attribute struct {
 	Type       json.RawMessage `json:"type"`
-	NestedType json.RawMessage `json:"nested_type"`
+	NestedType *nestedAttrs    `json:"nested_type"`
 	Computed   bool            `json:"computed"`
 	Sensitive  bool            `json:"sensitive"`
+}
+
+// nestedAttrs is a nested attribute type: attributes of their own, in a
+// nesting mode.
+type nestedAttrs struct {
+	Attributes map[string]*attribute `json:"attributes"`
+	Nesting    string                `json:"nesting_mode"`
+}
+
+// impliedType is the type of a nested attribute type, in the schema
+// document's notation: an object of its attributes' types, alone or in a
+// list, set or map. computed says whether any attribute in it, at any
+// depth, is computed or sensitive (the table's flags cannot say which
+// part of the implied type is).
+func (n *nestedAttrs) impliedType() (ty any, computed bool, err error) {
+	attrs := map[string]any{}
+	for name, a := range n.Attributes {
+		var at any
+		if a.NestedType != nil {
+			var c bool
+			if at, c, err = a.NestedType.impliedType(); err != nil {
+				return nil, false, fmt.Errorf("%s: %v", name, err)
+			}
+			computed = computed || c
+		} else if err := json.Unmarshal(a.Type, &at); err != nil {
+			return nil, false, fmt.Errorf("%s: %v", name, err)
+		}
+		computed = computed || a.Computed || a.Sensitive
+		attrs[name] = at
+	}
+	obj := []any{"object", attrs}
+	switch n.Nesting {
+	case "single":
+		return obj, computed, nil
+	case "list", "set", "map":
+		return []any{n.Nesting, obj}, computed, nil
+	}
+	return nil, false, fmt.Errorf("nesting mode %q", n.Nesting)
+}
+
+// flattenNested writes the nested attribute types of blk (top, a type's
+// own block) as the types they imply, which the table writes as any
+// other. A nested attribute type in which anything is computed (or
+// sensitive, which Terraform marks at that attribute's path) is left
+// out of a type's own block: what Terraform's mocks make of such values
+// has not been checked, so the table does not decide them, as it does not
+// an attribute newer than its schema. In a nested block it stops the
+// generator: the block's type would not be the schema's.
+func flattenNested(blk *block, top bool) error {
+	for name, a := range blk.Attributes {
+		if a.NestedType == nil {
+			continue
+		}
+		ty, computed, err := a.NestedType.impliedType()
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		if computed || a.Computed {
+			if !top {
+				return fmt.Errorf("%s: a nested attribute type with computed attributes in a nested block is not written by the table", name)
+			}
+			delete(blk.Attributes, name)
+			continue
+		}
+		raw, err := json.Marshal(ty)
+		if err != nil {
+			return err
+		}
+		a.Type, a.NestedType = raw, nil
+	}
+	for name, nt := range blk.BlockTypes {
+		if nt.Block == nil {
+			continue
+		}
+		if err := flattenNested(nt.Block, false); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	return nil
 }
 
 type nestedType struct {
@@ -147,7 +236,7 @@ func (t *table) refs(blk *block) (string, error) {
 			return "", err
 		}
 		if a, ok := blk.Attributes[name]; ok {
-			if len(a.NestedType) > 0 {
+			if a.NestedType != nil {
 				return "", fmt.Errorf("%s: nested attribute types are not written by the table", name)
 			}
 			var ty any
@@ -246,6 +335,12 @@ func countType(uses map[string]int, ty any) {
 // generate writes the Go file of provider's computed attributes, from the
 // schema document src of the provider's version, to w.
 func generate(w io.Writer, src []byte, provider, version string) error {
+	return generateFrom(w, src, provider, version, "", "")
+}
+
+// generateFrom is generate with where the document was had (from) named
+// in the header, if given, and the constant named constName, if given.
+func generateFrom(w io.Writer, src []byte, provider, version, from, constName string) error {
 	var doc schemas
 	if err := json.Unmarshal(src, &doc); err != nil {
 		return err
@@ -268,6 +363,11 @@ func generate(w io.Writer, src []byte, provider, version string) error {
 	}
 	if len(entries) == 0 {
 		return fmt.Errorf("the document has no schema of %s", provider)
+	}
+	for _, e := range entries {
+		if err := flattenNested(e.block, true); err != nil {
+			return fmt.Errorf("%s: %v", e.typ, err)
+		}
 	}
 	sort.Slice(entries, func(i, j int) bool {
 		if entries[i].mode != entries[j].mode {
@@ -315,9 +415,16 @@ func generate(w io.Writer, src []byte, provider, version string) error {
 		of += " v" + version
 	}
 	fmt.Fprintf(w, "// Code generated by internal/computedgen from the %s schema\n", of)
-	fmt.Fprintf(w, "// (terraform providers schema -json); names, types, computed and sensitive flags only. DO NOT EDIT.\n\npackage lang\n\n")
-	fmt.Fprintf(w, "// computed%s is the %s table of attributes and nested blocks\n// (internal/computedgen describes its format).\n", goName(provider), of)
-	fmt.Fprintf(w, "const computed%s = ", goName(provider))
+	fmt.Fprintf(w, "// (terraform providers schema -json); names, types, computed and sensitive flags only. DO NOT EDIT.\n")
+	if from != "" {
+		fmt.Fprintf(w, "// The document: %s.\n", from)
+	}
+	fmt.Fprintf(w, "\npackage lang\n\n")
+	if constName == "" {
+		constName = "computed" + goName(provider)
+	}
+	fmt.Fprintf(w, "// %s is the %s table of attributes and nested blocks\n// (internal/computedgen describes its format).\n", constName, of)
+	fmt.Fprintf(w, "const %s = ", constName)
 	// One line of the table a line of source.
 	first := true
 	for _, part := range strings.SplitAfter(text.String(), "\n") {

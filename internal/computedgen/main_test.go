@@ -63,17 +63,55 @@ func TestGenerate(t *testing.T) {
 			t.Errorf("no %s in\n%s", want, out.String())
 		}
 	}
+	out.Reset()
+	if err := generateFrom(&out, []byte(src), "example/thing", "1.0.0", "a repository", "computedThing1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n// The document: a repository.\n", "\nconst computedThing1 = "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
+	}
 	if err := generate(&out, []byte(src), "hashicorp/aws", ""); err == nil {
 		t.Error("a document without the provider's schema gives a table")
 	}
 }
 
+// TestGenerateNested: a nested attribute type is written as the type it
+// implies (an object, or a list, set or map of them) where nothing in it
+// is computed; one in which an attribute is computed, at any depth, is
+// left out of a type's block, undecided.
+func TestGenerateNested(t *testing.T) {
+	src := `{"provider_schemas": {"registry.terraform.io/example/thing": {
+  "resource_schemas": {"thing_a": {"block": {"attributes": {
+    "one": {"nested_type": {"nesting_mode": "single", "attributes": {"on": {"type": "bool", "optional": true}}}, "optional": true},
+    "many": {"nested_type": {"nesting_mode": "set", "attributes": {
+      "in": {"nested_type": {"nesting_mode": "list", "attributes": {"on": {"type": "bool", "required": true}}}, "optional": true}}}, "optional": true},
+    "outer": {"nested_type": {"nesting_mode": "list", "attributes": {"on": {"type": "bool"}}}, "computed": true},
+    "inner": {"nested_type": {"nesting_mode": "map", "attributes": {
+      "deep": {"nested_type": {"nesting_mode": "single", "attributes": {"on": {"type": "bool", "computed": true}}}, "optional": true}}}, "optional": true}}}}}}}}`
+	var out bytes.Buffer
+	if err := generate(&out, []byte(src), "example/thing", ""); err != nil {
+		t.Fatal(err)
+	}
+	// Dictionary: on, in, many, one; inner and outer are left out.
+	for _, want := range []string{
+		"const computedThing = \"on in many one\\n\" +",
+		"\"r thing_a 2Te(1l(0b))3T(0b)\\n\"",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in\n%s", want, out.String())
+		}
+	}
+}
+
 // TestGenerateRefuses: what the table cannot write stops the generator
-// rather than being left out: a nested attribute type, an unknown
-// nesting mode or type.
+// rather than being left out: a nested attribute type with computed
+// attributes in a nested block, an unknown nesting mode or type.
 func TestGenerateRefuses(t *testing.T) {
 	for _, block := range []string{
-		`{"attributes": {"n": {"nested_type": {"nesting_mode": "single", "attributes": {}}, "computed": true}}}`,
+		`{"block_types": {"b": {"nesting_mode": "list", "block": {"attributes": {"n": {"nested_type": {"nesting_mode": "single", "attributes": {}}, "computed": true}}}}}}`,
+		`{"attributes": {"n": {"nested_type": {"nesting_mode": "odd", "attributes": {}}, "optional": true}}}`,
 		`{"block_types": {"b": {"nesting_mode": "odd", "block": {}}}}`,
 		`{"attributes": {"x": {"type": ["capsule", "string"], "computed": true}}}`,
 	} {
@@ -115,5 +153,30 @@ func TestGenerateSensitive(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %s in\n%s", want, out.String())
 		}
+	}
+}
+
+// TestGenerateNestedSensitive: a nested attribute type sensitive as a
+// whole is written with its "!"; one with a sensitive attribute inside is
+// left out of a type's block (Terraform marks the inner attribute's path,
+// which the table cannot say), and stops the generator in a nested block.
+func TestGenerateNestedSensitive(t *testing.T) {
+	src := func(block string) string {
+		return `{"provider_schemas": {"registry.terraform.io/example/thing": {"resource_schemas": {"thing_a": {"block": ` + block + `}}}}}`
+	}
+	var out bytes.Buffer
+	err := generate(&out, []byte(src(`{"attributes": {
+    "whole": {"nested_type": {"nesting_mode": "single", "attributes": {"k": {"type": "string", "optional": true}}}, "optional": true, "sensitive": true},
+    "inner": {"nested_type": {"nesting_mode": "list", "attributes": {"v": {"type": "string", "optional": true, "sensitive": true}}}, "optional": true},
+    "name": {"type": "string", "optional": true}}}`)), "example/thing", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"r thing_a 1S2!T(0s)\n"`) {
+		t.Errorf("no inner left out, whole marked in\n%s", out.String())
+	}
+	if err := generate(&out, []byte(src(`{"block_types": {"b": {"nesting_mode": "list", "block": {"attributes": {
+    "inner": {"nested_type": {"nesting_mode": "list", "attributes": {"v": {"type": "string", "optional": true, "sensitive": true}}}, "optional": true}}}}}}`)), "example/thing", "1.0.0"); err == nil {
+		t.Error("a nested block's nested attribute type with a sensitive attribute is written")
 	}
 }
