@@ -23,12 +23,12 @@ func TestBadInput(t *testing.T) {
 	}{{
 		name:  "a mock source that is missing",
 		files: map[string]string{"main.tf": "", "a.tftest.hcl": "mock_provider \"aws\" {\n  source = \"./nothing\"\n}\nrun \"x\" {}\n"},
-		want:  "Failed to load mock data: does not exist",
+		want:  "Failed to read mock data directory: does not exist",
 	}, {
 		name:  "a mock source outside the sandbox",
 		files: map[string]string{"main.tf": "", "a.tftest.hcl": "mock_provider \"aws\" {\n  source = \"./mocks\"\n}\nrun \"x\" {}\n"},
 		link:  [2]string{"mocks", outside},
-		want:  "Failed to load mock data: outside the directory",
+		want:  "Failed to read mock data directory: outside the directory",
 	}, {
 		name:  "a test file linked from outside the sandbox",
 		files: map[string]string{"main.tf": ""},
