@@ -28,7 +28,7 @@ func TestBadInput(t *testing.T) {
 		name:  "a mock source outside the sandbox",
 		files: map[string]string{"main.tf": "", "a.tftest.hcl": "mock_provider \"aws\" {\n  source = \"./mocks\"\n}\nrun \"x\" {}\n"},
 		link:  [2]string{"mocks", outside},
-		want:  "Failed to read mock data directory: outside the directory",
+		want:  "Failed to load mock data: outside the directory",
 	}, {
 		name:  "a test file linked from outside the sandbox",
 		files: map[string]string{"main.tf": ""},
