@@ -146,10 +146,14 @@ func (e *eventWriter) run(fr *tftest.FileResult, rr *tftest.RunResult, progress 
 		body["skip_reason"] = rr.SkipReason
 	}
 	e.emit(map[string]any{"@level": "info", "@message": fmt.Sprintf("  %q... %s", rr.Name, runWord(rr)), "@testfile": fr.Path, "@testrun": rr.Name, "type": "test_run", "test_run": body})
+	diags := rr.Diagnostics
 	if e.verbose {
 		e.verboseEvent(fr, rr)
+		if rr.VerboseDiagnostics != nil {
+			diags = rr.VerboseDiagnostics
+		}
 	}
-	for _, d := range rr.Diagnostics {
+	for _, d := range diags {
 		e.diagnostic(fr.Path, rr.Name, d)
 	}
 }

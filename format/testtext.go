@@ -59,7 +59,12 @@ func WriteTestText(w io.Writer, rep *tftest.Report, opts TestTextOptions) error 
 					tw.printf("%s", verboseState(rr))
 				}
 			}
-			tw.diags(rr.Diagnostics)
+			if opts.Verbose && rr.VerboseDiagnostics != nil {
+				// terraform test -verbose shows the expected failures too.
+				tw.diags(rr.VerboseDiagnostics)
+			} else {
+				tw.diags(rr.Diagnostics)
+			}
 		}
 		if opts.Dialect != dialect.Tofu {
 			tw.printf("%s... %s\n", fr.Path, tw.paint("37", "tearing down"))

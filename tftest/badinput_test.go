@@ -23,7 +23,7 @@ func TestBadInput(t *testing.T) {
 	}{{
 		name:  "a mock source that is missing",
 		files: map[string]string{"main.tf": "", "a.tftest.hcl": "mock_provider \"aws\" {\n  source = \"./nothing\"\n}\nrun \"x\" {}\n"},
-		want:  "Failed to load mock data: does not exist",
+		want:  "Failed to read mock data directory: does not exist",
 	}, {
 		name:  "a mock source outside the sandbox",
 		files: map[string]string{"main.tf": "", "a.tftest.hcl": "mock_provider \"aws\" {\n  source = \"./mocks\"\n}\nrun \"x\" {}\n"},

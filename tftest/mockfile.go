@@ -30,11 +30,12 @@ func loadMockSource(box sandbox.Dir, workDir string, pr *Provider, d dialect.Dia
 	dir := filepath.Join(workDir, filepath.FromSlash(pr.Source))
 	entries, err := box.ReadDir(dir)
 	if err != nil {
-		detail := fmt.Sprintf("Could not read the mock data directory %q: the directory does not exist or cannot be read.", pr.Source)
+		// Terraform's words, pointing at the mock_provider block.
+		detail := fmt.Sprintf("Mock data directory %s does not exist or cannot be read.", pr.Source)
 		if errors.Is(err, sandbox.ErrOutside) {
-			detail = fmt.Sprintf("Could not read the mock data directory %q: it is outside the directory this evaluation may read (-sandbox).", pr.Source)
+			detail = fmt.Sprintf("Mock data directory %s is outside the directory this evaluation may read (-sandbox).", pr.Source)
 		}
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to load mock data", Detail: detail, Subject: pr.SourceRange.Ptr()}}
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read mock data directory", Detail: detail, Subject: pr.DeclRange.Ptr()}}
 	}
 	var names []string
 	for _, e := range entries {

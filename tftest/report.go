@@ -1,6 +1,7 @@
 package tftest
 
 import (
+	"slices"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -136,6 +137,13 @@ type RunResult struct {
 	// outputs (as output.NAME). Result has a value for them all: the
 	// state's for those in Prior (and PriorOutputs), which keep it.
 	NotPlanned map[string]bool
+	// VerboseDiagnostics are the run's diagnostics as `terraform test
+	// -verbose` shows them (Terraform 1.14 on), where they differ from
+	// Diagnostics: the expected failures' own diagnostics stay (checks'
+	// as warnings), and the errors for an expected failure that did not
+	// happen are not shown, though they decide the status alike. Nil when
+	// they are the same.
+	VerboseDiagnostics hcl.Diagnostics
 	// Started is when the run started; Elapsed the time it took. Both
 	// are zero for a run that did not start.
 	Started time.Time
@@ -150,6 +158,9 @@ type RunResult struct {
 	// targets is what the run's plan_options.target left in its plan (nil
 	// without targets).
 	targets *targeting
+	// shown are where Diagnostics has expected failures taken out (from,
+	// to) and what they were taken out of, for VerboseDiagnostics.
+	shown *shownSpan
 	// skipped are the root module objects the plan did not evaluate for
 	// the errors of its expected failures (unevaluated).
 	skipped map[string]bool
@@ -164,4 +175,25 @@ type AssertionResult struct {
 	Status Status
 	// ErrorMessage is the evaluated error message of a failed assertion.
 	ErrorMessage string
+}
+
+// shownSpan is a stretch of a run's diagnostics, rr.Diagnostics[from:to],
+// that stands for orig with its expected failures taken out.
+type shownSpan struct {
+	from, to int
+	orig     hcl.Diagnostics
+}
+
+// verboseDiagnostics sets VerboseDiagnostics from the run's shown span:
+// its diagnostics with that stretch as it was before the expected
+// failures were taken out.
+func (rr *RunResult) verboseDiagnostics() {
+	sp := rr.shown
+	if sp == nil || sp.to > len(rr.Diagnostics) || slices.EqualFunc(rr.Diagnostics[sp.from:sp.to], sp.orig, func(a, b *hcl.Diagnostic) bool { return a == b }) {
+		return
+	}
+	out := make(hcl.Diagnostics, 0, len(rr.Diagnostics)-(sp.to-sp.from)+len(sp.orig))
+	out = append(out, rr.Diagnostics[:sp.from]...)
+	out = append(out, sp.orig...)
+	rr.VerboseDiagnostics = append(out, rr.Diagnostics[sp.to:]...)
 }

@@ -27,7 +27,10 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	start := time.Now()
 	rr := &RunResult{Name: run.Name, Run: run, Command: run.Command}
 	rr.Started = start
-	defer func() { rr.Elapsed = time.Since(start) }()
+	defer func() {
+		rr.Elapsed = time.Since(start)
+		rr.verboseDiagnostics()
+	}()
 	tofu := r.opts.Dialect == dialect.Tofu
 
 	l := r.config(f, run)
@@ -129,6 +132,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.Diagnostics = append(rr.Diagnostics, targetWarnings(run.Command, r.opts.Dialect)...)
 	}
 	exp := newExpectations(run)
+	orig := diags
 	if run.Command == Plan {
 		diags = exp.validate(diags, res)
 	} else {
@@ -144,7 +148,11 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		r.forgetOutputs(fs, rr, cfgOutputs(cfg))
 		return rr
 	}
+	from := len(rr.Diagnostics)
 	rr.Diagnostics = append(rr.Diagnostics, diags...)
+	if !tofu && run.Command == Plan {
+		rr.shown = &shownSpan{from: from, to: len(rr.Diagnostics), orig: orig}
+	}
 	if rr.Diagnostics.HasErrors() {
 		rr.Status = Error
 		return rr
@@ -196,7 +204,11 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	rr.Result = res
 	// The apply evaluates the configuration again: what the plan reported
 	// already is not reported twice.
+	from = len(rr.Diagnostics)
 	rr.Diagnostics = appendNew(rr.Diagnostics, exp.validate(diags, res))
+	if !tofu {
+		rr.shown = &shownSpan{from: from, to: len(rr.Diagnostics), orig: appendNew(rr.Diagnostics[:from:from], diags)[from:]}
+	}
 	fs.states[stateKey] = in.keepUntargeted()
 	rr.Outputs, rr.NotPlanned = tg.runOutputs(res, rr.PriorOutputs), tg.leaveOut(res, in.notPlanned)
 	fs.stateOutputs[stateKey] = map[string]cty.Value{}
