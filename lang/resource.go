@@ -589,7 +589,11 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 			av = cty.NullVal(a.Type)
 		}
 		if sdk && b.LegacySDK && !a.Required && a.NestedType == nil {
-			av = legacyPlanned(a, av)
+			if dv, ok := sdkUnsetAttribute(b, name, a, av); ok {
+				av = dv
+			} else {
+				av = legacyPlanned(a, av)
+			}
 		}
 		if av.IsNull() && a.Computed {
 			av = cty.UnknownVal(a.Type)
@@ -616,8 +620,13 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 		if sdk && b.LegacySDK && legacyAbsentBlock(nb, bv) {
 			// The older plugin SDK declares a block the provider may
 			// fill in itself as computed, which the schema document
-			// does not say: without blocks it may be unknown.
-			bv = cty.UnknownVal(nb.impliedType()).WithMarks(bv.Marks())
+			// does not say: without blocks it may be unknown, unless
+			// the table of defaults says it is not computed.
+			if ev, ok := sdkDefault(b, name, nb.impliedType()); ok && ev.IsKnown() && !ev.IsNull() {
+				bv = ev.WithMarks(bv.Marks())
+			} else {
+				bv = cty.UnknownVal(nb.impliedType()).WithMarks(bv.Marks())
+			}
 		}
 		attrs[name] = planNested(nb, bv, sdk)
 	}
@@ -625,6 +634,21 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 		finish(attrs)
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm)
+}
+
+// sdkUnsetAttribute is the value the older plugin SDK plans for optional
+// attribute name of b, which the provider does not compute, where the
+// configuration leaves it unset (or null), if the table of defaults has
+// it (sdkDefault).
+func sdkUnsetAttribute(b *Block, name string, a *Attribute, v cty.Value) (cty.Value, bool) {
+	if a.Computed || !v.IsKnown() || !v.IsNull() {
+		return cty.NilVal, false
+	}
+	dv, ok := sdkDefault(b, name, a.Type)
+	if !ok {
+		return cty.NilVal, false
+	}
+	return dv.WithMarks(v.Marks()), true
 }
 
 // legacyPlanned is the value the older plugin SDK (v2) plans for an

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -30,6 +31,12 @@ type ProviderSchema struct {
 	// written from documentation rather than printed by the provider): a
 	// type it does not list is then not reported as unsupported.
 	Partial bool
+
+	// fingerprintOnce computes fingerprint, schemaFingerprint of
+	// Resources, which tells whether a table of defaults was made with
+	// these schemas (see sdkDefaultsOf).
+	fingerprintOnce sync.Once
+	fingerprint     uint64
 }
 
 // FunctionSignature describes a provider function's parameters and result.
@@ -62,6 +69,10 @@ type Block struct {
 	// attribute that is optional and computed, which the plugin framework
 	// does not (its "id", when there is one, is declared computed only).
 	LegacySDK bool
+	// origin is where the block sits in an aws resource type of the
+	// older SDK, for its table of defaults (sdkDefaultsOf); nil
+	// elsewhere.
+	origin *sdkOrigin
 }
 
 // Attribute is one attribute of a schema block.
@@ -221,6 +232,9 @@ func ParseProviderSchemas(src []byte) (*ProviderSchemas, error) {
 				b.Version = s.Version
 				if set.managed && legacySDKSignature(b) {
 					markLegacySDK(b)
+					if providerKey(addr) == "hashicorp/aws" {
+						markSDKOrigin(b, &sdkOrigin{provider: ps, name: name})
+					}
 				}
 				set.to[name] = b
 			}
