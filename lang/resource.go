@@ -588,7 +588,7 @@ func planObjectWith(b *Block, d decodedBody, finish func(attrs map[string]cty.Va
 			// ephemeral value too), the object has null there.
 			av = cty.NullVal(a.Type)
 		}
-		if sdk && b.LegacySDK && !a.Required && a.NestedType == nil {
+		if sdk && b.LegacySDK && !a.Required && a.NestedType == nil && !a.WriteOnly {
 			if dv, ok := sdkUnsetAttribute(b, name, a, av); ok {
 				av = dv
 			} else {

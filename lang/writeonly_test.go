@@ -11,7 +11,7 @@ import (
 const writeOnlySchema = `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/tfeval/mock":{
  "resource_schemas":{"mock_db":{"block":{
   "attributes":{
-   "id":{"type":"string","computed":true},
+   "id":{"type":"string","optional":true,"computed":true},
    "password":{"type":"string","optional":true,"sensitive":true},
    "password_wo":{"type":"string","optional":true,"sensitive":true,"write_only":true}}}}},
  "ephemeral_resource_schemas":{"mock_secret":{"block":{
