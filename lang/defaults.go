@@ -147,6 +147,12 @@ func sdkDefault(b *Block, name string, ty cty.Type) (cty.Value, bool) {
 	return v, true
 }
 
+// ResourcesFingerprint is the fingerprint of the provider's resource
+// types that a table of its defaults is made for (internal/defaultsgen
+// writes it beside the table): a hash of their names, attributes with
+// their required, optional and computed flags, and nested block types.
+func (p *ProviderSchema) ResourcesFingerprint() uint64 { return p.resourcesFingerprint() }
+
 // resourcesFingerprint is schemaFingerprint of p's resource types,
 // computed once.
 func (p *ProviderSchema) resourcesFingerprint() uint64 {
@@ -160,7 +166,6 @@ func (p *ProviderSchema) resourcesFingerprint() uint64 {
 // types in name order, each with its attributes ("a NAME FLAGS", FLAGS the
 // letters r, o, c of required, optional, computed) and nested block types
 // ("b NAME NESTING", then the block, then "e") in name order.
-// internal/defaultsgen writes the same text from the schema document.
 func schemaFingerprint(resources map[string]*Block) uint64 {
 	h := fnv.New64a()
 	for _, name := range slices.Sorted(maps.Keys(resources)) {

@@ -29,7 +29,7 @@
 // An attribute the provider computes, one any probe planned as unknown or
 // as two different values, and a type the probe could not plan are left
 // out: tfeval leaves them unknown. The table also holds a fingerprint of
-// the schema's resource types (lang.schemaFingerprint: names, attributes'
+// the schema's resource types (lang.ProviderSchema.ResourcesFingerprint: names, attributes'
 // flags, nested blocks' nesting), so that it is used with that version's
 // schema only.
 //

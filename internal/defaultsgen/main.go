@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"maps"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/tfeval/tfeval/lang"
 )
 
 func main() {
@@ -101,6 +102,15 @@ func generate(w io.Writer, schemaSrc []byte, obsSrcs [][]byte, provider, version
 	if resources == nil {
 		return fmt.Errorf("the schema document has no provider %s", provider)
 	}
+	// The fingerprint is lang's own, of the same document as lang reads it.
+	parsed, err := lang.ParseProviderSchemas(schemaSrc)
+	if err != nil {
+		return err
+	}
+	ps := parsed.Providers[provider]
+	if ps == nil {
+		return fmt.Errorf("the schema document has no provider %s", provider)
+	}
 	// seen[type][path]: the values planned, compacted; "?" for unknown.
 	seen := map[string]map[string]map[string]bool{}
 	for _, r := range obs.Records {
@@ -168,7 +178,7 @@ package lang
 const defaultsAwsFingerprint = %#x
 
 // defaultsAws is the table of planned values of unset arguments (internal/defaultsgen describes it).
-const defaultsAws = `+"`%s`\n", provider, version, entries, fingerprint(resources), out.String())
+const defaultsAws = `+"`%s`\n", provider, version, entries, ps.ResourcesFingerprint(), out.String())
 	return nil
 }
 
@@ -194,40 +204,4 @@ func kind(b *block, path string) string {
 		return "block"
 	}
 	return ""
-}
-
-// fingerprint is lang.schemaFingerprint of the resource types' schemas.
-func fingerprint(resources map[string]*block) uint64 {
-	h := fnv.New64a()
-	for _, name := range slices.Sorted(maps.Keys(resources)) {
-		io.WriteString(h, "r "+name+"\n")
-		fingerprintBlock(h, resources[name])
-	}
-	return h.Sum64()
-}
-
-func fingerprintBlock(h io.Writer, b *block) {
-	if b == nil {
-		return
-	}
-	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
-		a := b.Attributes[name]
-		flags := ""
-		if a.Required {
-			flags += "r"
-		}
-		if a.Optional {
-			flags += "o"
-		}
-		if a.Computed {
-			flags += "c"
-		}
-		io.WriteString(h, "a "+name+" "+flags+"\n")
-	}
-	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
-		nb := b.BlockTypes[name]
-		io.WriteString(h, "b "+name+" "+nb.Nesting+"\n")
-		fingerprintBlock(h, nb.Block)
-		io.WriteString(h, "e\n")
-	}
 }
