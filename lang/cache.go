@@ -31,6 +31,9 @@ type resourceInfo struct {
 	// sensitive, without schema, is the table of the provider's schema
 	// of the type when it has sensitive attributes (tableSensitive).
 	sensitive *Block
+	// writeOnly, without schema, is the table of the provider's schema of
+	// a managed resource type with write-only arguments (tableWriteOnly).
+	writeOnly *Block
 }
 
 // resourceShape is the part of resourceInfo that depends only on the
@@ -214,6 +217,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 	if schema == nil {
 		info.dynamicArgs = dynamicSpecs(c.Module, res, info.spec)
 		info.sensitive = tableSensitive(c, res, &sh.tableVersions)
+		info.writeOnly = tableWriteOnly(c, res, &sh.tableVersions)
 	}
 	if res.Config != nil {
 		info.body = newGuardedBody(res.Config, ev.limits)

@@ -307,16 +307,21 @@ func (r *tableReader) block() *Block {
 			mark = r.peek()
 			r.i++
 		}
+		writeOnly := mark == '~'
+		if writeOnly {
+			mark = r.peek()
+			r.i++
+		}
 		switch mark {
 		case 's', 'n', 'b', 'd':
 			r.i--
-			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: true, Sensitive: sensitive}
+			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: true, Sensitive: sensitive, WriteOnly: writeOnly}
 		case 'S', 'N', 'B', 'D':
-			b.Attributes[name] = &Attribute{Type: map[byte]cty.Type{'S': cty.String, 'N': cty.Number, 'B': cty.Bool, 'D': cty.DynamicPseudoType}[mark], Sensitive: sensitive}
+			b.Attributes[name] = &Attribute{Type: map[byte]cty.Type{'S': cty.String, 'N': cty.Number, 'B': cty.Bool, 'D': cty.DynamicPseudoType}[mark], Sensitive: sensitive, WriteOnly: writeOnly}
 		case 't', 'T':
-			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: mark == 't', Sensitive: sensitive}
+			b.Attributes[name] = &Attribute{Type: r.typ(), Computed: mark == 't', Sensitive: sensitive, WriteOnly: writeOnly}
 		case 'L', 'E', 'O', 'G', 'M':
-			if sensitive {
+			if sensitive || writeOnly {
 				// A nested block type is never marked sensitive.
 				r.bad = true
 				break

@@ -469,6 +469,11 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		// provider's table has them.
 		v = MarkSensitive(info.sensitive, v)
 	}
+	if info.writeOnly != nil {
+		// Without the schema, its write-only arguments as the
+		// provider's table has them: null, never planned.
+		v = NullWriteOnly(info.writeOnly, v)
+	}
 	v = ev.hookInstance(s, rs, key, args, v, when)
 	if res.Mode == config.EphemeralResourceMode {
 		if !configKnown {

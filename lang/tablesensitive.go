@@ -60,6 +60,18 @@ func TableSensitiveOf(c *config.Config, res *config.Resource) *Block {
 // resource res of module c, planned without a schema; versions, when not
 // nil, keeps the version chosen for each source.
 func tableSensitive(c *config.Config, res *config.Resource, versions *sync.Map) *Block {
+	b := tableSchemaOf(c, res, versions)
+	if b == nil || !b.hasSensitive() {
+		return nil
+	}
+	return b
+}
+
+// tableSchemaOf is the table schema of resource res (a managed resource
+// or data source) of module c, of the version the configuration admits,
+// for planning it without its provider's schema; nil when there is none.
+// versions, when not nil, keeps the version chosen for each source.
+func tableSchemaOf(c *config.Config, res *config.Resource, versions *sync.Map) *Block {
 	var mode string
 	switch res.Mode {
 	case config.ManagedResourceMode:
@@ -88,7 +100,7 @@ func tableSensitive(c *config.Config, res *config.Resource, versions *sync.Map) 
 			versions.Store(source, version)
 		}
 	}
-	return SensitiveTableSchema(source, version, mode, res.Type)
+	return TableSchema(source, version, mode, res.Type)
 }
 
 // versionsLoad is the version kept in versions for source, if any.

@@ -61,3 +61,37 @@ output "wo" {
 		})
 	}
 }
+
+// TestWriteOnlyByTable: without the schema, the provider's table says
+// which arguments are write-only (aws_db_instance's password_wo), and the
+// object has null there as with the schema; other arguments keep their
+// values.
+func TestWriteOnlyByTable(t *testing.T) {
+	res, diags := evalFiles(t, map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> 5.0"
+    }
+  }
+}
+resource "aws_db_instance" "d" {
+  instance_class      = "db.t3.micro"
+  username            = "u"
+  password            = "plain"
+  password_wo         = "secret"
+  password_wo_version = 1
+}
+`}, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	v := resourceValue(t, res, "aws_db_instance.d")
+	if got, _ := v.GetAttr("password_wo").Unmark(); !got.IsNull() {
+		t.Errorf("password_wo = %#v, want null", got)
+	}
+	if got, _ := v.GetAttr("password").Unmark(); !got.RawEquals(cty.StringVal("plain")) {
+		t.Errorf("password = %#v", got)
+	}
+}

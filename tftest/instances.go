@@ -252,6 +252,10 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		// The values the mocks gave are as sensitive as the schema
 		// makes them, as the table has it.
 		v = lang.MarkSensitive(lang.SensitiveTableSchema(source, tv, mode, res.Type), v)
+		if managed {
+			// A write-only argument is null in what the mock plans.
+			v = lang.NullWriteOnly(lang.TableSchema(source, tv, mode, res.Type), v)
+		}
 	}
 	for i, d := range diags {
 		c := *d

@@ -1,6 +1,10 @@
 package tftest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tfeval/tfeval/dialect"
+)
 
 // TestMockedObjectsByTable: without a schema, the aws table of attributes
 // and nested blocks (lang.TableSchema) makes a mocked object what
@@ -108,4 +112,38 @@ resource "aws_lb" "d" {
 			}
 		})
 	}
+}
+
+// TestMockedWriteOnly: a write-only argument of a mocked object is null at
+// plan and after apply, as terraform test v1.11.4 with mock_provider "aws"
+// plans and applies aws_db_instance's password_wo; without the schema the
+// provider's table says which arguments are write-only.
+func TestMockedWriteOnly(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+resource "aws_db_instance" "d" {
+  instance_class      = "db.t3.micro"
+  username            = "u"
+  password_wo         = "secretpw"
+  password_wo_version = 1
+}
+`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+  assert {
+    condition     = aws_db_instance.d.password_wo == null && aws_db_instance.d.username == "u"
+    error_message = "not null at plan"
+  }
+}
+run "apply" {
+  assert {
+    condition     = aws_db_instance.d.password_wo == null
+    error_message = "not null after apply"
+  }
+}
+`,
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::plan": "pass", "tests/a.tftest.hcl::apply": "pass"})
 }

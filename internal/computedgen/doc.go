@@ -46,5 +46,8 @@
 //   - L (list), E (set), O (single), G (group) or M (map) followed by a
 //     nested block's number (written as an index): a nested block type;
 //   - "!" before an attribute's mark: the attribute is sensitive (its
-//     values are marked so, as Terraform marks them from the schema).
+//     values are marked so, as Terraform marks them from the schema);
+//   - "~" before an attribute's mark (after any "!"): the attribute is
+//     write-only (its value is never planned or stored: null, as
+//     Terraform has it).
 package main

@@ -148,7 +148,7 @@ func TestGenerateSensitive(t *testing.T) {
 		"\"b 0Tes\\n\" +",
 		"\"d thing_a 1!s\\n\" +",
 		"\"r thing_a 2L01!s3L10!S4!Tms\\n\"",
-		"computed and sensitive flags only",
+		"computed, sensitive and write-only flags only",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %s in\n%s", want, out.String())
@@ -178,5 +178,22 @@ func TestGenerateNestedSensitive(t *testing.T) {
 	if err := generate(&out, []byte(src(`{"block_types": {"b": {"nesting_mode": "list", "block": {"attributes": {
     "inner": {"nested_type": {"nesting_mode": "list", "attributes": {"v": {"type": "string", "optional": true, "sensitive": true}}}, "optional": true}}}}}}`)), "example/thing", "1.0.0"); err == nil {
 		t.Error("a nested block's nested attribute type with a sensitive attribute is written")
+	}
+}
+
+// TestGenerateWriteOnly: a write-only argument is written with "~" after
+// any "!", and lang reads it back as write-only.
+func TestGenerateWriteOnly(t *testing.T) {
+	src := `{"provider_schemas": {"registry.terraform.io/example/thing": {
+  "resource_schemas": {"thing_a": {"block": {"attributes": {
+    "pw_wo": {"type": "string", "optional": true, "sensitive": true, "write_only": true},
+    "n_wo": {"type": "number", "optional": true, "write_only": true},
+    "pw": {"type": "string", "optional": true, "sensitive": true}}}}}}}}`
+	var out bytes.Buffer
+	if err := generate(&out, []byte(src), "example/thing", "1.0.0"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"r thing_a 0~N1!S2!~S\n"`) {
+		t.Errorf("table:\n%s", out.String())
 	}
 }
