@@ -2,17 +2,12 @@ package format
 
 import (
 	"bytes"
-	"context"
 	"encoding/xml"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-
-	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/testfiles"
-	"github.com/tfeval/tfeval/tftest"
 )
 
 // TestJUnitXMLAsTerraformWritesIt: the report terraform test -junit-xml
@@ -70,12 +65,7 @@ run "second" {
 }
 `,
 	})
-	rep := tftest.Run(tftest.Options{
-		WorkDir: dir, Dialect: dialect.Terraform, Context: context.Background(),
-		Load: func(sub, key string) (*config.Config, hcl.Diagnostics) {
-			return config.Load(sub, config.Options{Dialect: dialect.Terraform, WorkDir: dir})
-		},
-	})
+	rep := runTests(dir, dialect.Terraform)
 	var b bytes.Buffer
 	if err := WriteJUnitXML(&b, rep, JUnitOptions{WorkDir: dir}); err != nil {
 		t.Fatal(err)

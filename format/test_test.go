@@ -36,6 +36,11 @@ run "plan" {
 run "apply" {}
 `,
 	})
+	return runTests(dir, d)
+}
+
+// runTests runs the test files of the module in dir.
+func runTests(dir string, d dialect.Dialect) *tftest.Report {
 	return tftest.Run(tftest.Options{
 		WorkDir: dir, Dialect: d, Context: context.Background(),
 		Load: func(sub, key string) (*config.Config, hcl.Diagnostics) {
@@ -238,12 +243,7 @@ run "r" {
 }
 `,
 	})
-	rep := tftest.Run(tftest.Options{
-		WorkDir: dir, Dialect: dialect.Terraform, Context: context.Background(),
-		Load: func(sub, key string) (*config.Config, hcl.Diagnostics) {
-			return config.Load(sub, config.Options{Dialect: dialect.Terraform, WorkDir: dir})
-		},
-	})
+	rep := runTests(dir, dialect.Terraform)
 	var b bytes.Buffer
 	if err := WriteTestJSON(&b, rep, dialect.Terraform); err != nil {
 		t.Fatal(err)
