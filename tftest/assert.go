@@ -32,7 +32,7 @@ func ephemeralAssertions(a *Assert) hcl.Diagnostics {
 			if t.RootName() != "ephemeral" || len(traversalNames(t)) < 3 {
 				continue
 			}
-			ref := resourceInstanceRef(t)
+			ref := leadingNames(t, 3) // MODE.TYPE.NAME[KEY]
 			rng := hcl.RangeBetween(ref[0].SourceRange(), ref[len(ref)-1].SourceRange())
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Ephemeral resources cannot be asserted", Detail: "Ephemeral resources are closed when the test is finished, and are not available within the test context for assertions.", Subject: rng.Ptr()})
 			addr := formatTarget(ref)
@@ -44,21 +44,6 @@ func ephemeralAssertions(a *Assert) hcl.Diagnostics {
 		}
 	}
 	return append(diags, expired...)
-}
-
-// resourceInstanceRef is the part of a reference to a resource
-// (MODE.TYPE.NAME[KEY].attr...) that names the instance it reads.
-func resourceInstanceRef(t hcl.Traversal) hcl.Traversal {
-	names := 0
-	for i, step := range t {
-		switch step.(type) {
-		case hcl.TraverseRoot, hcl.TraverseAttr:
-			if names++; names == 4 {
-				return t[:i]
-			}
-		}
-	}
-	return t
 }
 
 // assert evaluates a run's assertions against its plan or applied state

@@ -79,7 +79,8 @@ func invalidExpectations(run *RunBlock) hcl.Diagnostics {
 		case "self":
 			subject = "self"
 		case "module":
-			subject = moduleSubject(t)
+			// The call, an instance of it, or an instance's output.
+			subject = formatTarget(leadingNames(t, 3))
 		default:
 			continue
 		}
@@ -91,22 +92,6 @@ func invalidExpectations(run *RunBlock) hcl.Diagnostics {
 		})
 	}
 	return diags
-}
-
-// moduleSubject is what a reference to a module call names: the call, an
-// instance of it, or an output of an instance (module.NAME[KEY].OUT).
-func moduleSubject(t hcl.Traversal) string {
-	attrs := 0
-	end := len(t)
-	for i, step := range t {
-		if _, ok := step.(hcl.TraverseAttr); ok {
-			if attrs++; attrs == 3 {
-				end = i
-				break
-			}
-		}
-	}
-	return formatTarget(t[:end])
 }
 
 // withoutKeys is a traversal's address without instance keys.

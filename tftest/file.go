@@ -780,6 +780,23 @@ func (p *parser) validTarget(o *Override) bool {
 	return false
 }
 
+// leadingNames is the start of a traversal up to its nth name, with the
+// instance keys between (module.m[0].out of module.m[0].out.x for 3): the
+// part of a reference that names an object (a resource instance, a module
+// output), the rest being what is read of it.
+func leadingNames(t hcl.Traversal, n int) hcl.Traversal {
+	seen := 0
+	for i, step := range t {
+		switch step.(type) {
+		case hcl.TraverseRoot, hcl.TraverseAttr:
+			if seen++; seen == n+1 {
+				return t[:i]
+			}
+		}
+	}
+	return t
+}
+
 // traversalNames are the attribute names of a traversal, leaving out
 // instance keys.
 func traversalNames(t hcl.Traversal) []string {

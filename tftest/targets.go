@@ -196,30 +196,12 @@ func uninitialized(a *Assert, root *config.Module, skipped func(id string) bool)
 			if !skipped(id) {
 				continue
 			}
-			rng := refRange(tr, n)
+			ref := leadingNames(tr, n)
+			rng := hcl.RangeBetween(ref[0].SourceRange(), ref[len(ref)-1].SourceRange())
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf("The %s %s was not processed by the most recent operation, this likely means the previous operation either failed or was incomplete due to targeting.", what, id), Subject: rng.Ptr()})
 		}
 	}
 	return diags
-}
-
-// refRange is the range of the first n names of a reference (with the
-// instance keys between them): what Terraform's reference to an object
-// spans.
-func refRange(t hcl.Traversal, n int) hcl.Range {
-	seen, end := 0, len(t)
-	for i, step := range t {
-		switch step.(type) {
-		case hcl.TraverseRoot, hcl.TraverseAttr:
-			if seen++; seen == n+1 {
-				end = i
-			}
-		}
-		if end != len(t) {
-			break
-		}
-	}
-	return hcl.RangeBetween(t[0].SourceRange(), t[end-1].SourceRange())
 }
 
 // plans reports whether the run plans an instance.
