@@ -43,6 +43,8 @@ func computedTable(source, version string) string {
 		return computedAws6
 	case "hashicorp/azurerm 4.79.0":
 		return computedAzurerm
+	case "hashicorp/azurerm 3.116.0":
+		return computedAzurerm3
 	case "azure/azapi 2.5.0":
 		return computedAzapi
 	case "hashicorp/google 7.9.0":
@@ -69,7 +71,7 @@ func TableVersions(source string) []string {
 	case "hashicorp/aws":
 		return []string{"6.47.0", "5.100.0"}
 	case "hashicorp/azurerm":
-		return []string{"4.79.0"}
+		return []string{"4.79.0", "3.116.0"}
 	case "azure/azapi":
 		return []string{"2.5.0"}
 	case "hashicorp/google":

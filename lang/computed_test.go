@@ -162,7 +162,7 @@ func testVersion(source string) string {
 func TestTableVersions(t *testing.T) {
 	for source, want := range map[string]string{
 		"hashicorp/aws":        "6.47.0 5.100.0",
-		"hashicorp/azurerm":    "4.79.0",
+		"hashicorp/azurerm":    "4.79.0 3.116.0",
 		"azure/azapi":          "2.5.0",
 		"hashicorp/google":     "7.9.0",
 		"hashicorp/kubernetes": "2.38.0",
@@ -203,6 +203,33 @@ func TestTableOfVersion(t *testing.T) {
 		{"6.0.0", "resource", "aws_s3_bucket", "arn", ComputedUnknown},
 	} {
 		if got := ComputedAttribute("hashicorp/aws", tc.version, tc.mode, tc.typ, tc.name); got != tc.want {
+			t.Errorf("%s %s %s.%s: %d, want %d", tc.version, tc.mode, tc.typ, tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestAzurermTables: the azurerm tables are each of their version's
+// schema (read in each document): 3.x computes storage accounts'
+// enable_https_traffic_only and its successor https_traffic_only_enabled,
+// 4.x has only the second and does not compute it; 3.x subnets have the
+// enforce_private_link_* attributes 4.0 removed.
+func TestAzurermTables(t *testing.T) {
+	for _, tc := range []struct {
+		version, mode, typ, name string
+		want                     Computed
+	}{
+		{"3.116.0", "resource", "azurerm_storage_account", "enable_https_traffic_only", ComputedBool},
+		{"4.79.0", "resource", "azurerm_storage_account", "enable_https_traffic_only", NotAnAttribute},
+		{"3.116.0", "resource", "azurerm_storage_account", "https_traffic_only_enabled", ComputedBool},
+		{"4.79.0", "resource", "azurerm_storage_account", "https_traffic_only_enabled", NotComputed},
+		{"3.116.0", "resource", "azurerm_storage_account", "primary_blob_endpoint", ComputedString},
+		{"3.116.0", "resource", "azurerm_subnet", "enforce_private_link_endpoint_network_policies", ComputedBool},
+		{"4.79.0", "resource", "azurerm_subnet", "enforce_private_link_endpoint_network_policies", NotAnAttribute},
+		{"3.116.0", "resource", "azurerm_resource_group", "managed_by", NotComputed},
+		{"3.116.0", "data", "azurerm_client_config", "tenant_id", ComputedString},
+		{"3.0.0", "resource", "azurerm_resource_group", "id", ComputedUnknown},
+	} {
+		if got := ComputedAttribute("hashicorp/azurerm", tc.version, tc.mode, tc.typ, tc.name); got != tc.want {
 			t.Errorf("%s %s %s.%s: %d, want %d", tc.version, tc.mode, tc.typ, tc.name, got, tc.want)
 		}
 	}

@@ -106,10 +106,10 @@ func TestProviderTables(t *testing.T) {
 
 // TestTableVersionAdmitted: a provider's table is used only where every
 // version constraint of the configuration, its modules' too, admits the
-// table's version: the table of azurerm 4.x does not describe the 3.x a
-// configuration asking for "~> 3.0" gets, and the run waits for the
+// table's version: the tables of azurerm 4.x and 3.x do not describe the
+// 2.x a configuration asking for "~> 2.0" gets, and the run waits for the
 // schema as without a table. A constraint that does not parse rules the
-// table out.
+// tables out.
 func TestTableVersionAdmitted(t *testing.T) {
 	child := func(version string) string {
 		return fmt.Sprintf(`terraform {
@@ -142,8 +142,9 @@ module "m" {
 		status            Status
 	}{
 		{"both admit", ">= 3.0", "~> 4.0", Pass},
-		{"the root rules it out", "~> 3.0", ">= 3.0", Skip},
-		{"a module rules it out", ">= 3.0", "~> 3.116", Skip},
+		{"both admit 3.x", "~> 3.0", ">= 3.0", Pass},
+		{"the root rules it out", "~> 2.0", ">= 2.0", Skip},
+		{"a module rules it out", ">= 2.0", "~> 2.99", Skip},
 		{"an exact other version", ">= 3.0", "4.1.0", Skip},
 		{"a constraint that does not parse", "four", ">= 3.0", Skip},
 	} {
@@ -186,6 +187,49 @@ data "aws_region" "x" {}
 			r := tableAssertion(t, map[string]string{"main.tf": main}, "aws", "apply", `data.aws_region.x.region != ""`)
 			if r.Status != tc.status {
 				t.Fatalf("%s needing %q (%s), diagnostics %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
+			}
+		})
+	}
+}
+
+// TestAzurermTableVersions: a configuration asking for azurerm "~> 3.0"
+// gets the 3.116.0 table (before, its runs waited for the schema), in
+// which a storage account's enable_https_traffic_only and
+// https_traffic_only_enabled are computed: unknown in the plan, generated
+// once applied; one asking for ">= 4" still gets the 4.79.0 table, in
+// which only the second exists, not computed: null when not set.
+func TestAzurermTableVersions(t *testing.T) {
+	const account = `resource "azurerm_storage_account" "x" {
+  name                     = "sa"
+  resource_group_name      = "rg"
+  location                 = "westeurope"
+  account_tier             = "Standard"
+  account_replication_type = "LRS"
+}`
+	for _, tc := range []struct {
+		version, command, condition string
+		status                      Status
+	}{
+		{"~> 3.0", "apply", `azurerm_storage_account.x.enable_https_traffic_only == false && azurerm_storage_account.x.https_traffic_only_enabled == false && azurerm_storage_account.x.primary_blob_endpoint != ""`, Pass},
+		{"~> 3.0", "plan", `azurerm_storage_account.x.https_traffic_only_enabled == null`, Error},
+		{">= 3.0, < 4.0", "apply", `azurerm_storage_account.x.min_tls_version == null && length(azurerm_storage_account.x.network_rules) == 0`, Pass},
+		{">= 4", "apply", `azurerm_storage_account.x.https_traffic_only_enabled == null && azurerm_storage_account.x.primary_blob_endpoint != ""`, Pass},
+		{"~> 4.0", "plan", `azurerm_storage_account.x.https_traffic_only_enabled == null`, Pass},
+	} {
+		t.Run(tc.version+" "+tc.command, func(t *testing.T) {
+			main := fmt.Sprintf(`terraform {
+  required_providers {
+    azurerm = { source = "hashicorp/azurerm", version = %q }
+  }
+}
+%s
+`, tc.version, account)
+			r := tableAssertion(t, map[string]string{"main.tf": main}, "azurerm", tc.command, tc.condition)
+			if r.Status != tc.status {
+				t.Fatalf("%s needing %q (%s), diagnostics %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
+			}
+			if tc.status == Error && (len(r.Diagnostics) != 1 || r.Diagnostics[0].Summary != "Unknown condition value") {
+				t.Errorf("diagnostics %v, want one Unknown condition value", r.Diagnostics)
 			}
 		})
 	}
