@@ -57,6 +57,14 @@ func computedTable(source, version string) string {
 		return computedGithub
 	case "hashicorp/helm 3.2.0":
 		return computedHelm
+	case "hashicorp/vault 4.4.0":
+		return computedVault
+	case "cyrilgdn/postgresql 1.22.0":
+		return computedPostgresql
+	case "datadog/datadog 3.37.0":
+		return computedDatadog
+	case "cloudflare/cloudflare 5.22.0":
+		return computedCloudflare
 	}
 	return ""
 }
@@ -84,6 +92,14 @@ func TableVersions(source string) []string {
 		return []string{"6.13.0"}
 	case "hashicorp/helm":
 		return []string{"3.2.0"}
+	case "hashicorp/vault":
+		return []string{"4.4.0"}
+	case "cyrilgdn/postgresql":
+		return []string{"1.22.0"}
+	case "datadog/datadog":
+		return []string{"3.37.0"}
+	case "cloudflare/cloudflare":
+		return []string{"5.22.0"}
 	}
 	return nil
 }

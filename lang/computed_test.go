@@ -37,7 +37,7 @@ func TestComputedAttribute(t *testing.T) {
 		// The table is by mode.
 		{"hashicorp/aws", "data", "aws_s3_bucket_versioning", "bucket", ComputedUnknown},
 		{"hashicorp/aws", "resource", "aws_not_a_type", "arn", ComputedUnknown},
-		{"hashicorp/vault", "resource", "vault_mount", "accessor", ComputedUnknown},
+		{"hashicorp/consul", "resource", "consul_key_prefix", "id", ComputedUnknown},
 		{"example/aws", "resource", "aws_s3_bucket", "arn", ComputedUnknown},
 		// The other providers' tables, each case read in the schema
 		// document of the table's version.
@@ -59,6 +59,16 @@ func TestComputedAttribute(t *testing.T) {
 		{"integrations/github", "resource", "github_repository", "description", NotComputed},
 		{"hashicorp/helm", "resource", "helm_release", "max_history", ComputedNumber},
 		{"hashicorp/helm", "resource", "helm_release", "repository", NotComputed},
+		{"hashicorp/vault", "resource", "vault_mount", "accessor", ComputedString},
+		{"hashicorp/vault", "resource", "vault_mount", "default_lease_ttl_seconds", ComputedNumber},
+		{"hashicorp/vault", "resource", "vault_mount", "description", NotComputed},
+		{"cyrilgdn/postgresql", "resource", "postgresql_database", "owner", ComputedString},
+		{"cyrilgdn/postgresql", "resource", "postgresql_grant", "with_grant_option", NotComputed},
+		{"datadog/datadog", "resource", "datadog_monitor", "enable_samples", ComputedBool},
+		{"datadog/datadog", "resource", "datadog_monitor", "priority", NotComputed},
+		{"cloudflare/cloudflare", "resource", "cloudflare_dns_record", "created_on", ComputedString},
+		{"cloudflare/cloudflare", "resource", "cloudflare_dns_record", "proxied", ComputedBool},
+		{"cloudflare/cloudflare", "resource", "cloudflare_dns_record", "comment", NotComputed},
 	} {
 		if got := ComputedAttribute(tc.source, testVersion(tc.source), tc.mode, tc.typ, tc.name); got != tc.want {
 			t.Errorf("%s %s %s.%s: %d, want %d", tc.source, tc.mode, tc.typ, tc.name, got, tc.want)
@@ -135,7 +145,7 @@ func TestTableSchema(t *testing.T) {
 	for _, tc := range [][3]string{
 		{"hashicorp/aws", "resource", "aws_not_a_type"},
 		{"hashicorp/aws", "data", "aws_s3_bucket_versioning"},
-		{"hashicorp/vault", "resource", "vault_mount"},
+		{"hashicorp/consul", "resource", "consul_key_prefix"},
 	} {
 		if b := TableSchema(tc[0], testVersion(tc[0]), tc[1], tc[2]); b != nil {
 			t.Errorf("%v: a schema", tc)
@@ -161,16 +171,20 @@ func testVersion(source string) string {
 // a table has none.
 func TestTableVersions(t *testing.T) {
 	for source, want := range map[string]string{
-		"hashicorp/aws":        "6.47.0 5.100.0",
-		"hashicorp/azurerm":    "4.79.0 3.116.0",
-		"azure/azapi":          "2.5.0",
-		"hashicorp/google":     "7.9.0",
-		"hashicorp/kubernetes": "2.38.0",
-		"hashicorp/azuread":    "3.7.0",
-		"integrations/github":  "6.13.0",
-		"hashicorp/helm":       "3.2.0",
-		"hashicorp/vault":      "",
-		"":                     "",
+		"hashicorp/aws":         "6.47.0 5.100.0",
+		"hashicorp/azurerm":     "4.79.0 3.116.0",
+		"azure/azapi":           "2.5.0",
+		"hashicorp/google":      "7.9.0",
+		"hashicorp/kubernetes":  "2.38.0",
+		"hashicorp/azuread":     "3.7.0",
+		"integrations/github":   "6.13.0",
+		"hashicorp/helm":        "3.2.0",
+		"hashicorp/vault":       "4.4.0",
+		"cyrilgdn/postgresql":   "1.22.0",
+		"datadog/datadog":       "3.37.0",
+		"cloudflare/cloudflare": "5.22.0",
+		"hashicorp/consul":      "",
+		"":                      "",
 	} {
 		got := TableVersions(source)
 		if strings.Join(got, " ") != want {

@@ -80,6 +80,41 @@ func TestProviderTables(t *testing.T) {
   name  = "r"
   chart = "c"
 }`, "plan", `helm_release.x.repository == null && helm_release.x.postrender == null && helm_release.x.set_list == null`, Pass},
+		{"vault", "hashicorp/vault", "~> 4.4", `resource "vault_mount" "x" {
+  path = "kv"
+  type = "kv-v2"
+}`, "apply", `vault_mount.x.accessor != "" && vault_mount.x.description == null && vault_mount.x.seal_wrap == false`, Pass},
+		{"vault", "hashicorp/vault", "~> 4.4", `resource "vault_mount" "x" {
+  path = "kv"
+  type = "kv-v2"
+}`, "plan", `vault_mount.x.accessor != ""`, Error},
+		// No table of vault 5.x: the run waits for the schema.
+		{"vault", "hashicorp/vault", "~> 5.0", `resource "vault_mount" "x" {
+  path = "kv"
+  type = "kv-v2"
+}`, "apply", `vault_mount.x.accessor != ""`, Skip},
+		{"postgresql", "cyrilgdn/postgresql", ">= 1", `resource "postgresql_database" "x" {
+  name = "db"
+}`, "apply", `postgresql_database.x.owner != "" && postgresql_database.x.connection_limit == null && postgresql_database.x.is_template == false`, Pass},
+		{"datadog", "DataDog/datadog", "~> 3.0", `resource "datadog_monitor" "x" {
+  name    = "m"
+  type    = "metric alert"
+  message = "m"
+  query   = "avg(last_5m):avg:system.cpu.user{*} > 90"
+}`, "apply", `datadog_monitor.x.enable_samples == false && datadog_monitor.x.priority == null && length(datadog_monitor.x.monitor_thresholds) == 0`, Pass},
+		{"cloudflare", "cloudflare/cloudflare", "~> 5.0", `resource "cloudflare_dns_record" "x" {
+  zone_id = "z"
+  name    = "www"
+  type    = "A"
+  ttl     = 1
+}`, "apply", `cloudflare_dns_record.x.created_on != "" && cloudflare_dns_record.x.comment == null && cloudflare_dns_record.x.proxiable == false`, Pass},
+		// cloudflare 4.x is another schema: no table.
+		{"cloudflare", "cloudflare/cloudflare", "< 5", `resource "cloudflare_dns_record" "x" {
+  zone_id = "z"
+  name    = "www"
+  type    = "A"
+  ttl     = 1
+}`, "apply", `cloudflare_dns_record.x.created_on != ""`, Skip},
 	} {
 		t.Run(tc.provider+" "+tc.condition, func(t *testing.T) {
 			version := ""
