@@ -34,6 +34,9 @@ type resourceInfo struct {
 	// writeOnly, without schema, is the table of the provider's schema of
 	// a managed resource type with write-only arguments (tableWriteOnly).
 	writeOnly *Block
+	// setBlocks, without schema, is the table of the provider's schema of
+	// the type when it nests a block type as a set (tableSetBlocks).
+	setBlocks *Block
 }
 
 // resourceShape is the part of resourceInfo that depends only on the
@@ -218,6 +221,7 @@ func (ev *evaluator) resourceInfo(c *config.Config, res *config.Resource) *resou
 		info.dynamicArgs = dynamicSpecs(c.Module, res, info.spec)
 		info.sensitive = tableSensitive(c, res, &sh.tableVersions)
 		info.writeOnly = tableWriteOnly(c, res, &sh.tableVersions)
+		info.setBlocks = tableSetBlocks(c, res, &sh.tableVersions)
 	}
 	if res.Config != nil {
 		info.body = newGuardedBody(res.Config, ev.limits)

@@ -162,15 +162,15 @@ output "by_key" { value = { for k, s in aws_subnet.s : k => s.zone } }`, map[str
 
 		"nested blocks": {`
 resource "aws_instance" "i" {
-  ebs_block_device {
-    device_name = "sda"
+  root_block_device {
+    volume_type = "gp3"
   }
 }
-output "volume" { value = aws_instance.i.ebs_block_device[0].volume_id }
-output "device" { value = aws_instance.i.ebs_block_device[0].device_name }
-output "computed_block" { value = aws_instance.i.root_block_device[0].volume_id }`, map[string]cty.Value{
+output "volume" { value = aws_instance.i.root_block_device[0].volume_id }
+output "type" { value = aws_instance.i.root_block_device[0].volume_type }
+output "computed_block" { value = aws_instance.i.metadata_options[0].http_tokens }`, map[string]cty.Value{
 			"volume":         unknownOut,
-			"device":         cty.StringVal("sda"),
+			"type":           cty.StringVal("gp3"),
 			"computed_block": unknownOut,
 		}},
 
@@ -190,15 +190,16 @@ output "absent" { value = length(aws_lb.l.access_logs) }`, map[string]cty.Value{
 resource "aws_subnet" "s" {
   count = 2
 }
-resource "aws_lb" "l" {
-  dynamic "subnet_mapping" {
+resource "aws_lb_listener" "l" {
+  dynamic "default_action" {
     for_each = aws_subnet.s
     content {
-      subnet_id = subnet_mapping.value.id
+      type             = "forward"
+      target_group_arn = default_action.value.id
     }
   }
 }
-output "first" { value = aws_lb.l.subnet_mapping[0].subnet_id }`, map[string]cty.Value{"first": unknownOut}},
+output "first" { value = aws_lb_listener.l.default_action[0].target_group_arn }`, map[string]cty.Value{"first": unknownOut}},
 
 		"argument set to null": {`
 variable "name" {

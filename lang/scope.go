@@ -1258,9 +1258,14 @@ func (s *scope) resourceValue(ref *reference) (cty.Value, hcl.Diagnostics) {
 }
 
 // validateResourceAttr checks, with a schema, that the attribute a
-// reference reads from a resource exists.
+// reference reads from a resource exists. Without one it checks only what
+// the table of the provider's schema tells for certain: an index into a set
+// of blocks (tableSetIndex).
 func (s *scope) validateResourceAttr(rs *resourceState, ref *reference) hcl.Diagnostics {
-	if rs.schema == nil || len(ref.remaining) == 0 {
+	if rs.schema == nil {
+		return s.tableSetIndex(rs, ref)
+	}
+	if len(ref.remaining) == 0 {
 		return nil
 	}
 	rest := ref.remaining
