@@ -1,7 +1,6 @@
 package funcs
 
 import (
-	"regexp/syntax"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -73,7 +72,7 @@ func (e *env) costOf(name string) func(args []cty.Value) int64 {
 				return 0
 			}
 			s, _ := knownString(args[1])
-			return passes * regexCost(p, len(s))
+			return passes * e.regexCost(p, len(s))
 		}
 	case "replace":
 		return func(args []cty.Value) int64 {
@@ -87,7 +86,7 @@ func (e *env) costOf(name string) func(args []cty.Value) int64 {
 			// replace finds every match once to bound its result
 			// (preCheck), then once more to build it.
 			s, _ := knownString(args[0])
-			return 2 * regexCost(p[1:len(p)-1], len(s))
+			return 2 * e.regexCost(p[1:len(p)-1], len(s))
 		}
 	case "contains", "index":
 		return func(args []cty.Value) int64 {
@@ -148,19 +147,15 @@ func knownString(v cty.Value) (string, bool) {
 // takes time in proportion to the text times, at worst, the instructions
 // of the compiled pattern. A pattern that does not compile costs nothing:
 // the function reports it.
-func regexCost(pattern string, n int) int64 {
+func (e *env) regexCost(pattern string, n int) int64 {
 	if n < regexBytesPerStep {
 		return 0
 	}
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
+	insts := e.patterns.get(pattern).insts
+	if insts < 0 {
 		return 0
 	}
-	prog, err := syntax.Compile(re.Simplify())
-	if err != nil {
-		return 0
-	}
-	return int64(n) * int64(16+len(prog.Inst)) / 16 / regexBytesPerStep
+	return int64(n) * int64(16+insts) / 16 / regexBytesPerStep
 }
 
 // argumentsCost is the steps of cty's generic call path over args: it

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/big"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -18,6 +19,7 @@ import (
 	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/internal/limit"
 	"github.com/tfeval/tfeval/internal/sandbox"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // Limits bounds what one function call may build or read, so that hostile
@@ -147,11 +149,17 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 		return p
 	}
 	params := fn.Params()
+	// unmarks says, by argument, which ones fn's call unmarks deeply,
+	// marking its result with what it found (the last for every variadic
+	// argument): the shortcut may see those unmarked.
+	unmarks := make([]bool, len(params), len(params)+1)
 	for i := range params {
+		unmarks[i] = !params[i].AllowMarked
 		params[i] = open(params[i])
 	}
 	var varParam *function.Parameter
 	if vp := fn.VarParam(); vp != nil {
+		unmarks = append(unmarks, !vp.AllowMarked)
 		p := open(*vp)
 		varParam = &p
 	}
@@ -174,6 +182,9 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 		v, ok := cty.NilVal, false
 		if short != nil {
 			v, ok = short(args)
+			if !ok {
+				v, ok = shortUnmarked(short, args, unmarks, varParam != nil)
+			}
 		}
 		if !ok {
 			if err := e.charge(argumentsCost(args)); err != nil {
@@ -209,6 +220,50 @@ func (e *env) limited(name string, fn function.Function, short shortcut) functio
 		e.opts.Direct.storeObject(wrapped, e.jsonEncodeObject)
 	}
 	return wrapped
+}
+
+// shortUnmarked is short's answer for arguments carrying marks where the
+// full call would unmark them: go-cty's call unmarks deeply each argument
+// whose parameter does not accept marks, calls the function with the
+// unmarked values and marks the result with every mark it removed, so the
+// shortcut's result of the unmarked arguments, marked the same way, is
+// the call's. A test run marks what it draws for hashicorp/random's
+// results, and everything derived from one, so without this every call
+// that touched a drawn name took the full call. The arguments are walked
+// only when the shortcut declined them and one of them may carry a mark:
+// marks.Any looks without copying, where the full call would walk each
+// argument twice.
+func shortUnmarked(short shortcut, args []cty.Value, unmarks []bool, variadic bool) (cty.Value, bool) {
+	if len(unmarks) == 0 || !variadic && len(args) != len(unmarks) {
+		return cty.NilVal, false // the full call's error
+	}
+	var unmarked []cty.Value
+	var found cty.ValueMarks
+	for i, a := range args {
+		if !unmarks[min(i, len(unmarks)-1)] {
+			continue
+		}
+		if !a.IsMarked() && (a.Type().IsPrimitiveType() || !marks.Any(a)) {
+			continue
+		}
+		if unmarked == nil {
+			unmarked = slices.Clone(args)
+			found = make(cty.ValueMarks)
+		}
+		u, ms := a.UnmarkDeep()
+		unmarked[i] = u
+		for m := range ms {
+			found[m] = struct{}{}
+		}
+	}
+	if unmarked == nil {
+		return cty.NilVal, false
+	}
+	v, ok := short(unmarked)
+	if !ok {
+		return cty.NilVal, false
+	}
+	return v.WithMarks(found), true
 }
 
 // ObjectCall is a call of a function of one object argument, given the
@@ -463,8 +518,8 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 			if !ok || !ok2 {
 				return nil
 			}
-			re, err := regexp.Compile(pattern)
-			if err != nil {
+			re := e.patterns.get(pattern).re
+			if re == nil {
 				return nil // regexall reports it
 			}
 			// Finding one match more than a result may hold is enough, and

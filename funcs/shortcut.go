@@ -66,8 +66,36 @@ func shortcutOf(fn function.Function) shortcut {
 		return compactShortcut
 	case stdlib.ConcatFunc:
 		return concatShortcut
+	case stdlib.SliceFunc:
+		return sliceShortcut
+	case stdlib.MaxFunc:
+		return maxShortcut
+	case stdlib.MinFunc:
+		return minShortcut
+	case stdlib.FloorFunc:
+		return floorShortcut
+	case stdlib.LowerFunc:
+		return lowerShortcut
+	case stdlib.UpperFunc:
+		return upperShortcut
+	case stdlib.JoinFunc:
+		return joinShortcut
+	case stdlib.SubstrFunc:
+		return substrShortcut
 	}
 	return nil
+}
+
+// shortcutOf is the package's shortcutOf with the shortcuts that use the
+// table's state: regex() and regexall() with its compiled patterns.
+func (e *env) shortcutOf(fn function.Function) shortcut {
+	switch fn {
+	case stdlib.RegexFunc:
+		return e.regexShortcut
+	case stdlib.RegexAllFunc:
+		return e.regexAllShortcut
+	}
+	return shortcutOf(fn)
 }
 
 // lookupShortcut is lookup() of a map or object and a string key: the
@@ -102,21 +130,214 @@ func lookupShortcut(args []cty.Value) (cty.Value, bool) {
 	return cty.NilVal, false
 }
 
-// coalesceShortcut is coalesce() of strings, each null or known and none
-// marked: the first that is neither null nor empty. (The full call
-// unmarks its arguments deeply and marks the result with what it found.)
+// coalesceShortcut is coalesce() of values of one type without dynamic
+// parts (strings most often, lists of strings next), each null or known
+// and none marked: the first that is neither null nor, for strings,
+// empty. Arguments of one type unify to it and convert to themselves.
+// (The full call unmarks its arguments deeply and marks the result with
+// what it found.)
 func coalesceShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) == 0 {
+		return cty.NilVal, false
+	}
+	ty := args[0].Type()
+	if ty != cty.String && (ty.HasDynamicTypes() || ty.IsCapsuleType()) {
+		return cty.NilVal, false
+	}
 	for _, a := range args {
-		if a.Type() != cty.String || a.IsMarked() || !a.IsNull() && !a.IsKnown() {
+		if a.IsMarked() || !a.IsNull() && !a.IsKnown() || !a.Type().Equals(ty) {
 			return cty.NilVal, false
 		}
 	}
 	for _, a := range args {
-		if !a.IsNull() && a.AsString() != "" {
+		if !a.IsNull() && (ty != cty.String || a.AsString() != "") {
 			return a, true
 		}
 	}
 	return cty.NilVal, false // the full call's error
+}
+
+// sliceShortcut is slice() of a known list or tuple between whole-number
+// indexes within it: the elements between them, with the marks the list
+// has at its top level (go-cty's slice keeps them itself).
+func sliceShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 3 {
+		return cty.NilVal, false
+	}
+	list, listMarks := args[0].Unmark()
+	ty := list.Type()
+	if !plain(list) || !ty.IsListType() && !ty.IsTupleType() {
+		return cty.NilVal, false
+	}
+	n := list.LengthInt()
+	start, ok := smallInt(args[1])
+	end, ok2 := smallInt(args[2])
+	if !ok || !ok2 || start < 0 || end > n || start > end {
+		return cty.NilVal, false // go-cty's errors
+	}
+	var v cty.Value
+	switch {
+	case start == end && ty.IsTupleType():
+		v = cty.EmptyTupleVal
+	case start == end:
+		v = cty.ListValEmpty(ty.ElementType())
+	case ty.IsTupleType():
+		v = cty.TupleVal(list.AsValueSlice()[start:end])
+	default:
+		v = cty.ListVal(list.AsValueSlice()[start:end])
+	}
+	return v.WithMarks(listMarks), true
+}
+
+// smallInt is the value of a known, unmarked whole number that an int
+// holds, as go-cty reads an index or a length.
+func smallInt(v cty.Value) (int, bool) {
+	if !plain(v) || v.Type() != cty.Number {
+		return 0, false
+	}
+	f := elements.BigFloat(v)
+	if !f.IsInt() {
+		return 0, false
+	}
+	i, acc := f.Int64()
+	if acc != big.Exact || i < -1<<40 || i > 1<<40 {
+		return 0, false
+	}
+	return int(i), true
+}
+
+// maxShortcut is max() of known, unmarked, finite numbers: the first of
+// the greatest, the argument itself, as go-cty's answer is.
+func maxShortcut(args []cty.Value) (cty.Value, bool) {
+	return extremeShortcut(args, 1)
+}
+
+// minShortcut is min() as maxShortcut is max().
+func minShortcut(args []cty.Value) (cty.Value, bool) {
+	return extremeShortcut(args, -1)
+}
+
+// extremeShortcut finds the first argument that compares sign with every
+// other one (1 for the greatest, -1 for the least).
+func extremeShortcut(args []cty.Value, sign int) (cty.Value, bool) {
+	if len(args) == 0 {
+		return cty.NilVal, false
+	}
+	best, bestF := cty.NilVal, (*big.Float)(nil)
+	for _, a := range args {
+		if !plain(a) || a.Type() != cty.Number {
+			return cty.NilVal, false
+		}
+		f := elements.BigFloat(a)
+		if f.IsInf() {
+			return cty.NilVal, false
+		}
+		if bestF == nil || f.Cmp(bestF) == sign {
+			best, bestF = a, f
+		}
+	}
+	return best, true
+}
+
+// floorShortcut is floor() of a known, unmarked, finite number, made as
+// go-cty makes it.
+func floorShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 || !plain(args[0]) || args[0].Type() != cty.Number {
+		return cty.NilVal, false
+	}
+	f := args[0].AsBigFloat()
+	if f.IsInf() {
+		return cty.NilVal, false
+	}
+	i, acc := f.Int(nil)
+	if acc == big.Above {
+		i.Sub(i, big.NewInt(1))
+	}
+	return cty.NumberVal(f.SetInt(i)), true
+}
+
+// lowerShortcut is lower() of a known, unmarked string.
+func lowerShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 || !plain(args[0]) || args[0].Type() != cty.String {
+		return cty.NilVal, false
+	}
+	return cty.StringVal(strings.ToLower(args[0].AsString())), true
+}
+
+// upperShortcut is upper() of a known, unmarked string.
+func upperShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 1 || !plain(args[0]) || args[0].Type() != cty.String {
+		return cty.NilVal, false
+	}
+	return cty.StringVal(strings.ToUpper(args[0].AsString())), true
+}
+
+// joinShortcut is join() of a known separator and lists of known,
+// unmarked, non-null strings (a null element is go-cty's error).
+func joinShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) < 2 || !plain(args[0]) || args[0].Type() != cty.String {
+		return cty.NilVal, false
+	}
+	sep := args[0].AsString()
+	var b strings.Builder
+	first := true
+	for _, list := range args[1:] {
+		if !plain(list) || !list.Type().Equals(cty.List(cty.String)) {
+			return cty.NilVal, false
+		}
+		for it := elements.Of(list); it.Next(); {
+			_, e := it.Element()
+			if !plain(e) {
+				return cty.NilVal, false
+			}
+			if !first {
+				b.WriteString(sep)
+			}
+			first = false
+			b.WriteString(e.AsString())
+		}
+	}
+	return cty.StringVal(b.String()), true
+}
+
+// substrShortcut is substr() of a known, unmarked string of printable
+// ASCII and tabs, with known whole-number offset and length: in such a
+// string every byte is one character (grapheme cluster), which go-cty
+// counts with the segmenter. The arithmetic is go-cty's, quirks included:
+// a negative offset counts from the end, and with it a length of 0 takes
+// the rest of the string.
+func substrShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 3 || !plain(args[0]) || args[0].Type() != cty.String {
+		return cty.NilVal, false
+	}
+	s := args[0].AsString()
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < ' ' || c > '~') && c != '\t' {
+			return cty.NilVal, false
+		}
+	}
+	offset, ok := smallInt(args[1])
+	length, ok2 := smallInt(args[2])
+	if !ok || !ok2 {
+		return cty.NilVal, false
+	}
+	switch {
+	case offset < 0:
+		offset += len(s)
+	case length == 0:
+		return cty.StringVal(""), true
+	}
+	sub := s
+	if offset > 0 {
+		if offset > len(s) {
+			return cty.StringVal(""), true
+		}
+		sub = s[offset:]
+	}
+	if length > 0 && length < len(sub) {
+		sub = sub[:length]
+	}
+	return cty.StringVal(sub), true
 }
 
 // compactShortcut is compact() of a list of strings, every one known and
@@ -219,25 +440,34 @@ func keysShortcut(args []cty.Value) (cty.Value, bool) {
 	return cty.NilVal, false
 }
 
-// lengthShortcut is length() of a string, list, map, tuple or object. Sets
-// are left to the full call: one holding unknowns has no known length.
+// lengthShortcut is length() of a string, list, map, tuple or object,
+// with the marks of the value's top level, as length() itself gives them.
+// Sets are left to the full call: one holding unknowns has no known length.
 func lengthShortcut(args []cty.Value) (cty.Value, bool) {
-	if len(args) != 1 || !plain(args[0]) {
+	if len(args) != 1 {
 		return cty.NilVal, false
 	}
-	v, ty := args[0], args[0].Type()
-	switch {
-	case ty == cty.String:
-		n, err := stdlib.Strlen(v)
-		return n, err == nil
-	case ty.IsTupleType():
-		return elements.Index(len(ty.TupleElementTypes())), true
-	case ty.IsObjectType():
-		return elements.Index(len(ty.AttributeTypes())), true
-	case ty.IsListType() || ty.IsMapType():
-		return elements.Index(v.LengthInt()), true
+	v, vMarks := args[0].Unmark()
+	if !plain(v) {
+		return cty.NilVal, false
 	}
-	return cty.NilVal, false
+	var n cty.Value
+	switch ty := v.Type(); {
+	case ty == cty.String:
+		var err error
+		if n, err = stdlib.Strlen(v); err != nil {
+			return cty.NilVal, false
+		}
+	case ty.IsTupleType():
+		n = elements.Index(len(ty.TupleElementTypes()))
+	case ty.IsObjectType():
+		n = elements.Index(len(ty.AttributeTypes()))
+	case ty.IsListType() || ty.IsMapType():
+		n = elements.Index(v.LengthInt())
+	default:
+		return cty.NilVal, false
+	}
+	return n.WithMarks(vMarks), true
 }
 
 // flattenShortcut is flatten() of a list or tuple whose nested lists and

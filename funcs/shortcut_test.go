@@ -33,6 +33,14 @@ var shortcutFuncs = map[string]function.Function{
 	"coalesce":   coalesceFunc,
 	"compact":    stdlib.CompactFunc,
 	"concat":     stdlib.ConcatFunc,
+	"slice":      stdlib.SliceFunc,
+	"max":        stdlib.MaxFunc,
+	"min":        stdlib.MinFunc,
+	"floor":      stdlib.FloorFunc,
+	"lower":      stdlib.LowerFunc,
+	"upper":      stdlib.UpperFunc,
+	"join":       stdlib.JoinFunc,
+	"substr":     stdlib.SubstrFunc,
 }
 
 // shortcutOracles are what a shortcut is compared with when the full call
@@ -90,7 +98,8 @@ func TestShortcuts(t *testing.T) {
 		{"length", []cty.Value{obj}, true},
 		{"length", []cty.Value{nested}, true},
 		{"length", []cty.Value{cty.SetVal([]cty.Value{str("a"), cty.UnknownVal(cty.String)})}, false},
-		{"length", []cty.Value{sens(str("abc"))}, false},
+		{"length", []cty.Value{sens(str("abc"))}, true},
+		{"length", []cty.Value{sens(cty.ListVal([]cty.Value{sens(str("abc"))}))}, true},
 		{"length", []cty.Value{cty.UnknownVal(cty.String)}, false},
 		{"length", []cty.Value{cty.NumberIntVal(3)}, false},
 
@@ -253,6 +262,76 @@ func TestShortcuts(t *testing.T) {
 		{"concat", []cty.Value{cty.ListVal([]cty.Value{str("a")}), sens(cty.ListVal([]cty.Value{str("b")}))}, false},
 		{"concat", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.UnknownVal(cty.List(cty.String))}, false},
 		{"concat", []cty.Value{cty.SetVal([]cty.Value{str("a")})}, false},
+
+		{"coalesce", []cty.Value{cty.NullVal(cty.List(cty.String)), cty.ListVal([]cty.Value{str("a")})}, true},
+		{"coalesce", []cty.Value{cty.ListValEmpty(cty.String), cty.ListVal([]cty.Value{str("a")})}, true},
+		{"coalesce", []cty.Value{cty.NullVal(cty.Tuple([]cty.Type{cty.String})), cty.TupleVal([]cty.Value{str("a")})}, true},
+		{"coalesce", []cty.Value{cty.NullVal(cty.Number), cty.NumberIntVal(0)}, true},
+		{"coalesce", []cty.Value{cty.NullVal(cty.List(cty.String)), cty.NullVal(cty.List(cty.String))}, false},
+		{"coalesce", []cty.Value{cty.TupleVal([]cty.Value{str("a")}), cty.TupleVal([]cty.Value{str("a"), str("b")})}, false},
+		{"coalesce", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.ListVal([]cty.Value{cty.NumberIntVal(1)})}, false},
+		{"coalesce", []cty.Value{cty.NullVal(cty.List(cty.DynamicPseudoType)), cty.ListValEmpty(cty.DynamicPseudoType)}, false},
+
+		{"slice", []cty.Value{cty.ListVal([]cty.Value{str("a"), str("b"), str("c")}), cty.NumberIntVal(1), cty.NumberIntVal(3)}, true},
+		{"slice", []cty.Value{cty.ListVal([]cty.Value{str("a"), str("b")}), cty.NumberIntVal(1), cty.NumberIntVal(1)}, true},
+		{"slice", []cty.Value{cty.ListVal([]cty.Value{str("a"), sens(str("b"))}), cty.NumberIntVal(0), cty.NumberIntVal(2)}, true},
+		{"slice", []cty.Value{sens(cty.ListVal([]cty.Value{str("a"), str("b")})), cty.NumberIntVal(0), cty.NumberIntVal(1)}, true},
+		{"slice", []cty.Value{cty.TupleVal([]cty.Value{str("a"), cty.True, cty.NumberIntVal(1)}), cty.NumberIntVal(1), cty.NumberIntVal(3)}, true},
+		{"slice", []cty.Value{cty.TupleVal([]cty.Value{str("a")}), cty.NumberIntVal(0), cty.NumberIntVal(0)}, true},
+		{"slice", []cty.Value{cty.ListValEmpty(cty.String), cty.NumberIntVal(0), cty.NumberIntVal(0)}, true},
+		{"slice", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.NumberIntVal(0), cty.NumberIntVal(2)}, false},
+		{"slice", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.NumberIntVal(1), cty.NumberIntVal(0)}, false},
+		{"slice", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.NumberIntVal(-1), cty.NumberIntVal(1)}, false},
+		{"slice", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.NumberFloatVal(0.5), cty.NumberIntVal(1)}, false},
+		{"slice", []cty.Value{cty.SetVal([]cty.Value{str("a")}), cty.NumberIntVal(0), cty.NumberIntVal(1)}, false},
+		{"slice", []cty.Value{cty.UnknownVal(cty.List(cty.String)), cty.NumberIntVal(0), cty.NumberIntVal(1)}, false},
+
+		{"max", []cty.Value{cty.NumberIntVal(3), cty.NumberFloatVal(3.5), cty.NumberIntVal(-1)}, true},
+		{"max", []cty.Value{cty.NumberIntVal(2)}, true},
+		{"max", []cty.Value{cty.NumberIntVal(2), cty.MustParseNumberVal("2.0")}, true},
+		{"max", []cty.Value{cty.NumberIntVal(2), cty.PositiveInfinity}, false},
+		{"max", []cty.Value{cty.NumberIntVal(2), cty.UnknownVal(cty.Number)}, false},
+		{"max", []cty.Value{cty.NumberIntVal(2), sens(cty.NumberIntVal(3))}, false},
+		{"max", nil, false},
+		{"min", []cty.Value{cty.NumberIntVal(3), cty.NumberFloatVal(-3.5), cty.NumberIntVal(-1)}, true},
+		{"min", []cty.Value{cty.NumberIntVal(0), cty.NumberIntVal(0)}, true},
+		{"min", []cty.Value{cty.NegativeInfinity}, false},
+
+		{"floor", []cty.Value{cty.NumberFloatVal(2.5)}, true},
+		{"floor", []cty.Value{cty.NumberFloatVal(-2.5)}, true},
+		{"floor", []cty.Value{cty.NumberIntVal(7)}, true},
+		{"floor", []cty.Value{cty.MustParseNumberVal("123456789012345678901234567890.75")}, true},
+		{"floor", []cty.Value{cty.NegativeInfinity}, false},
+		{"floor", []cty.Value{sens(cty.NumberIntVal(1))}, false},
+
+		{"lower", []cty.Value{str("AbÇ-É")}, true},
+		{"lower", []cty.Value{str("")}, true},
+		{"lower", []cty.Value{cty.UnknownVal(cty.String)}, false},
+		{"upper", []cty.Value{str("straße")}, true},
+
+		{"join", []cty.Value{str("-"), cty.ListVal([]cty.Value{str("a"), str("b")})}, true},
+		{"join", []cty.Value{str(""), cty.ListVal([]cty.Value{str("a")}), cty.ListValEmpty(cty.String), cty.ListVal([]cty.Value{str("b"), str("c")})}, true},
+		{"join", []cty.Value{str(","), cty.ListValEmpty(cty.String)}, true},
+		{"join", []cty.Value{str(","), cty.ListVal([]cty.Value{str("a"), cty.NullVal(cty.String)})}, false},
+		{"join", []cty.Value{str(","), cty.ListVal([]cty.Value{str("a"), cty.UnknownVal(cty.String)})}, false},
+		{"join", []cty.Value{str(","), cty.ListVal([]cty.Value{str("a"), sens(str("b"))})}, false},
+		{"join", []cty.Value{str(",")}, false},
+
+		{"substr", []cty.Value{str("hello world"), cty.NumberIntVal(0), cty.NumberIntVal(5)}, true},
+		{"substr", []cty.Value{str("hello world"), cty.NumberIntVal(6), cty.NumberIntVal(-1)}, true},
+		{"substr", []cty.Value{str("hello"), cty.NumberIntVal(-3), cty.NumberIntVal(2)}, true},
+		{"substr", []cty.Value{str("hello"), cty.NumberIntVal(-3), cty.NumberIntVal(0)}, true},
+		{"substr", []cty.Value{str("hello"), cty.NumberIntVal(-9), cty.NumberIntVal(2)}, true},
+		{"substr", []cty.Value{str("hello"), cty.NumberIntVal(0), cty.NumberIntVal(0)}, true},
+		{"substr", []cty.Value{str("hello"), cty.NumberIntVal(5), cty.NumberIntVal(2)}, true},
+		{"substr", []cty.Value{str("hello"), cty.NumberIntVal(6), cty.NumberIntVal(2)}, true},
+		{"substr", []cty.Value{str("hello"), cty.NumberIntVal(2), cty.NumberIntVal(99)}, true},
+		{"substr", []cty.Value{str(""), cty.NumberIntVal(1), cty.NumberIntVal(1)}, true},
+		{"substr", []cty.Value{str(""), cty.NumberIntVal(-1), cty.NumberIntVal(0)}, true},
+		{"substr", []cty.Value{str("a\tb"), cty.NumberIntVal(1), cty.NumberIntVal(1)}, true},
+		{"substr", []cty.Value{str("a\r\nb"), cty.NumberIntVal(1), cty.NumberIntVal(1)}, false},
+		{"substr", []cty.Value{str("héllo"), cty.NumberIntVal(1), cty.NumberIntVal(1)}, false},
+		{"substr", []cty.Value{str("hello"), cty.NumberFloatVal(1.5), cty.NumberIntVal(1)}, false},
 	}
 	for i, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%d", tt.name, i), func(t *testing.T) {
@@ -321,7 +400,8 @@ func FuzzShortcuts(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten", "sort", "range", "distinct", "lookup", "coalesce", "compact", "concat"}
+	names := []string{"keys", "length", "merge", "jsonencode", "element", "flatten", "sort", "range", "distinct", "lookup", "coalesce", "compact", "concat",
+		"max", "min", "floor", "lower", "join"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
@@ -336,7 +416,7 @@ func FuzzShortcuts(f *testing.F) {
 			args = make([]cty.Value, 2)
 		case "lookup":
 			args = make([]cty.Value, 2+int(data[1])%2)
-		case "coalesce", "concat":
+		case "coalesce", "concat", "max", "min", "join":
 			args = make([]cty.Value, 1+int(data[1])%3)
 		}
 		for i := range args {

@@ -117,6 +117,9 @@ type env struct {
 	// shared is Options.Cache when it may keep file texts and listings for
 	// this table: not in console mode, nor for files from an fs.FS.
 	shared *Cache
+	// patterns are the regular expressions regex, regexall and replace
+	// have compiled, with what their costs and results need.
+	patterns patterns
 }
 
 // parsedTemplate is a template file's source and its parse.
@@ -156,7 +159,7 @@ func (e *env) tofu() bool { return e.opts.Dialect == dialect.Tofu }
 func (e *env) table(depth int) map[string]function.Function {
 	t := e.declared(depth)
 	for name, fn := range t {
-		t[name] = e.limited(name, fn, shortcutOf(fn))
+		t[name] = e.limited(name, fn, e.shortcutOf(fn))
 	}
 	return t
 }
