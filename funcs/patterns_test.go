@@ -21,7 +21,7 @@ func TestRegexShortcuts(t *testing.T) {
 		{"[a-z]+", "123abc456", true},
 		{"^([a-z]+)-([0-9]+)$", "vnet-42", true},
 		{"^(?P<kind>[a-z]+)-(?P<n>[0-9]+)$", "vnet-42", true},
-		{"^(a)|(b)$", "b", true},          // a group outside the match is null
+		{"^(a)|(b)$", "b", true},         // a group outside the match is null
 		{"(?P<x>a)|(?P<x>b)", "b", true}, // a repeated name keeps its last group
 		{"", "anything", true},
 		{"^[a-z]{3,24}$", "Storage", false}, // no match: go-cty's error
@@ -132,7 +132,7 @@ func TestShortcutsOfMarkedArguments(t *testing.T) {
 		{"join", []cty.Value{str("-"), cty.ListVal([]cty.Value{drawn(str("a")), cty.UnknownVal(cty.String)})}, false},
 		{"lower", []cty.Value{drawn(cty.UnknownVal(cty.String))}, false},
 		{"regex", []cty.Value{str("^[0-9]+$"), drawn(str("abc"))}, false}, // no match: the call's error
-		{"length", []cty.Value{drawn(str("abc"))}, true},                // length keeps its own marks
+		{"length", []cty.Value{drawn(str("abc"))}, true},                  // length keeps its own marks
 		{"length", []cty.Value{cty.ListVal([]cty.Value{drawn(str("abc"))})}, true},
 	}
 	for i, tt := range tests {
