@@ -413,7 +413,14 @@ func (e *env) tooManyElements(n int) error {
 
 // known returns the unmarked value and whether it is known and not null.
 func known(v cty.Value) (cty.Value, bool) {
-	v, _ = v.UnmarkDeep()
+	switch {
+	case v.Type().IsPrimitiveType():
+		// Nothing is nested in a known primitive value: its own marks are
+		// all it has (an unknown one is not known either way).
+		v, _ = v.Unmark()
+	case marks.Any(v):
+		v, _ = v.UnmarkDeep()
+	}
 	return v, v.IsWhollyKnown() && !v.IsNull()
 }
 

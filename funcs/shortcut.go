@@ -256,6 +256,19 @@ func floorShortcut(args []cty.Value) (cty.Value, bool) {
 	return cty.NumberVal(f.SetInt(i)), true
 }
 
+// singleByteCharacters reports whether every byte of s is a character
+// (grapheme cluster) of its own, as go-cty's length and substr count
+// them: s is printable ASCII and tabs. (A carriage return and a line feed
+// are one character, and a byte past ASCII may join the one before it.)
+func singleByteCharacters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < ' ' || c > '~') && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
 // lowerShortcut is lower() of a known, unmarked string.
 func lowerShortcut(args []cty.Value) (cty.Value, bool) {
 	if len(args) != 1 || !plain(args[0]) || args[0].Type() != cty.String {
@@ -311,10 +324,8 @@ func substrShortcut(args []cty.Value) (cty.Value, bool) {
 		return cty.NilVal, false
 	}
 	s := args[0].AsString()
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < ' ' || c > '~') && c != '\t' {
-			return cty.NilVal, false
-		}
+	if !singleByteCharacters(s) {
+		return cty.NilVal, false
 	}
 	offset, ok := smallInt(args[1])
 	length, ok2 := smallInt(args[2])
@@ -454,6 +465,10 @@ func lengthShortcut(args []cty.Value) (cty.Value, bool) {
 	var n cty.Value
 	switch ty := v.Type(); {
 	case ty == cty.String:
+		if s := v.AsString(); singleByteCharacters(s) {
+			n = elements.Index(len(s))
+			break
+		}
 		var err error
 		if n, err = stdlib.Strlen(v); err != nil {
 			return cty.NilVal, false
