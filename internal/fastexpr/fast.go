@@ -411,9 +411,41 @@ func (b *fastBinary) fast(ctx *hcl.EvalContext) (cty.Value, bool) {
 	if !ok {
 		return cty.NilVal, false
 	}
+	if (l.IsMarked() || r.IsMarked()) && !arithmeticOps[b.Op] {
+		if v, ok := b.markedPrimitives(l, r); ok {
+			return v, true
+		}
+	}
 	if !plain(l) || !plain(r) || !l.Type().IsPrimitiveType() || !l.Type().Equals(r.Type()) {
 		return b.ofLiterals(ctx, l, r)
 	}
+	return b.ofPlain(l, r)
+}
+
+// markedPrimitives is a comparison or a logical operator of known
+// primitive operands, one or both marked: hcl's operator takes the
+// operands' own marks off (a primitive value has nothing nested to carry
+// others), applies the operator and marks its result with both sets, so
+// the unmarked operands' result, so marked, is hcl's. A test run marks
+// every value derived from what it draws (length(name) <= max_length of a
+// drawn name). Arithmetic stays with hcl, whose result is bounded by its
+// checked twin.
+func (b *fastBinary) markedPrimitives(l, r cty.Value) (cty.Value, bool) {
+	lu, lm := l.Unmark()
+	ru, rm := r.Unmark()
+	if !plain(lu) || !plain(ru) || !lu.Type().IsPrimitiveType() || !lu.Type().Equals(ru.Type()) {
+		return cty.NilVal, false
+	}
+	v, ok := b.ofPlain(lu, ru)
+	if !ok {
+		return cty.NilVal, false
+	}
+	return v.WithMarks(lm, rm), true
+}
+
+// ofPlain is the operator of two known, unmarked values of one primitive
+// type, or false where hcl's operator must decide.
+func (b *fastBinary) ofPlain(l, r cty.Value) (cty.Value, bool) {
 	if b.intLiteral && l.Type() == cty.Number {
 		if v, ok := numberCompare(b.Op, l, r); ok {
 			return v, true

@@ -105,6 +105,9 @@ func fastTestContext() *hcl.EvalContext {
 
 // fastTestExprs cover each fast node on its shortcut and on every way off it.
 var fastTestExprs = []string{
+	// comparisons and logic of marked primitives (markedPrimitives)
+	`secret == "hunter2"`, `secret != s`, `msec >= 3`, `msec < n`, `msec <= msec`, `n > msec`, `msec == 7`,
+	`t && (msec > 1)`, `(secret == "x") || no`, `msec + 1`, `secret == null`, `msec == u`, `msec < un`, `secret == n`,
 	// splats
 	`rules[*].port`, `rules[*].item`, `rules[*].nope`, `olist[*].id`, `olist[*].tags.env`, `olist[*].tags`,
 	`olist[*].tags.nope`, `mixed[*].port`, `mixed[*].item`, `nomatch[*].other`, `empty[*].a`, `obj[*].a`,
