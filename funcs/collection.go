@@ -116,38 +116,45 @@ var coalesceFunc = function.New(&function.Spec{
 		AllowDynamicType: true,
 		AllowNull:        true,
 	},
-	Type: func(args []cty.Value) (cty.Type, error) {
-		types := make([]cty.Type, len(args))
-		for i, v := range args {
-			types[i] = v.Type()
-		}
-		ty, _ := convert.UnifyUnsafe(types)
-		if ty == cty.NilType {
-			return cty.NilType, errors.New("all arguments must have the same type")
-		}
-		return ty, nil
-	},
+	Type:         coalesceType,
 	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-		for _, arg := range args {
-			v, err := convert.Convert(arg, retType)
-			if err != nil {
-				return cty.UnknownVal(retType), errors.New("all arguments must have the same type")
-			}
-			if !v.IsKnown() {
-				return cty.UnknownVal(retType), nil
-			}
-			if v.IsNull() {
-				continue
-			}
-			if retType == cty.String && v.RawEquals(cty.StringVal("")) {
-				continue
-			}
-			return v, nil
-		}
-		return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
-	},
+	Impl:         coalesceImpl,
 })
+
+// coalesceType is coalesce()'s result type: the arguments' types unified.
+func coalesceType(args []cty.Value) (cty.Type, error) {
+	types := make([]cty.Type, len(args))
+	for i, v := range args {
+		types[i] = v.Type()
+	}
+	ty, _ := convert.UnifyUnsafe(types)
+	if ty == cty.NilType {
+		return cty.NilType, errors.New("all arguments must have the same type")
+	}
+	return ty, nil
+}
+
+// coalesceImpl is coalesce() of arguments of result type retType: the first
+// argument, converted to it, that is neither null nor the empty string.
+func coalesceImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
+	for _, arg := range args {
+		v, err := convert.Convert(arg, retType)
+		if err != nil {
+			return cty.UnknownVal(retType), errors.New("all arguments must have the same type")
+		}
+		if !v.IsKnown() {
+			return cty.UnknownVal(retType), nil
+		}
+		if v.IsNull() {
+			continue
+		}
+		if retType == cty.String && v.RawEquals(cty.StringVal("")) {
+			continue
+		}
+		return v, nil
+	}
+	return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
+}
 
 // indexFunc finds the position of a value in a list or tuple.
 var indexFunc = function.New(&function.Spec{

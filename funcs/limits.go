@@ -250,7 +250,13 @@ func shortUnmarked(short shortcut, args []cty.Value, unmarks []bool, variadic bo
 			unmarked = slices.Clone(args)
 			found = make(cty.ValueMarks)
 		}
-		u, ms := a.UnmarkDeep()
+		var u cty.Value
+		var ms cty.ValueMarks
+		if a.Type().IsPrimitiveType() && a.IsKnown() {
+			u, ms = a.Unmark() // nothing nested: its own marks are all
+		} else {
+			u, ms = a.UnmarkDeep()
+		}
 		unmarked[i] = u
 		for m := range ms {
 			found[m] = struct{}{}

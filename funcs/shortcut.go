@@ -130,31 +130,41 @@ func lookupShortcut(args []cty.Value) (cty.Value, bool) {
 	return cty.NilVal, false
 }
 
-// coalesceShortcut is coalesce() of values of one type without dynamic
-// parts (strings most often, lists of strings next), each null or known
-// and none marked: the first that is neither null nor, for strings,
-// empty. Arguments of one type unify to it and convert to themselves.
-// (The full call unmarks its arguments deeply and marks the result with
-// what it found.)
+// coalesceShortcut is coalesce() of arguments each null or known, with no
+// mark anywhere in them: the function's own type and implementation
+// without go-cty's call around them (two walks of every argument, and the
+// refinement). Arguments of one type without dynamic parts (strings most
+// often) need no unifying: the first neither null nor, for strings,
+// empty. (The full call unmarks its arguments deeply and marks the result
+// with what it found; errors are the full call's to report.)
 func coalesceShortcut(args []cty.Value) (cty.Value, bool) {
 	if len(args) == 0 {
 		return cty.NilVal, false
 	}
-	ty := args[0].Type()
-	if ty != cty.String && (ty.HasDynamicTypes() || ty.IsCapsuleType()) {
-		return cty.NilVal, false
-	}
+	ty, same := args[0].Type(), true
 	for _, a := range args {
-		if a.IsMarked() || !a.IsNull() && !a.IsKnown() || !a.Type().Equals(ty) {
+		if a.IsMarked() || !a.IsNull() && !a.IsKnown() || !a.Type().IsPrimitiveType() && marks.Any(a) {
 			return cty.NilVal, false
 		}
+		same = same && a.Type().Equals(ty)
 	}
-	for _, a := range args {
-		if !a.IsNull() && (ty != cty.String || a.AsString() != "") {
-			return a, true
+	if same && (ty == cty.String || !ty.HasDynamicTypes() && !ty.IsCapsuleType()) {
+		for _, a := range args {
+			if !a.IsNull() && (ty != cty.String || a.AsString() != "") {
+				return a, true
+			}
 		}
+		return cty.NilVal, false
 	}
-	return cty.NilVal, false // the full call's error
+	rt, err := coalesceType(args)
+	if err != nil {
+		return cty.NilVal, false
+	}
+	v, err := coalesceImpl(args, rt)
+	if err != nil || !v.IsKnown() {
+		return cty.NilVal, false
+	}
+	return v, true
 }
 
 // sliceShortcut is slice() of a known list or tuple between whole-number

@@ -243,8 +243,8 @@ func TestShortcuts(t *testing.T) {
 		{"coalesce", []cty.Value{cty.NullVal(cty.String), str("")}, false}, // the full call's error
 		{"coalesce", []cty.Value{cty.UnknownVal(cty.String), str("x")}, false},
 		{"coalesce", []cty.Value{sens(str("a")), str("x")}, false},
-		{"coalesce", []cty.Value{cty.NullVal(cty.DynamicPseudoType), str("x")}, false},
-		{"coalesce", []cty.Value{cty.NumberIntVal(1), str("x")}, false},
+		{"coalesce", []cty.Value{cty.NullVal(cty.DynamicPseudoType), str("x")}, true},
+		{"coalesce", []cty.Value{cty.NumberIntVal(1), str("x")}, true}, // unified to a string
 
 		{"compact", []cty.Value{cty.ListVal([]cty.Value{str("a"), str(""), cty.NullVal(cty.String), str("b")})}, true},
 		{"compact", []cty.Value{cty.ListVal([]cty.Value{str("")})}, true},
@@ -268,9 +268,14 @@ func TestShortcuts(t *testing.T) {
 		{"coalesce", []cty.Value{cty.NullVal(cty.Tuple([]cty.Type{cty.String})), cty.TupleVal([]cty.Value{str("a")})}, true},
 		{"coalesce", []cty.Value{cty.NullVal(cty.Number), cty.NumberIntVal(0)}, true},
 		{"coalesce", []cty.Value{cty.NullVal(cty.List(cty.String)), cty.NullVal(cty.List(cty.String))}, false},
-		{"coalesce", []cty.Value{cty.TupleVal([]cty.Value{str("a")}), cty.TupleVal([]cty.Value{str("a"), str("b")})}, false},
-		{"coalesce", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.ListVal([]cty.Value{cty.NumberIntVal(1)})}, false},
-		{"coalesce", []cty.Value{cty.NullVal(cty.List(cty.DynamicPseudoType)), cty.ListValEmpty(cty.DynamicPseudoType)}, false},
+		{"coalesce", []cty.Value{cty.TupleVal([]cty.Value{str("a")}), cty.TupleVal([]cty.Value{str("a"), str("b")})}, true}, // unified to a list
+		{"coalesce", []cty.Value{cty.NullVal(cty.DynamicPseudoType), cty.TupleVal([]cty.Value{str("a")})}, true},
+		{"coalesce", []cty.Value{cty.TupleVal([]cty.Value{sens(str("a"))}), cty.TupleVal([]cty.Value{str("a"), str("b")})}, false},
+		{"coalesce", []cty.Value{cty.NullVal(cty.String), cty.NumberIntVal(1)}, true},
+		{"coalesce", []cty.Value{cty.NullVal(cty.Bool), cty.NumberIntVal(1)}, false}, // no common type: the full call's error
+		{"coalesce", []cty.Value{cty.ListVal([]cty.Value{str("a")}), cty.ListVal([]cty.Value{cty.NumberIntVal(1)})}, true},
+		{"coalesce", []cty.Value{cty.NullVal(cty.List(cty.DynamicPseudoType)), cty.ListValEmpty(cty.DynamicPseudoType)}, true},
+		{"coalesce", []cty.Value{cty.NullVal(cty.String), cty.UnknownVal(cty.String)}, false},
 
 		{"slice", []cty.Value{cty.ListVal([]cty.Value{str("a"), str("b"), str("c")}), cty.NumberIntVal(1), cty.NumberIntVal(3)}, true},
 		{"slice", []cty.Value{cty.ListVal([]cty.Value{str("a"), str("b")}), cty.NumberIntVal(1), cty.NumberIntVal(1)}, true},
@@ -336,7 +341,7 @@ func TestShortcuts(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%d", tt.name, i), func(t *testing.T) {
 			if got := checkShortcut(t, tt.name, tt.args); got != tt.short {
-				t.Errorf("shortcut answered: %v, want %v", got, tt.short)
+				t.Errorf("%s%#v: shortcut answered: %v, want %v", tt.name, tt.args, got, tt.short)
 			}
 		})
 	}
