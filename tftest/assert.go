@@ -385,6 +385,9 @@ type uncertainWalk struct {
 	// typed are the attributes the table of the provider's schema typed
 	// (RunResult.tableTyped).
 	typed map[string]bool
+	// bound are bindings' answers by for expression: its collection is
+	// evaluated once for the walk, not once for each node inside it.
+	bound map[*hclsyntax.ForExpr][]map[string]cty.Value
 }
 
 func (w *uncertainWalk) Enter(n hclsyntax.Node) hcl.Diagnostics {
@@ -429,18 +432,52 @@ func (w *uncertainWalk) observed(n hclsyntax.Node) string {
 	if len(operands) == 0 {
 		return ""
 	}
-	for _, names := range w.bindings() {
-		for _, x := range operands {
-			v, diags := w.res.EvalExprWithNames(x, "", names)
-			if diags.HasErrors() {
+	// An operand that reads neither of the innermost for's variables has
+	// the same value with every binding: it is judged once, with the
+	// first, where the length(output.resources[k].name) of a for over 560
+	// kinds evaluated the whole output.resources for each of them.
+	// (Had it found an object with the first, the walk would have
+	// stopped there.)
+	free := make([]bool, len(operands))
+	if len(w.fors) > 0 {
+		f := w.fors[len(w.fors)-1]
+		for i, x := range operands {
+			free[i] = !readsName(x, f.ValVar) && (f.KeyVar == "" || !readsName(x, f.KeyVar))
+		}
+	}
+	for b, names := range w.bindings() {
+		for i, x := range operands {
+			if b > 0 && free[i] {
 				continue
 			}
-			if addr, ok := w.res.WholeObjectWithoutSchema(v, deep); ok {
+			if addr, ok := w.wholeObject(x, names, deep); ok {
 				return addr
 			}
 		}
 	}
 	return ""
+}
+
+// wholeObject is the address of the resource without schema whose whole
+// object x's value, evaluated with names, is (WholeObjectWithoutSchema),
+// and whether there is one.
+func (w *uncertainWalk) wholeObject(x hclsyntax.Expression, names map[string]cty.Value, deep bool) (string, bool) {
+	v, diags := w.res.EvalExprWithNames(x, "", names)
+	if diags.HasErrors() {
+		return "", false
+	}
+	return w.res.WholeObjectWithoutSchema(v, deep)
+}
+
+// readsName reports whether x reads the variable name (a for's, bound in
+// an enclosing scope).
+func readsName(x hclsyntax.Expression, name string) bool {
+	for _, t := range hclsyntax.Variables(x) {
+		if t.RootName() == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *uncertainWalk) Exit(n hclsyntax.Node) hcl.Diagnostics {
@@ -458,6 +495,19 @@ func (w *uncertainWalk) bindings() []map[string]cty.Value {
 		return []map[string]cty.Value{w.names}
 	}
 	f := w.fors[len(w.fors)-1]
+	if bs, ok := w.bound[f]; ok {
+		return bs
+	}
+	bs := w.bindingsOf(f)
+	if w.bound == nil {
+		w.bound = map[*hclsyntax.ForExpr][]map[string]cty.Value{}
+	}
+	w.bound[f] = bs
+	return bs
+}
+
+// bindingsOf is bindings for the for expression f.
+func (w *uncertainWalk) bindingsOf(f *hclsyntax.ForExpr) []map[string]cty.Value {
 	coll, diags := w.res.EvalExprWithNames(f.CollExpr, "", w.names)
 	coll, _ = coll.UnmarkDeep()
 	if diags.HasErrors() || !coll.IsKnown() || coll.IsNull() || !coll.CanIterateElements() {
