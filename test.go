@@ -59,6 +59,13 @@ func Test(ctx context.Context, opts TestOptions) *tftest.Report {
 		// Every run loads its module again: read each directory once.
 		base.ModuleCache = &config.ModuleCache{}
 	}
+	if base.FunctionCache == nil {
+		// Every run calls the module's file functions again: read each
+		// file and decode each document once for all of them (the
+		// naming module decodes a 54 KB JSON document in every run).
+		// Runs write no files, so what the cache keeps stays right.
+		base.FunctionCache = &FunctionCache{}
+	}
 	schemas, diag := providerSchemas(base, workDir)
 	if diag != nil {
 		return &tftest.Report{Status: tftest.Error, Diagnostics: hcl.Diagnostics{diag}}
