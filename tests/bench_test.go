@@ -27,6 +27,7 @@ import (
 	"github.com/tfeval/tfeval/internal/cli"
 	"github.com/tfeval/tfeval/internal/fastexpr"
 	"github.com/tfeval/tfeval/internal/longtest"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // benchConsoleFile is added to every generated tree so the console
@@ -377,6 +378,34 @@ var functionCases = []struct{ name, expr string }{
 	// neither needs to look inside the 1,000 instances.
 	{"length_instances", `length(local.instances)`},
 	{"keys_instances", `keys(local.by_key)`},
+	// A naming module's per-kind work (appvia/terraform-azurerm-naming's
+	// shape): a for over 500 kinds calling functions per element, some of
+	// them of a marked value (a test run marks what it draws for
+	// hashicorp/random's results, and all derived from it).
+	{"regex", `regex("^[a-z][a-z0-9-]{1,61}[a-z0-9]$", "vnet-dev-eus2")`},
+	{"regexall", `regexall("[0-9]+", "a1b22c333")`},
+	{"naming_for", `{for k, d in local.kinds : k => {
+		name  = substr(join(d.dashes ? "-" : "", compact(concat([for p in local.prefix : lower(p)], [lower(d.slug)], [local.unique]))), 0, d.max_length)
+		parts = slice(local.prefix, 0, min(length(local.prefix), max(1, floor(d.max_length / 10))))
+		short = coalesce(local.none, [for p in local.prefix : lower(p)])
+		ok    = length(d.slug) <= d.max_length && can(regex(d.regex, lower(d.slug)))
+		slug  = lookup(local.overrides, k, d.slug)
+	}}`},
+}
+
+// benchKinds returns n resource kinds as a naming module decodes them from
+// its JSON document: a slug, a pattern, a length bound and a separator.
+func benchKinds(n int) cty.Value {
+	m := make(map[string]cty.Value, n)
+	for i := range n {
+		m[fmt.Sprintf("kind_%03d", i)] = cty.ObjectVal(map[string]cty.Value{
+			"slug":       cty.StringVal(fmt.Sprintf("K%d", i)),
+			"regex":      cty.StringVal(fmt.Sprintf("^[a-z0-9-]{1,%d}$", 20+i%40)),
+			"max_length": cty.NumberIntVal(int64(20 + i%40)),
+			"dashes":     cty.BoolVal(i%3 != 0),
+		})
+	}
+	return cty.ObjectVal(m)
 }
 
 // benchInstances returns a counted and a for_each resource's whole value:
@@ -416,6 +445,11 @@ func BenchmarkFunctions(b *testing.B) {
 			"envs":      cty.TupleVal([]cty.Value{cty.StringVal("prod"), cty.StringVal("staging"), cty.StringVal("dev")}),
 			"instances": instances,
 			"by_key":    byKey,
+			"kinds":     benchKinds(500),
+			"prefix":    cty.TupleVal([]cty.Value{cty.StringVal("Contoso"), cty.StringVal("Dev")}),
+			"none":      cty.NullVal(cty.DynamicPseudoType),
+			"unique":    cty.StringVal("x7k2").Mark(marks.Drawn),
+			"overrides": cty.MapVal(map[string]cty.Value{"kind_007": cty.StringVal("seven")}),
 		})},
 	}
 	for _, tc := range functionCases {
