@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -114,7 +115,7 @@ func TestReplacedLength(t *testing.T) {
 		{strings.Repeat("ab", 100), "/b*/", "x"},
 		{"aaa", "/a/", ""},
 	} {
-		got := replacedLength(tt.s, tt.pattern, tt.repl)
+		got := replacedLength(tt.s, tt.pattern, tt.repl, regexp.Compile)
 		v, err := replaceFunc.Call([]cty.Value{cty.StringVal(tt.s), cty.StringVal(tt.pattern), cty.StringVal(tt.repl)})
 		if err != nil {
 			t.Fatal(err)

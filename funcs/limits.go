@@ -509,7 +509,7 @@ func (e *env) preCheck(name string) func(args []cty.Value) error {
 			if !ok || !ok2 || !ok3 {
 				return nil
 			}
-			if total := replacedLength(s, pattern, repl); total > int64(maxStr) {
+			if total := replacedLength(s, pattern, repl, e.patterns.compiled); total > int64(maxStr) {
 				return e.stringTooLong(int(min(total, 1<<62)))
 			}
 			return nil
@@ -815,9 +815,9 @@ func cleanPanic(err error) error {
 // for each match with each $ in it standing for up to the whole match.
 // Finding the matches of a /regexp/ keeps none of them (a result of
 // millions would take gigabytes), only the text between them.
-func replacedLength(s, pattern, repl string) int64 {
+func replacedLength(s, pattern, repl string, compile func(string) (*regexp.Regexp, error)) int64 {
 	if len(pattern) > 1 && pattern[0] == '/' && pattern[len(pattern)-1] == '/' {
-		re, err := regexp.Compile(pattern[1 : len(pattern)-1])
+		re, err := compile(pattern[1 : len(pattern)-1])
 		if err != nil {
 			return 0 // replace reports it
 		}

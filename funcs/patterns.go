@@ -3,6 +3,7 @@ package funcs
 import (
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"sync"
 
 	"github.com/zclconf/go-cty/cty"
@@ -72,6 +73,12 @@ func (ps *patterns) get(src string) *pattern {
 		ps.m[src] = p
 	}
 	return p
+}
+
+// compiled is regexp.Compile of src, kept as get keeps it.
+func (ps *patterns) compiled(src string) (*regexp.Regexp, error) {
+	p := ps.get(src)
+	return p.re, p.err
 }
 
 // compilePattern compiles src for regexp's matching and for regexCost's
@@ -177,6 +184,29 @@ func (e *env) regexAllShortcut(args []cty.Value) (cty.Value, bool) {
 		vals[i] = p.result(s, idx)
 	}
 	return cty.ListVal(vals), true
+}
+
+// replaceShortcut is replace() of known strings: a /regexp/ by the
+// table's compiled pattern (one that does not compile is the full call's
+// error), anything else as the function replaces it.
+func (e *env) replaceShortcut(args []cty.Value) (cty.Value, bool) {
+	if len(args) != 3 {
+		return cty.NilVal, false
+	}
+	for _, a := range args {
+		if !plain(a) || a.Type() != cty.String {
+			return cty.NilVal, false
+		}
+	}
+	s, substr, repl := args[0].AsString(), args[1].AsString(), args[2].AsString()
+	if len(substr) > 1 && substr[0] == '/' && substr[len(substr)-1] == '/' {
+		re := e.patterns.get(substr[1 : len(substr)-1]).re
+		if re == nil {
+			return cty.NilVal, false
+		}
+		return cty.StringVal(re.ReplaceAllString(s, repl)), true
+	}
+	return cty.StringVal(strings.ReplaceAll(s, substr, repl)), true
 }
 
 // patternArgs reads the pattern and string of regex() and regexall() when

@@ -132,7 +132,12 @@ func TestShortcutsOfMarkedArguments(t *testing.T) {
 		{"join", []cty.Value{str("-"), cty.ListVal([]cty.Value{drawn(str("a")), cty.UnknownVal(cty.String)})}, false},
 		{"lower", []cty.Value{drawn(cty.UnknownVal(cty.String))}, false},
 		{"regex", []cty.Value{str("^[0-9]+$"), drawn(str("abc"))}, false}, // no match: the call's error
-		{"length", []cty.Value{drawn(str("abc"))}, true},                  // length keeps its own marks
+		{"replace", []cty.Value{str("a-b_c"), str("/[^a-z]/"), str("")}, true},
+		{"replace", []cty.Value{str("abab"), str("/(a)(b)/"), str("$2$1")}, true},
+		{"replace", []cty.Value{drawn(str("a.b.c")), str("."), sens(str("/"))}, true},
+		{"replace", []cty.Value{str("abc"), str("/[/"), str("x")}, false}, // no pattern: the call's error
+		{"replace", []cty.Value{str("abc"), str("/"), str("x")}, true},
+		{"length", []cty.Value{drawn(str("abc"))}, true}, // length keeps its own marks
 		{"length", []cty.Value{cty.ListVal([]cty.Value{drawn(str("abc"))})}, true},
 	}
 	for i, tt := range tests {

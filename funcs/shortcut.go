@@ -94,6 +94,8 @@ func (e *env) shortcutOf(fn function.Function) shortcut {
 		return e.regexShortcut
 	case stdlib.RegexAllFunc:
 		return e.regexAllShortcut
+	case replaceFunc:
+		return e.replaceShortcut
 	}
 	return shortcutOf(fn)
 }
