@@ -158,7 +158,10 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		return rr
 	}
 	if run.Command == Plan {
-		rr.Outputs, rr.NotPlanned = tg.runOutputs(res, rr.PriorOutputs), tg.leaveOut(res, in.notPlanned)
+		if !tofu {
+			rr.skipped = unevaluated(cfg, exp.failed, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
+		}
+		rr.Outputs, rr.NotPlanned = rr.uninitializedOutputs(tg.runOutputs(res, rr.PriorOutputs), cfg.Module), tg.leaveOut(res, in.notPlanned)
 		outputs := objectOf(rr.Outputs)
 		if !tofu {
 			outputs = plannedOutputs(outputs)
@@ -172,9 +175,6 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 			})
 		}
 		rr.tableTyped = in.tableTyped
-		if !tofu {
-			rr.skipped = unevaluated(cfg, exp.failed, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
-		}
 		r.assert(rr, run, res, outputs, fs, cfg, testVals, false, exp.pending(res, false), normalized)
 		rr.drew = in.drew
 		if rr.Status == Skip && !tofu {
@@ -208,11 +208,21 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	rr.Diagnostics = appendNew(rr.Diagnostics, exp.validate(diags, res))
 	if !tofu {
 		rr.shown = &shownSpan{from: from, to: len(rr.Diagnostics), orig: appendNew(rr.Diagnostics[:from:from], diags)[from:]}
+		// An expected failure stops the apply as it stops a plan: what
+		// depends on the failed object is neither applied nor evaluated.
+		rr.skipped = unevaluated(cfg, exp.failed, lang.Options{Dialect: r.opts.Dialect, Schemas: r.opts.Schemas})
 	}
-	fs.states[stateKey] = in.keepUntargeted()
-	rr.Outputs, rr.NotPlanned = tg.runOutputs(res, rr.PriorOutputs), tg.leaveOut(res, in.notPlanned)
+	fs.states[stateKey] = keepUnapplied(in.keepUntargeted(), in.prior, rr.skipped)
+	rr.Outputs, rr.NotPlanned = rr.uninitializedOutputs(tg.runOutputs(res, rr.PriorOutputs), cfg.Module), tg.leaveOut(res, in.notPlanned)
 	fs.stateOutputs[stateKey] = map[string]cty.Value{}
 	for name, v := range rr.Outputs {
+		if rr.skipped["output."+name] {
+			// Not evaluated: the state keeps what it had.
+			if p, ok := rr.PriorOutputs[name]; ok {
+				fs.stateOutputs[stateKey][name] = p
+			}
+			continue
+		}
 		// A state keeps no output whose value is null.
 		if uv, _ := v.UnmarkDeep(); !uv.IsNull() {
 			fs.stateOutputs[stateKey][name] = v

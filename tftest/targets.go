@@ -11,6 +11,7 @@ import (
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/internal/address"
 	"github.com/tfeval/tfeval/lang"
+	"github.com/tfeval/tfeval/marks"
 )
 
 // targeting is what a run's plan_options.target leaves in its plan, as
@@ -153,6 +154,59 @@ func unevaluated(cfg *config.Config, failed []string, opts lang.Options) map[str
 		}
 	}
 	return out
+}
+
+// uninitializedOutputs are a run's root module outputs with those the
+// operation did not evaluate for an expected failure (rr.skipped) unknown,
+// as Terraform (1.15 on) reads an output its walk did not visit: an
+// assertion reading one is "Unknown condition value", and a later run's
+// variable "Reference to unknown value".
+func (rr *RunResult) uninitializedOutputs(outputs map[string]cty.Value, root *config.Module) map[string]cty.Value {
+	if len(rr.skipped) == 0 || root == nil {
+		return outputs
+	}
+	for name := range outputs {
+		if !rr.skipped["output."+name] {
+			continue
+		}
+		v := cty.DynamicVal
+		if o := root.Outputs[name]; o != nil && o.Sensitive {
+			v = v.Mark(marks.Sensitive)
+		}
+		outputs[name] = v
+	}
+	return outputs
+}
+
+// keepUnapplied is the state after an apply that did not visit the
+// resources in skipped (unevaluated): those keep what the prior state had
+// of them, the others what the apply made.
+func keepUnapplied(applied, prior map[string]cty.Value, skipped map[string]bool) map[string]cty.Value {
+	if len(skipped) == 0 {
+		return applied
+	}
+	out := make(map[string]cty.Value, len(applied))
+	for addr, v := range applied {
+		if !skipped[withoutInstanceKeys(addr)] {
+			out[addr] = v
+		}
+	}
+	for addr, v := range prior {
+		if skipped[withoutInstanceKeys(addr)] {
+			out[addr] = v
+		}
+	}
+	return out
+}
+
+// withoutInstanceKeys is an instance address without its instance keys:
+// its configuration address.
+func withoutInstanceKeys(addr string) string {
+	steps := address.Steps(addr)
+	for i, s := range steps {
+		steps[i], _, _ = strings.Cut(s, "[")
+	}
+	return strings.Join(steps, ".")
 }
 
 // uninitialized are Terraform's errors (1.14 on) for what an assertion

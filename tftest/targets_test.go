@@ -143,3 +143,152 @@ run "fail" {
 		t.Errorf("diagnostics %q, want %q", got, want)
 	}
 }
+
+// TestReferencesAfterExpectedFailuresInApply: an expected failure that
+// happens while applying (a postcondition on what only the apply knows)
+// stops Terraform's apply walk as it stops a plan: its dependents are
+// neither applied nor evaluated. An assertion reading one is "Reference
+// to uninitialized ..." (1.14 on), one reading an output not evaluated
+// "Unknown condition value" (1.15 reads it as unknown), and the run is an
+// error. A later run's variable reading that output is "Reference to
+// unknown value", and a later plan finds the dependents still to create.
+func TestReferencesAfterExpectedFailuresInApply(t *testing.T) {
+	main := `
+variable "strict" {
+  type    = bool
+  default = true
+}
+resource "terraform_data" "a" {
+  input = "x"
+  lifecycle {
+    postcondition {
+      condition     = !var.strict || self.id == "never"
+      error_message = "id mismatch"
+    }
+  }
+}
+resource "terraform_data" "b" { input = terraform_data.a.id }
+locals { l = terraform_data.a.id }
+output "o" { value = terraform_data.a.id }
+output "p" { value = "plain" }
+variable "w" {
+  type    = string
+  default = ""
+}
+`
+	for _, tc := range []struct {
+		name, runs string
+		want       map[string]string
+		diags      []string
+	}{
+		{name: "assertions", runs: `
+run "ap" {
+  expect_failures = [terraform_data.a]
+  assert {
+    condition     = terraform_data.b.input != ""
+    error_message = "b"
+  }
+  assert {
+    condition     = local.l != ""
+    error_message = "l"
+  }
+  assert {
+    condition     = output.o != ""
+    error_message = "o"
+  }
+  assert {
+    condition     = terraform_data.a.input == "x" && output.p == "plain"
+    error_message = "a"
+  }
+}
+`, want: map[string]string{"tests/a.tftest.hcl::ap": "error"}, diags: []string{
+			"Reference to uninitialized resource: The resource terraform_data.b was not processed by the most recent operation, this likely means the previous operation either failed or was incomplete due to targeting.",
+			"Reference to uninitialized local value: The local value local.l was not processed by the most recent operation, this likely means the previous operation either failed or was incomplete due to targeting.",
+			"Unknown condition value",
+		}},
+		{name: "a later run's variable", runs: `
+run "ap" {
+  expect_failures = [terraform_data.a]
+}
+run "next" {
+  variables { w = run.ap.o }
+}
+`, want: map[string]string{"tests/a.tftest.hcl::ap": "pass", "tests/a.tftest.hcl::next": "error"}, diags: []string{"Reference to unknown value"}},
+		{name: "a later plan", runs: `
+run "ap" {
+  expect_failures = [terraform_data.a]
+}
+run "next" {
+  command = plan
+  variables { strict = false }
+  assert {
+    condition     = terraform_data.a.id != "" && run.ap.p == "plain"
+    error_message = "a"
+  }
+  assert {
+    condition     = terraform_data.b.id != ""
+    error_message = "b"
+  }
+}
+`, want: map[string]string{"tests/a.tftest.hcl::ap": "pass", "tests/a.tftest.hcl::next": "error"}, diags: []string{"Unknown condition value"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{"main.tf": main, "tests/a.tftest.hcl": tc.runs}, dialect.Terraform)
+			wantStatuses(t, rep, tc.want)
+			var got []string
+			for _, f := range rep.Files {
+				for _, r := range f.Runs {
+					for _, d := range r.Diagnostics {
+						s := d.Summary
+						if strings.HasPrefix(s, "Reference to uninitialized") {
+							s += ": " + d.Detail
+						}
+						got = append(got, s)
+					}
+				}
+			}
+			if !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %q, want %q", got, tc.diags)
+			}
+		})
+	}
+}
+
+// TestOutputsAfterExpectedFailures: an output that depends on an expected
+// failure that stopped a plan is not evaluated: Terraform 1.15 reads it as
+// unknown (v1.11.4: run.NAME.o is null), so an assertion on it is
+// "Unknown condition value", where tfeval read the value it would have had.
+func TestOutputsAfterExpectedFailures(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+variable "v" {
+  type = string
+  validation {
+    condition     = var.v == "ok"
+    error_message = "bad v"
+  }
+}
+output "o" { value = var.v }
+output "p" { value = "plain" }
+`,
+		"tests/a.tftest.hcl": `
+run "pl" {
+  command = plan
+  variables { v = "no" }
+  expect_failures = [var.v]
+  assert {
+    condition     = output.p == "plain"
+    error_message = "p"
+  }
+  assert {
+    condition     = output.o != ""
+    error_message = "o"
+  }
+}
+`,
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::pl": "error"})
+	if got := summaries(rep); !slices.Equal(got, []string{"error: Unknown condition value"}) {
+		t.Errorf("diagnostics %q, want the unknown output's", got)
+	}
+}
