@@ -182,6 +182,13 @@ func cleanSubdir(sub string) (string, error) {
 	return clean, nil
 }
 
+// IsRegistrySource reports whether a module source address is a module
+// registry address ([HOST/]NAMESPACE/NAME/SYSTEM[//SUBDIR]) in dialect d.
+func IsRegistrySource(addr string, d dialect.Dialect) bool {
+	_, ok := parseRegistry(addr, d)
+	return ok
+}
+
 // parseRegistry reads [HOST/]NAMESPACE/NAME/SYSTEM[//SUBDIR].
 func parseRegistry(addr string, d dialect.Dialect) (*source, bool) {
 	if strings.ContainsAny(addr, "?\\ ") {

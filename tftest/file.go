@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/install"
 	"github.com/tfeval/tfeval/internal/diagsort"
 	"github.com/tfeval/tfeval/internal/limit"
 )
@@ -82,6 +83,8 @@ type RunBlock struct {
 type RunModule struct {
 	Source, Version string
 	SourceRange     hcl.Range
+	// DeclRange is the module block's.
+	DeclRange hcl.Range
 }
 
 // ProviderMapping is one entry of a run's providers argument.
@@ -500,15 +503,21 @@ func (p *parser) run(b *hcl.Block) *RunBlock {
 func (p *parser) runModule(b *hcl.Block) *RunModule {
 	content, diags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "version"}}})
 	p.add(diags)
-	m := &RunModule{}
+	m := &RunModule{DeclRange: b.DefRange}
 	if a, ok := content.Attributes["source"]; ok {
 		m.Source, _ = p.stringAttr(a)
 		m.SourceRange = a.Expr.Range()
 	} else {
 		p.errorf(b.DefRange, "Missing \"source\" attribute for module block", "You must specify a source attribute when executing alternate modules during test executions.")
 	}
-	if a, ok := content.Attributes["version"]; ok {
-		m.Version, _ = p.stringAttr(a)
+	_, versioned := content.Attributes["version"]
+	if versioned {
+		m.Version, _ = p.stringAttr(content.Attributes["version"])
+	}
+	if a := content.Attributes["source"]; p.terraform() && !versioned && m.Source != "" && !config.IsLocalSource(m.Source) && !install.IsRegistrySource(m.Source, p.d) {
+		// Terraform installs a run's module from a local path or a
+		// registry only (OpenTofu from any source).
+		p.errorf(a.Range, "Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.")
 	}
 	if m.Source == "" {
 		return nil

@@ -115,6 +115,16 @@ func TestParseFileDiagnostics(t *testing.T) {
 		{"a run's backend", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  backend \"local\" {\n    path = \"x\"\n  }\n}\n", "Invalid block@2", 1},
 		{"a run's module without source", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n  }\n}\n", "Missing \"source\" attribute for module block@2", 1},
 		{"a run's module without source in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  module {\n  }\n}\n", "Missing \"source\" attribute for module block@2", 1},
+		// Terraform installs a run's module from a local path or a
+		// registry only; OpenTofu from any source.
+		{"a run's module from git", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"git::https://example.com/m.git\"\n  }\n}\n", "Invalid module source address@3", 1},
+		{"a run's module from github", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"github.com/org/repo\"\n  }\n}\n", "Invalid module source address@3", 1},
+		{"a run's module from https", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"https://example.com/m.zip\"\n  }\n}\n", "Invalid module source address@3", 1},
+		{"a run's module from s3", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"s3::https://s3.amazonaws.com/b/m.zip\"\n  }\n}\n", "Invalid module source address@3", 1},
+		{"a run's module from a registry", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"hashicorp/consul/aws//modules/x\"\n  }\n}\n", "", 1},
+		{"a run's module from a private registry", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source  = \"app.terraform.io/org/m/aws\"\n    version = \"1.0.0\"\n  }\n}\n", "", 1},
+		{"a run's local module", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"../setup\"\n  }\n}\n", "", 1},
+		{"a run's module from git in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"git::https://example.com/m.git\"\n  }\n}\n", "", 1},
 		{"bad override_during", dialect.Terraform, "a.tftest.hcl", "override_resource {\n  target          = aws_s3_bucket.b\n  override_during = sometimes\n}\n", "Invalid override_during value@3", 0},
 		{"a run's backend in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  backend \"local\" {\n  }\n}\n", "Unsupported block type@2", 1},
 	} {

@@ -40,6 +40,22 @@ func Run(opts Options) *Report {
 		if l := r.config(nil, nil); l.diags.HasErrors() {
 			return &Report{Status: Error, Diagnostics: append(diags, l.diags...)}
 		}
+		// It loads the modules of the files' run blocks with it: one that
+		// is not installed, or does not load, runs no test either.
+		var mdiags hcl.Diagnostics
+		for _, f := range files {
+			for _, run := range f.Runs {
+				if run.Module == nil {
+					continue
+				}
+				if l := r.config(f, run); l.diags.HasErrors() {
+					mdiags = append(mdiags, l.diags...)
+				}
+			}
+		}
+		if mdiags.HasErrors() {
+			return &Report{Status: Error, Diagnostics: append(diags, mdiags...)}
+		}
 	}
 	rep.Status = Pass
 	for _, f := range files {
@@ -135,7 +151,7 @@ func (r *runner) config(f *File, run *RunBlock) *loaded {
 		} else {
 			installed, ok, diags := config.InstalledModuleDir(config.Options{WorkDir: r.opts.WorkDir, Sandbox: r.opts.Sandbox, FS: r.opts.FS}, manifestKey)
 			if !ok {
-				l.diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module not installed", Detail: fmt.Sprintf("The module %q that this run block tests is not installed. Run \"%s init\" to install all modules required by the test files.", m.Source, r.opts.Dialect), Subject: m.SourceRange.Ptr()})
+				l.diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module not installed", Detail: fmt.Sprintf("This module is not yet installed. Run \"%s init\" to install all modules required by this configuration.", r.opts.Dialect), Subject: m.DeclRange.Ptr()})
 				return l
 			}
 			dir = filepath.FromSlash(installed)

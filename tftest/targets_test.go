@@ -292,3 +292,28 @@ run "pl" {
 		t.Errorf("diagnostics %q, want the unknown output's", got)
 	}
 }
+
+// TestRunModuleNotInstalled: terraform test loads the modules of every
+// run block with the configuration, before it runs anything: a registry
+// module that init has not installed fails the whole command with the
+// loader's "Module not installed" at the module block, and no file runs
+// (terraform test v1.11.4 writes only that diagnostic).
+func TestRunModuleNotInstalled(t *testing.T) {
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		t.Run(d.String(), func(t *testing.T) {
+			rep := runFiles(t, map[string]string{
+				"main.tf":            `output "p" { value = "plain" }`,
+				"tests/a.tftest.hcl": "run \"one\" {\n  command = plan\n}\n",
+				"tests/b.tftest.hcl": "run \"reg\" {\n  command = plan\n  module {\n    source  = \"hashicorp/consul/aws\"\n    version = \"0.1.0\"\n  }\n}\n",
+			}, d)
+			if rep.Status != Error || len(rep.Files) != 0 || len(rep.Diagnostics) != 1 {
+				t.Fatalf("status %v, %d files, diagnostics %v; want an error and no file run", rep.Status, len(rep.Files), rep.Diagnostics)
+			}
+			got := rep.Diagnostics[0]
+			want := "This module is not yet installed. Run \"" + d.String() + " init\" to install all modules required by this configuration."
+			if got.Summary != "Module not installed" || got.Detail != want || got.Subject == nil || got.Subject.Start.Line != 3 || got.Subject.End.Column-got.Subject.Start.Column != len("module") {
+				t.Errorf("diagnostic %q: %q at %v", got.Summary, got.Detail, got.Subject)
+			}
+		})
+	}
+}
