@@ -269,3 +269,49 @@ run "r" {
 		t.Errorf("the warning is not after the file's status:\n%s", text)
 	}
 }
+
+// TestVerboseStoppedRun: terraform test -verbose shows a run's plan or
+// state only when the run got past its plan's (and apply's) errors to its
+// assertions: a plan run whose expected failure did not happen shows
+// neither plan nor diagnostic (1.14 on; v1.11.4 shows no plan either),
+// while one that got to its assertions shows its plan.
+func TestVerboseStoppedRun(t *testing.T) {
+	dir := testfiles.Dir(t, map[string]string{
+		"main.tf": `
+variable "v" {
+  default = "a"
+  validation {
+    condition     = var.v == "a"
+    error_message = "bad"
+  }
+}
+resource "terraform_data" "x" { input = var.v }
+`,
+		"tests/a.tftest.hcl": `
+run "fine" {
+  command = plan
+}
+run "missing" {
+  command         = plan
+  expect_failures = [var.v]
+}
+`,
+	})
+	rep := runTests(dir, dialect.Terraform)
+	var text, events bytes.Buffer
+	if err := WriteTestText(&text, rep, TestTextOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTestJSONVerbose(&events, rep, dialect.Terraform); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(text.String(), "Terraform will perform the following actions"); got != 1 {
+		t.Errorf("%d plans shown, want the first run's only:\n%s", got, text.String())
+	}
+	if strings.Contains(text.String(), "Missing expected failure") {
+		t.Errorf("-verbose shows the missing expected failure:\n%s", text.String())
+	}
+	if got := strings.Count(events.String(), `"type":"test_plan"`); got != 1 {
+		t.Errorf("%d test_plan events, want 1:\n%s", got, events.String())
+	}
+}

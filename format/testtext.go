@@ -52,7 +52,7 @@ func WriteTestText(w io.Writer, rep *tftest.Report, opts TestTextOptions) error 
 		}
 		for _, rr := range fr.Runs {
 			tw.printf("  run %q... %s\n", rr.Name, tw.color(rr.Status, runWord(rr)))
-			if opts.Verbose && rr.Result != nil {
+			if opts.Verbose && rr.Result != nil && !rr.Stopped {
 				if rr.Command == tftest.Plan {
 					tw.printf("%s", verbosePlan(rr, opts.Dialect))
 				} else {

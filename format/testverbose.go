@@ -22,7 +22,7 @@ import (
 // verboseEvent is the test_plan (after a plan run) or test_state (after
 // an apply run) event of a run that got as far as planning.
 func (e *eventWriter) verboseEvent(fr *tftest.FileResult, rr *tftest.RunResult) {
-	if rr.Result == nil {
+	if rr.Result == nil || rr.Stopped {
 		return
 	}
 	p, err := NewPlan(rr.Result, PlanOptions{})

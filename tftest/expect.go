@@ -32,6 +32,8 @@ type expectations struct {
 	// failed are the root module objects whose expected failure was an
 	// error: Terraform's plan stops at them.
 	failed []string
+	// missing are the "Missing expected failure" errors validate made.
+	missing []*hcl.Diagnostic
 }
 
 type expected struct {
@@ -129,14 +131,34 @@ func (e *expectations) validate(diags hcl.Diagnostics, res *lang.Result) hcl.Dia
 			}
 			continue
 		}
-		out = append(out, &hcl.Diagnostic{
+		d := &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Missing expected failure",
 			Detail:   fmt.Sprintf("The checkable object, %s, was expected to report an error but did not.", x.addr),
 			Subject:  x.rng.Ptr(),
-		})
+		}
+		e.missing = append(e.missing, d)
+		out = append(out, d)
 	}
 	return out
+}
+
+// applyStatus is the status an apply's errors (diags) give a run as
+// Terraform 1.12 on decides it: Error when one is not a missing expected
+// failure, else Fail when one is, and the run goes on to its assertions;
+// Pass when there are no errors.
+func (e *expectations) applyStatus(diags hcl.Diagnostics) Status {
+	status := Pass
+	for _, d := range diags {
+		switch {
+		case d.Severity != hcl.DiagError:
+		case slices.Contains(e.missing, d):
+			status = Fail
+		default:
+			return Error
+		}
+	}
+	return status
 }
 
 // failedRootObject is the root module object whose custom condition

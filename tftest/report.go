@@ -144,6 +144,10 @@ type RunResult struct {
 	// happen are not shown, though they decide the status alike. Nil when
 	// they are the same.
 	VerboseDiagnostics hcl.Diagnostics
+	// Stopped says that the run's plan or apply had errors, so that it
+	// stopped before its assertions: -verbose then shows neither its plan
+	// nor its state, though Result holds what tfeval planned.
+	Stopped bool
 	// Started is when the run started; Elapsed the time it took. Both
 	// are zero for a run that did not start.
 	Started time.Time

@@ -124,7 +124,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		// what that finds and the plan does not, it stops at.
 		if vdiags := r.validate(cfg, in.providersGiven); lang.NewErrors(diags, vdiags) != nil {
 			rr.Diagnostics = append(rr.Diagnostics, vdiags...)
-			rr.Status = Error
+			rr.Status, rr.Stopped = Error, true
 			return rr
 		}
 	}
@@ -154,7 +154,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.shown = &shownSpan{from: from, to: len(rr.Diagnostics), orig: orig}
 	}
 	if rr.Diagnostics.HasErrors() {
-		rr.Status = Error
+		rr.Status, rr.Stopped = Error, true
 		return rr
 	}
 	if run.Command == Plan {
@@ -229,13 +229,21 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		}
 	}
 	fs.outputs[run.Name] = objectOf(rr.Outputs)
-	if rr.Diagnostics.HasErrors() {
-		rr.Status = Error
+	applied := exp.applyStatus(rr.Diagnostics)
+	if !tofu && applied == Error || tofu && rr.Diagnostics.HasErrors() {
+		rr.Status, rr.Stopped = Error, true
 		return rr
 	}
 	rr.tableTyped = in.tableTyped
 	r.assert(rr, run, res, fs.outputs[run.Name], fs, cfg, testVals, true, exp.pending(res, true), nil)
 	rr.drew = in.drew
+	if applied == Fail && (rr.Status == Pass || rr.Status == Fail) {
+		// An expected failure that did not happen fails the run; its
+		// assertions still run (Terraform 1.12 on). A run whose
+		// assertions tfeval could not decide stays skipped: failed or
+		// errored, which Terraform's would be is not known.
+		rr.Status = Fail
+	}
 	return rr
 }
 

@@ -317,3 +317,49 @@ func TestRunModuleNotInstalled(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingExpectedFailureInApply: from Terraform 1.12 on an apply run
+// whose expected failure does not happen fails rather than errors, and
+// goes on to its assertions; the file's later runs still run. A plan run
+// still errors at it (and its later runs are skipped).
+func TestMissingExpectedFailureInApply(t *testing.T) {
+	main := `
+variable "v" {
+  type    = string
+  default = "ok"
+  validation {
+    condition     = var.v == "ok"
+    error_message = "bad v"
+  }
+}
+output "o" { value = var.v }
+`
+	for _, tc := range []struct {
+		name, command string
+		want          map[string]string
+		diags         []string
+	}{
+		{"apply", "apply", map[string]string{"tests/a.tftest.hcl::ap": "fail", "tests/a.tftest.hcl::later": "pass"}, []string{"error: Missing expected failure", "error: Test assertion failed"}},
+		{"plan", "plan", map[string]string{"tests/a.tftest.hcl::ap": "error", "tests/a.tftest.hcl::later": "skip"}, []string{"error: Missing expected failure"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{"main.tf": main, "tests/a.tftest.hcl": `
+run "ap" {
+  command         = ` + tc.command + `
+  expect_failures = [var.v]
+  assert {
+    condition     = output.o == "nope"
+    error_message = "o"
+  }
+}
+run "later" {
+  command = plan
+}
+`}, dialect.Terraform)
+			wantStatuses(t, rep, tc.want)
+			if got := summaries(rep); !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %q, want %q", got, tc.diags)
+			}
+		})
+	}
+}
