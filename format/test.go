@@ -95,8 +95,10 @@ func writeTestJSON(e *eventWriter, rep *tftest.Report) error {
 func (e *eventWriter) terraformFile(fr *tftest.FileResult) {
 	e.file(fr, "starting", "in progress")
 	for _, rr := range fr.Runs {
-		e.emit(map[string]any{"@level": "info", "@message": fmt.Sprintf("  %q... in progress", rr.Name), "@testfile": fr.Path, "@testrun": rr.Name, "type": "test_run",
-			"test_run": map[string]any{"path": fr.Path, "run": rr.Name, "progress": "starting"}})
+		if !rr.NotStarted {
+			e.emit(map[string]any{"@level": "info", "@message": fmt.Sprintf("  %q... in progress", rr.Name), "@testfile": fr.Path, "@testrun": rr.Name, "type": "test_run",
+				"test_run": map[string]any{"path": fr.Path, "run": rr.Name, "progress": "starting"}})
+		}
 		e.run(fr, rr, "complete")
 	}
 	e.file(fr, "teardown", "tearing down")

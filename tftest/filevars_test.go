@@ -255,9 +255,11 @@ output "obj" { value = { id = terraform_data.a.id, name = "n" } }
 		want:  map[string]string{"a": "pass", "b": "error"},
 		diags: []string{"error: Reference to unknown value"},
 	}, {
-		name:  "the file's value",
+		name: "the file's value",
+		// The file's value is worked out once, for the file (1.13 on):
+		// its error is the file's, and the run that takes it is skipped.
 		test:  "run \"a\" {\n  command = plan\n}\nvariables {\n  y = run.a.id\n}\nrun \"b\" {\n  command = plan\n  variables {\n    x = var.y\n  }\n}\n",
-		want:  map[string]string{"a": "pass", "b": "error"},
+		want:  map[string]string{"a": "pass", "b": "skip"},
 		diags: []string{"error: Reference to unknown value"},
 	}, {
 		name: "an applied run's value",
@@ -336,5 +338,54 @@ run "a" {
 	d := runOf(t, rep, "tests/a.tftest.hcl::b").Diagnostics
 	if len(d) != 1 || d[0].Summary != "Reference to unknown run block" || d[0].Detail != `The run block "gone" does not exist within this test file.` {
 		t.Errorf("diagnostics %v", d)
+	}
+}
+
+// TestFileValueErrors: Terraform (1.13 on) works the file's values out
+// once, as the file's: a value that fails is the file's error, reported
+// once after the file's status, and a run that takes it (its module
+// declares the variable and the run does not set it) is skipped, with the
+// file's later runs; a run that sets the variable itself runs.
+// (terraform test v1.11.4 worked the values out for each run and errored
+// the first run that took it.)
+func TestFileValueErrors(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+variable "a" {
+  type    = string
+  default = "x"
+}
+output "o" { value = var.a }
+`,
+		"tests/a.tftest.hcl": `
+variables {
+  a = tonumber("nope")
+}
+run "first" {
+  command = plan
+  variables {
+    a = "set"
+  }
+}
+run "second" {
+  command = plan
+}
+run "third" {
+  command = plan
+  variables {
+    a = "set"
+  }
+}
+`,
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::first": "pass", "tests/a.tftest.hcl::second": "skip", "tests/a.tftest.hcl::third": "skip"})
+	f := rep.Files[0]
+	if f.Status != Error || rep.Status != Error || len(f.Diagnostics) != 1 || f.Diagnostics[0].Summary != "Invalid function argument" {
+		t.Errorf("file %s, report %s, file diagnostics %v; want one error, the file's", f.Status, rep.Status, f.Diagnostics)
+	}
+	for _, r := range f.Runs {
+		if len(r.Diagnostics) != 0 || r.SkipReason != "" {
+			t.Errorf("run %s: diagnostics %v, skip reason %q", r.Name, r.Diagnostics, r.SkipReason)
+		}
 	}
 }

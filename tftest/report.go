@@ -144,6 +144,10 @@ type RunResult struct {
 	// happen are not shown, though they decide the status alike. Nil when
 	// they are the same.
 	VerboseDiagnostics hcl.Diagnostics
+	// NotStarted says that the run was skipped before it started, as
+	// Terraform skips the runs after one that errored or was skipped so:
+	// its event stream has no progress event for the run.
+	NotStarted bool
 	// Stopped says that the run's plan or apply had errors, so that it
 	// stopped before its assertions: -verbose then shows neither its plan
 	// nor its state, though Result holds what tfeval planned.
@@ -165,6 +169,12 @@ type RunResult struct {
 	// shown are where Diagnostics has expected failures taken out (from,
 	// to) and what they were taken out of, for VerboseDiagnostics.
 	shown *shownSpan
+	// fileDiags are diagnostics Terraform reports for the file rather
+	// than the run: those of the file's values the run worked out.
+	// blocked says that one the run takes failed, which skips the run and
+	// the file's later runs.
+	fileDiags hcl.Diagnostics
+	blocked   bool
 	// skipped are the root module objects the plan did not evaluate for
 	// the errors of its expected failures (unevaluated).
 	skipped map[string]bool

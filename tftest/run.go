@@ -62,7 +62,13 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	}
 	cfg := withModuleOverrides(l.cfg, overrides)
 
-	raw, testVals, diags := r.variables(f, run, cfg, fs)
+	raw, testVals, diags := r.variables(f, run, cfg, fs, rr)
+	if rr.blocked {
+		// Terraform skips a run that takes a file value that failed,
+		// before anything else: the value's errors are the file's.
+		rr.Diagnostics, rr.Status, rr.NotStarted = nil, Skip, true
+		return rr
+	}
 	rr.Diagnostics = append(rr.Diagnostics, diags...)
 	if diags.HasErrors() && !tofu {
 		rr.Status = Error
@@ -412,7 +418,12 @@ func (r *runner) validate(cfg *config.Config, providersGiven map[string]bool) hc
 // variables works out a run's root variable values. It also returns the
 // values the test file gave (the file's and the run's), which OpenTofu's
 // assertions see as var.
-func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileState) (map[string]*tfvars.Value, map[string]cty.Value, hcl.Diagnostics) {
+//
+// In Terraform (1.13 on) the file's values, and the variables the file
+// declares, are worked out once for the file: their diagnostics are the
+// file's (rr.fileDiags), and a run that takes one that failed is skipped
+// (rr.blocked).
+func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileState, rr *RunResult) (map[string]*tfvars.Value, map[string]cty.Value, hcl.Diagnostics) {
 	decls := cfg.Module.Variables
 	tofu := r.opts.Dialect == dialect.Tofu
 	lookup := decls
@@ -446,8 +457,9 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	if !tofu && len(f.VariableDefs) > 0 {
 		var d hcl.Diagnostics
 		defined, d = definedValues(f, run, decls, globals)
-		diags = append(diags, d...)
+		rr.fileDiags = append(rr.fileDiags, d...)
 		if d.HasErrors() {
+			rr.blocked = true
 			return nil, nil, diags
 		}
 		gobj = merged(gobj, defined)
@@ -467,6 +479,14 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		taken := fileVarsTaken(f, run, decls)
 		unknown = r.unknownRuns(f, run, taken)
 		fileVals, fileRanges, d = r.fileVariables(f, taken, gobj, fs)
+		if !unknown.HasErrors() && !readsLaterRun(f, run, taken) {
+			rr.fileDiags = append(rr.fileDiags, d...)
+			if slices.ContainsFunc(sortedKeys(taken), func(name string) bool { _, ok := fileVals[name]; return !ok }) {
+				rr.blocked = true
+				return nil, nil, diags
+			}
+			d = nil
+		}
 	}
 	diags = append(diags, d...)
 	runVars := gobj
@@ -481,7 +501,9 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		for _, name := range sortedKeys(run.Variables) {
 			diags = append(diags, unknownRunValues(run.Variables[name].Expr, fs.outputs)...)
 		}
-		diags = append(diags, undefinedGlobalRefs(f, run, decls, globals, defined, fileVals, fs)...)
+		own, fileWide := undefinedGlobalRefs(f, run, decls, globals, defined, fileVals, fs)
+		diags = append(diags, own...)
+		rr.fileDiags = append(rr.fileDiags, fileWide...)
 		if diags.HasErrors() {
 			return nil, nil, diags
 		}
@@ -533,6 +555,24 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		}
 	}
 	return raw, testVals, diags
+}
+
+// readsLaterRun reports whether one of the file's values a run takes
+// (taken) reads the run itself or a later one. Terraform's graph of the
+// file then has a cycle; tfeval reports the value's errors as the run's.
+func readsLaterRun(f *File, run *RunBlock, taken map[string]bool) bool {
+	at := slices.Index(f.Runs, run)
+	for name := range taken {
+		for _, t := range f.Variables[name].Expr.Variables() {
+			if t.RootName() != "run" || len(t) < 2 {
+				continue
+			}
+			if a, ok := t[1].(hcl.TraverseAttr); ok && slices.IndexFunc(f.Runs, func(r *RunBlock) bool { return r.Name == a.Name }) >= at {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // referredVars are the names of the variables a run refers to, in its
@@ -612,10 +652,11 @@ func unmanagedReplaces(run *RunBlock) hcl.Diagnostics {
 // variables block: each such reference in the run's variables block; once
 // a name, those of its assertions (and variables block) to a variable the
 // module does not declare that the run does not set; and those of the
-// file's variables block, once for the file.
-func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variable, globals map[string]*tfvars.Value, defined, fileVals map[string]cty.Value, fs *fileState) hcl.Diagnostics {
+// file's variables block, once for the file (fileWide: the file's own
+// diagnostics).
+func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variable, globals map[string]*tfvars.Value, defined, fileVals map[string]cty.Value, fs *fileState) (own, fileWide hcl.Diagnostics) {
 	if len(globals) == 0 {
-		return nil
+		return nil, nil
 	}
 	fromGlobal := func(name string) bool {
 		_, g := globals[name]
@@ -634,7 +675,7 @@ func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variab
 				continue
 			}
 			fs.warned[t.SourceRange()] = true
-			diags = append(diags, undefinedGlobal(ref, t.SourceRange()))
+			fileWide = append(fileWide, undefinedGlobal(ref, t.SourceRange()))
 		}
 	}
 	last := map[string]hcl.Range{}
@@ -671,7 +712,7 @@ func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variab
 			diags = append(diags, undefinedGlobal(ref, last[ref]))
 		}
 	}
-	return diags
+	return diags, fileWide
 }
 
 // varName is the NAME of a var.NAME traversal.

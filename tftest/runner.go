@@ -224,18 +224,29 @@ func (r *runner) runFile(f *File) *FileResult {
 	fs := newFileState()
 	var drawn *secondDrawing // see runDrawn
 	errored := false
+	// The file's own diagnostics its runs found (RunResult.fileDiags),
+	// each reported once.
+	var fileDiags hcl.Diagnostics
+	fileSeen := map[string]bool{}
 	for i, run := range f.Runs {
 		var rr *RunResult
 		switch {
 		case errored:
-			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Skip}
+			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Skip, NotStarted: true}
 		case r.opts.Context != nil && r.opts.Context.Err() != nil:
 			rr = &RunResult{Name: run.Name, Run: run, Command: run.Command, Status: Error, Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Test run stopped", Detail: "The run was not started: the time allowed for the test command (-timeout) ran out.", Subject: run.DeclRange.Ptr()}}}
 		default:
 			rr = r.runSafely(f, fs, &drawn, i)
 		}
-		if rr.Status == Error {
+		if rr.Status == Error || rr.blocked {
 			errored = true
+		}
+		for _, d := range rr.fileDiags {
+			key := fmt.Sprintf("%d %s %s %v", d.Severity, d.Summary, d.Detail, d.Subject)
+			if !fileSeen[key] {
+				fileSeen[key] = true
+				fileDiags = append(fileDiags, d)
+			}
 		}
 		if r.opts.DropResults {
 			rr.Result, rr.Prior, rr.PriorOutputs, rr.Outputs, rr.NotPlanned = nil, nil, nil, nil, nil
@@ -245,6 +256,10 @@ func (r *runner) runFile(f *File) *FileResult {
 	}
 	if len(f.Runs) == 0 {
 		fr.Status = Pass // nothing to fail
+	}
+	fr.Diagnostics = append(fr.Diagnostics, fileDiags...)
+	if fileDiags.HasErrors() {
+		fr.Status = Error
 	}
 	return fr
 }
