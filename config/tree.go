@@ -621,12 +621,35 @@ func checkCallArguments(call *ModuleCall, child *Module) hcl.Diagnostics {
 	return diags
 }
 
+// ValidateTime is the Extra of a loader diagnostic that Terraform reports
+// when it validates the configuration rather than when it loads it: a
+// module block's arguments checked against the called module's variables.
+// terraform test loads the configuration once, and fails the command at a
+// load error; it validates the configuration for each run, which such an
+// error fails.
+type ValidateTime struct{}
+
+// LoadTime is diags without those Terraform reports only when it
+// validates the configuration (ValidateTime).
+func LoadTime(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if _, ok := d.Extra.(ValidateTime); !ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // callArgumentDiags is checkCallArguments, with the missing required
 // arguments of the first call that has some in the tree (depth first, by
 // call name) alone: terraform validate (v1.11.4) reports those of one call
 // of the tree and of no other, which one changing from run to run.
 func (l *treeLoader) callArgumentDiags(call *ModuleCall, child *Module) hcl.Diagnostics {
 	diags := checkCallArguments(call, child)
+	for _, d := range diags {
+		d.Extra = ValidateTime{}
+	}
 	missing := slices.ContainsFunc(diags, func(d *hcl.Diagnostic) bool { return d.Summary == missingArgumentSummary })
 	switch {
 	case !missing:

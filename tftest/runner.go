@@ -37,7 +37,9 @@ func Run(opts Options) *Report {
 	if len(files) > 0 {
 		// terraform test loads the configuration before it runs anything:
 		// a module that does not load runs no test.
-		if l := r.config(nil, nil); l.diags.HasErrors() {
+		// (What Terraform finds only when it validates the configuration
+		// fails each run instead.)
+		if l := r.config(nil, nil); config.LoadTime(l.diags).HasErrors() {
 			return &Report{Status: Error, Diagnostics: append(diags, l.diags...)}
 		}
 		// It loads the modules of the files' run blocks with it: one that
@@ -48,7 +50,7 @@ func Run(opts Options) *Report {
 				if run.Module == nil {
 					continue
 				}
-				if l := r.config(f, run); l.diags.HasErrors() {
+				if l := r.config(f, run); config.LoadTime(l.diags).HasErrors() {
 					mdiags = append(mdiags, l.diags...)
 				}
 			}

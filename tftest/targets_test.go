@@ -363,3 +363,24 @@ run "later" {
 		})
 	}
 }
+
+// TestCallArgumentErrorsFailRuns: a module block's argument the called
+// module does not declare (or a required one it lacks) is found by
+// Terraform when it validates the configuration for a run, not when it
+// loads it: the first run errors with it and the later runs are skipped,
+// as terraform test v1.11.4 reports it. tfeval failed the whole command.
+func TestCallArgumentErrorsFailRuns(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"m/main.tf": "variable \"a\" { default = 1 }\noutput \"o\" { value = var.a }\n",
+		"main.tf":   "module \"m\" {\n  source = \"./m\"\n  bogus  = 3\n}\noutput \"o\" { value = module.m.o }\n",
+		".terraform/modules/modules.json": `{"Modules": [
+  {"Key": "", "Source": "", "Dir": "."},
+  {"Key": "m", "Source": "./m", "Dir": "m"}
+]}`,
+		"tests/a.tftest.hcl": "run \"one\" {\n  command = plan\n}\nrun \"two\" {\n  command = plan\n}\n",
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::one": "error", "tests/a.tftest.hcl::two": "skip"})
+	if got := summaries(rep); !slices.Equal(got, []string{"error: Unsupported argument"}) {
+		t.Errorf("diagnostics %q, want the run's Unsupported argument", got)
+	}
+}
