@@ -140,6 +140,10 @@ func (p *Provider) Key() string {
 	return p.Name + "." + p.Alias
 }
 
+// invalidReplacement is the summary of the error for mock or override
+// values that are not an object.
+const invalidReplacement = "Invalid replacement value"
+
 // MockValues is a mock_resource or mock_data block.
 type MockValues struct {
 	Type string
@@ -867,7 +871,7 @@ func (p *parser) mockObject(a *hcl.Attribute, block string) (cty.Value, hcl.Diag
 		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid outputs attribute", Detail: fmt.Sprintf("%s blocks must specify an outputs attribute that is an object.", block), Subject: a.Range.Ptr()}}
 	}
 	if !v.Type().IsObjectType() {
-		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid replacement value", Detail: fmt.Sprintf("The requested replacement value must be an object type, but was %s.", v.Type().FriendlyName()), Subject: a.Range.Ptr()}}
+		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: invalidReplacement, Detail: fmt.Sprintf("The requested replacement value must be an object type, but was %s.", v.Type().FriendlyName()), Subject: a.Range.Ptr()}}
 	}
 	return v, nil
 }

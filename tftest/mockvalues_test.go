@@ -178,3 +178,48 @@ run "r" {
 		t.Errorf("diagnostics %v", got)
 	}
 }
+
+// TestMockDefaultsFail: Terraform works a mock provider's defaults out
+// when it configures the provider for the file (1.15 on, where they may
+// call functions): one that fails is the file's error, a run that uses
+// the provider is skipped, and so are the file's later runs, which do not
+// start. A run whose module does not use the provider runs.
+func TestMockDefaultsFail(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf":       awsProvider + "resource \"aws_vpc\" \"v\" {\n  cidr_block = \"10.0.0.0/16\"\n}\n",
+		"other/main.tf": "output \"o\" { value = \"plain\" }\n",
+		".terraform/modules/modules.json": `{"Modules": [
+  {"Key": "", "Source": "", "Dir": "."},
+  {"Key": "test.tests.a.other", "Source": "./other", "Dir": "other"}
+]}`,
+		"tests/a.tftest.hcl": `
+mock_provider "aws" {
+  mock_resource "aws_vpc" {
+    defaults = { arn = tonumber("x") }
+  }
+}
+run "other" {
+  command = plan
+  module { source = "./other" }
+}
+run "uses" {
+  command = plan
+}
+run "later" {
+  command = plan
+  module { source = "./other" }
+}
+`,
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::other": "pass", "tests/a.tftest.hcl::uses": "skip", "tests/a.tftest.hcl::later": "skip"})
+	f := rep.Files[0]
+	if f.Status != Error || len(f.Diagnostics) != 1 || f.Diagnostics[0].Summary != "Invalid function argument" {
+		t.Errorf("file %s, diagnostics %v: want the defaults' error, the file's", f.Status, f.Diagnostics)
+	}
+	if uses := runOf(t, rep, "tests/a.tftest.hcl::uses"); len(uses.Diagnostics) != 0 || uses.NotStarted {
+		t.Errorf("the run using the provider: diagnostics %v, not started %v; want none, started", uses.Diagnostics, uses.NotStarted)
+	}
+	if !runOf(t, rep, "tests/a.tftest.hcl::later").NotStarted {
+		t.Error("the later run started")
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/lang"
 )
 
 // runOverrides are the overrides in effect for a run: its own, then the
@@ -43,7 +44,7 @@ func runOverrides(f *File, run *RunBlock, d dialect.Dialect) ([]*Override, hcl.D
 // uses that Terraform works out as the run starts (Terraform 1.15 on): the
 // first override's (the run's, the file's, then its mock providers'), or
 // else those of its mock providers' defaults.
-func invalidMockValues(overrides []*Override, mocks map[string]*Provider) hcl.Diagnostics {
+func invalidMockValues(overrides []*Override, mocks map[string]*Provider, d dialect.Dialect) hcl.Diagnostics {
 	for _, o := range overrides {
 		if o.Invalid.HasErrors() {
 			return o.Invalid
@@ -61,11 +62,98 @@ func invalidMockValues(overrides []*Override, mocks map[string]*Provider) hcl.Di
 	for _, k := range keys {
 		for _, set := range []map[string]*MockValues{mocks[k].Resources, mocks[k].Data} {
 			for _, typ := range sortedKeys(set) {
-				diags = append(diags, set[typ].Invalid...)
+				for _, diag := range set[typ].Invalid {
+					// Terraform works the mocks' defaults out when it
+					// configures the provider, for the file (failedMocks);
+					// one that is not an object fails the plan using it.
+					if d != dialect.Terraform || diag.Summary == invalidReplacement {
+						diags = append(diags, diag)
+					}
+				}
 			}
 		}
 	}
 	return diags
+}
+
+// failedMocks are Terraform's errors for the defaults of a file's mock
+// providers (its mock_resource and mock_data blocks) that cannot be worked
+// out, and the mock providers they are of (by NAME or NAME.ALIAS).
+// Terraform works them out when it configures the provider, once for the
+// file: the errors are the file's, and a run that uses such a provider is
+// skipped.
+func failedMocks(f *File) (hcl.Diagnostics, map[string]bool) {
+	var diags hcl.Diagnostics
+	failed := map[string]bool{}
+	for _, p := range f.Providers {
+		if !p.Mock {
+			continue
+		}
+		for _, set := range []map[string]*MockValues{p.Resources, p.Data} {
+			for _, typ := range sortedKeys(set) {
+				for _, d := range set[typ].Invalid {
+					if d.Summary == invalidReplacement {
+						continue // the plan's error (invalidMockValues)
+					}
+					diags = append(diags, d)
+					if d.Severity == hcl.DiagError {
+						failed[p.Key()] = true
+					}
+				}
+			}
+		}
+	}
+	return diags, failed
+}
+
+// usesProviders are the provider configurations of the test file a run
+// uses, as Terraform hands them to it: those its providers argument maps,
+// or else those the module under test names (by NAME or NAME.ALIAS): in
+// required_providers and its configuration_aliases, provider blocks,
+// resources and data sources, and the providers arguments of its module
+// calls.
+func usesProviders(run *RunBlock, root *config.Module) map[string]bool {
+	out := map[string]bool{}
+	if len(run.Providers) > 0 {
+		for _, m := range run.Providers {
+			out[m.InTest] = true
+		}
+		return out
+	}
+	if root == nil {
+		return out
+	}
+	ref := func(r config.ProviderConfigRef) {
+		if r.Alias != "" {
+			out[r.Name+"."+r.Alias] = true
+		} else {
+			out[r.Name] = true
+		}
+	}
+	for name, rp := range root.RequiredProviders {
+		out[name] = true
+		for _, a := range rp.ConfigurationAliases {
+			ref(a)
+		}
+	}
+	for key := range root.ProviderConfigs {
+		out[key] = true
+	}
+	for _, rs := range []map[string]*config.Resource{root.ManagedResources, root.DataResources} {
+		for _, res := range rs {
+			alias := ""
+			if res.ProviderRef != nil {
+				alias = res.ProviderRef.Alias
+			}
+			ref(config.ProviderConfigRef{Name: lang.ResourceProviderName(res), Alias: alias})
+		}
+	}
+	for _, call := range root.ModuleCalls {
+		for _, pp := range call.Providers {
+			ref(pp.InParent)
+		}
+	}
+	return out
 }
 
 // overrideTargetWarnings are Terraform's warnings, when a file's tests

@@ -38,6 +38,15 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		rr.Diagnostics, rr.Status = l.diags, Error
 		return rr
 	}
+	if !tofu && len(fs.failedMocks) > 0 {
+		for key := range usesProviders(run, l.cfg.Module) {
+			if fs.failedMocks[key] {
+				// The provider failed to configure: the file's error.
+				rr.Status, rr.blocked = Skip, true
+				return rr
+			}
+		}
+	}
 	if diags := r.runChecks(f, run); diags.HasErrors() {
 		rr.Diagnostics, rr.Status = diags, Error
 		return rr
@@ -56,7 +65,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 
 	overrides, diags := runOverrides(f, run, r.opts.Dialect)
 	rr.Diagnostics = append(rr.Diagnostics, diags...)
-	if diags := invalidMockValues(overrides, r.mocks(f, run)); diags.HasErrors() {
+	if diags := invalidMockValues(overrides, r.mocks(f, run), r.opts.Dialect); diags.HasErrors() {
 		rr.Diagnostics, rr.Status = append(rr.Diagnostics, diags...), Error
 		return rr
 	}

@@ -200,6 +200,9 @@ type fileState struct {
 	// stateOutputs are the root outputs each state holds, by state key:
 	// those of the last apply.
 	stateOutputs map[string]map[string]cty.Value
+	// failedMocks are the file's mock providers whose defaults failed
+	// (failedMocks): the runs that use one are skipped.
+	failedMocks map[string]bool
 	// skipped are the runs skipped for want of a provider, by name,
 	// whose outputs are unknown to the runs after them.
 	skipped map[string]*RunResult
@@ -224,6 +227,11 @@ func (r *runner) runFile(f *File) *FileResult {
 	}
 	fr.Diagnostics = r.overrideTargetWarnings(f)
 	fs := newFileState()
+	if r.opts.Dialect == dialect.Terraform {
+		var mdiags hcl.Diagnostics
+		mdiags, fs.failedMocks = failedMocks(f)
+		fr.Diagnostics = append(fr.Diagnostics, mdiags...)
+	}
 	var drawn *secondDrawing // see runDrawn
 	errored := false
 	// The file's own diagnostics its runs found (RunResult.fileDiags),
@@ -260,7 +268,7 @@ func (r *runner) runFile(f *File) *FileResult {
 		fr.Status = Pass // nothing to fail
 	}
 	fr.Diagnostics = append(fr.Diagnostics, fileDiags...)
-	if fileDiags.HasErrors() {
+	if fr.Diagnostics.HasErrors() {
 		fr.Status = Error
 	}
 	return fr
