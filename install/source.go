@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
 )
 
@@ -72,12 +73,6 @@ func DefaultRegistryHost(d dialect.Dialect) string {
 }
 
 var (
-	// registryPart is a namespace or a module name.
-	registryPart = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z_-]{0,62}[0-9A-Za-z])?$`)
-	// registrySystem is a target system such as aws.
-	registrySystem = regexp.MustCompile(`^[0-9a-z]{1,64}$`)
-	// hostName is a registry host, with an optional port.
-	hostName = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z.-]*[0-9A-Za-z])?(?::[0-9]{1,5})?$`)
 	// scpLike is git's user@host:path form of an ssh address.
 	scpLike = regexp.MustCompile(`^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:`)
 	// forcedGetter is the "git::" style prefix that forces how a source is read.
@@ -182,13 +177,6 @@ func cleanSubdir(sub string) (string, error) {
 	return clean, nil
 }
 
-// IsRegistrySource reports whether a module source address is a module
-// registry address ([HOST/]NAMESPACE/NAME/SYSTEM[//SUBDIR]) in dialect d.
-func IsRegistrySource(addr string, d dialect.Dialect) bool {
-	_, ok := parseRegistry(addr, d)
-	return ok
-}
-
 // parseRegistry reads [HOST/]NAMESPACE/NAME/SYSTEM[//SUBDIR].
 func parseRegistry(addr string, d dialect.Dialect) (*source, bool) {
 	if strings.ContainsAny(addr, "?\\ ") {
@@ -198,23 +186,14 @@ func parseRegistry(addr string, d dialect.Dialect) (*source, bool) {
 	if err != nil {
 		return nil, false
 	}
-	parts := strings.Split(pkg, "/")
-	host := DefaultRegistryHost(d)
-	switch len(parts) {
-	case 3:
-	case 4:
-		host = strings.ToLower(parts[0])
-		if !hostName.MatchString(host) || !strings.ContainsAny(host, ".:") || host == "github.com" || host == "bitbucket.org" {
-			return nil, false
-		}
-		parts = parts[1:]
-	default:
+	host, namespace, name, system, ok := config.RegistryAddress(pkg)
+	if !ok {
 		return nil, false
 	}
-	if !registryPart.MatchString(parts[0]) || !registryPart.MatchString(parts[1]) || !registrySystem.MatchString(parts[2]) {
-		return nil, false
+	if host == "" {
+		host = DefaultRegistryHost(d)
 	}
-	s := &source{kind: registryKind, host: host, namespace: parts[0], name: parts[1], system: parts[2], subdir: sub}
+	s := &source{kind: registryKind, host: host, namespace: namespace, name: name, system: system, subdir: sub}
 	s.text = s.registryAddr()
 	if sub != "" {
 		s.text += "//" + sub

@@ -13,7 +13,6 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/dialect"
-	"github.com/tfeval/tfeval/install"
 	"github.com/tfeval/tfeval/internal/diagsort"
 	"github.com/tfeval/tfeval/internal/limit"
 )
@@ -518,7 +517,7 @@ func (p *parser) runModule(b *hcl.Block) *RunModule {
 	if versioned {
 		m.Version, _ = p.stringAttr(content.Attributes["version"])
 	}
-	if a := content.Attributes["source"]; p.terraform() && !versioned && m.Source != "" && !config.IsLocalSource(m.Source) && !install.IsRegistrySource(m.Source, p.d) {
+	if a := content.Attributes["source"]; p.terraform() && !versioned && m.Source != "" && !config.IsLocalSource(m.Source) && !config.IsRegistrySource(m.Source) {
 		// Terraform installs a run's module from a local path or a
 		// registry only (OpenTofu from any source).
 		p.errorf(a.Range, "Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.")
