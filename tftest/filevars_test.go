@@ -117,6 +117,8 @@ run "main" {
 		want:  map[string]string{"setup": "error", "main": "skip"},
 		diags: []string{"error: Unsupported attribute"},
 	}, {
+		// The file's value fails for the file; the run that takes it is
+		// skipped.
 		name: "a run the file does not have",
 		test: `
 variables {
@@ -124,7 +126,7 @@ variables {
 }
 run "main" {}
 `,
-		want:  map[string]string{"main": "error"},
+		want:  map[string]string{"main": "skip"},
 		diags: []string{"error: Reference to unknown run block"},
 	}, {
 		name: "OpenTofu has no run there",

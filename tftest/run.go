@@ -486,15 +486,20 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		fileVals, fileRanges, d = evalVariables(f.Variables, r.evalContext(map[string]cty.Value{"var": objectOf(gobj)}))
 	} else {
 		taken := fileVarsTaken(f, run, decls)
-		unknown = r.unknownRuns(f, run, taken)
+		unknown = r.unknownRuns(f, run, nil)
+		// (The file's values' references to runs it does not have.)
+		unknownFile := r.unknownRuns(f, &RunBlock{}, taken)
 		fileVals, fileRanges, d = r.fileVariables(f, taken, gobj, fs)
 		if !unknown.HasErrors() && !readsLaterRun(f, run, taken) {
+			rr.fileDiags = append(rr.fileDiags, unknownFile...)
 			rr.fileDiags = append(rr.fileDiags, d...)
-			if slices.ContainsFunc(sortedKeys(taken), func(name string) bool { _, ok := fileVals[name]; return !ok }) {
+			if unknownFile.HasErrors() || slices.ContainsFunc(sortedKeys(taken), func(name string) bool { _, ok := fileVals[name]; return !ok }) {
 				rr.blocked = true
 				return nil, nil, diags
 			}
 			d = nil
+		} else {
+			unknown = append(unknown, unknownFile...)
 		}
 	}
 	diags = append(diags, d...)
