@@ -147,3 +147,76 @@ run "apply" {
 	}, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::plan": "pass", "tests/a.tftest.hcl::apply": "pass"})
 }
+
+// TestMockedAttributesByComputedTable: without a schema, the table of the
+// aws provider's computed attributes decides what a mock or override
+// gives an attribute the configuration leaves unset, as Terraform does
+// (each case checked with terraform test v1.11.4 and the aws provider
+// v5.100.0): a computed one takes the value given, or a generated one,
+// once applied, and is unknown in the plan; one the schema does not
+// make computed stays null, whatever the mock names. An attribute the
+// schema lacks waits for the schema (Terraform reports it unsupported).
+func TestMockedAttributesByComputedTable(t *testing.T) {
+	for _, tc := range []struct {
+		name, mock, command, condition string
+		status                         Status
+		diag                           string
+	}{
+		{"computed, given, applied", `mock_resource "aws_s3_bucket" {
+    defaults = { arn = "arn:x" }
+  }`, "apply", `aws_s3_bucket.b.arn == "arn:x"`, Pass, ""},
+		{"computed and optional, given, applied", `mock_resource "aws_s3_bucket" {
+    defaults = { object_lock_enabled = true }
+  }`, "apply", `aws_s3_bucket.b.object_lock_enabled == true`, Pass, ""},
+		{"not computed, given, applied", `mock_resource "aws_s3_bucket" {
+    defaults = { force_destroy = true }
+  }`, "apply", `aws_s3_bucket.b.force_destroy == null`, Pass, ""},
+		{"not computed, overridden, applied", `override_resource {
+    target = aws_s3_bucket.b
+    values = { force_destroy = true }
+  }`, "apply", `aws_s3_bucket.b.force_destroy == null`, Pass, ""},
+		{"not computed, given, at plan", `mock_resource "aws_s3_bucket" {
+    defaults = { force_destroy = true }
+  }`, "plan", `aws_s3_bucket.b.force_destroy == null`, Pass, ""},
+		{"computed, given, at plan", `mock_resource "aws_s3_bucket" {
+    defaults = { arn = "arn:x" }
+  }`, "plan", `aws_s3_bucket.b.arn == "arn:x"`, Error, "Unknown condition value"},
+		{"computed, given during the plan", `override_during = plan
+  mock_resource "aws_s3_bucket" {
+    defaults = { arn = "arn:x" }
+  }`, "plan", `aws_s3_bucket.b.arn == "arn:x"`, Pass, ""},
+		{"nothing given, applied", "", "apply", `length(aws_s3_bucket.b.hosted_zone_id) == 8 && aws_s3_bucket.b.tags == null && aws_s3_bucket.b.force_destroy == null`, Pass, ""},
+		{"a data source's result", `mock_data "aws_ssm_parameter" {
+    defaults = { value = "v", type = "String" }
+  }`, "plan", `data.aws_ssm_parameter.p.value == "v" && data.aws_ssm_parameter.p.type == "String"`, Pass, ""},
+		{"not an attribute", `mock_resource "aws_s3_bucket" {
+    defaults = { nosuch = "z" }
+  }`, "apply", `aws_s3_bucket.b.nosuch == "z"`, Skip, ""},
+		{"computed collection, an empty map of string", "", "apply", `aws_s3_bucket.b.tags_all == {}`, Fail, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mockedAssertion(t, `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+}
+data "aws_ssm_parameter" "p" {
+  name = "k"
+}
+`, tc.mock, tc.command, tc.condition)
+			if r.Status != tc.status {
+				t.Fatalf("%s needing %q (%s), diagnostics %v, want %s", r.Status, r.NeedsProvider, r.SkipReason, r.Diagnostics, tc.status)
+			}
+			if tc.status == Skip && r.NeedsProvider != "hashicorp/aws" {
+				t.Errorf("skipped needing %q, want hashicorp/aws", r.NeedsProvider)
+			}
+			if tc.diag != "" && (len(r.Diagnostics) != 1 || r.Diagnostics[0].Summary != tc.diag) {
+				t.Errorf("diagnostics %v, want one %q", r.Diagnostics, tc.diag)
+			}
+		})
+	}
+}

@@ -1,11 +1,13 @@
 package tftest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/dialect"
 )
@@ -382,5 +384,149 @@ func TestCallArgumentErrorsFailRuns(t *testing.T) {
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::one": "error", "tests/a.tftest.hcl::two": "skip"})
 	if got := summaries(rep); !slices.Equal(got, []string{"error: Unsupported argument"}) {
 		t.Errorf("diagnostics %q, want the run's Unsupported argument", got)
+	}
+}
+
+// TestRunTargets: plan_options.target plans the targets and what they
+// depend on; the root outputs that depend only on those are kept, the
+// others keep what the state has (null when nothing); what the targets
+// leave out is not created, so a provider it needs is not needed.
+func TestRunTargets(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": awsProvider + `
+resource "terraform_data" "a" { input = "a" }
+resource "terraform_data" "b" { input = "b" }
+resource "terraform_data" "c" {
+  count = 2
+  input = "${terraform_data.a.output}-${count.index}"
+}
+resource "aws_thing" "real" { name = "needs the provider" }
+module "m" {
+  source = "./m"
+}
+locals { from_a = terraform_data.a.output }
+output "a"      { value = local.from_a }
+output "b"      { value = terraform_data.b.output }
+output "c0"     { value = terraform_data.c[0].output }
+output "both"   { value = "${terraform_data.a.output}${terraform_data.b.output}" }
+output "static" { value = "s" }
+output "m"      { value = module.m.out }
+`,
+		"m/main.tf": `
+resource "terraform_data" "in_module" { input = "m" }
+output "out" { value = terraform_data.in_module.output }
+`,
+		"tests/a.tftest.hcl": `
+run "targeted" {
+  plan_options {
+    target = [terraform_data.c[0], module.m]
+  }
+  assert {
+    condition     = output.a == "a" && output.c0 == "a-0" && output.m == "m" && output.b == null && output.both == null && output.static == null
+    error_message = "outputs"
+  }
+}
+run "next" {
+  command = plan
+  plan_options {
+    target = [terraform_data.b]
+  }
+  assert {
+    condition     = run.targeted.c0 == "a-0" && terraform_data.b.input == "b" && output.c0 == "a-0"
+    error_message = "the state after the targeted apply"
+  }
+}
+`}, dialect.Terraform)
+	for _, r := range rep.Files[0].Runs {
+		if r.Status != Pass {
+			t.Fatalf("%s: %s %s %q", r.Name, r.Status, r.SkipReason, summaries(rep))
+		}
+	}
+	targeted := rep.Files[0].Runs[0]
+	for addr, want := range map[string]bool{"terraform_data.a": false, "terraform_data.b": true, "terraform_data.c[0]": false, "terraform_data.c[1]": true, "aws_thing.real": true, "module.m.terraform_data.in_module": false} {
+		if targeted.NotPlanned[addr] != want {
+			t.Errorf("%s left out of the plan: %v, want %v", addr, targeted.NotPlanned[addr], want)
+		}
+	}
+	if _, ok := targeted.Outputs["static"]; !ok {
+		t.Error("an output the targets leave out is not null to the assertions")
+	}
+	next := rep.Files[0].Runs[1]
+	if _, ok := next.Prior["terraform_data.b"]; ok || next.Prior["terraform_data.c[0]"] == cty.NilVal || next.PriorOutputs["b"] != cty.NilVal {
+		t.Errorf("the state after the targeted apply: %v, outputs %v", next.Prior, next.PriorOutputs)
+	}
+}
+
+// TestTargetsLeaveOutUnknownExpansions: with plan_options.target,
+// Terraform plans only the targets and what they depend on; a count or
+// for_each of a resource left out that the plan cannot know (over what a
+// mocked provider computes) is no error, as terraform test v1.11.4 passes
+// such a run with a mocked aws, where tfeval reported "Invalid for_each
+// argument" and "Invalid count argument". A target's own still is one.
+func TestTargetsLeaveOutUnknownExpansions(t *testing.T) {
+	schema := `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/aws":{"provider":{"version":0,"block":{}},
+"resource_schemas":{"aws_thing":{"version":0,"block":{"attributes":{
+  "id":{"type":"string","computed":true},
+  "name":{"type":"string","required":true},
+  "keys":{"type":["set","string"],"computed":true}}}}}}}}`
+	main := awsProvider + `
+resource "aws_thing" "src" {
+  name = "s"
+}
+resource "aws_thing" "each" {
+  for_each = aws_thing.src.keys
+  name     = each.key
+}
+resource "aws_thing" "counted" {
+  count = length(aws_thing.src.keys)
+  name  = "c"
+}
+resource "aws_thing" "other" {
+  name = "o"
+}
+`
+	for _, tc := range []struct {
+		name, command, targets string
+		status                 Status
+		diags                  []string
+	}{
+		{"plan of another resource", "plan", "aws_thing.other", Pass, nil},
+		{"apply of another resource", "apply", "aws_thing.other, aws_thing.src", Pass, nil},
+		{"the for_each's own resource", "plan", "aws_thing.each", Error, []string{"Invalid for_each argument"}},
+		{"the count's own resource", "plan", "aws_thing.counted", Error, []string{"Invalid count argument"}},
+		{"no targets", "plan", "", Error, []string{"Invalid for_each argument", "Invalid count argument"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := ""
+			if tc.targets != "" {
+				opts = fmt.Sprintf("plan_options {\n    target = [%s]\n  }", tc.targets)
+			}
+			rep := runFiles(t, map[string]string{
+				"providers-schema.json": schema,
+				"main.tf":               main,
+				"tests/a.tftest.hcl": fmt.Sprintf(`
+mock_provider "aws" {}
+run "r" {
+  command = %s
+  %s
+}
+`, tc.command, opts)}, dialect.Terraform)
+			r := runOf(t, rep, "tests/a.tftest.hcl::r")
+			if r.Status != tc.status {
+				t.Fatalf("%s (%v), want %s", r.Status, r.Diagnostics, tc.status)
+			}
+			var errs []string
+			for _, d := range r.Diagnostics {
+				if d.Severity == hcl.DiagError {
+					errs = append(errs, d.Summary)
+				}
+			}
+			slices.Sort(errs)
+			want := slices.Clone(tc.diags)
+			slices.Sort(want)
+			if !slices.Equal(errs, want) {
+				t.Errorf("errors %q, want %q", errs, want)
+			}
+		})
 	}
 }
