@@ -34,7 +34,7 @@ func TestConfigurationChecks(t *testing.T) {
 		"language editions": {map[string]string{"main.tf": "terraform {\n  language = TF2021\n}\nterraform {\n  language = \"TF2021\"\n}\nterraform {\n  language = TF2099\n}\n"},
 			[]string{"Invalid language edition@5", "Unsupported language edition@8"}},
 		"experiments": {map[string]string{"main.tf": "terraform {\n  experiments = [some_feature]\n}\n"},
-			[]string{"Experiments are not available@2"}},
+			[]string{"Module uses experimental features@2"}},
 		"provider types and local names": {map[string]string{"main.tf": `terraform {
   required_providers {
     good      = { source = "example.com/org/good" }
@@ -170,4 +170,28 @@ resource "x_thing" "b" {}
 			}
 		})
 	}
+}
+
+// TestExperimentsArgument: a release of Terraform rejects the terraform
+// block's experiments argument once, at its name, whatever it lists (an empty
+// list, a concluded experiment, a quoted string); OpenTofu ignores it, and the
+// language argument beside it.
+func TestExperimentsArgument(t *testing.T) {
+	files := map[string]string{"main.tf": `terraform {
+  experiments = [module_variable_optional_attrs, "quoted", other]
+}
+terraform {
+  experiments = []
+  language    = TF2099
+}
+`}
+	const detail = "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of Terraform."
+	_, diags := loadFiles(t, dialect.Terraform, files)
+	checkDiags(t, diags, []wantDiag{
+		{Summary: "Module uses experimental features", Detail: detail, Range: "main.tf:2,3-14"},
+		{Summary: "Module uses experimental features", Detail: detail, Range: "main.tf:5,3-14"},
+		{Summary: "Unsupported language edition", Range: "main.tf:6,17-23"},
+	})
+	_, diags = loadFiles(t, dialect.Tofu, files)
+	checkDiags(t, diags, nil)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/internal/diagsort"
 )
 
@@ -105,11 +106,13 @@ func (d *decoder) terraformBlock(block *hcl.Block, f *file) hcl.Diagnostics {
 	if attr, ok := content.Attributes["required_version"]; ok {
 		f.RequiredVersion = append(f.RequiredVersion, attr.Expr)
 	}
-	if attr, ok := content.Attributes["language"]; ok {
+	// OpenTofu accepts both arguments in a terraform block and ignores
+	// them (its own language settings have a block of their own).
+	if attr, ok := content.Attributes["language"]; ok && d.dialect != dialect.Tofu {
 		diags = append(diags, languageEdition(attr)...)
 	}
-	if attr, ok := content.Attributes["experiments"]; ok {
-		diags = append(diags, experiments(attr)...)
+	if attr, ok := content.Attributes["experiments"]; ok && d.dialect != dialect.Tofu {
+		diags = append(diags, experiments(attr))
 	}
 	for _, block := range content.Blocks {
 		switch block.Type {
@@ -242,29 +245,17 @@ func languageEdition(attr *hcl.Attribute) hcl.Diagnostics {
 	return nil
 }
 
-// experiments checks the terraform block's experiments argument: a
-// release has no experiment to opt in to.
-func experiments(attr *hcl.Attribute) hcl.Diagnostics {
-	exprs, diags := hcl.ExprList(attr.Expr)
-	for _, e := range exprs {
-		kw := hcl.ExprAsKeyword(e)
-		if kw == "" {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid experiment keyword",
-				Detail:   "An experiment is named by a bare keyword, without quotes.",
-				Subject:  e.Range().Ptr(),
-			})
-			continue
-		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Experiments are not available",
-			Detail:   fmt.Sprintf("The experiment %q cannot be enabled: experimental features are available only in alpha releases, and this is not one.", kw),
-			Subject:  e.Range().Ptr(),
-		})
+// experiments rejects the terraform block's experiments argument: a
+// release build of Terraform allows no experiment, and says so once for the
+// argument, whatever it holds (an empty list, a keyword, anything else),
+// without reading its elements.
+func experiments(attr *hcl.Attribute) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Module uses experimental features",
+		Detail:   "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of Terraform.",
+		Subject:  attr.NameRange.Ptr(),
 	}
-	return diags
 }
 
 // providerMeta checks a provider_meta block: its arguments are given to
