@@ -87,6 +87,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 	sort.Strings(names)
 	for _, name := range names {
 		call := parent.Module.ModuleCalls[name]
+		literalVersion := call.VersionExpr == nil && call.VersionRange != (hcl.Range{})
 		if call.SourceExpr != nil || call.VersionExpr != nil {
 			resolved, rDiags := l.staticScope(parent).resolveCall(call)
 			diags = append(diags, rDiags...)
@@ -97,6 +98,12 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 		}
 		if call.SourceAddr == "" {
 			continue // already reported while decoding
+		}
+		if literalVersion {
+			if d := localSourceWithVersion(call, l.opts.Dialect); d != nil {
+				diags = append(diags, d)
+				continue
+			}
 		}
 		childPath := append(append([]string(nil), parent.Path...), name)
 		if d := cancelled(l.opts.Context); d != nil {
@@ -557,6 +564,26 @@ func isEmptyBody(body hcl.Body) bool {
 	}
 	attrs, diags := body.JustAttributes()
 	return len(attrs) == 0 && !diags.HasErrors()
+}
+
+// localSourceWithVersion is the error of a module call that gives a literal
+// version argument with a relative path: the version makes Terraform and
+// OpenTofu read the source as a registry address, which a local directory
+// cannot be, before the module is looked for. (A version built from
+// variables is left as it was: Terraform decides on the constraint it
+// evaluates to, which this does not reproduce.)
+func localSourceWithVersion(call *ModuleCall, d dialect.Dialect) *hcl.Diagnostic {
+	for _, prefix := range []string{"./", "../", `.\`, `..\`} {
+		if strings.HasPrefix(call.SourceAddr, prefix) {
+			return &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid registry module source address",
+				Detail:   fmt.Sprintf("Failed to parse module registry address: can't use local directory %q as a module registry address.\n\n%s assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.", call.SourceAddr, d.Product()),
+				Subject:  call.SourceRange.Ptr(),
+			}
+		}
+	}
+	return nil
 }
 
 // childSourceDir finds the directory of a called module: relative to the

@@ -76,6 +76,20 @@ func TestModuleTreeErrors(t *testing.T) {
 				"The module at module.m is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module \"./m\", consider updating this module to instead expect provider configurations to be passed by its caller.", "main.tf:1,1-11"}},
 		},
 		{
+			// The version argument makes the source a registry address,
+			// which a relative path cannot be: Terraform reports it though
+			// the directory is there (terraform validate v1.11.4 checked).
+			name: "version argument on a local source",
+			files: map[string]string{
+				"main.tf":   "module \"m\" {\n  source  = \"./m\"\n  version = \"1.0\"\n}\nmodule \"up\" {\n  source  = \"../up\"\n  version = \"~> 2.0\"\n}\nmodule \"ok\" {\n  source = \"./m\"\n}\n",
+				"m/main.tf": "output \"o\" { value = 1 }\n",
+			},
+			want: []wantDiag{
+				{"Invalid registry module source address", "Failed to parse module registry address: can't use local directory \"./m\" as a module registry address.\n\nTerraform assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.", "main.tf:2,13-18"},
+				{"Invalid registry module source address", "Failed to parse module registry address: can't use local directory \"../up\" as a module registry address.\n\nTerraform assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.", "main.tf:6,13-20"},
+			},
+		},
+		{
 			name:  "local module directory missing",
 			files: map[string]string{"main.tf": "module \"m\" {\n  source = \"./nope\"\n}\n"},
 			want:  []wantDiag{{"Unreadable module directory", "The directory nope does not exist or cannot be read.", "main.tf:2,12-20"}},
