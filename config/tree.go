@@ -100,7 +100,7 @@ func (l *treeLoader) loadChildren(parent *Config, ancestors []string) hcl.Diagno
 			continue // already reported while decoding
 		}
 		if literalVersion {
-			if d := localSourceWithVersion(call, l.opts.Dialect); d != nil {
+			if d := sourceWithVersion(call, l.opts.Dialect); d != nil {
 				diags = append(diags, d)
 				continue
 			}
@@ -566,24 +566,14 @@ func isEmptyBody(body hcl.Body) bool {
 	return len(attrs) == 0 && !diags.HasErrors()
 }
 
-// localSourceWithVersion is the error of a module call that gives a literal
-// version argument with a relative path: the version makes Terraform and
-// OpenTofu read the source as a registry address, which a local directory
-// cannot be, before the module is looked for. (A version built from
+// sourceWithVersion is the error of a module call that gives a literal
+// version argument with a source that is not a module registry address:
+// the version makes Terraform and OpenTofu read the source as one before
+// the module is looked for (VersionedSourceError). (A version built from
 // variables is left as it was: Terraform decides on the constraint it
 // evaluates to, which this does not reproduce.)
-func localSourceWithVersion(call *ModuleCall, d dialect.Dialect) *hcl.Diagnostic {
-	for _, prefix := range []string{"./", "../", `.\`, `..\`} {
-		if strings.HasPrefix(call.SourceAddr, prefix) {
-			return &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid registry module source address",
-				Detail:   fmt.Sprintf("Failed to parse module registry address: can't use local directory %q as a module registry address.\n\n%s assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.", call.SourceAddr, d.Product()),
-				Subject:  call.SourceRange.Ptr(),
-			}
-		}
-	}
-	return nil
+func sourceWithVersion(call *ModuleCall, d dialect.Dialect) *hcl.Diagnostic {
+	return VersionedSourceError(call.SourceAddr, call.SourceRange, d)
 }
 
 // childSourceDir finds the directory of a called module: relative to the

@@ -90,6 +90,19 @@ func TestModuleTreeErrors(t *testing.T) {
 			},
 		},
 		{
+			// A remote source with a version argument is read as a
+			// registry address too, and refused at load with the reason
+			// the address is not one (terraform init v1.11.4 checked).
+			name: "version argument on a remote source",
+			files: map[string]string{
+				"main.tf": "module \"g\" {\n  source  = \"git::https://github.com/org/repo.git?ref=v1\"\n  version = \"1.0\"\n}\nmodule \"h\" {\n  source  = \"github.com/org/repo\"\n  version = \"1.0\"\n}",
+			},
+			want: []wantDiag{
+				{"Invalid registry module source address", "Failed to parse module registry address: a module registry source address must have either three or four slash-separated components.\n\nTerraform assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.", "main.tf:2,13-58"},
+				{"Invalid registry module source address", "Failed to parse module registry address: source address must have three more components after the hostname: the namespace, the name, and the target system.\n\nTerraform assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.", "main.tf:6,13-34"},
+			},
+		},
+		{
 			name:  "local module directory missing",
 			files: map[string]string{"main.tf": "module \"m\" {\n  source = \"./nope\"\n}\n"},
 			want:  []wantDiag{{"Unreadable module directory", "The directory nope does not exist or cannot be read.", "main.tf:2,12-20"}},

@@ -517,6 +517,12 @@ func (p *parser) runModule(b *hcl.Block) *RunModule {
 	if versioned {
 		m.Version, _ = p.stringAttr(content.Attributes["version"])
 	}
+	if a := content.Attributes["source"]; versioned && m.Source != "" {
+		// The version makes the source a registry address, in both tools.
+		if d := config.VersionedSourceError(m.Source, a.Range, p.d); d != nil {
+			p.add(hcl.Diagnostics{d})
+		}
+	}
 	if a := content.Attributes["source"]; p.terraform() && !versioned && m.Source != "" && !config.IsLocalSource(m.Source) && !config.IsRegistrySource(m.Source) {
 		// Terraform installs a run's module from a local path or a
 		// registry only (OpenTofu from any source).

@@ -124,6 +124,9 @@ func TestParseFileDiagnostics(t *testing.T) {
 		{"a run's module from a registry", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"hashicorp/consul/aws//modules/x\"\n  }\n}\n", "", 1},
 		{"a run's module from a private registry", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source  = \"app.terraform.io/org/m/aws\"\n    version = \"1.0.0\"\n  }\n}\n", "", 1},
 		{"a run's local module", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"../setup\"\n  }\n}\n", "", 1},
+		// A version makes the source a registry address, in both tools.
+		{"a run's versioned module from git", dialect.Terraform, "a.tftest.hcl", "run \"a\" {\n  module {\n    source  = \"git::https://example.com/m.git\"\n    version = \"1.0.0\"\n  }\n}\n", "Invalid registry module source address@3", 1},
+		{"a run's versioned local module in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  module {\n    source  = \"../setup\"\n    version = \"1.0.0\"\n  }\n}\n", "Invalid registry module source address@3", 1},
 		{"a run's module from git in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  module {\n    source = \"git::https://example.com/m.git\"\n  }\n}\n", "", 1},
 		{"bad override_during", dialect.Terraform, "a.tftest.hcl", "override_resource {\n  target          = aws_s3_bucket.b\n  override_during = sometimes\n}\n", "Invalid override_during value@3", 0},
 		{"a run's backend in tofu", dialect.Tofu, "a.tftest.hcl", "run \"a\" {\n  backend \"local\" {\n  }\n}\n", "Unsupported block type@2", 1},
