@@ -91,6 +91,8 @@ func (d *decoder) decodeFile(path string, body hcl.Body) (*file, hcl.Diagnostics
 			var rm *Removed
 			rm, bDiags = d.removed(block)
 			f.Removed = append(f.Removed, rm)
+		case "language":
+			bDiags = d.languageBlock(block)
 		case "action":
 			// Terraform actions run only on apply; nothing here evaluates them.
 		}

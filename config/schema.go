@@ -94,6 +94,8 @@ func newFileSchema(d dialect.Dialect) *hcl.BodySchema {
 	}}
 	if d == dialect.Terraform {
 		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "action", LabelNames: []string{"type", "name"}})
+	} else {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "language"})
 	}
 	return s
 }
