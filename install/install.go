@@ -352,12 +352,7 @@ func (in *installer) walk(cfg *config.Config, dir, pkgRoot string, ancestors []s
 			continue
 		}
 		if call.Version != "" && src.kind != registryKind {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid registry module source address",
-				Detail:   fmt.Sprintf("Cannot apply a version constraint to module %q (at %s) because it doesn't come from a module registry.", name, at(call.DeclRange)),
-				Subject:  versionSubject(call),
-			})
+			diags = append(diags, versionOnNonRegistry(mod.ModuleCalls[name], call, src.kind == localKind, in.opts.Dialect))
 			continue
 		}
 		var childDir, childPkg string
@@ -436,6 +431,30 @@ func callDiag(call *config.ModuleCall, summary, format string, args ...any) *hcl
 		subject = call.DeclRange
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: subject.Ptr()}
+}
+
+// versionOnNonRegistry is the error of a module call with a version whose
+// source is not a registry address. A literal version makes the tools read
+// the source as one when they load the call (config.VersionedSourceError);
+// a version built from values is refused by the installer, which says
+// whether the source is a local path. written is the call as written,
+// call as its source and version are resolved.
+func versionOnNonRegistry(written, call *config.ModuleCall, local bool, d dialect.Dialect) *hcl.Diagnostic {
+	if written.VersionExpr == nil && written.VersionRange != (hcl.Range{}) {
+		if diag := config.VersionedSourceError(call.SourceAddr, call.SourceRange, d); diag != nil {
+			return diag
+		}
+	}
+	reason := "doesn't come from a module registry"
+	if local {
+		reason = "has a relative local path"
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid version constraint",
+		Detail:   fmt.Sprintf("Cannot apply a version constraint to module %q (at %s) because it %s.", call.Name, at(call.DeclRange), reason),
+		Subject:  call.DeclRange.Ptr(),
+	}
 }
 
 func versionSubject(call *config.ModuleCall) *hcl.Range {

@@ -30,7 +30,11 @@ func TestInstallProblems(t *testing.T) {
 		summary string
 		line    int
 	}{
-		{name: "version on a git source", files: map[string]string{"main.tf": "module \"m\" {\n  source  = \"git::https://example.com/x.git\"\n  version = \"1.0\"\n}\n"}, summary: "Invalid registry module source address", line: 3},
+		// A literal version makes the source a registry address when the
+		// call is loaded; one from a constant variable is the installer's.
+		{name: "version on a git source", files: map[string]string{"main.tf": "module \"m\" {\n  source  = \"git::https://example.com/x.git\"\n  version = \"1.0\"\n}\n"}, summary: "Invalid registry module source address", line: 2},
+		{name: "version on a local source", files: map[string]string{"main.tf": "module \"m\" {\n  source  = \"./m\"\n  version = \"1.0\"\n}\n", "m/main.tf": ""}, summary: "Invalid registry module source address", line: 2},
+		{name: "constant version on a git source", files: map[string]string{"main.tf": "variable \"v\" {\n  const   = true\n  default = \"1.0\"\n}\nmodule \"m\" {\n  source  = \"git::https://example.com/x.git\"\n  version = var.v\n}\n"}, summary: "Invalid version constraint", line: 5},
 		{name: "bad address", files: map[string]string{"main.tf": "module \"m\" {\n  source = \"modules/x\"\n}\n"}, summary: "Invalid module source address", line: 2},
 		{name: "missing local directory", files: map[string]string{"main.tf": "module \"m\" {\n  source = \"./nope\"\n}\n"}, summary: "Unreadable module directory", line: 2},
 		{name: "local cycle", files: map[string]string{"main.tf": "module \"m\" {\n  source = \"./a\"\n}\n", "a/main.tf": "module \"again\" {\n  source = \"../a\"\n}\n"}, summary: "Module call cycle", line: 2},
