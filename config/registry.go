@@ -32,7 +32,10 @@ func RegistryAddress(pkg string) (host, namespace, name, system string, ok bool)
 	case 3:
 	case 4:
 		host = strings.ToLower(parts[0])
-		if !registryHost.MatchString(host) || !strings.ContainsAny(host, ".:") || host == "github.com" || host == "bitbucket.org" {
+		// A host names a domain (a port alone is not enough): with no dot,
+		// the address is not a registry's.
+		name, _, _ := strings.Cut(host, ":")
+		if !registryHost.MatchString(host) || !strings.Contains(name, ".") || host == "github.com" || host == "bitbucket.org" {
 			return "", "", "", "", false
 		}
 		parts = parts[1:]

@@ -10,7 +10,8 @@ func TestIsRegistrySource(t *testing.T) {
 		{"hashicorp/consul/aws", true},
 		{"hashicorp/consul/aws//modules/x", true},
 		{"app.terraform.io/org/name/aws", true},
-		{"localhost:8080/org/name/aws", true},
+		{"registry.example.com:8443/org/name/aws", true},
+		{"localhost:8080/org/name/aws", false}, // Terraform's registry hosts have a dot
 		{"github.com/org/repo", false},
 		{"github.com/org/repo/x", false},
 		{"git::https://example.com/m.git", false},
