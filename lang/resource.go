@@ -456,6 +456,9 @@ func (ev *evaluator) planInstance(s *scope, rs *resourceState, info *resourceInf
 		// conventions apply to a plan only.
 		sdk := res.Mode == config.ManagedResourceMode && !ev.opts.Validate && !ev.opts.PlanAsWritten
 		v = planObjectWith(schema, d, nil, sdk)
+		if sdk {
+			v = ev.markProviderPlanned(s.mod.Config, res, schema, v)
+		}
 	}
 	// The decoded attributes are in v now, copied by cty.ObjectVal.
 	attrmap.Release(d.attrs, len(d.attrs))
@@ -744,6 +747,60 @@ func legacyObject(e cty.Value) cty.Value {
 		return e
 	}
 	return cty.ObjectVal(attrs).WithMarks(em)
+}
+
+// providerPlanned are the computed attributes of hashicorp/aws's resource
+// types that the provider itself fills in while planning a new object
+// (its plan customisation, which the schema document does not
+// describe): tags_all of every type that has it (the provider's
+// default_tags merged with the resource's tags), and, by type, the others
+// (an aws_acm_certificate's domain_validation_options, one object per
+// domain name). Each was seen known in `terraform plan` with the aws
+// provider v5.100.0 (tags_all of a type of the older plugin SDK and of one
+// of the plugin framework).
+var providerPlanned = map[string][]string{
+	"aws_acm_certificate": {"domain_validation_options"},
+}
+
+// markProviderPlanned marks the unknowns v, the planned object of managed
+// resource res with schema b, has where its provider plans a value
+// (providerPlanned) as marks.Unread (ProviderPlans): Terraform's plan
+// knows them, so nothing they decide (a for_each's keys) is an error.
+func (ev *evaluator) markProviderPlanned(c *config.Config, res *config.Resource, b *Block, v cty.Value) cty.Value {
+	if !v.IsKnown() || v.IsNull() || providerKey(providerSource(c.Module, resourceProviderName(res))) != "hashicorp/aws" {
+		return v
+	}
+	names := providerPlanned[res.Type]
+	if a := b.Attributes["tags_all"]; a == nil || !a.Computed {
+		if len(names) == 0 {
+			return v
+		}
+	}
+	uv, vm := v.Unmark()
+	var attrs map[string]cty.Value
+	var ms cty.ValueMarks
+	for i := -1; i < len(names); i++ {
+		name := "tags_all"
+		if i >= 0 {
+			name = names[i]
+		}
+		if a := b.Attributes[name]; a == nil || !a.Computed || !uv.Type().HasAttribute(name) {
+			continue
+		}
+		av := uv.GetAttr(name)
+		if av.IsKnown() {
+			continue
+		}
+		if attrs == nil {
+			attrs = uv.AsValueMap()
+			ms = ev.unreadMarks(c, res, marks.ProviderPlans)
+		}
+		attrs[name] = av.WithMarks(ms)
+	}
+	if attrs == nil {
+		return v
+	}
+	return cty.ObjectVal(attrs).WithMarks(vm)
 }
 
 // legacySetElement is an object of a set of blocks as the older plugin

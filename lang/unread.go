@@ -245,9 +245,19 @@ func (mi *ModuleInstance) unreadOf(name string, value func() cty.Value) []marks.
 }
 
 // unreadMarks returns the Unread marks in a resource's whole value, found
-// on first use.
+// on first use, but those of attributes its provider plans
+// (marks.ProviderPlans): they sit on those attributes alone, and the
+// resource's other unknowns are Terraform's too, whatever reads them.
 func (rs *resourceState) unreadMarks() []marks.Unread {
-	rs.unreadOnce.Do(func() { rs.unread = marks.UnreadMarks(rs.whole) })
+	rs.unreadOnce.Do(func() {
+		us := marks.UnreadMarks(rs.whole)
+		rs.unread = us[:0:0]
+		for _, u := range us {
+			if u.Cause != marks.ProviderPlans {
+				rs.unread = append(rs.unread, u)
+			}
+		}
+	})
 	return rs.unread
 }
 

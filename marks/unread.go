@@ -61,6 +61,11 @@ const (
 	// where the provider would run but tfeval does not run it: in a test
 	// run, a provider that the test file does not mock.
 	ProviderNotRun
+	// ProviderPlans is an attribute a provider computes while planning
+	// (its own plan customisation, which its schema does not describe:
+	// aws's tags_all, an aws_acm_certificate's domain_validation_options)
+	// and tfeval leaves unknown: Terraform's plan has a value there.
+	ProviderPlans
 )
 
 // GoString names the mark in %#v output, as the other marks do.
@@ -85,6 +90,8 @@ func (c Cause) String() string {
 		return "NoValue"
 	case ProviderNotRun:
 		return "ProviderNotRun"
+	case ProviderPlans:
+		return "ProviderPlans"
 	}
 	return "Cause(?)"
 }
@@ -105,6 +112,8 @@ func (u Unread) Describe() string {
 		return u.Addr + " (no value given)"
 	case ProviderNotRun:
 		return u.Addr + " (provider not run)"
+	case ProviderPlans:
+		return u.Addr + " (planned by its provider)"
 	}
 	return u.Addr
 }
