@@ -771,10 +771,8 @@ func (ev *evaluator) markProviderPlanned(c *config.Config, res *config.Resource,
 		return v
 	}
 	names := providerPlanned[res.Type]
-	if a := b.Attributes["tags_all"]; a == nil || !a.Computed {
-		if len(names) == 0 {
-			return v
-		}
+	if len(names) == 0 && b.Attributes["tags_all"] == nil {
+		return v
 	}
 	uv, vm := v.Unmark()
 	var attrs map[string]cty.Value

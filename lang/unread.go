@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -250,13 +251,7 @@ func (mi *ModuleInstance) unreadOf(name string, value func() cty.Value) []marks.
 // resource's other unknowns are Terraform's too, whatever reads them.
 func (rs *resourceState) unreadMarks() []marks.Unread {
 	rs.unreadOnce.Do(func() {
-		us := marks.UnreadMarks(rs.whole)
-		rs.unread = us[:0:0]
-		for _, u := range us {
-			if u.Cause != marks.ProviderPlans {
-				rs.unread = append(rs.unread, u)
-			}
-		}
+		rs.unread = slices.DeleteFunc(marks.UnreadMarks(rs.whole), func(u marks.Unread) bool { return u.Cause == marks.ProviderPlans })
 	})
 	return rs.unread
 }
