@@ -255,10 +255,13 @@ func runRecursive(c *common, env Env, cmd *command) int {
 // the live heap between collections (but never less than the live heap
 // itself, Go's default pace): measured on the published repositories,
 // 32 MiB kept a scan's peak memory within 1.4-3x the largest root's,
-// where the pace of a single evaluation took 3-7x, and 24 MiB brings the
+// where the pace of a single evaluation took 3-7x; 24 MiB brought the
 // peaks of terraform-aws-vpc and terraform-google-kubernetes-engine from
-// just over twice to within it for 2-7% more CPU (docs/benchmarks.md).
-const scanGCHeadroom = 24 << 20
+// just over twice to within it for 2-7% more CPU, and as the evaluation
+// changed, terraform-google-kubernetes-engine's drifted back to 2.05-2.06
+// times, which 20 MiB brings to 1.90-1.91 with its CPU against separate
+// processes unchanged within its spread (docs/benchmarks.md, session 52).
+const scanGCHeadroom = 20 << 20
 
 // scanWorkFactor is how far past its starting live heap a -recursive run
 // lets the heap grow before a collection, in multiples of the heap the
@@ -266,7 +269,7 @@ const scanGCHeadroom = 24 << 20
 // gcpace.Pacer.SizeToWork estimates it), where that is more than
 // scanGCHeadroom past the live heap: the peak stays within about twice
 // the largest root's, and a repository whose roots need much memory each
-// is collected less often than every 24 MiB (docs/benchmarks.md).
+// is collected less often than every 20 MiB (docs/benchmarks.md).
 const scanWorkFactor = 2
 
 // scanTrimFactor and scanGCFloor bound scanGCHeadroom by what the roots
