@@ -22,28 +22,15 @@ var (
 
 // RegistryAddress reads a module registry package address,
 // [HOST/]NAMESPACE/NAME/SYSTEM without a subdirectory: its host in lower
-// case ("" when it names none) and its three parts.
+// case ("" when it names none) and its three parts; ok is false where
+// the tools' registry parser refuses it (registrySourceProblem).
 func RegistryAddress(pkg string) (host, namespace, name, system string, ok bool) {
-	if strings.ContainsAny(pkg, "?\\ ") {
+	if strings.Contains(pkg, "//") || registrySourceProblem(pkg) != "" {
 		return "", "", "", "", false
 	}
 	parts := strings.Split(pkg, "/")
-	switch len(parts) {
-	case 3:
-	case 4:
-		host = strings.ToLower(parts[0])
-		// A host names a domain (a port alone is not enough): with no dot,
-		// the address is not a registry's.
-		name, _, _ := strings.Cut(host, ":")
-		if !registryHost.MatchString(host) || !strings.Contains(name, ".") || host == "github.com" || host == "bitbucket.org" {
-			return "", "", "", "", false
-		}
-		parts = parts[1:]
-	default:
-		return "", "", "", "", false
-	}
-	if !registryPart.MatchString(parts[0]) || !registryPart.MatchString(parts[1]) || !registrySystem.MatchString(parts[2]) {
-		return "", "", "", "", false
+	if len(parts) == 4 {
+		host, parts = strings.ToLower(parts[0]), parts[1:]
 	}
 	return host, parts[0], parts[1], parts[2], true
 }

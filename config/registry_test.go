@@ -20,6 +20,9 @@ func TestIsRegistrySource(t *testing.T) {
 		{"./local", false},
 		{"org/name/AWS", false},
 		{"org/name", false},
+		{"org/na me/aws", false},
+		{`org\\x/name/aws`, false},
+		{"org/name/aws?ref=1", false},
 	} {
 		if got := IsRegistrySource(tc.src); got != tc.want {
 			t.Errorf("IsRegistrySource(%q) = %v, want %v", tc.src, got, tc.want)
