@@ -1,7 +1,3 @@
-// Package marks defines the cty value marks tfeval attaches to values:
-// sensitive and ephemeral data, and the console-only type() result. Every
-// package that creates or inspects such values uses these, so a mark set by a
-// function is recognised by the evaluator and the renderer.
 package marks
 
 import (

@@ -52,3 +52,49 @@ func TestNoBuildOutputsTracked(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryPackageHasDocFile holds the layout the README promises: every
+// package of the module (the documentation examples aside) has a doc.go
+// whose comment says what the package is for ("// Package name ..." or, for
+// a command, "// Command name ..."), so the package comment is in one place
+// and not in whichever file came first.
+func TestEveryPackageHasDocFile(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", "{{.Dir}} {{.Name}}", "./...")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	root, err := filepath.Abs(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		dir, name, _ := strings.Cut(line, " ")
+		rel, err := filepath.Rel(root, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(rel, "docs/examples/") {
+			continue
+		}
+		checked++
+		src, err := os.ReadFile(filepath.Join(dir, "doc.go"))
+		if err != nil {
+			t.Errorf("%s: no doc.go", rel)
+			continue
+		}
+		want := "// Package " + name + " "
+		if name == "main" {
+			want = "// Command "
+		}
+		if !strings.HasPrefix(string(src), want) {
+			t.Errorf("%s/doc.go: the file does not start with %q", rel, want)
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d packages listed under %s", checked, repoRoot)
+	}
+}
