@@ -185,13 +185,19 @@ func (e *expectations) expect(addr string) bool {
 }
 
 // undecidedCondition finds a condition of the root module object addr whose value
-// tfeval could not know for want of what Terraform would have read.
+// tfeval could not know for want of what Terraform would have read. A
+// condition that reads an object whose evaluation failed (a variable whose
+// value its type does not take) is not one: Terraform's plan never
+// evaluates it, and the expected failure is missing.
 func undecidedCondition(res *lang.Result, addr string) (marks.Unread, bool) {
 	if res == nil {
 		return marks.Unread{}, false
 	}
 	for _, cr := range res.Checks() {
 		if cr.Module != "" || cr.Status != lang.CheckUnknown || len(cr.Unread) == 0 {
+			continue
+		}
+		if slices.ContainsFunc(cr.Unread, func(u marks.Unread) bool { return u.Cause == marks.Errored }) {
 			continue
 		}
 		obj := cr.Object

@@ -95,3 +95,66 @@ run "missing" {
 		}
 	}
 }
+
+// TestExpectedFailureAfterInvalidValue: a run's value that the variable's
+// type does not take fails the plan before the variable's validation, or
+// anything reading the variable, is evaluated: every failure the run
+// expects of them is missing ("Missing expected failure", as
+// `terraform test` v1.11.4 reports, and Terraform v1.15.9's and OpenTofu
+// v1.12.6's runners add the missing failures to a plan's errors whatever
+// they are). An apply run stops at its plan's errors without that check.
+func TestExpectedFailureAfterInvalidValue(t *testing.T) {
+	main := `
+variable "env" {
+  type = object({
+    name  = string
+    fleet = optional(object({ arn = string }))
+  })
+  validation {
+    condition     = var.env.fleet == null || var.env.fleet.arn != ""
+    error_message = "bad fleet"
+  }
+}
+output "o" {
+  value = var.env.name
+  precondition {
+    condition     = var.env.name != "bad"
+    error_message = "bad name"
+  }
+}
+`
+	for _, tc := range []struct {
+		name, run string
+		want      []string
+	}{{
+		name: "plan, the variable",
+		run:  `command = plan` + "\n" + `expect_failures = [var.env]`,
+		want: []string{"error: Invalid value for input variable", "error: Missing expected failure"},
+	}, {
+		name: "plan, the variable and an output reading it",
+		run:  `command = plan` + "\n" + `expect_failures = [var.env, output.o]`,
+		want: []string{"error: Invalid value for input variable", "error: Missing expected failure", "error: Missing expected failure"},
+	}, {
+		name: "apply",
+		run:  `expect_failures = [var.env]`,
+		want: []string{"error: Invalid value for input variable"},
+	}} {
+		for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+			rep := runFiles(t, map[string]string{
+				"main.tf": main,
+				"tests/a.tftest.hcl": `
+run "r" {
+  variables {
+    env = { name = "x", fleet = {} }
+  }
+  ` + tc.run + `
+}
+`,
+			}, d)
+			wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::r": "error"})
+			if got := summaries(rep); !slices.Equal(got, tc.want) {
+				t.Errorf("%s (%s): %v, want %v", tc.name, d, got, tc.want)
+			}
+		}
+	}
+}
