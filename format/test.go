@@ -64,9 +64,11 @@ func writeTestJSON(e *eventWriter, rep *tftest.Report) error {
 	runs := 0
 	abstract := make(orderedObject, 0, len(rep.Files))
 	for _, fr := range rep.Files {
-		names := make([]string, len(fr.File.Runs))
-		for i, r := range fr.File.Runs {
-			names[i] = r.Name
+		// A file without run blocks lists null, not [], as Terraform and
+		// OpenTofu write it.
+		var names []string
+		for _, r := range fr.File.Runs {
+			names = append(names, r.Name)
 		}
 		runs += len(names)
 		abstract = append(abstract, member{fr.Path, names})

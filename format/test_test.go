@@ -315,3 +315,36 @@ run "missing" {
 		t.Errorf("%d test_plan events, want 1:\n%s", got, events.String())
 	}
 }
+
+// TestTestAbstractRuns: test_abstract lists each file's run names, and
+// null for a file without run blocks (an empty file): `terraform test
+// -json` v1.11.4 writes "tests/empty.tftest.hcl":null, and Terraform
+// v1.15.9 and OpenTofu v1.12.6 build the list from nil alike.
+func TestTestAbstractRuns(t *testing.T) {
+	dir := testfiles.Dir(t, map[string]string{
+		"main.tf":                `output "o" { value = "x" }`,
+		"tests/empty.tftest.hcl": ``,
+		"tests/one.tftest.hcl":   `run "r" { command = plan }`,
+	})
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		var b bytes.Buffer
+		if err := WriteTestJSON(&b, runTests(dir, d), d); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, line := range strings.Split(b.String(), "\n") {
+			if !strings.Contains(line, `"type":"test_abstract"`) {
+				continue
+			}
+			found = true
+			for _, want := range []string{`"tests/empty.tftest.hcl":null`, `"tests/one.tftest.hcl":["r"]`} {
+				if !strings.Contains(line, want) {
+					t.Errorf("%s: %s lacks %s", d, line, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no test_abstract event", d)
+		}
+	}
+}
