@@ -155,6 +155,8 @@ type MockValues struct {
 	// DuringPlan is override_during = plan; DuringSet says it was given.
 	DuringPlan, DuringSet bool
 	DeclRange             hcl.Range
+	// DefaultsRange is the defaults argument's.
+	DefaultsRange hcl.Range
 }
 
 // OverrideKind tells the three override blocks apart.
@@ -713,6 +715,7 @@ func (p *parser) mockValues(b *hcl.Block) *MockValues {
 	p.add(diags)
 	m := &MockValues{Type: b.Labels[0], DeclRange: b.DefRange}
 	if a, ok := content.Attributes["defaults"]; ok {
+		m.DefaultsRange = a.Range
 		if p.terraform() {
 			m.Defaults, m.Invalid = p.mockObject(a, "")
 		} else {

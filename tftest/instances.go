@@ -90,7 +90,9 @@ type runInputs struct {
 	// OpenTofu's do (it has no override_during); Terraform's give it at
 	// apply unless override_during = plan says otherwise.
 	mockAtPlan bool
-	gen        uint64 // the generator seed
+	// tofu says the run is OpenTofu's, whose words its errors take.
+	tofu bool
+	gen  uint64 // the generator seed
 	// draw tells apart two drawings of what hashicorp/random objects
 	// hold (drawRandom).
 	draw int
@@ -185,6 +187,7 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	}
 
 	with, duringPlan := cty.NilVal, false
+	var withRange hcl.Range
 	if mock != nil {
 		duringPlan = mock.DuringPlan
 		set := mock.Resources
@@ -192,14 +195,14 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 			set = mock.Data
 		}
 		if mv := set[res.Type]; mv != nil {
-			with = mv.Defaults
+			with, withRange = mv.Defaults, mv.DefaultsRange
 			if mv.DuringSet {
 				duringPlan = mv.DuringPlan
 			}
 		}
 	}
 	if ov != nil {
-		with = ov.Values
+		with, withRange = ov.Values, ov.DeclRange
 		if ov.DuringSet {
 			duringPlan = ov.DuringPlan
 		}
@@ -227,7 +230,13 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	}
 	var diags hcl.Diagnostics
 	if pi.Schema != nil {
-		v, diags = fill(pi.Schema, v, with, gen, "", final)
+		var ms []mockMismatch
+		v, ms = fill(pi.Schema, v, with, gen, "", final, !in.tofu)
+		var overrideRange *hcl.Range
+		if ov != nil {
+			overrideRange = ov.DeclRange.Ptr()
+		}
+		diags = mockMismatchDiags(ms, !in.tofu, pi.Addr, res.Config.MissingItemRange(), withRange, overrideRange)
 	} else {
 		colls := in.collections.of(pi.Config.Module)
 		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
@@ -256,14 +265,6 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 			// A write-only argument is null in what the mock plans.
 			v = lang.NullWriteOnly(lang.TableSchema(source, tv, mode, res.Type), v)
 		}
-	}
-	for i, d := range diags {
-		c := *d
-		c.Detail = fmt.Sprintf("%s: %s", pi.Addr, d.Detail)
-		if ov != nil {
-			c.Subject = ov.DeclRange.Ptr()
-		}
-		diags[i] = &c
 	}
 	return v, diags
 }
@@ -542,12 +543,12 @@ func proposedNew(b *lang.Block, args, planned, prior cty.Value, kind func(string
 // overridden value with gives them, else a generated one; without, they
 // stay unknown. Nested blocks are filled the same way, every element with
 // the same values (with's attribute of the block's name).
-func fill(b *lang.Block, v, with cty.Value, gen generator, path string, final bool) (cty.Value, hcl.Diagnostics) {
+func fill(b *lang.Block, v, with cty.Value, gen generator, path string, final, terraform bool) (cty.Value, []mockMismatch) {
 	inner, vm := v.Unmark()
 	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
 		return v, nil
 	}
-	var diags hcl.Diagnostics
+	var diags []mockMismatch
 	attrs := inner.AsValueMap()
 	for _, name := range sortedKeys(b.Attributes) {
 		a := b.Attributes[name]
@@ -562,9 +563,15 @@ func fill(b *lang.Block, v, with cty.Value, gen generator, path string, final bo
 			}
 			nv := gen.value(a.Type, path+"."+name)
 			if wv != cty.NilVal {
-				cv, err := typeexpr.ConvertValue(wv, a.Type)
+				var cv cty.Value
+				var err error
+				if terraform {
+					cv, err = mockConvert(wv, a.Type, gen, path+"."+name, nil)
+				} else {
+					cv, err = typeexpr.ConvertValue(wv, a.Type)
+				}
 				if err != nil {
-					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid mock/override field", Detail: fmt.Sprintf("Values provided for override / mock must match resource fields: %s: %s.", strings.TrimPrefix(path+"."+name, "."), err)})
+					diags = append(diags, mockMismatch{path: path + "." + name, ty: a.Type, err: err})
 					continue
 				}
 				nv = cv
@@ -577,7 +584,7 @@ func fill(b *lang.Block, v, with cty.Value, gen generator, path string, final bo
 		}
 		if a.NestedType != nil && av.IsKnown() && !av.IsNull() {
 			nb := &lang.Block{Attributes: a.NestedType.Attributes}
-			nv, d := fillEach(nb, av, wv, gen, path+"."+name, final)
+			nv, d := fillEach(nb, av, wv, gen, path+"."+name, final, terraform)
 			diags = append(diags, d...)
 			attrs[name] = nv
 		}
@@ -587,7 +594,7 @@ func fill(b *lang.Block, v, with cty.Value, gen generator, path string, final bo
 		if !ok || !av.IsKnown() || av.IsNull() {
 			continue
 		}
-		nv, d := fillEach(b.BlockTypes[name].Block, av, attrOf(with, name), gen, path+"."+name, final)
+		nv, d := fillEach(b.BlockTypes[name].Block, av, attrOf(with, name), gen, path+"."+name, final, terraform)
 		diags = append(diags, d...)
 		attrs[name] = nv
 	}
@@ -595,13 +602,13 @@ func fill(b *lang.Block, v, with cty.Value, gen generator, path string, final bo
 }
 
 // fillEach fills every object of a nested block or nested attribute value.
-func fillEach(b *lang.Block, v, with cty.Value, gen generator, path string, final bool) (cty.Value, hcl.Diagnostics) {
+func fillEach(b *lang.Block, v, with cty.Value, gen generator, path string, final, terraform bool) (cty.Value, []mockMismatch) {
 	inner, vm := v.Unmark()
 	ty := inner.Type()
 	if ty.IsObjectType() && !isMapLike(b, inner) {
-		return fill(b, v, with, gen, path, final)
+		return fill(b, v, with, gen, path, final, terraform)
 	}
-	var diags hcl.Diagnostics
+	var diags []mockMismatch
 	switch {
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 		elems := inner.AsValueSlice()
@@ -609,7 +616,7 @@ func fillEach(b *lang.Block, v, with cty.Value, gen generator, path string, fina
 			return v, nil
 		}
 		for i, e := range elems {
-			nv, d := fill(b, e, with, gen, fmt.Sprintf("%s[%d]", path, i), final)
+			nv, d := fill(b, e, with, gen, fmt.Sprintf("%s[%d]", path, i), final, terraform)
 			diags = append(diags, d...)
 			elems[i] = nv
 		}
@@ -626,7 +633,7 @@ func fillEach(b *lang.Block, v, with cty.Value, gen generator, path string, fina
 			return v, nil
 		}
 		for k, e := range m {
-			nv, d := fill(b, e, with, gen, fmt.Sprintf("%s[%q]", path, k), final)
+			nv, d := fill(b, e, with, gen, fmt.Sprintf("%s[%q]", path, k), final, terraform)
 			diags = append(diags, d...)
 			m[k] = nv
 		}

@@ -106,6 +106,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 			targets:        tg,
 			phase:          planPhase,
 			mockAtPlan:     tofu,
+			tofu:           tofu,
 			gen:            r.opts.Seed,
 			draw:           draw,
 			serial:         idx,
