@@ -491,6 +491,7 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		// (The file's values' references to runs it does not have.)
 		unknownFile := r.unknownRuns(f, &RunBlock{}, taken)
 		fileVals, fileRanges, d = r.fileVariables(f, taken, gobj, fs)
+		fs.globals = gobj
 		if !unknown.HasErrors() && !readsLaterRun(f, run, taken) {
 			rr.fileDiags = append(rr.fileDiags, unknownFile...)
 			rr.fileDiags = append(rr.fileDiags, d...)

@@ -209,6 +209,11 @@ type fileState struct {
 	// warned are the references to global values Terraform warns about
 	// once for the file (undefinedGlobalRefs), by range.
 	warned map[hcl.Range]bool
+	// fileValuesDone are the file's values (its variables block) a run
+	// has worked out, and globals the var object the last run's file
+	// values saw: see unusedFileValues.
+	fileValuesDone map[string]bool
+	globals        map[string]cty.Value
 }
 
 // newFileState is the state of a file before its first run.
@@ -263,6 +268,15 @@ func (r *runner) runFile(f *File) *FileResult {
 		}
 		fr.Runs = append(fr.Runs, rr)
 		fr.Status = fr.Status.merge(rr.Status)
+	}
+	if r.opts.Dialect == dialect.Terraform {
+		for _, d := range r.unusedFileValues(f, fr.Runs, fs) {
+			key := fmt.Sprintf("%d %s %s %v", d.Severity, d.Summary, d.Detail, d.Subject)
+			if !fileSeen[key] {
+				fileSeen[key] = true
+				fileDiags = append(fileDiags, d)
+			}
+		}
 	}
 	if len(f.Runs) == 0 {
 		fr.Status = Pass // nothing to fail

@@ -266,6 +266,10 @@ func (r *runner) fileVariables(f *File, taken map[string]bool, gobj map[string]c
 		}
 		state[name] = 1
 		defer func() { state[name] = 2 }()
+		if fs.fileValuesDone == nil {
+			fs.fileValuesDone = map[string]bool{}
+		}
+		fs.fileValuesDone[name] = true
 		a := f.Variables[name]
 		vars := gobj
 		for _, ref := range fileVarRefs(f, a.Expr) {
