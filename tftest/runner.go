@@ -201,7 +201,8 @@ type fileState struct {
 	// those of the last apply.
 	stateOutputs map[string]map[string]cty.Value
 	// failedMocks are the file's mock providers whose defaults failed
-	// (failedMocks): the runs that use one are skipped.
+	// (failedMocks), and its provider blocks whose configuration failed
+	// (failedProviderConfigs): the runs that use one are skipped.
 	failedMocks map[string]bool
 	// skipped are the runs skipped for want of a provider, by name,
 	// whose outputs are unknown to the runs after them.
@@ -236,6 +237,11 @@ func (r *runner) runFile(f *File) *FileResult {
 		var mdiags hcl.Diagnostics
 		mdiags, fs.failedMocks = failedMocks(f)
 		fr.Diagnostics = append(fr.Diagnostics, mdiags...)
+		pdiags, failed := failedProviderConfigs(f, r.evalContext(nil))
+		fr.Diagnostics = append(fr.Diagnostics, pdiags...)
+		for key := range failed {
+			fs.failedMocks[key] = true
+		}
 	}
 	var drawn *secondDrawing // see runDrawn
 	errored := false

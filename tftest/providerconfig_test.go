@@ -1,0 +1,116 @@
+package tftest
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tfeval/tfeval/dialect"
+)
+
+// TestProviderConfigFails: Terraform (1.13 on) configures each provider
+// block of a test file once for the file, before the runs that use it: a
+// configuration that cannot be worked out is the file's error, and the
+// first run that uses the provider is skipped, with the file's later
+// runs; a run that does not use it runs. A configuration that refers to
+// variables or runs is left to the provider, as tfeval cannot tell what
+// Terraform's graph gives it. (1.11.4, without that graph, configured
+// such a provider only for a plan that needs it.)
+func TestProviderConfigFails(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+variable "x" {
+  type    = string
+  default = "d"
+}
+output "o" { value = var.x }
+`
+	for _, tc := range []struct {
+		name  string
+		test  string
+		want  map[string]string
+		file  string
+		diags []string
+	}{{
+		name: "a function's error",
+		test: `
+provider "aws" {
+  region = tonumber("eu-west-1")
+}
+run "first" { command = plan }
+run "second" { command = plan }
+`,
+		want:  map[string]string{"first": "skip", "second": "skip"},
+		file:  "error",
+		diags: []string{"error: Invalid function argument"},
+	}, {
+		name: "in a nested block",
+		test: `
+provider "aws" {
+  region = "eu-west-1"
+  assume_role {
+    role_arn = file("missing.txt")
+  }
+}
+run "first" { command = plan }
+`,
+		want:  map[string]string{"first": "skip"},
+		file:  "error",
+		diags: []string{"error: Invalid function argument"},
+	}, {
+		name: "a provider no run uses",
+		test: `
+provider "aws" {
+  alias  = "other"
+  region = tonumber("eu-west-1")
+}
+run "first" { command = plan }
+`,
+		want:  map[string]string{"first": "pass"},
+		file:  "error",
+		diags: []string{"error: Invalid function argument"},
+	}, {
+		name: "a configuration that refers to a variable is the provider's",
+		test: `
+variables {
+  r = "eu-west-1"
+}
+provider "aws" {
+  region = tonumber(var.r)
+}
+run "first" { command = plan }
+`,
+		want: map[string]string{"first": "pass"},
+		file: "pass",
+	}, {
+		name: "a configuration that works",
+		test: `
+provider "aws" {
+  region = lower("EU-WEST-1")
+}
+run "first" { command = plan }
+`,
+		want: map[string]string{"first": "pass"},
+		file: "pass",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{"main.tf": main, "main.tftest.hcl": tc.test}, dialect.Terraform)
+			want := map[string]string{"main.tftest.hcl": tc.file}
+			for k, v := range tc.want {
+				want["main.tftest.hcl::"+k] = v
+			}
+			wantStatuses(t, rep, want)
+			if got := summaries(rep); !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %q, want %q", got, tc.diags)
+			}
+			for _, r := range rep.Files[0].Runs {
+				if len(r.Diagnostics) > 0 {
+					t.Errorf("run %s: diagnostics %v, want none (the file's)", r.Name, r.Diagnostics)
+				}
+			}
+		})
+	}
+}
