@@ -190,7 +190,8 @@ func TestMockDefaultsFail(t *testing.T) {
 		"other/main.tf": "output \"o\" { value = \"plain\" }\n",
 		".terraform/modules/modules.json": `{"Modules": [
   {"Key": "", "Source": "", "Dir": "."},
-  {"Key": "test.tests.a.other", "Source": "./other", "Dir": "other"}
+  {"Key": "test.tests.a.other", "Source": "./other", "Dir": "other"},
+  {"Key": "test.tests.a.later", "Source": "./other", "Dir": "other"}
 ]}`,
 		"tests/a.tftest.hcl": `
 mock_provider "aws" {

@@ -150,6 +150,10 @@ func (r *runner) config(f *File, run *RunBlock) *loaded {
 		m := run.Module
 		if config.IsLocalSource(m.Source) {
 			dir = filepath.FromSlash(m.Source)
+			if r.opts.Dialect == dialect.Terraform && r.notInstalledLocally(manifestKey) {
+				l.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Module not installed", Detail: "This module is not yet installed. Run \"terraform init\" to install all modules required by this configuration.", Subject: m.DeclRange.Ptr()}}
+				return l
+			}
 		} else {
 			installed, ok, diags := config.InstalledModuleDir(config.Options{WorkDir: r.opts.WorkDir, Sandbox: r.opts.Sandbox, FS: r.opts.FS}, manifestKey)
 			if !ok {
@@ -172,8 +176,10 @@ func (r *runner) config(f *File, run *RunBlock) *loaded {
 
 // runKey is the key under which `terraform init` installs the module a
 // run block runs, and those it calls: "test", the test file's directory
-// components, its name without its suffix, the run's name
-// (tests/unit/a.tftest.hcl, run "setup": test.tests.unit.a.setup).
+// components, its name without ".tftest.hcl", the run's name
+// (tests/unit/a.tftest.hcl, run "setup": test.tests.unit.a.setup). Both
+// binaries take off only that suffix: a.tftest.json's run "setup" is
+// test.a.tftest.json.setup, a.tofutest.hcl's test.a.tofutest.hcl.setup.
 func runKey(file, run string) string {
 	dir, name := path.Split(file)
 	parts := []string{"test"}
@@ -182,10 +188,24 @@ func runKey(file, run string) string {
 			parts = append(parts, p)
 		}
 	}
-	for _, suf := range testSuffixes[dialect.Tofu] {
-		name = strings.TrimSuffix(name, suf)
-	}
+	name = strings.TrimSuffix(name, ".tftest.hcl")
 	return strings.Join(append(parts, name, run), ".")
+}
+
+// notInstalledLocally reports whether `terraform init` has run (its module
+// manifest records the root module) without installing the local module
+// of the run whose key is given: Terraform looks every run's module up in
+// the manifest, local ones included, and reports one it lacks as not
+// installed (as when the test file or run was added after init). Without
+// a manifest tfeval reads a local module in place, as init would install
+// it.
+func (r *runner) notInstalledLocally(key string) bool {
+	opts := config.Options{WorkDir: r.opts.WorkDir, Sandbox: r.opts.Sandbox, FS: r.opts.FS}
+	if _, initialized, _ := config.InstalledModuleDir(opts, ""); !initialized {
+		return false
+	}
+	_, installed, _ := config.InstalledModuleDir(opts, key)
+	return !installed
 }
 
 // fileState is what the runs of one file share.
