@@ -229,15 +229,21 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		final = final || pi.Read == lang.DataReadPlan || pi.Read == lang.DataReadUnknown
 	}
 	var diags hcl.Diagnostics
+	var overrideRange *hcl.Range
+	if ov != nil {
+		overrideRange = ov.DeclRange.Ptr()
+	}
 	if pi.Schema != nil {
 		var ms []mockMismatch
 		v, ms = fill(pi.Schema, v, with, gen, "", final, !in.tofu)
-		var overrideRange *hcl.Range
-		if ov != nil {
-			overrideRange = ov.DeclRange.Ptr()
-		}
 		diags = mockMismatchDiags(ms, !in.tofu, pi.Addr, res.Config.MissingItemRange(), withRange, overrideRange)
 	} else {
+		if tb := lang.TableSchema(source, tv, mode, res.Type); tb != nil && final && !(managed && hasPrior) {
+			// What the table knows the provider computes, the mocked
+			// provider fills, and a value given that does not fit fails.
+			ms := tableMismatches(tb, pi.Arguments, with, gen)
+			diags = mockMismatchDiags(ms, !in.tofu, pi.Addr, res.Config.MissingItemRange(), withRange, overrideRange)
+		}
 		colls := in.collections.of(pi.Config.Module)
 		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
 		addr := configAddr(pi)

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/typeexpr"
 )
 
@@ -188,4 +189,32 @@ func formatPath(p cty.Path) string {
 		}
 	}
 	return b.String()
+}
+
+// tableMismatches are the mock or override values (with) given for the
+// top-level attributes that the table of the provider's schema (tb) says
+// the provider computes and the configuration (args) does not set, which
+// the mocked provider fills, that do not fit the attribute's type.
+func tableMismatches(tb *lang.Block, args, with cty.Value, gen generator) []mockMismatch {
+	if with == cty.NilVal {
+		return nil
+	}
+	w, _ := with.Unmark()
+	if !w.IsKnown() || w.IsNull() || !w.Type().IsObjectType() {
+		return nil
+	}
+	var out []mockMismatch
+	for _, name := range sortedKeys(tb.Attributes) {
+		a := tb.Attributes[name]
+		if !a.Computed || !w.Type().HasAttribute(name) {
+			continue
+		}
+		if arg := attrOf(args, name); arg != cty.NilVal && !arg.IsNull() {
+			continue
+		}
+		if _, err := mockConvert(w.GetAttr(name), a.Type, gen, "."+name, nil); err != nil {
+			out = append(out, mockMismatch{path: "." + name, ty: a.Type, err: err})
+		}
+	}
+	return out
 }

@@ -152,3 +152,75 @@ run "later" {}
 		})
 	}
 }
+
+// TestMockValuesOfTheWrongTypeByTable: without a provider schema, what
+// tfeval's table of the aws provider's schema says the provider computes
+// is checked the same way (checked with terraform test v1.11.4 and aws
+// v5.100.0, which writes the attribute without its leading dot and the
+// message of an older go-cty); an attribute the configuration sets, or
+// an object that already exists, takes nothing from the mock.
+func TestMockValuesOfTheWrongTypeByTable(t *testing.T) {
+	main := awsProvider + `
+resource "aws_vpc" "v" {
+  cidr_block = "10.0.0.0/16"
+}
+output "arn" { value = aws_vpc.v.arn }
+`
+	for _, tc := range []struct {
+		name   string
+		test   string
+		want   map[string]string
+		detail string
+	}{{
+		name: "a computed attribute",
+		test: `mock_provider "aws" {
+  mock_resource "aws_vpc" {
+    defaults = {
+      arn = ["x"]
+    }
+  }
+}
+run "plan" {
+  command = plan
+}
+run "apply" {}
+run "later" {}
+`,
+		want:   map[string]string{"plan": "pass", "apply": "error", "later": "skip"},
+		detail: `Terraform could not compute a value for the target type string with the mocked data defined at main.tftest.hcl:3,5-5,6 with the attribute ".arn": string required, but have tuple.`,
+	}, {
+		name: "an attribute the configuration sets",
+		test: `mock_provider "aws" {
+  mock_resource "aws_vpc" {
+    defaults = {
+      cidr_block = ["x"]
+    }
+  }
+}
+run "apply" {}
+`,
+		want: map[string]string{"apply": "pass"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := runFiles(t, map[string]string{"main.tf": main, "main.tftest.hcl": tc.test}, dialect.Terraform)
+			want := map[string]string{}
+			for k, v := range tc.want {
+				want["main.tftest.hcl::"+k] = v
+			}
+			wantStatuses(t, rep, want)
+			var got []*hcl.Diagnostic
+			for _, r := range rep.Files[0].Runs {
+				got = append(got, r.Diagnostics...)
+			}
+			if tc.detail == "" {
+				if len(got) > 0 {
+					t.Fatalf("diagnostics %v, want none", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Summary != "Failed to compute attribute" || got[0].Detail != tc.detail || got[0].Subject == nil || got[0].Subject.Filename != "main.tf" {
+				t.Fatalf("diagnostics %v, want one: %q", got, tc.detail)
+			}
+		})
+	}
+}
