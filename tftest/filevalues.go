@@ -13,7 +13,8 @@ import (
 // reports what fails as the file's error. A value that refers to a run
 // that did not pass or fail (it errored, was skipped, or tfeval could not
 // run it), or to a value that failed, is not worked out, as Terraform
-// skips it; it fails no run, as none takes it.
+// skips it; it fails no run, as none takes it. Nor is one that reads a
+// global value the file's runs did not see (fileState.globals).
 func (r *runner) unusedFileValues(f *File, runs []*RunResult, fs *fileState) hcl.Diagnostics {
 	done := map[string]bool{}
 	known := map[string]bool{}
@@ -31,6 +32,17 @@ func (r *runner) unusedFileValues(f *File, runs []*RunResult, fs *fileState) hcl
 		seen[name] = true
 		ok = true
 		for _, t := range f.Variables[name].Expr.Variables() {
+			if t.RootName() == "var" && len(t) >= 2 {
+				// A global value the last run did not see is not
+				// known here (Terraform parses it without a
+				// declaration, or finds it unavailable).
+				at, isAttr := t[1].(hcl.TraverseAttr)
+				_, file := f.Variables[at.Name]
+				if _, global := fs.globals[at.Name]; isAttr && (!file || at.Name == name) && !global {
+					ok = false
+				}
+				continue
+			}
 			if t.RootName() != "run" || len(t) < 2 {
 				continue
 			}
