@@ -1,10 +1,14 @@
 package tftest
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfeval/tfeval/config"
 )
 
 // failedProviderConfigs are Terraform's errors for the configurations of
@@ -16,11 +20,18 @@ import (
 // provider's defaults (failedMocks).
 //
 // Only what tfeval can know is reported: a block whose expressions refer
-// to nothing (constants and Terraform's functions) is worked out; one that
-// refers to run outputs or variables, calls a provider's function, or is
-// written in JSON is left to the provider, as is every argument's name and
-// type, which only the provider's schema gives.
-func failedProviderConfigs(f *File, ctx *hcl.EvalContext) (hcl.Diagnostics, map[string]bool) {
+// to nothing but values of the file's variables block that themselves
+// refer to nothing (constants and Terraform's functions) is worked out;
+// a reference to a variable that neither the file nor a global value
+// gives is "Reference to unavailable variable", as the provider does not
+// see the module's variables, and one a global value gives is the warning
+// "Variable referenced without definition" (the configuration is then the
+// provider's); one that refers to run outputs or variable blocks, calls
+// a provider's function, or is written in JSON is left to the provider, as
+// is every argument's name and type, which only the provider's schema
+// gives.
+func (r *runner) failedProviderConfigs(f *File) (hcl.Diagnostics, map[string]bool) {
+	ctx := r.evalContext(nil)
 	var diags hcl.Diagnostics
 	failed := map[string]bool{}
 	for _, p := range f.Providers {
@@ -35,8 +46,21 @@ func failedProviderConfigs(f *File, ctx *hcl.EvalContext) (hcl.Diagnostics, map[
 		if !providerExprs(body, true, &exprs) {
 			continue
 		}
+		if d := r.unavailableProviderVars(f, exprs); len(d) > 0 {
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				failed[p.Key()] = true
+			}
+			continue
+		}
+		vars, ok := constantFileValues(f, exprs, ctx)
+		if !ok {
+			continue
+		}
+		pctx := ctx.NewChild()
+		pctx.Variables = map[string]cty.Value{"var": objectOf(vars)}
 		for _, e := range exprs {
-			_, d := e.Value(ctx)
+			_, d := e.Value(pctx)
 			diags = append(diags, d...)
 			if d.HasErrors() {
 				failed[p.Key()] = true
@@ -60,7 +84,12 @@ func providerExprs(body *hclsyntax.Body, top bool, out *[]hclsyntax.Expression) 
 	}
 	sortByStart(attrs)
 	for _, a := range attrs {
-		if len(a.Expr.Variables()) > 0 || callsProviderFunction(a.Expr) {
+		for _, t := range a.Expr.Variables() {
+			if t.RootName() != "var" {
+				return false
+			}
+		}
+		if callsProviderFunction(a.Expr) {
 			return false
 		}
 		*out = append(*out, a.Expr)
@@ -71,6 +100,86 @@ func providerExprs(body *hclsyntax.Body, top bool, out *[]hclsyntax.Expression) 
 		}
 	}
 	return true
+}
+
+// unavailableProviderVars are Terraform's errors for the references of a
+// test file's provider configuration to variables that neither the file
+// (its variables block or variable blocks) nor a global value gives:
+// the provider sees only those, not the module's variables or their
+// defaults.
+func (r *runner) unavailableProviderVars(f *File, exprs []hclsyntax.Expression) hcl.Diagnostics {
+	var names []string
+	var refs []hcl.Traversal
+	for _, e := range exprs {
+		for _, t := range e.Variables() {
+			if len(t) < 2 {
+				continue
+			}
+			at, ok := t[1].(hcl.TraverseAttr)
+			if !ok {
+				continue
+			}
+			_, file := f.Variables[at.Name]
+			_, defined := f.VariableDefs[at.Name]
+			if !file && !defined {
+				refs = append(refs, t)
+				names = append(names, at.Name)
+			}
+		}
+	}
+	if len(refs) == 0 {
+		return nil
+	}
+	_, lookup := undeclaredVars(names, map[string]*config.Variable{})
+	globals, _ := r.globals(f, lookup)
+	var diags hcl.Diagnostics
+	for i, t := range refs {
+		if _, given := globals[names[i]]; !given {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unavailable variable", Detail: fmt.Sprintf("The input variable %q does not exist within this test file.", names[i]), Subject: t.SourceRange().Ptr()})
+		} else {
+			// Terraform parses a global value without a definition,
+			// and warns.
+			diags = append(diags, undefinedGlobal(names[i], t.SourceRange()))
+		}
+	}
+	return diags
+}
+
+// constantFileValues are the values of the file's variables block the
+// expressions read (as var.NAME), where each is one tfeval can know
+// before any run: it refers to nothing and works out. ok is false where
+// one is not so (a global value, a variable block's, one that reads a run
+// or another value, or fails), which leaves the provider's configuration
+// to the provider.
+func constantFileValues(f *File, exprs []hclsyntax.Expression, ctx *hcl.EvalContext) (map[string]cty.Value, bool) {
+	vals := map[string]cty.Value{}
+	for _, e := range exprs {
+		for _, t := range e.Variables() {
+			if len(t) < 2 {
+				return nil, false
+			}
+			at, ok := t[1].(hcl.TraverseAttr)
+			if !ok {
+				return nil, false
+			}
+			if _, done := vals[at.Name]; done {
+				continue
+			}
+			a, ok := f.Variables[at.Name]
+			if !ok || len(a.Expr.Variables()) > 0 {
+				return nil, false
+			}
+			if se, ok := a.Expr.(hclsyntax.Expression); !ok || callsProviderFunction(se) {
+				return nil, false
+			}
+			v, diags := a.Expr.Value(ctx)
+			if diags.HasErrors() {
+				return nil, false
+			}
+			vals[at.Name] = v
+		}
+	}
+	return vals, true
 }
 
 func sortByStart(attrs []*hclsyntax.Attribute) {

@@ -11,9 +11,13 @@ import (
 // block of a test file once for the file, before the runs that use it: a
 // configuration that cannot be worked out is the file's error, and the
 // first run that uses the provider is skipped, with the file's later
-// runs; a run that does not use it runs. A configuration that refers to
-// variables or runs is left to the provider, as tfeval cannot tell what
-// Terraform's graph gives it. (1.11.4, without that graph, configured
+// runs; a run that does not use it runs. A configuration may read the
+// values of the file's variables block that refer to nothing; a variable
+// neither the file nor a global value gives (the module's, with its
+// default) is unavailable to it; one that reads a global value (with
+// Terraform's warning for a value without definition) or a run is left to
+// the provider, as tfeval does not work out what Terraform's graph gives
+// it. (1.11.4, without that graph, configured
 // such a provider only for a plan that needs it.)
 func TestProviderConfigFails(t *testing.T) {
 	main := `
@@ -30,6 +34,7 @@ output "o" { value = var.x }
 `
 	for _, tc := range []struct {
 		name  string
+		env   []string
 		test  string
 		want  map[string]string
 		file  string
@@ -73,7 +78,7 @@ run "first" { command = plan }
 		file:  "error",
 		diags: []string{"error: Invalid function argument"},
 	}, {
-		name: "a configuration that refers to a variable is the provider's",
+		name: "a value of the file's variables block",
 		test: `
 variables {
   r = "eu-west-1"
@@ -83,8 +88,32 @@ provider "aws" {
 }
 run "first" { command = plan }
 `,
-		want: map[string]string{"first": "pass"},
-		file: "pass",
+		want:  map[string]string{"first": "skip"},
+		file:  "error",
+		diags: []string{"error: Invalid function argument"},
+	}, {
+		name: "the module's variable, which the provider does not see",
+		test: `
+provider "aws" {
+  region = var.x
+}
+run "first" { command = plan }
+`,
+		want:  map[string]string{"first": "skip"},
+		file:  "error",
+		diags: []string{"error: Reference to unavailable variable"},
+	}, {
+		name: "a global value is the provider's",
+		env:  []string{"TF_VAR_x=eu-west-1"},
+		test: `
+provider "aws" {
+  region = var.x
+}
+run "first" { command = plan }
+`,
+		want:  map[string]string{"first": "pass"},
+		file:  "pass",
+		diags: []string{"warning: Variable referenced without definition"},
 	}, {
 		name: "a configuration that works",
 		test: `
@@ -97,7 +126,7 @@ run "first" { command = plan }
 		file: "pass",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := runFiles(t, map[string]string{"main.tf": main, "main.tftest.hcl": tc.test}, dialect.Terraform)
+			rep := runFiles(t, map[string]string{"main.tf": main, "main.tftest.hcl": tc.test}, dialect.Terraform, func(o *Options) { o.Env = tc.env })
 			want := map[string]string{"main.tftest.hcl": tc.file}
 			for k, v := range tc.want {
 				want["main.tftest.hcl::"+k] = v

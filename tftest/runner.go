@@ -257,7 +257,7 @@ func (r *runner) runFile(f *File) *FileResult {
 		var mdiags hcl.Diagnostics
 		mdiags, fs.failedMocks = failedMocks(f)
 		fr.Diagnostics = append(fr.Diagnostics, mdiags...)
-		pdiags, failed := failedProviderConfigs(f, r.evalContext(nil))
+		pdiags, failed := r.failedProviderConfigs(f)
 		fr.Diagnostics = append(fr.Diagnostics, pdiags...)
 		for key := range failed {
 			fs.failedMocks[key] = true
