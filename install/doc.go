@@ -1,8 +1,10 @@
 // Package install installs the module sources of a configuration the way
 // `terraform init` does, without providers: every module call of the
-// tree, recursively, into .terraform/modules/KEY of the root module, with
-// a modules.json that Terraform, OpenTofu and package config read as
-// their own. Nothing else in tfeval touches the network; this package
+// tree, recursively, and the module blocks of the test files' run blocks
+// (Options.TestModules, under the keys the test command looks them up
+// by), into .terraform/modules/KEY of the root module, with a
+// modules.json that Terraform, OpenTofu and package config read as their
+// own. Nothing else in tfeval touches the network; this package
 // does only when Modules is called.
 //
 // Sources (source.go): local paths (read in place, recorded only),

@@ -63,6 +63,11 @@ type Options struct {
 	// and versions built from variables, as for config.Options (see
 	// tfvars.InitValues); nil means only their defaults are known.
 	RootVariables func(decls map[string]*config.Variable) map[string]cty.Value
+	// TestModules are the module blocks of the module's test files' run
+	// blocks (tftest.InitModules lists them): terraform init installs them
+	// with the configuration's module calls, each under its key, so that
+	// the test command finds them.
+	TestModules []TestModule
 	// Context, when not nil, cancels the installation.
 	Context context.Context
 	// MaxPackageSize bounds one package: a download, an archive's unpacked
@@ -298,6 +303,14 @@ func optionError(summary, format string, args ...any) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}
 }
 
+// TestModule is the module block of a test file's run block: Key is the
+// manifest key the test command looks it up by ("test.tests.a.setup" for
+// run "setup" of tests/a.tftest.hcl), Source and Version its arguments.
+type TestModule struct {
+	Key, Source, Version   string
+	SourceRange, DeclRange hcl.Range
+}
+
 // run walks the tree from the root and writes modules.json.
 func (in *installer) run() hcl.Diagnostics {
 	mod, diags := config.LoadModule(in.rootRel, in.loadOptions())
@@ -306,6 +319,9 @@ func (in *installer) run() hcl.Diagnostics {
 		root := &config.Config{Module: mod, Children: map[string]*config.Config{}}
 		root.Root = root
 		diags = append(diags, in.walk(root, ".", "", []string{in.root})...)
+	}
+	if mod != nil {
+		diags = append(diags, in.testModules(mod)...)
 	}
 	records := []Record{{Key: "", Source: "", Dir: "."}}
 	for _, m := range in.modules {
@@ -338,64 +354,100 @@ func (in *installer) walk(cfg *config.Config, dir, pkgRoot string, ancestors []s
 			continue // reported while decoding
 		}
 		modPath := append(append([]string(nil), parent...), name)
-		key := strings.Join(modPath, ".")
-		if in.calls++; in.calls > in.opts.MaxModules {
-			return append(diags, callDiag(call, "Too many modules", "The module tree has more than %d module calls, the limit for one installation (MaxModules); module.%s and the calls after it are not installed.", in.opts.MaxModules, strings.Join(modPath, ".module.")))
-		}
-		if len(modPath) > in.opts.MaxDepth {
-			diags = append(diags, callDiag(call, "Module nesting too deep", "Module calls are nested more than %d levels deep at module.%s.", in.opts.MaxDepth, strings.Join(modPath, ".module.")))
-			continue
-		}
-		src, err := parseSource(call.SourceAddr, in.opts.Dialect)
-		if err != nil {
-			diags = append(diags, callDiag(call, "Invalid module source address", "Failed to parse module source address: %s.", strings.TrimSuffix(err.Error(), ".")))
-			continue
-		}
-		if call.Version != "" && src.kind != registryKind {
-			diags = append(diags, versionOnNonRegistry(mod.ModuleCalls[name], call, src.kind == localKind, in.opts.Dialect))
-			continue
-		}
-		var childDir, childPkg string
-		if src.kind == localKind {
-			childDir = path.Join(dir, filepath.ToSlash(src.url))
-			childPkg = pkgRoot
-			if pkgRoot != "" && childDir != pkgRoot && !strings.HasPrefix(childDir, pkgRoot+"/") {
-				diags = append(diags, callDiag(call, "Local module path escapes module package", "The given source directory for module %q (at %s) would be outside of its containing package %q. Local source addresses starting with \"../\" must stay within the same package that the calling module belongs to.", name, at(call.DeclRange), pkgRoot))
-				continue
-			}
-			abs := absClean(filepath.Join(in.root, filepath.FromSlash(childDir)))
-			if in.sandbox != "" && !within(in.sandbox, abs) {
-				diags = append(diags, callDiag(call, "Module source outside the allowed directory", "The module source %q resolves to %s, which is outside the directory modules may be read from.", call.SourceAddr, childDir))
-				continue
-			}
-			if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-				diags = append(diags, callDiag(call, "Unreadable module directory", "The directory %s does not exist or cannot be read.", childDir))
-				continue
-			}
-			if indexOf(ancestors, abs) >= 0 {
-				diags = append(diags, callDiag(call, "Module call cycle", "The module call %q refers to %s, a module that is already one of its callers. A module cannot call itself, directly or indirectly.", name, childDir))
-				continue
-			}
-			in.modules[key] = Module{Record: Record{Key: key, Source: call.SourceAddr, Dir: childDir}, Origin: Local}
-		} else {
-			rec, origin, dDiags := in.remote(key, call, src)
-			diags = append(diags, dDiags...)
-			if dDiags.HasErrors() {
-				continue
-			}
-			in.modules[key] = Module{Record: rec, Origin: origin}
-			childDir, childPkg = rec.Dir, installedDir(key)
-		}
-		child, cDiags := config.LoadModule(path.Join(in.rootRel, childDir), in.loadOptions())
+		cDiags, stop := in.install(cfg, mod.ModuleCalls[name], call, modPath, dir, pkgRoot, ancestors)
 		diags = append(diags, cDiags...)
-		if child != nil {
-			abs := absClean(filepath.Join(in.root, filepath.FromSlash(childDir)))
-			childCfg := &config.Config{Root: cfg.Root, Parent: cfg, Path: modPath, Module: child, Children: map[string]*config.Config{}}
-			cfg.Children[name] = childCfg
-			diags = append(diags, in.walk(childCfg, childDir, childPkg, append(ancestors[:len(ancestors):len(ancestors)], abs))...)
+		if stop {
+			return diags
 		}
 	}
 	return diags
+}
+
+// testModules installs the module blocks of the test files' run blocks,
+// as terraform init does: each under its key, a local one (its source
+// relative to the root module) recorded in place, and the calls of the
+// modules they install under that key.
+func (in *installer) testModules(root *config.Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	mods := append([]TestModule(nil), in.opts.TestModules...)
+	sort.SliceStable(mods, func(i, j int) bool { return mods[i].Key < mods[j].Key })
+	for _, tm := range mods {
+		if err := in.opts.Context.Err(); err != nil {
+			return append(diags, optionError("Installation cancelled", "Module installation was cancelled: %s.", err))
+		}
+		if _, done := in.modules[tm.Key]; done || tm.Source == "" {
+			continue
+		}
+		name := tm.Key[strings.LastIndex(tm.Key, ".")+1:]
+		call := &config.ModuleCall{Name: name, SourceAddr: tm.Source, SourceRange: tm.SourceRange, Version: tm.Version, DeclRange: tm.DeclRange}
+		parent := &config.Config{Module: root, Children: map[string]*config.Config{}}
+		parent.Root = parent
+		cDiags, stop := in.install(parent, call, call, []string{tm.Key}, ".", "", []string{in.root})
+		diags = append(diags, cDiags...)
+		if stop {
+			break
+		}
+	}
+	return diags
+}
+
+// install installs one module call of cfg (written as the configuration
+// has it, and with its source and version resolved), whose module path
+// is modPath, and then the calls of the module it installed; dir, pkgRoot
+// and ancestors are as for walk. stop says the installation is over (too
+// many modules).
+func (in *installer) install(cfg *config.Config, written, call *config.ModuleCall, modPath []string, dir, pkgRoot string, ancestors []string) (diags hcl.Diagnostics, stop bool) {
+	name := call.Name
+	key := strings.Join(modPath, ".")
+	if in.calls++; in.calls > in.opts.MaxModules {
+		return append(diags, callDiag(call, "Too many modules", "The module tree has more than %d module calls, the limit for one installation (MaxModules); module.%s and the calls after it are not installed.", in.opts.MaxModules, strings.Join(modPath, ".module."))), true
+	}
+	if len(modPath) > in.opts.MaxDepth {
+		return append(diags, callDiag(call, "Module nesting too deep", "Module calls are nested more than %d levels deep at module.%s.", in.opts.MaxDepth, strings.Join(modPath, ".module."))), false
+	}
+	src, err := parseSource(call.SourceAddr, in.opts.Dialect)
+	if err != nil {
+		return append(diags, callDiag(call, "Invalid module source address", "Failed to parse module source address: %s.", strings.TrimSuffix(err.Error(), "."))), false
+	}
+	if call.Version != "" && src.kind != registryKind {
+		return append(diags, versionOnNonRegistry(written, call, src.kind == localKind, in.opts.Dialect)), false
+	}
+	var childDir, childPkg string
+	if src.kind == localKind {
+		childDir = path.Join(dir, filepath.ToSlash(src.url))
+		childPkg = pkgRoot
+		if pkgRoot != "" && childDir != pkgRoot && !strings.HasPrefix(childDir, pkgRoot+"/") {
+			return append(diags, callDiag(call, "Local module path escapes module package", "The given source directory for module %q (at %s) would be outside of its containing package %q. Local source addresses starting with \"../\" must stay within the same package that the calling module belongs to.", name, at(call.DeclRange), pkgRoot)), false
+		}
+		abs := absClean(filepath.Join(in.root, filepath.FromSlash(childDir)))
+		if in.sandbox != "" && !within(in.sandbox, abs) {
+			return append(diags, callDiag(call, "Module source outside the allowed directory", "The module source %q resolves to %s, which is outside the directory modules may be read from.", call.SourceAddr, childDir)), false
+		}
+		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+			return append(diags, callDiag(call, "Unreadable module directory", "The directory %s does not exist or cannot be read.", childDir)), false
+		}
+		if indexOf(ancestors, abs) >= 0 {
+			return append(diags, callDiag(call, "Module call cycle", "The module call %q refers to %s, a module that is already one of its callers. A module cannot call itself, directly or indirectly.", name, childDir)), false
+		}
+		in.modules[key] = Module{Record: Record{Key: key, Source: call.SourceAddr, Dir: childDir}, Origin: Local}
+	} else {
+		rec, origin, dDiags := in.remote(key, call, src)
+		diags = append(diags, dDiags...)
+		if dDiags.HasErrors() {
+			return diags, false
+		}
+		in.modules[key] = Module{Record: rec, Origin: origin}
+		childDir, childPkg = rec.Dir, installedDir(key)
+	}
+	child, cDiags := config.LoadModule(path.Join(in.rootRel, childDir), in.loadOptions())
+	diags = append(diags, cDiags...)
+	if child != nil {
+		abs := absClean(filepath.Join(in.root, filepath.FromSlash(childDir)))
+		childCfg := &config.Config{Root: cfg.Root, Parent: cfg, Path: modPath, Module: child, Children: map[string]*config.Config{}}
+		cfg.Children[name] = childCfg
+		diags = append(diags, in.walk(childCfg, childDir, childPkg, append(ancestors[:len(ancestors):len(ancestors)], abs))...)
+	}
+	return diags, false
 }
 
 // loadOptions are the options configuration files are read with: through

@@ -151,6 +151,7 @@ func (c *common) registerCommand(fs *flag.FlagSet, cmd string, env Env) {
 		fs.BoolVar(&c.upgrade, "upgrade", false, "choose versions and download again")
 		fs.BoolVar(&c.offline, "offline", false, "install from the module cache alone")
 		fs.StringVar(&c.cacheDir, "cache-dir", lookupEnv(env.Environ, "TFEVAL_MODULE_CACHE_DIR"), "shared module cache")
+		fs.StringVar(&c.test.testDir, "test-directory", defaultTestDirectory, "directory of test files whose run modules to install")
 	}
 }
 

@@ -155,7 +155,7 @@ without providers. It is the only command that uses the network.
 With -recursive, every root module below DIR is initialized (share
 downloads with -cache-dir).`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "upgrade", "cache-dir", "offline", "sandbox", "timeout", "no-color", "recursive", "all-dirs", "exclude", "parallelism", "no-progress"},
+		options: []string{"chdir", "dialect", "upgrade", "cache-dir", "offline", "test-directory", "sandbox", "timeout", "no-color", "recursive", "all-dirs", "exclude", "parallelism", "no-progress"},
 		examples: []string{
 			"# Install, sharing downloads with other checkouts and runs:",
 			"tfeval init -cache-dir=$HOME/.cache/tfeval ./infra",

@@ -8,25 +8,35 @@ import (
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/install"
+	"github.com/tfeval/tfeval/tftest"
 	"github.com/tfeval/tfeval/tfvars"
 )
 
 // initRoot installs the module sources of the tree into
 // .terraform/modules and reports each module call as terraform init does.
 func initRoot(c *common, env Env) report {
-	res, diags := install.Modules(install.Options{
-		WorkDir:  env.WorkDir,
-		Dialect:  c.dialect,
-		Upgrade:  c.upgrade,
-		CacheDir: c.cacheDir,
-		Offline:  c.offline,
-		Env:      env.Environ,
-		Sandbox:  c.sandbox,
-		Context:  c.ctx,
+	// terraform init installs the module of every run block of the test
+	// files too, under the key the test command looks it up by.
+	runMods, diags := tftest.InitModules(tftest.Options{WorkDir: env.WorkDir, TestDirectory: c.test.testDir, Dialect: c.dialect, Sandbox: c.sandbox})
+	testMods := make([]install.TestModule, 0, len(runMods))
+	for _, m := range runMods {
+		testMods = append(testMods, install.TestModule{Key: m.Key, Source: m.Module.Source, Version: m.Module.Version, SourceRange: m.Module.SourceRange, DeclRange: m.Module.DeclRange})
+	}
+	res, iDiags := install.Modules(install.Options{
+		TestModules: testMods,
+		WorkDir:     env.WorkDir,
+		Dialect:     c.dialect,
+		Upgrade:     c.upgrade,
+		CacheDir:    c.cacheDir,
+		Offline:     c.offline,
+		Env:         env.Environ,
+		Sandbox:     c.sandbox,
+		Context:     c.ctx,
 		RootVariables: func(decls map[string]*config.Variable) map[string]cty.Value {
 			return tfvars.InitValues(tfvars.Inputs{Dir: env.WorkDir, Env: env.Environ, Args: c.varArgs, Sandbox: c.sandbox}, decls)
 		},
 	})
+	diags = append(diags, iDiags...)
 	var out strings.Builder
 	out.WriteString("Initializing modules...\n")
 	for _, m := range res.Modules {

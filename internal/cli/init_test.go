@@ -81,3 +81,38 @@ func TestInitErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestInitRunModules: init installs the module of every run block of the
+// test files, as terraform init does, under the key the test command looks
+// it up by (test.<directories>.<file name>.<run>), with the calls of the
+// modules it installs; the test command then finds them. The manifest is
+// the one terraform init v1.11.4 writes for this module.
+func TestInitRunModules(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf":                   "variable \"x\" {\n  default = \"a\"\n}\noutput \"y\" {\n  value = var.x\n}\n",
+		"tests/setup/main.tf":       "output \"z\" {\n  value = \"setup\"\n}\nmodule \"child\" {\n  source = \"./child\"\n}\n",
+		"tests/setup/child/main.tf": "output \"c\" {\n  value = 1\n}\n",
+		"tests/a.tftest.hcl":        "run \"setup\" {\n  module {\n    source = \"./tests/setup\"\n  }\n}\nrun \"main\" {\n  assert {\n    condition     = output.y == \"a\"\n    error_message = \"bad\"\n  }\n}\n",
+		"other/b.tftest.hcl":        "run \"elsewhere\" {\n  module {\n    source = \"./tests/setup\"\n  }\n}\n",
+	})
+	rc, out, errOut := run(t, dir, "", nil, "init")
+	if rc != exitOK || !strings.Contains(out, "- test.tests.a.setup in tests/setup\n") {
+		t.Fatalf("init: %d\n%s%s", rc, out, errOut)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, ".terraform/modules/modules.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"test.tests.a.setup","Source":"./tests/setup","Dir":"tests/setup"},{"Key":"test.tests.a.setup.child","Source":"./child","Dir":"tests/setup/child"}]}`
+	if strings.TrimSpace(string(manifest)) != want {
+		t.Errorf("modules.json:\n%s\nwant\n%s", manifest, want)
+	}
+	if rc, out, errOut := run(t, dir, "", nil, "test"); rc != exitOK || !strings.Contains(out, "2 passed, 0 failed") {
+		t.Errorf("test after init: %d\n%s%s", rc, out, errOut)
+	}
+
+	// -test-directory names where else test files are.
+	if rc, out, errOut := run(t, dir, "", nil, "init", "-test-directory=other"); rc != exitOK || !strings.Contains(out, "- test.other.b.elsewhere in tests/setup\n") || strings.Contains(out, "test.tests.a") {
+		t.Errorf("init -test-directory=other: %d\n%s%s", rc, out, errOut)
+	}
+}

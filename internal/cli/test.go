@@ -28,7 +28,7 @@ func (t *testOptions) register(fs *flag.FlagSet) {
 		t.filter = append(t.filter, s)
 		return nil
 	})
-	fs.StringVar(&t.testDir, "test-directory", tftest.DefaultTestDirectory, "directory of test files")
+	fs.StringVar(&t.testDir, "test-directory", defaultTestDirectory, "directory of test files")
 	fs.BoolVar(&t.verbose, "verbose", false, "print each run's plan or state")
 	fs.StringVar(&t.junitXML, "junit-xml", "", "write a JUnit XML report to FILE")
 }
@@ -151,3 +151,6 @@ func hasTestFiles(dir string, c *common) bool {
 	}
 	return false
 }
+
+// defaultTestDirectory is -test-directory's default, for test and init.
+const defaultTestDirectory = tftest.DefaultTestDirectory
