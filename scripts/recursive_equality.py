@@ -74,6 +74,35 @@ def prepare(rw, repo, src, idx, dest):
                 json.dump(values, f, indent=1)
 
 
+def add_run_modules(rt, rw, repo, repos, idx, tree):
+    """Record every test run block's module in its root's modules.json under the key terraform init
+    gives it (test.<dirs>.<file>.<run>), as run_tests.py does, so that the test command finds a run's
+    module as it would after init (an initialised manifest without a run's module is "Module not
+    installed" in Terraform and tfeval alike)."""
+    by_root = {}
+    for info in rt.classify_repo(repo, repos, idx):
+        if info["root"] is not None:
+            by_root.setdefault(info["root"], []).append(info)
+    for root_rel, infos in sorted(by_root.items()):
+        root = os.path.normpath(os.path.join(tree, root_rel))
+        manifest = os.path.join(root, ".terraform", "modules", "modules.json")
+        if not os.path.exists(manifest):
+            continue
+        records = json.load(open(manifest))["Modules"]
+        cache, missing, remote = {}, set(), set()
+        for info in infos:
+            rel = os.path.relpath(os.path.join(tree, info["file"]), root).replace(os.sep, "/")
+            for run in rt.parse_test_file(os.path.join(tree, info["file"]))["runs"]:
+                if run["module"] is None:
+                    continue
+                start = os.path.normpath(os.path.join(root, run["module"])) if rw.is_local(run["module"]) else rw.resolve_remote(run["module"], idx)
+                if start is None or not os.path.isdir(start):
+                    continue
+                rt.walk_tree(root, start, rt.run_key(rel, run["name"]), run["module"], idx, cache, records, missing, remote)
+        with open(manifest, "w") as f:
+            json.dump({"Modules": records}, f, indent=1)
+
+
 def json_lines(out):
     """The lines of a JSON Lines text: split at newlines only, as str.splitlines also splits at
     characters a JSON string may hold unescaped (U+0085, U+2028), as a file read as a string can."""
@@ -211,6 +240,9 @@ def main():
         try:
             tree = os.path.join(tmp, "src")
             prepare(rw, repo, src, idx, tree)
+            if args.tests:
+                import run_tests as rt  # how run_tests.py records the run blocks' modules
+                add_run_modules(rt, rw, repo, args.repos, idx, tree)
             for mode, checked in modes(tree):
                 n, problems, fig = checked()
                 total += n
