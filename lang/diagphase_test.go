@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfeval/tfeval/dialect"
 )
 
 // An error is reported once per block when Terraform's validate walk
@@ -317,5 +319,37 @@ variable "v" {
 	_, diags = evalFiles(t, files, Options{Validate: true})
 	if len(diags) != 1 || diags[0].Summary != "Invalid function argument" {
 		t.Errorf("validate of tolist(module.a): %v, want one Invalid function argument (the call is an object)", diags)
+	}
+}
+
+// terraform validate's module call outputs are unknowns made afresh,
+// without the output's sensitive or ephemeral mark (v1.15.9's GetModule in
+// the validate walk; v1.11.4 reports nothing here): a root output of a
+// child's sensitive output is "Output refers to sensitive values" at plan
+// time only.
+func TestValidateWalkModuleOutputsUnmarked(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `module "a" {
+  source = "./a"
+}
+output "o" {
+  value = module.a.s
+}
+`,
+		"a/main.tf": `output "s" {
+  value     = "x"
+  sensitive = true
+}
+`,
+	}
+	for _, d := range []dialect.Dialect{dialect.Terraform, dialect.Tofu} {
+		_, diags := evalFiles(t, files, Options{Validate: true, Dialect: d})
+		for _, diag := range diags {
+			t.Errorf("%v validate: unexpected %s: %s (%v)", d, diag.Summary, diag.Detail, diag.Subject)
+		}
+		_, diags = evalFiles(t, files, Options{Dialect: d})
+		if len(diags) != 1 || diags[0].Summary != "Output refers to sensitive values" {
+			t.Errorf("%v plan: %v, want Output refers to sensitive values", d, diags)
+		}
 	}
 }

@@ -721,8 +721,16 @@ func (ev *evaluator) callOutputs(mi *ModuleInstance, call *config.ModuleCall, na
 			} else if ev.opts.Validate {
 				// terraform validate reads every output of a call as
 				// unknown: an argument or expression built from a
-				// constant output is checked by the plan only.
+				// constant output is checked by the plan only. Nor is
+				// the unknown sensitive or ephemeral (Terraform's and
+				// OpenTofu's validate walks build it afresh, without the
+				// output's marks): a root output of a sensitive child
+				// output is "Output refers to sensitive values" at plan
+				// time only. tfeval's own marks (what it could not know)
+				// stay.
 				_, vmarks := v.UnmarkDeep()
+				delete(vmarks, marks.Sensitive)
+				delete(vmarks, marks.Ephemeral)
 				v = cty.DynamicVal.WithMarks(vmarks)
 			}
 			outs[name] = v
