@@ -330,3 +330,32 @@ func TestTableSchemaSensitive(t *testing.T) {
 		}
 	}
 }
+
+// TestComputedDictionaries: every table's dictionary is its names joined
+// by single spaces, none empty and none holding a space of another kind,
+// so that cutting it at each space (readComputedTable) gives what
+// strings.Fields gives.
+func TestComputedDictionaries(t *testing.T) {
+	for _, source := range []string{"hashicorp/aws", "hashicorp/azurerm", "azure/azapi", "hashicorp/google",
+		"hashicorp/kubernetes", "hashicorp/azuread", "integrations/github", "hashicorp/helm", "hashicorp/vault",
+		"cyrilgdn/postgresql", "datadog/datadog", "cloudflare/cloudflare"} {
+		versions := TableVersions(source)
+		if len(versions) == 0 {
+			t.Errorf("%s: no table", source)
+		}
+		for _, version := range versions {
+			dict, _, _ := strings.Cut(computedTable(source, version), "\n")
+			got, want := readComputedTable(computedTable(source, version)).names, strings.Fields(dict)
+			if len(got) != len(want) {
+				t.Errorf("%s %s: %d names, strings.Fields gives %d", source, version, len(got), len(want))
+				continue
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Errorf("%s %s: name %d is %q, strings.Fields gives %q", source, version, i, got[i], want[i])
+					break
+				}
+			}
+		}
+	}
+}
