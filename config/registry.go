@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,14 +10,72 @@ import (
 	"github.com/tfeval/tfeval/dialect"
 )
 
-var (
-	// registryPart is a namespace or a module name.
-	registryPart = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z_-]{0,62}[0-9A-Za-z])?$`)
-	// registrySystem is a target system such as aws.
-	registrySystem = regexp.MustCompile(`^[0-9a-z]{1,64}$`)
-	// registryHost is a registry host, with an optional port.
-	registryHost = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z.-]*[0-9A-Za-z])?(?::[0-9]{1,5})?$`)
-)
+// The parts of a registry address are checked byte by byte, not with the
+// regular expressions that say the same thing (kept in registry_test.go,
+// TestRegistryPatterns): compiling those, with their counted repetitions,
+// took most of the start of every process, whether or not it read a
+// registry address.
+
+// registryPart reports whether s is a namespace or a module name: one to
+// 64 ASCII letters, digits, '_' and '-', beginning and ending with a
+// letter or digit.
+func registryPart(s string) bool {
+	if len(s) == 0 || len(s) > 64 || !alnum(s[0]) || !alnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !alnum(c) && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// registrySystem reports whether s is a target system such as aws: one to
+// 64 lower-case ASCII letters and digits.
+func registrySystem(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// registryHost reports whether s is a registry host, with an optional
+// port: ASCII letters, digits, '.' and '-', beginning and ending with a
+// letter or digit, then perhaps ':' and one to five digits.
+func registryHost(s string) bool {
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		port := s[i+1:]
+		if len(port) == 0 || len(port) > 5 {
+			return false
+		}
+		for j := 0; j < len(port); j++ {
+			if port[j] < '0' || port[j] > '9' {
+				return false
+			}
+		}
+		s = s[:i]
+	}
+	if len(s) == 0 || !alnum(s[0]) || !alnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !alnum(c) && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// alnum reports whether c is an ASCII letter or digit.
+func alnum(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
 
 // RegistryAddress reads a module registry package address,
 // [HOST/]NAMESPACE/NAME/SYSTEM without a subdirectory: its host in lower
@@ -94,9 +151,9 @@ func registrySourceProblem(src string) string {
 	if len(parts) == 4 {
 		host := strings.ToLower(parts[0])
 		switch {
-		case !registryHost.MatchString(host) && strings.Contains(parts[0], "--"):
+		case !registryHost(host) && strings.Contains(parts[0], "--"):
 			return fmt.Sprintf("invalid module registry hostname %q; internationalized domain names must be given as direct unicode characters, not in punycode", parts[0])
-		case !registryHost.MatchString(host):
+		case !registryHost(host):
 			return fmt.Sprintf("invalid module registry hostname %q", parts[0])
 		}
 		name, _, _ := strings.Cut(host, ":")
@@ -109,16 +166,16 @@ func registrySourceProblem(src string) string {
 		parts = parts[1:]
 	}
 	switch {
-	case !registryPart.MatchString(parts[0]) && strings.Contains(parts[0], "."):
+	case !registryPart(parts[0]) && strings.Contains(parts[0], "."):
 		// A host with too few parts after it.
 		return "source address must have three more components after the hostname: the namespace, the name, and the target system"
-	case !registryPart.MatchString(parts[0]):
+	case !registryPart(parts[0]):
 		return fmt.Sprintf("invalid namespace %q: %s", parts[0], registryNameRule)
-	case !registryPart.MatchString(parts[1]):
+	case !registryPart(parts[1]):
 		return fmt.Sprintf("invalid module name %q: %s", parts[1], registryNameRule)
-	case !registrySystem.MatchString(parts[2]) && strings.Contains(parts[2], "?"):
+	case !registrySystem(parts[2]) && strings.Contains(parts[2], "?"):
 		return "module registry addresses may not include a query string portion"
-	case !registrySystem.MatchString(parts[2]):
+	case !registrySystem(parts[2]):
 		return fmt.Sprintf("invalid target system %q: %s", parts[2], registrySystemRule)
 	}
 	return ""

@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
 
 func TestIsRegistrySource(t *testing.T) {
 	for _, tc := range []struct {
@@ -55,5 +59,60 @@ func TestRegistrySourceProblem(t *testing.T) {
 		if got := registrySourceProblem(tc.src); got != tc.want {
 			t.Errorf("registrySourceProblem(%q) = %q, want %q", tc.src, got, tc.want)
 		}
+	}
+}
+
+// The registry address patterns as regular expressions, which
+// registryPart, registrySystem and registryHost check without compiling.
+var (
+	registryPartPattern   = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z_-]{0,62}[0-9A-Za-z])?$`)
+	registrySystemPattern = regexp.MustCompile(`^[0-9a-z]{1,64}$`)
+	registryHostPattern   = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z.-]*[0-9A-Za-z])?(?::[0-9]{1,5})?$`)
+)
+
+// TestRegistryPatterns: the byte-by-byte checks agree with the regular
+// expressions on every string of up to three bytes from an alphabet of
+// each kind of byte they tell apart, on lengths around their bounds, and
+// on the fuzzer's inputs.
+func TestRegistryPatterns(t *testing.T) {
+	alphabet := []string{"a", "Z", "0", "_", "-", ".", ":", "9", "\n", " ", "/", "\xff", "é", "A"}
+	inputs := []string{""}
+	for _, a := range alphabet {
+		inputs = append(inputs, a)
+		for _, b := range alphabet {
+			inputs = append(inputs, a+b)
+			for _, c := range alphabet {
+				inputs = append(inputs, a+b+c)
+			}
+		}
+	}
+	for _, n := range []int{62, 63, 64, 65, 66} {
+		inputs = append(inputs, strings.Repeat("a", n), "a"+strings.Repeat("-", n-2)+"a", "h:"+strings.Repeat("1", n%7))
+	}
+	for _, in := range []string{"app.terraform.io", "localhost:8080", "host:123456", "host:", ":80", "a.b-c:1",
+		"a..b", "-a", "a-", "a:1:2", "registry.example.com:8443", "a\n", "aws\n"} {
+		inputs = append(inputs, in)
+	}
+	for _, in := range inputs {
+		checkRegistryPatterns(t, in)
+	}
+}
+
+func FuzzRegistryPatterns(f *testing.F) {
+	for _, in := range []string{"app.terraform.io:443", "hashicorp", "a_b-c", "x:1"} {
+		f.Add(in)
+	}
+	f.Fuzz(checkRegistryPatterns)
+}
+
+func checkRegistryPatterns(t *testing.T, in string) {
+	if got, want := registryPart(in), registryPartPattern.MatchString(in); got != want {
+		t.Errorf("registryPart(%q) = %v, the pattern says %v", in, got, want)
+	}
+	if got, want := registrySystem(in), registrySystemPattern.MatchString(in); got != want {
+		t.Errorf("registrySystem(%q) = %v, the pattern says %v", in, got, want)
+	}
+	if got, want := registryHost(in), registryHostPattern.MatchString(in); got != want {
+		t.Errorf("registryHost(%q) = %v, the pattern says %v", in, got, want)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -21,11 +20,29 @@ import (
 // agent and known_hosts then work as they do for those tools, and the
 // library does without go-git's large dependency tree. See doc.go.
 
-// commitID is a full commit hash.
-var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+// commitID reports whether s is a full commit hash: 40 or 64 lower-case
+// hexadecimal digits. It and shortCommit are checked byte by byte rather
+// than with regular expressions (kept in git_test.go), whose counted
+// repetitions every process compiled at start.
+func commitID(s string) bool {
+	return (len(s) == 40 || len(s) == 64) && lowerHex(s)
+}
 
-// shortCommit is what may be an abbreviated commit hash.
-var shortCommit = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+// shortCommit reports whether s may be an abbreviated commit hash: 7 to
+// 64 lower-case hexadecimal digits.
+func shortCommit(s string) bool {
+	return len(s) >= 7 && len(s) <= 64 && lowerHex(s)
+}
+
+// lowerHex reports whether every byte of s is 0-9 or a-f.
+func lowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // gitEnv is the environment git runs in: Options.Env (the process's
 // when that is nil, since git and ssh need PATH and HOME), without prompts.
@@ -172,7 +189,7 @@ func (b *cappedBuffer) String() string { return b.buf.String() }
 // resolveRef asks the repository which commit a ref names (HEAD when
 // ref is ""); "" when it names none, as an abbreviated commit does not.
 func (f *fetcher) resolveRef(s *source, workDir string) (string, error) {
-	if commitID.MatchString(s.ref) {
+	if commitID(s.ref) {
 		return s.ref, nil
 	}
 	want := s.ref
@@ -196,7 +213,7 @@ func (f *fetcher) resolveRef(s *source, workDir string) (string, error) {
 			return id, nil
 		}
 	}
-	if shortCommit.MatchString(s.ref) {
+	if shortCommit(s.ref) {
 		return "", nil
 	}
 	return "", fmt.Errorf("the repository has no branch or tag named %q", s.ref)
@@ -211,7 +228,7 @@ func (f *fetcher) resolveRef(s *source, workDir string) (string, error) {
 func (f *fetcher) cloneGit(s *source, dst string) (string, error) {
 	parent := filepath.Dir(dst)
 	args := []string{"clone", "--quiet", "--no-checkout"}
-	commit := s.ref != "" && shortCommit.MatchString(s.ref)
+	commit := s.ref != "" && shortCommit(s.ref)
 	if s.depth > 0 && !commit {
 		args = append(args, "--depth", fmt.Sprint(s.depth))
 	}

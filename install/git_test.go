@@ -3,6 +3,7 @@ package install
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -76,5 +77,36 @@ func TestGitUnsafeRepositories(t *testing.T) {
 				t.Error("the module was installed anyway")
 			}
 		})
+	}
+}
+
+// The commit hash patterns as regular expressions, which commitID and
+// shortCommit check without compiling.
+var (
+	commitIDPattern    = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+	shortCommitPattern = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+)
+
+// TestCommitPatterns: the byte-by-byte checks agree with the regular
+// expressions at every length up to 70, with each kind of byte they tell
+// apart at each end.
+func TestCommitPatterns(t *testing.T) {
+	var inputs []string
+	for n := 0; n <= 70; n++ {
+		for _, fill := range []string{"0", "f", "9", "a"} {
+			base := strings.Repeat(fill, n)
+			inputs = append(inputs, base)
+			for _, odd := range []string{"g", "F", "A", " ", "\n", "\xff", "-"} {
+				inputs = append(inputs, base+odd, odd+base)
+			}
+		}
+	}
+	for _, in := range inputs {
+		if got, want := commitID(in), commitIDPattern.MatchString(in); got != want {
+			t.Errorf("commitID(%q) = %v, the pattern says %v", in, got, want)
+		}
+		if got, want := shortCommit(in), shortCommitPattern.MatchString(in); got != want {
+			t.Errorf("shortCommit(%q) = %v, the pattern says %v", in, got, want)
+		}
 	}
 }

@@ -696,7 +696,7 @@ func (in *installer) obtainOnce(src *source, version string) (fetchedPackage, Or
 		if c != nil {
 			if in.opts.Offline {
 				commit = src.ref
-				if !commitID.MatchString(commit) {
+				if !commitID(commit) {
 					r, ok := c.readRef(c.gitRefName(src))
 					if !ok {
 						return fetchedPackage{}, 0, errNotCached
@@ -710,7 +710,7 @@ func (in *installer) obtainOnce(src *source, version string) (fetchedPackage, Or
 				}
 				commit = id
 			}
-			if commitID.MatchString(commit) {
+			if commitID(commit) {
 				if _, dir, ok := c.read(c.gitRef(src, commit)); ok {
 					return fetchedPackage{dir, ""}, Cached, nil
 				}
