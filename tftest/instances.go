@@ -228,6 +228,12 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	if !managed {
 		final = final || pi.Read == lang.DataReadPlan || pi.Read == lang.DataReadUnknown
 	}
+	// Terraform's mocked provider looks in the values given for those of
+	// the computed attributes it fills: when an object is created or a
+	// data source read, once final, and while planning already for an
+	// override_resource (its values given whatever override_during
+	// says, to fill with unknowns).
+	walk := !(managed && hasPrior) && (final || managed && ov != nil)
 	var diags hcl.Diagnostics
 	var overrideRange *hcl.Range
 	if ov != nil {
@@ -235,14 +241,14 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	}
 	if pi.Schema != nil {
 		var ms []mockMismatch
-		v, ms = fill(pi.Schema, v, with, gen, "", final, !in.tofu)
-		diags = mockMismatchDiags(ms, !in.tofu, pi.Addr, res.Config.MissingItemRange(), withRange, overrideRange)
+		v, ms = fill(pi.Schema, v, with, gen, "", nil, fillRun{final: final, terraform: !in.tofu, walk: walk}, nil)
+		diags = mockMismatchDiags(ms, !in.tofu, pi.Addr, res.Config, withRange, overrideRange)
 	} else {
-		if tb := lang.TableSchema(source, tv, mode, res.Type); tb != nil && final && !(managed && hasPrior) {
+		if tb := lang.TableSchema(source, tv, mode, res.Type); tb != nil && walk {
 			// What the table knows the provider computes, the mocked
 			// provider fills, and a value given that does not fit fails.
-			ms := tableMismatches(tb, pi.Arguments, with, gen)
-			diags = mockMismatchDiags(ms, !in.tofu, pi.Addr, res.Config.MissingItemRange(), withRange, overrideRange)
+			ms := tableMismatches(tb, pi.Arguments, with, gen, final, walk)
+			diags = mockMismatchDiags(ms, !in.tofu, pi.Addr, res.Config, withRange, overrideRange)
 		}
 		colls := in.collections.of(pi.Config.Module)
 		isColl := func(name string) bool { return colls[res.Addr()+"."+name] }
@@ -544,40 +550,73 @@ func proposedNew(b *lang.Block, args, planned, prior cty.Value, kind func(string
 	return cty.ObjectVal(attrs).WithMarks(pm)
 }
 
-// fill gives the computed attributes of an object of schema b their
-// values: with final set, those still unknown take the mocked or
-// overridden value with gives them, else a generated one; without, they
-// stay unknown. Nested blocks are filled the same way, every element with
-// the same values (with's attribute of the block's name).
-func fill(b *lang.Block, v, with cty.Value, gen generator, path string, final, terraform bool) (cty.Value, []mockMismatch) {
+// fillRun is how fill fills: final, whether what the provider computes
+// is known (else it stays unknown); terraform, whether in Terraform's
+// ways (else OpenTofu's); walk, whether Terraform looks in the values
+// given for those of the computed attributes (mockMismatch notObject).
+type fillRun struct {
+	final, terraform, walk bool
+}
+
+// fill gives the computed attributes of an object of schema b: with
+// final set, those still unknown take the mocked or overridden value
+// with gives them, else a generated one; without, they stay unknown.
+// Nested blocks are filled the same way, every element with the same
+// values (with's attribute of the block's name). path is the object's
+// path as tfeval writes it, at as Terraform has it. In Terraform's ways,
+// the values given for a nested object must be an object: if not, or if
+// not for an object above it (bad), each computed attribute Terraform
+// fills in it is an error, and generated.
+func fill(b *lang.Block, v, with cty.Value, gen generator, path string, at cty.Path, run fillRun, bad *mockMismatch) (cty.Value, []mockMismatch) {
 	inner, vm := v.Unmark()
 	if !inner.IsKnown() || inner.IsNull() || !inner.Type().IsObjectType() {
 		return v, nil
 	}
+	if run.terraform && bad == nil && len(at) > 0 {
+		bad = notAnObject(with, at)
+	}
+	if bad != nil {
+		with = cty.NilVal
+	}
 	var diags []mockMismatch
 	attrs := inner.AsValueMap()
-	for _, name := range sortedKeys(b.Attributes) {
-		a := b.Attributes[name]
-		av, ok := attrs[name]
+	// In the order of the names, attributes and blocks together, as
+	// Terraform walks the object.
+	for _, name := range sortedKeys(attrs) {
+		if _, ok := b.BlockTypes[name]; ok {
+			av := attrs[name]
+			if !av.IsKnown() || av.IsNull() {
+				continue
+			}
+			nv, d := fillEach(b.BlockTypes[name].Block, av, attrOf(with, name), gen, path+"."+name, extend(at, cty.GetAttrStep{Name: name}), run, bad)
+			diags = append(diags, d...)
+			attrs[name] = nv
+			continue
+		}
+		a, ok := b.Attributes[name]
 		if !ok {
 			continue
 		}
+		av := attrs[name]
 		wv := attrOf(with, name)
 		if a.Computed && !av.IsKnown() {
-			if !final {
+			if bad != nil && run.walk {
+				diags = append(diags, *bad)
+			}
+			if !run.final {
 				continue
 			}
 			nv := gen.value(a.Type, path+"."+name)
 			if wv != cty.NilVal {
 				var cv cty.Value
 				var err error
-				if terraform {
+				if run.terraform {
 					cv, err = mockConvert(wv, a.Type, gen, path+"."+name, nil)
 				} else {
 					cv, err = typeexpr.ConvertValue(wv, a.Type)
 				}
 				if err != nil {
-					diags = append(diags, mockMismatch{path: path + "." + name, ty: a.Type, err: err})
+					diags = append(diags, mockMismatch{path: path + "." + name, at: extend(at, cty.GetAttrStep{Name: name}), ty: a.Type, err: err})
 					continue
 				}
 				nv = cv
@@ -590,29 +629,20 @@ func fill(b *lang.Block, v, with cty.Value, gen generator, path string, final, t
 		}
 		if a.NestedType != nil && av.IsKnown() && !av.IsNull() {
 			nb := &lang.Block{Attributes: a.NestedType.Attributes}
-			nv, d := fillEach(nb, av, wv, gen, path+"."+name, final, terraform)
+			nv, d := fillEach(nb, av, wv, gen, path+"."+name, extend(at, cty.GetAttrStep{Name: name}), run, bad)
 			diags = append(diags, d...)
 			attrs[name] = nv
 		}
-	}
-	for _, name := range sortedKeys(b.BlockTypes) {
-		av, ok := attrs[name]
-		if !ok || !av.IsKnown() || av.IsNull() {
-			continue
-		}
-		nv, d := fillEach(b.BlockTypes[name].Block, av, attrOf(with, name), gen, path+"."+name, final, terraform)
-		diags = append(diags, d...)
-		attrs[name] = nv
 	}
 	return cty.ObjectVal(attrs).WithMarks(vm), diags
 }
 
 // fillEach fills every object of a nested block or nested attribute value.
-func fillEach(b *lang.Block, v, with cty.Value, gen generator, path string, final, terraform bool) (cty.Value, []mockMismatch) {
+func fillEach(b *lang.Block, v, with cty.Value, gen generator, path string, at cty.Path, run fillRun, bad *mockMismatch) (cty.Value, []mockMismatch) {
 	inner, vm := v.Unmark()
 	ty := inner.Type()
 	if ty.IsObjectType() && !isMapLike(b, inner) {
-		return fill(b, v, with, gen, path, final, terraform)
+		return fill(b, v, with, gen, path, at, run, bad)
 	}
 	var diags []mockMismatch
 	switch {
@@ -622,7 +652,11 @@ func fillEach(b *lang.Block, v, with cty.Value, gen generator, path string, fina
 			return v, nil
 		}
 		for i, e := range elems {
-			nv, d := fill(b, e, with, gen, fmt.Sprintf("%s[%d]", path, i), final, terraform)
+			key := cty.NumberIntVal(int64(i))
+			if ty.IsSetType() {
+				key = setKey
+			}
+			nv, d := fill(b, e, with, gen, fmt.Sprintf("%s[%d]", path, i), extend(at, cty.IndexStep{Key: key}), run, bad)
 			diags = append(diags, d...)
 			elems[i] = nv
 		}
@@ -638,8 +672,8 @@ func fillEach(b *lang.Block, v, with cty.Value, gen generator, path string, fina
 		if len(m) == 0 {
 			return v, nil
 		}
-		for k, e := range m {
-			nv, d := fill(b, e, with, gen, fmt.Sprintf("%s[%q]", path, k), final, terraform)
+		for _, k := range sortedKeys(m) {
+			nv, d := fill(b, m[k], with, gen, fmt.Sprintf("%s[%q]", path, k), extend(at, cty.IndexStep{Key: cty.StringVal(k)}), run, bad)
 			diags = append(diags, d...)
 			m[k] = nv
 		}

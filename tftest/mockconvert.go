@@ -14,11 +14,44 @@ import (
 
 // mockMismatch is a mock or override value that does not fit the type of
 // the computed attribute it is for: the attribute's path (".id",
-// ".block[0].name"), its type, and why.
+// ".block[0].name"; at, the same as Terraform has it, a set's element
+// indexed by a value that is neither number nor string), its type, and
+// why. With notObject, it is instead a value that is not an object where
+// Terraform looks for the values of a nested block's or nested
+// attribute's objects: at is the path of the object, found the type of
+// the value.
 type mockMismatch struct {
-	path string
-	ty   cty.Type
-	err  error
+	path      string
+	at        cty.Path
+	ty        cty.Type
+	err       error
+	notObject bool
+	found     cty.Type
+}
+
+// setKey is the key tfeval gives an element of a set in a cty.Path of
+// its diagnostics: Terraform indexes one by its value, which it writes
+// as "[...]" and does not look up in the configuration.
+var setKey = cty.EmptyObjectVal
+
+// notAnObject is the mismatch of with, the mocked data of the object at
+// path at, if Terraform would not find an object there (a tuple for the
+// objects of a list, a map, a string, a null), nil otherwise.
+func notAnObject(with cty.Value, at cty.Path) *mockMismatch {
+	if with == cty.NilVal {
+		return nil
+	}
+	w, _ := with.Unmark()
+	if w.Type().IsObjectType() {
+		return nil
+	}
+	return &mockMismatch{notObject: true, at: at, found: w.Type()}
+}
+
+// extend is p with step appended, in a new backing array.
+func extend(p cty.Path, steps ...cty.PathStep) cty.Path {
+	out := make(cty.Path, 0, len(p)+len(steps))
+	return append(append(out, p...), steps...)
 }
 
 // mockConvert makes a mock or override value one of type ty, as
@@ -135,22 +168,40 @@ func mockConvert(in cty.Value, ty cty.Type, gen generator, path string, rel cty.
 // provider reports each as "Failed to compute attribute" of the plan,
 // apply or read that uses it, naming where the values were given
 // (mockRange: a mock block's defaults argument, an override block's
-// header), at the resource block (the attribute, computed, is not in it);
-// OpenTofu names the object and the field.
-func mockMismatchDiags(ms []mockMismatch, terraform bool, addr string, res hcl.Range, mockRange hcl.Range, override *hcl.Range) hcl.Diagnostics {
+// header), at the place of the configuration Terraform finds for the
+// attribute's path (subjectAt: the resource block for an attribute it
+// does not set, a nested block it writes for one of its objects). A
+// value that is not an object where Terraform looks for a nested
+// object's values it reports with the path of that object. OpenTofu
+// names the object and the field (and tfeval leaves its nested objects
+// as they were: notObject mismatches are Terraform's only).
+func mockMismatchDiags(ms []mockMismatch, terraform bool, addr string, body hcl.Body, mockRange hcl.Range, override *hcl.Range) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, m := range ms {
-		msg := m.err.Error()
-		path := m.path
-		if pe, ok := m.err.(cty.PathError); ok {
-			path += formatPath(pe.Path)
+		if terraform && m.notObject {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Failed to compute attribute",
+				Detail:   fmt.Sprintf("Terraform expected an object type for attribute %q defined within the mocked data at %s, but found %s.", formatPath(m.at), mockRange, m.found.FriendlyName()),
+				Subject:  subjectAt(body, m.at).Ptr(),
+			})
+			continue
 		}
+		if m.notObject {
+			continue
+		}
+		msg := m.err.Error()
+		rel := ""
+		if pe, ok := m.err.(cty.PathError); ok {
+			rel = formatPath(pe.Path)
+		}
+		path := m.path + rel
 		if terraform {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Failed to compute attribute",
-				Detail:   fmt.Sprintf("Terraform could not compute a value for the target type %s with the mocked data defined at %s with the attribute %q: %s.", m.ty.FriendlyName(), mockRange, path, msg),
-				Subject:  res.Ptr(),
+				Detail:   fmt.Sprintf("Terraform could not compute a value for the target type %s with the mocked data defined at %s with the attribute %q: %s.", m.ty.FriendlyName(), mockRange, formatPath(m.at)+rel, msg),
+				Subject:  subjectAt(body, m.at).Ptr(),
 			})
 			continue
 		}
@@ -192,10 +243,14 @@ func formatPath(p cty.Path) string {
 }
 
 // tableMismatches are the mock or override values (with) given for the
-// top-level attributes that the table of the provider's schema (tb) says
-// the provider computes and the configuration (args) does not set, which
-// the mocked provider fills, that do not fit the attribute's type.
-func tableMismatches(tb *lang.Block, args, with cty.Value, gen generator) []mockMismatch {
+// attributes that the table of the provider's schema (tb) says the
+// provider computes and the configuration (args) does not set, which the
+// mocked provider fills, that do not fit the attribute's type (once
+// final), and, walk set, the values given for the objects of the nested
+// blocks the configuration writes that are not objects (notAnObject),
+// one for each computed attribute of the object, as Terraform reports
+// them.
+func tableMismatches(tb *lang.Block, args, with cty.Value, gen generator, final, walk bool) []mockMismatch {
 	if with == cty.NilVal {
 		return nil
 	}
@@ -203,17 +258,85 @@ func tableMismatches(tb *lang.Block, args, with cty.Value, gen generator) []mock
 	if !w.IsKnown() || w.IsNull() || !w.Type().IsObjectType() {
 		return nil
 	}
+	return tableObjectMismatches(tb, args, with, gen, "", nil, final, walk, nil)
+}
+
+// tableObjectMismatches are tableMismatches of an object of schema b at
+// path (at, as Terraform has it), args as the configuration writes it;
+// bad, if not nil, the mismatch of a value given above it that is not an
+// object.
+func tableObjectMismatches(b *lang.Block, args, with cty.Value, gen generator, path string, at cty.Path, final, walk bool, bad *mockMismatch) []mockMismatch {
+	if bad == nil && len(at) > 0 {
+		bad = notAnObject(with, at)
+	}
+	if bad != nil {
+		with = cty.NilVal
+	}
+	names := make([]string, 0, len(b.Attributes)+len(b.BlockTypes))
+	for name := range b.Attributes {
+		names = append(names, name)
+	}
+	for name := range b.BlockTypes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
 	var out []mockMismatch
-	for _, name := range sortedKeys(tb.Attributes) {
-		a := tb.Attributes[name]
-		if !a.Computed || !w.Type().HasAttribute(name) {
+	for _, name := range names {
+		arg := attrOf(args, name)
+		if a, ok := b.Attributes[name]; ok {
+			if !a.Computed || arg != cty.NilVal && !arg.IsNull() {
+				continue
+			}
+			if bad != nil {
+				if walk {
+					out = append(out, *bad)
+				}
+				continue
+			}
+			wv := attrOf(with, name)
+			if !final || wv == cty.NilVal {
+				continue
+			}
+			if _, err := mockConvert(wv, a.Type, gen, path+"."+name, nil); err != nil {
+				out = append(out, mockMismatch{path: path + "." + name, at: extend(at, cty.GetAttrStep{Name: name}), ty: a.Type, err: err})
+			}
 			continue
 		}
-		if arg := attrOf(args, name); arg != cty.NilVal && !arg.IsNull() {
+		nb, ok := b.BlockTypes[name]
+		if !ok || arg == cty.NilVal {
 			continue
 		}
-		if _, err := mockConvert(w.GetAttr(name), a.Type, gen, "."+name, nil); err != nil {
-			out = append(out, mockMismatch{path: "." + name, ty: a.Type, err: err})
+		av, _ := arg.Unmark()
+		if !av.IsKnown() || av.IsNull() {
+			continue
+		}
+		wv := attrOf(with, name)
+		bat := extend(at, cty.GetAttrStep{Name: name})
+		ty := av.Type()
+		switch nb.Nesting {
+		case lang.NestingSingle, lang.NestingGroup:
+			if ty.IsObjectType() {
+				out = append(out, tableObjectMismatches(nb.Block, av, wv, gen, path+"."+name, bat, final, walk, bad)...)
+			}
+		case lang.NestingList, lang.NestingSet:
+			if !ty.IsListType() && !ty.IsTupleType() && !ty.IsSetType() {
+				continue
+			}
+			for i, e := range av.AsValueSlice() {
+				key := cty.NumberIntVal(int64(i))
+				if nb.Nesting == lang.NestingSet {
+					key = setKey
+				}
+				out = append(out, tableObjectMismatches(nb.Block, e, wv, gen, fmt.Sprintf("%s.%s[%d]", path, name, i), extend(bat, cty.IndexStep{Key: key}), final, walk, bad)...)
+			}
+		case lang.NestingMap:
+			if !ty.IsMapType() && !ty.IsObjectType() {
+				continue
+			}
+			m := av.AsValueMap()
+			for _, k := range sortedKeys(m) {
+				out = append(out, tableObjectMismatches(nb.Block, m[k], wv, gen, fmt.Sprintf("%s.%s[%q]", path, name, k), extend(bat, cty.IndexStep{Key: cty.StringVal(k)}), final, walk, bad)...)
+			}
 		}
 	}
 	return out

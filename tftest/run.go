@@ -966,7 +966,9 @@ func targetWarnings(cmd Command, d dialect.Dialect) hcl.Diagnostics {
 	return diags
 }
 
-// appendNew appends to diags those of more it does not have yet.
+// appendNew appends to diags those of more it does not have yet. Those
+// more repeats are kept: Terraform's mocked provider reports an error
+// once for each attribute it fills, in the same words.
 func appendNew(diags, more hcl.Diagnostics) hcl.Diagnostics {
 	seen := map[string]bool{}
 	key := func(d *hcl.Diagnostic) string {
@@ -981,7 +983,6 @@ func appendNew(diags, more hcl.Diagnostics) hcl.Diagnostics {
 	}
 	for _, d := range more {
 		if !seen[key(d)] {
-			seen[key(d)] = true
 			diags = append(diags, d)
 		}
 	}
