@@ -2,6 +2,7 @@ package tftest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -82,7 +83,7 @@ func providerExprs(body *hclsyntax.Body, top bool, out *[]hclsyntax.Expression) 
 		}
 		attrs = append(attrs, a)
 	}
-	sortByStart(attrs)
+	slices.SortFunc(attrs, func(a, b *hclsyntax.Attribute) int { return a.SrcRange.Start.Byte - b.SrcRange.Start.Byte })
 	for _, a := range attrs {
 		for _, t := range a.Expr.Variables() {
 			if t.RootName() != "var" {
@@ -180,14 +181,6 @@ func constantFileValues(f *File, exprs []hclsyntax.Expression, ctx *hcl.EvalCont
 		}
 	}
 	return vals, true
-}
-
-func sortByStart(attrs []*hclsyntax.Attribute) {
-	for i := 1; i < len(attrs); i++ {
-		for j := i; j > 0 && attrs[j].SrcRange.Start.Byte < attrs[j-1].SrcRange.Start.Byte; j-- {
-			attrs[j], attrs[j-1] = attrs[j-1], attrs[j]
-		}
-	}
 }
 
 // callsProviderFunction reports whether expr calls a provider-defined
