@@ -121,15 +121,7 @@ run "later" {}
 				want["main.tftest.hcl::"+k] = v
 			}
 			wantStatuses(t, rep, want)
-			var got []*hcl.Diagnostic
-			for _, f := range rep.Files {
-				if len(f.Diagnostics) > 0 {
-					t.Errorf("file diagnostics %v, want none", f.Diagnostics)
-				}
-				for _, r := range f.Runs {
-					got = append(got, r.Diagnostics...)
-				}
-			}
+			got := runDiagnostics(t, rep)
 			if tc.detail == "" {
 				if len(got) > 0 {
 					t.Fatalf("diagnostics %v, want none", got)

@@ -168,15 +168,7 @@ func checkMockDiags(t *testing.T, rep *Report, wantStatus map[string]string, wan
 		ws["main.tftest.hcl::"+k] = v
 	}
 	wantStatuses(t, rep, ws)
-	var got []*hcl.Diagnostic
-	for _, f := range rep.Files {
-		if len(f.Diagnostics) > 0 {
-			t.Errorf("file diagnostics %v, want none", f.Diagnostics)
-		}
-		for _, r := range f.Runs {
-			got = append(got, r.Diagnostics...)
-		}
-	}
+	got := runDiagnostics(t, rep)
 	if len(got) != len(want) {
 		t.Fatalf("diagnostics %v, want %d", got, len(want))
 	}
@@ -189,6 +181,22 @@ func checkMockDiags(t *testing.T, rep *Report, wantStatus map[string]string, wan
 			t.Errorf("diagnostic %d: subject %v, want main.tf:%d,%d", i, g.Subject, w.line, w.col)
 		}
 	}
+}
+
+// runDiagnostics are the diagnostics of a report's runs, in order; a
+// file-level diagnostic is an error of the test.
+func runDiagnostics(t *testing.T, rep *Report) []*hcl.Diagnostic {
+	t.Helper()
+	var got []*hcl.Diagnostic
+	for _, f := range rep.Files {
+		if len(f.Diagnostics) > 0 {
+			t.Errorf("file diagnostics %v, want none", f.Diagnostics)
+		}
+		for _, r := range f.Runs {
+			got = append(got, r.Diagnostics...)
+		}
+	}
+	return got
 }
 
 // TestMockValuesOfNestedBlocksByTable: without a provider schema, the
