@@ -2,6 +2,7 @@ package tftest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -10,6 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/marks"
+	"github.com/tfeval/tfeval/tfvars"
 )
 
 // failedProviderConfigs are Terraform's errors for the configurations of
@@ -20,21 +23,20 @@ import (
 // such a provider is skipped, with the file's later runs, as for a mock
 // provider's defaults (failedMocks).
 //
-// Only what tfeval can know is reported: a block whose expressions refer
-// to nothing but values of the file's variables block that themselves
-// refer to nothing (constants and Terraform's functions) is worked out;
-// a reference to a variable that neither the file nor a global value
-// gives is "Reference to unavailable variable", as the provider does not
-// see the module's variables, and one a global value gives is the warning
-// "Variable referenced without definition" (the configuration is then the
-// provider's); one that refers to run outputs or variable blocks, calls
-// a provider's function, or is written in JSON is left to the provider, as
-// is every argument's name and type, which only the provider's schema
-// gives.
-func (r *runner) failedProviderConfigs(f *File) (hcl.Diagnostics, map[string]bool) {
+// A configuration may read the file's values (providerVars): those of its
+// variables block, those of its variable blocks, and global values
+// (command line, variables files, environment) of variables the file does
+// not declare, through Terraform's deprecated path, with its warning and
+// the errors of parsing the value (undefinedGlobalDiags). A reference to a
+// variable that neither the file nor a global value gives is "Reference to
+// unavailable variable", as the provider does not see the module's
+// variables. One that refers to runs (itself or through the file's
+// values), calls a provider's function, or is written in JSON is left to
+// the provider, as is every argument's name and type, which only the
+// provider's schema gives.
+func (r *runner) failedProviderConfigs(f *File) (diags, valueDiags hcl.Diagnostics, failed map[string]bool) {
 	ctx := r.evalContext(nil)
-	var diags hcl.Diagnostics
-	failed := map[string]bool{}
+	failed = map[string]bool{}
 	for _, p := range f.Providers {
 		if p.Mock {
 			continue
@@ -47,15 +49,16 @@ func (r *runner) failedProviderConfigs(f *File) (hcl.Diagnostics, map[string]boo
 		if !providerExprs(body, true, &exprs) {
 			continue
 		}
-		if d := r.unavailableProviderVars(f, exprs); len(d) > 0 {
-			diags = append(diags, d...)
-			if d.HasErrors() {
-				failed[p.Key()] = true
-			}
+		vars, d, vd, known, skip := r.providerVars(f, exprs, ctx)
+		diags = append(diags, d...)
+		valueDiags = append(valueDiags, vd...)
+		if d.HasErrors() || skip {
+			// A value it reads failed: Terraform skips the provider,
+			// and the runs that use it.
+			failed[p.Key()] = true
 			continue
 		}
-		vars, ok := constantFileValues(f, exprs, ctx)
-		if !ok {
+		if !known {
 			continue
 		}
 		pctx := ctx.NewChild()
@@ -68,7 +71,7 @@ func (r *runner) failedProviderConfigs(f *File) (hcl.Diagnostics, map[string]boo
 			}
 		}
 	}
-	return diags, failed
+	return diags, valueDiags, failed
 }
 
 // providerExprs gathers the expressions of a provider block's body in
@@ -103,84 +106,167 @@ func providerExprs(body *hclsyntax.Body, top bool, out *[]hclsyntax.Expression) 
 	return true
 }
 
-// unavailableProviderVars are Terraform's errors for the references of a
-// test file's provider configuration to variables that neither the file
-// (its variables block or variable blocks) nor a global value gives:
-// the provider sees only those, not the module's variables or their
-// defaults.
-func (r *runner) unavailableProviderVars(f *File, exprs []hclsyntax.Expression) hcl.Diagnostics {
+// providerVars are the values of the variables a test file's provider
+// configuration reads, as Terraform's graph of the file gives them, with
+// the diagnostics of its references in source order: a value of the
+// file's variables block (worked out from the file's other values and
+// global values; one that refers to a run, itself or through another,
+// leaves the configuration to the provider: known is false), a variable
+// block's value (its global value as the block parses it, or its
+// default), else the global value of a variable the file does not
+// declare (undefinedGlobalDiags), else "Reference to unavailable
+// variable". skip says a file's value the configuration reads failed,
+// with valueDiags that value's errors, which are the file's (Terraform
+// works out every value of the file), and Terraform skips the provider.
+func (r *runner) providerVars(f *File, exprs []hclsyntax.Expression, ctx *hcl.EvalContext) (vals map[string]cty.Value, diags, valueDiags hcl.Diagnostics, known, skip bool) {
+	// Every variable the configuration and the file's values it reads
+	// refer to, looked up among the global values.
 	var names []string
-	var refs []hcl.Traversal
-	for _, e := range exprs {
+	seen := map[string]bool{}
+	var visit func(e hcl.Expression)
+	visit = func(e hcl.Expression) {
 		for _, t := range e.Variables() {
-			if len(t) < 2 {
+			name, ok := varName(t)
+			if !ok || seen[name] {
 				continue
 			}
-			at, ok := t[1].(hcl.TraverseAttr)
-			if !ok {
-				continue
-			}
-			_, file := f.Variables[at.Name]
-			_, defined := f.VariableDefs[at.Name]
-			if !file && !defined {
-				refs = append(refs, t)
-				names = append(names, at.Name)
+			seen[name] = true
+			names = append(names, name)
+			if a, file := f.Variables[name]; file {
+				visit(a.Expr)
 			}
 		}
 	}
-	if len(refs) == 0 {
-		return nil
+	for _, e := range exprs {
+		visit(e)
+	}
+	if len(names) == 0 {
+		return nil, nil, nil, true, false
 	}
 	_, lookup := undeclaredVars(names, map[string]*config.Variable{})
+	maps.Copy(lookup, f.VariableDefs)
 	globals, _ := r.globals(f, lookup)
-	var diags hcl.Diagnostics
-	for i, t := range refs {
-		if _, given := globals[names[i]]; !given {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unavailable variable", Detail: fmt.Sprintf("The input variable %q does not exist within this test file.", names[i]), Subject: t.SourceRange().Ptr()})
-		} else {
-			// Terraform parses a global value without a definition,
-			// and warns.
-			diags = append(diags, undefinedGlobal(names[i], t.SourceRange()))
-		}
-	}
-	return diags
-}
+	gobj := globalObject(globals, lookup, func(name string) bool { _, def := f.VariableDefs[name]; return !def })
 
-// constantFileValues are the values of the file's variables block the
-// expressions read (as var.NAME), where each is one tfeval can know
-// before any run: it refers to nothing and works out. ok is false where
-// one is not so (a global value, a variable block's, one that reads a run
-// or another value, or fails), which leaves the provider's configuration
-// to the provider.
-func constantFileValues(f *File, exprs []hclsyntax.Expression, ctx *hcl.EvalContext) (map[string]cty.Value, bool) {
-	vals := map[string]cty.Value{}
-	for _, e := range exprs {
-		for _, t := range e.Variables() {
-			if len(t) < 2 {
-				return nil, false
+	vals = map[string]cty.Value{}
+	known = true
+	// The file's values, each worked out once, as var.NAME of the others
+	// and, for its own name, the global value.
+	fileVals := map[string]cty.Value{}
+	state := map[string]int{} // 1 working out, 2 done, 3 failed, 4 reads a run
+	var fileValue func(name string) int
+	fileValue = func(name string) int {
+		if state[name] != 0 {
+			if state[name] == 1 {
+				return 4 // a cycle: left to Terraform's graph
 			}
-			at, ok := t[1].(hcl.TraverseAttr)
+			return state[name]
+		}
+		state[name] = 1
+		expr := f.Variables[name].Expr
+		inner := map[string]cty.Value{}
+		for _, t := range expr.Variables() {
+			if t.RootName() != "var" {
+				state[name] = 4
+				return 4
+			}
+			ref, ok := varName(t)
 			if !ok {
-				return nil, false
+				state[name] = 3
+				return 3
 			}
-			if _, done := vals[at.Name]; done {
+			if _, file := f.Variables[ref]; file && ref != name {
+				if st := fileValue(ref); st != 2 {
+					state[name] = st
+					return st
+				}
+				inner[ref] = fileVals[ref]
 				continue
 			}
-			a, ok := f.Variables[at.Name]
-			if !ok || len(a.Expr.Variables()) > 0 {
-				return nil, false
+			if v, d, ok := definedOrGlobal(f, ref, globals, gobj); ok && !d.HasErrors() {
+				inner[ref] = v
+				continue
 			}
-			if se, ok := a.Expr.(hclsyntax.Expression); !ok || callsProviderFunction(se) {
-				return nil, false
+			state[name] = 3
+			return 3
+		}
+		if se, ok := expr.(hclsyntax.Expression); !ok || callsProviderFunction(se) {
+			state[name] = 4
+			return 4
+		}
+		ectx := ctx.NewChild()
+		ectx.Variables = map[string]cty.Value{"var": objectOf(inner)}
+		v, d := expr.Value(ectx)
+		if d.HasErrors() {
+			valueDiags = append(valueDiags, d...)
+			state[name] = 3
+			return 3
+		}
+		fileVals[name] = v
+		state[name] = 2
+		return 2
+	}
+
+	for _, e := range exprs {
+		for _, t := range e.Variables() {
+			name, ok := varName(t)
+			if !ok {
+				continue
 			}
-			v, diags := a.Expr.Value(ctx)
-			if diags.HasErrors() {
-				return nil, false
+			if _, file := f.Variables[name]; file {
+				switch fileValue(name) {
+				case 2:
+					vals[name] = fileVals[name]
+				case 3:
+					skip = true
+				default:
+					known = false
+				}
+				continue
 			}
-			vals[at.Name] = v
+			if _, def := f.VariableDefs[name]; def {
+				v, d, _ := definedOrGlobal(f, name, globals, gobj)
+				if d.HasErrors() {
+					valueDiags = append(valueDiags, d...)
+					skip = true
+					continue
+				}
+				vals[name] = v
+				continue
+			}
+			if _, given := globals[name]; given {
+				diags = append(diags, undefinedGlobalDiags(name, t.SourceRange(), globals)...)
+				vals[name] = gobj[name]
+				continue
+			}
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unavailable variable", Detail: fmt.Sprintf("The input variable %q does not exist within this test file.", name), Subject: t.SourceRange().Ptr()})
 		}
 	}
-	return vals, true
+	return vals, diags, valueDiags, known, skip
+}
+
+// definedOrGlobal is the value of var.NAME in a test file's expression
+// where the file's variables block does not give it: a variable block's
+// value (its global value as the block parses it, or its default; the
+// diagnostics are the block's), else the global value as undeclaredGlobal
+// parses it (its diagnostics are the reference's). ok is false where
+// neither gives one.
+func definedOrGlobal(f *File, name string, globals map[string]*tfvars.Value, gobj map[string]cty.Value) (cty.Value, hcl.Diagnostics, bool) {
+	if def, ok := f.VariableDefs[name]; ok {
+		v, d := tfvars.Prepare(def, globals[name], "var."+name)
+		if !d.HasErrors() && def.Sensitive {
+			uv, ms := v.Unmark()
+			delete(ms, marks.Sensitive)
+			v = uv.WithMarks(ms)
+		}
+		return v, d, true
+	}
+	g, ok := globals[name]
+	if !ok {
+		return cty.NilVal, nil, false
+	}
+	_, d := undeclaredGlobal(name, g)
+	return gobj[name], d, true
 }
 
 // callsProviderFunction reports whether expr calls a provider-defined

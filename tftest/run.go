@@ -462,7 +462,13 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		maps.Copy(lookup, f.VariableDefs)
 	}
 	globals, diags := r.globals(f, lookup)
-	gobj := globalObject(globals, lookup)
+	var deprecated func(string) bool
+	if !tofu {
+		// The file's expressions read a global value the file does not
+		// declare through Terraform's deprecated path.
+		deprecated = func(name string) bool { _, def := f.VariableDefs[name]; return !def }
+	}
+	gobj := globalObject(globals, lookup, deprecated)
 	var defined map[string]cty.Value
 	if !tofu && len(f.VariableDefs) > 0 {
 		var d hcl.Diagnostics
@@ -520,6 +526,12 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		own, fileWide := undefinedGlobalRefs(f, run, decls, globals, defined, fileVals, fs)
 		diags = append(diags, own...)
 		rr.fileDiags = append(rr.fileDiags, fileWide...)
+		if fileWide.HasErrors() {
+			// A file's value that reads a global value that does not
+			// parse fails, and the run that takes it is skipped.
+			rr.blocked = true
+			return nil, nil, diags
+		}
 		if diags.HasErrors() {
 			return nil, nil, diags
 		}
@@ -691,7 +703,7 @@ func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variab
 				continue
 			}
 			fs.warned[t.SourceRange()] = true
-			fileWide = append(fileWide, undefinedGlobal(ref, t.SourceRange()))
+			fileWide = append(fileWide, undefinedGlobalDiags(ref, t.SourceRange(), globals)...)
 		}
 	}
 	last := map[string]hcl.Range{}
@@ -716,7 +728,7 @@ func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variab
 			note(t)
 			ref, ok := varName(t)
 			if _, file := fileVals[ref]; ok && !file && fromGlobal(ref) {
-				diags = append(diags, undefinedGlobal(ref, t.SourceRange()))
+				diags = append(diags, undefinedGlobalDiags(ref, t.SourceRange(), globals)...)
 			}
 		}
 	}
@@ -725,7 +737,7 @@ func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variab
 		_, own := run.Variables[ref]
 		_, file := fileVals[ref]
 		if !declared && !own && !file && fromGlobal(ref) {
-			diags = append(diags, undefinedGlobal(ref, last[ref]))
+			diags = append(diags, undefinedGlobalDiags(ref, last[ref], globals)...)
 		}
 	}
 	return diags, fileWide
@@ -738,6 +750,19 @@ func varName(t hcl.Traversal) (string, bool) {
 	}
 	a, ok := t[1].(hcl.TraverseAttr)
 	return a.Name, ok
+}
+
+// undefinedGlobalDiags are Terraform's diagnostics for one reference of
+// the test file to the global value of a variable it does not declare:
+// the warning, then the errors of parsing the value as an expression
+// (undeclaredGlobal).
+func undefinedGlobalDiags(name string, rng hcl.Range, globals map[string]*tfvars.Value) hcl.Diagnostics {
+	diags := hcl.Diagnostics{undefinedGlobal(name, rng)}
+	if v, ok := globals[name]; ok {
+		_, d := undeclaredGlobal(name, v)
+		diags = append(diags, d...)
+	}
+	return diags
 }
 
 func undefinedGlobal(name string, rng hcl.Range) *hcl.Diagnostic {

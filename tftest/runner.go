@@ -253,11 +253,13 @@ func (r *runner) runFile(f *File) *FileResult {
 	}
 	fr.Diagnostics = r.overrideTargetWarnings(f)
 	fs := newFileState()
+	var pdiags, valueDiags hcl.Diagnostics
 	if r.opts.Dialect == dialect.Terraform {
 		var mdiags hcl.Diagnostics
 		mdiags, fs.failedMocks = failedMocks(f)
 		fr.Diagnostics = append(fr.Diagnostics, mdiags...)
-		pdiags, failed := r.failedProviderConfigs(f)
+		var failed map[string]bool
+		pdiags, valueDiags, failed = r.failedProviderConfigs(f)
 		fr.Diagnostics = append(fr.Diagnostics, pdiags...)
 		for key := range failed {
 			fs.failedMocks[key] = true
@@ -266,9 +268,17 @@ func (r *runner) runFile(f *File) *FileResult {
 	var drawn *secondDrawing // see runDrawn
 	errored := false
 	// The file's own diagnostics its runs found (RunResult.fileDiags),
-	// each reported once.
+	// each reported once; first those of the file's values a provider
+	// block read that failed.
 	var fileDiags hcl.Diagnostics
 	fileSeen := map[string]bool{}
+	for _, d := range valueDiags {
+		key := fmt.Sprintf("%d %s %s %v", d.Severity, d.Summary, d.Detail, d.Subject)
+		if !fileSeen[key] {
+			fileSeen[key] = true
+			fileDiags = append(fileDiags, d)
+		}
+	}
 	for i, run := range f.Runs {
 		var rr *RunResult
 		switch {

@@ -263,7 +263,7 @@ run "two" {
 }
 `,
 	}, dialect.Terraform, func(o *Options) {
-		o.VarArgs = []tfvars.Arg{{Kind: tfvars.VarFlag, Text: "g=gg"}, {Kind: tfvars.VarFlag, Text: "h=hh"}}
+		o.VarArgs = []tfvars.Arg{{Kind: tfvars.VarFlag, Text: `g="gg"`}, {Kind: tfvars.VarFlag, Text: `h="hh"`}}
 	})
 	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::one": "pass", "tests/a.tftest.hcl::two": "pass"})
 	var got []string
@@ -307,5 +307,135 @@ func TestUnsetRequiredVariables(t *testing.T) {
 		if len(d) != 1 || d[0].Summary != "No value for required variable" || d[0].Detail != tc.want || d[0].Subject.Start.Line != 2 {
 			t.Errorf("%s: diagnostics %v", tc.d, d)
 		}
+	}
+}
+
+// TestUndeclaredGlobalParsing: Terraform (1.13 on) reads the global value
+// of a variable the test file does not declare through a deprecated path
+// (v1.15.9 internal/moduletest/graph/eval_context.go,
+// EvaluateUnparsedVariableDeprecated): text from -var or TF_VAR_ is parsed
+// as an expression ("gg" a string, 3 a number), and where that fails it is
+// the literal string, with the errors of the failed parse kept beside the
+// warning. A run's reference with such errors errors the run; a file's
+// value that reads one fails, its error the file's, and the run that
+// takes it is skipped. A value from a variables file is its expression's;
+// a variable block parses the value as it says.
+func TestUndeclaredGlobalParsing(t *testing.T) {
+	main := `
+variable "greeting" {
+  type    = string
+  default = "hi"
+}
+output "msg" { value = var.greeting }
+`
+	for _, tc := range []struct {
+		name, test string
+		vars       []string
+		files      map[string]string
+		want       map[string]string
+		diags      []string
+	}{{
+		name: "a quoted string and a number",
+		vars: []string{`g="gg"`, "n=3"},
+		test: `
+run "one" {
+  command = plan
+  variables {
+    greeting = var.g
+  }
+  assert {
+    condition     = output.msg == "gg" && var.n == 3
+    error_message = "wrong"
+  }
+}
+`,
+		want:  map[string]string{"one": "pass"},
+		diags: []string{"warning: Variable referenced without definition", "warning: Variable referenced without definition", "warning: Variable referenced without definition"},
+	}, {
+		name: "text that does not parse, in a run's variables",
+		vars: []string{"g=gg"},
+		test: `
+run "one" {
+  command = plan
+  variables {
+    greeting = var.g
+  }
+}
+run "two" { command = plan }
+`,
+		want:  map[string]string{"one": "error", "two": "skip"},
+		diags: []string{"error: Variables not allowed", "error: Variables not allowed", "warning: Variable referenced without definition", "warning: Variable referenced without definition"},
+	}, {
+		name: "text that does not parse, in the file's values",
+		vars: []string{"g=gg"},
+		test: `
+variables {
+  greeting = var.g
+}
+run "one" { command = plan }
+`,
+		want:  map[string]string{"one": "skip"},
+		diags: []string{"error: Variables not allowed", "warning: Variable referenced without definition"},
+	}, {
+		name: "a variable block parses as it says",
+		vars: []string{"g=gg"},
+		test: `
+variable "g" {
+  type = string
+}
+run "one" {
+  command = plan
+  variables {
+    greeting = var.g
+  }
+  assert {
+    condition     = output.msg == "gg"
+    error_message = "wrong"
+  }
+}
+`,
+		want: map[string]string{"one": "pass"},
+	}, {
+		name:  "a variables file's value",
+		vars:  []string{"-var-file=extra.tfvars"},
+		files: map[string]string{"extra.tfvars": "g = \"gg\"\n"},
+		test: `
+run "one" {
+  command = plan
+  variables {
+    greeting = var.g
+  }
+  assert {
+    condition     = output.msg == "gg"
+    error_message = "wrong"
+  }
+}
+`,
+		want:  map[string]string{"one": "pass"},
+		diags: []string{"warning: Variable referenced without definition", "warning: Variable referenced without definition"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"main.tf": main, "main.tftest.hcl": tc.test}
+			for k, v := range tc.files {
+				files[k] = v
+			}
+			var args []tfvars.Arg
+			for _, v := range tc.vars {
+				if f, ok := strings.CutPrefix(v, "-var-file="); ok {
+					args = append(args, tfvars.Arg{Kind: tfvars.VarFileFlag, Text: f})
+				} else {
+					args = append(args, tfvars.Arg{Kind: tfvars.VarFlag, Text: v})
+				}
+			}
+			rep := runFiles(t, files, dialect.Terraform, func(o *Options) { o.VarArgs = args })
+			want := map[string]string{}
+			for k, v := range tc.want {
+				want["main.tftest.hcl::"+k] = v
+			}
+			wantStatuses(t, rep, want)
+			if got := summaries(rep); !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %q, want %q", got, tc.diags)
+			}
+		})
 	}
 }

@@ -80,11 +80,15 @@ func (r *runner) globals(f *File, decls map[string]*config.Variable) (map[string
 }
 
 // globalObject is the var object test-file expressions see of the
-// globals: each value parsed as its declaration says (the raw text where
-// the declaration is not known).
-func globalObject(raw map[string]*tfvars.Value, decls map[string]*config.Variable) map[string]cty.Value {
+// globals: each value parsed as its declaration says, or where deprecated
+// says so (nil: nowhere) as undeclaredGlobal parses it.
+func globalObject(raw map[string]*tfvars.Value, decls map[string]*config.Variable, deprecated func(string) bool) map[string]cty.Value {
 	out := map[string]cty.Value{}
 	for name, v := range raw {
+		if deprecated != nil && deprecated(name) {
+			out[name], _ = undeclaredGlobal(name, v)
+			continue
+		}
 		if v.Value != cty.NilVal && !v.Unparsed {
 			out[name] = v.Value
 			continue
@@ -101,6 +105,28 @@ func globalObject(raw map[string]*tfvars.Value, decls map[string]*config.Variabl
 		out[name] = pv
 	}
 	return out
+}
+
+// undeclaredGlobal is the value Terraform (1.13 on) gives a test file's
+// expression (its variables block's, a run's, a provider block's) that
+// reads a global value of a variable the file does not declare with a
+// variable block, whatever the module declares: text from the command line or the environment is parsed
+// as an expression, and where that fails taken as the literal string,
+// with the errors of the first attempt, which Terraform keeps
+// ("Variables not allowed" for eu-west-1); a variables file's value is
+// its expression's.
+func undeclaredGlobal(name string, v *tfvars.Value) (cty.Value, hcl.Diagnostics) {
+	if v.Source.Kind != tfvars.SourceEnv && v.Source.Kind != tfvars.SourceVarFlag {
+		if v.Value == cty.NilVal {
+			return cty.DynamicVal, nil
+		}
+		return v.Value, nil
+	}
+	pv, diags := tfvars.ParseString(name, v.Raw, config.VariableParseHCL)
+	if diags.HasErrors() {
+		return cty.StringVal(v.Raw), diags
+	}
+	return pv, diags
 }
 
 // evalVariables evaluates a variables block's values in ctx, in name
