@@ -217,6 +217,11 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	kind := func(name string) lang.Computed { return lang.ComputedAttribute(source, tv, mode, res.Type, name) }
 	unread := marks.Unread{Cause: marks.NoSchema, Addr: configAddr(pi)}
 	v := pi.Planned
+	if managed && hasPrior && pi.Schema != nil && ov == nil && !in.tofu {
+		// Terraform's mocked provider plans and applies an update as
+		// proposed, filling nothing.
+		return mockUpdate(pi.Schema, v, prior, pi.Arguments), nil
+	}
 	if managed && hasPrior {
 		v = proposedNew(pi.Schema, pi.Arguments, v, prior, kind, unread)
 	}
