@@ -270,7 +270,20 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 			}
 			in.tableTyped[key] = ok
 		}
-		v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, lang.TableSchema(source, tv, mode, res.Type), typed}, unread)
+		tb := lang.TableSchema(source, tv, mode, res.Type)
+		if update := managed && hasPrior && ov == nil && !in.tofu && tb != nil; update {
+			// Terraform's mocked provider fills nothing on update: the
+			// object is shaped as the table says, what the provider
+			// computes left unknown, and then proposed from the prior
+			// state (mockUpdate).
+			v = fillOpen(v, pi.Arguments, with, gen, "", false, openSchema{isColl, kind, tb, typed}, unread)
+			v = mockUpdate(tb, v, prior, pi.Arguments)
+			if final {
+				v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, tb, typed}, unread)
+			}
+		} else {
+			v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, tb, typed}, unread)
+		}
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it
 		// and Terraform knows it.

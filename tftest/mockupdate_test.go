@@ -103,3 +103,46 @@ run "plan_update" {
 	rep := runFiles(t, files, dialect.Terraform)
 	wantStatuses(t, rep, map[string]string{"main.tftest.hcl::create": "pass", "main.tftest.hcl::update": "pass", "main.tftest.hcl::plan_update": "pass"})
 }
+
+// TestMockUpdateFillsNothingByTable: the same without a schema, where
+// tfeval's table of the aws provider's schema gives the nested block's
+// computed attributes: the set block object added on update has them
+// null, the one that correlates with a prior object keeps its values.
+func TestMockUpdateFillsNothingByTable(t *testing.T) {
+	main := awsProvider + `
+variable "devs" {
+  type    = list(string)
+  default = ["/dev/sdb"]
+}
+resource "aws_instance" "i" {
+  ami           = "ami-123"
+  instance_type = "t3.micro"
+  dynamic "ebs_block_device" {
+    for_each = var.devs
+    content {
+      device_name = ebs_block_device.value
+      volume_size = 8
+    }
+  }
+}
+output "vol" { value = [for d in aws_instance.i.ebs_block_device : d.volume_id if d.device_name == "/dev/sdb"][0] }
+`
+	test := `mock_provider "aws" {}
+run "create" {}
+run "update" {
+  variables {
+    devs = ["/dev/sdb", "/dev/sdc"]
+  }
+  assert {
+    condition     = [for d in aws_instance.i.ebs_block_device : d.volume_id if d.device_name == "/dev/sdc"][0] == null
+    error_message = "the added object was filled"
+  }
+  assert {
+    condition     = [for d in aws_instance.i.ebs_block_device : d.volume_id if d.device_name == "/dev/sdb"][0] == run.create.vol
+    error_message = "the prior object's values were not kept"
+  }
+}
+`
+	rep := runFiles(t, map[string]string{"main.tf": main, "main.tftest.hcl": test}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"main.tftest.hcl::create": "pass", "main.tftest.hcl::update": "pass"})
+}
