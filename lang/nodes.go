@@ -368,7 +368,7 @@ func (ev *evaluator) evalOutput(mi *ModuleInstance, n *node) {
 	s := ev.scope(mi)
 	root := mi.parent == nil
 	t := ev.texts()
-	if root && o.Ephemeral {
+	if root && o.Ephemeral && !ev.opts.RootEphemeralOutputs {
 		sum, det := t.ephemeralRootOutput()
 		ev.addDiag(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: sum, Detail: det, Subject: o.DeclRange.Ptr()})
 		mi.setOutput(n.name, ev.errorStandIn(mi.Config, "output."+n.name, cty.DynamicPseudoType))

@@ -33,6 +33,11 @@ type Options struct {
 	// Console evaluates as terraform console does (impure functions real,
 	// type() present, plantimestamp() absent); otherwise as plan.
 	Console bool
+	// RootEphemeralOutputs admits ephemeral outputs in the root module, as
+	// Terraform's test command (1.14 on) plans, applies and validates the
+	// module under test (AllowRootEphemeralOutputs); otherwise such an
+	// output is the error "Ephemeral output not allowed".
+	RootEphemeralOutputs bool
 	// Lazy evaluates nothing but the root module's variables at first:
 	// each object is evaluated when an expression given to the Result
 	// (EvalExpr, EvalExprInModule) first needs it, as a console session

@@ -407,6 +407,8 @@ func (r *runner) evaluate(cfg *config.Config, raw map[string]*tfvars.Value, in *
 		PlanAsWritten: true,
 		// What the plan expanded to no instance is validated too.
 		ValidateUnexpanded: !applied,
+		// Terraform's test command admits ephemeral root outputs.
+		RootEphemeralOutputs: r.opts.Dialect == dialect.Terraform,
 	})
 }
 
@@ -421,6 +423,8 @@ func (r *runner) validate(cfg *config.Config, providersGiven map[string]bool) hc
 		Context:        r.opts.Context,
 		Validate:       true,
 		ProvidersGiven: providersGiven,
+		// Terraform's test command admits ephemeral root outputs.
+		RootEphemeralOutputs: r.opts.Dialect == dialect.Terraform,
 	})
 	return diags
 }
