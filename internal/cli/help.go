@@ -243,7 +243,7 @@ it or in its test directory) is tested, in parallel, reported in path order;
 Exit status 0 when no run failed or errored (skipped runs included), 1
 otherwise, also when a test file is not valid.`,
 		args:    []string{dirArgument},
-		options: []string{"chdir", "dialect", "filter", "test-directory", "var", "var-file", "schemas", "sandbox", "timeout", "json", "verbose", "junit-xml", "no-color", "recursive", "exclude", "parallelism", "no-progress"},
+		options: []string{"chdir", "dialect", "filter", "test-directory", "var", "var-file", "schemas", "sandbox", "timeout", "json", "verbose", "junit-xml", "run-parallelism", "repair", "no-color", "recursive", "exclude", "parallelism", "no-progress"},
 		examples: []string{
 			"# Run the test files of the module in ./infra:",
 			"tfeval test ./infra",
@@ -306,6 +306,8 @@ var optionHelp = map[string][2]string{
 	"test-directory":    {"-test-directory=DIR", "Directory of test files besides the module's own\n(default: tests)"},
 	"verbose":           {"-verbose", "Print each run's plan or state"},
 	"junit-xml":         {"-junit-xml=FILE", "Also write a JUnit XML report to FILE"},
+	"run-parallelism":   {"-run-parallelism=N", "Taken as terraform test takes it; changes nothing (a file's\nruns go one after another, reported in order)"},
+	"repair":            {"-repair", "Taken as terraform test takes it; changes nothing (it\nmatters only to terraform test cleanup)"},
 }
 
 // usage is `tfeval -help`: the commands, and how to learn more.

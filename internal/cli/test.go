@@ -21,6 +21,12 @@ type testOptions struct {
 	testDir  string
 	verbose  bool
 	junitXML string
+	// runParallelism and repair are terraform test's options (1.12 and
+	// 1.13 on) that change nothing offline: tfeval runs a file's runs
+	// one after another, which the order of its report already follows,
+	// and -repair matters only to terraform test cleanup.
+	runParallelism int
+	repair         bool
 }
 
 func (t *testOptions) register(fs *flag.FlagSet) {
@@ -31,6 +37,8 @@ func (t *testOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&t.testDir, "test-directory", defaultTestDirectory, "directory of test files")
 	fs.BoolVar(&t.verbose, "verbose", false, "print each run's plan or state")
 	fs.StringVar(&t.junitXML, "junit-xml", "", "write a JUnit XML report to FILE")
+	fs.IntVar(&t.runParallelism, "run-parallelism", 10, "accepted as terraform test takes it; changes nothing")
+	fs.BoolVar(&t.repair, "repair", false, "accepted as terraform test takes it; changes nothing")
 }
 
 // runTest runs the module's test files as terraform test would. Its

@@ -138,3 +138,28 @@ run "passes" {
 		t.Errorf("-junit-xml wrote %+v (%v):\n%s", doc, err, b)
 	}
 }
+
+// TestTestTerraformOnlyOptions: terraform test's -run-parallelism (1.12
+// on) and -repair (1.13 on) are taken, as a CI script written for
+// terraform test passes them, and change nothing offline.
+func TestTestTerraformOnlyOptions(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.tf": "output \"o\" { value = 1 }\n",
+		"tests/a.tftest.hcl": `
+run "passes" {
+  command = plan
+  assert {
+    condition     = output.o == 1
+    error_message = "wrong"
+  }
+}
+`,
+	})
+	_, want, _ := run(t, dir, "", nil, "test", "-no-color")
+	for _, args := range [][]string{{"-run-parallelism=4"}, {"-repair"}, {"-run-parallelism", "1", "-repair"}} {
+		rc, out, errText := run(t, dir, "", nil, append([]string{"test", "-no-color"}, args...)...)
+		if rc != exitOK || out != want {
+			t.Errorf("%v: exit %d\n%s%s\nwant\n%s", args, rc, out, errText, want)
+		}
+	}
+}
