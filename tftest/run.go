@@ -445,9 +445,10 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 	lookedUp := slices.Clone(referred)
 	var undeclared []string
 	if !tofu {
-		// The global values the file's values it takes read are looked up
-		// as the run's own references are.
-		for _, name := range sortedKeys(fileVarsTaken(f, run, decls)) {
+		// The global values the file's values read are looked up as the
+		// run's own references are: Terraform works out every value of
+		// the file, whether a run takes it or not.
+		for _, name := range sortedKeys(f.Variables) {
 			for _, t := range f.Variables[name].Expr.Variables() {
 				ref, ok := varName(t)
 				if _, file := f.Variables[ref]; ok && (ref == name || !file) && !slices.Contains(lookedUp, ref) {
@@ -527,10 +528,10 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 		for _, name := range sortedKeys(run.Variables) {
 			diags = append(diags, unknownRunValues(run.Variables[name].Expr, fs.outputs)...)
 		}
-		own, fileWide := undefinedGlobalRefs(f, run, decls, globals, defined, fileVals, fs)
+		own, fileWide, takenFailed := undefinedGlobalRefs(f, run, decls, globals, defined, fileVals, fs)
 		diags = append(diags, own...)
 		rr.fileDiags = append(rr.fileDiags, fileWide...)
-		if fileWide.HasErrors() {
+		if takenFailed {
 			// A file's value that reads a global value that does not
 			// parse fails, and the run that takes it is skipped.
 			rr.blocked = true
@@ -686,10 +687,14 @@ func unmanagedReplaces(run *RunBlock) hcl.Diagnostics {
 // module does not declare that the run does not set; and those of the
 // file's variables block, once for the file (fileWide: the file's own
 // diagnostics).
-func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variable, globals map[string]*tfvars.Value, defined, fileVals map[string]cty.Value, fs *fileState) (own, fileWide hcl.Diagnostics) {
+//
+// takenFailed says a value the run takes (fileVarsTaken) read a global
+// value whose parse failed: the value fails, and the run is skipped.
+func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variable, globals map[string]*tfvars.Value, defined, fileVals map[string]cty.Value, fs *fileState) (own, fileWide hcl.Diagnostics, takenFailed bool) {
 	if len(globals) == 0 {
-		return nil, nil
+		return nil, nil, false
 	}
+	taken := fileVarsTaken(f, run, decls)
 	fromGlobal := func(name string) bool {
 		_, g := globals[name]
 		_, d := f.VariableDefs[name]
@@ -707,7 +712,9 @@ func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variab
 				continue
 			}
 			fs.warned[t.SourceRange()] = true
-			fileWide = append(fileWide, undefinedGlobalDiags(ref, t.SourceRange(), globals)...)
+			d := undefinedGlobalDiags(ref, t.SourceRange(), globals)
+			fileWide = append(fileWide, d...)
+			takenFailed = takenFailed || taken[name] && d.HasErrors()
 		}
 	}
 	last := map[string]hcl.Range{}
@@ -744,7 +751,7 @@ func undefinedGlobalRefs(f *File, run *RunBlock, decls map[string]*config.Variab
 			diags = append(diags, undefinedGlobalDiags(ref, last[ref], globals)...)
 		}
 	}
-	return diags, fileWide
+	return diags, fileWide, takenFailed
 }
 
 // varName is the NAME of a var.NAME traversal.

@@ -320,6 +320,12 @@ func TestUnsetRequiredVariables(t *testing.T) {
 // value that reads one fails, its error the file's, and the run that
 // takes it is skipped. A value from a variables file is its expression's;
 // a variable block parses the value as it says.
+//
+// Terraform works out every value of the file's variables block, whether
+// a run takes it or not: one no run takes has its warnings and errors
+// too, the file's, and one that reads a variable that neither the file
+// nor a global value gives is "Reference to unavailable variable" (tfeval
+// said "Unsupported attribute").
 func TestUndeclaredGlobalParsing(t *testing.T) {
 	main := `
 variable "greeting" {
@@ -377,6 +383,39 @@ run "one" { command = plan }
 		want:  map[string]string{"one": "skip"},
 		diags: []string{"error: Variables not allowed", "warning: Variable referenced without definition"},
 	}, {
+		name: "text that does not parse, in a file's value no run takes",
+		vars: []string{"g=gg"},
+		test: `
+variables {
+  unused = var.g
+}
+run "one" { command = plan }
+`,
+		want:  map[string]string{"one": "pass", "file": "error"},
+		diags: []string{"error: Variables not allowed", "warning: Variable referenced without definition"},
+	}, {
+		name: "a file's value no run takes reads a global value",
+		vars: []string{`g="gg"`},
+		test: `
+variables {
+  unused = upper(var.g)
+}
+run "one" { command = plan }
+`,
+		want:  map[string]string{"one": "pass", "file": "pass"},
+		diags: []string{"warning: Variable referenced without definition"},
+	}, {
+		name: "a file's value reads a variable nothing gives",
+		test: `
+variables {
+  greeting = var.nobody
+  unused   = var.nobody
+}
+run "one" { command = plan }
+`,
+		want:  map[string]string{"one": "skip", "file": "error"},
+		diags: []string{"error: Reference to unavailable variable", "error: Reference to unavailable variable"},
+	}, {
 		name: "a variable block parses as it says",
 		vars: []string{"g=gg"},
 		test: `
@@ -430,6 +469,10 @@ run "one" {
 			rep := runFiles(t, files, dialect.Terraform, func(o *Options) { o.VarArgs = args })
 			want := map[string]string{}
 			for k, v := range tc.want {
+				if k == "file" {
+					want["main.tftest.hcl"] = v
+					continue
+				}
 				want["main.tftest.hcl::"+k] = v
 			}
 			wantStatuses(t, rep, want)

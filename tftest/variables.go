@@ -317,6 +317,29 @@ func (r *runner) fileVariables(f *File, taken map[string]bool, gobj map[string]c
 				return // reported as a reference to an unknown run block
 			}
 		}
+		missing := false
+		for _, t := range a.Expr.Variables() {
+			ref, ok := varName(t)
+			if !ok {
+				continue
+			}
+			if _, file := f.Variables[ref]; file && ref != name {
+				continue
+			}
+			if _, given := vars[ref]; given {
+				continue
+			}
+			missing = true
+			if _, def := f.VariableDefs[ref]; !def {
+				// Neither the file nor a global value gives it, as
+				// Terraform's graph of the file finds.
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unavailable variable", Detail: fmt.Sprintf("The input variable %q does not exist within this test file.", ref), Subject: t.SourceRange().Ptr()})
+			}
+		}
+		if missing {
+			// (A variable block no run took is not worked out here.)
+			return
+		}
 		if d := unknownRunValues(a.Expr, fs.outputs); d.HasErrors() {
 			diags = append(diags, d...)
 			return
