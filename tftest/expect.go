@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfeval/tfeval/dialect"
 	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 )
@@ -211,24 +212,52 @@ func undecidedCondition(res *lang.Result, addr string) (marks.Unread, bool) {
 	return marks.Unread{}, false
 }
 
-// explainPlan is the diagnostics of an apply run's plan: a check block's
-// are left to the apply, which decides it again; an expected failure that
-// happens already while planning stays an error, as it stops the apply,
-// and a warning explains it.
-func (e *expectations) explainPlan(diags hcl.Diagnostics) hcl.Diagnostics {
-	var out hcl.Diagnostics
-	explained := map[string]bool{}
-	for _, d := range diags {
-		if isCheckWarning(d) {
+// explainPlan is the diagnostics of an apply run's plan. When the plan
+// has no errors, a check block's are left to the apply, which decides it
+// again; when it has, the apply never runs and they stay, as both
+// Terraform and OpenTofu report them. An expected failure that happens
+// already while planning stays an error, as it stops the apply. Terraform
+// puts a warning before each such error (placed, for an output value, at
+// its expect_failures reference); OpenTofu adds one after the plan's
+// diagnostics for each such error of an input variable only.
+func (e *expectations) explainPlan(diags hcl.Diagnostics, d dialect.Dialect) hcl.Diagnostics {
+	var out, after hcl.Diagnostics
+	keepChecks := diags.HasErrors()
+	for _, diag := range diags {
+		if isCheckWarning(diag) && !keepChecks {
 			continue
 		}
-		if addr, ok := failedRootObject(d); ok && e.isExpected(addr) && !explained[addr] {
-			explained[addr] = true
-			out = append(out, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure while planning", Detail: fmt.Sprintf("A custom condition within %s failed during the planning stage and prevented the requested apply operation. While this was an expected failure, the apply operation could not be executed and so the overall test case will be marked as a failure and the original diagnostic included in the test report.", addr)})
+		addr, ok := failedRootObject(diag)
+		if !ok || diag.Severity != hcl.DiagError || !e.isExpected(addr) {
+			out = append(out, diag)
+			continue
 		}
-		out = append(out, d)
+		if d == dialect.Tofu {
+			if strings.HasPrefix(addr, "var.") {
+				after = append(after, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Invalid Variable in test file", Detail: fmt.Sprintf("Variable %s, has an invalid value within the test. Although this was an expected failure, it has meant the apply stage was unable to run so the overall test will fail.", addr)})
+			}
+			out = append(out, diag)
+			continue
+		}
+		w := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure while planning", Detail: fmt.Sprintf("A custom condition within %s failed during the planning stage and prevented the requested apply operation. While this was an expected failure, the apply operation could not be executed and so the overall test case will be marked as a failure and the original diagnostic included in the test report.", addr)}
+		if strings.HasPrefix(addr, "output.") {
+			w.Subject = e.rangeOf(addr)
+		}
+		out = append(out, w, diag)
 	}
-	return out
+	return append(out, after...)
+}
+
+// rangeOf is the range of the last expect_failures reference to addr, as
+// Terraform keeps one range an address.
+func (e *expectations) rangeOf(addr string) *hcl.Range {
+	var rng *hcl.Range
+	for _, x := range e.expected {
+		if x.addr == addr {
+			rng = x.rng.Ptr()
+		}
+	}
+	return rng
 }
 
 // undecidedCheck finds a check block assertion, not expected to fail,

@@ -152,7 +152,7 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 	if run.Command == Plan {
 		diags = exp.validate(diags, res)
 	} else {
-		diags = exp.explainPlan(diags)
+		diags = exp.explainPlan(diags, r.opts.Dialect)
 	}
 	if u, ok := placeholderErrors(diags); ok {
 		r.skipFor(rr, fs, cfg, u, "the plan's errors arise in instances whose number depends on it")
