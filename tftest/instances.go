@@ -189,13 +189,18 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	with, duringPlan := cty.NilVal, false
 	var withRange hcl.Range
 	if mock != nil {
-		duringPlan = mock.DuringPlan
+		// The mocked provider fills a managed resource's computed values
+		// while planning only by a mock_resource block of its type, whose
+		// override_during the provider's sets by default: without one they
+		// stay unknown until the apply, whatever the provider's says.
 		set := mock.Resources
 		if !managed {
+			duringPlan = mock.DuringPlan
 			set = mock.Data
 		}
 		if mv := set[res.Type]; mv != nil {
 			with, withRange = mv.Defaults, mv.DefaultsRange
+			duringPlan = mock.DuringPlan
 			if mv.DuringSet {
 				duringPlan = mv.DuringPlan
 			}
