@@ -191,8 +191,9 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	if mock != nil {
 		// The mocked provider fills a managed resource's computed values
 		// while planning only by a mock_resource block of its type, whose
-		// override_during the provider's sets by default: without one they
-		// stay unknown until the apply, whatever the provider's says.
+		// override_during the provider's sets by default (as it does an
+		// override's, below): without either they stay unknown until the
+		// apply, whatever the provider's says.
 		set := mock.Resources
 		if !managed {
 			duringPlan = mock.DuringPlan
@@ -208,6 +209,9 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	}
 	if ov != nil {
 		with, withRange = ov.Values, ov.DeclRange
+		if mock != nil {
+			duringPlan = mock.DuringPlan
+		}
 		if ov.DuringSet {
 			duringPlan = ov.DuringPlan
 		}
