@@ -74,7 +74,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 	for _, a := range run.Asserts {
 		ar := AssertionResult{Range: a.Condition.Range()}
 		if tofu {
-			if diags := r.tofuRunRefs(a, fs); diags.HasErrors() {
+			if diags := append(r.tofuRunRefs(a, fs), undeclaredOutputs(a, cfg)...); diags.HasErrors() {
 				rr.Diagnostics = append(rr.Diagnostics, diags...)
 				ar.Status = Error
 				rr.Assertions = append(rr.Assertions, ar)
@@ -83,7 +83,7 @@ func (r *runner) assert(rr *RunResult, run *RunBlock, res *lang.Result, outputs 
 			}
 		}
 		if !tofu {
-			diags := ephemeralAssertions(a)
+			diags := append(ephemeralAssertions(a), undeclaredOutputs(a, cfg)...)
 			if cfg != nil {
 				diags = append(diags, rr.targets.uninitialized(a, cfg.Module)...)
 				if rr.skipped != nil {
