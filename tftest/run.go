@@ -548,7 +548,7 @@ func (r *runner) variables(f *File, run *RunBlock, cfg *config.Config, fs *fileS
 			// A value for a variable the run refers to is its own, as
 			// Terraform sees it: no warning.
 			if _, ok := decls[name]; !ok && !slices.Contains(referred, name) {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Value for undeclared variable", Detail: fmt.Sprintf("The module under test does not declare a variable named %q, but it is declared in run block %q.", name, run.Name), Subject: run.Variables[name].Range.Ptr()})
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Value for undeclared variable", Detail: fmt.Sprintf("The module under test does not declare a variable named %q, but it is declared in run block %q.", name, run.Name), Subject: run.Variables[name].Expr.Range().Ptr()})
 			}
 		}
 	}

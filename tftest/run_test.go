@@ -2508,3 +2508,33 @@ run "second" {
 		}
 	}
 }
+
+// A run's value for a variable the module does not declare is the warning
+// "Value for undeclared variable" at the value, not at the whole argument,
+// as Terraform places it (the value expression's range).
+func TestUndeclaredRunVariableRange(t *testing.T) {
+	rep := runFiles(t, map[string]string{
+		"main.tf": `
+output "o" {
+  value = 1
+}
+`,
+		"tests/a.tftest.hcl": `
+run "r" {
+  command = plan
+  variables {
+    workspace = "broken"
+  }
+}
+`,
+	}, dialect.Terraform)
+	wantStatuses(t, rep, map[string]string{"tests/a.tftest.hcl::r": "pass"})
+	var got []string
+	for _, d := range runOf(t, rep, "tests/a.tftest.hcl::r").Diagnostics {
+		got = append(got, d.Summary+" "+d.Subject.String())
+	}
+	want := []string{"Value for undeclared variable tests/a.tftest.hcl:5,17-25"}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+}
