@@ -1029,10 +1029,15 @@ func appendNew(diags, more hcl.Diagnostics) hcl.Diagnostics {
 // what an object the run creates of a provider whose schema tfeval has
 // computes is unknown to Terraform too (marks.ProviderNotRun on one of the
 // configuration's managed resources; not an earlier run's output, which
-// Terraform has). hashicorp/random's objects need no such rule: the plan
-// holds what they draw as plainly unknown already, and their defaults
-// known (planRandom); what else of theirs tfeval leaves unread is a skip
-// (unknownInstancesOfProvider).
+// Terraform has) when the test mocks the provider or overrides the object
+// (without its own override_during = plan): Terraform then plans it as its
+// mocks do, every computed attribute the configuration leaves unset
+// unknown. A real provider's plan may know one (aws plans
+// aws_acm_certificate's domain_validation_options from its domain names),
+// which only the provider says. hashicorp/random's objects need no such
+// rule: the plan holds what they draw as plainly unknown already, and their
+// defaults known (planRandom); what else of theirs tfeval leaves unread is
+// a skip (unknownInstancesOfProvider).
 func (r *runner) plannedUnknown(cfg *config.Config, in *instances, applied bool) func(marks.Unread) bool {
 	if applied || in.phase != planPhase {
 		return nil
@@ -1045,17 +1050,34 @@ func (r *runner) plannedUnknown(cfg *config.Config, in *instances, applied bool)
 		if res == nil || res.Mode != config.ManagedResourceMode {
 			return false
 		}
-		return r.opts.Schemas.ResourceSchema(c.Module, res) != nil
+		if r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
+			return false
+		}
+		key, _ := providerOf(c, res)
+		return in.mocks[key] != nil || in.overridden(u.Addr)
 	}
+}
+
+// overridden says whether an override_resource of the run or the file
+// targets the managed resource addr (a configuration address without
+// instance keys) as a whole.
+func (in *instances) overridden(addr string) bool {
+	for _, o := range in.overrides {
+		if o.Kind == OverrideResource && formatTarget(o.Target) == addr {
+			return true
+		}
+	}
+	return false
 }
 
 // unknownInstancesOfProvider finds, in a plan's diagnostics, a count or
 // for_each left unknown by an attribute of a managed resource of the
-// configuration whose provider the test file does not mock and whose
-// schema tfeval has not (marks.NoSchema or marks.ProviderNotRun):
-// Terraform's plan knows it if it is an argument the configuration sets
-// and fails if the provider computes it, which only the provider's schema
-// says. It returns that Unread.
+// configuration whose provider the test file does not mock
+// (marks.NoSchema or marks.ProviderNotRun): without the schema, Terraform's
+// plan knows it if it is an argument the configuration sets, and not if
+// the provider computes it; with the schema (a computed attribute), the
+// provider's plan may still know it (see plannedUnknown), unless the test
+// overrides the object. It returns that Unread.
 func (r *runner) unknownInstancesOfProvider(diags hcl.Diagnostics, cfg *config.Config, in *instances) (marks.Unread, bool) {
 	for _, d := range diags {
 		us, ok := lang.UnknownInstancesUnread(d)
@@ -1071,7 +1093,7 @@ func (r *runner) unknownInstancesOfProvider(diags hcl.Diagnostics, cfg *config.C
 				continue
 			}
 			key, _ := providerOf(c, res)
-			if in.mocks[key] == nil && r.opts.Schemas.ResourceSchema(c.Module, res) == nil {
+			if in.mocks[key] == nil && (r.opts.Schemas.ResourceSchema(c.Module, res) == nil || !in.overridden(u.Addr)) {
 				return u, true
 			}
 		}

@@ -2226,11 +2226,14 @@ run "dynamic" {
 
 // TestCountOnComputedAttribute: a count or for_each that depends on what
 // a provider computes for an object the run creates. Terraform's plan has
-// it unknown and fails where tfeval knows the schema (hashicorp/random,
-// which it emulates, or a schema given); once an earlier apply created
-// the object, its state is known. Without the schema, whether it is an
-// argument known at plan or a computed attribute is not known: the run
-// needs the provider.
+// it unknown and fails where tfeval knows the schema and what plans it
+// (hashicorp/random, which it emulates; a mocked provider or an override
+// with a schema given); once an earlier apply created the object, its
+// state is known. Without the schema, whether it is an argument known at
+// plan or a computed attribute is not known, and a real provider's plan
+// may know a computed one (aws plans aws_acm_certificate's
+// domain_validation_options, terraform test v1.11.4 passes such a run):
+// the run needs the provider.
 func TestCountOnComputedAttribute(t *testing.T) {
 	const random = `
 resource "random_string" "s" {
@@ -2313,7 +2316,7 @@ run "count" {
 }`},
 		want: map[string]string{"tests/a.tftest.hcl::create": "pass", "tests/a.tftest.hcl::count": "pass"},
 	}, {
-		name: "schema given, computed",
+		name: "schema given, computed, not mocked",
 		files: map[string]string{
 			"providers-schema.json": awsSchema,
 			"main.tf": awsProvider + `
@@ -2322,6 +2325,41 @@ resource "terraform_data" "c" {
   count = length(aws_thing.t.arn)
 }`,
 			"tests/a.tftest.hcl": `
+run "plan" {
+  command = plan
+}`},
+		want:  map[string]string{"tests/a.tftest.hcl::plan": "skip"},
+		needs: "hashicorp/aws",
+	}, {
+		name: "schema given, computed, mocked",
+		files: map[string]string{
+			"providers-schema.json": awsSchema,
+			"main.tf": awsProvider + `
+resource "aws_thing" "t" { name = "n" }
+resource "terraform_data" "c" {
+  count = length(aws_thing.t.arn)
+}`,
+			"tests/a.tftest.hcl": `
+mock_provider "aws" {}
+run "plan" {
+  command = plan
+}`},
+		want:  map[string]string{"tests/a.tftest.hcl::plan": "error"},
+		diags: []string{"error: Invalid count argument"},
+	}, {
+		name: "schema given, computed, overridden",
+		files: map[string]string{
+			"providers-schema.json": awsSchema,
+			"main.tf": awsProvider + `
+resource "aws_thing" "t" { name = "n" }
+resource "terraform_data" "c" {
+  count = length(aws_thing.t.arn)
+}`,
+			"tests/a.tftest.hcl": `
+override_resource {
+  target = aws_thing.t
+  values = { arn = "abc" }
+}
 run "plan" {
   command = plan
 }`},
