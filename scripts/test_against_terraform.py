@@ -9,7 +9,15 @@ the schema, Terraform's status or an honest skip, never another verdict.
 
     python3 scripts/test_against_terraform.py --bin ./tfeval \\
         --schemas aws-schema.json --plugin-dir /opt/tf-plugins \\
-        --repos ~/realworld --list ../shared/realworld/tftest-repos.txt [--work DIR] [-v] [--json OUT]
+        --repos ~/realworld --list ../shared/realworld/tftest-repos.txt [--work DIR] [-v] [--json OUT] \\
+        [--aws-unmocked] [--timeout SECONDS]
+
+With --aws-unmocked, the files whose only unmocked provider is aws run too:
+Terraform's aws provider gets fake static credentials and a local endpoint
+(AWS_ENDPOINT_URL) that answers STS GetCallerIdentity and denies every other
+call, so its plans of resources run offline; a run that reads a data source
+or applies errors in Terraform ("operation error ...") and must be a skip in
+tfeval, never a pass or failure of its own.
 
 The repositories are found and prepared as ../shared/realworld/run_tests.py
 does (its classification picks the "offline" test files; its module tree
@@ -97,6 +105,7 @@ def admits(constraint, version=(5, 100, 0)):
 
 
 NEWER_AWS = set()  # directories of the mirror whose aws constraint excludes the installed provider
+AWS_V6 = set()  # directories whose aws constraint admits v6, which init would install (and tfeval's 6.x table)
 
 
 def relax_aws_constraints(tree):
@@ -119,6 +128,8 @@ def relax_aws_constraints(tree):
             for m in entry.finditer(text):
                 if not admits(m.group(2)):
                     NEWER_AWS.add(os.path.normpath(d))
+                elif admits(m.group(2), (6, 47, 0)):
+                    AWS_V6.add(os.path.normpath(d))
             new, k = entry.subn(r'\1">= 0.0.0"', text)
             if "module" in new:
                 new = relax_module_versions(new)
@@ -128,6 +139,40 @@ def relax_aws_constraints(tree):
                 with open(p, "w", encoding="utf-8") as fh:
                     fh.write(new)
     return n
+
+
+STS_IDENTITY = (b'<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult>'
+                b'<Arn>arn:aws:iam::123456789012:user/offline</Arn><UserId>AIDAOFFLINE</UserId><Account>123456789012</Account>'
+                b'</GetCallerIdentityResult><ResponseMetadata><RequestId>0</RequestId></ResponseMetadata></GetCallerIdentityResponse>')
+DENIED = b'<ErrorResponse><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>offline</Message></Error></ErrorResponse>'
+
+
+def fake_aws_endpoint():
+    """A local endpoint for every AWS service: STS GetCallerIdentity answers (so an unmocked aws provider
+    configures with fake static credentials), every other call is denied at once. Returns its URL."""
+    import http.server
+    import threading
+    import urllib.parse
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def answer(self):
+            n = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(n).decode("utf-8", "replace") if n else ""
+            q = urllib.parse.parse_qs(body + "&" + urllib.parse.urlparse(self.path).query)
+            code, out = (200, STS_IDENTITY) if q.get("Action", [""])[0] == "GetCallerIdentity" else (403, DENIED)
+            self.send_response(code)
+            self.send_header("Content-Type", "text/xml")
+            self.send_header("Content-Length", str(len(out)))
+            self.end_headers()
+            self.wfile.write(out)
+        do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = answer
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d" % server.server_address[1]
 
 
 def run(cmd, cwd, env):
@@ -150,16 +195,21 @@ def read_stream(rt, stdout):
             events.append(ev)
     statuses, files, _ = rt.read_events(events)[:3]
     diags, codes = collections.defaultdict(collections.Counter), collections.defaultdict(list)
+    places = collections.defaultdict(collections.Counter)
     for ev in events:
         if ev.get("type") == "diagnostic":
             d = ev.get("diagnostic") or {}
             key = (ev.get("@testfile"), ev.get("@testrun"))
             diags[key][(d.get("severity"), d.get("summary", ""))] += 1
+            at = d.get("range") or {}
+            places[key][(d.get("severity"), d.get("summary", ""), at.get("filename"),
+                         "%s,%s-%s,%s" % ((at.get("start") or {}).get("line"), (at.get("start") or {}).get("column"),
+                                          (at.get("end") or {}).get("line"), (at.get("end") or {}).get("column")))] += 1
             if d.get("severity") == "error":
                 rng = d.get("range") or {}
                 codes[key].append((d.get("summary", ""), (d.get("snippet") or {}).get("code") or "", rng.get("filename"),
                                    (rng.get("start") or {}).get("line"), (rng.get("end") or {}).get("line")))
-    return statuses, files, diags, codes
+    return statuses, files, diags, codes, places
 
 
 def context(root, diag):
@@ -201,8 +251,16 @@ def main():
                     help="the directory of run_tests.py and run.py (default ../shared/realworld)")
     ap.add_argument("--work", help="scratch directory for the copy of REPOS_DIR (default: a new temporary one)")
     ap.add_argument("--json", help="write every run's statuses and diagnostics")
-    ap.add_argument("-v", action="store_true", help="also print the warnings that differ")
+    ap.add_argument("-v", action="store_true", help="also print the warnings that differ, and the diagnostics "
+                    "placed elsewhere where statuses and summaries agree")
+    ap.add_argument("--timeout", type=int, default=TIMEOUT, help="seconds for each command (default %d)" % TIMEOUT)
+    ap.add_argument("--aws-unmocked", action="store_true",
+                    help="also the test files whose only unmocked provider is aws: terraform's aws provider gets fake "
+                         "credentials and a local endpoint that answers STS GetCallerIdentity and denies the rest, so "
+                         "its plans run offline; a run that needs AWS errors in terraform and must be skipped by tfeval")
     args = ap.parse_args()
+    global TIMEOUT
+    TIMEOUT = args.timeout
     sys.path.insert(0, os.path.abspath(args.harness))
     import run_tests as rt  # noqa: E402
     import run as rw  # noqa: E402
@@ -222,11 +280,16 @@ def main():
     env = rt.clean_env()
     env["TF_IN_AUTOMATION"] = "1"
     env.setdefault("CHECKPOINT_DISABLE", "1")
+    if args.aws_unmocked:
+        env.update(AWS_ACCESS_KEY_ID="AKIAOFFLINE", AWS_SECRET_ACCESS_KEY="offline", AWS_REGION="us-east-1",
+                   AWS_ENDPOINT_URL=fake_aws_endpoint(), AWS_EC2_METADATA_DISABLED="true", AWS_MAX_ATTEMPTS="1")
+        for k in ("AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_SESSION_TOKEN"):
+            env.pop(k, None)
 
     counts, causes, records, causes_diff = collections.Counter(), collections.Counter(), [], collections.Counter()
     for repo in repos:
         copy = os.path.join(mirror, repo)
-        infos = [i for i in rt.classify_repo(repo, mirror, idx) if i["root"] is not None and i["class"] == "offline"]
+        infos = [i for i in rt.classify_repo(repo, mirror, idx) if i["root"] is not None and (i["class"] == "offline" or (args.aws_unmocked and set(i["unmocked"]) <= {"aws"}))]
         by_root = collections.defaultdict(list)
         for info in infos:
             by_root[info["root"]].append(info)
@@ -266,7 +329,7 @@ def main():
                 continue
             all_found = rt.find_test_files(root)
             dirs = {os.path.normpath(r["Dir"] if os.path.isabs(r["Dir"]) else os.path.join(root, r["Dir"])) for r in mods}
-            newer_aws = bool(dirs & NEWER_AWS)
+            newer_aws, aws_v6 = bool(dirs & NEWER_AWS), bool(dirs & AWS_V6)
             for test_dir in sorted(groups):
                 chosen = groups[test_dir]
                 rels = sorted(os.path.relpath(os.path.join(copy, i["file"]), root).replace(os.sep, "/") for i in chosen)
@@ -279,7 +342,7 @@ def main():
                                   ("offline", [tfeval, "test", "-json"] + tail),
                                   ("schema", [tfeval, "test", "-json", "-schemas=" + schemas] + tail)):
                     p, err = run(cmd, root, env)
-                    out[name] = read_stream(rt, p.stdout) if p else ({}, {}, {}, {})
+                    out[name] = read_stream(rt, p.stdout) if p else ({}, {}, {}, {}, {})
                     if err:
                         print("== %s/%s %s: %s timed out" % (repo, root_rel, test_dir, name))
                 for info in chosen:
@@ -292,9 +355,10 @@ def main():
                         counts["runs"] += 1
                         off_ok = st["offline"] == st["terraform"] or st["offline"] == "skip"
                         counts["offline same" if st["offline"] == st["terraform"] else ("offline skip" if off_ok else "offline differ")] += 1
-                        sch_same = st["schema"] == st["terraform"]
-                        sum_same = errs["schema"] == errs["terraform"]
-                        counts["schema same" if sch_same and sum_same else ("schema summaries" if sch_same else "schema differ")] += 1
+                        sch_skip = st["schema"] == "skip" and st["terraform"] != "skip"
+                        sch_same = st["schema"] == st["terraform"] or sch_skip
+                        sum_same = errs["schema"] == errs["terraform"] or sch_skip
+                        counts["schema skip" if sch_skip else "schema same" if sch_same and sum_same else ("schema summaries" if sch_same else "schema differ")] += 1
                         cause = None
                         if not (off_ok and sch_same and sum_same):
                             code = " ".join(context(root, c) for c in out["terraform"][3].get((rel, run_name), []))
@@ -304,6 +368,10 @@ def main():
                                 cause = "after an earlier difference: " + earlier_cause
                             elif newer_aws:
                                 cause = "module needs a newer aws provider (constraint relaxed)"
+                            elif aws_v6 and st["schema"] == st["terraform"]:
+                                cause = "module admits aws v6, which init installs (tfeval without -schemas uses its 6.x table)"
+                            elif args.aws_unmocked and any("https response error" in e or "operation error" in e for e in errs["terraform"]):
+                                cause = "calls AWS, which the offline endpoint denies (a real account decides)"
                             elif any(e.startswith("expected ") for e in errs["terraform"]):
                                 cause = "the provider's own validation (not in its schema)"
                             else:
@@ -322,6 +390,14 @@ def main():
                                     print("     %-9s errors: %s" % (k, "; ".join(errs[k])[:400]))
                             if args.v and warns["schema"] != warns["terraform"]:
                                 print("     warnings terraform: %s\n     warnings schema:    %s" % ("; ".join(warns["terraform"])[:300], "; ".join(warns["schema"])[:300]))
+                        if args.v and st["schema"] == st["terraform"] and sum_same and warns["schema"] == warns["terraform"]:
+                            tp, sp = out["terraform"][4].get((rel, run_name), {}), out["schema"][4].get((rel, run_name), {})
+                            if tp != sp:
+                                print("== %s/%s :: %s  (diagnostics at other places)" % (repo, info["file"], run_name))
+                                for k, v in sorted((tp - sp).items()):
+                                    print("     terraform: %s %s at %s:%s" % k)
+                                for k, v in sorted((sp - tp).items()):
+                                    print("     schema:    %s %s at %s:%s" % k)
                     for k in keys[:1]:
                         fe = {n: sorted(s for (sev, s), c in out[n][2].get((rel, None), {}).items() if sev == "error" for _ in range(c)) for n in out}
                         if fe["schema"] != fe["terraform"]:
@@ -334,9 +410,9 @@ def main():
         with open(args.json, "w") as f:
             json.dump(records, f, indent=1, sort_keys=True)
     print("test-vs-terraform: %d runs (%d more in groups whose init failed); offline: %d same, %d honest skips, %d differ; "
-          "with schema: %d same, %d differ (%d of them in error summaries only)" % (
+          "with schema: %d same, %d honest skips, %d differ (%d of them in error summaries only)" % (
               counts["runs"], counts["init failed"], counts["offline same"], counts["offline skip"], counts["offline differ"],
-              counts["schema same"], counts["schema differ"] + counts["schema summaries"], counts["schema summaries"]))
+              counts["schema same"], counts["schema skip"], counts["schema differ"] + counts["schema summaries"], counts["schema summaries"]))
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0
