@@ -176,12 +176,19 @@ def fake_aws_endpoint():
 
 
 def run(cmd, cwd, env):
+    """Run cmd in its own process group; on timeout the whole group (terraform's provider plugins too) is killed."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT, env=env,
-                           stdin=subprocess.DEVNULL)
+        out, err = proc.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, 9)
+        except OSError:
+            proc.kill()
+        proc.communicate()
         return None, "timeout"
-    return p, None
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err), None
 
 
 def read_stream(rt, stdout):
@@ -259,8 +266,7 @@ def main():
                          "credentials and a local endpoint that answers STS GetCallerIdentity and denies the rest, so "
                          "its plans run offline; a run that needs AWS errors in terraform and must be skipped by tfeval")
     args = ap.parse_args()
-    global TIMEOUT
-    TIMEOUT = args.timeout
+    globals()["TIMEOUT"] = args.timeout
     sys.path.insert(0, os.path.abspath(args.harness))
     import run_tests as rt  # noqa: E402
     import run as rw  # noqa: E402
@@ -337,7 +343,7 @@ def main():
                                if os.path.dirname(os.path.relpath(f, root)) in ("", test_dir.replace("/", os.sep)) and f.endswith((".tftest.hcl", ".tftest.json")))
                 tail = (["-test-directory=" + test_dir] if test_dir != "tests" else []) + \
                     (["-filter=" + r for r in rels] if rels != found else [])
-                out = {}
+                out, timed_out = {}, False
                 for name, cmd in (("terraform", [args.terraform, "test", "-json", "-no-color"] + tail),
                                   ("offline", [tfeval, "test", "-json"] + tail),
                                   ("schema", [tfeval, "test", "-json", "-schemas=" + schemas] + tail)):
@@ -345,6 +351,12 @@ def main():
                     out[name] = read_stream(rt, p.stdout) if p else ({}, {}, {}, {}, {})
                     if err:
                         print("== %s/%s %s: %s timed out" % (repo, root_rel, test_dir, name))
+                        timed_out = True
+                if timed_out:
+                    n = sum(len(i["runs"]) for i in chosen)
+                    counts["timed out"] += n
+                    causes["timed out (--timeout)"] += n
+                    continue
                 for info in chosen:
                     rel = os.path.relpath(os.path.join(copy, info["file"]), root).replace(os.sep, "/")
                     keys, earlier_cause = [None] + info["runs"], None
@@ -409,9 +421,9 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(records, f, indent=1, sort_keys=True)
-    print("test-vs-terraform: %d runs (%d more in groups whose init failed); offline: %d same, %d honest skips, %d differ; "
+    print("test-vs-terraform: %d runs (%d more in groups whose init failed, %d timed out); offline: %d same, %d honest skips, %d differ; "
           "with schema: %d same, %d honest skips, %d differ (%d of them in error summaries only)" % (
-              counts["runs"], counts["init failed"], counts["offline same"], counts["offline skip"], counts["offline differ"],
+              counts["runs"], counts["init failed"], counts["timed out"], counts["offline same"], counts["offline skip"], counts["offline differ"],
               counts["schema same"], counts["schema skip"], counts["schema differ"] + counts["schema summaries"], counts["schema summaries"]))
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
