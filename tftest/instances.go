@@ -126,6 +126,9 @@ type runInputs struct {
 // need is a provider a run needs and what needs it.
 type need struct {
 	source, addr string
+	// why is the reason the run is skipped, when not that the apply
+	// creates addr.
+	why string
 }
 
 // hook is the lang.InstanceHook of the evaluation.
@@ -253,10 +256,22 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	if ov != nil {
 		overrideRange = ov.DeclRange.Ptr()
 	}
+	// An apply plans a created object again, and Terraform's mocks that
+	// filled it while planning draw the strings they generate anew (see
+	// inconsistentFinalPlan).
+	replanned := in.phase == applyPhase && managed && !hasPrior && duringPlan && !in.tofu && !in.mockAtPlan
+	again := generator{seed: in.gen, addr: pi.Addr + " planned again"}
+	provider := finalPlanProvider(res, source)
 	if pi.Schema != nil {
 		var ms []mockMismatch
-		v, ms = fill(pi.Schema, v, with, gen, "", nil, fillRun{final: final, terraform: !in.tofu, walk: walk}, nil)
+		before := v
+		run := fillRun{final: final, terraform: !in.tofu, walk: walk}
+		v, ms = fill(pi.Schema, v, with, gen, "", nil, run, nil)
 		diags = mockMismatchDiags(ms, !in.tofu, pi.Addr, res.Config, withRange, overrideRange)
+		if replanned && !diags.HasErrors() {
+			av, _ := fill(pi.Schema, before, with, again, "", nil, run, nil)
+			diags = append(diags, inconsistentFinalPlan(pi.Schema, pi.Addr, provider, v, av)...)
+		}
 	} else {
 		if tb := lang.TableSchema(source, tv, mode, res.Type); tb != nil && walk {
 			// What the table knows the provider computes, the mocked
@@ -291,7 +306,27 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 				v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, tb, typed}, unread)
 			}
 		} else {
+			before := v
 			v = fillOpen(v, pi.Arguments, with, gen, "", final, openSchema{isColl, kind, tb, typed}, unread)
+			if replanned && !diags.HasErrors() {
+				// Which strings the mocks drew, the provider's schema says:
+				// the table's where it has the type.
+				var pv, av cty.Value
+				ok := tb != nil
+				if ok {
+					pv, ok = tableReplanned(tb, before, pi.Arguments, with, gen)
+				}
+				if ok {
+					av, ok = tableReplanned(tb, before, pi.Arguments, with, again)
+				}
+				if ok {
+					diags = append(diags, inconsistentFinalPlan(tb, pi.Addr, provider, pv, av)...)
+				} else {
+					in.mu.Lock()
+					in.needs = append(in.needs, need{source: source, addr: pi.Addr, why: "the apply plans " + pi.Addr + " again, and which of the values its mocks filled while planning are drawn again only the provider's schema says"})
+					in.mu.Unlock()
+				}
+			}
 		}
 		// What is still unknown is what tfeval cannot tell the provider's
 		// schema would give; once final, the mocked provider has given it

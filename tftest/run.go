@@ -210,6 +210,9 @@ func (r *runner) runOne(f *File, fs *fileState, idx int, draw int) *RunResult {
 		n := in.needs[0]
 		rr.Status, rr.NeedsProvider = Skip, n.source
 		rr.SkipReason = "the apply creates " + n.addr
+		if n.why != "" {
+			rr.SkipReason = n.why
+		}
 		if len(in.needs) > 1 {
 			rr.SkipReason += fmt.Sprintf(" (and %d more)", len(in.needs)-1)
 		}
