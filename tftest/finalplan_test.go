@@ -20,8 +20,8 @@ import (
 // each (a sensitive one without its values; an element of a set block
 // as a whole); numbers, booleans and collections are generated alike
 // both times. The run errors and the file's later runs are skipped. An
-// object that exists is updated without filling, and a plan run has no
-// second plan. The paths listed are what terraform test v1.11.4 printed
+// object replaced is created again; one that exists is updated without
+// filling, and a plan run has no second plan. The paths listed are what terraform test v1.11.4 printed
 // for the same cases (aws 5.100.0 mocked), sorted: Terraform lists them
 // in no fixed order. OpenTofu draws its values from a seed of the
 // resource type, the same in both plans.
@@ -148,6 +148,26 @@ run "a" {
 }
 `,
 			want: map[string]string{"tests/a.tftest.hcl::create": "pass", "tests/a.tftest.hcl::a": "pass"},
+		},
+		{
+			name: "an object replaced is created again",
+			main: `resource "terraform_data" "a" {
+  input = "x"
+}
+`,
+			test: `run "create" {}
+run "a" {
+  plan_options {
+    replace = [terraform_data.a]
+  }
+  override_resource {
+    target          = terraform_data.a
+    override_during = plan
+  }
+}
+`,
+			want:  map[string]string{"tests/a.tftest.hcl::create": "pass", "tests/a.tftest.hcl::a": "error"},
+			paths: []string{".id"},
 		},
 		{
 			name: "filled at apply",
