@@ -173,7 +173,7 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 		}
 		return pi.Planned, nil
 	}
-	gen := generator{seed: in.gen, addr: pi.Addr}
+	gen := generator{seed: in.gen, addr: pi.Addr, tofu: in.tofu}
 	key, source := providerOf(pi.Config, res)
 	mock := in.mocks[key]
 	ov := in.overrideFor(pi, mock)
@@ -260,7 +260,7 @@ func (in *instances) decide(pi *lang.PlannedInstance) (cty.Value, hcl.Diagnostic
 	// filled it while planning draw the strings they generate anew (see
 	// inconsistentFinalPlan).
 	replanned := in.phase == applyPhase && managed && !hasPrior && duringPlan && !in.tofu && !in.mockAtPlan
-	again := generator{seed: in.gen, addr: pi.Addr + " planned again"}
+	again := generator{seed: in.gen, addr: pi.Addr + " planned again", tofu: in.tofu}
 	provider := finalPlanProvider(res, source)
 	if pi.Schema != nil {
 		var ms []mockMismatch
