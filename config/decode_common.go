@@ -4,11 +4,11 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/dialect"
+	"github.com/tfeval/tfeval/internal/literal"
 )
 
 // decoder turns blocks into the typed structures. In override files nothing
@@ -22,24 +22,20 @@ type decoder struct {
 // literalBool decodes an argument that must be a literal bool; hcl reports
 // variables and function calls as not allowed, as Terraform does.
 func literalBool(attr *hcl.Attribute) (bool, hcl.Diagnostics) {
-	var b bool
-	diags := gohcl.DecodeExpression(attr.Expr, nil, &b)
-	return b, diags
+	return literal.Bool(attr.Expr)
 }
 
 // literalString decodes an argument that must be a literal string.
 func literalString(attr *hcl.Attribute) (string, hcl.Diagnostics) {
 	// A quoted string without interpolation, as nearly every description
-	// is, is its one literal part: gohcl would evaluate it and convert the
+	// is, is its one literal part: literal.String would evaluate it and convert the
 	// result through reflection.
 	if t, ok := attr.Expr.(*hclsyntax.TemplateExpr); ok && len(t.Parts) == 1 {
 		if lit, ok := t.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String && lit.Val.IsKnown() && !lit.Val.IsNull() && !lit.Val.IsMarked() {
 			return lit.Val.AsString(), nil
 		}
 	}
-	var s string
-	diags := gohcl.DecodeExpression(attr.Expr, nil, &s)
-	return s, diags
+	return literal.String(attr.Expr)
 }
 
 // repetition reports the mutually exclusive meta-arguments that set how

@@ -7,8 +7,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/tfeval/tfeval/internal/literal"
 )
 
 // credentials are the registry tokens of one installation, by host.
@@ -106,20 +107,36 @@ func readCLIConfig(name string, src []byte, cfg cliConfig) hcl.Diagnostics {
 			diags = append(diags, cfg.hosts.read(b)...)
 			continue
 		}
-		var body struct {
-			Token  string   `hcl:"token,optional"`
-			Remain hcl.Body `hcl:",remain"`
-		}
-		if d := gohcl.DecodeBody(b.Body, nil, &body); d.HasErrors() {
+		token, d := credentialsToken(b.Body)
+		if d.HasErrors() {
 			diags = append(diags, asWarnings(d)...)
 			continue
 		}
-		if body.Token != "" {
-			cfg.creds[strings.ToLower(b.Labels[0])] = body.Token
+		if token != "" {
+			cfg.creds[strings.ToLower(b.Labels[0])] = token
 		}
 	}
 	return diags
 }
+
+// credentialsToken reads the optional token argument of a credentials
+// block, ignoring anything else in it: what gohcl's decoding into a struct
+// of an optional token string and the remaining body gives, diagnostics
+// included (TestCredentialsTokenAgreesWithGohcl).
+func credentialsToken(body hcl.Body) (string, hcl.Diagnostics) {
+	content, _, diags := body.PartialContent(credentialsSchema)
+	if content == nil {
+		return "", diags
+	}
+	attr := content.Attributes["token"]
+	if attr == nil {
+		return "", diags
+	}
+	token, d := literal.String(attr.Expr)
+	return token, append(diags, d...)
+}
+
+var credentialsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "token"}}}
 
 // readTokenFile takes the tokens of a credentials.tfrc.json file; one
 // that is missing or not that file's JSON gives none.

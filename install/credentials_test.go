@@ -1,8 +1,14 @@
 package install
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclparse"
 
 	"github.com/tfeval/tfeval/internal/testfiles"
 )
@@ -56,4 +62,54 @@ func TestLoadCredentials(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCredentialsTokenAgreesWithGohcl holds credentialsToken to what
+// gohcl's decoding into the struct it replaced gives, token and
+// diagnostics, for bodies of every outcome in both syntaxes.
+func TestCredentialsTokenAgreesWithGohcl(t *testing.T) {
+	bodies := []string{
+		"", "token = \"t\"", "token = \"\"", "token = null", "token = 12", "token = true",
+		"token = var.x", "token = \"${f()}\"", "token = [\"a\"]", "other = 1\ntoken = \"t\"",
+		"token {\n}", "x {\n}\ntoken = \"t\"",
+	}
+	jsonBodies := []string{`{}`, `{"token": "t"}`, `{"token": null}`, `{"token": 5}`, `{"token": "${var.x}"}`, `{"token": ["a"], "x": 1}`, `{"token": {"a": 1}}`}
+	type decoded struct {
+		Token  string   `hcl:"token,optional"`
+		Remain hcl.Body `hcl:",remain"`
+	}
+	check := func(name, src string) {
+		p := hclparse.NewParser()
+		var f *hcl.File
+		var diags hcl.Diagnostics
+		if strings.HasSuffix(name, ".json") {
+			f, diags = p.ParseJSON([]byte(src), name)
+		} else {
+			f, diags = p.ParseHCL([]byte(src), name)
+		}
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", src, diags)
+		}
+		var want decoded
+		wantD := gohcl.DecodeBody(f.Body, nil, &want)
+		got, gotD := credentialsToken(f.Body)
+		if got != want.Token || describeDiags(gotD) != describeDiags(wantD) {
+			t.Errorf("%s: %q, %s; gohcl: %q, %s", src, got, describeDiags(gotD), want.Token, describeDiags(wantD))
+		}
+	}
+	for _, src := range bodies {
+		check("c.tfrc", src)
+	}
+	for _, src := range jsonBodies {
+		check("c.tfrc.json", src)
+	}
+}
+
+// describeDiags writes every field of each diagnostic, ranges by value.
+func describeDiags(diags hcl.Diagnostics) string {
+	s := ""
+	for _, d := range diags {
+		s += fmt.Sprintf("[%d %q %q %v %v %v %v]", d.Severity, d.Summary, d.Detail, d.Subject, d.Context, d.Expression, d.EvalContext)
+	}
+	return s
 }
