@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -21,7 +20,7 @@ const BuiltinProviderSource = "terraform.io/builtin/terraform"
 
 // BuiltinProviderFunctions are the functions of the built-in provider,
 // by name: encode_tfvars, decode_tfvars and encode_expr (Terraform 1.8,
-// OpenTofu 1.10). Both dialects write values as hclwrite formats them; they
+// OpenTofu 1.10). Both dialects write values as hcl's writer formats them (hclvalue.go); they
 // differ in how decode_tfvars reports content it cannot decode.
 func BuiltinProviderFunctions(d dialect.Dialect) map[string]function.Function {
 	return map[string]function.Function{
@@ -51,15 +50,12 @@ var encodeTfvarsFunc = encoderFunc(func(args []cty.Value, _ cty.Type) (cty.Value
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	f := hclwrite.NewEmptyFile()
-	body := f.Body()
 	for _, name := range names {
 		if !hclsyntax.ValidIdentifier(name) {
 			return cty.NilVal, fmt.Errorf("invalid variable name %q: must be a valid identifier, per Terraform's rules for input variable declarations", name)
 		}
-		body.SetAttributeValue(name, attrs[name])
 	}
-	return cty.StringVal(string(hclwrite.Format(f.Bytes()))), nil
+	return cty.StringVal(hclAttributes(names, attrs)), nil
 })
 
 // encodeExprFunc writes any value as an expression that would produce a
@@ -68,7 +64,7 @@ var encodeTfvarsFunc = encoderFunc(func(args []cty.Value, _ cty.Type) (cty.Value
 var encodeExprFunc = encoderFunc(func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 	v := args[0]
 	if v.IsWhollyKnown() {
-		return cty.StringVal(string(hclwrite.Format(hclwrite.TokensForValue(v).Bytes()))), nil
+		return cty.StringVal(hclValueExpr(v)), nil
 	}
 	result := cty.UnknownVal(cty.String).Refine().NotNull()
 	if v.IsKnown() || v.Range().DefinitelyNotNull() {
