@@ -124,7 +124,7 @@ func ParseConfig(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 		heredocs = scanSource(src, Config).heredocs
 	}
 	if len(heredocs) == 0 || !lexedHeredocs(src, heredocs) {
-		return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+		return parseInPieces(src, filename)
 	}
 	masked := bytes.Clone(src)
 	bodies := make(map[int]hclsyntax.Expression, len(heredocs))
@@ -155,6 +155,81 @@ func ParseConfig(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	}
 	file.Bytes = src
 	return file, append(diags, bodyDiags...)
+}
+
+// pieceBytes is the least source a piece of parseInPieces holds (a
+// variable for the tests).
+var pieceBytes = 4096
+
+// parseInPieces parses a configuration file as hclsyntax.ParseConfig
+// does, giving the same file, but a long one in pieces of about pieceBytes
+// cut after lines that are a lone "}": hcl's lexer collects all the tokens
+// of what it parses in one slice, grown by appending, so a file of 100 kB
+// allocates several times the tokens it ends with (half the bytes an
+// evaluation of terraform-aws-vpc allocated), where pieces allocate
+// little more than theirs. A cut is kept only where hcl's parse agrees it
+// is between two top-level items: the piece before it parses without a
+// diagnostic and its last item is a block closed by that "}" (not a brace
+// in a heredoc, comment or string). Its blocks are then what the whole
+// file's parse gives, with the same ranges, and the pieces' attributes
+// and blocks are joined into the first piece's body in order. Any
+// diagnostic, an unconfirmed cut, or an argument set in two pieces (which
+// the whole parse reports) parses the whole file instead
+// (TestParseInPieces, FuzzParseInPieces).
+func parseInPieces(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
+	if len(src) < 2*pieceBytes {
+		return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	}
+	var file *hcl.File
+	var body *hclsyntax.Body
+	start := hcl.InitialPos
+	for start.Byte < len(src) {
+		end := len(src)
+		if start.Byte+pieceBytes < len(src) {
+			if i := bytes.Index(src[start.Byte+pieceBytes-1:], []byte("\n}\n")); i >= 0 {
+				end = start.Byte + pieceBytes - 1 + i + 3
+			}
+		}
+		f, diags := hclsyntax.ParseConfig(src[start.Byte:end], filename, start)
+		b, ok := f.Body.(*hclsyntax.Body)
+		if len(diags) > 0 || !ok || (end < len(src) && !closedAt(b, end-2)) {
+			return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+		}
+		if file == nil {
+			file, body = f, b
+		} else {
+			for name, attr := range b.Attributes {
+				if _, dup := body.Attributes[name]; dup {
+					return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+				}
+				body.Attributes[name] = attr
+			}
+			body.Blocks = append(body.Blocks, b.Blocks...)
+			body.SrcRange.End = b.SrcRange.End
+			body.EndRange = b.EndRange
+		}
+		start = hcl.Pos{Line: start.Line + bytes.Count(src[start.Byte:end], []byte{'\n'}), Column: 1, Byte: end}
+	}
+	file.Bytes = src
+	return file, nil
+}
+
+// closedAt reports whether the last item of a body is a block whose
+// closing brace is the byte at offset.
+func closedAt(b *hclsyntax.Body, offset int) bool {
+	if len(b.Blocks) == 0 {
+		return false
+	}
+	last := b.Blocks[len(b.Blocks)-1]
+	if last.CloseBraceRange.Start.Byte != offset {
+		return false
+	}
+	for _, a := range b.Attributes {
+		if a.SrcRange.End.Byte > offset {
+			return false
+		}
+	}
+	return true
 }
 
 // lexedHeredocs reports whether hcl's lexer finds heredocs where the scan
