@@ -7,7 +7,9 @@
 // reading of configuration files (regular files only, of bounded size).
 // ParseTemplate parses a long template in pieces, because hcl's template
 // parser takes time that grows with the square of a template's lines, and
-// ParseConfig parses a configuration file's long heredocs the same way. The
+// ParseConfig parses a configuration file's long heredocs the same way,
+// and a long file in pieces, which spares hcl's lexer growing one slice
+// for all of its tokens. The
 // public knobs are lang.Limits and funcs.Limits; this package only enforces
 // the values it is given. The bounds on for expressions and templates are
 // enforced while evaluating, by package fastexpr.
