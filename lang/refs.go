@@ -264,3 +264,20 @@ func instanceKey(v cty.Value) (cty.Value, error) {
 	}
 	return cty.NilVal, fmt.Errorf("key must be a string or a number")
 }
+
+// ReferenceRange parses trav as a reference to an object of a module, as
+// Terraform's reference parser does: the range of the part that names the
+// object (local.NAME, TYPE.NAME[KEY], module.NAME.OUTPUT, self), or the
+// errors of a traversal that names none ("Invalid reference", "Reserved
+// symbol name"). ok is false for a traversal that is no reference to the
+// language (a bare type keyword).
+func ReferenceRange(trav hcl.Traversal, d dialect.Dialect) (rng hcl.Range, diags hcl.Diagnostics, ok bool) {
+	ref, diags := parseRef(trav, d)
+	if diags.HasErrors() {
+		return hcl.Range{}, diags, true
+	}
+	if ref == nil {
+		return hcl.Range{}, nil, false
+	}
+	return ref.rng, nil, true
+}
