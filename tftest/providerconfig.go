@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfeval/tfeval/config"
+	"github.com/tfeval/tfeval/lang"
 	"github.com/tfeval/tfeval/marks"
 	"github.com/tfeval/tfeval/tfvars"
 )
@@ -43,6 +44,11 @@ func (r *runner) failedProviderConfigs(f *File) (diags, valueDiags hcl.Diagnosti
 		}
 		body, ok := p.Config.(*hclsyntax.Body)
 		if !ok {
+			continue
+		}
+		if d := r.invalidProviderRefs(f, p, body); d.HasErrors() {
+			diags = append(diags, d...)
+			failed[p.Key()] = true
 			continue
 		}
 		var exprs []hclsyntax.Expression
@@ -267,6 +273,107 @@ func definedOrGlobal(f *File, name string, globals map[string]*tfvars.Value, gob
 	}
 	_, d := undeclaredGlobal(name, g)
 	return gobj[name], d, true
+}
+
+// invalidProviderRefs are Terraform's errors for a provider block that
+// refers to what a test file's provider configuration cannot read: only
+// var and run are given to it, and any other reference (local.NAME,
+// path.module, a resource, output.NAME) is "Invalid reference", a
+// malformed one or plan and state (reserved) the parser's error, which
+// then stands alone. Terraform looks only at the arguments its schema
+// knows (an unknown one is "Unsupported argument" when the block is
+// decoded), so this needs the provider's schema (-schemas): without it,
+// or where the block also reads var or run (whose values decide whether
+// the provider is configured at all) or refers to anything inside a
+// nested block, the block is left as before.
+func (r *runner) invalidProviderRefs(f *File, p *Provider, body *hclsyntax.Body) hcl.Diagnostics {
+	l := r.config(f, nil)
+	if l == nil || l.cfg == nil || l.cfg.Module == nil {
+		return nil
+	}
+	ps := r.opts.Schemas.ProviderSchema(l.cfg.Module, p.Name)
+	if ps == nil || ps.Partial || ps.Provider == nil {
+		return nil
+	}
+	for _, b := range body.Blocks {
+		if bodyRefers(b.Body) {
+			return nil
+		}
+	}
+	attrs := make([]*hclsyntax.Attribute, 0, len(body.Attributes))
+	for name, a := range body.Attributes {
+		if name == "alias" || name == "version" || ps.Provider.Attributes[name] == nil {
+			continue
+		}
+		attrs = append(attrs, a)
+	}
+	slices.SortFunc(attrs, func(a, b *hclsyntax.Attribute) int { return a.SrcRange.Start.Byte - b.SrcRange.Start.Byte })
+	var parse, invalid hcl.Diagnostics
+	for _, a := range attrs {
+		for _, t := range a.Expr.Variables() {
+			root := t.RootName()
+			switch root {
+			case "var", "run":
+				return nil
+			case "plan", "state":
+				parse = append(parse, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reserved symbol name", Detail: fmt.Sprintf("The symbol name %q is reserved for use in a future Terraform version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.", root), Subject: t[0].SourceRange().Ptr()})
+				continue
+			}
+			var rng hcl.Range
+			switch root {
+			case "output", "check":
+				attr, ok := stepAttr(t)
+				if !ok {
+					return nil // the parser's own error: left as before
+				}
+				rng = hcl.RangeBetween(t[0].SourceRange(), attr)
+			default:
+				rr, d, ok := lang.ReferenceRange(t, r.opts.Dialect)
+				if !ok {
+					return nil
+				}
+				if d.HasErrors() {
+					parse = append(parse, d...)
+					continue
+				}
+				rng = rr
+			}
+			invalid = append(invalid, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid reference", Detail: "You can only reference run blocks and variables from within Terraform Test files.", Subject: rng.Ptr()})
+		}
+	}
+	if parse.HasErrors() {
+		return parse
+	}
+	return invalid
+}
+
+// bodyRefers reports whether any expression of body, or of a block in it,
+// refers to anything.
+func bodyRefers(body *hclsyntax.Body) bool {
+	for _, a := range body.Attributes {
+		if len(a.Expr.Variables()) > 0 {
+			return true
+		}
+	}
+	for _, b := range body.Blocks {
+		if bodyRefers(b.Body) {
+			return true
+		}
+	}
+	return false
+}
+
+// stepAttr is the range of the attribute name that follows a traversal's
+// root (output.NAME), if one does.
+func stepAttr(t hcl.Traversal) (hcl.Range, bool) {
+	if len(t) < 2 {
+		return hcl.Range{}, false
+	}
+	a, ok := t[1].(hcl.TraverseAttr)
+	if !ok {
+		return hcl.Range{}, false
+	}
+	return a.SrcRange, true
 }
 
 // callsProviderFunction reports whether expr calls a provider-defined

@@ -1,6 +1,7 @@
 package tftest
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -234,6 +235,154 @@ run "first" { command = plan }
 				if len(r.Diagnostics) > 0 {
 					t.Errorf("run %s: diagnostics %v, want none (the file's)", r.Name, r.Diagnostics)
 				}
+			}
+		})
+	}
+}
+
+// TestProviderConfigInvalidRefs: a test file's provider block is given
+// var and run alone (Terraform v1.15.9,
+// internal/moduletest/graph/eval_context.go HclContext): any other
+// reference in an argument the provider's schema has is "Invalid
+// reference", the file's error, and the runs that use the provider are
+// skipped; a malformed reference, or plan and state (reserved), is the
+// parser's error alone (node_provider.go stops there). An argument the
+// schema lacks is decoded ("Unsupported argument") rather than read, so
+// without the schema, or beside var (whose value decides whether the
+// provider is configured), the block is left to the provider as before.
+func TestProviderConfigInvalidRefs(t *testing.T) {
+	main := `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+locals { x = "eu-west-1" }
+variable "x" {
+  type    = string
+  default = "d"
+}
+output "o" { value = var.x }
+`
+	schema := `{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/aws":{"provider":{"version":0,"block":{"attributes":{
+"region":{"type":"string","optional":true},"profile":{"type":"string","optional":true},"access_key":{"type":"string","optional":true}}}},"resource_schemas":{}}}}`
+	for _, tc := range []struct {
+		name     string
+		noSchema bool
+		test     string
+		want     map[string]string
+		file     string
+		diags    []string
+		subjects []string // line:column-column of each diagnostic
+	}{{
+		name: "local and path",
+		test: `
+provider "aws" {
+  region  = local.x
+  profile = "${path.module}/p"
+}
+run "first" { command = plan }
+run "second" { command = plan }
+`,
+		want:     map[string]string{"first": "skip", "second": "skip"},
+		file:     "error",
+		diags:    []string{"error: Invalid reference", "error: Invalid reference"},
+		subjects: []string{"3:13-20", "4:16-27"},
+	}, {
+		name: "a resource instance, an output, a module's output",
+		test: `
+provider "aws" {
+  region     = aws_s3_bucket.b[0].id
+  profile    = output.o
+  access_key = module.m.out
+}
+run "first" { command = plan }
+`,
+		want:     map[string]string{"first": "skip"},
+		file:     "error",
+		diags:    []string{"error: Invalid reference", "error: Invalid reference", "error: Invalid reference"},
+		subjects: []string{"3:16-34", "4:16-24", "5:16-28"},
+	}, {
+		name: "a reserved name stands alone",
+		test: `
+provider "aws" {
+  region  = plan.x
+  profile = local.x
+}
+run "first" { command = plan }
+`,
+		want:     map[string]string{"first": "skip"},
+		file:     "error",
+		diags:    []string{"error: Reserved symbol name"},
+		subjects: []string{"3:13-17"},
+	}, {
+		name: "a provider no run uses",
+		test: `
+provider "aws" {
+  alias  = "other"
+  region = local.x
+}
+run "first" { command = plan }
+`,
+		want:     map[string]string{"first": "pass"},
+		file:     "error",
+		diags:    []string{"error: Invalid reference"},
+		subjects: []string{"4:12-19"},
+	}, {
+		name: "an argument the schema lacks",
+		test: `
+provider "aws" {
+  bogus = local.x
+}
+run "first" { command = plan }
+`,
+		want: map[string]string{"first": "pass"},
+		file: "pass",
+	}, {
+		name: "beside var",
+		test: `
+provider "aws" {
+  region  = var.r
+  profile = local.x
+}
+run "first" { command = plan }
+`,
+		want: map[string]string{"first": "pass"},
+		file: "pass",
+	}, {
+		name:     "without the schema",
+		noSchema: true,
+		test: `
+provider "aws" {
+  region = local.x
+}
+run "first" { command = plan }
+`,
+		want: map[string]string{"first": "pass"},
+		file: "pass",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"main.tf": main, "main.tftest.hcl": tc.test}
+			if !tc.noSchema {
+				files["providers-schema.json"] = schema
+			}
+			rep := runFiles(t, files, dialect.Terraform)
+			want := map[string]string{"main.tftest.hcl": tc.file}
+			for k, v := range tc.want {
+				want["main.tftest.hcl::"+k] = v
+			}
+			wantStatuses(t, rep, want)
+			if got := summaries(rep); !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %q, want %q", got, tc.diags)
+			}
+			var subjects []string
+			for _, d := range rep.Files[0].Diagnostics {
+				if d.Subject != nil {
+					subjects = append(subjects, fmt.Sprintf("%d:%d-%d", d.Subject.Start.Line, d.Subject.Start.Column, d.Subject.End.Column))
+				}
+			}
+			if !slices.Equal(subjects, tc.subjects) {
+				t.Errorf("subjects %q, want %q", subjects, tc.subjects)
 			}
 		})
 	}
