@@ -278,3 +278,18 @@ func providerNodeName(n *node, d dialect.Dialect) string {
 	}
 	return out
 }
+
+// DecodeProviderConfig decodes a provider configuration body with the
+// schema schemas has for the provider module m calls local, as Terraform
+// does before it configures the provider (an argument the schema lacks is
+// "Unsupported argument", a value of the wrong type an error), with the
+// variables and functions of ctx. ok is false where schemas has no
+// complete schema for the provider, and the body is not decoded.
+func DecodeProviderConfig(schemas *ProviderSchemas, m *config.Module, local string, body hcl.Body, ctx *hcl.EvalContext) (diags hcl.Diagnostics, ok bool) {
+	ps := schemas.provider(m, local)
+	if ps == nil || ps.Partial || ps.Provider == nil {
+		return nil, false
+	}
+	_, diags = hcldec.Decode(body, ps.Provider.decoderSpec(), ctx)
+	return diags, true
+}

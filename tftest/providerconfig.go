@@ -344,7 +344,34 @@ func (r *runner) invalidProviderRefs(f *File, p *Provider, body *hclsyntax.Body)
 	if parse.HasErrors() {
 		return parse
 	}
-	return invalid
+	if len(invalid) > 0 {
+		return invalid
+	}
+	// Nothing the block reads: Terraform decodes it with the schema
+	// (arguments the schema lacks are not read, whatever they refer to).
+	if slices.ContainsFunc(body.Blocks, func(b *hclsyntax.Block) bool { return b.Type == "dynamic" }) {
+		return nil
+	}
+	ctx := r.evalContext(nil).NewChild()
+	ctx.Variables = map[string]cty.Value{"run": cty.EmptyObjectVal, "var": cty.EmptyObjectVal}
+	diags, _ := lang.DecodeProviderConfig(r.opts.Schemas, l.cfg.Module, p.Name, withoutMeta(body), ctx)
+	return diags
+}
+
+// withoutMeta is a provider block's body without alias and version,
+// which Terraform takes out before the provider sees the rest.
+func withoutMeta(body *hclsyntax.Body) *hclsyntax.Body {
+	if body.Attributes["alias"] == nil && body.Attributes["version"] == nil {
+		return body
+	}
+	out := *body
+	out.Attributes = hclsyntax.Attributes{}
+	for name, a := range body.Attributes {
+		if name != "alias" && name != "version" {
+			out.Attributes[name] = a
+		}
+	}
+	return &out
 }
 
 // bodyRefers reports whether any expression of body, or of a block in it,

@@ -246,10 +246,12 @@ run "first" { command = plan }
 // reference in an argument the provider's schema has is "Invalid
 // reference", the file's error, and the runs that use the provider are
 // skipped; a malformed reference, or plan and state (reserved), is the
-// parser's error alone (node_provider.go stops there). An argument the
-// schema lacks is decoded ("Unsupported argument") rather than read, so
-// without the schema, or beside var (whose value decides whether the
-// provider is configured), the block is left to the provider as before.
+// parser's error alone (node_provider.go stops there). A block that reads
+// nothing is then decoded with the schema: an argument the schema lacks is
+// "Unsupported argument", whatever it refers to, as Terraform reads only
+// the schema's arguments. Without the schema, or beside var (whose value
+// decides whether the provider is configured), the block is left to the
+// provider as before.
 func TestProviderConfigInvalidRefs(t *testing.T) {
 	main := `
 terraform {
@@ -329,10 +331,52 @@ run "first" { command = plan }
 		diags:    []string{"error: Invalid reference"},
 		subjects: []string{"4:12-19"},
 	}, {
-		name: "an argument the schema lacks",
+		name: "an argument the schema lacks, which is not read",
 		test: `
 provider "aws" {
   bogus = local.x
+}
+run "first" { command = plan }
+`,
+		want:     map[string]string{"first": "skip"},
+		file:     "error",
+		diags:    []string{"error: Unsupported argument"},
+		subjects: []string{"3:3-8"},
+	}, {
+		name: "an argument the schema lacks reading a variable nothing gives",
+		test: `
+provider "aws" {
+  region = "eu-west-1"
+  bogus  = var.nope
+}
+run "first" { command = plan }
+`,
+		want:     map[string]string{"first": "skip"},
+		file:     "error",
+		diags:    []string{"error: Unsupported argument"},
+		subjects: []string{"4:3-8"},
+	}, {
+		name: "a value of the wrong type",
+		test: `
+provider "aws" {
+  alias  = "a"
+  region = ["eu-west-1"]
+}
+run "first" {
+  command   = plan
+  providers = { aws = aws.a }
+}
+`,
+		want:     map[string]string{"first": "skip"},
+		file:     "error",
+		diags:    []string{"error: Incorrect attribute value type"},
+		subjects: []string{"4:12-25"},
+	}, {
+		name: "a configuration the schema takes",
+		test: `
+provider "aws" {
+  alias  = "a"
+  region = lower("EU-WEST-1")
 }
 run "first" { command = plan }
 `,
