@@ -16,7 +16,9 @@ import (
 // key, a set's by its configured values, a single block with the prior
 // one), and one of a nested object added since stays null, known while
 // planning already. tfeval generated values for them (and planned them
-// unknown).
+// unknown). The map block's labels are constant: Terraform validates the
+// module before each run, every variable unknown, where a label drawn
+// from a for_each that depends on one is an error.
 func TestMockUpdateFillsNothing(t *testing.T) {
 	main := `terraform {
   required_providers {
@@ -44,9 +46,12 @@ resource "mock_nest" "t" {
       name = st.value
     }
   }
+  mp "a" {
+    name = "a"
+  }
   dynamic "mp" {
-    for_each = var.names
-    labels   = [mp.value]
+    for_each = var.single ? ["b"] : []
+    labels   = ["b"]
     content {
       name = mp.value
     }
