@@ -84,8 +84,10 @@ type Options struct {
 	// ValidateUnexpanded, for a plan, also evaluates as terraform
 	// validate does (see Validate) what the plan expanded to no instance:
 	// the resources whose count or for_each gave none in every instance of
-	// their module, and every object of the modules whose calls gave none,
-	// with what they depend on. Terraform's plan validates the whole
+	// their module, every object of the modules whose calls gave none,
+	// and the resources with a dynamic block (whose for_each, unknown to
+	// validate, may have given the plan no block to check), with what
+	// they depend on. Terraform's plan validates the whole
 	// configuration first, every block whatever its count, so an error
 	// there (a function called with the wrong arguments, an attribute of a
 	// string, an index out of a constant tuple) fails the plan though no

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tfeval/tfeval/config"
 	"github.com/tfeval/tfeval/tfvars"
@@ -168,6 +169,9 @@ func (ev *evaluator) anyUnexpanded() bool {
 		insts := ev.moduleInstances(c)
 		for _, set := range [...]map[string]*config.Resource{c.Module.ManagedResources, c.Module.DataResources, c.Module.EphemeralResources} {
 			for addr, res := range set {
+				if res.Check == "" && len(insts) > 0 && hasDynamicBlock(res) {
+					return true
+				}
 				if res.Check == "" && noneOf(insts, func(mi *ModuleInstance) (int, bool) {
 					rs := mi.resource(addr)
 					if rs == nil {
@@ -208,7 +212,9 @@ func (ev *evaluator) anyUnexpanded() bool {
 // each source directory) has an instance of it. That is a resource with
 // no instance in any of them, every other object of a module with no
 // instance anywhere, and the variables of a module call with no instance
-// anywhere (their values are its arguments). Where a module is called
+// anywhere (their values are its arguments); and a resource with a
+// dynamic block (hasDynamicBlock), once for its module, whatever its
+// instances. Where a module is called
 // from several places, the first in address order is validated.
 func (ev *evaluator) unexpandedRoots(g *graph) ([]bool, map[*config.Resource]bool) {
 	type resourceKey struct {
@@ -300,6 +306,9 @@ func (ev *evaluator) unexpandedRoots(g *graph) ([]bool, map[*config.Resource]boo
 		}
 		for _, res := range moduleResources(c.Module) {
 			if instanced[resourceKey{c.Module, res.Addr()}] {
+				if hasDynamicBlock(res) {
+					root(g.get(c, nodeResource, res.Addr()))
+				}
 				continue
 			}
 			root(g.get(c, nodeResource, res.Addr()))
@@ -327,4 +336,28 @@ func noneOf(insts []*ModuleInstance, count func(*ModuleInstance) (n int, ok bool
 		}
 	}
 	return true
+}
+
+// hasDynamicBlock reports whether the body of res has a dynamic block, at
+// any depth. terraform validate expands a dynamic block whose for_each
+// depends on a variable, unknown there, to one block of unknown values
+// and checks its content against the schema, where the plan's values may
+// have expanded it to none: so such a resource is validated whatever its
+// instances. A body tfeval cannot walk (an override merged into it, JSON)
+// counts as having one. It allocates nothing.
+func hasDynamicBlock(res *config.Resource) bool {
+	body, _, ok := res.VisibleSyntax()
+	if !ok {
+		return true
+	}
+	return syntaxHasDynamic(body)
+}
+
+func syntaxHasDynamic(body *hclsyntax.Body) bool {
+	for _, b := range body.Blocks {
+		if b.Type == "dynamic" || syntaxHasDynamic(b.Body) {
+			return true
+		}
+	}
+	return false
 }

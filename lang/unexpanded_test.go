@@ -287,3 +287,79 @@ resource "` + typ + `" "x" {
 		})
 	}
 }
+
+// TestUnexpandedDynamicContent: a resource with instances whose dynamic
+// block the plan's values expanded to none is validated too, as terraform
+// validate expands it, its for_each unknown, to one block checked against
+// the schema: an argument the schema does not have is then an error the
+// plan does not find. Without the schema nothing says the argument is
+// unsupported, and a for_each validate knows is as empty there.
+func TestUnexpandedDynamicContent(t *testing.T) {
+	files := func(typ, forEach, setting string) map[string]string {
+		return map[string]string{"versions.tf": mockVersions, "main.tf": `
+variable "c" {
+  type    = object({ name = string })
+  default = null
+}
+resource "` + typ + `" "x" {
+  name = "ok"
+  dynamic "setting" {
+    for_each = ` + forEach + `
+    content {
+` + setting + `
+    }
+  }
+}`}
+	}
+	const unsupported = `      name = setting.value.name
+      nope = "x"`
+	const nested = `      name = "a"
+      dynamic "option" {
+        for_each = var.c == null ? [] : [var.c]
+        content {
+          nope = option.value.name
+        }
+      }`
+	cases := []struct {
+		name, typ, forEach, setting string
+		want                        []string
+	}{
+		{"empty for the plan", "mock_thing", `var.c == null ? [] : [var.c]`, unsupported,
+			[]string{"Unsupported argument main.tf:12,7-11"}},
+		{"nested, empty for the plan", "mock_thing", `["a"]`, nested,
+			[]string{"Unsupported argument main.tf:15,11-15"}},
+		{"empty for validate too", "mock_thing", `[]`, unsupported, nil},
+		{"no schema", "other_thing", `var.c == null ? [] : [var.c]`, unsupported, nil},
+	}
+	schemas := parseMock(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := files(c.typ, c.forEach, c.setting)
+			res, diags := evalFiles(t, f, Options{ValidateUnexpanded: true, Schemas: schemas})
+			if diags.HasErrors() {
+				t.Fatalf("plan errors: %s", diags.Error())
+			}
+			var got []string
+			for _, d := range res.UnexpandedErrors() {
+				got = append(got, d.Summary+" "+d.Subject.String())
+				if want := `An argument named "nope" is not expected here.`; d.Detail != want {
+					t.Errorf("detail %q, want %q", d.Detail, want)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("unexpanded errors %q, want %q", got, c.want)
+			}
+			// What validating the configuration reports.
+			_, vdiags := evalFiles(t, f, Options{Validate: true, Schemas: schemas})
+			var vgot []string
+			for _, d := range vdiags {
+				if d.Severity == hcl.DiagError {
+					vgot = append(vgot, d.Summary+" "+d.Subject.String())
+				}
+			}
+			if !slices.Equal(vgot, c.want) {
+				t.Errorf("validate errors %q, want %q", vgot, c.want)
+			}
+		})
+	}
+}
